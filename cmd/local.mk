@@ -1,0 +1,1 @@
+# cmd: filled in as the module lands.

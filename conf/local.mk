@@ -1,0 +1,1 @@
+# conf: filled in as the module lands.

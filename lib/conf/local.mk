@@ -1,0 +1,1 @@
+# lib/conf: filled in as the module lands.

@@ -1,0 +1,1 @@
+# lib/rpc: filled in as the module lands.

@@ -1,0 +1,1 @@
+# man: filled in as the module lands.

@@ -1,0 +1,1 @@
+# mbatchd: filled in as the module lands.

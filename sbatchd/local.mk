@@ -1,0 +1,1 @@
+# sbatchd: filled in as the module lands.

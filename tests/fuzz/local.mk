@@ -1,0 +1,1 @@
+# tests/fuzz: filled in as the module lands.

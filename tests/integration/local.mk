@@ -1,0 +1,1 @@
+# tests/integration: filled in as the module lands.

@@ -1,0 +1,1 @@
+# check suites for lib/rpc
