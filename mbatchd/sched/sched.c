@@ -1,0 +1,401 @@
+/*
+ * One scheduling pass: queues by PRIORITY (highest first), jobs within a
+ * queue in the order the snapshot gives (first come, first served, as
+ * btop/bbot and requeues left it), and for each job the first hosts that
+ * every limit allows.  Jobs of queues with equal priority are taken in the
+ * order they appear in the snapshot, as LSF schedules equal-priority FCFS
+ * queues together.
+ *
+ * Limits are checked in two layers: job-level headroom (queue, user, group
+ * and array limits, which no host choice can change) and host-level free
+ * slots (MXJ, HJOB_LIMIT, PJOB_LIMIT, JL/U, JL/P).  A job that fails names
+ * the layer that said no, which is what `bjobs -p` shows.
+ *
+ * Counters only grow during a pass, so once a job of a given shape (queue,
+ * user, slots, span) finds no host, every later job of that shape would
+ * find none either: the pass remembers that and copies the host reasons
+ * instead of scanning every host again.
+ */
+#include "config.h"
+
+#include <limits.h>
+#include <math.h>
+#include <string.h>
+
+#include "count.h"
+#include "sched.h"
+
+typedef struct {
+	guint queue, user;
+	int min_slots, ptile;
+	gboolean one_host;
+} Shape;
+
+typedef struct {
+	const SchedSnapshot *snap;
+	SchedCount count;
+	SchedPlan *plan;
+	GArray **queue_hosts;     /* per queue: candidate host indexes, best first */
+	GHashTable *blocked;      /* Shape -> SchedPending copied to later jobs */
+} Pass;
+
+static guint
+shape_hash(gconstpointer p)
+{
+	const Shape *s = p;
+
+	return (s->queue * 31u + s->user) * 31u + (guint)s->min_slots * 7u +
+	    (guint)s->ptile * 3u + (guint)s->one_host;
+}
+
+static gboolean
+shape_equal(gconstpointer a, gconstpointer b)
+{
+	const Shape *x = a, *y = b;
+
+	return x->queue == y->queue && x->user == y->user &&
+	    x->min_slots == y->min_slots && x->ptile == y->ptile &&
+	    x->one_host == y->one_host;
+}
+
+/* Host order within a queue: HOSTS preference, then least loaded, then name. */
+static int
+cmp_queue_host(gconstpointer a, gconstpointer b, gpointer data)
+{
+	const SchedSnapshot *snap = data;
+	const SchedQueueHost *x = a, *y = b;
+	const SchedHost *hx = &snap->hosts[x->host];
+	const SchedHost *hy = &snap->hosts[y->host];
+
+	if (x->pref != y->pref)
+		return x->pref > y->pref ? -1 : 1;
+	if (hx->r15s != hy->r15s)
+		return hx->r15s < hy->r15s ? -1 : 1;
+	return strcmp(hx->name, hy->name);
+}
+
+static GArray *
+candidate_hosts(const SchedSnapshot *snap, const SchedQueue *q)
+{
+	guint n = q->hosts != NULL ? q->n_hosts : snap->n_hosts;
+	GArray *tmp = g_array_sized_new(FALSE, FALSE, sizeof(SchedQueueHost), n);
+	GArray *out = g_array_sized_new(FALSE, FALSE, sizeof(guint), n);
+
+	for (guint i = 0; i < n; i++) {
+		SchedQueueHost qh = { .host = i, .pref = 0 };
+
+		if (q->hosts != NULL)
+			qh = q->hosts[i];
+		g_array_append_val(tmp, qh);
+	}
+	g_array_sort_with_data(tmp, cmp_queue_host, (gpointer)snap);
+	for (guint i = 0; i < tmp->len; i++)
+		g_array_append_val(out, g_array_index(tmp, SchedQueueHost, i).host);
+	g_array_free(tmp, TRUE);
+	return out;
+}
+
+static int
+headroom(int limit, int used)
+{
+	return limit < 0 ? INT_MAX : limit - used;
+}
+
+static int
+cpu_cap(double per_cpu, int ncpus)
+{
+	return per_cpu < 0 ? INT_MAX : (int)ceil(per_cpu * (ncpus > 0 ? ncpus : 1));
+}
+
+/*
+ * Slots the job may take cluster-wide, or a job-level reason in *why when
+ * fewer than it needs.
+ */
+static int
+job_headroom(Pass *p, const SchedJob *j, SchedPendReason *why)
+{
+	const SchedSnapshot *s = p->snap;
+	const SchedQueue *q = &s->queues[j->queue];
+	const SchedUser *u = &s->users[j->user];
+	int room = INT_MAX, r;
+
+	*why = SCHED_PEND_NONE;
+	r = headroom(q->qjob_limit, p->count.queue[j->queue]);
+	if (r < j->min_slots && *why == SCHED_PEND_NONE)
+		*why = SCHED_PEND_QUEUE_LIMIT;
+	room = MIN(room, r);
+	r = headroom(q->ujob_limit,
+	    sched_count_pair(p->count.queue_user, j->queue, j->user));
+	if (r < j->min_slots && *why == SCHED_PEND_NONE)
+		*why = SCHED_PEND_QUEUE_USER_LIMIT;
+	room = MIN(room, r);
+	r = headroom(u->max_jobs, p->count.user[j->user]);
+	if (r < j->min_slots && *why == SCHED_PEND_NONE)
+		*why = SCHED_PEND_USER_LIMIT;
+	room = MIN(room, r);
+	for (guint g = 0; g < u->n_groups; g++) {
+		r = headroom(s->groups[u->groups[g]].max_jobs,
+		    p->count.group[u->groups[g]]);
+		if (r < j->min_slots && *why == SCHED_PEND_NONE)
+			*why = SCHED_PEND_GROUP_LIMIT;
+		room = MIN(room, r);
+	}
+	return room;
+}
+
+/* Free slots for this job on host h, or 0 with the host reason in *why. */
+static int
+host_free(Pass *p, const SchedJob *j, guint h, SchedHostReason *why)
+{
+	const SchedSnapshot *s = p->snap;
+	const SchedHost *host = &s->hosts[h];
+	const SchedQueue *q = &s->queues[j->queue];
+	const SchedUser *u = &s->users[j->user];
+	int qh = sched_count_pair(p->count.queue_host, j->queue, h);
+	int uh = sched_count_pair(p->count.user_host, j->user, h);
+	struct {
+		int free;
+		SchedHostReason why;
+	} bounds[] = {
+		{ headroom(host->max_slots, p->count.host[h]), SCHED_HR_SLOTS },
+		{ headroom(q->hjob_limit, qh), SCHED_HR_QUEUE_HOST },
+		{ cpu_cap(q->pjob_limit, host->ncpus) - qh, SCHED_HR_QUEUE_CPU },
+		{ headroom(host->jl_u, uh), SCHED_HR_USER_HOST },
+		{ cpu_cap(u->jl_p, host->ncpus) - uh, SCHED_HR_USER_CPU },
+	};
+	int free = INT_MAX;
+
+	switch (host->state) {
+	case SCHED_HOST_OK:
+		break;
+	case SCHED_HOST_CLOSED_ADM:
+		*why = SCHED_HR_CLOSED_ADM;
+		return 0;
+	case SCHED_HOST_CLOSED_WIND:
+		*why = SCHED_HR_CLOSED_WIND;
+		return 0;
+	case SCHED_HOST_UNAVAIL:
+		*why = SCHED_HR_UNAVAIL;
+		return 0;
+	}
+	for (guint i = 0; i < G_N_ELEMENTS(bounds); i++) {
+		if (bounds[i].free <= 0) {
+			*why = bounds[i].why;
+			return 0;
+		}
+		free = MIN(free, bounds[i].free);
+	}
+	if (s->host_filter != NULL &&
+	    !s->host_filter(j->filter_data, host, s->host_filter_data)) {
+		*why = SCHED_HR_RESREQ;
+		return 0;
+	}
+	if (j->ptile > 0)
+		free = MIN(free, j->ptile);
+	return free;
+}
+
+static gboolean
+asked_for(const SchedJob *j, guint h)
+{
+	if (j->asked_hosts == NULL)
+		return TRUE;
+	for (guint i = 0; i < j->n_asked_hosts; i++)
+		if (j->asked_hosts[i] == h)
+			return TRUE;
+	return FALSE;
+}
+
+/* -m hosts the queue cannot use count as "not usable to the queue". */
+static void
+count_unusable_asked(Pass *p, const SchedJob *j, SchedPending *pend)
+{
+	GArray *cand = p->queue_hosts[j->queue];
+
+	for (guint i = 0; i < j->n_asked_hosts; i++) {
+		gboolean found = FALSE;
+
+		for (guint c = 0; c < cand->len && !found; c++)
+			found = g_array_index(cand, guint, c) == j->asked_hosts[i];
+		if (!found)
+			pend->host_counts[SCHED_HR_NOT_USABLE]++;
+	}
+}
+
+/*
+ * Choose hosts for up to `want` slots (at least min_slots).  On success the
+ * allocations are appended to the plan and the count returned; on failure
+ * nothing is appended and pend holds the host reasons.
+ */
+static guint
+place(Pass *p, const SchedJob *j, int want, SchedPending *pend)
+{
+	GArray *cand = p->queue_hosts[j->queue];
+	GArray *allocs = p->plan->allocs;
+	guint first = allocs->len;
+	int got = 0;
+
+	for (guint c = 0; c < cand->len && got < want; c++) {
+		guint h = g_array_index(cand, guint, c);
+		SchedHostReason why = SCHED_HR_NOT_ENOUGH;
+		SchedAlloc a;
+		int free;
+
+		if (!asked_for(j, h)) {
+			pend->host_counts[SCHED_HR_NOT_ASKED]++;
+			continue;
+		}
+		free = host_free(p, j, h, &why);
+		if (free <= 0 || (j->one_host && free < j->min_slots)) {
+			pend->host_counts[free <= 0 ? why : SCHED_HR_NOT_ENOUGH]++;
+			continue;
+		}
+		a.host = h;
+		a.slots = MIN(free, want - got);
+		g_array_append_val(allocs, a);
+		got += a.slots;
+		if (j->one_host)
+			break;
+	}
+	if (got >= j->min_slots)
+		return allocs->len - first;
+	/* Hosts that offered some slots were not enough together. */
+	pend->host_counts[SCHED_HR_NOT_ENOUGH] += allocs->len - first;
+	g_array_set_size(allocs, first);
+	if (j->asked_hosts != NULL)
+		count_unusable_asked(p, j, pend);
+	return 0;
+}
+
+static SchedPendReason
+job_gate(Pass *p, const SchedJob *j)
+{
+	const SchedQueue *q = &p->snap->queues[j->queue];
+
+	if (j->held)
+		return SCHED_PEND_HELD;
+	if (j->begin_time > p->snap->now)
+		return SCHED_PEND_BEGIN_TIME;
+	if (j->dep == SCHED_DEP_WAIT)
+		return SCHED_PEND_DEP_WAIT;
+	if (j->dep == SCHED_DEP_NEVER)
+		return SCHED_PEND_DEP_NEVER;
+	if (!q->dispatch_ok)
+		return q->inactive_by_admin ? SCHED_PEND_QUEUE_INACTIVE_ADM :
+		    SCHED_PEND_QUEUE_INACTIVE_WIN;
+	if (j->array_id != 0 && j->array_limit > 0 &&
+	    sched_count_array(&p->count, j->array_id) >= j->array_limit)
+		return SCHED_PEND_ARRAY_LIMIT;
+	return SCHED_PEND_NONE;
+}
+
+static void
+commit(Pass *p, guint idx, guint first, guint n)
+{
+	const SchedJob *j = &p->snap->pending[idx];
+	SchedDispatch d = { .job = idx, .first_alloc = first, .n_allocs = n };
+
+	for (guint i = first; i < first + n; i++) {
+		const SchedAlloc *a = &g_array_index(p->plan->allocs, SchedAlloc, i);
+
+		sched_count_add(&p->count, p->snap, j->queue, j->user, a->host,
+		    a->slots);
+	}
+	if (j->array_id != 0)
+		sched_count_add_array(&p->count, j->array_id);
+	g_array_append_val(p->plan->dispatches, d);
+}
+
+static void
+consider(Pass *p, guint idx)
+{
+	const SchedJob *j = &p->snap->pending[idx];
+	SchedPending *pend = &p->plan->pending[idx];
+	Shape shape = { j->queue, j->user, j->min_slots, j->ptile, j->one_host };
+	gboolean memo = j->asked_hosts == NULL &&
+	    (p->snap->host_filter == NULL || j->filter_data == NULL);
+	const SchedPending *known;
+	guint first, n;
+	int want;
+
+	pend->reason = job_gate(p, j);
+	if (pend->reason != SCHED_PEND_NONE)
+		return;
+	want = MIN(j->max_slots, job_headroom(p, j, &pend->reason));
+	if (pend->reason != SCHED_PEND_NONE)
+		return;
+	if (memo && (known = g_hash_table_lookup(p->blocked, &shape)) != NULL) {
+		*pend = *known;
+		return;
+	}
+	first = p->plan->allocs->len;
+	n = place(p, j, want, pend);
+	if (n > 0) {
+		commit(p, idx, first, n);
+		return;
+	}
+	pend->reason = SCHED_PEND_NO_HOSTS;
+	if (memo)
+		g_hash_table_insert(p->blocked, g_memdup2(&shape, sizeof shape),
+		    g_memdup2(pend, sizeof *pend));
+}
+
+static int
+cmp_by_queue_priority(gconstpointer a, gconstpointer b, gpointer data)
+{
+	const SchedSnapshot *s = data;
+	const SchedJob *x = &s->pending[*(const guint *)a];
+	const SchedJob *y = &s->pending[*(const guint *)b];
+	int px = s->queues[x->queue].priority, py = s->queues[y->queue].priority;
+
+	if (px != py)
+		return px > py ? -1 : 1;
+	/* Stable: keep the snapshot's order within a priority level. */
+	return *(const guint *)a < *(const guint *)b ? -1 :
+	    *(const guint *)a > *(const guint *)b;
+}
+
+SchedPlan *
+sched_run(const SchedSnapshot *snap)
+{
+	SchedPlan *plan = g_new0(SchedPlan, 1);
+	Pass p = { .snap = snap, .plan = plan };
+	guint *order;
+
+	plan->dispatches = g_array_new(FALSE, FALSE, sizeof(SchedDispatch));
+	plan->allocs = g_array_new(FALSE, FALSE, sizeof(SchedAlloc));
+	plan->pending = g_new0(SchedPending, snap->n_pending);
+	plan->n_pending = snap->n_pending;
+	sched_count_init(&p.count, snap);
+	p.queue_hosts = g_new0(GArray *, snap->n_queues);
+	for (guint q = 0; q < snap->n_queues; q++)
+		p.queue_hosts[q] = candidate_hosts(snap, &snap->queues[q]);
+	p.blocked = g_hash_table_new_full(shape_hash, shape_equal, g_free, g_free);
+
+	order = g_new(guint, snap->n_pending);
+	for (guint i = 0; i < snap->n_pending; i++)
+		order[i] = i;
+	g_qsort_with_data(order, (gint)snap->n_pending, sizeof(guint),
+	    cmp_by_queue_priority, (gpointer)snap);
+	for (guint i = 0; i < snap->n_pending; i++)
+		consider(&p, order[i]);
+
+	g_free(order);
+	g_hash_table_destroy(p.blocked);
+	for (guint q = 0; q < snap->n_queues; q++)
+		g_array_free(p.queue_hosts[q], TRUE);
+	g_free(p.queue_hosts);
+	sched_count_clear(&p.count);
+	return plan;
+}
+
+void
+sched_plan_free(SchedPlan *plan)
+{
+	if (plan == NULL)
+		return;
+	g_array_free(plan->dispatches, TRUE);
+	g_array_free(plan->allocs, TRUE);
+	g_free(plan->pending);
+	g_free(plan);
+}

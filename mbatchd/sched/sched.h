@@ -1,0 +1,207 @@
+/*
+ * The scheduler's contract: a read-only snapshot of the cluster goes in, a
+ * plan comes out.  Nothing here touches sockets, files, clocks or globals;
+ * the daemon builds the snapshot from its state, runs sched_run(), and turns
+ * the plan into journaled events.  The same code runs in unit tests and in
+ * benchmarks over simulated clusters.
+ *
+ * Indexes, not pointers, link the pieces: a job names its queue and user by
+ * their position in the snapshot's arrays, a placement names hosts the same
+ * way.  That keeps the snapshot cheap to build and trivial to free.
+ */
+#ifndef BS_SCHED_H
+#define BS_SCHED_H
+
+#include <glib.h>
+#include <stdint.h>
+
+#define SCHED_UNLIMITED (-1)
+
+typedef enum {
+	SCHED_HOST_OK = 0,
+	SCHED_HOST_CLOSED_ADM,    /* badmin hclose */
+	SCHED_HOST_CLOSED_WIND,   /* outside its DISPATCH_WINDOW */
+	SCHED_HOST_UNAVAIL,       /* sbatchd not registered or heartbeats missed */
+} SchedHostState;
+
+typedef struct {
+	const char *name;
+	int max_slots;            /* MXJ, SCHED_UNLIMITED for none */
+	int ncpus;
+	int jl_u;                 /* lsb.hosts JL/U: slots per user on this host */
+	SchedHostState state;
+	double r15s;              /* load, for the least-loaded-first order */
+} SchedHost;
+
+typedef struct {
+	guint host;               /* index into SchedSnapshot.hosts */
+	int pref;                 /* HOSTS "+N" preference; higher first */
+} SchedQueueHost;
+
+typedef struct {
+	const char *name;
+	int priority;
+	gboolean dispatch_ok;     /* active, and its dispatch/run windows open */
+	gboolean inactive_by_admin; /* why dispatch_ok is FALSE: admin or window */
+	int qjob_limit;           /* slots of the whole queue */
+	int ujob_limit;           /* slots per user in the queue */
+	int hjob_limit;           /* slots per host from the queue */
+	double pjob_limit;        /* slots per CPU per host; < 0 unlimited */
+	SchedQueueHost *hosts;    /* candidate hosts; NULL = every host */
+	guint n_hosts;
+} SchedQueue;
+
+typedef struct {
+	const char *name;
+	int max_jobs;             /* lsb.users MAX_JOBS: slots cluster-wide */
+	double jl_p;              /* lsb.users JL/P: slots per CPU; < 0 unlimited */
+	guint *groups;            /* indexes of the SchedGroups the user is in */
+	guint n_groups;
+} SchedUser;
+
+typedef struct {
+	const char *name;
+	int max_jobs;             /* slots of all members together */
+} SchedGroup;
+
+/* Where a dispatched or started job holds slots. */
+typedef struct {
+	guint host;
+	int slots;
+} SchedAlloc;
+
+typedef enum {
+	SCHED_DEP_NONE = 0,       /* no dependency, or it is satisfied */
+	SCHED_DEP_WAIT,
+	SCHED_DEP_NEVER,
+} SchedDepState;
+
+/*
+ * The host filter decides whether a job may run on a host for reasons the
+ * scheduler does not model itself (the -R select expression, memory).  It
+ * must be pure: same answer for the same arguments.
+ */
+typedef gboolean (*SchedHostFilter)(const void *job_data, const SchedHost *host,
+    void *filter_data);
+
+typedef struct {
+	guint64 id;
+	guint32 array_index;
+	guint queue;
+	guint user;
+	int min_slots;
+	int max_slots;            /* >= min_slots */
+	gboolean one_host;        /* span[hosts=1] */
+	int ptile;                /* span[ptile=N]; 0 = no per-host bound */
+	guint *asked_hosts;       /* bsub -m; NULL = any */
+	guint n_asked_hosts;
+	gboolean held;            /* PSUSP */
+	SchedDepState dep;
+	gint64 begin_time;        /* bsub -b; 0 = none */
+	guint64 array_id;         /* job id of its array; 0 if not an element */
+	int array_limit;          /* "%N" of the array; 0 = none */
+	const void *filter_data;  /* handed to the host filter */
+} SchedJob;
+
+typedef enum {
+	SCHED_RUN_RUN = 0,
+	SCHED_RUN_SSUSP,
+	SCHED_RUN_USUSP,
+} SchedRunState;
+
+typedef struct {
+	guint64 id;
+	guint queue;
+	guint user;
+	SchedRunState state;
+	guint64 array_id;
+	SchedAlloc *allocs;
+	guint n_allocs;
+} SchedRunning;
+
+typedef struct {
+	SchedHost *hosts;
+	guint n_hosts;
+	SchedQueue *queues;
+	guint n_queues;
+	SchedUser *users;
+	guint n_users;
+	SchedGroup *groups;
+	guint n_groups;
+	SchedRunning *running;    /* started jobs: RUN, SSUSP, USUSP */
+	guint n_running;
+	/* Pending jobs of every queue, each queue's jobs in its dispatch order
+	 * (submission, btop/bbot, requeue-to-head already applied). */
+	SchedJob *pending;
+	guint n_pending;
+	SchedHostFilter host_filter;   /* NULL: every host passes */
+	void *host_filter_data;
+	gint64 now;
+} SchedSnapshot;
+
+/*
+ * Why a job is still pending.  A job-level reason holds the whole job; when
+ * the job was stopped host by host, the plan counts hosts per host reason
+ * instead, as `bjobs -p` prints them ("Job slot limit reached: 2 hosts;").
+ */
+typedef enum {
+	SCHED_PEND_NONE = 0,
+	SCHED_PEND_HELD,
+	SCHED_PEND_BEGIN_TIME,
+	SCHED_PEND_DEP_WAIT,
+	SCHED_PEND_DEP_NEVER,
+	SCHED_PEND_QUEUE_INACTIVE_ADM,
+	SCHED_PEND_QUEUE_INACTIVE_WIN,
+	SCHED_PEND_QUEUE_LIMIT,       /* QJOB_LIMIT */
+	SCHED_PEND_QUEUE_USER_LIMIT,  /* UJOB_LIMIT */
+	SCHED_PEND_USER_LIMIT,        /* lsb.users MAX_JOBS */
+	SCHED_PEND_GROUP_LIMIT,       /* lsb.users group MAX_JOBS */
+	SCHED_PEND_ARRAY_LIMIT,       /* job array "%N" */
+	SCHED_PEND_NO_HOSTS,          /* the host reasons below tell why */
+	_SCHED_PEND_MAX
+} SchedPendReason;
+
+typedef enum {
+	SCHED_HR_NOT_USABLE = 0,      /* not in the queue's HOSTS */
+	SCHED_HR_NOT_ASKED,           /* not in bsub -m */
+	SCHED_HR_CLOSED_ADM,
+	SCHED_HR_CLOSED_WIND,
+	SCHED_HR_UNAVAIL,
+	SCHED_HR_SLOTS,               /* MXJ reached */
+	SCHED_HR_QUEUE_HOST,          /* HJOB_LIMIT */
+	SCHED_HR_QUEUE_CPU,           /* PJOB_LIMIT */
+	SCHED_HR_USER_HOST,           /* lsb.hosts JL/U */
+	SCHED_HR_USER_CPU,            /* lsb.users JL/P */
+	SCHED_HR_RESREQ,              /* the host filter said no */
+	SCHED_HR_NOT_ENOUGH,          /* free, but fewer slots than the job needs */
+	_SCHED_HR_MAX
+} SchedHostReason;
+
+typedef struct {
+	SchedPendReason reason;
+	guint32 host_counts[_SCHED_HR_MAX];   /* with SCHED_PEND_NO_HOSTS */
+} SchedPending;
+
+typedef struct {
+	guint job;                /* index into SchedSnapshot.pending */
+	guint first_alloc;        /* into SchedPlan.allocs */
+	guint n_allocs;
+} SchedDispatch;
+
+typedef struct {
+	GArray *dispatches;       /* SchedDispatch, in decision order */
+	GArray *allocs;           /* SchedAlloc, referenced by dispatches */
+	SchedPending *pending;    /* one per snapshot pending job */
+	guint n_pending;
+} SchedPlan;
+
+SchedPlan *sched_run(const SchedSnapshot *snap);
+void sched_plan_free(SchedPlan *plan);
+
+/* LSF's wording for a reason, as `bjobs -p` prints it. */
+const char *sched_pend_reason_text(SchedPendReason r);
+const char *sched_host_reason_text(SchedHostReason r);
+/* "reason; " for a job-level reason, or "reason: N hosts; " per host reason. */
+char *sched_pending_format(const SchedPending *p);
+
+#endif
