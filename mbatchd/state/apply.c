@@ -1,0 +1,458 @@
+/*
+ * state_apply(): the one place where mbatchd's state changes.
+ *
+ * Each handler first checks that the event fits (the job exists, the move
+ * is legal from its state) and only then changes anything, so a rejected
+ * event leaves the state exactly as it was.  Replay relies on that too: a
+ * journal written by this code only ever holds events that fit.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "state.h"
+#include "util/error.h"
+
+/* protobuf-c has no deep copy; pack and unpack is exact and short. */
+static Basalt__JobSpec *
+spec_copy(const Basalt__JobSpec *spec)
+{
+	Basalt__JobSpec empty = BASALT__JOB_SPEC__INIT;
+	size_t len;
+	guint8 *buf;
+	Basalt__JobSpec *copy;
+
+	if (spec == NULL)
+		spec = &empty;
+	len = basalt__job_spec__get_packed_size(spec);
+	buf = g_malloc(len > 0 ? len : 1);
+	basalt__job_spec__pack(spec, buf);
+	copy = basalt__job_spec__unpack(NULL, len, buf);
+	g_free(buf);
+	g_assert(copy != NULL);
+	return copy;
+}
+
+static JobSpecRef *
+spec_ref_new(const Basalt__JobSpec *spec)
+{
+	JobSpecRef *r = g_new(JobSpecRef, 1);
+
+	r->ref = 1;
+	r->spec = spec_copy(spec);
+	return r;
+}
+
+static Job *
+find_job(State *st, guint64 id, guint32 index, GError **err)
+{
+	Job *j = state_job(st, id, index);
+
+	if (j == NULL)
+		g_set_error(err, BS_ERROR, BS_ERROR_FAILED,
+		    "event for unknown job %" G_GUINT64_FORMAT "[%u]", id, index);
+	return j;
+}
+
+static gboolean
+bad_move(const Job *j, const char *what, GError **err)
+{
+	g_set_error(err, BS_ERROR, BS_ERROR_FAILED,
+	    "job %" G_GUINT64_FORMAT "[%u]: cannot %s from state %s", j->id,
+	    j->index, what, job_state_name(j->state));
+	return FALSE;
+}
+
+static void
+pending_unlink(State *st, Job *j)
+{
+	QueueRt *q;
+
+	if (j->qlink == NULL)
+		return;
+	q = state_queue(st, j->queue);
+	g_queue_delete_link(&q->pending, j->qlink);
+	j->qlink = NULL;
+}
+
+/* Pending order: by (re)submission time, so a switched job keeps its place. */
+static void
+pending_insert(State *st, Job *j, gboolean at_head)
+{
+	QueueRt *q = state_queue_ensure(st, j->queue);
+	GList *l;
+
+	if (at_head) {
+		g_queue_push_head(&q->pending, j);
+		j->qlink = q->pending.head;
+		return;
+	}
+	for (l = q->pending.tail; l != NULL; l = l->prev) {
+		const Job *o = l->data;
+
+		if (o->submit_time <= j->submit_time)
+			break;
+	}
+	if (l == NULL) {
+		g_queue_push_head(&q->pending, j);
+		j->qlink = q->pending.head;
+	} else {
+		g_queue_insert_after(&q->pending, l, j);
+		j->qlink = l->next;
+	}
+}
+
+static void
+clear_run(Job *j)
+{
+	g_clear_pointer(&j->exec_hosts, g_strfreev);
+	j->pgid = 0;
+	j->exit_status = 0;
+	j->term_signal = 0;
+	j->start_time = 0;
+	j->end_time = 0;
+	g_clear_pointer(&j->suspend_reason, g_free);
+	memset(&j->usage, 0, sizeof j->usage);
+}
+
+static void
+add_job(State *st, const Basalt__EvJobNew *e, JobSpecRef *spec, guint32 index,
+    gint64 now)
+{
+	Job *j = g_new0(Job, 1);
+	const char *base = e->job_name != NULL && *e->job_name ? e->job_name : NULL;
+	char *name = NULL;
+
+	j->id = e->job_id;
+	j->index = index;
+	j->key = job_key(e->job_id, index);
+	j->user = state_intern(st, e->user);
+	j->uid = e->uid;
+	j->gid = e->gid;
+	j->queue = state_intern(st, e->queue);
+	j->from_host = state_intern(st, e->from_host);
+	if (index > 0)
+		name = g_strdup_printf("%s[%u]", base != NULL ? base : "", index);
+	j->name = state_intern(st, name != NULL ? name :
+	    base != NULL ? base : spec->spec->command);
+	g_free(name);
+	g_atomic_int_inc(&spec->ref);
+	j->spec = spec;
+	j->array_limit = e->array_limit;
+	j->submit_time = now;
+	j->state = spec->spec->hold ? JS_PSUSP : JS_PEND;
+	g_hash_table_insert(st->jobs, &j->key, j);
+	pending_insert(st, j, FALSE);
+}
+
+static gboolean
+apply_new(State *st, const Basalt__EvJobNew *e, gint64 now, GError **err)
+{
+	JobSpecRef *spec;
+
+	if (state_job(st, e->job_id, 0) != NULL ||
+	    (e->n_array_indexes > 0 &&
+	    state_job(st, e->job_id, e->array_indexes[0]) != NULL)) {
+		g_set_error(err, BS_ERROR, BS_ERROR_FAILED,
+		    "job %" G_GUINT64_FORMAT " already exists", e->job_id);
+		return FALSE;
+	}
+	spec = spec_ref_new(e->spec);
+	if (e->n_array_indexes == 0)
+		add_job(st, e, spec, 0, now);
+	for (size_t i = 0; i < e->n_array_indexes; i++)
+		add_job(st, e, spec, e->array_indexes[i], now);
+	job_spec_ref_drop(spec);
+	st->last_job_id = MAX(st->last_job_id, e->job_id);
+	return TRUE;
+}
+
+static gboolean
+apply_dispatch(State *st, const Basalt__EvJobDispatch *e, gint64 now,
+    GError **err)
+{
+	Job *j = find_job(st, e->job_id, e->array_index, err);
+
+	if (j == NULL)
+		return FALSE;
+	if (j->state != JS_PEND)
+		return bad_move(j, "dispatch", err);
+	if (e->n_exec_hosts == 0) {
+		g_set_error(err, BS_ERROR, BS_ERROR_FAILED,
+		    "dispatch of job %" G_GUINT64_FORMAT " names no host", j->id);
+		return FALSE;
+	}
+	pending_unlink(st, j);
+	clear_run(j);
+	j->exec_hosts = g_new0(char *, e->n_exec_hosts + 1);
+	for (size_t i = 0; i < e->n_exec_hosts; i++)
+		j->exec_hosts[i] = g_strdup(e->exec_hosts[i]);
+	j->state = JS_RUN;
+	j->start_time = now;
+	g_clear_pointer(&j->pending_reason, g_free);
+	return TRUE;
+}
+
+static gboolean
+apply_start(State *st, const Basalt__EvJobStart *e, GError **err)
+{
+	Job *j = find_job(st, e->job_id, e->array_index, err);
+
+	if (j == NULL)
+		return FALSE;
+	if (!job_is_started(j))
+		return bad_move(j, "start", err);
+	j->pgid = e->pgid;
+	return TRUE;
+}
+
+static void
+copy_usage(Job *j, const Basalt__ResourceUsage *u)
+{
+	if (u == NULL)
+		return;
+	j->usage.utime_us = u->utime_us;
+	j->usage.stime_us = u->stime_us;
+	j->usage.max_rss_kb = MAX(j->usage.max_rss_kb, u->max_rss_kb);
+	j->usage.rss_kb = u->rss_kb;
+	j->usage.nprocs = u->nprocs;
+	j->usage.pgid = u->pgid;
+}
+
+static gboolean
+status_allowed(const Job *j, JobState to)
+{
+	switch (to) {
+	case JS_DONE:
+	case JS_EXIT:
+		return !job_is_finished(j);
+	case JS_USUSP:
+	case JS_SSUSP:
+	case JS_UNKWN:
+		return job_is_started(j);
+	case JS_RUN:
+		return job_is_started(j);
+	case JS_PSUSP:
+		return j->state == JS_PEND || j->state == JS_PSUSP;
+	case JS_PEND:
+		return j->state == JS_PSUSP || j->state == JS_PEND;
+	default:
+		return FALSE;
+	}
+}
+
+static gboolean
+apply_status(State *st, const Basalt__EvJobStatus *e, gint64 now, GError **err)
+{
+	Job *j = find_job(st, e->job_id, e->array_index, err);
+
+	if (j == NULL)
+		return FALSE;
+	if (!status_allowed(j, e->state))
+		return bad_move(j, job_state_name(e->state), err);
+	copy_usage(j, e->usage);
+	switch (e->state) {
+	case JS_DONE:
+	case JS_EXIT:
+		pending_unlink(st, j);
+		j->exit_status = e->exit_status;
+		j->term_signal = e->term_signal;
+		j->end_time = now;
+		g_queue_push_tail(&st->finished, j);
+		j->flink = st->finished.tail;
+		break;
+	case JS_USUSP:
+	case JS_SSUSP:
+		g_free(j->suspend_reason);
+		j->suspend_reason = g_strdup(e->reason);
+		break;
+	case JS_RUN:
+		g_clear_pointer(&j->suspend_reason, g_free);
+		break;
+	default:
+		break;
+	}
+	j->state = e->state;
+	return TRUE;
+}
+
+static gboolean
+apply_requeue(State *st, const Basalt__EvJobRequeue *e, gint64 now,
+    GError **err)
+{
+	Job *j = find_job(st, e->job_id, e->array_index, err);
+
+	if (j == NULL)
+		return FALSE;
+	if (job_is_pending(j))
+		return bad_move(j, "requeue", err);
+	if (j->flink != NULL) {
+		g_queue_delete_link(&st->finished, j->flink);
+		j->flink = NULL;
+	}
+	clear_run(j);
+	j->state = e->hold ? JS_PSUSP : JS_PEND;
+	/* LSF orders a requeued job by its requeue time. */
+	if (!e->to_head)
+		j->submit_time = now;
+	pending_insert(st, j, e->to_head);
+	return TRUE;
+}
+
+static gboolean
+apply_switch(State *st, const Basalt__EvJobSwitch *e, GError **err)
+{
+	Job *j = find_job(st, e->job_id, e->array_index, err);
+	gboolean was_pending;
+
+	if (j == NULL)
+		return FALSE;
+	if (job_is_finished(j))
+		return bad_move(j, "switch", err);
+	was_pending = j->qlink != NULL;
+	pending_unlink(st, j);
+	j->queue = state_intern(st, e->queue);
+	if (was_pending)
+		pending_insert(st, j, FALSE);
+	return TRUE;
+}
+
+static gboolean
+apply_modify(State *st, const Basalt__EvJobModify *e, GError **err)
+{
+	Job *j = find_job(st, e->job_id, e->array_index, err);
+
+	if (j == NULL)
+		return FALSE;
+	if (!job_is_pending(j))
+		return bad_move(j, "modify", err);
+	job_spec_ref_drop(j->spec);
+	j->spec = spec_ref_new(e->spec);
+	if (j->index == 0 && e->spec != NULL && e->spec->job_name != NULL &&
+	    *e->spec->job_name)
+		j->name = state_intern(st, e->spec->job_name);
+	return TRUE;
+}
+
+static gboolean
+apply_move(State *st, const Basalt__EvJobMove *e, GError **err)
+{
+	Job *j = find_job(st, e->job_id, e->array_index, err);
+	QueueRt *q;
+	guint pos;
+
+	if (j == NULL)
+		return FALSE;
+	if (j->qlink == NULL)
+		return bad_move(j, "move", err);
+	q = state_queue(st, j->queue);
+	g_queue_delete_link(&q->pending, j->qlink);
+	pos = MAX(e->position, 1) - 1;
+	pos = MIN(pos, q->pending.length);
+	if (e->to_bottom)
+		pos = q->pending.length - pos;
+	g_queue_push_nth(&q->pending, j, (gint)pos);
+	j->qlink = g_queue_peek_nth_link(&q->pending, pos);
+	return TRUE;
+}
+
+static gboolean
+apply_clean(State *st, const Basalt__EvJobClean *e, GError **err)
+{
+	Job *j = find_job(st, e->job_id, e->array_index, err);
+
+	if (j == NULL)
+		return FALSE;
+	if (!job_is_finished(j))
+		return bad_move(j, "clean", err);
+	if (j->flink != NULL)
+		g_queue_delete_link(&st->finished, j->flink);
+	g_hash_table_remove(st->jobs, &j->key);
+	return TRUE;
+}
+
+static gboolean
+apply_queue_ctrl(State *st, const Basalt__EvQueueCtrl *e, GError **err)
+{
+	QueueRt *q = state_queue_ensure(st, e->queue);
+
+	switch (e->action) {
+	case BASALT__QUEUE_CTRL__QUEUE_CTRL_OPEN:
+		q->open = TRUE;
+		return TRUE;
+	case BASALT__QUEUE_CTRL__QUEUE_CTRL_CLOSE:
+		q->open = FALSE;
+		return TRUE;
+	case BASALT__QUEUE_CTRL__QUEUE_CTRL_ACTIVATE:
+		q->active = TRUE;
+		return TRUE;
+	case BASALT__QUEUE_CTRL__QUEUE_CTRL_INACTIVATE:
+		q->active = FALSE;
+		return TRUE;
+	default:
+		g_set_error(err, BS_ERROR, BS_ERROR_FAILED,
+		    "unknown queue control %d", (int)e->action);
+		return FALSE;
+	}
+}
+
+static gboolean
+apply_host_ctrl(State *st, const Basalt__EvHostCtrl *e)
+{
+	HostRt *h = state_host_ensure(st, e->host);
+
+	h->closed_adm = e->close;
+	g_free(h->close_comment);
+	h->close_comment = g_strdup(e->comment);
+	return TRUE;
+}
+
+gboolean
+state_apply(State *st, const Basalt__Event *ev, GError **err)
+{
+	gboolean ok = FALSE;
+	gint64 t = ev->time;
+
+	switch (ev->body_case) {
+	case BASALT__EVENT__BODY_JOB_NEW:
+		ok = apply_new(st, ev->job_new, t, err);
+		break;
+	case BASALT__EVENT__BODY_JOB_DISPATCH:
+		ok = apply_dispatch(st, ev->job_dispatch, t, err);
+		break;
+	case BASALT__EVENT__BODY_JOB_START:
+		ok = apply_start(st, ev->job_start, err);
+		break;
+	case BASALT__EVENT__BODY_JOB_STATUS:
+		ok = apply_status(st, ev->job_status, t, err);
+		break;
+	case BASALT__EVENT__BODY_JOB_REQUEUE:
+		ok = apply_requeue(st, ev->job_requeue, t, err);
+		break;
+	case BASALT__EVENT__BODY_JOB_SWITCH:
+		ok = apply_switch(st, ev->job_switch, err);
+		break;
+	case BASALT__EVENT__BODY_JOB_MODIFY:
+		ok = apply_modify(st, ev->job_modify, err);
+		break;
+	case BASALT__EVENT__BODY_JOB_MOVE:
+		ok = apply_move(st, ev->job_move, err);
+		break;
+	case BASALT__EVENT__BODY_JOB_CLEAN:
+		ok = apply_clean(st, ev->job_clean, err);
+		break;
+	case BASALT__EVENT__BODY_QUEUE_CTRL:
+		ok = apply_queue_ctrl(st, ev->queue_ctrl, err);
+		break;
+	case BASALT__EVENT__BODY_HOST_CTRL:
+		ok = apply_host_ctrl(st, ev->host_ctrl);
+		break;
+	default:
+		g_set_error(err, BS_ERROR, BS_ERROR_FAILED,
+		    "event %" G_GUINT64_FORMAT " has no known body", ev->seq);
+		return FALSE;
+	}
+	if (ok && ev->seq > st->last_seq)
+		st->last_seq = ev->seq;
+	return ok;
+}

@@ -1,0 +1,124 @@
+/*
+ * mbatchd's state: jobs, queues and hosts as the master knows them.
+ *
+ * state_apply() is the only function that changes anything here.  Service
+ * handlers and the scheduler decide; they express each decision as an Event
+ * (proto/event.proto) and hand it to the manager, which journals it and then
+ * applies it.  Replaying the journal after a restart goes through the same
+ * function, so the state rebuilt is the state that was live.
+ *
+ * Volatile facts that need no journal (a host's load, its connection, a
+ * job's latest pending reason and usage) are set directly by their owners
+ * through the few setters at the end of this header.
+ */
+#ifndef BS_STATE_H
+#define BS_STATE_H
+
+#include <glib.h>
+
+#include "common.pb-c.h"
+#include "event.pb-c.h"
+
+typedef Basalt__JobState JobState;
+#define JS_PEND  BASALT__JOB_STATE__JOB_STATE_PEND
+#define JS_PSUSP BASALT__JOB_STATE__JOB_STATE_PSUSP
+#define JS_RUN   BASALT__JOB_STATE__JOB_STATE_RUN
+#define JS_USUSP BASALT__JOB_STATE__JOB_STATE_USUSP
+#define JS_SSUSP BASALT__JOB_STATE__JOB_STATE_SSUSP
+#define JS_DONE  BASALT__JOB_STATE__JOB_STATE_DONE
+#define JS_EXIT  BASALT__JOB_STATE__JOB_STATE_EXIT
+#define JS_UNKWN BASALT__JOB_STATE__JOB_STATE_UNKWN
+#define JS_ZOMBI BASALT__JOB_STATE__JOB_STATE_ZOMBI
+
+/* The submission an array's elements share, kept once. */
+typedef struct {
+	gint ref;
+	Basalt__JobSpec *spec;
+} JobSpecRef;
+
+typedef struct Job {
+	guint64 key;              /* job_key(id, index): the table's key */
+	guint64 id;
+	guint32 index;            /* array index, 0 when not an element */
+	JobState state;
+	const char *user;         /* interned */
+	guint32 uid, gid;
+	const char *queue;        /* interned */
+	const char *from_host;    /* interned */
+	const char *name;         /* interned; "name[idx]" for elements */
+	JobSpecRef *spec;
+	int array_limit;          /* "%N" of its array, 0 = none */
+
+	gint64 submit_time;       /* also "requeue time" for ordering */
+	gint64 start_time;        /* dispatch time of the current run */
+	gint64 end_time;
+	char **exec_hosts;        /* NULL-terminated, one per slot */
+	int pgid;
+	int exit_status;
+	int term_signal;
+	Basalt__ResourceUsage usage;  /* scalars only; pids not kept */
+	char *pending_reason;     /* from the last scheduling pass */
+	char *suspend_reason;
+	guint preempt_count;
+
+	GList *qlink;             /* in its queue's pending list, when pending */
+	GList *flink;             /* in State.finished, when DONE/EXIT */
+} Job;
+
+typedef struct {
+	const char *name;         /* interned */
+	gboolean open;
+	gboolean active;          /* not inactivated by badmin qinact */
+	GQueue pending;           /* Job*, dispatch order: PEND and PSUSP */
+} QueueRt;
+
+typedef struct {
+	const char *name;         /* interned */
+	gboolean closed_adm;      /* badmin hclose */
+	char *close_comment;
+} HostRt;
+
+typedef struct {
+	GHashTable *jobs;         /* &Job.key -> Job */
+	GHashTable *queues;       /* name -> QueueRt */
+	GHashTable *hosts;        /* name -> HostRt */
+	GQueue finished;          /* Job*, in completion order */
+	guint64 last_job_id;
+	guint64 last_seq;
+	GStringChunk *names;      /* interned user, queue and host names */
+	GHashTable *interned;     /* string -> its copy in names */
+} State;
+
+static inline guint64
+job_key(guint64 id, guint32 index)
+{
+	return (id << 32) | index;
+}
+
+State *state_new(void);
+void state_free(State *st);
+
+/* The one mutator.  FALSE with a message when the event does not fit the
+ * state (an unknown job, say): the caller logs it; nothing changed. */
+gboolean state_apply(State *st, const Basalt__Event *ev, GError **err);
+
+const char *state_intern(State *st, const char *s);
+Job *state_job(const State *st, guint64 id, guint32 index);
+QueueRt *state_queue(State *st, const char *name);
+/* The queue's runtime record, created open and active on first use. */
+QueueRt *state_queue_ensure(State *st, const char *name);
+HostRt *state_host_ensure(State *st, const char *name);
+
+gboolean job_is_pending(const Job *j);
+gboolean job_is_started(const Job *j);   /* RUN, USUSP, SSUSP, UNKWN */
+gboolean job_is_finished(const Job *j);  /* DONE, EXIT */
+const char *job_state_name(JobState s);  /* "PEND", "RUN", ... */
+int job_slots(const Job *j);             /* slots held while started */
+const Basalt__JobSpec *job_spec(const Job *j);
+
+void job_spec_ref_drop(JobSpecRef *r);
+
+/* Volatile, unjournaled facts. */
+void job_set_pending_reason(Job *j, const char *reason);
+
+#endif

@@ -1,0 +1,277 @@
+/*
+ * state_apply(): each event's effect, the pending order it keeps, and that
+ * an event which does not fit is refused without changing anything.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "mbatchd/state/state.h"
+#include "tap.h"
+
+static State *st;
+static guint64 seq;
+
+static void
+setup(void)
+{
+	st = state_new();
+	seq = 0;
+}
+
+static void
+teardown(void)
+{
+	state_free(st);
+}
+
+static gboolean
+apply(Basalt__Event *ev, gint64 t)
+{
+	GError *err = NULL;
+	gboolean ok;
+
+	ev->seq = ++seq;
+	ev->time = t;
+	ok = state_apply(st, ev, &err);
+	g_clear_error(&err);
+	return ok;
+}
+
+static void
+submit(guint64 id, const char *queue, gint64 t, guint32 n_elems, gboolean hold)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobNew e = BASALT__EV_JOB_NEW__INIT;
+	Basalt__JobSpec spec = BASALT__JOB_SPEC__INIT;
+	guint32 idx[8];
+
+	spec.command = "sleep 10";
+	spec.hold = hold;
+	e.job_id = id;
+	e.spec = &spec;
+	e.user = "alice";
+	e.queue = (char *)queue;
+	e.from_host = "hA";
+	e.job_name = n_elems ? "arr" : "";
+	for (guint32 i = 0; i < n_elems; i++)
+		idx[i] = i + 1;
+	e.array_indexes = idx;
+	e.n_array_indexes = n_elems;
+	ev.body_case = BASALT__EVENT__BODY_JOB_NEW;
+	ev.job_new = &e;
+	ck_assert(apply(&ev, t));
+}
+
+static gboolean
+dispatch(guint64 id, guint32 index, const char *host)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobDispatch e = BASALT__EV_JOB_DISPATCH__INIT;
+	char *hosts[] = { (char *)host };
+
+	e.job_id = id;
+	e.array_index = index;
+	e.exec_hosts = hosts;
+	e.n_exec_hosts = 1;
+	ev.body_case = BASALT__EVENT__BODY_JOB_DISPATCH;
+	ev.job_dispatch = &e;
+	return apply(&ev, 50);
+}
+
+static gboolean
+status(guint64 id, JobState s, int exit_status)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobStatus e = BASALT__EV_JOB_STATUS__INIT;
+
+	e.job_id = id;
+	e.state = s;
+	e.exit_status = exit_status;
+	e.reason = "The job was suspended by user;";
+	ev.body_case = BASALT__EVENT__BODY_JOB_STATUS;
+	ev.job_status = &e;
+	return apply(&ev, 60);
+}
+
+/* Ids of the queue's pending jobs, in order: "1 2 3". */
+static char *
+pending_ids(const char *queue)
+{
+	GString *s = g_string_new(NULL);
+	QueueRt *q = state_queue(st, queue);
+
+	for (GList *l = q != NULL ? q->pending.head : NULL; l; l = l->next) {
+		Job *j = l->data;
+
+		g_string_append_printf(s, "%s%" G_GUINT64_FORMAT, s->len ? " " : "",
+		    j->id);
+		if (j->index)
+			g_string_append_printf(s, "[%u]", j->index);
+	}
+	return g_string_free(s, FALSE);
+}
+
+#define ck_pending(q, want) do { \
+	char *got_ = pending_ids(q); \
+	ck_assert_str_eq(got_, want); \
+	g_free(got_); \
+} while (0)
+
+START_TEST(test_submit_and_array)
+{
+	Job *j;
+
+	submit(1, "normal", 10, 0, FALSE);
+	submit(2, "normal", 11, 3, FALSE);
+	submit(3, "normal", 12, 0, TRUE);
+	ck_pending("normal", "1 2[1] 2[2] 2[3] 3");
+	j = state_job(st, 2, 2);
+	ck_assert_str_eq(j->name, "arr[2]");
+	ck_assert_ptr_eq(j->spec, state_job(st, 2, 3)->spec);  /* shared */
+	ck_assert_int_eq(state_job(st, 3, 0)->state, JS_PSUSP);
+	ck_assert_str_eq(state_job(st, 1, 0)->name, "sleep 10");
+	ck_assert_uint_eq(st->last_job_id, 3);
+}
+END_TEST
+
+START_TEST(test_run_to_done_and_clean)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobClean c = BASALT__EV_JOB_CLEAN__INIT;
+	Job *j;
+
+	submit(1, "normal", 10, 0, FALSE);
+	ck_assert(dispatch(1, 0, "hB"));
+	j = state_job(st, 1, 0);
+	ck_assert_int_eq(j->state, JS_RUN);
+	ck_assert_str_eq(j->exec_hosts[0], "hB");
+	ck_assert_int_eq(j->start_time, 50);
+	ck_pending("normal", "");
+	ck_assert(status(1, JS_USUSP, 0));
+	ck_assert_str_eq(j->suspend_reason, "The job was suspended by user;");
+	ck_assert(status(1, JS_RUN, 0));
+	ck_assert_ptr_null(j->suspend_reason);
+	ck_assert(status(1, JS_EXIT, 3));
+	ck_assert_int_eq(j->exit_status, 3);
+	ck_assert_uint_eq(st->finished.length, 1);
+	/* A finished job cannot finish again or be dispatched. */
+	ck_assert(!status(1, JS_DONE, 0));
+	ck_assert(!dispatch(1, 0, "hB"));
+	ck_assert_int_eq(j->state, JS_EXIT);
+
+	c.job_id = 1;
+	ev.body_case = BASALT__EVENT__BODY_JOB_CLEAN;
+	ev.job_clean = &c;
+	ck_assert(apply(&ev, 70));
+	ck_assert_ptr_null(state_job(st, 1, 0));
+	ck_assert_uint_eq(st->finished.length, 0);
+}
+END_TEST
+
+START_TEST(test_refused_events_change_nothing)
+{
+	submit(1, "normal", 10, 0, FALSE);
+	ck_assert(!dispatch(7, 0, "hA"));          /* unknown job */
+	ck_assert(!status(1, JS_USUSP, 0));        /* not started */
+	ck_assert(!status(1, JS_RUN, 0));
+	ck_assert_int_eq(state_job(st, 1, 0)->state, JS_PEND);
+	ck_pending("normal", "1");
+	ck_assert_uint_eq(st->last_seq, 1);
+}
+END_TEST
+
+START_TEST(test_requeue_switch_move)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobRequeue rq = BASALT__EV_JOB_REQUEUE__INIT;
+	Basalt__EvJobSwitch sw = BASALT__EV_JOB_SWITCH__INIT;
+	Basalt__EvJobMove mv = BASALT__EV_JOB_MOVE__INIT;
+
+	submit(1, "normal", 10, 0, FALSE);
+	submit(2, "normal", 20, 0, FALSE);
+	submit(3, "normal", 30, 0, FALSE);
+	submit(4, "short", 15, 0, FALSE);
+	ck_assert(dispatch(1, 0, "hA"));
+
+	/* Requeued: pending again, ordered by its requeue time. */
+	rq.job_id = 1;
+	ev.body_case = BASALT__EVENT__BODY_JOB_REQUEUE;
+	ev.job_requeue = &rq;
+	ck_assert(apply(&ev, 40));
+	ck_pending("normal", "2 3 1");
+	ck_assert_ptr_null(state_job(st, 1, 0)->exec_hosts);
+
+	/* Switched: takes its place by submission time in the new queue. */
+	sw.job_id = 4;
+	sw.queue = "normal";
+	ev.body_case = BASALT__EVENT__BODY_JOB_SWITCH;
+	ev.job_switch = &sw;
+	ck_assert(apply(&ev, 41));
+	ck_pending("normal", "4 2 3 1");
+	ck_pending("short", "");
+	ck_assert_str_eq(state_job(st, 4, 0)->queue, "normal");
+
+	/* btop 3 to position 1; bbot 4 to the last place. */
+	mv.job_id = 3;
+	mv.position = 1;
+	ev.body_case = BASALT__EVENT__BODY_JOB_MOVE;
+	ev.job_move = &mv;
+	ck_assert(apply(&ev, 42));
+	ck_pending("normal", "3 4 2 1");
+	mv.job_id = 4;
+	mv.to_bottom = TRUE;
+	ck_assert(apply(&ev, 43));
+	ck_pending("normal", "3 2 1 4");
+	mv.job_id = 2;
+	mv.to_bottom = FALSE;
+	mv.position = 99;             /* beyond the end: last */
+	ck_assert(apply(&ev, 44));
+	ck_pending("normal", "3 1 4 2");
+}
+END_TEST
+
+START_TEST(test_queue_and_host_control)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvQueueCtrl qc = BASALT__EV_QUEUE_CTRL__INIT;
+	Basalt__EvHostCtrl hc = BASALT__EV_HOST_CTRL__INIT;
+	QueueRt *q;
+
+	qc.queue = "normal";
+	qc.action = BASALT__QUEUE_CTRL__QUEUE_CTRL_CLOSE;
+	ev.body_case = BASALT__EVENT__BODY_QUEUE_CTRL;
+	ev.queue_ctrl = &qc;
+	ck_assert(apply(&ev, 1));
+	qc.action = BASALT__QUEUE_CTRL__QUEUE_CTRL_INACTIVATE;
+	ck_assert(apply(&ev, 2));
+	q = state_queue(st, "normal");
+	ck_assert(!q->open);
+	ck_assert(!q->active);
+
+	hc.host = "hA";
+	hc.close = TRUE;
+	hc.comment = "disk swap";
+	ev.body_case = BASALT__EVENT__BODY_HOST_CTRL;
+	ev.host_ctrl = &hc;
+	ck_assert(apply(&ev, 3));
+	ck_assert(state_host_ensure(st, "hA")->closed_adm);
+	ck_assert_str_eq(state_host_ensure(st, "hA")->close_comment, "disk swap");
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("state");
+	TCase *tc = tcase_create("apply");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_submit_and_array);
+	tcase_add_test(tc, test_run_to_done_and_clean);
+	tcase_add_test(tc, test_refused_events_change_nothing);
+	tcase_add_test(tc, test_requeue_switch_move);
+	tcase_add_test(tc, test_queue_and_host_control);
+	suite_add_tcase(s, tc);
+	return bs_run_suite(s);
+}

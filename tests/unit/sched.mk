@@ -1,6 +1,0 @@
-check_PROGRAMS += %reldir%/check_sched
-TESTS += %reldir%/check_sched
-%canon_reldir%_check_sched_SOURCES = %reldir%/check_sched.c
-%canon_reldir%_check_sched_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
-%canon_reldir%_check_sched_CFLAGS = $(TEST_CFLAGS)
-%canon_reldir%_check_sched_LDADD = mbatchd/libbssched.a $(TEST_LIBS) -lm
