@@ -7,6 +7,7 @@ noinst_LIBRARIES += %reldir%/libbscmd.a
 	%reldir%/jobctl-format.c %reldir%/jobctl-format.h \
 	%reldir%/select-args.c %reldir%/select-args.h \
 	%reldir%/bsub-args.c %reldir%/bsub-args.h \
+	%reldir%/bjobs-format.c %reldir%/bjobs-fields.c %reldir%/bjobs-format.h \
 	%reldir%/pb.h
 
 # FIXME(proto): proto/libbsproto.a comes out empty (automake cannot expand
