@@ -8,6 +8,9 @@ noinst_LIBRARIES += %reldir%/libbscmd.a
 	%reldir%/select-args.c %reldir%/select-args.h \
 	%reldir%/bsub-args.c %reldir%/bsub-args.h \
 	%reldir%/bjobs-format.c %reldir%/bjobs-fields.c %reldir%/bjobs-format.h \
+	%reldir%/bqueues-format.c %reldir%/bqueues-format.h \
+	%reldir%/bhosts-format.c %reldir%/busers-format.c \
+	%reldir%/bparams-format.c \
 	%reldir%/pb.h
 
 # FIXME(proto): proto/libbsproto.a comes out empty (automake cannot expand
