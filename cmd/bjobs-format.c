@@ -137,7 +137,9 @@ table_row(GString *out, const Basalt__JobInfo *j, const BjobsOpts *o)
 		     o->wide);
 	cmd_time_short(out, j->submit_time);
 	g_string_append_c(out, '\n');
-	for (guint i = 1; !o->wide && groups[i] != NULL; i++) {
+	/* groups[0] is NULL for a job that has not started. */
+	for (guint i = 1; !o->wide && groups[0] != NULL && groups[i] != NULL;
+	     i++) {
 		cmd_cell(out, "", EXEC_COLUMN, CMD_FIT_WIDE, FALSE);
 		g_string_append_printf(out, "%s\n", groups[i]);
 	}
