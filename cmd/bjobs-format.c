@@ -1,0 +1,477 @@
+/*
+ * bjobs' fixed layouts (see bjobs-format.h).
+ *
+ * Column widths are OpenLava's: JOBID 7, USER 7, STAT 5, QUEUE 10,
+ * FROM_HOST 11, EXEC_HOST 11, JOB_NAME 10, one blank between columns.
+ * JOB_NAME keeps its end behind a '*' as LSF does; for the other columns
+ * we keep the start and end with a '*', so a cut value never passes for a
+ * whole one.  A parallel job's further EXEC_HOST groups go on lines of
+ * their own under the column, as LSF prints them.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "bjobs-format.h"
+#include "cmd-util.h"
+
+#define EXEC_COLUMN 45    /* where EXEC_HOST starts in the default table */
+#define LONGFORM_WIDTH 80     /* -l lines */
+#define LONGFORM_INDENT 21    /* strlen("Mon Nov 21 10:02:00: ") */
+
+static const char table_header[] =
+	"JOBID   USER    STAT  QUEUE      FROM_HOST   EXEC_HOST   JOB_NAME   "
+	"SUBMIT_TIME\n";
+static const char wide_header[] =
+	"JOBID   USER    STAT  QUEUE      FROM_HOST   EXEC_HOST   JOB_NAME   "
+	"SUBMIT_TIME  PROJ_NAME CPU_USED MEM SWAP PIDS START_TIME FINISH_TIME\n";
+
+char *
+bjobs_job_name(const Basalt__JobInfo *j)
+{
+	const char *name = j->job_name;
+	const char *br;
+
+	if ((name == NULL || name[0] == '\0') && j->spec != NULL)
+		name = j->spec->command;
+	if (name == NULL)
+		name = "";
+	if (j->array_index == 0)
+		return g_strdup(name);
+	/* An element shows the array's name with its own index. */
+	br = strchr(name, '[');
+	return g_strdup_printf("%.*s[%u]",
+			       br != NULL ? (int)(br - name) : (int)strlen(name),
+			       name, j->array_index);
+}
+
+char **
+bjobs_exec_groups(const Basalt__JobInfo *j)
+{
+	GPtrArray *g = g_ptr_array_new();
+
+	for (size_t i = 0; i < j->n_exec_hosts;) {
+		size_t n = 1;
+
+		while (i + n < j->n_exec_hosts &&
+		       strcmp(j->exec_hosts[i + n], j->exec_hosts[i]) == 0)
+			n++;
+		g_ptr_array_add(g, n > 1 ?
+				g_strdup_printf("%zu*%s", n, j->exec_hosts[i]) :
+				g_strdup(j->exec_hosts[i]));
+		i += n;
+	}
+	g_ptr_array_add(g, NULL);
+	return (char **)g_ptr_array_free(g, FALSE);
+}
+
+double
+bjobs_cpu_seconds(const Basalt__JobInfo *j)
+{
+	if (j->usage == NULL)
+		return 0;
+	return (double)(j->usage->utime_us + j->usage->stime_us) / 1e6;
+}
+
+static gboolean
+is_pending(const Basalt__JobInfo *j)
+{
+	return j->state == BASALT__JOB_STATE__JOB_STATE_PEND ||
+	       j->state == BASALT__JOB_STATE__JOB_STATE_PSUSP;
+}
+
+static gboolean
+is_suspended(const Basalt__JobInfo *j)
+{
+	return j->state == BASALT__JOB_STATE__JOB_STATE_USUSP ||
+	       j->state == BASALT__JOB_STATE__JOB_STATE_SSUSP ||
+	       j->state == BASALT__JOB_STATE__JOB_STATE_PSUSP;
+}
+
+/* The seven columns before SUBMIT_TIME, each followed by a blank. */
+static void
+lead_columns(GString *out, const Basalt__JobInfo *j, const char *exec,
+	     gboolean wide)
+{
+	g_autoptr(GString) id = g_string_new(NULL);
+	g_autofree char *name = bjobs_job_name(j);
+	CmdFit head = wide ? CMD_FIT_WIDE : CMD_FIT_HEAD;
+
+	cmd_jobid(id, j->job_id, 0);
+	cmd_cell(out, id->str, 7, CMD_FIT_WIDE, FALSE);
+	g_string_append_c(out, ' ');
+	cmd_cell(out, j->user, 7, head, FALSE);
+	g_string_append_c(out, ' ');
+	cmd_cell(out, cmd_state_name(j->state), 5, CMD_FIT_WIDE, FALSE);
+	g_string_append_c(out, ' ');
+	cmd_cell(out, j->queue, 10, head, FALSE);
+	g_string_append_c(out, ' ');
+	cmd_cell(out, j->from_host, 11, head, FALSE);
+	g_string_append_c(out, ' ');
+	cmd_cell(out, exec, 11, head, FALSE);
+	g_string_append_c(out, ' ');
+	cmd_cell(out, name, 10, wide ? CMD_FIT_WIDE : CMD_FIT_TAIL, FALSE);
+	g_string_append_c(out, ' ');
+}
+
+/* " New job is waiting for scheduling;" under a pending or suspended job. */
+static void
+reason_line(GString *out, const Basalt__JobInfo *j)
+{
+	const char *r = is_pending(j) ? j->pending_reason
+		      : is_suspended(j) ? j->suspend_reason : NULL;
+
+	if (r == NULL || r[0] == '\0')
+		return;
+	g_string_append_printf(out, " %s%s\n", r,
+			       g_str_has_suffix(r, ";") ? "" : ";");
+}
+
+static void
+table_row(GString *out, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	g_auto(GStrv) groups = bjobs_exec_groups(j);
+	g_autofree char *joined = g_strjoinv(":", groups);
+
+	lead_columns(out, j, o->wide ? joined : (groups[0] ? groups[0] : ""),
+		     o->wide);
+	cmd_time_short(out, j->submit_time);
+	g_string_append_c(out, '\n');
+	/* groups[0] is NULL for a job that has not started. */
+	for (guint i = 1; !o->wide && groups[0] != NULL && groups[i] != NULL;
+	     i++) {
+		cmd_cell(out, "", EXEC_COLUMN, CMD_FIT_WIDE, FALSE);
+		g_string_append_printf(out, "%s\n", groups[i]);
+	}
+	if (o->reasons)
+		reason_line(out, j);
+}
+
+void
+bjobs_format_table(GString *out, const Basalt__JobList *list,
+		   const BjobsOpts *o)
+{
+	if (!o->noheader)
+		g_string_append(out, table_header);
+	for (size_t i = 0; i < list->n_jobs; i++)
+		table_row(out, list->jobs[i], o);
+}
+
+static void
+cpu_hms(GString *out, double secs)
+{
+	guint64 cs = (guint64)(secs * 100 + 0.5);
+
+	g_string_append_printf(out, "%03" G_GUINT64_FORMAT ":%02u:%02u.%02u",
+			       cs / 360000, (guint)(cs / 6000 % 60),
+			       (guint)(cs / 100 % 60), (guint)(cs % 100));
+}
+
+static void
+time_or_dash(GString *out, gint64 t)
+{
+	if (t > 0)
+		cmd_time_wide(out, t);
+	else
+		g_string_append_c(out, '-');
+}
+
+/* The -W columns after JOB_NAME. */
+static void
+wide_tail(GString *out, const Basalt__JobInfo *j)
+{
+	const char *proj = j->spec != NULL ? j->spec->project : NULL;
+	const Basalt__ResourceUsage *u = j->usage;
+
+	cmd_time_wide(out, j->submit_time);
+	g_string_append_printf(out, " %s ", proj && *proj ? proj : "default");
+	cpu_hms(out, bjobs_cpu_seconds(j));
+	if (u != NULL && u->rss_kb > 0)
+		g_string_append_printf(out, " %" G_GUINT64_FORMAT " - ", u->rss_kb);
+	else
+		g_string_append(out, " - - ");
+	for (size_t i = 0; u != NULL && i < u->n_pids; i++)
+		g_string_append_printf(out, "%s%d", i ? "," : "", u->pids[i]);
+	if (u == NULL || u->n_pids == 0)
+		g_string_append_c(out, '-');
+	g_string_append_c(out, ' ');
+	time_or_dash(out, j->start_time);
+	g_string_append_c(out, ' ');
+	time_or_dash(out, j->end_time);
+	g_string_append_c(out, '\n');
+}
+
+void
+bjobs_format_wide(GString *out, const Basalt__JobList *list,
+		  const BjobsOpts *o)
+{
+	if (!o->noheader)
+		g_string_append(out, wide_header);
+	for (size_t i = 0; i < list->n_jobs; i++) {
+		const Basalt__JobInfo *j = list->jobs[i];
+		g_auto(GStrv) groups = bjobs_exec_groups(j);
+		g_autofree char *joined = g_strjoinv(":", groups);
+
+		lead_columns(out, j, joined, TRUE);
+		wide_tail(out, j);
+	}
+}
+
+/* One long-form statement, wrapped: "Mon Nov 21 10:02:00: text". */
+static void
+long_event(GString *out, gint64 t, const char *text)
+{
+	g_autoptr(GString) line = g_string_new(NULL);
+
+	cmd_time_long(line, t);
+	g_string_append_printf(line, ": %s", text);
+	cmd_wrap(out, line->str, LONGFORM_WIDTH, LONGFORM_INDENT);
+}
+
+static void
+long_header(GString *out, const Basalt__JobInfo *j)
+{
+	g_autoptr(GString) l = g_string_new("Job <");
+	g_autofree char *name = bjobs_job_name(j);
+	const Basalt__JobSpec *s = j->spec;
+	const char *proj = s != NULL && s->project[0] ? s->project : "default";
+
+	cmd_jobid(l, j->job_id, j->array_index);
+	g_string_append_printf(l, ">, Job Name <%s>, User <%s>, Project <%s>, "
+			       "Status <%s>, Queue <%s>", name, j->user, proj,
+			       cmd_state_name(j->state), j->queue);
+	if (s != NULL && s->mail_user[0] != '\0')
+		g_string_append_printf(l, ", Mail <%s>", s->mail_user);
+	if (s != NULL)
+		g_string_append_printf(l, ", Command <%s>", s->command);
+	cmd_wrap(out, l->str, LONGFORM_WIDTH, LONGFORM_INDENT);
+}
+
+/* What the job asked for, appended to the "Submitted from" statement. */
+static void
+submit_details(GString *l, const Basalt__JobSpec *s)
+{
+	if (s->stdin_path[0] != '\0')
+		g_string_append_printf(l, ", Input File <%s>", s->stdin_path);
+	if (s->stdout_path[0] != '\0')
+		g_string_append_printf(l, ", Output File%s <%s>",
+				       s->stdout_overwrite ? " (overwrite)" : "",
+				       s->stdout_path);
+	if (s->stderr_path[0] != '\0')
+		g_string_append_printf(l, ", Error File%s <%s>",
+				       s->stderr_overwrite ? " (overwrite)" : "",
+				       s->stderr_path);
+	if (s->rerunnable)
+		g_string_append(l, ", Re-runnable");
+	if (s->min_slots > 1 || s->max_slots > 1) {
+		if (s->max_slots > s->min_slots)
+			g_string_append_printf(l, ", %u to %u Task(s)",
+					       s->min_slots, s->max_slots);
+		else
+			g_string_append_printf(l, ", %u Task(s)", s->min_slots);
+	}
+	for (size_t i = 0; i < s->n_hosts; i++)
+		g_string_append_printf(l, "%s<%s>", i ? " " : ", Specified Hosts ",
+				       s->hosts[i]);
+	if (s->resreq[0] != '\0')
+		g_string_append_printf(l, ", Requested Resources <%s>", s->resreq);
+	if (s->dependency[0] != '\0')
+		g_string_append_printf(l, ", Dependency Condition <%s>",
+				       s->dependency);
+	if (s->pre_exec[0] != '\0')
+		g_string_append_printf(l, ", Pre-execute Command <%s>", s->pre_exec);
+}
+
+static void
+long_submitted(GString *out, const Basalt__JobInfo *j)
+{
+	g_autoptr(GString) l = g_string_new(NULL);
+
+	g_string_append_printf(l, "Submitted from host <%s>", j->from_host);
+	if (j->spec != NULL) {
+		g_string_append_printf(l, ", CWD <%s>", j->spec->cwd);
+		submit_details(l, j->spec);
+	}
+	g_string_append_c(l, ';');
+	long_event(out, j->submit_time, l->str);
+	if (j->spec != NULL && j->spec->begin_time > 0) {
+		g_autoptr(GString) b = g_string_new(NULL);
+
+		cmd_time_long(b, j->spec->begin_time);
+		g_string_prepend(b, "Job will be scheduled after ");
+		g_string_append_c(b, ';');
+		long_event(out, j->submit_time, b->str);
+	}
+}
+
+static void
+long_started(GString *out, const Basalt__JobInfo *j)
+{
+	g_auto(GStrv) groups = bjobs_exec_groups(j);
+	g_autoptr(GString) l = g_string_new("Started ");
+
+	if (j->n_exec_hosts > 1)
+		g_string_append_printf(l, "%zu Task(s) ", j->n_exec_hosts);
+	g_string_append(l, "on Host(s) ");
+	for (guint i = 0; groups[i] != NULL; i++)
+		g_string_append_printf(l, "%s<%s>", i ? " " : "", groups[i]);
+	if (j->spec != NULL)
+		g_string_append_printf(l, ", Execution CWD <%s>", j->spec->cwd);
+	g_string_append_c(l, ';');
+	long_event(out, j->start_time, l->str);
+}
+
+static void
+long_usage(GString *out, const Basalt__JobInfo *j, gint64 now)
+{
+	const Basalt__ResourceUsage *u = j->usage;
+	g_autoptr(GString) l = g_string_new(NULL);
+
+	long_event(out, now, "Resource usage collected.");
+	g_string_append_printf(l, "The CPU time used is %.0f seconds.",
+			       bjobs_cpu_seconds(j));
+	cmd_cell(out, "", LONGFORM_INDENT, CMD_FIT_WIDE, FALSE);
+	cmd_wrap(out, l->str, LONGFORM_WIDTH - LONGFORM_INDENT, 0);
+	cmd_cell(out, "", LONGFORM_INDENT, CMD_FIT_WIDE, FALSE);
+	g_string_append(out, "MEM: ");
+	cmd_mem_kb(out, u->rss_kb);
+	g_string_append_printf(out, ";  NPROCS: %u\n", u->nprocs);
+	cmd_cell(out, "", LONGFORM_INDENT, CMD_FIT_WIDE, FALSE);
+	g_string_append_printf(out, "PGID: %d;  PIDs:", u->pgid);
+	for (size_t i = 0; i < u->n_pids; i++)
+		g_string_append_printf(out, " %d", u->pids[i]);
+	g_string_append_c(out, '\n');
+}
+
+static void
+long_finished(GString *out, const Basalt__JobInfo *j)
+{
+	g_autoptr(GString) l = g_string_new(NULL);
+
+	if (j->state == BASALT__JOB_STATE__JOB_STATE_DONE)
+		g_string_append(l, "Done successfully.");
+	else if (j->term_signal > 0)
+		g_string_append_printf(l, "Exited by signal %d.", j->term_signal);
+	else
+		g_string_append_printf(l, "Exited with exit code %d.",
+				       j->exit_status);
+	g_string_append_printf(l, " The CPU time used is %.1f seconds.",
+			       bjobs_cpu_seconds(j));
+	long_event(out, j->end_time, l->str);
+	if (j->usage != NULL && j->usage->max_rss_kb > 0) {
+		g_string_append(out, "\n MEMORY USAGE:\n MAX MEM: ");
+		cmd_mem_kb(out, j->usage->max_rss_kb);
+		g_string_append_c(out, '\n');
+	}
+}
+
+static void
+long_limits(GString *out, const Basalt__JobSpec *s)
+{
+	if (s->runlimit_s > 0)
+		g_string_append_printf(out, "\n RUNLIMIT\n %.1f min\n",
+				       (double)s->runlimit_s / 60.0);
+	if (s->cpulimit_s > 0)
+		g_string_append_printf(out, "\n CPULIMIT\n %.1f min\n",
+				       (double)s->cpulimit_s / 60.0);
+	if (s->memlimit_kb > 0) {
+		g_string_append(out, "\n MEMLIMIT\n ");
+		cmd_mem_kb(out, s->memlimit_kb);
+		g_string_append_c(out, '\n');
+	}
+}
+
+static void
+long_reasons(GString *out, const Basalt__JobInfo *j)
+{
+	if (is_pending(j) && j->pending_reason[0] != '\0') {
+		g_string_append(out, " PENDING REASONS:\n");
+		reason_line(out, j);
+	} else if (is_suspended(j) && j->suspend_reason[0] != '\0') {
+		g_string_append(out, " SUSPENDING REASONS:\n");
+		reason_line(out, j);
+	}
+}
+
+static void
+long_job(GString *out, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	g_string_append_c(out, '\n');
+	long_header(out, j);
+	long_submitted(out, j);
+	if (j->start_time > 0 && j->n_exec_hosts > 0)
+		long_started(out, j);
+	if (j->end_time > 0)
+		long_finished(out, j);
+	else if (j->usage != NULL && j->start_time > 0)
+		long_usage(out, j, o->now);
+	long_reasons(out, j);
+	if (j->spec != NULL)
+		long_limits(out, j->spec);
+}
+
+void
+bjobs_format_long(GString *out, const Basalt__JobList *list,
+		  const BjobsOpts *o)
+{
+	for (size_t i = 0; i < list->n_jobs; i++) {
+		if (i > 0)
+			g_string_append(out, "------------------------------"
+					"------------------------------------"
+					"------------\n");
+		long_job(out, list->jobs[i], o);
+	}
+}
+
+static gboolean
+listed(const Basalt__JobList *list, guint64 id, guint32 idx)
+{
+	for (size_t i = 0; i < list->n_jobs; i++)
+		if (list->jobs[i]->job_id == id &&
+		    (idx == 0 || list->jobs[i]->array_index == idx))
+			return TRUE;
+	return FALSE;
+}
+
+static const char *
+state_words(const Basalt__JobQuery *q)
+{
+	if (q->all_states)
+		return "No job found";
+	if (q->pending)
+		return "No pending job found";
+	if (q->running)
+		return "No running job found";
+	if (q->suspended)
+		return "No suspended job found";
+	if (q->finished)
+		return "No DONE/EXIT job found";
+	return "No unfinished job found";
+}
+
+gboolean
+bjobs_format_not_found(GString *err, const Basalt__JobQuery *q,
+		       const Basalt__JobList *list)
+{
+	gboolean any = FALSE;
+
+	for (size_t i = 0; i < q->n_job_ids; i++) {
+		guint32 idx = i < q->n_array_indexes ? q->array_indexes[i] : 0;
+
+		if (listed(list, q->job_ids[i], idx))
+			continue;
+		g_string_append(err, "Job <");
+		cmd_jobid(err, q->job_ids[i], idx);
+		g_string_append(err, "> is not found\n");
+		any = TRUE;
+	}
+	if (q->n_job_ids > 0 || list->n_jobs > 0)
+		return any;
+	g_string_append(err, state_words(q));
+	if (q->n_queues == 1)
+		g_string_append_printf(err, " in queue <%s>", q->queues[0]);
+	if (q->n_hosts == 1)
+		g_string_append_printf(err, " on host/group <%s>", q->hosts[0]);
+	g_string_append_c(err, '\n');
+	return TRUE;
+}

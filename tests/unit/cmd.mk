@@ -1,0 +1,28 @@
+# Check suites for cmd/: option parsing and golden output of the formatters.
+CMD_TEST_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/cmd
+CMD_TEST_LIBS = $(BSCMD_LIBS) $(TEST_LIBS)
+CMD_TESTS = %reldir%/check_cmd_util %reldir%/check_cmd_bsub \
+	%reldir%/check_cmd_select %reldir%/check_cmd_bjobs \
+	%reldir%/check_cmd_tables
+check_PROGRAMS += $(CMD_TESTS)
+TESTS += $(CMD_TESTS)
+
+%canon_reldir%_check_cmd_util_SOURCES = %reldir%/check_cmd_util.c
+%canon_reldir%_check_cmd_util_CFLAGS = $(CMD_TEST_CFLAGS)
+%canon_reldir%_check_cmd_util_LDADD = $(CMD_TEST_LIBS)
+
+%canon_reldir%_check_cmd_bsub_SOURCES = %reldir%/check_cmd_bsub.c
+%canon_reldir%_check_cmd_bsub_CFLAGS = $(CMD_TEST_CFLAGS)
+%canon_reldir%_check_cmd_bsub_LDADD = $(CMD_TEST_LIBS)
+
+%canon_reldir%_check_cmd_select_SOURCES = %reldir%/check_cmd_select.c
+%canon_reldir%_check_cmd_select_CFLAGS = $(CMD_TEST_CFLAGS)
+%canon_reldir%_check_cmd_select_LDADD = $(CMD_TEST_LIBS)
+
+%canon_reldir%_check_cmd_bjobs_SOURCES = %reldir%/check_cmd_bjobs.c
+%canon_reldir%_check_cmd_bjobs_CFLAGS = $(CMD_TEST_CFLAGS)
+%canon_reldir%_check_cmd_bjobs_LDADD = $(CMD_TEST_LIBS)
+
+%canon_reldir%_check_cmd_tables_SOURCES = %reldir%/check_cmd_tables.c
+%canon_reldir%_check_cmd_tables_CFLAGS = $(CMD_TEST_CFLAGS)
+%canon_reldir%_check_cmd_tables_LDADD = $(CMD_TEST_LIBS)
