@@ -13,19 +13,8 @@ noinst_LIBRARIES += %reldir%/libbscmd.a
 	%reldir%/bparams-format.c \
 	%reldir%/pb.h
 
-# FIXME(proto): proto/libbsproto.a comes out empty (automake cannot expand
-# the pattern substitution in PROTO_GEN_C), and batch.pb-c.h names a struct
-# member `switch` (see pb.h).  Until proto/ is fixed this archive supplies
-# the generated code cmd/ needs; list it after proto/libbsproto.a so that a
-# fixed library wins and this one is inert.  Delete it then.
-noinst_LIBRARIES += %reldir%/libbscmd-pb.a
-nodist_%canon_reldir%_libbscmd_pb_a_SOURCES = \
-	proto/common.pb-c.c proto/batch.pb-c.c
-%canon_reldir%_libbscmd_pb_a_CFLAGS = $(AM_CFLAGS) \
-	-Dswitch=switch_ -Wno-missing-prototypes
-
 # What a program links to use cmd/, in dependency order.
-BSCMD_LIBS = cmd/libbscmd.a proto/libbsproto.a cmd/libbscmd-pb.a \
+BSCMD_LIBS = cmd/libbscmd.a proto/libbsproto.a \
 	lib/util/libbsutil.a $(GLIB_LIBS) $(PROTOBUF_C_LIBS)
 
 # The generated headers must exist before these compile.
