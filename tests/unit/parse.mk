@@ -1,0 +1,13 @@
+# Check suites for the pure parsers: lib/resreq (bsub -R) and lib/job
+# (bsub -w dependencies, bsub -J job arrays and job id ranges).
+check_PROGRAMS += %reldir%/check_resreq
+TESTS += %reldir%/check_resreq
+
+%canon_reldir%_check_resreq_SOURCES = %reldir%/check_resreq.c
+%canon_reldir%_check_resreq_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_resreq_LDADD = lib/resreq/libbsresreq.a \
+	lib/util/libbsutil.a $(TEST_LIBS)
+
+# libFuzzer targets: built by hand with clang (see the comment atop each);
+# listed here so the release tarball carries them.
+EXTRA_DIST += tests/fuzz/fuzz-resreq.c
