@@ -1,13 +1,18 @@
 # Check suites for the pure parsers: lib/resreq (bsub -R) and lib/job
 # (bsub -w dependencies, bsub -J job arrays and job id ranges).
-check_PROGRAMS += %reldir%/check_resreq
-TESTS += %reldir%/check_resreq
+check_PROGRAMS += %reldir%/check_resreq %reldir%/check_depend
+TESTS += %reldir%/check_resreq %reldir%/check_depend
 
 %canon_reldir%_check_resreq_SOURCES = %reldir%/check_resreq.c
 %canon_reldir%_check_resreq_CFLAGS = $(TEST_CFLAGS)
 %canon_reldir%_check_resreq_LDADD = lib/resreq/libbsresreq.a \
 	lib/util/libbsutil.a $(TEST_LIBS)
 
+%canon_reldir%_check_depend_SOURCES = %reldir%/check_depend.c
+%canon_reldir%_check_depend_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_depend_LDADD = lib/job/libbsjob.a \
+	lib/util/libbsutil.a $(TEST_LIBS)
+
 # libFuzzer targets: built by hand with clang (see the comment atop each);
 # listed here so the release tarball carries them.
-EXTRA_DIST += tests/fuzz/fuzz-resreq.c
+EXTRA_DIST += tests/fuzz/fuzz-resreq.c tests/fuzz/fuzz-depend.c
