@@ -69,7 +69,10 @@ void bs_resreq_free(BsResReq *rr);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(BsResReq, bs_resreq_free)
 
 /* Canonical text: sections that were given, in the order select, order,
- * rusage, span, same; parsing it gives an equal BsResReq. */
+ * rusage, span, same; parsing it gives an equal BsResReq.  It can be a
+ * little longer than the input (an added "select[...]", parentheses), so
+ * it may pass BS_RESREQ_MAX_LEN: keep the user's string for resubmission
+ * and use this for display. */
 char *bs_resreq_to_string(const BsResReq *rr);
 
 /*

@@ -1,11 +1,14 @@
 /*
- * libFuzzer target for lib/job/depend: any input must parse or fail
- * cleanly; what parses must print to a canonical form that parses back to
- * itself, and must evaluate against jobs whose state depends on the
- * reference.  Not built by make; by hand:
+ * libFuzzer target for lib/job: the dependency parser and, on the same
+ * input, the job array and job ID parsers.  Any input must parse or fail
+ * cleanly; a dependency that parses must print to a canonical form that
+ * parses back to itself, and must evaluate against jobs whose state
+ * depends on the reference; an array spec must print to text that parses
+ * to the same count.  Not built by make; by hand:
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -I. -Ilib \
- *     tests/fuzz/fuzz-depend.c lib/job/depend.c lib/util/error.c \
+ *     tests/fuzz/fuzz-depend.c lib/job/depend.c lib/job/array.c \
+ *     lib/util/error.c \
  *     $(pkg-config --cflags --libs glib-2.0) -o fuzz-depend
  *
  * (-I. must reach a config.h: run from a configured tree, or add
@@ -17,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "job/array.h"
 #include "job/depend.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -37,6 +41,30 @@ lookup(const BsDependRef *ref, GArray *jobs, void *data)
 	}
 }
 
+static void
+fuzz_array(const char *text)
+{
+	BsArraySpec *spec = NULL, *again = NULL;
+	guint max = 1 + (guint)(strlen(text) * 97 % 5000);
+	guint64 id;
+	char *s;
+
+	if (bs_array_parse(text, max, &spec, NULL) && spec != NULL) {
+		s = bs_array_spec_to_string(spec);
+		if (!bs_array_parse(s, max, &again, NULL) || again == NULL ||
+		    bs_array_spec_count(again) != bs_array_spec_count(spec))
+			abort();
+		for (guint i = 0; i < bs_array_spec_count(spec); i++)
+			if (!bs_array_spec_contains(spec, bs_array_spec_index(spec, i)))
+				abort();
+		g_free(s);
+		bs_array_spec_free(again);
+		bs_array_spec_free(spec);
+	}
+	if (bs_jobid_parse(text, max, &id, &spec, NULL))
+		bs_array_spec_free(spec);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -46,6 +74,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	GPtrArray *refs;
 	char *s, *s2;
 
+	fuzz_array(text);
 	if (d == NULL) {
 		if (err == NULL)
 			abort();
