@@ -1,1 +1,6 @@
-# check suites for lib/conf
+# Check suites for lib/conf.  Data files are read through $top_srcdir.
+check_PROGRAMS += %reldir%/check_conf_lex
+TESTS += %reldir%/check_conf_lex
+%canon_reldir%_check_conf_lex_SOURCES = %reldir%/check_conf_lex.c
+%canon_reldir%_check_conf_lex_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_conf_lex_LDADD = lib/conf/libbsconf.a lib/util/libbsutil.a $(TEST_LIBS)
