@@ -1,0 +1,415 @@
+/*
+ * Basalt configuration: the LSF files an administrator already has, read
+ * into plain C structs.
+ *
+ * Files and where they are found (the rule LSF uses, plus a flat layout):
+ *
+ *   envdir       the `envdir` argument, else $LSF_ENVDIR, else SYSCONFDIR.
+ *   lsf.conf     envdir/lsf.conf (required; its absence is an error).
+ *   lsf.shared, lsf.cluster.<cluster>
+ *                in LSF_CONFDIR from lsf.conf, default envdir.
+ *   cluster name LSF_CLUSTER_NAME in lsf.conf if set, else the first
+ *                ClusterName of lsf.shared's Cluster section.
+ *   lsb.*        LSB_CONFDIR from lsf.conf (default envdir).  If the LSF
+ *                layout LSB_CONFDIR/<cluster>/configdir exists it is used,
+ *                else lsb.* are read from LSB_CONFDIR itself (flat layout).
+ *   lsb.params, lsb.queues, lsb.hosts, lsb.users, lsb.resources are
+ *                optional: an absent file means LSF's defaults (no
+ *                lsb.queues, or one without queues, gives one queue
+ *                `default`).
+ *
+ * Loading is all or nothing: bs_config_load() returns NULL if any error was
+ * found, and every error and warning is in the BsDiags.  A daemon reloads by
+ * loading a new BsConfig and swapping it in only on success.
+ *
+ * Conventions in the structs: BS_CONF_UNLIMITED (-1) in an int or limit
+ * means "not set / unlimited"; a NULL list means "not set" (the LSF
+ * default, e.g. HOSTS = all); every object keeps the line of its Begin or
+ * row and, for horizontal sections, the line of each key (key_lines).
+ */
+#ifndef BS_CONF_CONF_H
+#define BS_CONF_CONF_H
+
+#include <glib.h>
+
+#include "conf/conf_time.h"
+#include "conf/diag.h"
+
+#define BS_CONF_UNLIMITED (-1)
+#define BS_CONF_MXJ_NCPUS (-2)   /* lsb.hosts MXJ `!`: one slot per CPU */
+
+/* ---- value types shared by several files ------------------------------- */
+
+/* `[default] maximum` limits.  Time limits are in minutes, size limits in KB. */
+typedef struct {
+	gint64 def;      /* BS_CONF_UNLIMITED when only a maximum is given */
+	gint64 max;      /* BS_CONF_UNLIMITED when not set */
+	char *spec;      /* host or model name after `/` (CPU normalisation), or NULL */
+} BsLimit;
+
+typedef struct {        /* PROCLIMIT/TASKLIMIT = [minimum [default]] maximum */
+	int min, def, max;  /* BS_CONF_UNLIMITED when not given */
+} BsProcLimit;
+
+typedef struct {        /* `[name, shares]` in USER_SHARES, FAIRSHARE, DISTRIBUTION */
+	char *name;
+	int shares;
+} BsShare;
+
+typedef struct {        /* one `sched/stop` load threshold (r1m = 0.6/1.6) */
+	char *index;
+	double sched, stop;
+	gboolean has_sched, has_stop;
+} BsLoadThreshold;
+
+/* ---- lsf.conf ---------------------------------------------------------- */
+
+typedef struct {
+	char *path;
+	GHashTable *values;     /* every KEY -> value, known or not (sites carry many) */
+	char *lsf_confdir;      /* LSF_CONFDIR, default envdir */
+	char *lsb_confdir;      /* LSB_CONFDIR, default envdir */
+	char *lsf_logdir;       /* LSF_LOGDIR, NULL = log to stderr */
+	int log_mask;           /* LSF_LOG_MASK as a BsLogLevel, default LOG_WARNING */
+	char *lsf_cluster_name; /* LSF_CLUSTER_NAME override, or NULL */
+	char *lsb_sharedir;     /* LSB_SHAREDIR: mbatchd state (journal) lives here */
+	char *lsf_serverdir;    /* LSF_SERVERDIR: daemons' binaries */
+	int mbd_port;           /* LSB_MBD_PORT 0-65535, default 6881 (0 = any) */
+	int sbd_port;           /* LSB_SBD_PORT 0-65535, default 6882 (0 = any) */
+} BsLsfConf;
+
+/* ---- lsf.shared / lsf.cluster.<name> ----------------------------------- */
+
+typedef struct {
+	char *name;
+	char **servers;         /* Servers column, NULL if `-` */
+	int line;
+} BsClusterEntry;
+
+typedef struct {
+	char *name;             /* HOSTNAME */
+	char *model;            /* model column, NULL = `!`/`-` (detected) */
+	char *type;
+	gboolean server;        /* server column, default Y */
+	char **resources;       /* RESOURCES column, NULL if none */
+	int line;
+} BsClusterHost;
+
+typedef struct {
+	char *name;             /* CLUSTERNAME */
+	gboolean equiv;         /* EQUIV, default N */
+	int cache_interval;     /* CACHE_INTERVAL seconds, default 60 */
+	gboolean recv_from;     /* RECV_FROM, default Y */
+	char *auth;             /* AUTH, NULL = privileged port */
+	int line;
+} BsRemoteCluster;
+
+typedef struct {
+	char *name;             /* this cluster */
+	GPtrArray *clusters;    /* BsClusterEntry*, lsf.shared order */
+	GPtrArray *host_types;  /* char*, lsf.shared HostType section */
+	GPtrArray *host_models; /* char*, lsf.shared HostModel section */
+	char **admins;          /* ClusterAdmins Administrators, NULL if none */
+	GPtrArray *hosts;       /* BsClusterHost*, file order */
+	GHashTable *host_by_name;
+	GPtrArray *remote_clusters; /* BsRemoteCluster* */
+} BsClusterConf;
+
+/* ---- lsb.params -------------------------------------------------------- */
+
+typedef enum {          /* PREEMPT_FOR keywords, as bits */
+	BS_PREEMPT_FOR_GROUP_JLP = 1 << 0,
+	BS_PREEMPT_FOR_GROUP_MAX = 1 << 1,
+	BS_PREEMPT_FOR_HOST_JLU = 1 << 2,
+	BS_PREEMPT_FOR_USER_JLP = 1 << 3,
+	BS_PREEMPT_FOR_LEAST_RUN_TIME = 1 << 4,
+	BS_PREEMPT_FOR_MINI_JOB = 1 << 5,
+	BS_PREEMPT_FOR_OPTIMAL_MINI_JOB = 1 << 6,
+} BsPreemptFor;
+
+typedef enum {          /* PREEMPT_JOBTYPE keywords */
+	BS_PREEMPT_JOBTYPE_EXCLUSIVE = 1 << 0,
+	BS_PREEMPT_JOBTYPE_BACKFILL = 1 << 1,
+	BS_PREEMPT_JOBTYPE_AFFINITY = 1 << 2,
+} BsPreemptJobType;
+
+typedef struct {
+	char **default_queue;           /* DEFAULT_QUEUE, NULL = queue `default` */
+	int mbd_sleep_time;             /* seconds, 60 */
+	int sbd_sleep_time;             /* seconds, 30 */
+	int job_accept_interval;        /* x MBD_SLEEP_TIME, 1; 0 = no wait */
+	int max_job_num;                /* 1000 */
+	int max_job_array_size;         /* 1000, 1..2147483646 */
+	int max_jobid;                  /* 999999, 999999..2147483646 */
+	int clean_period;               /* seconds, 3600 */
+	guint preempt_for;              /* BsPreemptFor bits, 0 */
+	int preemption_wait_time;       /* seconds, 300 */
+	char **preemptable_resources;   /* NULL */
+	guint preempt_jobtype;          /* BsPreemptJobType bits, 0 */
+	int max_job_preempt;            /* >0, BS_CONF_UNLIMITED */
+	int mc_reclaim_delay;           /* SECONDS (file: minutes, or `Ns`), 600 */
+	int mc_pending_reason_update_interval; /* seconds, 300, 0 = off */
+	int mc_pending_reason_pkg_size; /* KB, 512 */
+	int hist_hours;                 /* 5, 0 = no decay */
+	double cpu_time_factor;         /* 0.7 */
+	double run_time_factor;         /* 0.7 */
+	double run_job_factor;          /* 3.0 */
+	double committed_run_time_factor; /* 0 */
+	double fairshare_adjustment_factor; /* 0 */
+	gboolean enable_event_stream;   /* N */
+	int max_event_stream_size;      /* MB, 1024 */
+	int max_event_stream_file_number; /* 10 */
+	int max_sbd_fail;               /* 3 */
+	int job_terminate_interval;     /* seconds, 10 */
+	int max_pend_jobs;              /* BS_CONF_UNLIMITED */
+	int max_pend_slots;             /* 2147483647 */
+	int max_user_priority;          /* BS_CONF_UNLIMITED (user priority off) */
+	char *job_priority_over_time;   /* NULL */
+	int sub_try_interval;           /* seconds, 60 */
+	int max_sbd_conns;              /* BS_CONF_UNLIMITED */
+	int pg_susp_it;                 /* seconds, 180 */
+	char *default_project;          /* "default" */
+	char *job_spool_dir;            /* NULL */
+	int shared_resource_update_factor; /* BS_CONF_UNLIMITED */
+	int job_dispatch_pack_size;     /* 300 */
+	int job_scheduling_interval;    /* seconds, 0..45; 0 = event-driven only */
+	gboolean simplified_guarantee;  /* N */
+	/* Basalt: half-life, in hours, of the decayed slot usage that orders
+	 * the queues of a slot pool (decisions.md "Queue-based fairshare").
+	 * BS_CONF_UNLIMITED means "use HIST_HOURS"; 0 = no decay. */
+	int pool_usage_half_life;
+	GHashTable *key_lines;          /* KEY -> line in lsb.params */
+} BsParamsConf;
+
+/* ---- lsb.queues -------------------------------------------------------- */
+
+typedef struct {        /* one entry of PREEMPTIVE[...] / PREEMPTABLE[...] */
+	char *queue;
+	int pref;           /* the +N preference, 0 if none */
+	gboolean has_pref;
+} BsQueueRef;
+
+typedef struct {
+	gboolean preemptive;
+	GPtrArray *preemptive_queues;   /* BsQueueRef*; NULL = every lower-priority queue */
+	gboolean preemptable;
+	GPtrArray *preemptable_queues;  /* BsQueueRef*; NULL = every higher-priority queue */
+} BsPreemption;
+
+typedef enum {
+	BS_HOSTREF_HOST,        /* a cluster host */
+	BS_HOSTREF_GROUP,       /* an lsb.hosts HostGroup */
+	BS_HOSTREF_ALL,         /* all local hosts */
+	BS_HOSTREF_OTHERS,      /* local hosts not listed otherwise */
+	BS_HOSTREF_NONE,
+	BS_HOSTREF_ALLREMOTE,   /* every borrowed host */
+	BS_HOSTREF_REMOTE,      /* name@cluster (name may be `all`); not validated, as LSF */
+} BsHostRefKind;
+
+typedef struct {        /* one word of HOSTS: [~]name[@cluster][+pref] */
+	BsHostRefKind kind; /* HOST vs GROUP is settled after lsb.hosts is read */
+	char *name;
+	char *cluster;      /* REMOTE only */
+	gboolean exclude;   /* ~ */
+	int pref;
+	gboolean has_pref;
+} BsHostRef;
+
+typedef enum {
+	BS_TERMINATE_WHEN_LOAD = 1 << 0,
+	BS_TERMINATE_WHEN_PREEMPT = 1 << 1,
+	BS_TERMINATE_WHEN_WINDOW = 1 << 2,
+} BsTerminateWhen;
+
+typedef enum {
+	BS_INTERACTIVE_YES,     /* default: batch and interactive jobs */
+	BS_INTERACTIVE_NO,
+	BS_INTERACTIVE_ONLY,
+} BsInteractive;
+
+typedef struct {        /* JOB_CONTROLS (and the *_CONTROL aliases); NULL = LSF default */
+	char *suspend;      /* signal name, command or CHKPNT */
+	char *resume;
+	char *terminate;
+} BsJobControls;
+
+typedef struct {
+	gboolean enabled;
+	char *cu;           /* the CU[...] argument, or NULL */
+} BsExclusive;
+
+typedef struct {
+	GArray *codes;      /* int exit codes that requeue */
+	GArray *exclude;    /* int codes inside EXCLUDE(...) */
+} BsRequeueExit;
+
+typedef struct {
+	char *name;                     /* QUEUE_NAME */
+	int line;                       /* Begin Queue line */
+	int priority;                   /* 1 */
+	int nice;                       /* 0, -20..19 */
+	char *description;              /* <= 512 chars */
+	GPtrArray *hosts;               /* BsHostRef*, NULL = all */
+	char **users;                   /* words as written (all, ~x, groups), NULL = all */
+	char **administrators;
+	int qjob_limit, ujob_limit, hjob_limit; /* BS_CONF_UNLIMITED */
+	double pjob_limit;              /* BS_CONF_UNLIMITED */
+	BsLimit runlimit, cpulimit;     /* minutes */
+	BsLimit memlimit, corelimit, datalimit, filelimit, stacklimit, swaplimit; /* KB */
+	int processlimit;
+	BsProcLimit proclimit;          /* PROCLIMIT or TASKLIMIT */
+	BsPreemption preemption;
+	char *slot_pool;                /* <= 60 chars */
+	int slot_share;                 /* 1-100, 0 = not set */
+	int max_slots_in_pool;          /* BS_CONF_UNLIMITED */
+	gboolean use_priority_in_pool;  /* N */
+	GPtrArray *fairshare;           /* USER_SHARES: BsShare*, NULL = no fairshare */
+	char **fairshare_queues;
+	char **rcvjobs_from, **sndjobs_to;
+	int max_job_preempt;            /* >0, BS_CONF_UNLIMITED = lsb.params value */
+	guint terminate_when;           /* BsTerminateWhen bits */
+	BsRequeueExit requeue_exit_values;
+	char *job_starter, *pre_exec, *post_exec;
+	GArray *run_window;             /* BsTimeWindow, NULL = always open */
+	GArray *dispatch_window;
+	BsJobControls job_controls;
+	char *stop_cond, *resume_cond, *res_req;
+	GPtrArray *load_thresholds;     /* BsLoadThreshold*, NULL = none */
+	int slot_reserve_time;          /* MAX_RESERVE_TIME[n], BS_CONF_UNLIMITED = no reservation */
+	gboolean backfill;
+	BsInteractive interactive;
+	BsExclusive exclusive;          /* EXCLUSIVE = Y | N | CU[...] */
+	char *chkpnt;
+	gboolean rerunnable;
+	int mig;                        /* minutes, BS_CONF_UNLIMITED */
+	int job_accept_interval;        /* BS_CONF_UNLIMITED = lsb.params */
+	int new_job_sched_delay;        /* BS_CONF_UNLIMITED */
+	char *default_host_spec;
+	int hist_hours;                 /* BS_CONF_UNLIMITED = lsb.params */
+	double cpu_time_factor, run_time_factor, run_job_factor; /* -1 = lsb.params */
+	gboolean dispatch_order_queue;  /* DISPATCH_ORDER = QUEUE */
+	gboolean ignore_deadline;
+	GHashTable *key_lines;          /* KEY -> line */
+} BsQueueConf;
+
+/* ---- lsb.hosts --------------------------------------------------------- */
+
+typedef struct {
+	char *name;             /* host, model, type or `default` */
+	int line;
+	int mxj;                /* BS_CONF_UNLIMITED, or BS_CONF_MXJ_NCPUS for `!` */
+	int jl_u;               /* BS_CONF_UNLIMITED */
+	GArray *dispatch_window;/* NULL = always open */
+	int mig;                /* minutes, BS_CONF_UNLIMITED */
+	GPtrArray *load_thresholds; /* BsLoadThreshold*, NULL = none */
+} BsHostConf;
+
+typedef struct {
+	char *name;
+	int line;
+	char **members;         /* as written: hosts, groups, ~x, all, allremote */
+	gboolean allremote;
+	gboolean egroup;        /* `(!)`: membership from an egroup program */
+} BsHostGroupConf;
+
+typedef struct {
+	GPtrArray *hosts;       /* BsHostConf*, file order; `default` row included */
+	GHashTable *host_by_name;
+	GPtrArray *groups;      /* BsHostGroupConf*, file order */
+	GHashTable *group_by_name;
+} BsHostsConf;
+
+/* ---- lsb.users --------------------------------------------------------- */
+
+typedef struct {
+	char *name;
+	int line;
+	char **members;         /* users and groups; NULL = all users */
+	GPtrArray *shares;      /* USER_SHARES BsShare*, NULL if `()` */
+} BsUserGroupConf;
+
+typedef struct {
+	char *name;             /* user, group, group@ stripped of @, or `default` */
+	gboolean per_member;    /* written as group@ */
+	int line;
+	int max_jobs;           /* BS_CONF_UNLIMITED */
+	double jl_p;            /* BS_CONF_UNLIMITED */
+	int max_pend_jobs;
+	int max_pend_slots;
+} BsUserConf;
+
+typedef struct {
+	GPtrArray *groups;      /* BsUserGroupConf* */
+	GHashTable *group_by_name;
+	GPtrArray *users;       /* BsUserConf* */
+} BsUsersConf;
+
+/* ---- lsb.resources ------------------------------------------------------ */
+
+typedef struct {        /* one key of a horizontal section */
+	char *key;
+	char *value;
+	int line;
+} BsConfPair;
+
+typedef struct {
+	char *kind;             /* Limit, HostExport, SharedResourceExport, ... */
+	int line;
+	GPtrArray *pairs;       /* BsConfPair*, horizontal sections */
+	GPtrArray *columns;     /* char*, vertical sections */
+	GPtrArray *rows;        /* GPtrArray* of char* (cells; `-` kept), vertical */
+	GPtrArray *row_lines;   /* GINT_TO_POINTER(line) per row */
+} BsResourceSection;
+
+typedef struct {
+	GPtrArray *sections;    /* BsResourceSection*, file order */
+} BsResourcesConf;
+
+/* ---- the whole configuration ------------------------------------------- */
+
+typedef struct {
+	char *envdir;
+	char *lsb_dir;          /* the directory lsb.* were read from */
+	BsLsfConf *lsf;
+	BsClusterConf *cluster;
+	BsParamsConf *params;
+	GPtrArray *queues;      /* BsQueueConf*, lsb.queues order */
+	GHashTable *queue_by_name;
+	BsHostsConf *hosts;
+	BsUsersConf *users;
+	BsResourcesConf *resources;
+} BsConfig;
+
+/* Load everything; NULL if any error.  `now` (Unix seconds) decides the
+ * `#if time(...)` branches.  `diags` may be NULL. */
+BsConfig *bs_config_load(const char *envdir, gint64 now, BsDiags *diags);
+void bs_config_free(BsConfig *cfg);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(BsConfig, bs_config_free)
+
+/* Lookups. */
+const BsQueueConf *bs_config_queue(const BsConfig *cfg, const char *name);
+const BsClusterHost *bs_config_cluster_host(const BsConfig *cfg, const char *name);
+const BsHostConf *bs_config_host(const BsConfig *cfg, const char *name); /* lsb.hosts row, then `default` */
+const BsHostGroupConf *bs_config_host_group(const BsConfig *cfg, const char *name);
+const BsUserGroupConf *bs_config_user_group(const BsConfig *cfg, const char *name);
+/* Local hosts of a host group, nested groups and `~` resolved, in cluster
+ * order; NULL if no such group.  g_strfreev() the result. */
+char **bs_config_host_group_expand(const BsConfig *cfg, const char *group);
+/* Local candidate hosts of a queue (HOSTS resolved; `all` when unset). */
+char **bs_config_queue_hosts(const BsConfig *cfg, const BsQueueConf *q);
+/* Users of a user group, nested groups resolved; NULL if no such group. */
+char **bs_config_user_group_expand(const BsConfig *cfg, const char *group);
+/* Effective DEFAULT_QUEUE list (never NULL; "default" when unset). */
+const char *const *bs_config_default_queues(const BsConfig *cfg);
+/* Line of KEY in a horizontal section (key_lines), or 0. */
+int bs_conf_key_line(GHashTable *key_lines, const char *key);
+
+/* Single-file entry points, for tests, fuzzing and `badmin ckconfig`:
+ * parse text as the named file into the given config (which must have
+ * cluster and params filled if cross-checks are wanted). */
+void bs_conf_queues_load_text(BsConfig *cfg, const char *name, const char *text,
+    gsize len, gint64 now, BsDiags *diags);
+/* An empty config with defaults (no cluster hosts), to load files into. */
+BsConfig *bs_config_new_empty(void);
+
+#endif
