@@ -233,8 +233,10 @@ bs_config_load(const char *envdir, gint64 now, BsDiags *diags)
 	if (envdir == NULL)
 		envdir = g_getenv("LSF_ENVDIR");
 	if (envdir == NULL)
-		envdir = SYSCONFDIR;
-	cfg->envdir = g_strdup(envdir);
+		envdir = SYSCONFDIR "/basalt";
+	/* Absolute, so paths derived from it survive a chdir. */
+	cfg->envdir = g_canonicalize_filename(envdir, NULL);
+	envdir = cfg->envdir;
 	cfg->lsf = bs_conf_lsf_load(envdir, now, diags);
 	if (diags->n_errors == errors0) {
 		load_cluster(cfg, now, diags);

@@ -63,6 +63,18 @@ unquote_any(const char *v)
 	return g_strdup(v);
 }
 
+static void
+relative_to(const char *envdir, char **path)
+{
+	char *abs;
+
+	if (*path == NULL || g_path_is_absolute(*path))
+		return;
+	abs = g_canonicalize_filename(*path, envdir);
+	g_free(*path);
+	*path = abs;
+}
+
 BsLsfConf *
 bs_conf_lsf_load(const char *envdir, gint64 now, BsDiags *d)
 {
@@ -92,5 +104,12 @@ bs_conf_lsf_load(const char *envdir, gint64 now, BsDiags *d)
 		lsf->lsf_confdir = g_strdup(envdir);
 	if (lsf->lsb_confdir == NULL)
 		lsf->lsb_confdir = g_strdup(envdir);
+	/* Basalt extension: a relative directory is relative to LSF_ENVDIR,
+	 * so a configuration directory can be copied anywhere and run. */
+	relative_to(envdir, &lsf->lsf_confdir);
+	relative_to(envdir, &lsf->lsb_confdir);
+	relative_to(envdir, &lsf->lsf_logdir);
+	relative_to(envdir, &lsf->lsb_sharedir);
+	relative_to(envdir, &lsf->lsf_serverdir);
 	return lsf;
 }
