@@ -5,7 +5,9 @@ noinst_LIBRARIES += %reldir%/libsbdexec.a
 %canon_reldir%_libsbdexec_a_SOURCES = \
 	%reldir%/launch.c %reldir%/launch.h \
 	%reldir%/launch-child.c %reldir%/launch-child.h \
-	%reldir%/launch-report.h
+	%reldir%/launch-report.h \
+	%reldir%/procscan.c %reldir%/procscan.h \
+	%reldir%/reaper.c %reldir%/reaper.h
 
 # The leader of a job that keeps a status record (see jobwrap.c).  Plain C,
 # no GLib, so the commands it forks inherit as little memory as possible.
