@@ -7,7 +7,8 @@ noinst_LIBRARIES += %reldir%/libsbdexec.a
 	%reldir%/launch-child.c %reldir%/launch-child.h \
 	%reldir%/launch-report.h \
 	%reldir%/procscan.c %reldir%/procscan.h \
-	%reldir%/reaper.c %reldir%/reaper.h
+	%reldir%/reaper.c %reldir%/reaper.h \
+	%reldir%/jobctl.c %reldir%/jobctl.h
 
 # The leader of a job that keeps a status record (see jobwrap.c).  Plain C,
 # no GLib, so the commands it forks inherit as little memory as possible.
