@@ -29,7 +29,13 @@
  * which the job's owner need not be able to write) before the fork and
  * handed to bs-jobwrap as an open descriptor.  The wrapper also measures the
  * command's CPU and peak memory cleanly (see jobwrap.c for why a command
- * forked directly from sbatchd cannot).
+ * forked directly from sbatchd cannot), so sbatchd should always give a
+ * status path; without one the job's peak memory is known only from
+ * samples (bs_reaper_sample) and a restart loses the exit status.
+ *
+ * Relative output paths are relative to cwd; a cwd that does not exist
+ * fails the launch (LSF would fall back to /tmp; a clear error is easier to
+ * act on and loses no output).
  */
 #ifndef BS_SBD_LAUNCH_H
 #define BS_SBD_LAUNCH_H
@@ -67,7 +73,9 @@ typedef struct {
 	gboolean allow_root;
 
 	const char *cwd;          /* NULL: keep sbatchd's; missing dir: error */
-	char **env;               /* full KEY=value list, NULL: empty */
+	/* The full KEY=value list, NULL: empty.  LSB_JOBID (and LSB_JOBINDEX
+	 * for an array element) are set on top, replacing any given. */
+	char **env;
 	gboolean set_umask;       /* FALSE: keep sbatchd's umask */
 	mode_t umask;             /* the submitter's umask */
 	int nice;                 /* 0: unchanged, else setpriority() value */

@@ -16,14 +16,16 @@
  * poll_ms.
  *
  * Usage: CPU time is the sum of wait4() rusage of the members we reaped
- * (each includes the children that member reaped itself), plus, for a job
- * launched with a status wrapper, what the wrapper measured for the
- * command.  Peak memory is the largest of: the group's summed VmRSS at any
- * bs_reaper_sample() call (the daemon calls it on a timer), any member's
- * VmHWM seen then, ru_maxrss of reaped members, and the wrapper's record.
- * The wrapper process itself (a copy of sbatchd) is left out of memory
- * figures.  For re-adopted jobs CPU is what the last sample or the status
- * record shows: processes reaped by init while we were down are lost.
+ * (each includes the children that member reaped itself, so the leader
+ * bs-jobwrap brings in the whole command tree it waited for).  Peak memory
+ * is the largest of: the group's summed VmRSS at any bs_reaper_sample()
+ * call (the daemon calls it on a timer), any member's VmHWM seen then,
+ * ru_maxrss of reaped members other than the leader, and the wrapper's
+ * record.  The leader's own ru_maxrss is useless: it was forked from
+ * sbatchd and Linux keeps the pre-exec peak, i.e. sbatchd's size.  The
+ * wrapper process itself is left out of memory figures.  For re-adopted
+ * jobs CPU is the larger of the status record and the last sample:
+ * processes reaped by init while we were down are lost.
  *
  * Callbacks run on the main loop.  A callback may unwatch jobs or watch new
  * ones, but must not free the reaper.
@@ -100,6 +102,8 @@ void bs_reaper_watch(BsReaper *r, pid_t pgid, const char *status_path,
  * finish is found by polling and the exit status comes from the status
  * record, or is unknown.  When the group is already empty, finished is
  * called from the first poll.  Returns the live member count (0: gone).
+ * A pgid number can be reused once its group is empty: check with
+ * bs_jobctl_find_members() (same session) that the processes are the job's.
  */
 guint bs_reaper_adopt(BsReaper *r, pid_t pgid, const char *status_path,
                       const BsJobWatchFuncs *funcs, gpointer data);
