@@ -1,0 +1,53 @@
+/*
+ * The part of a launch that runs in the child, between fork() and exec().
+ *
+ * Internal to launch.c.  sbatchd may have threads, so after fork() the child
+ * may only make async-signal-safe calls: no malloc, no stdio, no NSS
+ * lookups, no GLib.  The parent therefore prepares everything (paths with
+ * %J/%I expanded, the group list that initgroups() would have computed, argv
+ * and envp) in a BsChildPlan, and the child only makes system calls.
+ */
+#ifndef BS_SBD_LAUNCH_CHILD_H
+#define BS_SBD_LAUNCH_CHILD_H
+
+#include <glib.h>
+#include <sys/types.h>
+
+#include "launch.h"
+#include "launch-report.h"
+
+typedef struct {
+	int report_fd;        /* write end of the report pipe, close-on-exec */
+	int status_fd;        /* >= 3 with a wrapper, else -1 */
+
+	gboolean switch_ids;
+	uid_t uid;
+	gid_t gid;
+	const gid_t *groups;
+	size_t n_groups;
+
+	const BsLaunchLimit *limits;
+	guint n_limits;
+	int nice;
+	gboolean set_umask;
+	mode_t umask;
+	const char *cwd;
+
+	const char *stdin_path;
+	const char *stdout_path;
+	int stdout_flags;     /* O_APPEND or O_TRUNC, with O_WRONLY|O_CREAT */
+	const char *stderr_path;   /* NULL: duplicate stdout */
+	int stderr_flags;
+
+	const char *script;   /* checked readable as the owner; may be NULL */
+	const char *path;     /* what to exec: bs-jobwrap or the shell */
+	gboolean wrapped;     /* path is bs-jobwrap: report_fd and status_fd
+	                       * must survive the exec */
+	char *const *argv;
+	char *const *envp;
+} BsChildPlan;
+
+/* Never returns: execs the job or reports a step and _exit()s. */
+G_GNUC_NORETURN void bs_child_run(const BsChildPlan *plan);
+
+#endif

@@ -1,0 +1,151 @@
+/*
+ * Starting a job's processes as the job's owner.
+ *
+ * The caller (sbatchd) fills a BsLaunchSpec from the job it was given and
+ * calls bs_launch().  Everything that can fail for a reason a person can
+ * fix (root job not allowed, user unknown, cwd missing, output file not
+ * writable, shell missing) comes back as a GError with a readable message,
+ * not as a mysterious exit code of the job: the child reports a failed
+ * setup step and its errno over a close-on-exec pipe before it gives up.
+ *
+ * The job runs in a new session (setsid), so its process group id equals its
+ * session id equals the pid that bs_launch() returns.  Every later control
+ * action (bs_jobctl_*) addresses that group, and the reaper (reaper.h) calls
+ * the job finished only once the group is empty.
+ *
+ * Exit status after an sbatchd restart.  A job's leader is our child only as
+ * long as this sbatchd lives; after a restart nobody can wait for it any more
+ * (its processes were re-parented to init).  So when status_path is set, the
+ * leader is bs-jobwrap (jobwrap.c), a tiny program that runs the shell as its
+ * child, waits for it, and writes one line to status_path
+ * ("exit=N core=0 utime_us=.. stime_us=.. maxrss_kb=..", or "signal=N ..."),
+ * then exits the way the command did, so a live sbatchd still sees the
+ * command's wait status as the leader's.  bs-jobwrap ignores the catchable
+ * signals that are meant for the job, so bkill's SIGINT/SIGTERM reach the
+ * command but not the record keeper; only a SIGKILL of the whole group loses
+ * the record, and then a live sbatchd still has the leader's wait status
+ * (killed by signal 9) while a restarted one reports the status as unknown
+ * (BS_EXIT_UNKNOWN).  The file is created by sbatchd (in its state dir,
+ * which the job's owner need not be able to write) before the fork and
+ * handed to bs-jobwrap as an open descriptor.  The wrapper also measures the
+ * command's CPU and peak memory cleanly (see jobwrap.c for why a command
+ * forked directly from sbatchd cannot), so sbatchd should always give a
+ * status path; without one the job's peak memory is known only from
+ * samples (bs_reaper_sample) and a restart loses the exit status.
+ *
+ * Relative output paths are relative to cwd; a cwd that does not exist
+ * fails the launch (LSF would fall back to /tmp; a clear error is easier to
+ * act on and loses no output).
+ */
+#ifndef BS_SBD_LAUNCH_H
+#define BS_SBD_LAUNCH_H
+
+#include <glib.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+/* One setrlimit() applied to the job (RLIMIT_AS, RLIMIT_CORE, RLIMIT_CPU...). */
+typedef struct {
+	int resource;
+	struct rlimit limit;
+} BsLaunchLimit;
+
+typedef struct {
+	gint64 job_id;
+	int array_index;          /* 0 when the job is not an array element */
+
+	/* Exactly one of command (run by "shell -c") or script (a file run by
+	 * "shell script").  job_starter, when set, wraps it: %USRCMD in the
+	 * starter is replaced by the user command, else the command is appended
+	 * after a blank (LSF JOB_STARTER). */
+	const char *command;
+	const char *script;
+	const char *job_starter;
+	const char *shell;        /* NULL: /bin/sh */
+
+	/* Identity.  When sbatchd runs as root the child switches to uid/gid
+	 * with the supplementary groups of user (initgroups semantics).  uid 0
+	 * is refused unless allow_root.  When sbatchd is not root, uid must be
+	 * sbatchd's own uid and nothing is switched. */
+	uid_t uid;
+	gid_t gid;
+	const char *user;         /* for the group list; NULL: gid only */
+	gboolean allow_root;
+
+	const char *cwd;          /* NULL: keep sbatchd's; missing dir: error */
+	/* The full KEY=value list, NULL: empty.  LSB_JOBID (and LSB_JOBINDEX
+	 * for an array element) are set on top, replacing any given. */
+	char **env;
+	gboolean set_umask;       /* FALSE: keep sbatchd's umask */
+	mode_t umask;             /* the submitter's umask */
+	int nice;                 /* 0: unchanged, else setpriority() value */
+	const BsLaunchLimit *limits;
+	guint n_limits;
+
+	/* Standard streams (bsub -i, -o/-oo, -e/-eo).  Paths may contain %J
+	 * (job id) and %I (array index, 0 when none) and are relative to cwd.
+	 * stdout_path NULL: spool_path, or /dev/null without one.  stderr_path
+	 * NULL: wherever stdout goes (bsub -o without -e).  Files are opened by
+	 * the child after it became the job's owner. */
+	const char *stdin_path;   /* NULL: /dev/null */
+	const char *stdout_path;
+	gboolean stdout_overwrite;
+	const char *stderr_path;
+	gboolean stderr_overwrite;
+	const char *spool_path;
+
+	const char *status_path;  /* NULL: no wrapper, no status record */
+	const char *wrapper;      /* bs-jobwrap; NULL: the installed one */
+} BsLaunchSpec;
+
+/*
+ * Start the job.  On success *pgid_out is the leader's pid, which is also
+ * the job's process group and session id; the caller hands it to the
+ * reaper (bs_reaper_watch) before returning to the main loop.  On failure
+ * no process of the job is left behind (a child that failed its setup has
+ * been reaped here).
+ */
+gboolean bs_launch(const BsLaunchSpec *spec, pid_t *pgid_out, GError **error);
+
+/* %J -> job id, %I -> array index; other characters are copied.  */
+char *bs_launch_expand_path(const char *tmpl, gint64 job_id, int array_index);
+
+/* The command line given to "shell -c": starter and user command combined. */
+char *bs_launch_command_line(const BsLaunchSpec *spec);
+
+/* How a job ended, as seen in a wait status or read back from status_path. */
+typedef enum {
+	BS_EXIT_UNKNOWN = 0,      /* nobody could observe it */
+	BS_EXIT_CODE,             /* exited; code is the exit code */
+	BS_EXIT_SIGNAL,           /* killed; signo, core */
+} BsExitKind;
+
+typedef struct {
+	BsExitKind kind;
+	int code;
+	int signo;
+	gboolean core;
+} BsExitStatus;
+
+BsExitStatus bs_exit_from_wait_status(int wstatus);
+
+/* What the status wrapper recorded about the command: its end and the
+ * resource usage of the command's process tree (wait4 of the command, so
+ * the wrapper's own copy of sbatchd's memory is not counted). */
+typedef struct {
+	BsExitStatus exit;
+	gint64 utime_us;
+	gint64 stime_us;
+	gint64 maxrss_kb;
+} BsStatusRecord;
+
+/* Read a record written by the wrapper.  FALSE with exit.kind
+ * BS_EXIT_UNKNOWN when there is none: a missing or empty file (no error
+ * set), or a partial line (the wrapper was killed mid-write). */
+gboolean bs_status_record_read(const char *path, BsStatusRecord *out, GError **error);
+/* The one-line text form, as the wrapper writes it (for tests and tools). */
+char *bs_status_record_format(const BsStatusRecord *rec);
+/* "exit 3", "signal 9", "signal 11 (core dumped)", "unknown". */
+char *bs_exit_describe(const BsExitStatus *st);
+
+#endif

@@ -1,0 +1,18 @@
+# check suites for sbatchd's process control (real processes, real signals)
+SBD_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) \
+	-DBS_TEST_JOBWRAP='"$(abs_top_builddir)/sbatchd/bs-jobwrap"'
+SBD_TEST_LIBS = sbatchd/libsbdexec.a lib/util/libbsutil.a $(TEST_LIBS)
+noinst_HEADERS += %reldir%/check_sbd_common.h
+
+check_PROGRAMS += %reldir%/check_sbd_launch %reldir%/check_sbd_jobctl
+TESTS += %reldir%/check_sbd_launch %reldir%/check_sbd_jobctl
+
+%canon_reldir%_check_sbd_launch_SOURCES = %reldir%/check_sbd_launch.c %reldir%/check_sbd_common.c
+%canon_reldir%_check_sbd_launch_CPPFLAGS = $(SBD_TEST_CPPFLAGS)
+%canon_reldir%_check_sbd_launch_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_sbd_launch_LDADD = $(SBD_TEST_LIBS)
+
+%canon_reldir%_check_sbd_jobctl_SOURCES = %reldir%/check_sbd_jobctl.c %reldir%/check_sbd_common.c
+%canon_reldir%_check_sbd_jobctl_CPPFLAGS = $(SBD_TEST_CPPFLAGS)
+%canon_reldir%_check_sbd_jobctl_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_sbd_jobctl_LDADD = $(SBD_TEST_LIBS)
