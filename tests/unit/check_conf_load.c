@@ -273,6 +273,28 @@ START_TEST(test_lsf_layout_and_envdir)
 }
 END_TEST
 
+/* The shipped conf/ loads clean, with its relative paths taken from
+ * LSF_ENVDIR (a Basalt extension). */
+START_TEST(test_shipped_conf)
+{
+	const char *top = g_getenv("top_srcdir");
+	g_autofree char *envdir = g_build_filename(top != NULL ? top : "..", "conf", NULL);
+	g_autofree char *abs = g_canonicalize_filename(envdir, NULL);
+	g_autofree char *lsb = g_build_filename(abs, "lsbatch", "basalt", "configdir", NULL);
+	g_autofree char *share = g_build_filename(abs, "work", NULL);
+	g_autofree char *diags = NULL;
+	g_autoptr(BsConfig) cfg = conf_load_dir(envdir, &diags);
+
+	ck_assert_str_eq(diags, "");
+	ck_assert_ptr_nonnull(cfg);
+	ck_assert_str_eq(cfg->lsb_dir, lsb);
+	ck_assert_str_eq(cfg->lsf->lsb_sharedir, share);
+	ck_assert_str_eq(cfg->cluster->name, "basalt");
+	ck_assert_int_eq(bs_config_queue(cfg, "priority")->priority, 43);
+	ck_assert_str_eq(bs_config_default_queues(cfg)[0], "normal");
+}
+END_TEST
+
 /* Load, free, load again: the daemon's reconfig path (leaks show under ASan). */
 START_TEST(test_reload)
 {
@@ -503,6 +525,7 @@ main(void)
 	tcase_add_test(good, test_reload);
 	tcase_add_test(samples, test_sample_hosts);
 	tcase_add_test(samples, test_sample_users);
+	tcase_add_test(samples, test_shipped_conf);
 	tcase_add_test(samples, test_sample_queues);
 	tcase_add_test(samples, test_sample_resources);
 	tcase_add_loop_test(errors, test_errors, 0, G_N_ELEMENTS(err_cases));
