@@ -36,7 +36,7 @@ spec_copy(const Basalt__JobSpec *spec)
 static JobSpecRef *
 spec_ref_new(const Basalt__JobSpec *spec)
 {
-	JobSpecRef *r = g_new(JobSpecRef, 1);
+	JobSpecRef *r = g_new0(JobSpecRef, 1);
 
 	r->ref = 1;
 	r->spec = spec_copy(spec);
@@ -206,19 +206,6 @@ apply_start(State *st, const Basalt__EvJobStart *e, GError **err)
 	return TRUE;
 }
 
-static void
-copy_usage(Job *j, const Basalt__ResourceUsage *u)
-{
-	if (u == NULL)
-		return;
-	j->usage.utime_us = u->utime_us;
-	j->usage.stime_us = u->stime_us;
-	j->usage.max_rss_kb = MAX(j->usage.max_rss_kb, u->max_rss_kb);
-	j->usage.rss_kb = u->rss_kb;
-	j->usage.nprocs = u->nprocs;
-	j->usage.pgid = u->pgid;
-}
-
 static gboolean
 status_allowed(const Job *j, JobState to)
 {
@@ -250,7 +237,8 @@ apply_status(State *st, const Basalt__EvJobStatus *e, gint64 now, GError **err)
 		return FALSE;
 	if (!status_allowed(j, e->state))
 		return bad_move(j, job_state_name(e->state), err);
-	copy_usage(j, e->usage);
+	if (e->usage != NULL)
+		job_set_usage(j, e->usage);
 	switch (e->state) {
 	case JS_DONE:
 	case JS_EXIT:

@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include "job/depend.h"
+#include "resreq/resreq.h"
 #include "state.h"
 
 void
@@ -14,6 +16,8 @@ job_spec_ref_drop(JobSpecRef *r)
 {
 	if (r != NULL && g_atomic_int_dec_and_test(&r->ref)) {
 		basalt__job_spec__free_unpacked(r->spec, NULL);
+		bs_resreq_free(r->resreq);
+		bs_depend_free(r->depend);
 		g_free(r);
 	}
 }
@@ -187,4 +191,15 @@ job_set_pending_reason(Job *j, const char *reason)
 		return;
 	g_free(j->pending_reason);
 	j->pending_reason = g_strdup(reason);
+}
+
+void
+job_set_usage(Job *j, const Basalt__ResourceUsage *u)
+{
+	j->usage.utime_us = u->utime_us;
+	j->usage.stime_us = u->stime_us;
+	j->usage.max_rss_kb = MAX(j->usage.max_rss_kb, u->max_rss_kb);
+	j->usage.rss_kb = u->rss_kb;
+	j->usage.nprocs = u->nprocs;
+	j->usage.pgid = u->pgid;
 }

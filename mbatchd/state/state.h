@@ -30,10 +30,17 @@ typedef Basalt__JobState JobState;
 #define JS_UNKWN BASALT__JOB_STATE__JOB_STATE_UNKWN
 #define JS_ZOMBI BASALT__JOB_STATE__JOB_STATE_ZOMBI
 
-/* The submission an array's elements share, kept once. */
+struct _BsResReq;
+struct _BsDepend;
+
+/* The submission an array's elements share, kept once, with its -R and -w
+ * parsed on first use by the scheduler. */
 typedef struct {
 	gint ref;
 	Basalt__JobSpec *spec;
+	gboolean parsed;
+	struct _BsResReq *resreq;   /* NULL: no -R */
+	struct _BsDepend *depend;   /* NULL: no -w */
 } JobSpecRef;
 
 typedef struct Job {
@@ -120,5 +127,7 @@ void job_spec_ref_drop(JobSpecRef *r);
 
 /* Volatile, unjournaled facts. */
 void job_set_pending_reason(Job *j, const char *reason);
+/* Usage of a running job from a heartbeat; peak memory only grows. */
+void job_set_usage(Job *j, const Basalt__ResourceUsage *u);
 
 #endif

@@ -11,4 +11,5 @@ TESTS += %reldir%/check_state
 %canon_reldir%_check_state_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_check_state_CFLAGS = $(TEST_CFLAGS)
 %canon_reldir%_check_state_LDADD = mbatchd/libbsstate.a proto/libbsproto.a \
+	lib/resreq/libbsresreq.a lib/job/libbsjob.a \
 	lib/util/libbsutil.a $(TEST_LIBS)
