@@ -42,6 +42,7 @@ struct BsRpcConn {
 	int connect_errno;          /* dialer: connect() failed at once */
 	BsRpcLimits lim;
 	BsFrameDecoder *dec;
+	GByteArray *stash;          /* input read but not fed while paused */
 
 	GQueue outq;                /* GBytes frames, head partly written */
 	gsize out_off;

@@ -128,12 +128,27 @@ conn_feed(BsRpcConn *conn, const guint8 *buf, gsize len)
 		}
 		buf += used;
 		len -= used;
-		/* A chunk already read is finished even when reads pause: it
-		 * is at most READ_CHUNK bytes of requests. */
 		if (conn->state != CONN_HELLO && conn->state != CONN_READY)
 			return FALSE;
+		/* Small requests can ask for big replies: once output is
+		 * over the limit, keep the rest of the chunk for later. */
+		if (conn->read_paused) {
+			g_byte_array_append(conn->stash, buf, (guint)len);
+			return FALSE;
+		}
 	}
 	return TRUE;
+}
+
+/* Frames read before reads paused, fed once output has drained. */
+static void
+conn_feed_stash(BsRpcConn *conn)
+{
+	GByteArray *s = conn->stash;
+
+	conn->stash = g_byte_array_new();
+	conn_feed(conn, s->data, s->len);
+	g_byte_array_unref(s);
 }
 
 static void
@@ -254,7 +269,8 @@ conn_next_deadline(const BsRpcConn *conn)
 		t = conn->last_traffic + ms_to_us(conn->lim.idle_timeout_ms);
 		next = next < 0 ? t : MIN(next, t);
 	}
-	if (conn->connect_errno != 0)
+	if (conn->connect_errno != 0 ||
+	    (conn->stash->len > 0 && conn_reading(conn)))
 		next = 0;
 	return next;
 }
@@ -299,6 +315,8 @@ conn_source_dispatch(GSource *source, GSourceFunc cb, gpointer user_data)
 		if (conn->connect_errno != 0 || cond != 0)
 			conn_finish_connect(conn);
 	} else {
+		if (conn->stash->len > 0 && conn_reading(conn))
+			conn_feed_stash(conn);
 		if (cond != 0 && conn_reading(conn))
 			conn_do_read(conn);
 		if (conn->state != CONN_CLOSED && (cond & G_IO_OUT))
@@ -354,6 +372,7 @@ conn_new(GMainContext *ctx, int fd, ConnState state, const BsRpcLimits *lim,
 	conn->state = state;
 	conn->lim = *lim;
 	conn->dec = bs_frame_decoder_new(lim->max_frame);
+	conn->stash = g_byte_array_new();
 	g_queue_init(&conn->outq);
 	conn->created = conn->last_traffic = conn->last_write_progress =
 	    g_get_monotonic_time();
@@ -475,6 +494,7 @@ bs_rpc_conn_unref(BsRpcConn *conn)
 		return;
 	g_assert(conn->state == CONN_CLOSED);
 	bs_frame_decoder_free(conn->dec);
+	g_byte_array_unref(conn->stash);
 	g_hash_table_destroy(conn->pending);
 	g_free(conn->closing_reason);
 	g_free(conn->desc);

@@ -331,6 +331,24 @@ log_count(const char *substr)
 	return n;
 }
 
+gint64
+log_number_before(const char *substr)
+{
+	const char *p, *q;
+	gint64 n = -1;
+
+	g_mutex_lock(&log_lock);
+	p = strstr(log_text->str, substr);
+	if (p != NULL) {
+		for (q = p; q > log_text->str && g_ascii_isdigit(q[-1]); q--)
+			;
+		if (q < p)
+			n = g_ascii_strtoll(q, NULL, 10);
+	}
+	g_mutex_unlock(&log_lock);
+	return n;
+}
+
 gboolean
 log_wait(const char *substr, guint count, guint timeout_ms)
 {

@@ -53,6 +53,8 @@ guint ts_n_connections(TestServer *ts);
 void log_capture_start(void);
 void log_capture_stop(void);
 guint log_count(const char *substr);
+/* The number just before the first occurrence of substr, or -1. */
+gint64 log_number_before(const char *substr);
 /* Wait until substr was logged at least count times. */
 gboolean log_wait(const char *substr, guint count, guint timeout_ms);
 

@@ -12,3 +12,10 @@ TESTS += %reldir%/check_rpc
 %canon_reldir%_check_rpc_SOURCES = %reldir%/check_rpc.c $(RPC_TEST_SOURCES)
 %canon_reldir%_check_rpc_CFLAGS = $(TEST_CFLAGS)
 %canon_reldir%_check_rpc_LDADD = $(BSRPC_LIBS) $(TEST_LIBS)
+
+check_PROGRAMS += %reldir%/check_rpc_abuse
+TESTS += %reldir%/check_rpc_abuse
+%canon_reldir%_check_rpc_abuse_SOURCES = %reldir%/check_rpc_abuse.c \
+	$(RPC_TEST_SOURCES)
+%canon_reldir%_check_rpc_abuse_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_rpc_abuse_LDADD = $(BSRPC_LIBS) $(TEST_LIBS)
