@@ -16,6 +16,8 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 
 #include "rpc/client.h"
 #include "rpc/frame.h"
@@ -277,6 +279,11 @@ connect_addr(const struct sockaddr *sa, socklen_t len, int family,
 		return -1;
 	}
 	probe.fd = fd;
+	if (family != AF_UNIX) {
+		int one = 1;
+
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	}
 	if (connect(fd, sa, len) < 0) {
 		if (errno != EINPROGRESS)
 			soerr = errno;

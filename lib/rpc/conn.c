@@ -70,7 +70,7 @@ conn_eof(BsRpcConn *conn)
 	}
 	reason = g_strdup_printf("peer closed mid-frame (%" G_GSIZE_FORMAT
 	    " of %" G_GSIZE_FORMAT " %s bytes)", have, want,
-	    want == BS_FRAME_HEADER_SIZE && have < want ? "header" : "body");
+	    bs_frame_decoder_in_body(conn->dec) ? "body" : "header");
 	conn_close_level(conn, BS_LOG_WARNING, reason);
 	g_free(reason);
 }

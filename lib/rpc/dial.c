@@ -16,6 +16,8 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 
 #include "rpc/conn-private.h"
 #include "util/error.h"
@@ -174,6 +176,11 @@ bs_rpc_dial(const BsRpcDialOptions *opts, GMainContext *ctx,
 		g_clear_pointer(&hello, g_bytes_unref);
 		g_free(address);
 		return NULL;
+	}
+	if (ss.ss_family != AF_UNIX) {
+		int one = 1;
+
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	}
 	if (connect(fd, (struct sockaddr *)&ss, len) < 0 &&
 	    errno != EINPROGRESS)

@@ -79,6 +79,12 @@ bs_frame_decoder_partial(const BsFrameDecoder *dec, gsize *have, gsize *want)
 	return mid;
 }
 
+gboolean
+bs_frame_decoder_in_body(const BsFrameDecoder *dec)
+{
+	return dec->body_want != 0;
+}
+
 static BsFrameStatus
 decoder_fail(BsFrameDecoder *dec, GError **err, const char *fmt, ...)
     G_GNUC_PRINTF(3, 4);

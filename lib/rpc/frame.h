@@ -53,6 +53,9 @@ BsFrameStatus bs_frame_decoder_feed(BsFrameDecoder *dec, const guint8 *data,
 gboolean bs_frame_decoder_partial(const BsFrameDecoder *dec, gsize *have,
     gsize *want);
 
+/* TRUE while a frame's body (not its length prefix) is being assembled. */
+gboolean bs_frame_decoder_in_body(const BsFrameDecoder *dec);
+
 /* Pack an envelope with its length prefix; fails if it exceeds max_frame. */
 GBytes *bs_frame_pack(const Basalt__Envelope *env, gsize max_frame,
     GError **err);

@@ -19,6 +19,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <arpa/inet.h>
 
 #include "rpc/conn-private.h"
@@ -180,6 +181,10 @@ server_fill_peer(BsRpcServer *srv, BsRpcConn *conn, int fd,
 		desc = g_strdup_printf("conn %u (%s uid=%d pid=%d)",
 		    srv->serial, address, (int)peer->uid, (int)peer->pid);
 	} else {
+		int one = 1;
+
+		/* Replies are small and latency-bound: no Nagle delay. */
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 		peer->is_tcp = TRUE;
 		desc = g_strdup_printf("conn %u (tcp %s)", srv->serial, address);
 	}

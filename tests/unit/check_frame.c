@@ -209,9 +209,11 @@ START_TEST(test_short_input)
 	ck_assert_int_eq(bs_frame_decoder_feed(dec, part, 2, &used, &env,
 	    NULL), BS_FRAME_MORE);
 	ck_assert_uint_eq(used, 2);
+	ck_assert(!bs_frame_decoder_in_body(dec));
 	ck_assert_int_eq(bs_frame_decoder_feed(dec, part + 2, 3, &used, &env,
 	    NULL), BS_FRAME_MORE);
 	ck_assert(bs_frame_decoder_partial(dec, &have, &want));
+	ck_assert(bs_frame_decoder_in_body(dec));
 	ck_assert_uint_eq(have, 1);
 	ck_assert_uint_eq(want, 9);
 	bs_frame_decoder_free(dec);

@@ -384,9 +384,13 @@ static gboolean
 fake_munge(BsRpcPeer *peer, const guint8 *cred, gsize len, char **reason,
     void *data)
 {
-	if (len > 4 && memcmp(cred, "uid:", 4) == 0) {
+	/* The credential is bytes, not a C string. */
+	if (len > 4 && len < 16 && memcmp(cred, "uid:", 4) == 0) {
+		char *num = g_strndup((const char *)cred + 4, len - 4);
+
 		peer->has_cred = TRUE;
-		peer->uid = (uid_t)atoi((const char *)cred + 4);
+		peer->uid = (uid_t)g_ascii_strtoull(num, NULL, 10);
+		g_free(num);
 		return TRUE;
 	}
 	*reason = g_strdup("bad credential");
