@@ -537,19 +537,6 @@ submit_via_stub(BsClient *c, guint64 *job_id)
 	return res.queue;
 }
 
-gboolean
-wait_until(gboolean (*cond)(void *), void *data, guint timeout_ms)
-{
-	gint64 end = g_get_monotonic_time() + (gint64)timeout_ms * 1000;
-
-	while (!cond(data)) {
-		if (g_get_monotonic_time() >= end)
-			return FALSE;
-		g_usleep(2000);
-	}
-	return TRUE;
-}
-
 static gboolean
 wake(gpointer p)
 {

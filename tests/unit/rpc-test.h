@@ -75,7 +75,6 @@ void raw_handshake(int fd);
 /* Submit through the generated stub; returns the reply's queue field. */
 char *submit_via_stub(BsClient *c, guint64 *job_id);
 
-gboolean wait_until(gboolean (*cond)(void *), void *data, guint timeout_ms);
 /* Iterate ctx until *flag or the deadline. */
 gboolean iterate_until(GMainContext *ctx, const gboolean *flag,
     guint timeout_ms);
