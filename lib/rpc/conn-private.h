@@ -1,0 +1,88 @@
+/*
+ * What conn.c, call.c, server.c and dial.c share and nobody else sees.
+ *
+ * A connection is one fd driven by one custom GSource: the fd's interest set
+ * says whether we read and/or write, and the source's ready time is the
+ * earliest of the connection's deadlines (hello, idle, write stall).  The
+ * server and the dialer plug in through ConnHooks, so the I/O core knows
+ * nothing about roles, listeners or reconnecting.
+ */
+#ifndef BS_RPC_CONN_PRIVATE_H
+#define BS_RPC_CONN_PRIVATE_H
+
+#include <glib-unix.h>
+
+#include "rpc/rpc.h"
+#include "util/log.h"
+
+typedef enum {
+	CONN_CONNECTING,   /* dialer: connect() in progress */
+	CONN_HELLO,        /* waiting for the hello (server) or its reply (dialer) */
+	CONN_READY,        /* requests and replies both ways */
+	CONN_CLOSING,      /* flushing a last frame (a refusal), then close */
+	CONN_CLOSED,
+} ConnState;
+
+typedef struct {
+	/* Dialer: connect() finished; send the hello. */
+	void (*connected)(BsRpcConn *conn, void *data);
+	/* Server: a HELLO frame; dialer: a HELLO_REPLY frame. */
+	void (*hello)(BsRpcConn *conn, const Basalt__Envelope *env, void *data);
+	/* The connection is closed; hooks are dropped right after. */
+	void (*closed)(BsRpcConn *conn, const char *reason, void *data);
+} ConnHooks;
+
+struct BsRpcConn {
+	gint ref;
+	GMainContext *ctx;
+	int fd;
+	GSource *src;
+	gpointer fd_tag;
+	ConnState state;
+	int connect_errno;          /* dialer: connect() failed at once */
+	BsRpcLimits lim;
+	BsFrameDecoder *dec;
+	GByteArray *stash;          /* input read but not fed while paused */
+
+	GQueue outq;                /* GBytes frames, head partly written */
+	gsize out_off;
+	gsize out_bytes;
+	gboolean read_paused;       /* output over lim.max_outbound */
+
+	gint64 created;
+	gint64 last_traffic;
+	gint64 last_write_progress;
+
+	BsRpcPeer peer;
+	char *desc;
+	ProtobufCService *service;  /* what we serve on this connection */
+	GHashTable *pending;        /* request id -> OutCall, our calls */
+	guint64 next_id;
+	guint inflight;             /* peer's calls not answered yet */
+
+	char *closing_reason;
+	BsLogLevel closing_level;
+	gboolean announced;         /* the owner saw "ready" */
+	const ConnHooks *hooks;
+	void *hook_data;
+};
+
+/* conn.c */
+BsRpcConn *conn_new(GMainContext *ctx, int fd, ConnState state,
+    const BsRpcLimits *lim, const ConnHooks *hooks, void *hook_data);
+void conn_set_desc(BsRpcConn *conn, const char *desc);
+void conn_update(BsRpcConn *conn);
+void conn_send(BsRpcConn *conn, GBytes *frame);
+void conn_set_ready(BsRpcConn *conn, ProtobufCService *service);
+void conn_close_level(BsRpcConn *conn, BsLogLevel level, const char *reason);
+void conn_close_after_flush(BsRpcConn *conn, BsLogLevel level,
+    const char *reason);
+void conn_peer_clear(BsRpcPeer *peer);
+
+/* call.c */
+void call_dispatch_request(BsRpcConn *conn, const Basalt__Envelope *env);
+void call_handle_reply(BsRpcConn *conn, const Basalt__Envelope *env);
+void call_fail_pending(BsRpcConn *conn, const char *reason);
+GHashTable *call_pending_new(void);
+
+#endif

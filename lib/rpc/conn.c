@@ -1,0 +1,528 @@
+/*
+ * The I/O core of a connection: non-blocking reads into the frame decoder,
+ * a queue of outgoing frames, and the deadlines that bound a peer.
+ *
+ * Why raw fds and a custom GSource rather than GSocket/GIOStream: we need
+ * to stop reading from one peer while still writing to it (backpressure),
+ * which g_source_modify_unix_fd() does in place; we need SO_PEERCRED from
+ * the fd; and one source can carry both the fd and the connection's next
+ * deadline (g_source_set_ready_time), so a thousand idle peers cost a
+ * thousand sources, not three thousand.  It also keeps lib/rpc on plain
+ * glib, without GObject lifetimes to get right.
+ *
+ * Frames are queued and written from the source's dispatch, never from
+ * inside conn_send(): a reply can then be sent from anywhere (a handler,
+ * a journal-commit callback) without the connection closing under the
+ * caller's feet.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "rpc/conn-private.h"
+#include "util/error.h"
+
+#define READ_CHUNK (64u * 1024)
+/* Bound the work one peer gets per loop iteration, for fairness. */
+#define READS_PER_DISPATCH 4
+
+typedef struct {
+	GSource base;
+	BsRpcConn *conn;
+} ConnSource;
+
+
+void
+bs_rpc_limits_init(BsRpcLimits *lim)
+{
+	lim->max_frame = BS_FRAME_MAX_DEFAULT;
+	lim->max_outbound = 16u * 1024 * 1024;
+	lim->hello_timeout_ms = 10000;
+	lim->idle_timeout_ms = 0;
+	lim->write_timeout_ms = 30000;
+}
+
+static gint64
+ms_to_us(guint ms)
+{
+	return (gint64)ms * 1000;
+}
+
+static gboolean
+conn_reading(const BsRpcConn *conn)
+{
+	return (conn->state == CONN_HELLO || conn->state == CONN_READY) &&
+	    !conn->read_paused;
+}
+
+static void
+conn_eof(BsRpcConn *conn)
+{
+	gsize have, want;
+	char *reason;
+
+	if (!bs_frame_decoder_partial(conn->dec, &have, &want)) {
+		conn_close_level(conn, BS_LOG_INFO, "peer closed the connection");
+		return;
+	}
+	reason = g_strdup_printf("peer closed mid-frame (%" G_GSIZE_FORMAT
+	    " of %" G_GSIZE_FORMAT " %s bytes)", have, want,
+	    bs_frame_decoder_in_body(conn->dec) ? "body" : "header");
+	conn_close_level(conn, BS_LOG_WARNING, reason);
+	g_free(reason);
+}
+
+/* Route one frame by kind; the state says which kinds are legal now. */
+static void
+conn_handle_frame(BsRpcConn *conn, const Basalt__Envelope *env)
+{
+	gboolean hello = env->kind == BASALT__FRAME_KIND__FRAME_KIND_HELLO ||
+	    env->kind == BASALT__FRAME_KIND__FRAME_KIND_HELLO_REPLY;
+	char *reason;
+
+	if (conn->state == CONN_HELLO && hello && conn->hooks != NULL) {
+		conn->hooks->hello(conn, env, conn->hook_data);
+		return;
+	}
+	if (conn->state == CONN_READY &&
+	    env->kind == BASALT__FRAME_KIND__FRAME_KIND_REQUEST) {
+		call_dispatch_request(conn, env);
+		return;
+	}
+	if (conn->state == CONN_READY &&
+	    env->kind == BASALT__FRAME_KIND__FRAME_KIND_REPLY) {
+		call_handle_reply(conn, env);
+		return;
+	}
+	reason = g_strdup_printf("unexpected %s frame %s",
+	    bs_frame_kind_name(env->kind), conn->state == CONN_HELLO ?
+	    "before the hello" : "after the hello");
+	conn_close_level(conn, BS_LOG_WARNING, reason);
+	g_free(reason);
+}
+
+/* Feed a chunk; FALSE once the connection stopped accepting input. */
+static gboolean
+conn_feed(BsRpcConn *conn, const guint8 *buf, gsize len)
+{
+	Basalt__Envelope *env;
+	GError *err = NULL;
+	gsize used;
+
+	while (len > 0) {
+		switch (bs_frame_decoder_feed(conn->dec, buf, len, &used, &env,
+		    &err)) {
+		case BS_FRAME_MORE:
+			return TRUE;
+		case BS_FRAME_ERROR:
+			conn_close_level(conn, BS_LOG_WARNING, err->message);
+			g_error_free(err);
+			return FALSE;
+		case BS_FRAME_OK:
+			conn_handle_frame(conn, env);
+			basalt__envelope__free_unpacked(env, NULL);
+			break;
+		}
+		buf += used;
+		len -= used;
+		if (conn->state != CONN_HELLO && conn->state != CONN_READY)
+			return FALSE;
+		/* Small requests can ask for big replies: once output is
+		 * over the limit, keep the rest of the chunk for later. */
+		if (conn->read_paused) {
+			g_byte_array_append(conn->stash, buf, (guint)len);
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+/* Frames read before reads paused, fed once output has drained. */
+static void
+conn_feed_stash(BsRpcConn *conn)
+{
+	GByteArray *s = conn->stash;
+
+	conn->stash = g_byte_array_new();
+	conn_feed(conn, s->data, s->len);
+	g_byte_array_unref(s);
+}
+
+static void
+conn_do_read(BsRpcConn *conn)
+{
+	guint8 buf[READ_CHUNK];
+	ssize_t n;
+	char *reason;
+
+	for (int i = 0; i < READS_PER_DISPATCH && conn_reading(conn); i++) {
+		n = recv(conn->fd, buf, sizeof buf, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;
+		if (n < 0) {
+			reason = g_strdup_printf("read: %s", g_strerror(errno));
+			conn_close_level(conn, BS_LOG_WARNING, reason);
+			g_free(reason);
+			return;
+		}
+		if (n == 0) {
+			conn_eof(conn);
+			return;
+		}
+		conn->last_traffic = g_get_monotonic_time();
+		if (!conn_feed(conn, buf, (gsize)n))
+			return;
+	}
+}
+
+static void
+conn_maybe_resume(BsRpcConn *conn)
+{
+	if (!conn->read_paused || conn->out_bytes > conn->lim.max_outbound / 2)
+		return;
+	conn->read_paused = FALSE;
+	log_info("%s: output drained to %" G_GSIZE_FORMAT " bytes, reading "
+	    "again", conn->desc, conn->out_bytes);
+}
+
+static void
+conn_do_write(BsRpcConn *conn)
+{
+	GBytes *head;
+	const guint8 *data;
+	gsize len;
+	ssize_t n;
+	char *reason;
+
+	while ((head = g_queue_peek_head(&conn->outq)) != NULL) {
+		data = g_bytes_get_data(head, &len);
+		n = send(conn->fd, data + conn->out_off, len - conn->out_off,
+		    MSG_NOSIGNAL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			break;
+		if (n < 0) {
+			reason = g_strdup_printf("write: %s", g_strerror(errno));
+			conn_close_level(conn, BS_LOG_WARNING, reason);
+			g_free(reason);
+			return;
+		}
+		conn->out_off += (gsize)n;
+		conn->out_bytes -= (gsize)n;
+		conn->last_write_progress = conn->last_traffic =
+		    g_get_monotonic_time();
+		if (conn->out_off == len) {
+			g_bytes_unref(g_queue_pop_head(&conn->outq));
+			conn->out_off = 0;
+		}
+	}
+	conn_maybe_resume(conn);
+	if (conn->state == CONN_CLOSING && g_queue_is_empty(&conn->outq))
+		conn_close_level(conn, conn->closing_level,
+		    conn->closing_reason);
+}
+
+static void
+conn_finish_connect(BsRpcConn *conn)
+{
+	int soerr = conn->connect_errno;
+	socklen_t len = sizeof soerr;
+	char *reason;
+
+	if (soerr == 0 &&
+	    getsockopt(conn->fd, SOL_SOCKET, SO_ERROR, &soerr, &len) < 0)
+		soerr = errno;
+	if (soerr != 0) {
+		reason = g_strdup_printf("connect to %s: %s",
+		    conn->peer.address, g_strerror(soerr));
+		conn_close_level(conn, BS_LOG_WARNING, reason);
+		g_free(reason);
+		return;
+	}
+	conn->state = CONN_HELLO;
+	if (conn->hooks != NULL && conn->hooks->connected != NULL)
+		conn->hooks->connected(conn, conn->hook_data);
+}
+
+/* The earliest deadline of this connection, or -1 for none. */
+static gint64
+conn_next_deadline(const BsRpcConn *conn)
+{
+	gint64 next = -1, t;
+
+	if ((conn->state == CONN_CONNECTING || conn->state == CONN_HELLO) &&
+	    conn->lim.hello_timeout_ms != 0)
+		next = conn->created + ms_to_us(conn->lim.hello_timeout_ms);
+	if (conn->outq.length != 0 && conn->lim.write_timeout_ms != 0) {
+		t = conn->last_write_progress +
+		    ms_to_us(conn->lim.write_timeout_ms);
+		next = next < 0 ? t : MIN(next, t);
+	}
+	if (conn->state == CONN_READY && conn->lim.idle_timeout_ms != 0 &&
+	    conn->inflight == 0 && g_hash_table_size(conn->pending) == 0) {
+		t = conn->last_traffic + ms_to_us(conn->lim.idle_timeout_ms);
+		next = next < 0 ? t : MIN(next, t);
+	}
+	if (conn->connect_errno != 0 ||
+	    (conn->stash->len > 0 && conn_reading(conn)))
+		next = 0;
+	return next;
+}
+
+static void
+conn_check_timers(BsRpcConn *conn, gint64 now)
+{
+	char *reason = NULL;
+	const BsRpcLimits *lim = &conn->lim;
+
+	if (conn->state == CONN_CONNECTING || conn->state == CONN_HELLO) {
+		if (lim->hello_timeout_ms != 0 &&
+		    now >= conn->created + ms_to_us(lim->hello_timeout_ms))
+			reason = g_strdup_printf("%s within %u ms",
+			    conn->state == CONN_CONNECTING ? "no connection" :
+			    "no hello", lim->hello_timeout_ms);
+	}
+	if (reason == NULL && !g_queue_is_empty(&conn->outq) &&
+	    lim->write_timeout_ms != 0 && now >= conn->last_write_progress +
+	    ms_to_us(lim->write_timeout_ms))
+		reason = g_strdup_printf("write stalled for %u ms with %"
+		    G_GSIZE_FORMAT " bytes queued", lim->write_timeout_ms,
+		    conn->out_bytes);
+	if (reason == NULL && conn->state == CONN_READY && lim->idle_timeout_ms != 0 &&
+	    conn->inflight == 0 && g_hash_table_size(conn->pending) == 0 &&
+	    now >= conn->last_traffic + ms_to_us(lim->idle_timeout_ms))
+		reason = g_strdup_printf("idle for %u ms", lim->idle_timeout_ms);
+	if (reason != NULL) {
+		conn_close_level(conn, BS_LOG_WARNING, reason);
+		g_free(reason);
+	}
+}
+
+static gboolean
+conn_source_dispatch(GSource *source, GSourceFunc cb, gpointer user_data)
+{
+	BsRpcConn *conn = ((ConnSource *)source)->conn;
+	GIOCondition cond = g_source_query_unix_fd(source, conn->fd_tag);
+
+	bs_rpc_conn_ref(conn);
+	if (conn->state == CONN_CONNECTING) {
+		if (conn->connect_errno != 0 || cond != 0)
+			conn_finish_connect(conn);
+	} else {
+		if (conn->stash->len > 0 && conn_reading(conn))
+			conn_feed_stash(conn);
+		if (cond != 0 && conn_reading(conn))
+			conn_do_read(conn);
+		if (conn->state != CONN_CLOSED && (cond & G_IO_OUT))
+			conn_do_write(conn);
+		/* Hung up while we are not reading and have nothing to
+		 * write: nothing else would ever notice. */
+		if (conn->state != CONN_CLOSED && !conn_reading(conn) &&
+		    (cond & (G_IO_HUP | G_IO_ERR)) &&
+		    g_queue_is_empty(&conn->outq))
+			conn_close_level(conn, BS_LOG_INFO, "peer hung up");
+	}
+	if (conn->state != CONN_CLOSED)
+		conn_check_timers(conn, g_get_monotonic_time());
+	conn_update(conn);
+	bs_rpc_conn_unref(conn);
+	return G_SOURCE_CONTINUE;
+}
+
+static GSourceFuncs conn_source_funcs = {
+	.dispatch = conn_source_dispatch,
+};
+
+/* Re-derive the interest set and deadline from the state. */
+void
+conn_update(BsRpcConn *conn)
+{
+	GIOCondition ev = 0;
+
+	if (conn->state == CONN_CLOSED)
+		return;
+	if (conn->state == CONN_CONNECTING) {
+		ev = G_IO_OUT;
+	} else {
+		if (conn_reading(conn))
+			ev |= G_IO_IN;
+		if (!g_queue_is_empty(&conn->outq))
+			ev |= G_IO_OUT;
+	}
+	g_source_modify_unix_fd(conn->src, conn->fd_tag, ev);
+	g_source_set_ready_time(conn->src, conn_next_deadline(conn));
+}
+
+BsRpcConn *
+conn_new(GMainContext *ctx, int fd, ConnState state, const BsRpcLimits *lim,
+    const ConnHooks *hooks, void *hook_data)
+{
+	BsRpcConn *conn = g_new0(BsRpcConn, 1);
+
+	/* One reference for the creator, one held while the fd is open. */
+	conn->ref = 2;
+	conn->ctx = g_main_context_ref(ctx);
+	conn->fd = fd;
+	conn->state = state;
+	conn->lim = *lim;
+	conn->dec = bs_frame_decoder_new(lim->max_frame);
+	conn->stash = g_byte_array_new();
+	g_queue_init(&conn->outq);
+	conn->created = conn->last_traffic = conn->last_write_progress =
+	    g_get_monotonic_time();
+	conn->pending = call_pending_new();
+	conn->hooks = hooks;
+	conn->hook_data = hook_data;
+	conn->desc = g_strdup("conn");
+	conn->src = g_source_new(&conn_source_funcs, sizeof(ConnSource));
+	((ConnSource *)conn->src)->conn = conn;
+	g_source_set_static_name(conn->src, "bs-rpc-conn");
+	conn->fd_tag = g_source_add_unix_fd(conn->src, fd, 0);
+	g_source_attach(conn->src, ctx);
+	conn_update(conn);
+	return conn;
+}
+
+void
+conn_set_desc(BsRpcConn *conn, const char *desc)
+{
+	g_free(conn->desc);
+	conn->desc = g_strdup(desc);
+}
+
+void
+conn_send(BsRpcConn *conn, GBytes *frame)
+{
+	if (conn->state == CONN_CLOSED || conn->state == CONN_CLOSING) {
+		g_bytes_unref(frame);
+		return;
+	}
+	if (g_queue_is_empty(&conn->outq))
+		conn->last_write_progress = g_get_monotonic_time();
+	conn->out_bytes += g_bytes_get_size(frame);
+	g_queue_push_tail(&conn->outq, frame);
+	if (!conn->read_paused && conn->out_bytes > conn->lim.max_outbound) {
+		conn->read_paused = TRUE;
+		log_warning("%s: %" G_GSIZE_FORMAT " bytes of output queued "
+		    "(limit %" G_GSIZE_FORMAT "), pausing reads until the peer "
+		    "catches up", conn->desc, conn->out_bytes,
+		    conn->lim.max_outbound);
+	}
+	conn_update(conn);
+}
+
+void
+conn_set_ready(BsRpcConn *conn, ProtobufCService *service)
+{
+	conn->state = CONN_READY;
+	conn->service = service;
+	conn->last_traffic = g_get_monotonic_time();
+	conn_update(conn);
+}
+
+void
+conn_close_after_flush(BsRpcConn *conn, BsLogLevel level, const char *reason)
+{
+	if (conn->state == CONN_CLOSED || conn->state == CONN_CLOSING)
+		return;
+	if (g_queue_is_empty(&conn->outq)) {
+		conn_close_level(conn, level, reason);
+		return;
+	}
+	conn->state = CONN_CLOSING;
+	conn->closing_level = level;
+	conn->closing_reason = g_strdup(reason);
+	conn_update(conn);
+}
+
+void
+conn_close_level(BsRpcConn *conn, BsLogLevel level, const char *reason)
+{
+	const ConnHooks *hooks = conn->hooks;
+	GBytes *b;
+
+	if (conn->state == CONN_CLOSED)
+		return;
+	conn->state = CONN_CLOSED;
+	bs_log(level, "%s: closed: %s", conn->desc, reason);
+	g_source_destroy(conn->src);
+	g_clear_pointer(&conn->src, g_source_unref);
+	close(conn->fd);
+	conn->fd = -1;
+	while ((b = g_queue_pop_head(&conn->outq)) != NULL)
+		g_bytes_unref(b);
+	conn->out_bytes = conn->out_off = 0;
+	call_fail_pending(conn, reason);
+	conn->hooks = NULL;
+	if (hooks != NULL && hooks->closed != NULL)
+		hooks->closed(conn, reason, conn->hook_data);
+	conn->hook_data = NULL;
+	bs_rpc_conn_unref(conn);
+}
+
+void
+bs_rpc_conn_close(BsRpcConn *conn, const char *reason)
+{
+	conn_close_level(conn, BS_LOG_INFO, reason != NULL ? reason :
+	    "closed locally");
+}
+
+void
+conn_peer_clear(BsRpcPeer *peer)
+{
+	g_clear_pointer(&peer->address, g_free);
+	g_clear_pointer(&peer->name, g_free);
+}
+
+BsRpcConn *
+bs_rpc_conn_ref(BsRpcConn *conn)
+{
+	g_atomic_int_inc(&conn->ref);
+	return conn;
+}
+
+void
+bs_rpc_conn_unref(BsRpcConn *conn)
+{
+	if (conn == NULL || !g_atomic_int_dec_and_test(&conn->ref))
+		return;
+	g_assert(conn->state == CONN_CLOSED);
+	bs_frame_decoder_free(conn->dec);
+	g_byte_array_unref(conn->stash);
+	g_hash_table_destroy(conn->pending);
+	g_free(conn->closing_reason);
+	g_free(conn->desc);
+	conn_peer_clear(&conn->peer);
+	g_main_context_unref(conn->ctx);
+	g_free(conn);
+}
+
+gboolean
+bs_rpc_conn_is_open(const BsRpcConn *conn)
+{
+	return conn->state != CONN_CLOSED && conn->state != CONN_CLOSING;
+}
+
+const BsRpcPeer *
+bs_rpc_conn_peer(const BsRpcConn *conn)
+{
+	return &conn->peer;
+}
+
+const char *
+bs_rpc_conn_describe(const BsRpcConn *conn)
+{
+	return conn->desc;
+}
+
+gsize
+bs_rpc_conn_outbound_bytes(const BsRpcConn *conn)
+{
+	return conn->out_bytes;
+}
