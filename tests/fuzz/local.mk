@@ -8,7 +8,7 @@
 # EXTRA_DIST, give it a two-line link rule like fuzz-frame's below (its own
 # sources plus the library sources it exercises, so the sanitizers see them
 # all), and put a few seeds in tests/fuzz/corpus-NAME/.
-FUZZ_TARGETS = fuzz-frame
+FUZZ_TARGETS = fuzz-frame fuzz-conf fuzz-resreq fuzz-depend
 FUZZ_SECONDS = 30
 FUZZ_MAX_LEN = 4096
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined \
@@ -18,7 +18,10 @@ FUZZ_LINK = $(FUZZ_CC) $(FUZZ_FLAGS) -std=c11 -D_GNU_SOURCE \
 	$(PROTOBUF_C_CFLAGS) -o $@
 FUZZ_LIBS = $(GLIB_LIBS) $(PROTOBUF_C_LIBS)
 
-EXTRA_DIST += %reldir%/fuzz-frame.c %reldir%/corpus-frame
+EXTRA_DIST += %reldir%/fuzz-frame.c %reldir%/corpus-frame \
+	%reldir%/fuzz-conf.c %reldir%/corpus-conf \
+	%reldir%/fuzz-resreq.c %reldir%/corpus-resreq \
+	%reldir%/fuzz-depend.c %reldir%/corpus-depend
 CLEANFILES += $(FUZZ_TARGETS:%=%reldir%/%)
 
 if HAVE_FUZZ_CC
@@ -27,6 +30,26 @@ FUZZ_FRAME_SRC = $(srcdir)/%reldir%/fuzz-frame.c $(srcdir)/lib/rpc/frame.c \
 %reldir%/fuzz-frame: $(FUZZ_FRAME_SRC) $(srcdir)/lib/rpc/frame.h
 	@$(MKDIR_P) %reldir%
 	$(AM_V_GEN)$(FUZZ_LINK) $(FUZZ_FRAME_SRC) $(FUZZ_LIBS)
+
+FUZZ_CONF_SRC = $(srcdir)/%reldir%/fuzz-conf.c \
+	$(filter %.c,$(lib_conf_libbsconf_a_SOURCES:%=$(srcdir)/%)) \
+	$(srcdir)/lib/util/error.c $(srcdir)/lib/util/log.c
+%reldir%/fuzz-conf: $(FUZZ_CONF_SRC)
+	@$(MKDIR_P) %reldir%
+	$(AM_V_GEN)$(FUZZ_LINK) $(FUZZ_CONF_SRC) $(FUZZ_LIBS)
+
+FUZZ_RESREQ_SRC = $(srcdir)/%reldir%/fuzz-resreq.c \
+	$(filter %.c,$(lib_resreq_libbsresreq_a_SOURCES:%=$(srcdir)/%)) \
+	$(srcdir)/lib/util/error.c
+%reldir%/fuzz-resreq: $(FUZZ_RESREQ_SRC)
+	@$(MKDIR_P) %reldir%
+	$(AM_V_GEN)$(FUZZ_LINK) $(FUZZ_RESREQ_SRC) $(FUZZ_LIBS)
+
+FUZZ_DEPEND_SRC = $(srcdir)/%reldir%/fuzz-depend.c \
+	$(srcdir)/lib/job/depend.c $(srcdir)/lib/job/array.c $(srcdir)/lib/util/error.c
+%reldir%/fuzz-depend: $(FUZZ_DEPEND_SRC)
+	@$(MKDIR_P) %reldir%
+	$(AM_V_GEN)$(FUZZ_LINK) $(FUZZ_DEPEND_SRC) $(FUZZ_LIBS)
 
 fuzz: $(FUZZ_TARGETS:%=%reldir%/%)
 

@@ -541,7 +541,7 @@ host_connected(BsRpcConn *conn, void *data)
 	sym.dial_ready = TRUE;
 	req.host_name = (char *)"hostA";
 	ck_assert(bs_rpc_conn_call(conn, &basalt__host_service__descriptor,
-	    method_index(&basalt__host_service__descriptor, "Register"),
+	    method_index(&basalt__host_service__descriptor, "RegisterHost"),
 	    &req.base, 2000, registered, NULL, NULL));
 }
 

@@ -17,7 +17,3 @@ TESTS += %reldir%/check_resreq %reldir%/check_depend %reldir%/check_array
 %canon_reldir%_check_array_CFLAGS = $(TEST_CFLAGS)
 %canon_reldir%_check_array_LDADD = lib/job/libbsjob.a \
 	lib/util/libbsutil.a $(TEST_LIBS)
-
-# libFuzzer targets: built by hand with clang (see the comment atop each);
-# listed here so the release tarball carries them.
-EXTRA_DIST += tests/fuzz/fuzz-resreq.c tests/fuzz/fuzz-depend.c

@@ -140,7 +140,7 @@ t_register(Basalt__HostService_Service *svc, const Basalt__RegisterRequest *in,
 
 Basalt__HostService_Service test_host_service = {
 	.base = BASALT__HOST_SERVICE__BASE_INIT,
-	.register_ = t_register,
+	.register_host = t_register,
 };
 
 /* --- server thread --------------------------------------------------- */

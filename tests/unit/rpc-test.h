@@ -12,18 +12,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-/*
- * FIXME(proto): protoc-c names handler fields after the methods, and
- * BatchService.Switch / HostService.Register are C keywords.  Until those
- * methods are renamed in the .proto files, rename the fields on the way in
- * (lib/rpc/local.mk compiles the generated code the same way).
- */
-#define switch switch_
-#define register register_
 #include "batch.pb-c.h"
 #include "host.pb-c.h"
-#undef switch
-#undef register
 
 #include "rpc/client.h"
 #include "rpc/rpc.h"
