@@ -10,3 +10,15 @@ noinst_LIBRARIES += %reldir%/libbssched.a
 noinst_LIBRARIES += %reldir%/libbsstate.a
 %canon_reldir%_libbsstate_a_SOURCES = \
 	%reldir%/state/state.h %reldir%/state/state.c %reldir%/state/apply.c
+
+# The daemon.
+sbin_PROGRAMS += %reldir%/mbatchd
+%canon_reldir%_mbatchd_SOURCES = \
+	%reldir%/mbd.c %reldir%/manager.h %reldir%/manager.c \
+	%reldir%/hosts.c %reldir%/dispatch.c \
+	%reldir%/svc/svc.h %reldir%/svc/common.c %reldir%/svc/submit.c \
+	%reldir%/svc/query.c %reldir%/svc/control.c %reldir%/svc/admin.c
+%canon_reldir%_mbatchd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_mbatchd_LDADD = %reldir%/libbsstate.a %reldir%/libbssched.a \
+	lib/conf/libbsconf.a lib/resreq/libbsresreq.a lib/job/libbsjob.a \
+	$(BSRPC_LIBS) -lm

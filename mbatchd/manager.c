@@ -1,0 +1,313 @@
+/*
+ * Manager lifecycle, the commit path and the timers.
+ *
+ * Scheduling is event-driven: anything that can let a job start (a
+ * submission, a job end, a host joining, a reconfig) calls
+ * manager_schedule_soon(), which coalesces a burst of such events into one
+ * pass a few milliseconds later.  A slow periodic tick (MBD_SLEEP_TIME)
+ * covers what no event announces: time windows opening, begin times
+ * passing, hosts falling silent.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mbatchd/manager.h"
+#include "util/error.h"
+#include "util/log.h"
+
+#define SCHED_DELAY_MS 2
+#define HEARTBEAT_S 5
+
+gint64
+manager_now(void)
+{
+	return g_get_real_time() / G_USEC_PER_SEC;
+}
+
+const char *
+manager_user_name(uid_t uid, char *buf, gsize len)
+{
+	struct passwd pw, *res = NULL;
+	char tmp[1024];
+
+	if (getpwuid_r(uid, &pw, tmp, sizeof tmp, &res) == 0 && res != NULL)
+		g_strlcpy(buf, pw.pw_name, len);
+	else
+		g_snprintf(buf, len, "%u", (unsigned)uid);
+	return buf;
+}
+
+gboolean
+manager_is_admin(const Manager *m, uid_t uid)
+{
+	char name[256];
+	char **admins = m->cfg->cluster != NULL ? m->cfg->cluster->admins : NULL;
+
+	if (uid == 0)
+		return TRUE;
+	manager_user_name(uid, name, sizeof name);
+	for (guint i = 0; admins != NULL && admins[i] != NULL; i++)
+		if (strcmp(admins[i], name) == 0)
+			return TRUE;
+	return FALSE;
+}
+
+gboolean
+manager_commit(Manager *m, Basalt__Event *ev, GError **err)
+{
+	GError *local = NULL;
+
+	ev->seq = m->st->last_seq + 1;
+	ev->time = manager_now();
+	if (!state_apply(m->st, ev, &local)) {
+		log_warning("event %" G_GUINT64_FORMAT " refused: %s", ev->seq,
+		    local->message);
+		g_propagate_error(err, local);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+static gboolean
+sched_timer_fired(gpointer data)
+{
+	Manager *m = data;
+
+	m->sched_timer = 0;
+	manager_schedule_now(m);
+	return G_SOURCE_REMOVE;
+}
+
+void
+manager_schedule_soon(Manager *m)
+{
+	if (m->sched_timer == 0 && !m->shutting_down)
+		m->sched_timer = g_timeout_add(m->sched_delay_ms, sched_timer_fired, m);
+}
+
+/* Finished jobs leave memory after CLEAN_PERIOD (history stays in bhist). */
+static void
+clean_finished(Manager *m)
+{
+	gint64 cutoff = manager_now() - m->cfg->params->clean_period;
+
+	while (m->st->finished.head != NULL) {
+		Job *j = m->st->finished.head->data;
+		Basalt__Event ev = BASALT__EVENT__INIT;
+		Basalt__EvJobClean c = BASALT__EV_JOB_CLEAN__INIT;
+
+		if (j->end_time > cutoff)
+			break;
+		c.job_id = j->id;
+		c.array_index = j->index;
+		ev.body_case = BASALT__EVENT__BODY_JOB_CLEAN;
+		ev.job_clean = &c;
+		if (!manager_commit(m, &ev, NULL))
+			break;
+	}
+}
+
+static gboolean
+tick(gpointer data)
+{
+	Manager *m = data;
+
+	hosts_check_heartbeats(m);
+	clean_finished(m);
+	manager_schedule_soon(m);
+	return G_SOURCE_CONTINUE;
+}
+
+static void
+start_tick(Manager *m)
+{
+	/* Windows and heartbeats need a finer tick than a 60 s MBD_SLEEP_TIME. */
+	guint s = (guint)CLAMP(m->cfg->params->mbd_sleep_time, 1, (int)m->heartbeat_s);
+
+	if (m->tick_timer != 0)
+		g_source_remove(m->tick_timer);
+	m->tick_timer = g_timeout_add_seconds(s, tick, m);
+}
+
+static void
+conn_closed(BsRpcConn *conn, const char *reason, void *data)
+{
+	hosts_conn_closed(data, conn, reason);
+}
+
+static gboolean
+make_dir(const char *path, GError **err)
+{
+	if (g_mkdir_with_parents(path, 0755) != 0) {
+		g_set_error(err, BS_ERROR, BS_ERROR_IO, "cannot create %s: %s",
+		    path, g_strerror(errno));
+		return FALSE;
+	}
+	return TRUE;
+}
+
+static gboolean
+write_port_file(Manager *m, GError **err)
+{
+	g_autofree char *path = g_build_filename(m->sharedir, "mbatchd.port", NULL);
+	g_autofree char *tmp = g_strconcat(path, ".tmp", NULL);
+	g_autofree char *text = g_strdup_printf("%u\n", m->tcp_port);
+
+	/* Written atomically: sbatchd may read it while we start. */
+	if (!g_file_set_contents(tmp, text, -1, err))
+		return FALSE;
+	if (rename(tmp, path) != 0) {
+		g_set_error(err, BS_ERROR, BS_ERROR_IO, "cannot rename %s: %s",
+		    tmp, g_strerror(errno));
+		return FALSE;
+	}
+	return TRUE;
+}
+
+static const char *
+lsf_value(const Manager *m, const char *key)
+{
+	return g_hash_table_lookup(m->cfg->lsf->values, key);
+}
+
+static gboolean
+start_server(Manager *m, const char *tcp_address, GError **err)
+{
+	BsRpcServerOptions opts;
+	const char *addr = tcp_address;
+
+	bs_rpc_server_options_init(&opts);
+	opts.server_name = m->cfg->cluster->name;
+	/* Execution hosts and remote clients will authenticate with MUNGE;
+	 * until then TCP is for execution hosts on a trusted network. */
+	opts.allow_unauthenticated_tcp = TRUE;
+	m->srv = bs_rpc_server_new(&opts, NULL);
+	bs_rpc_server_register(m->srv, BASALT__ROLE__ROLE_CLIENT,
+	    &m->batch_service.base);
+	bs_rpc_server_register(m->srv, BASALT__ROLE__ROLE_EXEC_HOST,
+	    &m->host_service.base);
+	bs_rpc_server_set_callbacks(m->srv, NULL, conn_closed, m);
+
+	if (!bs_rpc_server_listen_unix(m->srv, m->sock_path, err))
+		return FALSE;
+	if (addr == NULL)
+		addr = lsf_value(m, "LSB_MBD_ADDRESS");
+	if (addr == NULL)
+		addr = "0.0.0.0";
+	if (!bs_rpc_server_listen_tcp(m->srv, addr, (guint16)m->cfg->lsf->mbd_port,
+	    &m->tcp_port, err))
+		return FALSE;
+	log_info("listening on %s and %s:%u", m->sock_path, addr, m->tcp_port);
+	return write_port_file(m, err);
+}
+
+static void
+ensure_queues(Manager *m)
+{
+	for (guint i = 0; i < m->cfg->queues->len; i++) {
+		const BsQueueConf *q = g_ptr_array_index(m->cfg->queues, i);
+
+		state_queue_ensure(m->st, q->name);
+	}
+}
+
+Manager *
+manager_new(const ManagerOptions *opts, GError **err)
+{
+	Manager *m = g_new0(Manager, 1);
+	g_autoptr(BsDiags) diags = bs_diags_new();
+	char host[256];
+
+	m->cfg = bs_config_load(opts->envdir, manager_now(), diags);
+	if (m->cfg == NULL) {
+		g_autofree char *text = bs_diags_to_string(diags);
+
+		g_set_error(err, BS_ERROR, BS_ERROR_CONFIG,
+		    "configuration has errors:\n%s", text);
+		g_free(m);
+		return NULL;
+	}
+	m->envdir = g_strdup(m->cfg->envdir);
+	m->sharedir = g_strdup(m->cfg->lsf->lsb_sharedir);
+	if (m->sharedir == NULL)
+		m->sharedir = g_build_filename(m->envdir, "work", NULL);
+	m->sock_path = g_build_filename(m->sharedir, "mbatchd.sock", NULL);
+	if (gethostname(host, sizeof host) != 0)
+		g_strlcpy(host, "localhost", sizeof host);
+	m->master_name = g_strdup(host);
+	m->st = state_new();
+	m->links = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
+	    (GDestroyNotify)hosts_link_free);
+	m->sched_delay_ms = SCHED_DELAY_MS;
+	m->heartbeat_s = HEARTBEAT_S;
+	m->loop = g_main_loop_new(NULL, FALSE);
+	ensure_queues(m);
+	svc_init_batch_service(m);
+	hosts_init_services(m);
+
+	if (!make_dir(m->sharedir, err) ||
+	    !start_server(m, opts->tcp_address, err)) {
+		manager_free(m);
+		return NULL;
+	}
+	start_tick(m);
+	manager_schedule_soon(m);
+	return m;
+}
+
+gboolean
+manager_reconfig(Manager *m, BsDiags *diags)
+{
+	BsConfig *cfg = bs_config_load(m->envdir, manager_now(), diags);
+
+	if (cfg == NULL)
+		return FALSE;
+	bs_config_free(m->cfg);
+	m->cfg = cfg;
+	ensure_queues(m);
+	start_tick(m);
+	manager_schedule_soon(m);
+	log_notice("reconfiguration done: %u queues", cfg->queues->len);
+	return TRUE;
+}
+
+void
+manager_run(Manager *m)
+{
+	g_main_loop_run(m->loop);
+}
+
+void
+manager_quit(Manager *m)
+{
+	m->shutting_down = TRUE;
+	g_main_loop_quit(m->loop);
+}
+
+void
+manager_free(Manager *m)
+{
+	if (m == NULL)
+		return;
+	if (m->sched_timer != 0)
+		g_source_remove(m->sched_timer);
+	if (m->tick_timer != 0)
+		g_source_remove(m->tick_timer);
+	bs_rpc_server_free(m->srv);
+	g_hash_table_destroy(m->links);
+	state_free(m->st);
+	bs_config_free(m->cfg);
+	g_main_loop_unref(m->loop);
+	g_free(m->envdir);
+	g_free(m->sharedir);
+	g_free(m->sock_path);
+	g_free(m->master_name);
+	g_free(m);
+}

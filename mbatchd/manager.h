@@ -1,0 +1,99 @@
+/*
+ * The Manager owns everything mbatchd has: the configuration, the state,
+ * the RPC server, the links to execution hosts and the timers.  It is the
+ * only place where an event is committed: commit = apply to the state now
+ * (and, with the journal, make it durable before anyone hears of it).
+ *
+ * One thread, one GMainLoop, as Redis does: no locks anywhere.
+ */
+#ifndef BS_MBD_MANAGER_H
+#define BS_MBD_MANAGER_H
+
+#include <glib.h>
+
+#include "batch.pb-c.h"
+#include "conf/conf.h"
+#include "event.pb-c.h"
+#include "host.pb-c.h"
+#include "mbatchd/state/state.h"
+#include "rpc/rpc.h"
+
+/* An execution host as the master sees it right now (volatile). */
+typedef struct {
+	const char *name;         /* interned in the state */
+	BsRpcConn *conn;          /* NULL while the host is away */
+	gboolean registered;      /* has ever registered since mbatchd start */
+	gboolean unavail;         /* missed heartbeats or never came */
+	gint64 last_heard;        /* monotonic microseconds */
+	gint64 boot_time;
+	guint ncpus;
+	guint64 mem_kb;
+	Basalt__LoadIndices load;
+	guint64 last_report_seq;  /* highest JobReport.seq applied */
+} HostLink;
+
+typedef struct Manager {
+	BsConfig *cfg;
+	char *envdir;
+	State *st;
+	BsRpcServer *srv;
+	GMainLoop *loop;
+	GHashTable *links;        /* host name -> HostLink */
+	char *sharedir;
+	char *sock_path;
+	guint16 tcp_port;
+	char *master_name;
+
+	guint sched_timer;        /* pending coalesced scheduling pass */
+	guint tick_timer;         /* periodic: heartbeats, windows, cleaning */
+	guint sched_delay_ms;     /* coalescing delay after an event */
+	guint heartbeat_s;        /* what sbatchd is told to use */
+	gboolean shutting_down;
+
+	Basalt__BatchService_Service batch_service;
+	Basalt__HostService_Service host_service;
+} Manager;
+
+typedef struct {
+	const char *envdir;       /* NULL: $LSF_ENVDIR, else the built-in default */
+	const char *tcp_address;  /* NULL: from lsf.conf (LSB_MBD_ADDRESS) */
+} ManagerOptions;
+
+Manager *manager_new(const ManagerOptions *opts, GError **err);
+void manager_free(Manager *m);
+void manager_run(Manager *m);
+void manager_quit(Manager *m);
+
+/*
+ * Commit one event: stamp it with the next sequence number and the time,
+ * apply it.  FALSE (logged, nothing changed) if it does not fit the state.
+ */
+gboolean manager_commit(Manager *m, Basalt__Event *ev, GError **err);
+
+/* Ask for a scheduling pass soon (coalesced). */
+void manager_schedule_soon(Manager *m);
+/* Run a pass now: snapshot, policies, dispatch (mbatchd/dispatch.c). */
+void manager_schedule_now(Manager *m);
+
+/* Load the configuration again; all or nothing.  Diagnostics go to *diags. */
+gboolean manager_reconfig(Manager *m, BsDiags *diags);
+
+gint64 manager_now(void);                 /* wall clock, seconds */
+gboolean manager_is_admin(const Manager *m, uid_t uid);
+const char *manager_user_name(uid_t uid, char *buf, gsize len);
+
+/* Hosts (mbatchd/hosts.c). */
+HostLink *manager_link(Manager *m, const char *host);
+void hosts_link_free(HostLink *l);
+void hosts_init_services(Manager *m);
+void hosts_check_heartbeats(Manager *m);
+void hosts_conn_closed(Manager *m, BsRpcConn *conn, const char *reason);
+/* Order a started job's host to act on it; FALSE when the host is away. */
+gboolean hosts_signal_job(Manager *m, Job *j, Basalt__ExecAction action,
+    int signal, const char *reason);
+gboolean hosts_start_job(Manager *m, Job *j);
+
+/* Services (mbatchd/svc/). */
+void svc_init_batch_service(Manager *m);
+
+#endif

@@ -1,0 +1,260 @@
+/*
+ * badmin: reconfiguration and the open/close/activate controls of queues
+ * and hosts.  Only cluster administrators (lsf.cluster ClusterAdmins, and
+ * root) may run these.  A reconfiguration is all or nothing: an invalid
+ * set of files is reported line by line and the running configuration
+ * stays as it was.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "mbatchd/svc/svc.h"
+
+#define E(code) BASALT__ERROR_CODE__ERROR_CODE_##code
+#define AA(x) BASALT__ADMIN_ACTION__ADMIN_ACTION_##x
+
+typedef struct {
+	GPtrArray *messages;
+	GPtrArray *config_errors;
+} Out;
+
+static void
+say(Out *o, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
+static void
+say(Out *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	g_ptr_array_add(o->messages, g_strdup_vprintf(fmt, ap));
+	va_end(ap);
+}
+
+static void
+add_diags(Out *o, const BsDiags *d)
+{
+	for (guint i = 0; i < d->items->len; i++)
+		g_ptr_array_add(o->config_errors,
+		    bs_diag_format(g_ptr_array_index(d->items, i)));
+}
+
+static Basalt__Error *
+reconfig(Manager *m, Out *o)
+{
+	g_autoptr(BsDiags) d = bs_diags_new();
+
+	if (!manager_reconfig(m, d)) {
+		add_diags(o, d);
+		return svc_error(E(CONFIG), "The configuration has %u error(s); "
+		    "the running configuration is unchanged", d->n_errors);
+	}
+	add_diags(o, d);
+	say(o, "Reconfiguration initiated");
+	return NULL;
+}
+
+static Basalt__Error *
+ckconfig(Manager *m, Out *o)
+{
+	g_autoptr(BsDiags) d = bs_diags_new();
+	BsConfig *cfg = bs_config_load(m->envdir, manager_now(), d);
+
+	add_diags(o, d);
+	if (cfg == NULL)
+		return svc_error(E(CONFIG), "The configuration has %u error(s)",
+		    d->n_errors);
+	bs_config_free(cfg);
+	say(o, "No errors found.");
+	return NULL;
+}
+
+static gboolean
+everything(const Basalt__AdminRequest *req)
+{
+	return req->n_names == 0 ||
+	    (req->n_names == 1 && strcmp(req->names[0], "all") == 0);
+}
+
+static Basalt__Error *
+queue_ctrl(Manager *m, const Caller *c, const Basalt__AdminRequest *req, Out *o)
+{
+	static const struct {
+		Basalt__AdminAction action;
+		Basalt__QueueCtrl ctrl;
+		const char *verb;
+	} map[] = {
+		{ AA(QOPEN), BASALT__QUEUE_CTRL__QUEUE_CTRL_OPEN, "opened" },
+		{ AA(QCLOSE), BASALT__QUEUE_CTRL__QUEUE_CTRL_CLOSE, "closed" },
+		{ AA(QACT), BASALT__QUEUE_CTRL__QUEUE_CTRL_ACTIVATE, "activated" },
+		{ AA(QINACT), BASALT__QUEUE_CTRL__QUEUE_CTRL_INACTIVATE, "inactivated" },
+	};
+	GPtrArray *queues = m->cfg->queues;
+	Basalt__Error *err = NULL;
+	gsize k = 0;
+
+	while (map[k].action != req->action)
+		k++;
+	for (size_t i = 0; !everything(req) && i < req->n_names; i++)
+		if (bs_config_queue(m->cfg, req->names[i]) == NULL) {
+			say(o, "%s: No such queue", req->names[i]);
+			err = svc_error(E(NO_QUEUE), "%s: No such queue", req->names[i]);
+		}
+	for (guint i = 0; i < queues->len; i++) {
+		const BsQueueConf *q = g_ptr_array_index(queues, i);
+		Basalt__Event ev = BASALT__EVENT__INIT;
+		Basalt__EvQueueCtrl qc = BASALT__EV_QUEUE_CTRL__INIT;
+		gboolean want = everything(req);
+
+		for (size_t n = 0; n < req->n_names; n++)
+			want |= strcmp(req->names[n], q->name) == 0;
+		if (!want)
+			continue;
+		qc.queue = q->name;
+		qc.action = map[k].ctrl;
+		qc.user = (char *)c->user;
+		qc.comment = req->comment;
+		ev.body_case = BASALT__EVENT__BODY_QUEUE_CTRL;
+		ev.queue_ctrl = &qc;
+		if (manager_commit(m, &ev, NULL))
+			say(o, "Queue <%s> is %s", q->name, map[k].verb);
+	}
+	manager_schedule_soon(m);
+	return err;
+}
+
+static gboolean
+host_named(Manager *m, const Basalt__AdminRequest *req, const char *host)
+{
+	if (everything(req))
+		return TRUE;
+	for (size_t i = 0; i < req->n_names; i++) {
+		g_auto(GStrv) members = bs_config_host_group_expand(m->cfg, req->names[i]);
+
+		if (strcmp(req->names[i], host) == 0 ||
+		    (members != NULL && g_strv_contains((const char *const *)members, host)))
+			return TRUE;
+	}
+	return FALSE;
+}
+
+static Basalt__Error *
+host_ctrl(Manager *m, const Caller *c, const Basalt__AdminRequest *req, Out *o)
+{
+	GPtrArray *hosts = m->cfg->cluster->hosts;
+	gboolean close = req->action == AA(HCLOSE);
+	Basalt__Error *err = NULL;
+
+	for (size_t i = 0; !everything(req) && i < req->n_names; i++) {
+		g_auto(GStrv) members = bs_config_host_group_expand(m->cfg, req->names[i]);
+
+		if (members == NULL && bs_config_cluster_host(m->cfg, req->names[i]) == NULL) {
+			say(o, "%s: Bad host name, host group name or cluster name",
+			    req->names[i]);
+			err = svc_error(E(NO_HOST), "%s: Bad host name", req->names[i]);
+		}
+	}
+	for (guint i = 0; i < hosts->len; i++) {
+		const BsClusterHost *h = g_ptr_array_index(hosts, i);
+		Basalt__Event ev = BASALT__EVENT__INIT;
+		Basalt__EvHostCtrl hc = BASALT__EV_HOST_CTRL__INIT;
+
+		if (!h->server || !host_named(m, req, h->name))
+			continue;
+		hc.host = h->name;
+		hc.close = close;
+		hc.user = (char *)c->user;
+		hc.comment = req->comment;
+		ev.body_case = BASALT__EVENT__BODY_HOST_CTRL;
+		ev.host_ctrl = &hc;
+		if (manager_commit(m, &ev, NULL))
+			say(o, "%s <%s> ...... done", close ? "Close" : "Open", h->name);
+	}
+	manager_schedule_soon(m);
+	return err;
+}
+
+static void
+showstatus(Manager *m, Out *o)
+{
+	guint pend = 0, run = 0, susp = 0, fin = 0, ok = 0;
+	GHashTableIter it;
+	gpointer v;
+
+	g_hash_table_iter_init(&it, m->st->jobs);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		const Job *j = v;
+
+		if (job_is_pending(j))
+			pend++;
+		else if (job_is_finished(j))
+			fin++;
+		else if (j->state == JS_USUSP || j->state == JS_SSUSP)
+			susp++;
+		else
+			run++;
+	}
+	g_hash_table_iter_init(&it, m->links);
+	while (g_hash_table_iter_next(&it, NULL, &v))
+		ok += ((HostLink *)v)->conn != NULL;
+	say(o, "Basalt runtime mbatchd information");
+	say(o, "  Available local hosts (current/total): %u/%u", ok,
+	    m->cfg->cluster->hosts->len);
+	say(o, "  Number of jobs: %u (PEND %u, RUN %u, SUSP %u, finished %u)",
+	    pend + run + susp + fin, pend, run, susp, fin);
+	say(o, "  Number of queues: %u", m->cfg->queues->len);
+	say(o, "  Last event sequence number: %" G_GUINT64_FORMAT, m->st->last_seq);
+}
+
+void
+svc_admin(Basalt__BatchService_Service *svc, const Basalt__AdminRequest *req,
+    Basalt__AdminReply_Closure closure, void *call)
+{
+	Manager *m = svc_manager(svc);
+	Basalt__AdminReply reply = BASALT__ADMIN_REPLY__INIT;
+	Out o = {
+		g_ptr_array_new_with_free_func(g_free),
+		g_ptr_array_new_with_free_func(g_free),
+	};
+	Caller c;
+
+	svc_caller(m, call, &c);
+	if (req->action != AA(SHOWSTATUS) && (!c.known || !c.admin)) {
+		reply.error = svc_error(E(PERMISSION),
+		    "User permission denied: badmin is for LSF administrators");
+	} else {
+		switch (req->action) {
+		case AA(RECONFIG):
+			reply.error = reconfig(m, &o);
+			break;
+		case AA(CKCONFIG):
+			reply.error = ckconfig(m, &o);
+			break;
+		case AA(MBDRESTART):
+			reply.error = svc_error(E(BAD_REQUEST), "mbdrestart needs the "
+			    "event journal, which this release does not have yet; "
+			    "use badmin reconfig");
+			break;
+		case AA(QOPEN): case AA(QCLOSE): case AA(QACT): case AA(QINACT):
+			reply.error = queue_ctrl(m, &c, req, &o);
+			break;
+		case AA(HOPEN): case AA(HCLOSE):
+			reply.error = host_ctrl(m, &c, req, &o);
+			break;
+		case AA(SHOWSTATUS):
+			showstatus(m, &o);
+			break;
+		default:
+			reply.error = svc_error(E(BAD_REQUEST), "Unknown badmin action");
+		}
+	}
+	reply.messages = (char **)o.messages->pdata;
+	reply.n_messages = o.messages->len;
+	reply.config_errors = (char **)o.config_errors->pdata;
+	reply.n_config_errors = o.config_errors->len;
+	closure(&reply, call);
+	svc_error_free(reply.error);
+	g_ptr_array_free(o.messages, TRUE);
+	g_ptr_array_free(o.config_errors, TRUE);
+}

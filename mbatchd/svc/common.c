@@ -1,0 +1,297 @@
+/*
+ * Shared pieces of the BatchService handlers: the caller's identity, error
+ * replies, permission, job selection in bjobs order, and JobInfo filling.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "mbatchd/svc/svc.h"
+
+void
+svc_caller(Manager *m, void *call, Caller *c)
+{
+	const BsRpcPeer *peer = bs_rpc_call_peer(call);
+
+	memset(c, 0, sizeof *c);
+	c->m = m;
+	c->known = peer->has_cred;
+	if (!c->known)
+		return;
+	c->uid = peer->uid;
+	c->gid = peer->gid;
+	c->admin = manager_is_admin(m, peer->uid);
+	manager_user_name(peer->uid, c->user, sizeof c->user);
+}
+
+Basalt__Error *
+svc_error(Basalt__ErrorCode code, const char *fmt, ...)
+{
+	Basalt__Error *e = g_new(Basalt__Error, 1);
+	va_list ap;
+
+	basalt__error__init(e);
+	e->code = code;
+	va_start(ap, fmt);
+	e->message = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	return e;
+}
+
+void
+svc_error_free(Basalt__Error *e)
+{
+	if (e == NULL)
+		return;
+	g_free(e->message);
+	g_free(e);
+}
+
+gboolean
+svc_may_control(const Caller *c, const Job *j)
+{
+	return c->known && (c->admin || strcmp(c->user, j->user) == 0);
+}
+
+static gboolean
+user_matches(Manager *m, const Basalt__JobQuery *q, const char *def,
+    const Job *j)
+{
+	if (q->n_users == 0)
+		return def == NULL || strcmp(def, j->user) == 0;
+	for (size_t i = 0; i < q->n_users; i++) {
+		g_auto(GStrv) members = NULL;
+
+		if (strcmp(q->users[i], "all") == 0 || strcmp(q->users[i], j->user) == 0)
+			return TRUE;
+		members = bs_config_user_group_expand(m->cfg, q->users[i]);
+		if (members != NULL &&
+		    g_strv_contains((const char *const *)members, j->user))
+			return TRUE;
+	}
+	return FALSE;
+}
+
+static gboolean
+in_list(char **list, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s != NULL && strcmp(list[i], s) == 0)
+			return TRUE;
+	return n == 0;
+}
+
+static gboolean
+host_matches(const Basalt__JobQuery *q, const Job *j)
+{
+	if (q->n_hosts == 0)
+		return TRUE;
+	for (guint i = 0; j->exec_hosts != NULL && j->exec_hosts[i] != NULL; i++)
+		if (in_list(q->hosts, q->n_hosts, j->exec_hosts[i]))
+			return TRUE;
+	return FALSE;
+}
+
+static gboolean
+name_matches(const char *pattern, const char *name)
+{
+	gsize n = strlen(pattern);
+
+	if (n > 0 && pattern[n - 1] == '*')
+		return strncmp(pattern, name, n - 1) == 0;
+	return strcmp(pattern, name) == 0;
+}
+
+static gboolean
+state_matches(const Basalt__JobQuery *q, const Job *j, gboolean by_id)
+{
+	gboolean any = q->pending || q->running || q->suspended || q->finished;
+
+	if (q->all_states)
+		return TRUE;
+	if (!any)
+		return by_id || !job_is_finished(j);
+	return (q->pending && job_is_pending(j)) ||
+	    (q->running && (j->state == JS_RUN || j->state == JS_UNKWN)) ||
+	    (q->suspended && (j->state == JS_USUSP || j->state == JS_SSUSP ||
+	    j->state == JS_PSUSP)) ||
+	    (q->finished && job_is_finished(j));
+}
+
+static gboolean
+id_matches(const Basalt__JobQuery *q, const Job *j)
+{
+	for (size_t i = 0; i < q->n_job_ids; i++) {
+		guint32 idx = i < q->n_array_indexes ? q->array_indexes[i] : 0;
+
+		if (q->job_ids[i] == j->id && (idx == 0 || idx == j->index))
+			return TRUE;
+	}
+	return FALSE;
+}
+
+static gboolean
+selected(Manager *m, const Basalt__JobQuery *q, const char *def, const Job *j)
+{
+	gboolean by_id = q->n_job_ids > 0;
+
+	if (by_id && !id_matches(q, j))
+		return FALSE;
+	/* Naming a job by id selects it whoever owns it, as in LSF. */
+	if (!by_id && !user_matches(m, q, def, j))
+		return FALSE;
+	return state_matches(q, j, by_id) && in_list(q->queues, q->n_queues, j->queue) &&
+	    host_matches(q, j) &&
+	    (q->job_name == NULL || *q->job_name == '\0' || name_matches(q->job_name, j->name));
+}
+
+typedef struct {
+	GHashTable *qprio;   /* queue name -> priority */
+	GHashTable *qpos;    /* Job* -> position in its queue */
+} Order;
+
+static int
+rank(const Job *j)
+{
+	return job_is_pending(j) ? 0 : job_is_finished(j) ? 2 : 1;
+}
+
+static int
+cmp_jobs(gconstpointer pa, gconstpointer pb, gpointer data)
+{
+	const Job *a = *(Job *const *)pa, *b = *(Job *const *)pb;
+	Order *o = data;
+	int ra = rank(a), rb = rank(b);
+
+	if (ra != rb)
+		return ra - rb;
+	if (ra == 0) {
+		int pa_ = GPOINTER_TO_INT(g_hash_table_lookup(o->qprio, a->queue));
+		int pb_ = GPOINTER_TO_INT(g_hash_table_lookup(o->qprio, b->queue));
+		guint xa = GPOINTER_TO_UINT(g_hash_table_lookup(o->qpos, a));
+		guint xb = GPOINTER_TO_UINT(g_hash_table_lookup(o->qpos, b));
+
+		if (pa_ != pb_)
+			return pa_ > pb_ ? -1 : 1;
+		if (a->queue != b->queue)
+			return strcmp(a->queue, b->queue);
+		return xa < xb ? -1 : xa > xb;
+	}
+	if (ra == 2 && a->end_time != b->end_time)
+		return a->end_time < b->end_time ? -1 : 1;
+	if (ra == 1 && a->start_time != b->start_time)
+		return a->start_time < b->start_time ? -1 : 1;
+	if (a->id != b->id)
+		return a->id < b->id ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+GPtrArray *
+svc_select_jobs(Manager *m, const Basalt__JobQuery *q, const char *default_user)
+{
+	GPtrArray *out = g_ptr_array_new();
+	Order o;
+	GHashTableIter it;
+	gpointer k, v;
+
+	g_hash_table_iter_init(&it, m->st->jobs);
+	while (g_hash_table_iter_next(&it, NULL, &v))
+		if (selected(m, q, default_user, v))
+			g_ptr_array_add(out, v);
+
+	o.qprio = g_hash_table_new(g_str_hash, g_str_equal);
+	o.qpos = g_hash_table_new(g_direct_hash, g_direct_equal);
+	for (guint i = 0; i < m->cfg->queues->len; i++) {
+		const BsQueueConf *qc = g_ptr_array_index(m->cfg->queues, i);
+
+		g_hash_table_insert(o.qprio, qc->name, GINT_TO_POINTER(qc->priority));
+	}
+	g_hash_table_iter_init(&it, m->st->queues);
+	while (g_hash_table_iter_next(&it, &k, &v)) {
+		guint pos = 0;
+
+		for (GList *l = ((QueueRt *)v)->pending.head; l; l = l->next)
+			g_hash_table_insert(o.qpos, l->data, GUINT_TO_POINTER(pos++));
+	}
+	g_ptr_array_sort_with_data(out, cmp_jobs, &o);
+	g_hash_table_destroy(o.qprio);
+	g_hash_table_destroy(o.qpos);
+	return out;
+}
+
+void
+svc_fill_job_info(Manager *m, const Job *j, gboolean detail,
+    Basalt__JobInfo *info)
+{
+	basalt__job_info__init(info);
+	info->job_id = j->id;
+	info->array_index = j->index;
+	info->user = (char *)j->user;
+	info->uid = j->uid;
+	info->state = j->state;
+	info->queue = (char *)j->queue;
+	info->from_host = (char *)(j->from_host != NULL ? j->from_host : "");
+	info->exec_hosts = j->exec_hosts;
+	info->n_exec_hosts = j->exec_hosts != NULL ? g_strv_length(j->exec_hosts) : 0;
+	info->job_name = (char *)j->name;
+	info->submit_time = j->submit_time;
+	info->start_time = j->start_time;
+	info->end_time = j->end_time;
+	info->exit_status = j->exit_status;
+	info->term_signal = j->term_signal;
+	info->preempt_count = j->preempt_count;
+	if (job_is_pending(j))
+		info->pending_reason = j->pending_reason != NULL ? j->pending_reason :
+		    (char *)(j->state == JS_PSUSP ?
+		    "The job was suspended by the user while pending;" :
+		    "New job is waiting for scheduling;");
+	info->suspend_reason = j->suspend_reason;
+	/* Usage is cheap and bjobs -o may ask for cpu_used / max_mem. */
+	info->usage = g_new(Basalt__ResourceUsage, 1);
+	*info->usage = j->usage;
+	info->usage->pids = NULL;
+	info->usage->n_pids = 0;
+	if (detail)
+		info->spec = (Basalt__JobSpec *)job_spec(j);
+	(void)m;
+}
+
+void
+svc_free_job_info(Basalt__JobInfo *info)
+{
+	g_free(info->usage);
+}
+
+gboolean
+svc_queue_accepts_user(Manager *m, const BsQueueConf *q, const char *user)
+{
+	gboolean ok = FALSE;
+
+	if (q->users == NULL)
+		return TRUE;
+	/* Words in order: all, names and groups include; ~ excludes. */
+	for (guint i = 0; q->users[i] != NULL; i++) {
+		const char *w = q->users[i];
+		gboolean exclude = w[0] == '~';
+		g_auto(GStrv) members = NULL;
+		gboolean hit;
+
+		if (exclude)
+			w++;
+		members = bs_config_user_group_expand(m->cfg, w);
+		hit = strcmp(w, "all") == 0 || strcmp(w, user) == 0 ||
+		    (members != NULL && g_strv_contains((const char *const *)members, user));
+		if (hit)
+			ok = !exclude;
+	}
+	return ok;
+}
+
+void
+svc_init_batch_service(Manager *m)
+{
+	Basalt__BatchService_Service init = BASALT__BATCH_SERVICE__INIT(svc_);
+
+	m->batch_service = init;
+}

@@ -1,0 +1,495 @@
+/*
+ * The read-only queries behind bjobs, bqueues, bhosts, bparams, busers and
+ * lsid.  Replies point into the state and configuration wherever they can
+ * (nothing is copied that protobuf-c can pack in place) and are packed
+ * before the handler returns.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "mbatchd/svc/svc.h"
+
+#define E(code) BASALT__ERROR_CODE__ERROR_CODE_##code
+
+void
+svc_jobs(Basalt__BatchService_Service *svc, const Basalt__JobQuery *req,
+    Basalt__JobList_Closure closure, void *call)
+{
+	Manager *m = svc_manager(svc);
+	Basalt__JobList reply = BASALT__JOB_LIST__INIT;
+	GPtrArray *jobs;
+	Basalt__JobInfo *infos;
+	Caller c;
+
+	svc_caller(m, call, &c);
+	jobs = svc_select_jobs(m, req, c.known ? c.user : NULL);
+	infos = g_new(Basalt__JobInfo, jobs->len);
+	reply.jobs = g_new(Basalt__JobInfo *, jobs->len);
+	reply.n_jobs = jobs->len;
+	for (guint i = 0; i < jobs->len; i++) {
+		svc_fill_job_info(m, g_ptr_array_index(jobs, i), req->detail, &infos[i]);
+		reply.jobs[i] = &infos[i];
+	}
+	closure(&reply, call);
+	for (guint i = 0; i < jobs->len; i++)
+		svc_free_job_info(&infos[i]);
+	g_free(infos);
+	g_free(reply.jobs);
+	g_ptr_array_free(jobs, TRUE);
+}
+
+/* Slots by state per queue, as bqueues counts them (a 4-slot job is 4). */
+typedef struct {
+	guint pend, run, susp;
+} Counts;
+
+static void
+count_queue(Manager *m, const char *queue, Counts *n)
+{
+	GHashTableIter it;
+	gpointer v;
+
+	memset(n, 0, sizeof *n);
+	g_hash_table_iter_init(&it, m->st->jobs);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		const Job *j = v;
+
+		if (strcmp(j->queue, queue) != 0)
+			continue;
+		if (job_is_pending(j))
+			n->pend += (guint)job_slots(j);
+		else if (j->state == JS_RUN || j->state == JS_UNKWN)
+			n->run += (guint)job_slots(j);
+		else if (j->state == JS_USUSP || j->state == JS_SSUSP)
+			n->susp += (guint)job_slots(j);
+	}
+}
+
+static char *
+limit_text(const BsLimit *l)
+{
+	if (l->max == BS_CONF_UNLIMITED)
+		return NULL;
+	if (l->def != BS_CONF_UNLIMITED)
+		return g_strdup_printf("%" G_GINT64_FORMAT ".0 min %" G_GINT64_FORMAT
+		    ".0 min", l->def, l->max);
+	return g_strdup_printf("%" G_GINT64_FORMAT ".0 min", l->max);
+}
+
+static void
+preemption_text(GString *s, const BsPreemption *p)
+{
+	if (p->preemptive) {
+		g_string_append(s, "PREEMPTIVE");
+		if (p->preemptive_queues != NULL) {
+			g_string_append_c(s, '[');
+			for (guint i = 0; i < p->preemptive_queues->len; i++) {
+				const BsQueueRef *r = g_ptr_array_index(p->preemptive_queues, i);
+
+				g_string_append_printf(s, "%s%s", i ? " " : "", r->queue);
+				if (r->has_pref)
+					g_string_append_printf(s, "+%d", r->pref);
+			}
+			g_string_append_c(s, ']');
+		}
+	}
+	if (p->preemptable) {
+		g_string_append_printf(s, "%sPREEMPTABLE", s->len ? " " : "");
+		if (p->preemptable_queues != NULL) {
+			g_string_append_c(s, '[');
+			for (guint i = 0; i < p->preemptable_queues->len; i++) {
+				const BsQueueRef *r = g_ptr_array_index(p->preemptable_queues, i);
+
+				g_string_append_printf(s, "%s%s", i ? " " : "", r->queue);
+			}
+			g_string_append_c(s, ']');
+		}
+	}
+}
+
+/* KEY = value lines for bqueues -l, only for what is set. */
+static GPtrArray *
+queue_params(Manager *m, const BsQueueConf *q)
+{
+	GPtrArray *p = g_ptr_array_new_with_free_func(g_free);
+	g_autofree char *run = limit_text(&q->runlimit);
+	g_autofree char *cpu = limit_text(&q->cpulimit);
+	g_autoptr(GString) pre = g_string_new(NULL);
+	g_auto(GStrv) hosts = NULL;
+
+	g_ptr_array_add(p, g_strdup_printf("NICE = %d", q->nice));
+	if (run != NULL)
+		g_ptr_array_add(p, g_strdup_printf("RUNLIMIT = %s", run));
+	if (cpu != NULL)
+		g_ptr_array_add(p, g_strdup_printf("CPULIMIT = %s", cpu));
+	if (q->users == NULL) {
+		g_ptr_array_add(p, g_strdup("USERS = all"));
+	} else {
+		g_autofree char *u = g_strjoinv(" ", q->users);
+
+		g_ptr_array_add(p, g_strdup_printf("USERS = %s", u));
+	}
+	hosts = bs_config_queue_hosts(m->cfg, q);
+	if (q->hosts == NULL) {
+		g_ptr_array_add(p, g_strdup("HOSTS = all"));
+	} else {
+		g_autofree char *h = g_strjoinv(" ", hosts);
+
+		g_ptr_array_add(p, g_strdup_printf("HOSTS = %s", h));
+	}
+	preemption_text(pre, &q->preemption);
+	if (pre->len > 0)
+		g_ptr_array_add(p, g_strdup_printf("PREEMPTION = %s", pre->str));
+	if (q->max_job_preempt != BS_CONF_UNLIMITED)
+		g_ptr_array_add(p, g_strdup_printf("MAX_JOB_PREEMPT = %d", q->max_job_preempt));
+	if (q->run_window != NULL) {
+		g_autofree char *w = bs_conf_windows_format(q->run_window);
+
+		g_ptr_array_add(p, g_strdup_printf("RUN_WINDOW = %s", w));
+	}
+	if (q->dispatch_window != NULL) {
+		g_autofree char *w = bs_conf_windows_format(q->dispatch_window);
+
+		g_ptr_array_add(p, g_strdup_printf("DISPATCH_WINDOW = %s", w));
+	}
+	if (q->slot_pool != NULL)
+		g_ptr_array_add(p, g_strdup_printf("SLOT_POOL = %s", q->slot_pool));
+	if (q->slot_share > 0)
+		g_ptr_array_add(p, g_strdup_printf("SLOT_SHARE = %d%%", q->slot_share));
+	if (q->job_starter != NULL)
+		g_ptr_array_add(p, g_strdup_printf("JOB_STARTER = %s", q->job_starter));
+	if (q->pre_exec != NULL)
+		g_ptr_array_add(p, g_strdup_printf("PRE_EXEC = %s", q->pre_exec));
+	if (q->post_exec != NULL)
+		g_ptr_array_add(p, g_strdup_printf("POST_EXEC = %s", q->post_exec));
+	if (q->res_req != NULL)
+		g_ptr_array_add(p, g_strdup_printf("RES_REQ = %s", q->res_req));
+	return p;
+}
+
+static gboolean
+named(char **names, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(names[i], name) == 0)
+			return TRUE;
+	return n == 0;
+}
+
+void
+svc_queues(Basalt__BatchService_Service *svc, const Basalt__QueueQuery *req,
+    Basalt__QueueList_Closure closure, void *call)
+{
+	Manager *m = svc_manager(svc);
+	Basalt__QueueList reply = BASALT__QUEUE_LIST__INIT;
+	GPtrArray *queues = m->cfg->queues;
+	Basalt__QueueInfo *infos = g_new0(Basalt__QueueInfo, queues->len);
+	GPtrArray *params = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
+	GDateTime *now = g_date_time_new_now_local();
+
+	for (size_t i = 0; i < req->n_names; i++)
+		if (bs_config_queue(m->cfg, req->names[i]) == NULL) {
+			reply.error = svc_error(E(NO_QUEUE), "%s: No such queue",
+			    req->names[i]);
+			break;
+		}
+	reply.queues = g_new(Basalt__QueueInfo *, queues->len);
+	for (guint i = 0; reply.error == NULL && i < queues->len; i++) {
+		const BsQueueConf *q = g_ptr_array_index(queues, i);
+		QueueRt *rt = state_queue_ensure(m->st, q->name);
+		Basalt__QueueInfo *qi = &infos[reply.n_queues];
+		gboolean win = bs_conf_windows_open(q->dispatch_window, now) &&
+		    bs_conf_windows_open(q->run_window, now);
+		Counts n;
+
+		if (!named(req->names, req->n_names, q->name))
+			continue;
+		basalt__queue_info__init(qi);
+		count_queue(m, q->name, &n);
+		qi->name = q->name;
+		qi->priority = q->priority;
+		qi->open = rt->open;
+		qi->active = rt->active && win;
+		qi->inactive_reason = !rt->active ? "Inact_Adm" : !win ? "Inact_Win" : "";
+		qi->qjob_limit = q->qjob_limit;
+		qi->ujob_limit = q->ujob_limit;
+		qi->pjob_limit = q->pjob_limit;
+		qi->hjob_limit = q->hjob_limit;
+		qi->pend = n.pend;
+		qi->run = n.run;
+		qi->susp = n.susp;
+		qi->njobs = n.pend + n.run + n.susp;
+		qi->description = q->description != NULL ? q->description : "";
+		if (req->detail) {
+			GPtrArray *p = queue_params(m, q);
+
+			qi->params = (char **)p->pdata;
+			qi->n_params = p->len;
+			g_ptr_array_add(params, p);
+		}
+		reply.queues[reply.n_queues++] = qi;
+	}
+	closure(&reply, call);
+	svc_error_free(reply.error);
+	g_free(reply.queues);
+	g_free(infos);
+	g_ptr_array_free(params, TRUE);
+	g_date_time_unref(now);
+}
+
+static void
+host_counts(Manager *m, const char *host, Basalt__HostInfo *hi)
+{
+	GHashTableIter it;
+	gpointer v;
+
+	g_hash_table_iter_init(&it, m->st->jobs);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		const Job *j = v;
+		guint n = 0;
+
+		if (!job_is_started(j) || j->exec_hosts == NULL)
+			continue;
+		for (guint i = 0; j->exec_hosts[i] != NULL; i++)
+			n += strcmp(j->exec_hosts[i], host) == 0;
+		hi->njobs += n;
+		if (j->state == JS_SSUSP)
+			hi->ssusp += n;
+		else if (j->state == JS_USUSP)
+			hi->ususp += n;
+		else
+			hi->run += n;
+	}
+}
+
+static const char *
+host_status(Manager *m, const char *name, const HostLink *l,
+    const Basalt__HostInfo *hi, GDateTime *now)
+{
+	HostRt *rt = g_hash_table_lookup(m->st->hosts, name);
+	const BsHostConf *hc = bs_config_host(m->cfg, name);
+
+	if (l == NULL || l->unavail || (l->conn == NULL && !l->registered))
+		return "unavail";
+	if (l->conn == NULL)
+		return "unreach";
+	if (rt != NULL && rt->closed_adm)
+		return "closed_Adm";
+	if (hc != NULL && !bs_conf_windows_open(hc->dispatch_window, now))
+		return "closed_Wind";
+	if (hi->max_slots >= 0 && (gint)hi->njobs >= hi->max_slots)
+		return "closed_Full";
+	return "ok";
+}
+
+/* A name is a host, a host group or `all`; empty means every host. */
+static gboolean
+host_wanted(Manager *m, const Basalt__HostQuery *req, const char *host)
+{
+	for (size_t i = 0; i < req->n_names; i++) {
+		g_auto(GStrv) members = bs_config_host_group_expand(m->cfg, req->names[i]);
+
+		if (strcmp(req->names[i], host) == 0 || strcmp(req->names[i], "all") == 0 ||
+		    (members != NULL && g_strv_contains((const char *const *)members, host)))
+			return TRUE;
+	}
+	return req->n_names == 0;
+}
+
+void
+svc_hosts(Basalt__BatchService_Service *svc, const Basalt__HostQuery *req,
+    Basalt__HostList_Closure closure, void *call)
+{
+	Manager *m = svc_manager(svc);
+	Basalt__HostList reply = BASALT__HOST_LIST__INIT;
+	GPtrArray *hosts = m->cfg->cluster->hosts;
+	Basalt__HostInfo *infos = g_new0(Basalt__HostInfo, hosts->len);
+	GDateTime *now = g_date_time_new_now_local();
+
+	for (size_t i = 0; i < req->n_names; i++) {
+		g_auto(GStrv) members = bs_config_host_group_expand(m->cfg, req->names[i]);
+
+		if (strcmp(req->names[i], "all") != 0 && members == NULL &&
+		    bs_config_cluster_host(m->cfg, req->names[i]) == NULL) {
+			reply.error = svc_error(E(NO_HOST), "%s: Bad host name, host "
+			    "group name or cluster name", req->names[i]);
+			break;
+		}
+	}
+	reply.hosts = g_new(Basalt__HostInfo *, hosts->len);
+	for (guint i = 0; reply.error == NULL && i < hosts->len; i++) {
+		const BsClusterHost *ch = g_ptr_array_index(hosts, i);
+		const HostLink *l = manager_link(m, ch->name);
+		const BsHostConf *hc = bs_config_host(m->cfg, ch->name);
+		Basalt__HostInfo *hi = &infos[reply.n_hosts];
+		guint ncpus = l != NULL && l->ncpus > 0 ? l->ncpus : 1;
+
+		if (!ch->server || !host_wanted(m, req, ch->name))
+			continue;
+		basalt__host_info__init(hi);
+		hi->name = ch->name;
+		hi->max_slots = hc == NULL || hc->mxj == BS_CONF_MXJ_NCPUS ? (gint)ncpus : hc->mxj;
+		hi->jl_u = hc != NULL ? hc->jl_u : BS_CONF_UNLIMITED;
+		hi->ncpus = ncpus;
+		host_counts(m, ch->name, hi);
+		hi->status = (char *)host_status(m, ch->name, l, hi, now);
+		if (l != NULL) {
+			hi->mem_kb = l->mem_kb;
+			hi->r15s = l->load.r15s;
+			hi->r1m = l->load.r1m;
+			hi->r15m = l->load.r15m;
+		}
+		reply.hosts[reply.n_hosts++] = hi;
+	}
+	closure(&reply, call);
+	svc_error_free(reply.error);
+	g_free(reply.hosts);
+	g_free(infos);
+	g_date_time_unref(now);
+}
+
+void
+svc_params(Basalt__BatchService_Service *svc, const Basalt__ParamsQuery *req,
+    Basalt__ParamsReply_Closure closure, void *call)
+{
+	Manager *m = svc_manager(svc);
+	const BsParamsConf *p = m->cfg->params;
+	Basalt__ParamsReply reply = BASALT__PARAMS_REPLY__INIT;
+	GPtrArray *kv = g_ptr_array_new();
+	GPtrArray *strs = g_ptr_array_new_with_free_func(g_free);
+	g_autofree char *dq = g_strjoinv(" ", (char **)bs_config_default_queues(m->cfg));
+	struct {
+		const char *key;
+		char *value;
+	} items[] = {
+		{ "DEFAULT_QUEUE", g_strdup(dq) },
+		{ "DEFAULT_PROJECT", g_strdup(p->default_project) },
+		{ "MBD_SLEEP_TIME", g_strdup_printf("%d", p->mbd_sleep_time) },
+		{ "SBD_SLEEP_TIME", g_strdup_printf("%d", p->sbd_sleep_time) },
+		{ "JOB_ACCEPT_INTERVAL", g_strdup_printf("%d", p->job_accept_interval) },
+		{ "CLEAN_PERIOD", g_strdup_printf("%d", p->clean_period) },
+		{ "MAX_JOB_NUM", g_strdup_printf("%d", p->max_job_num) },
+		{ "MAX_SBD_FAIL", g_strdup_printf("%d", p->max_sbd_fail) },
+		{ "MAX_JOB_ARRAY_SIZE", g_strdup_printf("%d", p->max_job_array_size) },
+		{ "MAX_JOBID", g_strdup_printf("%d", p->max_jobid) },
+		{ "JOB_TERMINATE_INTERVAL", g_strdup_printf("%d", p->job_terminate_interval) },
+		{ "HIST_HOURS", g_strdup_printf("%d", p->hist_hours) },
+		{ "MAX_JOB_PREEMPT", p->max_job_preempt == BS_CONF_UNLIMITED ? NULL :
+		    g_strdup_printf("%d", p->max_job_preempt) },
+	};
+
+	for (gsize i = 0; i < G_N_ELEMENTS(items); i++) {
+		Basalt__KeyValue *e;
+
+		if (items[i].value == NULL)
+			continue;
+		e = g_new(Basalt__KeyValue, 1);
+		basalt__key_value__init(e);
+		e->key = (char *)items[i].key;
+		e->value = items[i].value;
+		g_ptr_array_add(strs, items[i].value);
+		g_ptr_array_add(kv, e);
+	}
+	(void)req;
+	reply.params = (Basalt__KeyValue **)kv->pdata;
+	reply.n_params = kv->len;
+	closure(&reply, call);
+	g_ptr_array_set_free_func(kv, g_free);
+	g_ptr_array_free(kv, TRUE);
+	g_ptr_array_free(strs, TRUE);
+}
+
+void
+svc_users(Basalt__BatchService_Service *svc, const Basalt__UserQuery *req,
+    Basalt__UserList_Closure closure, void *call)
+{
+	Manager *m = svc_manager(svc);
+	Basalt__UserList reply = BASALT__USER_LIST__INIT;
+	GHashTable *by_user = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+	GHashTableIter it;
+	gpointer v;
+	GPtrArray *out = g_ptr_array_new();
+	Caller c;
+
+	svc_caller(m, call, &c);
+	g_hash_table_iter_init(&it, m->st->jobs);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		const Job *j = v;
+		Basalt__UserInfo *u = g_hash_table_lookup(by_user, j->user);
+		guint n = (guint)job_slots(j);
+
+		if (job_is_finished(j))
+			continue;
+		if (u == NULL) {
+			u = g_new(Basalt__UserInfo, 1);
+			basalt__user_info__init(u);
+			u->name = (char *)j->user;
+			u->max_jobs = -1;
+			u->jl_p = -1;
+			g_hash_table_insert(by_user, (gpointer)j->user, u);
+		}
+		u->njobs += n;
+		if (job_is_pending(j))
+			u->pend += n;
+		else if (j->state == JS_SSUSP)
+			u->ssusp += n;
+		else if (j->state == JS_USUSP)
+			u->ususp += n;
+		else
+			u->run += n;
+	}
+	/* Named users (or the caller) are listed even without jobs. */
+	for (size_t i = 0; i <= req->n_names; i++) {
+		const char *name = i < req->n_names ? req->names[i] :
+		    req->n_names == 0 && c.known ? c.user : NULL;
+
+		if (name == NULL || strcmp(name, "all") == 0 ||
+		    g_hash_table_contains(by_user, name))
+			continue;
+		{
+			Basalt__UserInfo *u = g_new(Basalt__UserInfo, 1);
+			const char *interned = state_intern(m->st, name);
+
+			basalt__user_info__init(u);
+			u->name = (char *)interned;
+			u->max_jobs = -1;
+			u->jl_p = -1;
+			g_hash_table_insert(by_user, (gpointer)interned, u);
+		}
+	}
+	g_hash_table_iter_init(&it, by_user);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		Basalt__UserInfo *u = v;
+		gboolean want = req->n_names == 0 ? (!c.known || strcmp(u->name, c.user) == 0) : FALSE;
+
+		for (size_t i = 0; i < req->n_names; i++)
+			want |= strcmp(req->names[i], "all") == 0 ||
+			    strcmp(req->names[i], u->name) == 0;
+		if (want)
+			g_ptr_array_add(out, u);
+	}
+	reply.users = (Basalt__UserInfo **)out->pdata;
+	reply.n_users = out->len;
+	closure(&reply, call);
+	g_ptr_array_free(out, TRUE);
+	g_hash_table_destroy(by_user);
+}
+
+void
+svc_cluster(Basalt__BatchService_Service *svc,
+    const Basalt__ClusterInfoRequest *req, Basalt__ClusterInfo_Closure closure,
+    void *call)
+{
+	Manager *m = svc_manager(svc);
+	Basalt__ClusterInfo reply = BASALT__CLUSTER_INFO__INIT;
+
+	(void)req;
+	reply.cluster_name = m->cfg->cluster->name;
+	reply.master_name = m->master_name;
+	reply.version = PACKAGE_VERSION;
+	reply.admins = m->cfg->cluster->admins;
+	reply.n_admins = m->cfg->cluster->admins != NULL ?
+	    g_strv_length(m->cfg->cluster->admins) : 0;
+	closure(&reply, call);
+}

@@ -1,0 +1,200 @@
+/*
+ * bsub: choose the queue, check the request against it, give the job its
+ * id and commit it.  Everything that can be wrong with a submission is
+ * found here, before the job exists: a bad -R, a dependency on a job that
+ * does not exist, a run limit over the queue's, a malformed array.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "job/array.h"
+#include "job/depend.h"
+#include "mbatchd/svc/svc.h"
+#include "resreq/resreq.h"
+
+#define E(code) BASALT__ERROR_CODE__ERROR_CODE_##code
+
+typedef struct {
+	Manager *m;
+	const char *user;
+} RefCtx;
+
+static void
+ref_lookup(const BsDependRef *ref, GArray *out, void *data)
+{
+	RefCtx *c = data;
+	GHashTableIter it;
+	gpointer v;
+	BsDependJob dj = { .state = BS_DEPEND_JOB_PEND };
+
+	g_hash_table_iter_init(&it, c->m->st->jobs);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		const Job *j = v;
+
+		if (ref->name != NULL ? strcmp(j->user, c->user) == 0 &&
+		    bs_depend_name_matches(ref->name, j->name) :
+		    j->id == ref->job_id && (ref->index == 0 || ref->index == j->index)) {
+			g_array_append_val(out, dj);
+			return;
+		}
+	}
+}
+
+Basalt__Error *
+svc_check_spec(Manager *m, const Caller *c, const Basalt__JobSpec *spec,
+    const char *queue)
+{
+	const BsQueueConf *q = bs_config_queue(m->cfg, queue);
+	GError *err = NULL;
+
+	if (spec->command == NULL || *spec->command == '\0')
+		return svc_error(E(BAD_REQUEST), "No job command specified");
+	if (spec->max_slots > 0 && spec->max_slots < spec->min_slots)
+		return svc_error(E(BAD_REQUEST),
+		    "Bad argument for option -n: maximum is below minimum");
+	if (q != NULL && q->runlimit.max != BS_CONF_UNLIMITED &&
+	    spec->runlimit_s > (guint64)q->runlimit.max * 60)
+		return svc_error(E(LIMIT), "Cannot exceed queue's hard limit(s)");
+	if (spec->resreq != NULL && *spec->resreq) {
+		BsResReq *rr = bs_resreq_parse(spec->resreq, &err);
+
+		if (rr == NULL) {
+			Basalt__Error *e = svc_error(E(BAD_REQUEST), "%s", err->message);
+
+			g_error_free(err);
+			return e;
+		}
+		bs_resreq_free(rr);
+	}
+	if (spec->dependency != NULL && *spec->dependency) {
+		BsDepend *dep = bs_depend_parse(spec->dependency, &err);
+		RefCtx rc = { m, c->user };
+
+		if (dep == NULL || !bs_depend_check_refs(dep, ref_lookup, &rc, &err)) {
+			Basalt__Error *e = svc_error(E(BAD_REQUEST), "%s", err->message);
+
+			g_error_free(err);
+			bs_depend_free(dep);
+			return e;
+		}
+		bs_depend_free(dep);
+	}
+	return NULL;
+}
+
+/* The first queue of the list (or DEFAULT_QUEUE) that takes the job. */
+static const BsQueueConf *
+choose_queue(Manager *m, const Caller *c, const Basalt__JobSpec *spec,
+    Basalt__Error **err)
+{
+	const char *const *names = spec->n_queues > 0 ?
+	    (const char *const *)spec->queues : bs_config_default_queues(m->cfg);
+	size_t n = spec->n_queues > 0 ? spec->n_queues : g_strv_length((char **)names);
+
+	for (size_t i = 0; i < n; i++) {
+		const BsQueueConf *q = bs_config_queue(m->cfg, names[i]);
+		QueueRt *rt;
+
+		svc_error_free(*err);
+		*err = NULL;
+		if (q == NULL) {
+			*err = svc_error(E(NO_QUEUE), "%s: No such queue", names[i]);
+			continue;
+		}
+		rt = state_queue_ensure(m->st, q->name);
+		if (!rt->open) {
+			*err = svc_error(E(QUEUE_CLOSED), "%s: Queue has been closed", q->name);
+			continue;
+		}
+		if (!c->admin && !svc_queue_accepts_user(m, q, c->user)) {
+			*err = svc_error(E(QUEUE_USER), "%s: User cannot use the queue", q->name);
+			continue;
+		}
+		return q;
+	}
+	if (*err == NULL)
+		*err = svc_error(E(NO_QUEUE), "No default queue is configured");
+	return NULL;
+}
+
+static guint64
+next_job_id(Manager *m)
+{
+	guint64 max = (guint64)m->cfg->params->max_jobid;
+	guint64 id = m->st->last_job_id;
+
+	/* Ids wrap after MAX_JOBID, skipping any still in use. */
+	for (guint64 tries = 0; tries < max; tries++) {
+		id = id >= max ? 1 : id + 1;
+		if (state_job(m->st, id, 0) == NULL && state_job(m->st, id, 1) == NULL)
+			return id;
+	}
+	return 0;
+}
+
+void
+svc_submit(Basalt__BatchService_Service *svc, const Basalt__SubmitRequest *req,
+    Basalt__SubmitReply_Closure closure, void *call)
+{
+	Manager *m = svc_manager(svc);
+	Basalt__SubmitReply reply = BASALT__SUBMIT_REPLY__INIT;
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobNew e = BASALT__EV_JOB_NEW__INIT;
+	const Basalt__JobSpec *spec = req->spec;
+	const BsQueueConf *q = NULL;
+	BsArraySpec *array = NULL;
+	GError *gerr = NULL;
+	Caller c;
+
+	svc_caller(m, call, &c);
+	if (!c.known)
+		reply.error = svc_error(E(PERMISSION),
+		    "User permission denied: unauthenticated client");
+	else if (spec == NULL)
+		reply.error = svc_error(E(BAD_REQUEST), "No job specification");
+	if (reply.error == NULL)
+		q = choose_queue(m, &c, spec, &reply.error);
+	if (q != NULL)
+		reply.error = svc_check_spec(m, &c, spec, q->name);
+	if (reply.error == NULL && !bs_array_parse(spec->job_name,
+	    (guint)m->cfg->params->max_job_array_size, &array, &gerr)) {
+		reply.error = svc_error(E(BAD_REQUEST), "%s", gerr->message);
+		g_error_free(gerr);
+	}
+	if (reply.error == NULL && (e.job_id = next_job_id(m)) == 0)
+		reply.error = svc_error(E(LIMIT), "No job id is free below MAX_JOBID");
+	if (reply.error == NULL) {
+		e.spec = (Basalt__JobSpec *)spec;
+		e.user = c.user;
+		e.uid = c.uid;
+		e.gid = c.gid;
+		e.queue = q->name;
+		e.from_host = spec->submit_host;
+		if (array != NULL) {
+			guint n = 0;
+
+			e.array_indexes = (guint32 *)bs_array_spec_indices(array, &n);
+			e.n_array_indexes = n;
+			e.array_limit = (gint32)bs_array_spec_limit(array);
+			e.job_name = (char *)bs_array_spec_name(array);
+		} else {
+			e.job_name = spec->job_name;
+		}
+		ev.body_case = BASALT__EVENT__BODY_JOB_NEW;
+		ev.job_new = &e;
+		if (!manager_commit(m, &ev, &gerr)) {
+			reply.error = svc_error(E(INTERNAL), "%s", gerr->message);
+			g_error_free(gerr);
+		}
+	}
+	if (reply.error == NULL) {
+		reply.job_id = e.job_id;
+		reply.queue = q->name;
+		reply.default_queue = spec->n_queues == 0;
+		manager_schedule_soon(m);
+	}
+	closure(&reply, call);
+	svc_error_free(reply.error);
+	bs_array_spec_free(array);
+}

@@ -1,0 +1,96 @@
+/*
+ * What the BatchService handlers share: who is calling, how to fail, and
+ * which jobs a selection names.  The handlers validate, turn requests into
+ * events, commit them through the manager and reply; none of them changes
+ * the state directly.
+ */
+#ifndef BS_MBD_SVC_H
+#define BS_MBD_SVC_H
+
+#include <stddef.h>
+
+#include "mbatchd/manager.h"
+
+typedef struct {
+	Manager *m;
+	uid_t uid;
+	gid_t gid;
+	gboolean known;           /* the peer's identity is established */
+	gboolean admin;
+	char user[256];
+} Caller;
+
+static inline Manager *
+svc_manager(Basalt__BatchService_Service *svc)
+{
+	return (Manager *)((char *)svc - offsetof(Manager, batch_service));
+}
+
+/* Identity from SO_PEERCRED (or, later, MUNGE); never from the request. */
+void svc_caller(Manager *m, void *call, Caller *c);
+
+/* A heap Error for a reply; free with svc_error_free. */
+Basalt__Error *svc_error(Basalt__ErrorCode code, const char *fmt, ...)
+    G_GNUC_PRINTF(2, 3);
+void svc_error_free(Basalt__Error *e);
+
+/* May the caller act on this job? */
+gboolean svc_may_control(const Caller *c, const Job *j);
+
+/*
+ * The jobs a query selects, in bjobs order: pending (by queue priority,
+ * then queue order), then started, then finished.  `default_user` applies
+ * when the query names no users.  Array elements are matched by the
+ * parallel array_indexes (0 = every element).
+ */
+GPtrArray *svc_select_jobs(Manager *m, const Basalt__JobQuery *q,
+    const char *default_user);
+
+void svc_fill_job_info(Manager *m, const Job *j, gboolean detail,
+    Basalt__JobInfo *info);
+void svc_free_job_info(Basalt__JobInfo *info);
+
+/* Handlers, grouped by file. */
+void svc_submit(Basalt__BatchService_Service *svc,
+    const Basalt__SubmitRequest *req, Basalt__SubmitReply_Closure closure,
+    void *call);
+void svc_jobs(Basalt__BatchService_Service *svc, const Basalt__JobQuery *req,
+    Basalt__JobList_Closure closure, void *call);
+void svc_queues(Basalt__BatchService_Service *svc,
+    const Basalt__QueueQuery *req, Basalt__QueueList_Closure closure,
+    void *call);
+void svc_hosts(Basalt__BatchService_Service *svc, const Basalt__HostQuery *req,
+    Basalt__HostList_Closure closure, void *call);
+void svc_params(Basalt__BatchService_Service *svc,
+    const Basalt__ParamsQuery *req, Basalt__ParamsReply_Closure closure,
+    void *call);
+void svc_users(Basalt__BatchService_Service *svc, const Basalt__UserQuery *req,
+    Basalt__UserList_Closure closure, void *call);
+void svc_cluster(Basalt__BatchService_Service *svc,
+    const Basalt__ClusterInfoRequest *req, Basalt__ClusterInfo_Closure closure,
+    void *call);
+void svc_control(Basalt__BatchService_Service *svc,
+    const Basalt__JobControlRequest *req,
+    Basalt__JobControlReply_Closure closure, void *call);
+void svc_switch_queue(Basalt__BatchService_Service *svc,
+    const Basalt__SwitchRequest *req, Basalt__JobControlReply_Closure closure,
+    void *call);
+void svc_move(Basalt__BatchService_Service *svc, const Basalt__MoveRequest *req,
+    Basalt__MoveReply_Closure closure, void *call);
+void svc_modify(Basalt__BatchService_Service *svc,
+    const Basalt__ModifyRequest *req, Basalt__JobControlReply_Closure closure,
+    void *call);
+void svc_peek(Basalt__BatchService_Service *svc, const Basalt__PeekRequest *req,
+    Basalt__PeekReply_Closure closure, void *call);
+void svc_admin(Basalt__BatchService_Service *svc,
+    const Basalt__AdminRequest *req, Basalt__AdminReply_Closure closure,
+    void *call);
+
+/* Checks shared by submit and modify; NULL when fine. */
+Basalt__Error *svc_check_spec(Manager *m, const Caller *c,
+    const Basalt__JobSpec *spec, const char *queue);
+/* Does the queue accept this user (queue USERS)? */
+gboolean svc_queue_accepts_user(Manager *m, const BsQueueConf *q,
+    const char *user);
+
+#endif
