@@ -8,3 +8,6 @@ dist_man_MANS += \
 	%reldir%/man5/lsb.hosts.5 \
 	%reldir%/man5/lsb.users.5 \
 	%reldir%/man5/lsb.resources.5
+
+# Section 8: the daemons.
+dist_man_MANS += %reldir%/man8/mbatchd.8

@@ -1,3 +1,218 @@
-# Helpers for the integration tests: TAP output, deadlines, and daemons
-# started on loopback in a private directory and stopped by PID.
-# (Filled in with the working-cluster tests.)
+# Helpers for the integration tests (tests/integration/tNNNN-*.sh).
+#
+# Each test gets a private directory with its own configuration, starts a
+# real mbatchd and one or more sbatchd as virtual hosts on 127.0.0.1, drives
+# the real commands, and speaks TAP.  Every wait has a deadline; at exit
+# every process the test started is stopped by PID, and every job process
+# of its cluster (found by LSF_ENVDIR in its environment) is killed.
+
+set -u
+
+: "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_srcdir:=$top_builddir}"
+export top_builddir top_srcdir
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/bs-it.XXXXXX")
+chmod 755 "$T"
+export LSF_ENVDIR="$T/conf"
+PATH="$top_builddir/cmd:$top_builddir/mbatchd:$top_builddir/sbatchd:$PATH"
+export PATH
+BS_PIDS=""
+BS_TESTS=0
+BS_FAILED=0
+
+# ---- TAP ---------------------------------------------------------------
+
+ok() {
+	BS_TESTS=$((BS_TESTS + 1))
+	echo "ok $BS_TESTS - $*"
+}
+
+not_ok() {
+	BS_TESTS=$((BS_TESTS + 1))
+	BS_FAILED=$((BS_FAILED + 1))
+	echo "not ok $BS_TESTS - $*"
+}
+
+# check "description" command...: one TAP line from the command's status.
+check() {
+	desc=$1
+	shift
+	if "$@" >"$T/check.out" 2>&1; then
+		ok "$desc"
+	else
+		not_ok "$desc"
+		sed 's/^/# /' "$T/check.out"
+	fi
+}
+
+# Skip the rest of the test with a reason (TAP plan with SKIP).
+skip_all() {
+	echo "1..0 # SKIP $*"
+	exit 0
+}
+
+diag() {
+	echo "$*" | sed 's/^/# /'
+}
+
+done_testing() {
+	echo "1..$BS_TESTS"
+	[ "$BS_FAILED" -eq 0 ]
+}
+
+# ---- waiting -------------------------------------------------------------
+
+# wait_for SECONDS command...: poll until the command succeeds.
+wait_for() {
+	limit=$1
+	shift
+	deadline=$(($(date +%s%N) / 1000000 + limit * 1000))
+	while ! "$@" >/dev/null 2>&1; do
+		if [ $(($(date +%s%N) / 1000000)) -ge "$deadline" ]; then
+			return 1
+		fi
+		sleep 0.05
+	done
+	return 0
+}
+
+job_state() {   # job_state ID -> PEND, RUN, DONE ...
+	bjobs -a -noheader -o "stat" "$1" 2>/dev/null | head -n 1 | tr -d ' '
+}
+
+state_is() {    # state_is ID STATE
+	[ "$(job_state "$1")" = "$2" ]
+}
+
+# The job id from bsub's "Job <N> is submitted ..." line.
+job_id_of() {
+	sed -n 's/^Job <\([0-9]*\)> is submitted.*/\1/p' | head -n 1
+}
+
+# ---- cluster ---------------------------------------------------------------
+
+# make_cluster HOST...: a configuration for these virtual hosts, each with
+# $BS_MXJ slots (default 4), in $T/conf.
+make_cluster() {
+	mkdir -p "$T/conf" "$T/work" "$T/log"
+	cp -r "$top_srcdir/conf/." "$T/conf/"
+	chmod -R u+w "$T/conf"
+	cat >"$T/conf/lsf.conf" <<CONF
+LSB_CONFDIR=lsbatch
+LSB_SHAREDIR=$T/work
+LSF_LOGDIR=$T/log
+LSF_LOG_MASK=LOG_INFO
+LSB_MBD_PORT=0
+LSB_MBD_ADDRESS=127.0.0.1
+LSF_MASTER_LIST=127.0.0.1
+LSB_SBD_PORT=0
+CONF
+	{
+		echo "Begin ClusterAdmins"
+		echo "Administrators = root"
+		echo "End ClusterAdmins"
+		echo "Begin Host"
+		echo "HOSTNAME  model  type  server  RESOURCES"
+		for h in "$@"; do
+			echo "$h  !  !  1  ()"
+		done
+		echo "End Host"
+	} >"$T/conf/lsf.cluster.basalt"
+	{
+		echo "Begin Host"
+		echo "HOST_NAME  MXJ  JL/U"
+		echo "default    ${BS_MXJ:-4}    -"
+		echo "End Host"
+	} >"$T/conf/lsbatch/basalt/configdir/lsb.hosts"
+	# Short intervals so failures are noticed within a test's patience.
+	cat >"$T/conf/lsbatch/basalt/configdir/lsb.params" <<PARAMS
+Begin Parameters
+DEFAULT_QUEUE = normal
+MBD_SLEEP_TIME = 1
+JOB_TERMINATE_INTERVAL = 1
+MAX_SBD_FAIL = 2
+CLEAN_PERIOD = 3600
+End Parameters
+PARAMS
+}
+
+track() {
+	BS_PIDS="$BS_PIDS $1"
+}
+
+start_mbd() {
+	rm -f "$T/work/mbatchd.port"
+	mbatchd -f >>"$T/log/mbatchd.out" 2>&1 &
+	MBD_PID=$!
+	track "$MBD_PID"
+	wait_for 10 test -s "$T/work/mbatchd.port" || {
+		diag "mbatchd did not start:"
+		diag "$(cat "$T/log/mbatchd.out")"
+		return 1
+	}
+}
+
+stop_mbd() {
+	kill -TERM "$MBD_PID" 2>/dev/null
+	wait "$MBD_PID" 2>/dev/null
+}
+
+host_ok() {
+	bhosts -w "$1" 2>/dev/null | awk -v h="$1" '$1 == h && $2 == "ok" {f=1} END {exit !f}'
+}
+
+# start_sbd NAME: an sbatchd registering as virtual host NAME.
+start_sbd() {
+	mkdir -p "$T/sbd/$1"
+	sbatchd -f -N "$1" -S "$T/sbd/$1" >>"$T/log/sbatchd.$1.out" 2>&1 &
+	eval "SBD_PID_$1=\$!"
+	track "$!"
+	wait_for 10 host_ok "$1" || {
+		diag "sbatchd $1 did not register:"
+		diag "$(tail -n 20 "$T/log/sbatchd.$1.out")"
+		return 1
+	}
+}
+
+sbd_pid() {
+	eval "echo \$SBD_PID_$1"
+}
+
+# Processes of this cluster's jobs: their environment has an LSB_JOBID and
+# names our LSF_ENVDIR (the test's own commands have no LSB_JOBID).
+cluster_job_pids() {
+	for e in /proc/[0-9]*/environ; do
+		pid=${e#/proc/}
+		pid=${pid%/environ}
+		env=$(tr '\0' '\n' <"$e" 2>/dev/null) || continue
+		case "$env" in
+		*"LSF_ENVDIR=$LSF_ENVDIR"*LSB_JOBID=* | *LSB_JOBID=*"LSF_ENVDIR=$LSF_ENVDIR"*)
+			echo "$pid" ;;
+		esac
+	done
+}
+
+cleanup() {
+	status=$?
+	for pid in $BS_PIDS; do
+		kill -TERM "$pid" 2>/dev/null
+	done
+	for pid in $BS_PIDS; do
+		wait_for 5 sh -c "! kill -0 $pid" || kill -KILL "$pid" 2>/dev/null
+	done
+	for pid in $(cluster_job_pids); do
+		kill -KILL "$pid" 2>/dev/null
+	done
+	if [ "$BS_FAILED" -ne 0 ] || [ "$status" -ne 0 ]; then
+		for f in "$T"/log/*; do
+			[ -f "$f" ] || continue
+			echo "# ---- $f"
+			tail -n 30 "$f" | sed 's/^/# /'
+		done
+	fi
+	rm -rf "$T"
+	exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
