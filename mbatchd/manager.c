@@ -120,6 +120,7 @@ tick(gpointer data)
 	Manager *m = data;
 
 	hosts_check_heartbeats(m);
+	windows_check(m);
 	clean_finished(m);
 	manager_schedule_soon(m);
 	return G_SOURCE_CONTINUE;

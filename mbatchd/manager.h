@@ -93,6 +93,9 @@ gboolean hosts_signal_job(Manager *m, Job *j, Basalt__ExecAction action,
     int signal, const char *reason);
 gboolean hosts_start_job(Manager *m, Job *j);
 
+/* Run windows (mbatchd/windows.c): suspend and resume on the tick. */
+void windows_check(Manager *m);
+
 /* Services (mbatchd/svc/). */
 void svc_init_batch_service(Manager *m);
 
