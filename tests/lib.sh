@@ -110,7 +110,7 @@ LSB_SBD_PORT=0
 CONF
 	{
 		echo "Begin ClusterAdmins"
-		echo "Administrators = root"
+		echo "Administrators = root $(id -un)"
 		echo "End ClusterAdmins"
 		echo "Begin Host"
 		echo "HOSTNAME  model  type  server  RESOURCES"
