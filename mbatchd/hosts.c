@@ -59,53 +59,6 @@ job_on_host(const Job *j, const char *host)
 	    strcmp(j->exec_hosts[0], host) == 0;
 }
 
-static void
-commit_status(Manager *m, const Job *j, JobState state, int exit_status,
-    int term_signal, const Basalt__ResourceUsage *usage, const char *reason)
-{
-	Basalt__Event ev = BASALT__EVENT__INIT;
-	Basalt__EvJobStatus s = BASALT__EV_JOB_STATUS__INIT;
-
-	s.job_id = j->id;
-	s.array_index = j->index;
-	s.state = state;
-	s.exit_status = exit_status;
-	s.term_signal = term_signal;
-	s.usage = (Basalt__ResourceUsage *)usage;
-	s.reason = (char *)reason;
-	ev.body_case = BASALT__EVENT__BODY_JOB_STATUS;
-	ev.job_status = &s;
-	manager_commit(m, &ev, NULL);
-}
-
-static void
-commit_requeue(Manager *m, const Job *j, const char *reason)
-{
-	Basalt__Event ev = BASALT__EVENT__INIT;
-	Basalt__EvJobRequeue r = BASALT__EV_JOB_REQUEUE__INIT;
-
-	r.job_id = j->id;
-	r.array_index = j->index;
-	r.reason = (char *)reason;
-	ev.body_case = BASALT__EVENT__BODY_JOB_REQUEUE;
-	ev.job_requeue = &r;
-	manager_commit(m, &ev, NULL);
-}
-
-static void
-commit_start(Manager *m, const Job *j, int pgid)
-{
-	Basalt__Event ev = BASALT__EVENT__INIT;
-	Basalt__EvJobStart s = BASALT__EV_JOB_START__INIT;
-
-	s.job_id = j->id;
-	s.array_index = j->index;
-	s.pgid = pgid;
-	ev.body_case = BASALT__EVENT__BODY_JOB_START;
-	ev.job_start = &s;
-	manager_commit(m, &ev, NULL);
-}
-
 /*
  * Apply what the host says of one job.  Used for reports and for the job
  * list of a registration, so both reconcile the same way.
@@ -121,17 +74,24 @@ apply_host_job(Manager *m, const char *host, const Basalt__HostJob *hj,
 	switch (hj->state) {
 	case JS_DONE:
 	case JS_EXIT:
-		commit_status(m, j, hj->state, hj->exit_status, hj->term_signal,
-		    hj->usage, reason);
+		{
+			JobOutcome out = { hj->exit_status, hj->term_signal, hj->usage };
+
+			commit_job_status(m, j, hj->state, &out, reason);
+		}
 		manager_schedule_soon(m);
 		return;
 	case JS_RUN:
 	case JS_USUSP:
 	case JS_SSUSP:
 		if (hj->pgid != 0 && j->pgid != hj->pgid)
-			commit_start(m, j, hj->pgid);
+			commit_job_start(m, j, hj->pgid);
+		/* The host cannot tell a user's stop from the system's: a job
+		 * the master already holds suspended keeps its state and reason. */
+		if (hj->state != JS_RUN && (j->state == JS_USUSP || j->state == JS_SSUSP))
+			return;
 		if (j->state != hj->state)
-			commit_status(m, j, hj->state, 0, 0, hj->usage, reason);
+			commit_job_status(m, j, hj->state, NULL, reason);
 		return;
 	default:
 		return;
@@ -147,10 +107,10 @@ job_lost(Manager *m, Job *j, const char *why)
 	if (j->pgid == 0 || (spec != NULL && spec->rerunnable)) {
 		log_notice("job %" G_GUINT64_FORMAT "[%u]: %s, requeued", j->id,
 		    j->index, why);
-		commit_requeue(m, j, why);
+		commit_job_requeue(m, j, FALSE, why);
 	} else {
 		log_notice("job %" G_GUINT64_FORMAT "[%u]: %s", j->id, j->index, why);
-		commit_status(m, j, JS_EXIT, 0, 0, NULL, why);
+		commit_job_status(m, j, JS_EXIT, NULL, why);
 	}
 }
 
@@ -328,9 +288,9 @@ host_unavailable(Manager *m, HostLink *l)
 		const Basalt__JobSpec *spec = job_spec(j);
 
 		if (spec != NULL && spec->rerunnable)
-			commit_requeue(m, j, "the execution host is unavailable");
+			commit_job_requeue(m, j, FALSE, "the execution host is unavailable");
 		else if (j->state != JS_UNKWN)
-			commit_status(m, j, JS_UNKWN, 0, 0, NULL,
+			commit_job_status(m, j, JS_UNKWN, NULL,
 			    "the execution host is unavailable");
 	}
 	g_ptr_array_free(jobs, TRUE);
@@ -414,12 +374,14 @@ start_done(BsRpcConn *conn, Basalt__RpcStatus status,
 		return;
 	}
 	if (status == BASALT__RPC_STATUS__RPC_STATUS_OK && reply->error == NULL) {
-		commit_start(o->m, j, reply->pgid);
+		commit_job_start(o->m, j, reply->pgid);
 	} else if (status == BASALT__RPC_STATUS__RPC_STATUS_OK) {
 		why = g_strdup_printf("cannot start on %s: %s", j->exec_hosts[0],
 		    reply->error->message);
 		log_warning("job %" G_GUINT64_FORMAT ": %s", j->id, why);
-		commit_status(o->m, j, JS_EXIT, 127, 0, NULL, why);
+		JobOutcome out = { .exit_status = 127 };
+
+		commit_job_status(o->m, j, JS_EXIT, &out, why);
 		manager_schedule_soon(o->m);
 	} else {
 		/* The order may or may not have arrived; the host's next

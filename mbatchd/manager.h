@@ -70,6 +70,20 @@ void manager_quit(Manager *m);
  */
 gboolean manager_commit(Manager *m, Basalt__Event *ev, GError **err);
 
+/* How a job ended, for commit_job_status(); NULL when it did not end. */
+typedef struct {
+	int exit_status;
+	int term_signal;
+	const Basalt__ResourceUsage *usage;
+} JobOutcome;
+
+/* Job events in one line each (mbatchd/events.c). */
+gboolean commit_job_status(Manager *m, const Job *j, JobState state,
+    const JobOutcome *out, const char *reason);
+gboolean commit_job_requeue(Manager *m, const Job *j, gboolean hold,
+    const char *reason);
+gboolean commit_job_start(Manager *m, const Job *j, int pgid);
+
 /* Ask for a scheduling pass soon (coalesced). */
 void manager_schedule_soon(Manager *m);
 /* Run a pass now: snapshot, policies, dispatch (mbatchd/dispatch.c). */

@@ -14,21 +14,6 @@
 #define WINDOW_REASON "The run windows of the queue are closed;"
 
 static void
-commit_status(Manager *m, const Job *j, JobState s, const char *reason)
-{
-	Basalt__Event ev = BASALT__EVENT__INIT;
-	Basalt__EvJobStatus st = BASALT__EV_JOB_STATUS__INIT;
-
-	st.job_id = j->id;
-	st.array_index = j->index;
-	st.state = s;
-	st.reason = (char *)reason;
-	ev.body_case = BASALT__EVENT__BODY_JOB_STATUS;
-	ev.job_status = &st;
-	manager_commit(m, &ev, NULL);
-}
-
-static void
 apply_window(Manager *m, Job *j, const BsQueueConf *q, gboolean open)
 {
 	gboolean held = j->state == JS_SSUSP &&
@@ -42,11 +27,11 @@ apply_window(Manager *m, Job *j, const BsQueueConf *q, gboolean open)
 		}
 		if (hosts_signal_job(m, j, BASALT__EXEC_ACTION__EXEC_ACTION_SUSPEND,
 		    0, WINDOW_REASON))
-			commit_status(m, j, JS_SSUSP, WINDOW_REASON);
+			commit_job_status(m, j, JS_SSUSP, NULL, WINDOW_REASON);
 	} else if (open && held) {
 		if (hosts_signal_job(m, j, BASALT__EXEC_ACTION__EXEC_ACTION_RESUME,
 		    0, NULL))
-			commit_status(m, j, JS_RUN, NULL);
+			commit_job_status(m, j, JS_RUN, NULL, NULL);
 	}
 }
 

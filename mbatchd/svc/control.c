@@ -17,43 +17,13 @@
 #define A(x) BASALT__JOB_ACTION__JOB_ACTION_##x
 #define X(x) BASALT__EXEC_ACTION__EXEC_ACTION_##x
 
-static gboolean
-commit_status(Manager *m, const Job *j, JobState s, const char *reason)
-{
-	Basalt__Event ev = BASALT__EVENT__INIT;
-	Basalt__EvJobStatus st = BASALT__EV_JOB_STATUS__INIT;
-
-	st.job_id = j->id;
-	st.array_index = j->index;
-	st.state = s;
-	st.reason = (char *)reason;
-	ev.body_case = BASALT__EVENT__BODY_JOB_STATUS;
-	ev.job_status = &st;
-	return manager_commit(m, &ev, NULL);
-}
-
-static gboolean
-commit_requeue(Manager *m, const Job *j, gboolean hold)
-{
-	Basalt__Event ev = BASALT__EVENT__INIT;
-	Basalt__EvJobRequeue rq = BASALT__EV_JOB_REQUEUE__INIT;
-
-	rq.job_id = j->id;
-	rq.array_index = j->index;
-	rq.hold = hold;
-	rq.reason = "requeued by brequeue";
-	ev.body_case = BASALT__EVENT__BODY_JOB_REQUEUE;
-	ev.job_requeue = &rq;
-	return manager_commit(m, &ev, NULL);
-}
-
 static Basalt__Error *
 kill_job(Manager *m, Job *j, const Caller *c)
 {
 	if (job_is_finished(j))
 		return svc_error(E(JOB_STATE), "Job has already finished");
 	if (job_is_pending(j)) {
-		commit_status(m, j, JS_EXIT, "The job was killed while pending");
+		commit_job_status(m, j, JS_EXIT, NULL, "The job was killed while pending");
 		return NULL;
 	}
 	if (!hosts_signal_job(m, j, X(TERMINATE), 0, c->user))
@@ -71,10 +41,10 @@ signal_job(Manager *m, Job *j, int sig, const Caller *c)
 		if (sig == SIGKILL || sig == SIGTERM || sig == SIGINT)
 			return kill_job(m, j, c);
 		if (sig == SIGSTOP || sig == SIGTSTP)
-			return commit_status(m, j, JS_PSUSP, NULL) ? NULL :
+			return commit_job_status(m, j, JS_PSUSP, NULL, NULL) ? NULL :
 			    svc_error(E(JOB_STATE), "Job is already suspended");
 		if (sig == SIGCONT && j->state == JS_PSUSP) {
-			commit_status(m, j, JS_PEND, NULL);
+			commit_job_status(m, j, JS_PEND, NULL, NULL);
 			return NULL;
 		}
 		return svc_error(E(JOB_STATE), "Job has not started yet");
@@ -94,7 +64,7 @@ stop_job(Manager *m, Job *j, const Caller *c)
 	if (j->state == JS_PSUSP || j->state == JS_USUSP)
 		return svc_error(E(JOB_STATE), "Job is already suspended");
 	if (j->state == JS_PEND) {
-		commit_status(m, j, JS_PSUSP, NULL);
+		commit_job_status(m, j, JS_PSUSP, NULL, NULL);
 		return NULL;
 	}
 	g_snprintf(reason, sizeof reason, c->admin && strcmp(c->user, j->user) != 0 ?
@@ -102,7 +72,7 @@ stop_job(Manager *m, Job *j, const Caller *c)
 	    "The job was suspended by user;");
 	if (!hosts_signal_job(m, j, X(SUSPEND), 0, reason))
 		return svc_error(E(JOB_STATE), "The execution host is unreachable");
-	commit_status(m, j, JS_USUSP, reason);
+	commit_job_status(m, j, JS_USUSP, NULL, reason);
 	return NULL;
 }
 
@@ -110,7 +80,7 @@ static Basalt__Error *
 resume_job(Manager *m, Job *j)
 {
 	if (j->state == JS_PSUSP) {
-		commit_status(m, j, JS_PEND, NULL);
+		commit_job_status(m, j, JS_PEND, NULL, NULL);
 		manager_schedule_soon(m);
 		return NULL;
 	}
@@ -118,7 +88,7 @@ resume_job(Manager *m, Job *j)
 		return svc_error(E(JOB_STATE), "Job is not suspended");
 	if (!hosts_signal_job(m, j, X(RESUME), 0, NULL))
 		return svc_error(E(JOB_STATE), "The execution host is unreachable");
-	commit_status(m, j, JS_RUN, NULL);
+	commit_job_status(m, j, JS_RUN, NULL, NULL);
 	return NULL;
 }
 
@@ -131,7 +101,7 @@ requeue_job(Manager *m, Job *j, gboolean hold)
 		/* The host kills what runs; its report finds the job pending
 		 * again and is ignored. */
 		hosts_signal_job(m, j, X(TERMINATE), 0, "requeued");
-	commit_requeue(m, j, hold);
+	commit_job_requeue(m, j, hold, "requeued by brequeue");
 	manager_schedule_soon(m);
 	return NULL;
 }
@@ -143,7 +113,7 @@ remove_job(Manager *m, Job *j)
 		return svc_error(E(JOB_STATE), "Job has already finished");
 	if (job_is_started(j))
 		hosts_signal_job(m, j, X(TERMINATE), 0, "removed by bkill -r");
-	commit_status(m, j, JS_EXIT, "The job was removed by bkill -r");
+	commit_job_status(m, j, JS_EXIT, NULL, "The job was removed by bkill -r");
 	manager_schedule_soon(m);
 	return NULL;
 }
