@@ -8,3 +8,4 @@ dist_man_MANS += \
 	%reldir%/man5/lsb.hosts.5 \
 	%reldir%/man5/lsb.users.5 \
 	%reldir%/man5/lsb.resources.5
+dist_man_MANS += %reldir%/man8/sbatchd.8
