@@ -54,17 +54,24 @@ current(gpointer data)
 }
 
 static gboolean
-call(Sbd *sbd, const char *name, const ProtobufCMessage *req, guint timeout_ms,
-    BsRpcReplyFunc cb)
+call_with(Sbd *sbd, const char *name, const ProtobufCMessage *req,
+    guint timeout_ms, BsRpcReplyFunc cb, gpointer data)
 {
 	g_autoptr(GError) err = NULL;
 
 	if (bs_rpc_conn_call(sbd->conn, &basalt__host_service__descriptor,
 	    method(&basalt__host_service__descriptor, name), req, timeout_ms, cb,
-	    GUINT_TO_POINTER(link_gen), &err))
+	    data, &err))
 		return TRUE;
 	sbd_log(BS_LOG_WARNING, NULL, "cannot call %s: %s", name, err ? err->message : "?");
 	return FALSE;
+}
+
+static gboolean
+call(Sbd *sbd, const char *name, const ProtobufCMessage *req, guint timeout_ms,
+    BsRpcReplyFunc cb)
+{
+	return call_with(sbd, name, req, timeout_ms, cb, GUINT_TO_POINTER(link_gen));
 }
 
 /* ---- master address ---- */
@@ -276,21 +283,35 @@ heartbeat(gpointer data)
 
 /* ---- reports ---- */
 
+/* What a Report call was about: its link and its seq. */
+typedef struct {
+	guint gen;
+	guint64 seq;
+} ReportCall;
+
 static void
 report_replied(BsRpcConn *conn, Basalt__RpcStatus status,
     const ProtobufCMessage *reply, const GError *err, void *data)
 {
 	const Basalt__JobReportReply *r = (const Basalt__JobReportReply *)reply;
+	g_autofree ReportCall *rc = data;
 
-	if (!current(data) || status != BASALT__RPC_STATUS__RPC_STATUS_OK)
-		return;  /* the link is going down; the spool goes again later */
-	if (r->error != NULL && r->error->code != BASALT__ERROR_CODE__ERROR_CODE_OK)
-		sbd_log(BS_LOG_WARNING, NULL, "report refused: %s", r->error->message);
-	if (r->acked_seq > 0 && sbd_spool_ack(link_sbd->spool, r->acked_seq) > 0)
-		sbd_jobs_acked(link_sbd, r->acked_seq);
-	/* Not acknowledged: send it again with the next heartbeat. */
-	if (r->acked_seq < sent_upto)
-		sent_upto = r->acked_seq;
+	if (!current(GUINT_TO_POINTER(rc->gen)))
+		return;  /* that link is gone; the spool goes again on the next */
+	if (status == BASALT__RPC_STATUS__RPC_STATUS_OK) {
+		if (r->error != NULL && r->error->code != BASALT__ERROR_CODE__ERROR_CODE_OK)
+			sbd_log(BS_LOG_WARNING, NULL, "report %" G_GUINT64_FORMAT
+			    " refused: %s", rc->seq, r->error->message);
+		if (r->acked_seq > 0 && sbd_spool_ack(link_sbd->spool, r->acked_seq) > 0)
+			sbd_jobs_acked(link_sbd, r->acked_seq);
+		if (r->acked_seq >= rc->seq)
+			return;
+	} else {
+		sbd_log(BS_LOG_WARNING, NULL, "report %" G_GUINT64_FORMAT " failed: %s",
+		    rc->seq, err ? err->message : "?");
+	}
+	/* Not acknowledged: from this one on, again with the next heartbeat. */
+	sent_upto = MIN(sent_upto, rc->seq - 1);
 }
 
 static void
@@ -303,11 +324,18 @@ send_reports(Sbd *sbd)
 	todo = sbd_spool_pending(sbd->spool, sent_upto);
 	for (guint i = 0; i < todo->len; i++) {
 		Basalt__JobReport *rep = todo->pdata[i];
+		ReportCall *rc;
 
-		if (rep != NULL && call(sbd, "Report", &rep->base, CALL_TIMEOUT_MS, report_replied))
+		if (rep == NULL)
+			continue;
+		rc = g_new(ReportCall, 1);
+		rc->gen = link_gen;
+		rc->seq = rep->seq;
+		if (call_with(sbd, "Report", &rep->base, CALL_TIMEOUT_MS, report_replied, rc))
 			sent_upto = MAX(sent_upto, rep->seq);
-		if (rep != NULL)
-			basalt__job_report__free_unpacked(rep, NULL);
+		else
+			g_free(rc);
+		basalt__job_report__free_unpacked(rep, NULL);
 	}
 }
 
