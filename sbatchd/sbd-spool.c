@@ -166,7 +166,7 @@ spool_load(SbdSpool *sp, GError **error)
 		return TRUE;
 	good = spool_parse(sp, (const guint8 *)text, len);
 	if (good < len) {
-		log_warning("report spool %s: cut a torn record at byte %" G_GSIZE_FORMAT,
+		sbd_log(BS_LOG_WARNING, NULL, "report spool %s: cut a torn record at byte %" G_GSIZE_FORMAT,
 		    sp->path, good);
 		if (truncate(sp->path, (off_t)good) < 0) {
 			g_set_error(error, BS_ERROR, BS_ERROR_IO, "cannot truncate %s: %s",
@@ -236,7 +236,7 @@ sbd_spool_append(SbdSpool *sp, Basalt__JobReport *rep)
 	g_byte_array_unref(buf);
 	if (!ok) {
 		/* Still sent (from memory); only a restart before the ack loses it. */
-		log_err("report spool %s: cannot write report %" G_GUINT64_FORMAT ": %s",
+		sbd_log(BS_LOG_ERR, NULL, "report spool %s: cannot write report %" G_GUINT64_FORMAT ": %s",
 		    sp->path, e->seq, g_strerror(errno));
 	}
 	sp->last_seq = e->seq;
@@ -253,7 +253,7 @@ save_seq(SbdSpool *sp)
 	if (g_file_set_contents_full(sp->seq_path, text, -1,
 	    G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE, 0600, &err))
 		return TRUE;
-	log_err("report spool: %s", err->message);
+	sbd_log(BS_LOG_ERR, NULL, "report spool: %s", err->message);
 	return FALSE;
 }
 
@@ -273,12 +273,12 @@ spool_rewrite(SbdSpool *sp)
 	}
 	if (!g_file_set_contents_full(sp->path, (const char *)all->data, all->len,
 	    G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE, 0600, &err)) {
-		log_err("report spool: %s", err->message);
+		sbd_log(BS_LOG_ERR, NULL, "report spool: %s", err->message);
 		return;
 	}
 	fd = open(sp->path, O_WRONLY | O_APPEND | O_CLOEXEC);
 	if (fd < 0) {
-		log_err("report spool: cannot reopen %s: %s", sp->path, g_strerror(errno));
+		sbd_log(BS_LOG_ERR, NULL, "report spool: cannot reopen %s: %s", sp->path, g_strerror(errno));
 		return;
 	}
 	close(sp->fd);

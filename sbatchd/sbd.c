@@ -218,7 +218,7 @@ lock_statedir(Sbd *sbd, GError **error)
 		return FALSE;
 	}
 	if (ftruncate(lock_fd, 0) < 0 || write(lock_fd, pid, strlen(pid)) < 0)
-		log_warning("cannot write the pid to %s: %s", path, g_strerror(errno));
+		sbd_log(BS_LOG_WARNING, NULL, "cannot write the pid to %s: %s", path, g_strerror(errno));
 	return TRUE;
 }
 
@@ -315,7 +315,7 @@ on_hup(gpointer data)
 static void
 on_other_child(pid_t pid, int wstatus, gpointer data)
 {
-	log_debug("reaped process %d that belongs to no job", (int)pid);
+	sbd_log(BS_LOG_DEBUG, NULL, "reaped process %d that belongs to no job", (int)pid);
 }
 
 /* Everything that can fail before the loop runs. */

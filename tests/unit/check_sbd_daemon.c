@@ -722,6 +722,26 @@ START_TEST(test_forget_kills)
 }
 END_TEST
 
+/* The seq counter survives an empty spool; a torn last record is cut. */
+START_TEST(test_seq_persists_torn_spool_cut)
+{
+	g_autofree char *seq = g_build_filename(state_dir, "seq", NULL);
+	g_autofree char *spool = g_build_filename(state_dir, "reports", NULL);
+	Rep run;
+
+	ck_assert_int_eq(g_mkdir(state_dir, 0711), 0);
+	sbd_write(seq, "41\n");
+	ck_assert(g_file_set_contents(spool, "\0\0\0\x09torn", 8, NULL));
+	start_sbd();
+	wait_registered(1);
+	start_job(801, "true", 0);
+	run = wait_report(801, BASALT__JOB_STATE__JOB_STATE_RUN);
+	ck_assert_uint_eq(run.seq, 42);
+	wait_report(801, BASALT__JOB_STATE__JOB_STATE_DONE);
+	ck_assert(sbd_run_until(no_job_files, NULL, WAIT_MS));
+}
+END_TEST
+
 START_TEST(test_refusals)
 {
 	Basalt__StartJobRequest req;
@@ -770,6 +790,7 @@ main(void)
 	tcase_add_test(tc, test_master_restart);
 	tcase_add_test(tc, test_sbatchd_restart);
 	tcase_add_test(tc, test_forget_kills);
+	tcase_add_test(tc, test_seq_persists_torn_spool_cut);
 	tcase_add_test(tc, test_refusals);
 	suite_add_tcase(s, tc);
 	return bs_run_suite(s);
