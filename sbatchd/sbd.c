@@ -204,11 +204,12 @@ prepare_statedir(Sbd *sbd, GError **error)
 
 static int lock_fd = -1;
 
+/* Taken before daemonizing, so a second sbatchd fails where it was started;
+ * the lock (one open file description) passes to the daemon child. */
 static gboolean
 lock_statedir(Sbd *sbd, GError **error)
 {
 	g_autofree char *path = g_build_filename(sbd->statedir, "lock", NULL);
-	g_autofree char *pid = g_strdup_printf("%d\n", (int)getpid());
 
 	lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (lock_fd < 0 || flock(lock_fd, LOCK_EX | LOCK_NB) < 0) {
@@ -217,9 +218,17 @@ lock_statedir(Sbd *sbd, GError **error)
 		    g_strerror(errno));
 		return FALSE;
 	}
-	if (ftruncate(lock_fd, 0) < 0 || write(lock_fd, pid, strlen(pid)) < 0)
-		sbd_log(BS_LOG_WARNING, NULL, "cannot write the pid to %s: %s", path, g_strerror(errno));
 	return TRUE;
+}
+
+static void
+write_pid(void)
+{
+	g_autofree char *pid = g_strdup_printf("%d\n", (int)getpid());
+
+	if (ftruncate(lock_fd, 0) < 0 || pwrite(lock_fd, pid, strlen(pid), 0) < 0)
+		sbd_log(BS_LOG_WARNING, NULL, "cannot write the pid to the lock file: %s",
+		    g_strerror(errno));
 }
 
 static char *
@@ -352,13 +361,14 @@ setup(Sbd *sbd, const Options *o, GError **error)
 static gboolean
 start(Sbd *sbd, const Options *o, GError **error)
 {
+	if (!lock_statedir(sbd, error))
+		return FALSE;
 	if (!o->foreground) {
 		if (!daemonize(error))
 			return FALSE;
 		open_log_file(sbd);
 	}
-	if (!lock_statedir(sbd, error))
-		return FALSE;
+	write_pid();
 	if ((sbd->reaper = bs_reaper_new(sbd->reaper_poll_ms, error)) == NULL)
 		return FALSE;
 	bs_reaper_set_other_func(sbd->reaper, on_other_child, sbd);
