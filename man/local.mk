@@ -10,4 +10,4 @@ dist_man_MANS += \
 	%reldir%/man5/lsb.resources.5
 
 # Section 8: the daemons.
-dist_man_MANS += %reldir%/man8/mbatchd.8
+dist_man_MANS += %reldir%/man8/mbatchd.8 %reldir%/man8/sbatchd.8

@@ -1,5 +1,5 @@
 # sbatchd: the process-control core (launch, reap, job control) as a
-# library; the daemon program that drives it over the network comes later.
+# library, and the daemon program (sbatchd) that drives it over the network.
 noinst_LIBRARIES += %reldir%/libsbdexec.a
 %canon_reldir%_libsbdexec_a_CPPFLAGS = $(AM_CPPFLAGS) -DBS_LIBEXECDIR='"$(libexecdir)"'
 %canon_reldir%_libsbdexec_a_SOURCES = \
@@ -14,3 +14,15 @@ noinst_LIBRARIES += %reldir%/libsbdexec.a
 # no GLib, so the commands it forks inherit as little memory as possible.
 libexec_PROGRAMS = %reldir%/bs-jobwrap
 %canon_reldir%_bs_jobwrap_SOURCES = %reldir%/jobwrap.c %reldir%/launch-report.h
+
+# The daemon: the link to mbatchd, the job table, the report spool.
+sbin_PROGRAMS += %reldir%/sbatchd
+%canon_reldir%_sbatchd_CPPFLAGS = $(AM_CPPFLAGS) -DBS_LIBEXECDIR='"$(libexecdir)"'
+%canon_reldir%_sbatchd_SOURCES = \
+	%reldir%/sbd.c %reldir%/sbd.h \
+	%reldir%/sbd-link.c %reldir%/sbd-exec.c \
+	%reldir%/sbd-job.c %reldir%/sbd-start.c \
+	%reldir%/sbd-store.c %reldir%/sbd-spool.c %reldir%/sbd-load.c
+%canon_reldir%_sbatchd_LDADD = %reldir%/libsbdexec.a lib/conf/libbsconf.a \
+	$(BSRPC_LIBS)
+$(%canon_reldir%_sbatchd_OBJECTS): $(PROTO_GEN_H)

@@ -1,0 +1,168 @@
+/*
+ * ExecService: what mbatchd asks of this host over the link sbatchd dialed.
+ *
+ * Handlers are thin: check the request, act through the job table and the
+ * process-control library, and answer at once.  An answer never waits for
+ * the job (a TERMINATE takes JOB_TERMINATE_INTERVAL steps); what happens
+ * later reaches mbatchd as a JobReport.  Application failures travel in the
+ * reply's Error with a message a person can act on; mbatchd shows it.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "batch.pb-c.h"
+#include "sbd.h"
+#include "util/error.h"
+
+#define PEEK_MAX (64 * 1024)
+
+static Sbd *exec_sbd;
+
+void
+sbd_exec_init(Sbd *sbd)
+{
+	exec_sbd = sbd;
+}
+
+static Basalt__Error *
+error_new(Basalt__Error *e, Basalt__ErrorCode code, const char *msg)
+{
+	basalt__error__init(e);
+	e->code = code;
+	e->message = (char *)msg;
+	return e;
+}
+
+static void
+x_start_job(Basalt__ExecService_Service *svc, const Basalt__StartJobRequest *in,
+    Basalt__StartJobReply_Closure closure, void *call)
+{
+	Basalt__StartJobReply r = BASALT__START_JOB_REPLY__INIT;
+	Basalt__Error e;
+	g_autoptr(GError) err = NULL;
+	SbdJob *job = NULL;
+
+	if (sbd_job_start(exec_sbd, in, &job, &err)) {
+		r.pgid = job->pgid;
+	} else {
+		sbd_log(BS_LOG_WARNING, NULL, "job %" G_GUINT64_FORMAT "[%u]: cannot start: %s",
+		    in->job_id, in->array_index, err->message);
+		r.error = error_new(&e, err->code == BS_ERROR_REFUSED ?
+		    BASALT__ERROR_CODE__ERROR_CODE_PERMISSION :
+		    BASALT__ERROR_CODE__ERROR_CODE_BAD_REQUEST, err->message);
+	}
+	closure(&r, call);
+}
+
+static gboolean
+do_signal(SbdJob *job, const Basalt__SignalJobRequest *in, GError **err)
+{
+	switch (in->action) {
+	case BASALT__EXEC_ACTION__EXEC_ACTION_SIGNAL:
+		if (in->signal <= 0 || in->signal >= NSIG) {
+			g_set_error(err, BS_ERROR, BS_ERROR_FAILED, "bad signal number %d",
+			    in->signal);
+			return FALSE;
+		}
+		return bs_jobctl_signal(job->pgid, in->signal, err);
+	case BASALT__EXEC_ACTION__EXEC_ACTION_SUSPEND:
+		return bs_jobctl_suspend(job->pgid, in->signal, err);
+	case BASALT__EXEC_ACTION__EXEC_ACTION_RESUME:
+		return bs_jobctl_resume(job->pgid, in->signal, err);
+	case BASALT__EXEC_ACTION__EXEC_ACTION_TERMINATE:
+		sbd_job_terminate(job, in->reason && *in->reason ? in->reason : NULL);
+		return TRUE;
+	default:
+		g_set_error(err, BS_ERROR, BS_ERROR_FAILED, "unknown action %d", in->action);
+		return FALSE;
+	}
+}
+
+static void
+x_signal_job(Basalt__ExecService_Service *svc, const Basalt__SignalJobRequest *in,
+    Basalt__SignalJobReply_Closure closure, void *call)
+{
+	Basalt__SignalJobReply r = BASALT__SIGNAL_JOB_REPLY__INIT;
+	Basalt__Error e;
+	g_autoptr(GError) err = NULL;
+	g_autofree char *msg = NULL;
+	SbdJob *job = sbd_job_lookup(exec_sbd, in->job_id, in->array_index);
+
+	if (in->action == BASALT__EXEC_ACTION__EXEC_ACTION_FORGET) {
+		sbd_job_forget(exec_sbd, in->job_id, in->array_index);
+	} else if (job == NULL) {
+		msg = g_strdup_printf("Job <%" G_GUINT64_FORMAT "> is not found on host %s",
+		    in->job_id, exec_sbd->host);
+		r.error = error_new(&e, BASALT__ERROR_CODE__ERROR_CODE_NO_JOB, msg);
+	} else if (job->finished) {
+		msg = g_strdup_printf("Job <%" G_GUINT64_FORMAT "> has already finished",
+		    in->job_id);
+		r.error = error_new(&e, BASALT__ERROR_CODE__ERROR_CODE_JOB_STATE, msg);
+	} else if (!do_signal(job, in, &err)) {
+		sbd_log(BS_LOG_WARNING, job, "action %d failed: %s", in->action, err->message);
+		r.error = error_new(&e, BASALT__ERROR_CODE__ERROR_CODE_JOB_STATE, err->message);
+	} else {
+		sbd_log(BS_LOG_INFO, job, "action %d (signal %d) done", in->action, in->signal);
+	}
+	closure(&r, call);
+}
+
+/* Up to PEEK_MAX bytes of path from offset; FALSE when unreadable. */
+static gboolean
+read_part(const char *path, guint64 offset, ProtobufCBinaryData *out)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	out->data = NULL;
+	out->len = 0;
+	if (fd < 0)
+		return FALSE;
+	out->data = g_malloc(PEEK_MAX);
+	n = pread(fd, out->data, PEEK_MAX, (off_t)offset);
+	close(fd);
+	out->len = n > 0 ? (size_t)n : 0;
+	return n >= 0;
+}
+
+static void
+x_peek_job(Basalt__ExecService_Service *svc, const Basalt__PeekJobRequest *in,
+    Basalt__PeekReply_Closure closure, void *call)
+{
+	Basalt__PeekReply r = BASALT__PEEK_REPLY__INIT;
+	Basalt__Error e;
+	g_autofree char *msg = NULL;
+	SbdJob *job = sbd_job_lookup(exec_sbd, in->job_id, in->array_index);
+
+	if (job == NULL) {
+		msg = g_strdup_printf("Job <%" G_GUINT64_FORMAT "> is not found on host %s",
+		    in->job_id, exec_sbd->host);
+		r.error = error_new(&e, BASALT__ERROR_CODE__ERROR_CODE_NO_JOB, msg);
+	} else if (!read_part(job->out_path, in->offset, &r.stdout_data)) {
+		msg = g_strdup_printf("cannot read the output of job <%" G_GUINT64_FORMAT
+		    "> (%s) on host %s: %s", in->job_id, job->out_path, exec_sbd->host,
+		    g_strerror(errno));
+		r.error = error_new(&e, BASALT__ERROR_CODE__ERROR_CODE_INTERNAL, msg);
+	} else {
+		/* One offset only: stderr is sent whole, with the first part. */
+		if (in->offset == 0 && job->err_path != NULL)
+			(void)read_part(job->err_path, 0, &r.stderr_data);
+		r.next_offset = in->offset + r.stdout_data.len;
+		r.finished = job->finished;
+	}
+	closure(&r, call);
+	g_free(r.stdout_data.data);
+	g_free(r.stderr_data.data);
+}
+
+Basalt__ExecService_Service sbd_exec_service = {
+	.base = BASALT__EXEC_SERVICE__BASE_INIT,
+	.start_job = x_start_job,
+	.signal_job = x_signal_job,
+	.peek_job = x_peek_job,
+};

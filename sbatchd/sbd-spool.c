@@ -1,0 +1,337 @@
+/*
+ * The report spool: no JobReport is lost, whatever goes down.
+ *
+ * A report is appended to <statedir>/reports and fdatasync'ed before it is
+ * sent, and leaves the file only when mbatchd has acknowledged its seq
+ * (JobReportReply.acked_seq).  So a report survives mbatchd being away, the
+ * connection dropping mid-call and sbatchd itself restarting; mbatchd drops
+ * a report it has already applied by its seq, so sending one twice is safe.
+ *
+ * File format: records of [u32 length][u32 FNV-1a of the body][packed
+ * JobReport], big-endian.  A crash mid-append leaves a short or corrupt last
+ * record: it is cut off at load (it was never sent, since sending follows
+ * the fsync).  Acknowledged records are removed by rewriting the file
+ * (temporary file, fsync, rename); the spool is short-lived (reports wait
+ * only while mbatchd is away), so rewriting is cheap.
+ *
+ * The seq counter must never go back, even when the spool is empty: the
+ * highest seq used is kept in <statedir>/seq, written before acknowledged
+ * records are dropped, so it is always in the seq file or in the spool.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+
+#include "sbd.h"
+#include "util/error.h"
+
+typedef struct {
+	guint64 seq;
+	guint64 job_id;
+	guint32 index;
+	GBytes *body;             /* packed JobReport */
+} SpoolEntry;
+
+struct SbdSpool {
+	char *path;
+	char *seq_path;
+	int fd;
+	guint64 last_seq;
+	GQueue entries;           /* SpoolEntry*, seq order */
+};
+
+static guint32
+fnv1a(const guint8 *p, gsize n)
+{
+	guint32 h = 2166136261u;
+
+	for (gsize i = 0; i < n; i++) {
+		h ^= p[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
+static void
+put_be32(guint8 *p, guint32 v)
+{
+	p[0] = v >> 24;
+	p[1] = v >> 16;
+	p[2] = v >> 8;
+	p[3] = v;
+}
+
+static guint32
+get_be32(const guint8 *p)
+{
+	return (guint32)p[0] << 24 | (guint32)p[1] << 16 | (guint32)p[2] << 8 | p[3];
+}
+
+static void
+entry_free(gpointer p)
+{
+	SpoolEntry *e = p;
+
+	g_bytes_unref(e->body);
+	g_free(e);
+}
+
+/* An entry from a packed report; NULL when the bytes are not one. */
+static SpoolEntry *
+entry_new(const guint8 *data, gsize len)
+{
+	Basalt__JobReport *rep = basalt__job_report__unpack(NULL, len, data);
+	SpoolEntry *e;
+
+	if (rep == NULL)
+		return NULL;
+	e = g_new0(SpoolEntry, 1);
+	e->seq = rep->seq;
+	if (rep->job != NULL) {
+		e->job_id = rep->job->job_id;
+		e->index = rep->job->array_index;
+	}
+	e->body = g_bytes_new(data, len);
+	basalt__job_report__free_unpacked(rep, NULL);
+	return e;
+}
+
+static GByteArray *
+frame(GBytes *body)
+{
+	gsize len;
+	const guint8 *data = g_bytes_get_data(body, &len);
+	GByteArray *buf = g_byte_array_sized_new(len + 8);
+	guint8 head[8];
+
+	put_be32(head, (guint32)len);
+	put_be32(head + 4, fnv1a(data, len));
+	g_byte_array_append(buf, head, sizeof head);
+	g_byte_array_append(buf, data, (guint)len);
+	return buf;
+}
+
+static gboolean
+write_all(int fd, const guint8 *p, gsize n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return FALSE;
+		p += w;
+		n -= (gsize)w;
+	}
+	return TRUE;
+}
+
+/* Parse the spool file; returns the length of its valid prefix. */
+static gsize
+spool_parse(SbdSpool *sp, const guint8 *data, gsize len)
+{
+	gsize off = 0;
+
+	while (len - off >= 8) {
+		guint32 n = get_be32(data + off);
+		SpoolEntry *e;
+
+		if (n > len - off - 8 || fnv1a(data + off + 8, n) != get_be32(data + off + 4))
+			break;
+		e = entry_new(data + off + 8, n);
+		if (e == NULL)
+			break;
+		g_queue_push_tail(&sp->entries, e);
+		sp->last_seq = MAX(sp->last_seq, e->seq);
+		off += 8 + n;
+	}
+	return off;
+}
+
+static gboolean
+spool_load(SbdSpool *sp, GError **error)
+{
+	g_autofree char *text = NULL;
+	g_autofree char *seq_text = NULL;
+	gsize len = 0, good;
+
+	if (g_file_get_contents(sp->seq_path, &seq_text, NULL, NULL))
+		sp->last_seq = g_ascii_strtoull(seq_text, NULL, 10);
+	if (!g_file_get_contents(sp->path, &text, &len, NULL))
+		return TRUE;
+	good = spool_parse(sp, (const guint8 *)text, len);
+	if (good < len) {
+		sbd_log(BS_LOG_WARNING, NULL, "report spool %s: cut a torn record at byte %" G_GSIZE_FORMAT,
+		    sp->path, good);
+		if (truncate(sp->path, (off_t)good) < 0) {
+			g_set_error(error, BS_ERROR, BS_ERROR_IO, "cannot truncate %s: %s",
+			    sp->path, g_strerror(errno));
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+SbdSpool *
+sbd_spool_open(const char *statedir, GError **error)
+{
+	SbdSpool *sp = g_new0(SbdSpool, 1);
+
+	sp->path = g_build_filename(statedir, "reports", NULL);
+	sp->seq_path = g_build_filename(statedir, "seq", NULL);
+	g_queue_init(&sp->entries);
+	sp->fd = -1;
+	if (!spool_load(sp, error)) {
+		sbd_spool_free(sp);
+		return NULL;
+	}
+	sp->fd = open(sp->path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	if (sp->fd < 0) {
+		g_set_error(error, BS_ERROR, BS_ERROR_IO, "cannot open %s: %s",
+		    sp->path, g_strerror(errno));
+		sbd_spool_free(sp);
+		return NULL;
+	}
+	return sp;
+}
+
+void
+sbd_spool_free(SbdSpool *sp)
+{
+	if (sp == NULL)
+		return;
+	if (sp->fd >= 0)
+		close(sp->fd);
+	g_queue_clear_full(&sp->entries, entry_free);
+	g_free(sp->path);
+	g_free(sp->seq_path);
+	g_free(sp);
+}
+
+guint64
+sbd_spool_append(SbdSpool *sp, Basalt__JobReport *rep)
+{
+	gsize len;
+	guint8 *data;
+	GByteArray *buf;
+	SpoolEntry *e;
+	gboolean ok;
+
+	rep->seq = sp->last_seq + 1;
+	len = basalt__job_report__get_packed_size(rep);
+	data = g_malloc(len);
+	basalt__job_report__pack(rep, data);
+	e = g_new0(SpoolEntry, 1);
+	e->seq = rep->seq;
+	e->job_id = rep->job != NULL ? rep->job->job_id : 0;
+	e->index = rep->job != NULL ? rep->job->array_index : 0;
+	e->body = g_bytes_new_take(data, len);
+	buf = frame(e->body);
+	ok = write_all(sp->fd, buf->data, buf->len) && fdatasync(sp->fd) == 0;
+	g_byte_array_unref(buf);
+	if (!ok) {
+		/* Still sent (from memory); only a restart before the ack loses it. */
+		sbd_log(BS_LOG_ERR, NULL, "report spool %s: cannot write report %" G_GUINT64_FORMAT ": %s",
+		    sp->path, e->seq, g_strerror(errno));
+	}
+	sp->last_seq = e->seq;
+	g_queue_push_tail(&sp->entries, e);
+	return e->seq;
+}
+
+static gboolean
+save_seq(SbdSpool *sp)
+{
+	g_autofree char *text = g_strdup_printf("%" G_GUINT64_FORMAT "\n", sp->last_seq);
+	g_autoptr(GError) err = NULL;
+
+	if (g_file_set_contents_full(sp->seq_path, text, -1,
+	    G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE, 0600, &err))
+		return TRUE;
+	sbd_log(BS_LOG_ERR, NULL, "report spool: %s", err->message);
+	return FALSE;
+}
+
+/* Rewrite the file with what is left; the old one stays on failure. */
+static void
+spool_rewrite(SbdSpool *sp)
+{
+	g_autoptr(GByteArray) all = g_byte_array_new();
+	g_autoptr(GError) err = NULL;
+	int fd;
+
+	for (GList *l = sp->entries.head; l != NULL; l = l->next) {
+		GByteArray *buf = frame(((SpoolEntry *)l->data)->body);
+
+		g_byte_array_append(all, buf->data, buf->len);
+		g_byte_array_unref(buf);
+	}
+	if (!g_file_set_contents_full(sp->path, (const char *)all->data, all->len,
+	    G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE, 0600, &err)) {
+		sbd_log(BS_LOG_ERR, NULL, "report spool: %s", err->message);
+		return;
+	}
+	fd = open(sp->path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0) {
+		sbd_log(BS_LOG_ERR, NULL, "report spool: cannot reopen %s: %s", sp->path, g_strerror(errno));
+		return;
+	}
+	close(sp->fd);
+	sp->fd = fd;
+}
+
+guint
+sbd_spool_ack(SbdSpool *sp, guint64 acked)
+{
+	guint n = 0;
+	SpoolEntry *e;
+
+	while ((e = g_queue_peek_head(&sp->entries)) != NULL && e->seq <= acked) {
+		entry_free(g_queue_pop_head(&sp->entries));
+		n++;
+	}
+	if (n > 0 && save_seq(sp))
+		spool_rewrite(sp);
+	return n;
+}
+
+GPtrArray *
+sbd_spool_pending(SbdSpool *sp, guint64 after)
+{
+	GPtrArray *out = g_ptr_array_new();
+
+	for (GList *l = sp->entries.head; l != NULL; l = l->next) {
+		SpoolEntry *e = l->data;
+		gsize len;
+		const guint8 *data;
+
+		if (e->seq <= after)
+			continue;
+		data = g_bytes_get_data(e->body, &len);
+		g_ptr_array_add(out, basalt__job_report__unpack(NULL, len, data));
+	}
+	return out;
+}
+
+guint
+sbd_spool_length(const SbdSpool *sp)
+{
+	return sp->entries.length;
+}
+
+gboolean
+sbd_spool_has_job(const SbdSpool *sp, guint64 id, guint32 index)
+{
+	for (GList *l = sp->entries.head; l != NULL; l = l->next) {
+		SpoolEntry *e = l->data;
+
+		if (e->job_id == id && e->index == index)
+			return TRUE;
+	}
+	return FALSE;
+}

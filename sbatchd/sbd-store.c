@@ -1,0 +1,197 @@
+/*
+ * Job state files: what a restarted sbatchd needs to find its jobs again.
+ *
+ * One small file per job, <statedir>/jobs/<id>.<index>.job, written
+ * atomically (temporary file, fsync, rename) when the job starts and when
+ * it finishes, and removed once mbatchd acknowledged the final report.  Its
+ * process group and start time let a new sbatchd re-adopt the processes
+ * (bs_reaper_adopt) and keep the runlimit; the status record of bs-jobwrap
+ * next to it (<id>.<index>.status) gives the exit status the new sbatchd
+ * could not wait for.  A GKeyFile, so paths with any characters survive and
+ * an administrator can read it.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "sbd.h"
+
+#define GROUP "job"
+
+void
+sbd_job_free(SbdJob *job)
+{
+	if (job == NULL)
+		return;
+	if (job->runlimit_src != 0)
+		g_source_remove(job->runlimit_src);
+	if (job->term != NULL)
+		bs_jobctl_terminate_cancel(job->term);
+	g_free(job->key);
+	g_free(job->user);
+	g_free(job->out_path);
+	g_free(job->err_path);
+	g_free(job->status_path);
+	g_free(job->kill_reason);
+	g_free(job);
+}
+
+static char *
+job_file(const Sbd *sbd, const char *key)
+{
+	g_autofree char *name = g_strconcat(key, ".job", NULL);
+
+	return g_build_filename(sbd->jobs_dir, name, NULL);
+}
+
+static void
+set_str(GKeyFile *kf, const char *k, const char *v)
+{
+	if (v != NULL)
+		g_key_file_set_string(kf, GROUP, k, v);
+}
+
+static void
+save_end(GKeyFile *kf, const SbdJob *job)
+{
+	g_key_file_set_boolean(kf, GROUP, "finished", TRUE);
+	g_key_file_set_integer(kf, GROUP, "exit_status", job->exit_status);
+	g_key_file_set_integer(kf, GROUP, "term_signal", job->term_signal);
+	g_key_file_set_uint64(kf, GROUP, "final_seq", job->final_seq);
+	g_key_file_set_int64(kf, GROUP, "utime_us", job->usage.utime_us);
+	g_key_file_set_int64(kf, GROUP, "stime_us", job->usage.stime_us);
+	g_key_file_set_int64(kf, GROUP, "peak_rss_kb", job->usage.peak_rss_kb);
+}
+
+gboolean
+sbd_store_save(const SbdJob *job, GError **error)
+{
+	g_autoptr(GKeyFile) kf = g_key_file_new();
+	g_autofree char *path = job_file(job->sbd, job->key);
+	g_autofree char *text = NULL;
+	gsize len;
+
+	g_key_file_set_uint64(kf, GROUP, "job_id", job->id);
+	g_key_file_set_uint64(kf, GROUP, "array_index", job->index);
+	g_key_file_set_integer(kf, GROUP, "pgid", job->pgid);
+	set_str(kf, "user", job->user);
+	g_key_file_set_uint64(kf, GROUP, "uid", job->uid);
+	g_key_file_set_uint64(kf, GROUP, "gid", job->gid);
+	g_key_file_set_int64(kf, GROUP, "start_time", job->start_time);
+	g_key_file_set_uint64(kf, GROUP, "runlimit_s", job->runlimit_s);
+	g_key_file_set_uint64(kf, GROUP, "terminate_interval_s", job->term_interval_s);
+	set_str(kf, "stdout", job->out_path);
+	set_str(kf, "stderr", job->err_path);
+	set_str(kf, "kill_reason", job->kill_reason);
+	g_key_file_set_boolean(kf, GROUP, "forget", job->forget);
+	if (job->finished)
+		save_end(kf, job);
+	text = g_key_file_to_data(kf, &len, NULL);
+	return g_file_set_contents_full(path, text, (gssize)len,
+	    G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE, 0600, error);
+}
+
+void
+sbd_store_remove(const SbdJob *job)
+{
+	g_autofree char *path = job_file(job->sbd, job->key);
+
+	if (g_unlink(path) < 0 && errno != ENOENT)
+		sbd_log(BS_LOG_WARNING, job, "cannot remove %s: %s", path, g_strerror(errno));
+	if (job->status_path != NULL)
+		(void)g_unlink(job->status_path);
+	g_free(path);
+	path = g_strconcat(job->sbd->jobs_dir, "/", job->key, ".script", NULL);
+	(void)g_unlink(path);
+}
+
+static char *
+get_str(GKeyFile *kf, const char *k)
+{
+	return g_key_file_get_string(kf, GROUP, k, NULL);
+}
+
+static void
+load_end(GKeyFile *kf, SbdJob *job)
+{
+	job->finished = g_key_file_get_boolean(kf, GROUP, "finished", NULL);
+	if (!job->finished)
+		return;
+	job->exit_status = g_key_file_get_integer(kf, GROUP, "exit_status", NULL);
+	job->term_signal = g_key_file_get_integer(kf, GROUP, "term_signal", NULL);
+	job->final_seq = g_key_file_get_uint64(kf, GROUP, "final_seq", NULL);
+	job->usage.utime_us = g_key_file_get_int64(kf, GROUP, "utime_us", NULL);
+	job->usage.stime_us = g_key_file_get_int64(kf, GROUP, "stime_us", NULL);
+	job->usage.peak_rss_kb = g_key_file_get_int64(kf, GROUP, "peak_rss_kb", NULL);
+	job->state = job->exit_status == 0 && job->term_signal == 0 ?
+	    BASALT__JOB_STATE__JOB_STATE_DONE : BASALT__JOB_STATE__JOB_STATE_EXIT;
+}
+
+static SbdJob *
+load_one(Sbd *sbd, const char *path, GError **error)
+{
+	g_autoptr(GKeyFile) kf = g_key_file_new();
+	g_autofree char *status = NULL;
+	SbdJob *job;
+
+	if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, error))
+		return NULL;
+	if (!g_key_file_has_key(kf, GROUP, "job_id", NULL) ||
+	    !g_key_file_has_key(kf, GROUP, "pgid", NULL)) {
+		g_set_error(error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_KEY_NOT_FOUND,
+		    "no job_id or pgid");
+		return NULL;
+	}
+	job = g_new0(SbdJob, 1);
+	job->sbd = sbd;
+	job->id = g_key_file_get_uint64(kf, GROUP, "job_id", NULL);
+	job->index = (guint32)g_key_file_get_uint64(kf, GROUP, "array_index", NULL);
+	job->key = sbd_job_key(job->id, job->index);
+	job->pgid = g_key_file_get_integer(kf, GROUP, "pgid", NULL);
+	job->user = get_str(kf, "user");
+	job->uid = (uid_t)g_key_file_get_uint64(kf, GROUP, "uid", NULL);
+	job->gid = (gid_t)g_key_file_get_uint64(kf, GROUP, "gid", NULL);
+	job->start_time = g_key_file_get_int64(kf, GROUP, "start_time", NULL);
+	job->runlimit_s = g_key_file_get_uint64(kf, GROUP, "runlimit_s", NULL);
+	job->term_interval_s = (guint)g_key_file_get_uint64(kf, GROUP,
+	    "terminate_interval_s", NULL);
+	job->out_path = get_str(kf, "stdout");
+	job->err_path = get_str(kf, "stderr");
+	job->kill_reason = get_str(kf, "kill_reason");
+	job->forget = g_key_file_get_boolean(kf, GROUP, "forget", NULL);
+	status = g_strconcat(job->key, ".status", NULL);
+	job->status_path = g_build_filename(sbd->jobs_dir, status, NULL);
+	job->state = BASALT__JOB_STATE__JOB_STATE_RUN;
+	load_end(kf, job);
+	return job;
+}
+
+GPtrArray *
+sbd_store_load_all(Sbd *sbd)
+{
+	GPtrArray *jobs = g_ptr_array_new();
+	GDir *dir = g_dir_open(sbd->jobs_dir, 0, NULL);
+	const char *name;
+
+	if (dir == NULL)
+		return jobs;
+	while ((name = g_dir_read_name(dir)) != NULL) {
+		g_autofree char *path = NULL;
+		g_autoptr(GError) err = NULL;
+		SbdJob *job;
+
+		if (!g_str_has_suffix(name, ".job"))
+			continue;
+		path = g_build_filename(sbd->jobs_dir, name, NULL);
+		job = load_one(sbd, path, &err);
+		if (job == NULL) {
+			sbd_log(BS_LOG_ERR, NULL, "ignoring job file %s: %s", path, err->message);
+			continue;
+		}
+		g_ptr_array_add(jobs, job);
+	}
+	g_dir_close(dir);
+	return jobs;
+}

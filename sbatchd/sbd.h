@@ -1,0 +1,169 @@
+/*
+ * sbatchd, the daemon: what its parts share.
+ *
+ * The daemon is one GMainLoop thread and a handful of parts that each own
+ * one concern, so each can be read (and reasoned about under failure) alone:
+ *
+ *   sbd.c        options, configuration, daemonizing, signals, main loop
+ *   sbd-link.c   the one connection to mbatchd: dial, register, heartbeat,
+ *                reconnect with backoff, send reports (HostService client)
+ *   sbd-exec.c   ExecService: what mbatchd asks of us (start, signal, peek)
+ *   sbd-job.c    the job table: reaper events, runlimit, re-adoption
+ *   sbd-start.c  a StartJobRequest made into a launch (identity, env, files)
+ *   sbd-store.c  job state files in the state directory
+ *   sbd-spool.c  the report spool: every JobReport is on disk until acked
+ *   sbd-load.c   host facts and load indices from /proc
+ *
+ * Jobs never depend on the link: a job keeps running while mbatchd is away
+ * or sbatchd itself restarts, and what it did waits in the spool.
+ */
+#ifndef BS_SBD_SBD_H
+#define BS_SBD_SBD_H
+
+#include <glib.h>
+#include <sys/types.h>
+
+#include "common.pb-c.h"
+#include "host.pb-c.h"
+#include "conf/conf.h"
+#include "rpc/rpc.h"
+#include "util/log.h"
+
+#include "jobctl.h"
+#include "launch.h"
+#include "reaper.h"
+
+typedef struct Sbd Sbd;
+typedef struct SbdSpool SbdSpool;
+
+/* One job this host runs, or ran and has not yet been acknowledged. */
+typedef struct {
+	Sbd *sbd;
+	guint64 id;
+	guint32 index;
+	char *key;                /* "<id>.<index>": table key and file stem */
+	char *user;
+	uid_t uid;
+	gid_t gid;
+	pid_t pgid;
+	gint64 start_time;        /* Unix seconds */
+	guint64 runlimit_s;       /* 0: none */
+	guint term_interval_s;    /* JOB_TERMINATE_INTERVAL for this job */
+	char *out_path;           /* where stdout goes (absolute), for peek */
+	char *err_path;           /* stderr when separate, or NULL */
+	char *status_path;        /* bs-jobwrap's record */
+	Basalt__JobState state;   /* RUN, USUSP, DONE, EXIT */
+	gboolean finished;
+	int exit_status;          /* exit code, 128+signal when killed, -1 unknown */
+	int term_signal;
+	BsJobUsage usage;         /* final usage once finished */
+	guint64 final_seq;        /* seq of the final report; 0 before */
+	char *kill_reason;        /* why sbatchd killed it ("RUNLIMIT was reached;") */
+	gboolean forget;          /* mbatchd no longer wants it: no more reports */
+	guint runlimit_src;
+	BsTerminate *term;
+} SbdJob;
+
+struct Sbd {
+	char *envdir;
+	BsConfig *cfg;
+	char *host;               /* the name we register as (-N) */
+	char *statedir;           /* -S */
+	char *jobs_dir;           /* statedir/jobs */
+	char *output_dir;         /* statedir/output */
+	char *wrapper;            /* bs-jobwrap */
+	guint port;               /* -p, reported in RegisterHost */
+	gint64 boot_time;
+	gboolean allow_root;      /* LSF_ROOT_REX or LSB_ALLOW_ROOT_JOBS */
+	guint reaper_poll_ms;
+	GMainLoop *loop;
+	BsReaper *reaper;
+	GHashTable *jobs;         /* key -> SbdJob* */
+
+	/* link (sbd-link.c) */
+	BsRpcConn *conn;
+	gboolean registered;
+	guint reconnect_src;
+	guint backoff_ms;
+	guint heartbeat_src;
+	guint heartbeat_s;
+	guint terminate_interval_s;
+	guint sample_src;
+	SbdSpool *spool;
+};
+
+/* Logging with the host (and job) in every line. */
+void sbd_log_host(const char *host);
+void sbd_log(BsLogLevel level, const SbdJob *job, const char *fmt, ...)
+    G_GNUC_PRINTF(3, 4);
+
+/* lsf.conf values. */
+const char *sbd_conf_value(const Sbd *sbd, const char *key);
+gboolean sbd_conf_flag(const Sbd *sbd, const char *key);
+
+/* sbd-link.c */
+void sbd_link_start(Sbd *sbd);
+void sbd_link_stop(Sbd *sbd);
+/* A new report is in the spool: send it if we can. */
+void sbd_link_kick(Sbd *sbd);
+
+/* sbd-exec.c */
+extern Basalt__ExecService_Service sbd_exec_service;
+void sbd_exec_init(Sbd *sbd);
+
+/* sbd-job.c */
+void sbd_jobs_init(Sbd *sbd);
+void sbd_jobs_free(Sbd *sbd);
+/* Re-adopt what the state directory says is ours (at start). */
+void sbd_jobs_recover(Sbd *sbd);
+SbdJob *sbd_job_lookup(Sbd *sbd, guint64 id, guint32 index);
+char *sbd_job_key(guint64 id, guint32 index);
+/* sbd-start.c: launch a job from mbatchd's request (idempotent: a job
+ * already running here is returned as it is). */
+gboolean sbd_job_start(Sbd *sbd, const Basalt__StartJobRequest *req,
+    SbdJob **out, GError **error);
+/* A launched job joins the table: saved, watched, reported. */
+void sbd_job_started(SbdJob *job);
+/* Fill a HostJob (strings and usage owned by the caller's arena). */
+void sbd_job_to_host_job(SbdJob *job, Basalt__HostJob *hj,
+    Basalt__ResourceUsage *usage);
+/* Reports up to acked are in: drop the jobs whose final report it was. */
+void sbd_jobs_acked(Sbd *sbd, guint64 acked);
+void sbd_job_terminate(SbdJob *job, const char *reason);
+/* mbatchd forgot it (bkill -r while away, FORGET): kill and drop it. */
+void sbd_job_forget(Sbd *sbd, guint64 id, guint32 index);
+void sbd_job_forget_all_of(Sbd *sbd, guint64 id);
+/* Report a state change of a job (spooled, then sent). */
+void sbd_job_report(SbdJob *job, const char *reason);
+
+/* sbd-store.c */
+gboolean sbd_store_save(const SbdJob *job, GError **error);
+void sbd_store_remove(const SbdJob *job);
+/* Every job file in jobs_dir, parsed; a GPtrArray of SbdJob* (not watched). */
+GPtrArray *sbd_store_load_all(Sbd *sbd);
+void sbd_job_free(SbdJob *job);
+
+/* sbd-spool.c */
+SbdSpool *sbd_spool_open(const char *statedir, GError **error);
+void sbd_spool_free(SbdSpool *sp);
+/* Assign the next seq, append durably; returns the seq (0 on failure). */
+guint64 sbd_spool_append(SbdSpool *sp, Basalt__JobReport *rep);
+/* Drop every report with seq <= acked; returns how many were dropped. */
+guint sbd_spool_ack(SbdSpool *sp, guint64 acked);
+/* Reports in seq order with seq > after: GPtrArray of Basalt__JobReport*
+ * (unpacked; free with basalt__job_report__free_unpacked). */
+GPtrArray *sbd_spool_pending(SbdSpool *sp, guint64 after);
+guint sbd_spool_length(const SbdSpool *sp);
+gboolean sbd_spool_has_job(const SbdSpool *sp, guint64 id, guint32 index);
+
+/* sbd-load.c */
+typedef struct {
+	guint ncpus;
+	guint64 mem_kb, swap_kb;
+	char *type, *model;
+} SbdHostInfo;
+void sbd_host_info(SbdHostInfo *info);
+void sbd_host_info_clear(SbdHostInfo *info);
+void sbd_load_read(Basalt__LoadIndices *load);
+
+#endif
