@@ -196,6 +196,7 @@ load_segment(Load *ld, const BsJournalFile *f, gboolean last, GError **err)
 {
 	BsSegReader r;
 	BsHdrResult hres;
+	g_autofree char *dir = NULL;
 	gboolean ok;
 
 	if (!bs_seg_open(&r, f->path, last, &hres, err)) {
@@ -215,8 +216,10 @@ load_segment(Load *ld, const BsJournalFile *f, gboolean last, GError **err)
 			return FALSE;
 		}
 		ld->rep->dropped_bytes += f->size;
+		g_free(ld->rep->dropped_path);
 		ld->rep->dropped_path = g_strdup(f->path);
-		return TRUE;
+		dir = g_path_get_dirname(f->path);
+		return bs_fsync_dir(dir, err);
 	}
 	ok = check_segment_start(ld, &r, err) && load_records(ld, &r, last, err);
 	ld->seen_segment = TRUE;
