@@ -1,0 +1,15 @@
+# Benchmarks: built and run on demand (`make bench-journal`), never by
+# `make check`, since their numbers depend on the machine's disk.
+EXTRA_PROGRAMS += %reldir%/journal-bench
+%canon_reldir%_journal_bench_SOURCES = %reldir%/journal-bench.c
+%canon_reldir%_journal_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_journal_bench_LDADD = mbatchd/log/libbslog.a \
+	proto/libbsproto.a lib/util/libbsutil.a $(GLIB_LIBS) $(PROTOBUF_C_LIBS)
+CLEANFILES += %reldir%/journal-bench$(EXEEXT)
+
+# BENCH_DIR: where the journal is written (default: a temp dir under the
+# build tree, so the numbers are for the disk holding the build).
+BENCH_DIR ?= $(abs_top_builddir)/bench
+.PHONY: bench-journal
+bench-journal: %reldir%/journal-bench$(EXEEXT)
+	./%reldir%/journal-bench$(EXEEXT) -d '$(BENCH_DIR)'

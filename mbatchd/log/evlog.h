@@ -1,0 +1,129 @@
+/*
+ * The event journal: mbatchd's lsb.events, done so that a crash never loses
+ * an event that was acknowledged and never misreads one.
+ *
+ * Every change to mbatchd's state is an Event (proto/event.proto) applied by
+ * state_apply().  The daemon appends each event here, calls bs_evlog_sync()
+ * once per main-loop iteration (before it sleeps) and only then releases
+ * replies and orders: a burst of submissions shares one fdatasync (group
+ * commit, as Redis flushes its AOF in beforeSleep).
+ *
+ * ON-DISK FORMAT (all integers little-endian)
+ *
+ *   Directory (LSB_SHAREDIR/events/, given by the caller):
+ *     events.<first_seq>     segments, first_seq zero-padded to 20 digits so
+ *                            names sort in seq order; the newest one is
+ *                            written, older ones are kept for history
+ *     snapshot.<seq>         the state after event <seq>, as events
+ *     *.tmp                  a file being written; ignored when reading
+ *     *.damaged              a file salvage set aside; ignored when reading
+ *
+ *   File header, 40 bytes, at the start of segments and snapshots:
+ *     0   char[8] magic       "BSEVLOG\0"
+ *     8   u32     version     BS_EVLOG_VERSION; a reader refuses a newer one
+ *     12  u32     kind        1 = segment, 2 = snapshot
+ *     16  u64     generation  segments: 1 for the first, +1 per new segment
+ *                             (a stale file from another journal shows up as
+ *                             a generation that goes backwards); snapshots: 0
+ *     24  u64     first_seq   segment: seq of its first record;
+ *                             snapshot: the seq the state is taken after
+ *     32  u32     flags       BS_EVLOG_F_SALVAGED: a seq gap before this
+ *                             segment was accepted by an operator (salvage)
+ *     36  u32     crc32c      of bytes 0..35
+ *
+ *   Record, after the header, one per event, back to back:
+ *     u32 length   of the payload, 1 .. BS_EVLOG_MAX_RECORD
+ *     u32 crc32c   of the payload
+ *     payload      Basalt__Event, protobuf-packed
+ *   In a segment, record seqs are consecutive: first_seq, first_seq + 1, ...
+ *   and the next segment's first_seq follows the previous segment's last.
+ *
+ *   Snapshot: header, then one record per event describing the live state
+ *   (seq of those events is not interpreted), then a 24-byte footer:
+ *     char[8] "BSSNEND\0" | u64 record count | u32 0 | u32 crc32c(bytes 0..19)
+ *   A snapshot without its exact footer at the exact end is not used.
+ *
+ * Failure model: a crash can leave a partial record at the end of the newest
+ * segment only (records are appended, a segment is complete before the next
+ * one is created, and new files appear by rename).  Recovery therefore cuts
+ * a damaged tail of the newest segment and treats damage anywhere else as an
+ * error an operator must look at (journal.h: check and salvage).
+ */
+#ifndef BS_EVLOG_H
+#define BS_EVLOG_H
+
+#include <glib.h>
+
+#include "event.pb-c.h"
+
+#define BS_EVLOG_MAGIC        "BSEVLOG"        /* with its NUL: 8 bytes */
+#define BS_EVLOG_VERSION      1u
+#define BS_EVLOG_HEADER_SIZE  40u
+#define BS_EVLOG_RECORD_HEAD  8u
+#define BS_EVLOG_MAX_RECORD   (16u << 20)
+#define BS_EVLOG_F_SALVAGED   0x1u
+#define BS_EVLOG_DEFAULT_SEGMENT_SIZE ((guint64)64 << 20)
+
+typedef enum {
+	BS_EVLOG_SYNC_ALWAYS,   /* fdatasync at every bs_evlog_sync() (default) */
+	BS_EVLOG_SYNC_NONE,     /* write only: tests and benchmarks */
+} BsEvlogSyncMode;
+
+typedef struct {
+	BsEvlogSyncMode sync_mode;
+	guint64 segment_size;   /* bs_evlog_should_rotate() past this size */
+} BsEvlogOptions;
+
+typedef struct BsEvlog BsEvlog;
+
+void bs_evlog_options_init(BsEvlogOptions *opts);
+/* "always" or "none"; FALSE for anything else. */
+gboolean bs_evlog_sync_mode_parse(const char *name, BsEvlogSyncMode *out);
+
+/*
+ * Opens the journal in dir for appending, creating dir's first segment if
+ * there is none.  Recovery (bs_journal_load) must have run first: a torn
+ * tail in the newest segment makes this fail rather than append after it.
+ */
+BsEvlog *bs_evlog_open(const char *dir, const BsEvlogOptions *opts,
+    GError **err);
+/* Closes the files; records appended but not synced are dropped. */
+void bs_evlog_free(BsEvlog *log);
+
+/* The seq the next appended event must carry. */
+guint64 bs_evlog_next_seq(const BsEvlog *log);
+/* The highest seq that is durable (0: none). */
+guint64 bs_evlog_synced_seq(const BsEvlog *log);
+
+/*
+ * Packs ev into the commit buffer; no I/O.  Fails (and buffers nothing) if
+ * ev->seq is not bs_evlog_next_seq() or the packed event is over
+ * BS_EVLOG_MAX_RECORD.
+ */
+gboolean bs_evlog_append(BsEvlog *log, const Basalt__Event *ev, GError **err);
+
+/*
+ * Writes every buffered record with one write and makes it durable with one
+ * fdatasync.  On failure (BS_ERROR_IO, with strerror) the segment is cut
+ * back to what was durable before and the records stay buffered, so a later
+ * call writes them again; nothing is half-written and nothing is lost.
+ */
+gboolean bs_evlog_sync(BsEvlog *log, GError **err);
+
+/* Records and bytes appended but not yet durable. */
+void bs_evlog_pending(const BsEvlog *log, guint *n_records, gsize *n_bytes);
+
+/* TRUE once the current segment (with what is buffered) passes the size. */
+gboolean bs_evlog_should_rotate(const BsEvlog *log);
+
+/*
+ * Syncs, then starts a new segment whose first seq is bs_evlog_next_seq().
+ * The caller writes the snapshot (snapshot.h) at bs_evlog_synced_seq()
+ * before calling this.
+ */
+gboolean bs_evlog_rotate(BsEvlog *log, GError **err);
+
+/* Path of the segment being written. */
+const char *bs_evlog_segment_path(const BsEvlog *log);
+
+#endif

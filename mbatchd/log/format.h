@@ -1,0 +1,105 @@
+/*
+ * Internal to mbatchd/log: the byte-level format (evlog.h documents it) in
+ * one place, so the writer, the snapshot code, recovery and the history
+ * reader cannot disagree about a header or a record.
+ *
+ * BsSegReader reads one file's records through a window buffer (no mmap: the
+ * daemon may truncate the file under a history reader, and a truncated
+ * mapping is a SIGBUS) and classifies every way a record can be bad, so the
+ * caller decides whether that is a torn tail or damage.
+ */
+#ifndef BS_LOG_FORMAT_H
+#define BS_LOG_FORMAT_H
+
+#include <glib.h>
+
+#include "mbatchd/log/evlog.h"
+
+#define BS_KIND_SEGMENT   1u
+#define BS_KIND_SNAPSHOT  2u
+#define BS_SNAP_FOOTER_MAGIC "BSSNEND"
+#define BS_SNAP_FOOTER_SIZE  24u
+
+typedef struct {
+	guint32 version;
+	guint32 kind;
+	guint64 generation;
+	guint64 first_seq;
+	guint32 flags;
+} BsLogHeader;
+
+typedef enum {
+	BS_HDR_OK,
+	BS_HDR_SHORT,       /* file shorter than a header */
+	BS_HDR_BAD,         /* wrong magic, kind or CRC */
+	BS_HDR_NEWER,       /* a version this code does not know */
+} BsHdrResult;
+
+typedef enum {
+	BS_REC_OK,
+	BS_REC_END,         /* clean end of file */
+	BS_REC_SHORT_HEAD,  /* fewer than 8 bytes left */
+	BS_REC_SHORT_BODY,  /* length runs past the end of the file */
+	BS_REC_BAD_LENGTH,  /* 0 or over BS_EVLOG_MAX_RECORD */
+	BS_REC_BAD_CRC,
+	BS_REC_IO,          /* read() failed; errno kept in the reader */
+} BsRecResult;
+
+typedef struct {
+	int fd;
+	char *path;
+	guint64 size;       /* file size when opened */
+	BsLogHeader hdr;
+	guint64 off;        /* offset of the next record */
+	int err_no;         /* errno of a BS_REC_IO */
+	guint8 *buf;        /* window: bytes [buf_off, buf_off + buf_len) */
+	gsize buf_cap;
+	guint64 buf_off;
+	gsize buf_len;
+} BsSegReader;
+
+guint32 bs_get32(const guint8 *p);
+guint64 bs_get64(const guint8 *p);
+void bs_put32(guint8 *p, guint32 v);
+void bs_put64(guint8 *p, guint64 v);
+void bs_header_encode(const BsLogHeader *h, guint8 out[BS_EVLOG_HEADER_SIZE]);
+BsHdrResult bs_header_decode(const guint8 *p, gsize len, BsLogHeader *h);
+void bs_record_head(guint8 out[BS_EVLOG_RECORD_HEAD], const guint8 *payload,
+    guint32 len);
+/* Appends one framed record holding ev; FALSE if it is over the limit. */
+gboolean bs_record_append(GByteArray *buf, const Basalt__Event *ev,
+    guint32 *framed_len);
+
+char *bs_file_name(const char *dir, const char *prefix, guint64 seq);
+gboolean bs_fsync_dir(const char *dir, GError **err);
+/* Writes all of len at off (retrying short writes); -errno on failure. */
+int bs_pwrite_all(int fd, const void *p, gsize len, guint64 off);
+/* Writes a new file atomically: .tmp, fsync, rename, fsync dir. */
+gboolean bs_write_file_atomic(const char *dir, const char *path,
+    const guint8 *data, gsize len, GError **err);
+
+/*
+ * Opens path and decodes its header into r->hdr.  On failure *hres says
+ * why (err is set too), except for open/read errors where *hres is BS_HDR_OK
+ * and err says BS_ERROR_IO.
+ */
+gboolean bs_seg_open(BsSegReader *r, const char *path, gboolean writable,
+    BsHdrResult *hres, GError **err);
+void bs_seg_close(BsSegReader *r);
+/* n bytes at off, through the window; NULL if short (err_no 0) or error. */
+const guint8 *bs_seg_peek(BsSegReader *r, guint64 off, gsize n);
+/* Reads the record at r->off; on BS_REC_OK advances r->off past it. */
+BsRecResult bs_seg_next(BsSegReader *r, const guint8 **payload, guint32 *len);
+/*
+ * Finds the first offset after `from` where a whole, valid record of an event
+ * with seq > min_seq starts; FALSE if there is none up to the end.
+ */
+gboolean bs_seg_resync(BsSegReader *r, guint64 from, guint64 min_seq,
+    guint64 *found);
+const char *bs_rec_result_str(BsRecResult res);
+
+/* Unpacks a payload; NULL if it is not an Event.  Free with bs_event_free. */
+Basalt__Event *bs_event_unpack(const guint8 *p, guint32 len);
+void bs_event_free(Basalt__Event *ev);
+
+#endif

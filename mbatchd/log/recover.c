@@ -1,0 +1,289 @@
+/*
+ * Recovery at start: newest whole snapshot, then the journal after it.
+ *
+ * The one judgement made here is "torn tail or damage?".  A crash can only
+ * leave a partial last write at the end of the newest segment, so bad bytes
+ * there with no valid record after them are cut (ftruncate) and reported;
+ * bad bytes followed by valid records, bad bytes in an older segment, or a
+ * seq that does not follow are something else (a disk, an editor, a bug) and
+ * stop recovery with the file and offset: guessing there could replay a
+ * journal with a hole in it and forget an acknowledged job.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/error.h"
+#include "mbatchd/log/format.h"
+#include "mbatchd/log/journal.h"
+#include "mbatchd/log/repair.h"
+#include "mbatchd/log/snapshot.h"
+
+#define SALVAGE_HINT " (the journal check and salvage can recover the " \
+	"readable records)"
+
+typedef struct {
+	BsJournalEventFn fn;
+	void *data;
+	BsJournalReport *rep;
+	guint64 skip_upto;      /* snapshot seq: its events are already fed */
+	guint64 expect;         /* seq the next segment should start at */
+	gboolean seen_segment;
+	guint64 prev_gen;
+	gboolean dry_run;       /* check: change nothing, feed nothing */
+} Load;
+
+void
+bs_journal_report_init(BsJournalReport *rep)
+{
+	memset(rep, 0, sizeof *rep);
+	rep->problems = g_ptr_array_new_with_free_func(g_free);
+}
+
+void
+bs_journal_report_clear(BsJournalReport *rep)
+{
+	g_free(rep->snapshot_path);
+	g_free(rep->dropped_path);
+	if (rep->problems != NULL)
+		g_ptr_array_unref(rep->problems);
+	memset(rep, 0, sizeof *rep);
+}
+
+/*
+ * Feeds the newest snapshot that is whole.  Damaged ones are passed over
+ * (and reported); a newer format version is not, since the older snapshot
+ * would silently lose what the newer daemon did.
+ */
+static gboolean
+load_snapshot(Load *ld, GPtrArray *snaps, GError **err)
+{
+	for (guint i = snaps->len; i-- > 0;) {
+		BsJournalFile *f = g_ptr_array_index(snaps, i);
+		GError *e = NULL;
+		gboolean fatal = FALSE;
+		guint64 seq = 0, n = 0;
+
+		if (bs_snapshot_load(f->path, ld->fn, ld->data, &seq, &n, &fatal,
+		    &e)) {
+			ld->rep->snapshot_seq = seq;
+			ld->rep->snapshot_path = g_strdup(f->path);
+			ld->rep->snapshot_events = n;
+			ld->skip_upto = seq;
+			ld->expect = seq + 1;
+			return TRUE;
+		}
+		if (fatal) {
+			g_propagate_error(err, e);
+			return FALSE;
+		}
+		g_ptr_array_add(ld->rep->problems, g_strdup_printf(
+		    "%s, using an older snapshot", e->message));
+		g_error_free(e);
+	}
+	ld->expect = 1;
+	return TRUE;
+}
+
+/* Header checks: its name, its generation, and that it follows on. */
+static gboolean
+check_segment_start(Load *ld, BsSegReader *r, GError **err)
+{
+	const BsLogHeader *h = &r->hdr;
+	const char *why = NULL;
+
+	if (h->kind != BS_KIND_SEGMENT)
+		why = "not a segment file";
+	else if (h->generation < ld->prev_gen)
+		why = "generation goes backwards (a file from another journal?)";
+	else if (h->first_seq > ld->expect && !(h->flags & BS_EVLOG_F_SALVAGED))
+		why = "seq gap before this segment (events are missing)";
+	else if (h->first_seq < ld->expect && ld->seen_segment)
+		why = "segment overlaps the previous one";
+	if (why == NULL)
+		return TRUE;
+	g_set_error(err, BS_ERROR, BS_ERROR_FAILED,
+	    "%s: offset 0: %s: it starts at seq %" G_GUINT64_FORMAT ", seq %"
+	    G_GUINT64_FORMAT " was expected" SALVAGE_HINT, r->path, why,
+	    h->first_seq, ld->expect);
+	return FALSE;
+}
+
+static gboolean
+feed_record(Load *ld, BsSegReader *r, const guint8 *p, guint32 len,
+    guint64 seq, GError **err)
+{
+	Basalt__Event *ev = bs_event_unpack(p, len);
+	guint64 off = r->off - len - BS_EVLOG_RECORD_HEAD;
+
+	if (ev == NULL || ev->seq != seq) {
+		g_set_error(err, BS_ERROR, BS_ERROR_FAILED,
+		    "%s: offset %" G_GUINT64_FORMAT ": %s (seq %" G_GUINT64_FORMAT
+		    " expected)" SALVAGE_HINT, r->path, off,
+		    ev == NULL ? "record is not an event" : "seq out of order", seq);
+		bs_event_free(ev);
+		return FALSE;
+	}
+	if (seq > ld->skip_upto) {
+		if (ld->fn != NULL)
+			ld->fn(ev, ld->data);
+		if (ld->rep->records++ == 0)
+			ld->rep->first_seq = seq;
+		ld->rep->last_seq = seq;
+	}
+	bs_event_free(ev);
+	return TRUE;
+}
+
+/* Cuts the newest segment back to its last whole record. */
+static gboolean
+cut_tail(Load *ld, BsSegReader *r, GError **err)
+{
+	if (ld->dry_run) {
+		g_ptr_array_add(ld->rep->problems, g_strdup_printf("%s: offset %"
+		    G_GUINT64_FORMAT ": torn tail of %" G_GUINT64_FORMAT " bytes "
+		    "(recovery will cut it)", r->path, r->off, r->size - r->off));
+		return TRUE;
+	}
+	if (ftruncate(r->fd, (off_t)r->off) < 0 || fsync(r->fd) < 0) {
+		g_set_error(err, BS_ERROR, BS_ERROR_IO,
+		    "cannot cut the torn tail of %s at offset %" G_GUINT64_FORMAT
+		    ": %s", r->path, r->off, g_strerror(errno));
+		return FALSE;
+	}
+	ld->rep->dropped_bytes += r->size - r->off;
+	g_free(ld->rep->dropped_path);
+	ld->rep->dropped_path = g_strdup(r->path);
+	return TRUE;
+}
+
+/* The records after the header; decides torn tail against damage. */
+static gboolean
+load_records(Load *ld, BsSegReader *r, gboolean last, GError **err)
+{
+	guint64 seq = r->hdr.first_seq;
+	const guint8 *p;
+	guint32 len;
+	BsRecResult res;
+	guint64 next_good;
+
+	while ((res = bs_seg_next(r, &p, &len)) == BS_REC_OK) {
+		if (!feed_record(ld, r, p, len, seq, err))
+			return FALSE;
+		seq++;
+	}
+	ld->expect = MAX(ld->expect, seq);
+	if (res == BS_REC_END)
+		return TRUE;
+	if (res == BS_REC_IO) {
+		g_set_error(err, BS_ERROR, BS_ERROR_IO, "cannot read %s: %s",
+		    r->path, g_strerror(r->err_no));
+		return FALSE;
+	}
+	if (last && !bs_seg_resync(r, r->off + 1, seq - 1, &next_good))
+		return cut_tail(ld, r, err);
+	g_set_error(err, BS_ERROR, BS_ERROR_FAILED,
+	    "%s: offset %" G_GUINT64_FORMAT ": %s, %s" SALVAGE_HINT, r->path,
+	    r->off, bs_rec_result_str(res), last ?
+	    "and valid records follow it" : "in a segment that is not the newest");
+	return FALSE;
+}
+
+static gboolean
+load_segment(Load *ld, const BsJournalFile *f, gboolean last, GError **err)
+{
+	BsSegReader r;
+	BsHdrResult hres;
+	g_autofree char *dir = NULL;
+	gboolean ok;
+
+	if (!bs_seg_open(&r, f->path, last, &hres, err)) {
+		bs_seg_close(&r);
+		if (hres != BS_HDR_SHORT || !last)
+			return FALSE;
+		/* Created by rename, so only outside damage tears a header. */
+		g_clear_error(err);
+		if (ld->dry_run) {
+			g_ptr_array_add(ld->rep->problems, g_strdup_printf("%s: torn "
+			    "header (recovery will remove the file)", f->path));
+			return TRUE;
+		}
+		if (unlink(f->path) < 0) {
+			g_set_error(err, BS_ERROR, BS_ERROR_IO, "cannot remove %s: %s",
+			    f->path, g_strerror(errno));
+			return FALSE;
+		}
+		ld->rep->dropped_bytes += f->size;
+		g_free(ld->rep->dropped_path);
+		ld->rep->dropped_path = g_strdup(f->path);
+		dir = g_path_get_dirname(f->path);
+		return bs_fsync_dir(dir, err);
+	}
+	ok = check_segment_start(ld, &r, err) && load_records(ld, &r, last, err);
+	ld->seen_segment = TRUE;
+	ld->prev_gen = r.hdr.generation;
+	ld->rep->segments++;
+	bs_seg_close(&r);
+	return ok;
+}
+
+/* Index of the first segment holding seq `from` (or starting after it). */
+static guint
+first_needed(GPtrArray *segs, guint64 from)
+{
+	guint i0 = 0;
+
+	for (guint i = 0; i < segs->len; i++)
+		if (((BsJournalFile *)g_ptr_array_index(segs, i))->seq <= from)
+			i0 = i;
+	return i0;
+}
+
+/* Salvage into its own report, keeping only what it did. */
+static gboolean
+salvage_first(const char *dir, BsJournalReport *rep, GError **err)
+{
+	BsJournalReport srep;
+	gboolean ok;
+
+	bs_journal_report_init(&srep);
+	ok = bs_journal_salvage(dir, &srep, err);
+	for (guint i = 0; i < srep.problems->len; i++)
+		g_ptr_array_add(rep->problems, g_strdup(srep.problems->pdata[i]));
+	rep->dropped_bytes += srep.dropped_bytes;
+	if (srep.dropped_path != NULL)
+		rep->dropped_path = g_strdup(srep.dropped_path);
+	bs_journal_report_clear(&srep);
+	return ok;
+}
+
+/* Shared by load and check (dry_run: fn is NULL and nothing is changed). */
+gboolean
+bs_journal_replay(const char *dir, gboolean dry_run, BsJournalEventFn fn,
+    void *data, BsJournalReport *rep, GError **err)
+{
+	Load ld = { .fn = fn, .data = data, .rep = rep, .dry_run = dry_run };
+	GPtrArray *segs, *snaps;
+	gboolean ok;
+
+	if (!bs_journal_list(dir, &segs, &snaps, err))
+		return FALSE;
+	ok = load_snapshot(&ld, snaps, err);
+	for (guint i = first_needed(segs, ld.expect); ok && i < segs->len; i++)
+		ok = load_segment(&ld, g_ptr_array_index(segs, i),
+		    i + 1 == segs->len, err);
+	g_ptr_array_unref(segs);
+	g_ptr_array_unref(snaps);
+	return ok;
+}
+
+gboolean
+bs_journal_load(const char *dir, BsJournalLoadFlags flags,
+    BsJournalEventFn fn, void *data, BsJournalReport *rep, GError **err)
+{
+	if ((flags & BS_JOURNAL_LOAD_SALVAGE) && !salvage_first(dir, rep, err))
+		return FALSE;
+	return bs_journal_replay(dir, FALSE, fn, data, rep, err);
+}
