@@ -148,6 +148,9 @@ call_dispatch_request(BsRpcConn *conn, const Basalt__Envelope *env)
 		return;
 	}
 	call = call_new(conn, env, sd);
+	/* A request's reply waits only for the commits it makes itself. */
+	if (conn->gate != NULL)
+		conn->gate->barrier = 0;
 	svc->invoke(svc, env->method, input, bs_rpc_call_reply, call);
 	protobuf_c_message_free_unpacked(input, NULL);
 	bs_rpc_call_unref(call);

@@ -23,6 +23,19 @@ typedef enum {
 	CONN_CLOSED,
 } ConnState;
 
+/*
+ * The output gate of a server: a frame queued while `barrier` is N is not
+ * written before `synced` reaches N.  mbatchd sets the barrier to the
+ * journal sequence number of each event it commits and advances `synced`
+ * after each fdatasync, so no reply or order leaves before the events
+ * behind it are durable.  Each incoming request starts at barrier 0, so a
+ * query or a refusal is never held behind someone else's commit.
+ */
+typedef struct {
+	guint64 barrier;
+	guint64 synced;
+} BsRpcGate;
+
 typedef struct {
 	/* Dialer: connect() finished; send the hello. */
 	void (*connected)(BsRpcConn *conn, void *data);
@@ -48,6 +61,8 @@ struct BsRpcConn {
 	gsize out_off;
 	gsize out_bytes;
 	gboolean read_paused;       /* output over lim.max_outbound */
+	BsRpcGate *gate;            /* the server's output gate, or NULL */
+	guint64 held_until;         /* output waits until gate->synced reaches it */
 
 	gint64 created;
 	gint64 last_traffic;

@@ -304,6 +304,13 @@ conn_check_timers(BsRpcConn *conn, gint64 now)
 	}
 }
 
+/* Output waits until the commits behind it are durable (BsRpcGate). */
+static gboolean
+conn_held(const BsRpcConn *conn)
+{
+	return conn->gate != NULL && conn->held_until > conn->gate->synced;
+}
+
 static gboolean
 conn_source_dispatch(GSource *source, GSourceFunc cb, gpointer user_data)
 {
@@ -319,7 +326,7 @@ conn_source_dispatch(GSource *source, GSourceFunc cb, gpointer user_data)
 			conn_feed_stash(conn);
 		if (cond != 0 && conn_reading(conn))
 			conn_do_read(conn);
-		if (conn->state != CONN_CLOSED && (cond & G_IO_OUT))
+		if (conn->state != CONN_CLOSED && (cond & G_IO_OUT) && !conn_held(conn))
 			conn_do_write(conn);
 		/* Hung up while we are not reading and have nothing to
 		 * write: nothing else would ever notice. */
@@ -352,7 +359,7 @@ conn_update(BsRpcConn *conn)
 	} else {
 		if (conn_reading(conn))
 			ev |= G_IO_IN;
-		if (!g_queue_is_empty(&conn->outq))
+		if (!g_queue_is_empty(&conn->outq) && !conn_held(conn))
 			ev |= G_IO_OUT;
 	}
 	g_source_modify_unix_fd(conn->src, conn->fd_tag, ev);
@@ -407,6 +414,8 @@ conn_send(BsRpcConn *conn, GBytes *frame)
 		conn->last_write_progress = g_get_monotonic_time();
 	conn->out_bytes += g_bytes_get_size(frame);
 	g_queue_push_tail(&conn->outq, frame);
+	if (conn->gate != NULL)
+		conn->held_until = MAX(conn->held_until, conn->gate->barrier);
 	if (!conn->read_paused && conn->out_bytes > conn->lim.max_outbound) {
 		conn->read_paused = TRUE;
 		log_warning("%s: %" G_GSIZE_FORMAT " bytes of output queued "

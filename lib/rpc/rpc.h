@@ -102,6 +102,15 @@ gboolean bs_rpc_server_listen_tcp(BsRpcServer *srv, const char *address,
 /* Serve an already-connected socket (socketpair, inherited fd); takes it. */
 BsRpcConn *bs_rpc_server_adopt_fd(BsRpcServer *srv, int fd, GError **err);
 guint bs_rpc_server_n_connections(const BsRpcServer *srv);
+/*
+ * The output gate.  A frame queued after bs_rpc_server_set_barrier(N) is
+ * not written before bs_rpc_server_set_synced() reaches N: mbatchd sets
+ * the barrier to each event it commits and advances `synced` after each
+ * journal sync, so replies and orders never run ahead of the disk.  Every
+ * incoming request starts at barrier 0.
+ */
+void bs_rpc_server_set_barrier(BsRpcServer *srv, guint64 seq);
+void bs_rpc_server_set_synced(BsRpcServer *srv, guint64 seq);
 
 /* Dialing out (sbatchd -> mbatchd).  The peer sees us as `role`. */
 typedef struct {

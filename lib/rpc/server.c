@@ -49,6 +49,7 @@ struct BsRpcServer {
 	BsRpcClosedFunc closed;
 	void *cb_data;
 	guint serial;
+	BsRpcGate gate;            /* see bs_rpc_server_set_barrier() */
 };
 
 static void server_hello(BsRpcConn *conn, const Basalt__Envelope *env,
@@ -107,6 +108,26 @@ bs_rpc_server_set_callbacks(BsRpcServer *srv, BsRpcConnFunc ready,
 	srv->ready = ready;
 	srv->closed = closed;
 	srv->cb_data = data;
+}
+
+void
+bs_rpc_server_set_barrier(BsRpcServer *srv, guint64 seq)
+{
+	srv->gate.barrier = seq;
+}
+
+void
+bs_rpc_server_set_synced(BsRpcServer *srv, guint64 seq)
+{
+	GHashTableIter it;
+	gpointer conn;
+
+	if (seq <= srv->gate.synced)
+		return;
+	srv->gate.synced = seq;
+	g_hash_table_iter_init(&it, srv->conns);
+	while (g_hash_table_iter_next(&it, &conn, NULL))
+		conn_update(conn);
 }
 
 guint
@@ -200,6 +221,7 @@ server_add_conn(BsRpcServer *srv, int fd, const char *address)
 	conn = conn_new(srv->ctx, fd, CONN_HELLO, &srv->opts.limits,
 	    &server_hooks, srv);
 	srv->serial++;
+	conn->gate = &srv->gate;
 	server_fill_peer(srv, conn, fd, address);
 	g_hash_table_add(srv->conns, conn);
 	log_debug("%s: accepted", conn->desc);

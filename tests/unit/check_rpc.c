@@ -217,6 +217,52 @@ START_TEST(test_direct_call)
 }
 END_TEST
 
+static gboolean
+open_gate(gpointer seq)
+{
+	bs_rpc_server_set_synced(ts.srv, GPOINTER_TO_UINT(seq));
+	return G_SOURCE_REMOVE;
+}
+
+/*
+ * The output gate: a reply queued behind a barrier waits until the server
+ * is told that sequence is synced; another client's query is not held.
+ */
+START_TEST(test_output_gate)
+{
+	Basalt__SubmitRequest req = BASALT__SUBMIT_REQUEST__INIT;
+	Basalt__ClusterInfoRequest ci = BASALT__CLUSTER_INFO_REQUEST__INIT;
+	BsClient *c = connect_unix();
+	ProtobufCMessage *reply = NULL;
+	Basalt__Envelope *env;
+	GError *err = NULL;
+	int fd = raw_connect_unix(ts.path);
+
+	test_gate_server = ts.srv;
+	test_submit_barrier = 7;
+	raw_handshake(fd);
+	raw_send_request(fd, 1, method_index(&basalt__batch_service__descriptor,
+	    "Submit"), &req.base);
+	ck_assert_ptr_null(raw_recv(fd, 300));
+	ck_assert_msg(bs_client_call(c, &basalt__batch_service__descriptor,
+	    method_index(&basalt__batch_service__descriptor, "Cluster"),
+	    &ci.base, &reply, &err), "%s", err ? err->message : "");
+	protobuf_c_message_free_unpacked(reply, NULL);
+	ts_run(&ts, open_gate, GUINT_TO_POINTER(6));
+	ck_assert_ptr_null(raw_recv(fd, 200));
+	ts_run(&ts, open_gate, GUINT_TO_POINTER(7));
+	env = raw_recv(fd, 2000);
+	ck_assert_ptr_nonnull(env);
+	ck_assert_int_eq(env->kind, BASALT__FRAME_KIND__FRAME_KIND_REPLY);
+	ck_assert_int_eq(env->status, BASALT__RPC_STATUS__RPC_STATUS_OK);
+	basalt__envelope__free_unpacked(env, NULL);
+	test_gate_server = NULL;
+	test_submit_barrier = 0;
+	close(fd);
+	bs_client_free(c);
+}
+END_TEST
+
 static Basalt__JobList *
 call_jobs(BsClient *c, guint64 job, guint64 delay_ms, GError **err)
 {
@@ -715,6 +761,7 @@ main(void)
 	tcase_add_test(calls, test_submit_tcp);
 	tcase_add_test(calls, test_submit_socketpair);
 	tcase_add_test(calls, test_direct_call);
+	tcase_add_test(calls, test_output_gate);
 	tcase_add_test(calls, test_deferred_reply);
 	tcase_add_test(calls, test_deferred_reply_to_dead_peer);
 	tcase_add_test(calls, test_service_failed_no_reply);

@@ -20,6 +20,9 @@
 
 /* --- the test BatchService ------------------------------------------- */
 
+BsRpcServer *test_gate_server;
+guint64 test_submit_barrier;
+
 static void
 t_submit(Basalt__BatchService_Service *svc, const Basalt__SubmitRequest *in,
     Basalt__SubmitReply_Closure closure, void *data)
@@ -34,6 +37,9 @@ t_submit(Basalt__BatchService_Service *svc, const Basalt__SubmitRequest *in,
 		g_snprintf(who, sizeof who, "uid=none");
 	r.job_id = 42;
 	r.queue = who;
+	/* As mbatchd does after committing an event: hold the reply. */
+	if (test_gate_server != NULL && test_submit_barrier > 0)
+		bs_rpc_server_set_barrier(test_gate_server, test_submit_barrier);
 	closure(&r, data);
 }
 

@@ -32,6 +32,10 @@ typedef struct {
 extern Basalt__BatchService_Service test_batch_service;
 extern Basalt__HostService_Service test_host_service;
 
+/* When set, Submit raises the server's output barrier to this value. */
+extern BsRpcServer *test_gate_server;
+extern guint64 test_submit_barrier;
+
 /* Options with test-friendly limits; tweak before ts_start(). */
 void ts_options(BsRpcServerOptions *opts);
 void ts_start(TestServer *ts, const BsRpcServerOptions *opts);
