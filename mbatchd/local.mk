@@ -9,7 +9,8 @@ noinst_LIBRARIES += %reldir%/libbssched.a
 # state/: the tables and state_apply(), the only mutator.
 noinst_LIBRARIES += %reldir%/libbsstate.a
 %canon_reldir%_libbsstate_a_SOURCES = \
-	%reldir%/state/state.h %reldir%/state/state.c %reldir%/state/apply.c
+	%reldir%/state/state.h %reldir%/state/state.c %reldir%/state/apply.c \
+	%reldir%/state/export.c
 
 # The daemon.
 sbin_PROGRAMS += %reldir%/mbatchd

@@ -435,6 +435,10 @@ state_apply(State *st, const Basalt__Event *ev, GError **err)
 	case BASALT__EVENT__BODY_HOST_CTRL:
 		ok = apply_host_ctrl(st, ev->host_ctrl);
 		break;
+	case BASALT__EVENT__BODY_COUNTERS:
+		st->last_job_id = MAX(st->last_job_id, ev->counters->last_job_id);
+		ok = TRUE;
+		break;
 	default:
 		g_set_error(err, BS_ERROR, BS_ERROR_FAILED,
 		    "event %" G_GUINT64_FORMAT " has no known body", ev->seq);

@@ -125,6 +125,12 @@ const Basalt__JobSpec *job_spec(const Job *j);
 
 void job_spec_ref_drop(JobSpecRef *r);
 
+/*
+ * The live state as events (state/export.c), for a snapshot.  The events
+ * borrow from the state and from *blocks; free both arrays after packing.
+ */
+GPtrArray *state_export_events(const State *st, GPtrArray **blocks);
+
 /* Volatile, unjournaled facts. */
 void job_set_pending_reason(Job *j, const char *reason);
 /* Usage of a running job from a heartbeat; peak memory only grows. */

@@ -260,6 +260,119 @@ START_TEST(test_queue_and_host_control)
 }
 END_TEST
 
+/* Everything a snapshot must keep, as text. */
+static char *
+describe(State *s)
+{
+	GString *out = g_string_new(NULL);
+	GPtrArray *jobs = g_ptr_array_new();
+	GHashTableIter it;
+	gpointer v;
+	const char *queues[] = { "normal", "short" };
+
+	g_hash_table_iter_init(&it, s->jobs);
+	while (g_hash_table_iter_next(&it, NULL, &v))
+		g_ptr_array_add(jobs, v);
+	for (guint k = 0; k < jobs->len; k++)
+		for (guint i = 0; i + 1 < jobs->len; i++) {
+			Job *a = jobs->pdata[i], *b = jobs->pdata[i + 1];
+
+			if (a->key > b->key) {
+				jobs->pdata[i] = b;
+				jobs->pdata[i + 1] = a;
+			}
+		}
+	for (guint i = 0; i < jobs->len; i++) {
+		Job *j = jobs->pdata[i];
+
+		g_string_append_printf(out, "%" G_GUINT64_FORMAT "[%u] %s %s %s %s "
+		    "pgid=%d exit=%d sub=%" G_GINT64_FORMAT " reason=%s\n", j->id, j->index,
+		    job_state_name(j->state), j->queue, j->name,
+		    j->exec_hosts ? j->exec_hosts[0] : "-", j->pgid, j->exit_status,
+		    j->submit_time, j->suspend_reason ? j->suspend_reason : "-");
+	}
+	for (guint q = 0; q < G_N_ELEMENTS(queues); q++) {
+		QueueRt *rt = state_queue(s, queues[q]);
+		char *ids = pending_ids(queues[q]);
+
+		g_string_append_printf(out, "%s open=%d active=%d pending=[%s]\n",
+		    queues[q], rt ? rt->open : -1, rt ? rt->active : -1, ids);
+		g_free(ids);
+	}
+	g_string_append_printf(out, "hA closed=%d last_job_id=%" G_GUINT64_FORMAT "\n",
+	    state_host_ensure(s, "hA")->closed_adm, s->last_job_id);
+	g_ptr_array_free(jobs, TRUE);
+	return g_string_free(out, FALSE);
+}
+
+START_TEST(test_export_replays_to_the_same_state)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobMove mv = BASALT__EV_JOB_MOVE__INIT;
+	Basalt__EvQueueCtrl qc = BASALT__EV_QUEUE_CTRL__INIT;
+	Basalt__EvHostCtrl hc = BASALT__EV_HOST_CTRL__INIT;
+	Basalt__EvJobClean cl = BASALT__EV_JOB_CLEAN__INIT;
+	GPtrArray *events, *blocks;
+	State *orig, *copy;
+	char *want, *got;
+
+	submit(1, "normal", 10, 0, FALSE);
+	submit(2, "normal", 11, 3, FALSE);
+	submit(3, "normal", 12, 0, TRUE);
+	submit(4, "short", 13, 0, FALSE);
+	submit(5, "normal", 14, 0, FALSE);
+	submit(6, "normal", 15, 0, FALSE);
+	submit(7, "normal", 16, 0, FALSE);
+	ck_assert(dispatch(4, 0, "hB"));
+	ck_assert(dispatch(5, 0, "hA"));
+	ck_assert(status(5, JS_USUSP, 0));
+	ck_assert(dispatch(6, 0, "hA"));
+	ck_assert(status(6, JS_DONE, 0));
+	ck_assert(dispatch(7, 0, "hA"));
+	ck_assert(status(7, JS_EXIT, 2));
+	cl.job_id = 7;
+	ev.body_case = BASALT__EVENT__BODY_JOB_CLEAN;
+	ev.job_clean = &cl;
+	ck_assert(apply(&ev, 90));
+	mv.job_id = 2;
+	mv.array_index = 3;
+	mv.position = 1;
+	ev.body_case = BASALT__EVENT__BODY_JOB_MOVE;
+	ev.job_move = &mv;
+	ck_assert(apply(&ev, 91));
+	qc.queue = "short";
+	qc.action = BASALT__QUEUE_CTRL__QUEUE_CTRL_INACTIVATE;
+	ev.body_case = BASALT__EVENT__BODY_QUEUE_CTRL;
+	ev.queue_ctrl = &qc;
+	ck_assert(apply(&ev, 92));
+	hc.host = "hA";
+	hc.close = TRUE;
+	ev.body_case = BASALT__EVENT__BODY_HOST_CTRL;
+	ev.host_ctrl = &hc;
+	ck_assert(apply(&ev, 93));
+
+	want = describe(st);
+	events = state_export_events(st, &blocks);
+	orig = st;
+	copy = st = state_new();
+	for (guint i = 0; i < events->len; i++) {
+		GError *err = NULL;
+
+		ck_assert_msg(state_apply(copy, events->pdata[i], &err), "%s",
+		    err ? err->message : "");
+	}
+	got = describe(copy);
+	ck_assert_str_eq(got, want);
+	ck_assert_uint_eq(copy->last_job_id, 7);   /* job 7 was cleaned */
+	g_ptr_array_free(events, TRUE);
+	g_ptr_array_free(blocks, TRUE);
+	state_free(copy);
+	st = orig;
+	g_free(want);
+	g_free(got);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -272,6 +385,7 @@ main(void)
 	tcase_add_test(tc, test_refused_events_change_nothing);
 	tcase_add_test(tc, test_requeue_switch_move);
 	tcase_add_test(tc, test_queue_and_host_control);
+	tcase_add_test(tc, test_export_replays_to_the_same_state);
 	suite_add_tcase(s, tc);
 	return bs_run_suite(s);
 }

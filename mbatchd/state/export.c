@@ -1,0 +1,245 @@
+/*
+ * The live state as a list of events: what a snapshot stores.  Replaying
+ * the list into an empty State through state_apply() rebuilds the same
+ * jobs in the same states, the same pending order in every queue, the
+ * same queue and host controls and the same job id counter, so a snapshot
+ * is read by the very code that reads the journal.
+ *
+ * The events borrow strings from the state: pack them before the state
+ * changes, then free the list with state_export_free().
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "state.h"
+
+typedef struct {
+	GPtrArray *events;        /* Basalt__Event*, each with its own body */
+	GPtrArray *blocks;        /* everything else to g_free */
+} Export;
+
+static gpointer
+keep(Export *x, gpointer p)
+{
+	g_ptr_array_add(x->blocks, p);
+	return p;
+}
+
+static Basalt__Event *
+event(Export *x, gint64 time)
+{
+	Basalt__Event *ev = g_new(Basalt__Event, 1);
+
+	basalt__event__init(ev);
+	ev->time = time;
+	g_ptr_array_add(x->events, ev);
+	return ev;
+}
+
+static void
+export_new(Export *x, const Job *j)
+{
+	Basalt__Event *ev = event(x, j->submit_time);
+	Basalt__EvJobNew *e = keep(x, g_new(Basalt__EvJobNew, 1));
+	/* The queue is an event of its own (switch); the hold flag is not:
+	 * a PSUSP job is held by a status event below. */
+	Basalt__JobSpec *spec = keep(x, g_memdup2(job_spec(j), sizeof *spec));
+
+	spec->hold = FALSE;
+	basalt__ev_job_new__init(e);
+	e->job_id = j->id;
+	e->spec = spec;
+	e->user = (char *)j->user;
+	e->uid = j->uid;
+	e->gid = j->gid;
+	e->queue = (char *)j->queue;
+	e->from_host = (char *)j->from_host;
+	e->array_limit = j->array_limit;
+	if (j->index > 0) {
+		const char *br = strrchr(j->name, '[');
+
+		e->array_indexes = keep(x, g_memdup2(&j->index, sizeof j->index));
+		e->n_array_indexes = 1;
+		e->job_name = keep(x, g_strndup(j->name, br != NULL ?
+		    (gsize)(br - j->name) : strlen(j->name)));
+	} else {
+		e->job_name = (char *)j->name;
+	}
+	ev->body_case = BASALT__EVENT__BODY_JOB_NEW;
+	ev->job_new = e;
+}
+
+static void
+export_status(Export *x, const Job *j, JobState s, gint64 t, const char *reason)
+{
+	Basalt__Event *ev = event(x, t);
+	Basalt__EvJobStatus *e = keep(x, g_new(Basalt__EvJobStatus, 1));
+
+	basalt__ev_job_status__init(e);
+	e->job_id = j->id;
+	e->array_index = j->index;
+	e->state = s;
+	e->exit_status = j->exit_status;
+	e->term_signal = j->term_signal;
+	e->usage = (Basalt__ResourceUsage *)&j->usage;
+	e->reason = (char *)reason;
+	ev->body_case = BASALT__EVENT__BODY_JOB_STATUS;
+	ev->job_status = e;
+}
+
+static void
+export_run(Export *x, const Job *j)
+{
+	Basalt__Event *ev = event(x, j->start_time);
+	Basalt__EvJobDispatch *d = keep(x, g_new(Basalt__EvJobDispatch, 1));
+
+	basalt__ev_job_dispatch__init(d);
+	d->job_id = j->id;
+	d->array_index = j->index;
+	d->exec_hosts = j->exec_hosts;
+	d->n_exec_hosts = g_strv_length(j->exec_hosts);
+	ev->body_case = BASALT__EVENT__BODY_JOB_DISPATCH;
+	ev->job_dispatch = d;
+	if (j->pgid != 0) {
+		Basalt__EvJobStart *s = keep(x, g_new(Basalt__EvJobStart, 1));
+
+		ev = event(x, j->start_time);
+		basalt__ev_job_start__init(s);
+		s->job_id = j->id;
+		s->array_index = j->index;
+		s->pgid = j->pgid;
+		ev->body_case = BASALT__EVENT__BODY_JOB_START;
+		ev->job_start = s;
+	}
+}
+
+static void
+export_job(Export *x, const Job *j)
+{
+	export_new(x, j);
+	if (j->exec_hosts != NULL)
+		export_run(x, j);
+	switch (j->state) {
+	case JS_PEND:
+	case JS_RUN:
+		break;
+	case JS_PSUSP:
+		export_status(x, j, JS_PSUSP, j->submit_time, NULL);
+		break;
+	case JS_DONE:
+	case JS_EXIT:
+		export_status(x, j, j->state, j->end_time, NULL);
+		break;
+	default:
+		export_status(x, j, j->state, j->start_time, j->suspend_reason);
+		break;
+	}
+}
+
+/* Pending order: move each job to its place, first to last. */
+static void
+export_order(Export *x, const QueueRt *q)
+{
+	guint pos = 1;
+
+	for (GList *l = q->pending.head; l != NULL; l = l->next, pos++) {
+		const Job *j = l->data;
+		Basalt__Event *ev = event(x, 0);
+		Basalt__EvJobMove *m = keep(x, g_new(Basalt__EvJobMove, 1));
+
+		basalt__ev_job_move__init(m);
+		m->job_id = j->id;
+		m->array_index = j->index;
+		m->position = pos;
+		ev->body_case = BASALT__EVENT__BODY_JOB_MOVE;
+		ev->job_move = m;
+	}
+}
+
+static void
+export_queue(Export *x, const QueueRt *q)
+{
+	Basalt__QueueCtrl ctrl[2] = {
+		q->open ? BASALT__QUEUE_CTRL__QUEUE_CTRL_OPEN :
+		    BASALT__QUEUE_CTRL__QUEUE_CTRL_CLOSE,
+		q->active ? BASALT__QUEUE_CTRL__QUEUE_CTRL_ACTIVATE :
+		    BASALT__QUEUE_CTRL__QUEUE_CTRL_INACTIVATE,
+	};
+
+	for (int i = 0; i < 2; i++) {
+		Basalt__Event *ev = event(x, 0);
+		Basalt__EvQueueCtrl *c = keep(x, g_new(Basalt__EvQueueCtrl, 1));
+
+		basalt__ev_queue_ctrl__init(c);
+		c->queue = (char *)q->name;
+		c->action = ctrl[i];
+		ev->body_case = BASALT__EVENT__BODY_QUEUE_CTRL;
+		ev->queue_ctrl = c;
+	}
+}
+
+static void
+export_host(Export *x, const HostRt *h)
+{
+	Basalt__Event *ev = event(x, 0);
+	Basalt__EvHostCtrl *c = keep(x, g_new(Basalt__EvHostCtrl, 1));
+
+	basalt__ev_host_ctrl__init(c);
+	c->host = (char *)h->name;
+	c->close = h->closed_adm;
+	c->comment = h->close_comment;
+	ev->body_case = BASALT__EVENT__BODY_HOST_CTRL;
+	ev->host_ctrl = c;
+}
+
+static int
+by_id(gconstpointer a, gconstpointer b)
+{
+	const Job *x = *(Job *const *)a, *y = *(Job *const *)b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+GPtrArray *
+state_export_events(const State *st, GPtrArray **blocks)
+{
+	Export x = { g_ptr_array_new_with_free_func(g_free),
+		g_ptr_array_new_with_free_func(g_free) };
+	GPtrArray *jobs = g_ptr_array_sized_new(g_hash_table_size(st->jobs));
+	GHashTableIter it;
+	gpointer v;
+	Basalt__Event *ev;
+	Basalt__EvCounters *c;
+
+	/* Finished jobs first, in completion order, so CLEAN_PERIOD keeps
+	 * working from their end times; then the rest by id. */
+	g_hash_table_iter_init(&it, st->jobs);
+	while (g_hash_table_iter_next(&it, NULL, &v))
+		g_ptr_array_add(jobs, v);
+	g_ptr_array_sort(jobs, by_id);
+	for (GList *l = st->finished.head; l != NULL; l = l->next)
+		export_job(&x, l->data);
+	for (guint i = 0; i < jobs->len; i++)
+		if (!job_is_finished(g_ptr_array_index(jobs, i)))
+			export_job(&x, g_ptr_array_index(jobs, i));
+	g_ptr_array_free(jobs, TRUE);
+	g_hash_table_iter_init(&it, st->queues);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		export_queue(&x, v);
+		export_order(&x, v);
+	}
+	g_hash_table_iter_init(&it, st->hosts);
+	while (g_hash_table_iter_next(&it, NULL, &v))
+		export_host(&x, v);
+	ev = event(&x, 0);
+	c = keep(&x, g_new(Basalt__EvCounters, 1));
+	basalt__ev_counters__init(c);
+	c->last_job_id = st->last_job_id;
+	ev->body_case = BASALT__EVENT__BODY_COUNTERS;
+	ev->counters = c;
+	*blocks = x.blocks;
+	return x.events;
+}
