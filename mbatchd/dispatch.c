@@ -589,6 +589,9 @@ manager_schedule_now(Manager *m)
 	Build b;
 	SchedPlan *plan;
 
+	/* Nothing can be recorded, so nothing may start. */
+	if (m->storage_failed)
+		return;
 	build(&b, m);
 	plan = sched_run(&b.snap);
 	for (guint i = 0; i < plan->dispatches->len; i++)

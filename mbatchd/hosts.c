@@ -247,6 +247,16 @@ report(Basalt__HostService_Service *svc, const Basalt__JobReport *req,
 	Basalt__JobReportReply reply = BASALT__JOB_REPORT_REPLY__INIT;
 	HostLink *l = link_of_call(m, call);
 
+	/* Not acknowledged while the journal refuses: sbatchd keeps it. */
+	if (m->storage_failed) {
+		Basalt__Error e = BASALT__ERROR__INIT;
+
+		e.code = BASALT__ERROR_CODE__ERROR_CODE_STORAGE;
+		e.message = m->storage_error;
+		reply.error = &e;
+		closure(&reply, call);
+		return;
+	}
 	/* Reports are retried until acknowledged: apply each seq once. */
 	if (l != NULL && req->job != NULL && req->seq > l->last_report_seq) {
 		l->last_heard = g_get_monotonic_time();
@@ -256,6 +266,29 @@ report(Basalt__HostService_Service *svc, const Basalt__JobReport *req,
 	}
 	reply.acked_seq = req->seq;
 	closure(&reply, call);
+}
+
+/*
+ * After a restart the master knows jobs on hosts that have not registered
+ * yet: give each such host the usual MAX_SBD_FAIL heartbeats to come back
+ * before its jobs are declared lost.
+ */
+void
+hosts_expect_recovered(Manager *m)
+{
+	GHashTableIter it;
+	gpointer v;
+
+	g_hash_table_iter_init(&it, m->st->jobs);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		const Job *j = v;
+		HostLink *l;
+
+		if (!job_is_started(j) || j->exec_hosts == NULL)
+			continue;
+		l = link_ensure(m, j->exec_hosts[0]);
+		l->last_heard = g_get_monotonic_time();
+	}
 }
 
 void

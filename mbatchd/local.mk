@@ -16,10 +16,11 @@ noinst_LIBRARIES += %reldir%/libbsstate.a
 sbin_PROGRAMS += %reldir%/mbatchd
 %canon_reldir%_mbatchd_SOURCES = \
 	%reldir%/mbd.c %reldir%/manager.h %reldir%/manager.c \
-	%reldir%/events.c %reldir%/hosts.c %reldir%/dispatch.c %reldir%/windows.c \
+	%reldir%/events.c %reldir%/journal.c %reldir%/hosts.c %reldir%/dispatch.c %reldir%/windows.c \
 	%reldir%/svc/svc.h %reldir%/svc/common.c %reldir%/svc/submit.c \
 	%reldir%/svc/query.c %reldir%/svc/control.c %reldir%/svc/admin.c
 %canon_reldir%_mbatchd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_mbatchd_LDADD = %reldir%/libbsstate.a %reldir%/libbssched.a \
+	%reldir%/log/libbslog.a \
 	lib/conf/libbsconf.a lib/resreq/libbsresreq.a lib/job/libbsjob.a \
 	$(BSRPC_LIBS) -lm

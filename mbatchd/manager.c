@@ -64,7 +64,12 @@ manager_commit(Manager *m, Basalt__Event *ev, GError **err)
 {
 	GError *local = NULL;
 
-	ev->seq = m->st->last_seq + 1;
+	if (m->storage_failed) {
+		g_set_error(err, BS_ERROR, BS_ERROR_IO, "the event journal cannot "
+		    "be written (%s); try again later", m->storage_error);
+		return FALSE;
+	}
+	ev->seq = journal_next_seq(m);
 	ev->time = manager_now();
 	if (!state_apply(m->st, ev, &local)) {
 		log_warning("event %" G_GUINT64_FORMAT " refused: %s", ev->seq,
@@ -72,6 +77,7 @@ manager_commit(Manager *m, Basalt__Event *ev, GError **err)
 		g_propagate_error(err, local);
 		return FALSE;
 	}
+	journal_append(m, ev);
 	return TRUE;
 }
 
@@ -236,6 +242,7 @@ manager_new(const ManagerOptions *opts, GError **err)
 		return NULL;
 	}
 	m->envdir = g_strdup(m->cfg->envdir);
+	m->argv = opts->argv;
 	m->sharedir = g_strdup(m->cfg->lsf->lsb_sharedir);
 	if (m->sharedir == NULL)
 		m->sharedir = g_build_filename(m->envdir, "work", NULL);
@@ -249,15 +256,17 @@ manager_new(const ManagerOptions *opts, GError **err)
 	m->sched_delay_ms = SCHED_DELAY_MS;
 	m->heartbeat_s = HEARTBEAT_S;
 	m->loop = g_main_loop_new(NULL, FALSE);
-	ensure_queues(m);
 	svc_init_batch_service(m);
 	hosts_init_services(m);
 
-	if (!make_dir(m->sharedir, err) ||
+	if (!make_dir(m->sharedir, err) || !journal_open(m, err) ||
 	    !start_server(m, opts->tcp_address, err)) {
 		manager_free(m);
 		return NULL;
 	}
+	ensure_queues(m);
+	hosts_expect_recovered(m);
+	journal_start_commits(m);
 	start_tick(m);
 	manager_schedule_soon(m);
 	return m;
@@ -277,6 +286,30 @@ manager_reconfig(Manager *m, BsDiags *diags)
 	manager_schedule_soon(m);
 	log_notice("reconfiguration done: %u queues", cfg->queues->len);
 	return TRUE;
+}
+
+static gboolean
+restart_now(gpointer data)
+{
+	Manager *m = data;
+
+	if (!journal_flush(m)) {
+		log_err("mbdrestart: the journal cannot be written; not restarting");
+		return G_SOURCE_REMOVE;
+	}
+	log_notice("mbdrestart: restarting");
+	/* Sockets and the journal are close-on-exec; the new process
+	 * replays the journal and the hosts register again. */
+	execv("/proc/self/exe", m->argv);
+	log_err("mbdrestart: exec failed: %s", g_strerror(errno));
+	return G_SOURCE_REMOVE;
+}
+
+void
+manager_restart_soon(Manager *m)
+{
+	/* Long enough for the reply to badmin to leave. */
+	g_timeout_add(200, restart_now, m);
 }
 
 void
@@ -301,7 +334,10 @@ manager_free(Manager *m)
 		g_source_remove(m->sched_timer);
 	if (m->tick_timer != 0)
 		g_source_remove(m->tick_timer);
+	if (m->log != NULL && m->srv != NULL)
+		journal_flush(m);
 	bs_rpc_server_free(m->srv);
+	journal_close(m);
 	g_hash_table_destroy(m->links);
 	state_free(m->st);
 	bs_config_free(m->cfg);

@@ -49,12 +49,23 @@ typedef struct Manager {
 	guint sched_delay_ms;     /* coalescing delay after an event */
 	guint heartbeat_s;        /* what sbatchd is told to use */
 	gboolean shutting_down;
+	char **argv;
+
+	/* The journal (mbatchd/journal.c). */
+	struct BsEvlog *log;
+	char *journal_dir;
+	GSource *commit_src;
+	guint keep_segments;
+	gboolean storage_failed;  /* the last sync failed: refuse new work */
+	char *storage_error;
+	gint64 storage_retry_at;
 
 	Basalt__BatchService_Service batch_service;
 	Basalt__HostService_Service host_service;
 } Manager;
 
 typedef struct {
+	char **argv;              /* for badmin mbdrestart's re-exec */
 	const char *envdir;       /* NULL: $LSF_ENVDIR, else the built-in default */
 	const char *tcp_address;  /* NULL: from lsf.conf (LSB_MBD_ADDRESS) */
 } ManagerOptions;
@@ -63,6 +74,9 @@ Manager *manager_new(const ManagerOptions *opts, GError **err);
 void manager_free(Manager *m);
 void manager_run(Manager *m);
 void manager_quit(Manager *m);
+/* badmin mbdrestart: flush, then exec this program again (the new one
+ * recovers from the journal). */
+void manager_restart_soon(Manager *m);
 
 /*
  * Commit one event: stamp it with the next sequence number and the time,
@@ -100,12 +114,21 @@ const char *manager_user_name(uid_t uid, char *buf, gsize len);
 HostLink *manager_link(Manager *m, const char *host);
 void hosts_link_free(HostLink *l);
 void hosts_init_services(Manager *m);
+void hosts_expect_recovered(Manager *m);
 void hosts_check_heartbeats(Manager *m);
 void hosts_conn_closed(Manager *m, BsRpcConn *conn, const char *reason);
 /* Order a started job's host to act on it; FALSE when the host is away. */
 gboolean hosts_signal_job(Manager *m, Job *j, Basalt__ExecAction action,
     int signal, const char *reason);
 gboolean hosts_start_job(Manager *m, Job *j);
+
+/* The journal (mbatchd/journal.c). */
+gboolean journal_open(Manager *m, GError **err);
+void journal_start_commits(Manager *m);
+gboolean journal_append(Manager *m, Basalt__Event *ev);
+guint64 journal_next_seq(Manager *m);
+gboolean journal_flush(Manager *m);
+void journal_close(Manager *m);
 
 /* Run windows (mbatchd/windows.c): suspend and resume on the tick. */
 void windows_check(Manager *m);

@@ -153,6 +153,7 @@ main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	if (!foreground)
 		detach();
+	opts.argv = argv;
 	opts.envdir = envdir;
 	opts.tcp_address = address;
 	m = manager_new(&opts, &err);

@@ -223,6 +223,9 @@ svc_admin(Basalt__BatchService_Service *svc, const Basalt__AdminRequest *req,
 	if (req->action != AA(SHOWSTATUS) && (!c.known || !c.admin)) {
 		reply.error = svc_error(E(PERMISSION),
 		    "User permission denied: badmin is for LSF administrators");
+	} else if (req->action != AA(SHOWSTATUS) && req->action != AA(CKCONFIG) &&
+	    (reply.error = svc_storage_error(m)) != NULL) {
+		/* refused: nothing can be recorded */
 	} else {
 		switch (req->action) {
 		case AA(RECONFIG):
@@ -232,9 +235,8 @@ svc_admin(Basalt__BatchService_Service *svc, const Basalt__AdminRequest *req,
 			reply.error = ckconfig(m, &o);
 			break;
 		case AA(MBDRESTART):
-			reply.error = svc_error(E(BAD_REQUEST), "mbdrestart needs the "
-			    "event journal, which this release does not have yet; "
-			    "use badmin reconfig");
+			say(&o, "MBD restart initiated");
+			manager_restart_soon(m);
 			break;
 		case AA(QOPEN): case AA(QCLOSE): case AA(QACT): case AA(QINACT):
 			reply.error = queue_ctrl(m, &c, req, &o);

@@ -48,6 +48,16 @@ svc_error_free(Basalt__Error *e)
 	g_free(e);
 }
 
+Basalt__Error *
+svc_storage_error(const Manager *m)
+{
+	if (!m->storage_failed)
+		return NULL;
+	return svc_error(BASALT__ERROR_CODE__ERROR_CODE_STORAGE,
+	    "The batch system cannot record changes now (%s); running jobs are "
+	    "not affected. Try again later", m->storage_error);
+}
+
 gboolean
 svc_may_control(const Caller *c, const Job *j)
 {

@@ -239,8 +239,9 @@ svc_control(Basalt__BatchService_Service *svc, const Basalt__JobControlRequest *
 	Caller c;
 
 	svc_caller(m, call, &c);
-	if (!c.known) {
-		reply_results(closure, call, results, svc_error(E(PERMISSION),
+	if (!c.known || m->storage_failed) {
+		reply_results(closure, call, results, m->storage_failed ?
+		    svc_storage_error(m) : svc_error(E(PERMISSION),
 		    "User permission denied: unauthenticated client"));
 		return;
 	}
@@ -267,6 +268,10 @@ svc_switch_queue(Basalt__BatchService_Service *svc, const Basalt__SwitchRequest 
 	Caller c;
 
 	svc_caller(m, call, &c);
+	if (m->storage_failed) {
+		reply_results(closure, call, results, svc_storage_error(m));
+		return;
+	}
 	if (!c.known || q == NULL) {
 		reply_results(closure, call, results, !c.known ?
 		    svc_error(E(PERMISSION), "User permission denied") :
@@ -317,7 +322,9 @@ svc_move(Basalt__BatchService_Service *svc, const Basalt__MoveRequest *req,
 	Caller c;
 
 	svc_caller(m, call, &c);
-	if (j == NULL)
+	if ((reply.error = svc_storage_error(m)) != NULL)
+		;
+	else if (j == NULL)
 		reply.error = svc_error(E(NO_JOB), "No matching job found");
 	else if (!svc_may_control(&c, j))
 		reply.error = svc_error(E(PERMISSION), "User permission denied");
@@ -390,7 +397,9 @@ svc_modify(Basalt__BatchService_Service *svc, const Basalt__ModifyRequest *req,
 	Caller c;
 
 	svc_caller(m, call, &c);
-	if (j == NULL)
+	if ((err = svc_storage_error(m)) != NULL)
+		;
+	else if (j == NULL)
 		err = svc_error(E(NO_JOB), "No matching job found");
 	else if (!svc_may_control(&c, j))
 		err = svc_error(E(PERMISSION), "User permission denied");

@@ -12,6 +12,7 @@
 #include "job/depend.h"
 #include "mbatchd/svc/svc.h"
 #include "resreq/resreq.h"
+#include "util/error.h"
 
 #define E(code) BASALT__ERROR_CODE__ERROR_CODE_##code
 
@@ -148,7 +149,9 @@ svc_submit(Basalt__BatchService_Service *svc, const Basalt__SubmitRequest *req,
 	Caller c;
 
 	svc_caller(m, call, &c);
-	if (!c.known)
+	if ((reply.error = svc_storage_error(m)) != NULL)
+		;
+	else if (!c.known)
 		reply.error = svc_error(E(PERMISSION),
 		    "User permission denied: unauthenticated client");
 	else if (spec == NULL)
@@ -184,7 +187,8 @@ svc_submit(Basalt__BatchService_Service *svc, const Basalt__SubmitRequest *req,
 		ev.body_case = BASALT__EVENT__BODY_JOB_NEW;
 		ev.job_new = &e;
 		if (!manager_commit(m, &ev, &gerr)) {
-			reply.error = svc_error(E(INTERNAL), "%s", gerr->message);
+			reply.error = svc_error(g_error_matches(gerr, BS_ERROR,
+			    BS_ERROR_IO) ? E(STORAGE) : E(INTERNAL), "%s", gerr->message);
 			g_error_free(gerr);
 		}
 	}

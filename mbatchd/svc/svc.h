@@ -34,6 +34,9 @@ Basalt__Error *svc_error(Basalt__ErrorCode code, const char *fmt, ...)
     G_GNUC_PRINTF(2, 3);
 void svc_error_free(Basalt__Error *e);
 
+/* The refusal for any change while the journal cannot be written. */
+Basalt__Error *svc_storage_error(const Manager *m);
+
 /* May the caller act on this job? */
 gboolean svc_may_control(const Caller *c, const Job *j);
 

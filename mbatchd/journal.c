@@ -1,0 +1,241 @@
+/*
+ * mbatchd's use of the event journal (mbatchd/log): recovery at start,
+ * group commit before the main loop sleeps, snapshots and rotation, and
+ * what happens when the disk refuses.
+ *
+ * Commit protocol: manager_commit() applies an event and appends it to the
+ * journal's buffer, and raises the RPC output gate to its sequence number.
+ * Before every poll (a high-priority source's prepare) everything appended
+ * is written with one fdatasync; only then does the gate let the replies
+ * and start orders behind those events out.  A burst of submissions in one
+ * loop iteration thus costs one fsync.
+ *
+ * When the journal cannot be written (ENOSPC, EIO) the events stay
+ * buffered, their replies stay held, new work is refused with a clear
+ * error, queries are still answered, running jobs keep running, and the
+ * sync is retried every second until the disk takes it.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mbatchd/log/evlog.h"
+#include "mbatchd/log/journal.h"
+#include "mbatchd/log/snapshot.h"
+#include "mbatchd/manager.h"
+#include "util/error.h"
+#include "util/log.h"
+
+#define RETRY_US (1 * G_USEC_PER_SEC)
+#define KEEP_SEGMENTS_DEFAULT 10
+
+typedef struct {
+	GSource src;
+	Manager *m;
+} CommitSource;
+
+static void
+replay_event(const Basalt__Event *ev, void *data)
+{
+	Manager *m = data;
+	GError *err = NULL;
+
+	if (!state_apply(m->st, ev, &err)) {
+		/* The journal only ever holds events that fit; one that does
+		 * not is a bug worth a loud line, not a refusal to start. */
+		log_err("journal replay: event %" G_GUINT64_FORMAT " does not fit: %s",
+		    ev->seq, err->message);
+		g_error_free(err);
+	}
+}
+
+static const char *
+lsf_value(const Manager *m, const char *key)
+{
+	return g_hash_table_lookup(m->cfg->lsf->values, key);
+}
+
+static void
+read_options(Manager *m, BsEvlogOptions *o)
+{
+	const char *mode = lsf_value(m, "LSB_JOURNAL_SYNC");
+	const char *size = lsf_value(m, "LSB_JOURNAL_SEGMENT_MB");
+	const char *keep = lsf_value(m, "LSB_JOURNAL_KEEP");
+
+	bs_evlog_options_init(o);
+	if (mode != NULL && !bs_evlog_sync_mode_parse(mode, &o->sync_mode))
+		log_warning("lsf.conf: LSB_JOURNAL_SYNC=%s is not always or none, "
+		    "using always", mode);
+	if (size != NULL && g_ascii_strtoull(size, NULL, 10) > 0)
+		o->segment_size = g_ascii_strtoull(size, NULL, 10) << 20;
+	m->keep_segments = keep != NULL && atoi(keep) > 0 ? (guint)atoi(keep) :
+	    KEEP_SEGMENTS_DEFAULT;
+}
+
+gboolean
+journal_open(Manager *m, GError **err)
+{
+	BsJournalReport rep;
+	BsEvlogOptions o;
+	GError *local = NULL;
+
+	m->journal_dir = g_build_filename(m->sharedir, "events", NULL);
+	if (g_mkdir_with_parents(m->journal_dir, 0755) != 0) {
+		g_set_error(err, BS_ERROR, BS_ERROR_IO, "cannot create %s: %s",
+		    m->journal_dir, g_strerror(errno));
+		return FALSE;
+	}
+	bs_journal_report_init(&rep);
+	if (!bs_journal_load(m->journal_dir, 0, replay_event, m, &rep, &local)) {
+		g_set_error(err, BS_ERROR, BS_ERROR_IO, "the event journal in %s "
+		    "cannot be replayed: %s\nCheck it with `badmin journal check` and "
+		    "repair it with `badmin journal salvage`", m->journal_dir,
+		    local->message);
+		g_error_free(local);
+		bs_journal_report_clear(&rep);
+		return FALSE;
+	}
+	if (rep.dropped_bytes > 0)
+		log_warning("journal: cut a torn record at the end of %s: %"
+		    G_GUINT64_FORMAT " bytes dropped", rep.dropped_path, rep.dropped_bytes);
+	log_notice("journal: recovered %" G_GUINT64_FORMAT " snapshot events and %"
+	    G_GUINT64_FORMAT " records (last seq %" G_GUINT64_FORMAT ")",
+	    rep.snapshot_events, rep.records, rep.last_seq);
+	bs_journal_report_clear(&rep);
+	read_options(m, &o);
+	m->log = bs_evlog_open(m->journal_dir, &o, err);
+	return m->log != NULL;
+}
+
+gboolean
+journal_append(Manager *m, Basalt__Event *ev)
+{
+	GError *err = NULL;
+
+	if (!bs_evlog_append(m->log, ev, &err)) {
+		log_err("journal: cannot append event %" G_GUINT64_FORMAT ": %s",
+		    ev->seq, err->message);
+		g_error_free(err);
+		return FALSE;
+	}
+	bs_rpc_server_set_barrier(m->srv, ev->seq);
+	return TRUE;
+}
+
+guint64
+journal_next_seq(Manager *m)
+{
+	return bs_evlog_next_seq(m->log);
+}
+
+/* Snapshot the state at the synced seq, start a new segment, prune. */
+static void
+snapshot_and_rotate(Manager *m)
+{
+	GPtrArray *blocks;
+	GPtrArray *events = state_export_events(m->st, &blocks);
+	guint64 seq = bs_evlog_synced_seq(m->log);
+	guint n = 0;
+	GError *err = NULL;
+
+	if (!bs_snapshot_write(m->journal_dir, seq, events, &err) ||
+	    !bs_evlog_rotate(m->log, &err) ||
+	    !bs_journal_prune(m->journal_dir, m->keep_segments, &n, &err)) {
+		log_warning("journal: snapshot and rotation at seq %" G_GUINT64_FORMAT
+		    " failed, will retry: %s", seq, err->message);
+		g_error_free(err);
+	} else {
+		log_info("journal: snapshot at seq %" G_GUINT64_FORMAT " (%u events), "
+		    "new segment, %u old files removed", seq, events->len, n);
+	}
+	g_ptr_array_free(events, TRUE);
+	g_ptr_array_free(blocks, TRUE);
+}
+
+gboolean
+journal_flush(Manager *m)
+{
+	guint n;
+	gsize bytes;
+	GError *err = NULL;
+	gint64 now = g_get_monotonic_time();
+
+	bs_evlog_pending(m->log, &n, &bytes);
+	if (n == 0)
+		return TRUE;
+	if (m->storage_failed && now < m->storage_retry_at)
+		return FALSE;
+	if (!bs_evlog_sync(m->log, &err)) {
+		if (!m->storage_failed)
+			log_err("journal: %s; refusing new work until it can be "
+			    "written", err->message);
+		m->storage_failed = TRUE;
+		g_free(m->storage_error);
+		m->storage_error = g_strdup(err->message);
+		m->storage_retry_at = now + RETRY_US;
+		g_error_free(err);
+		return FALSE;
+	}
+	if (m->storage_failed)
+		log_notice("journal: writable again; %u held events are durable", n);
+	m->storage_failed = FALSE;
+	bs_rpc_server_set_synced(m->srv, bs_evlog_synced_seq(m->log));
+	if (bs_evlog_should_rotate(m->log))
+		snapshot_and_rotate(m);
+	return TRUE;
+}
+
+static gboolean
+commit_prepare(GSource *src, gint *timeout)
+{
+	Manager *m = ((CommitSource *)src)->m;
+
+	journal_flush(m);
+	/* While the disk refuses, wake up to retry even if nothing else does. */
+	*timeout = m->storage_failed ? (gint)(RETRY_US / 1000) : -1;
+	return FALSE;
+}
+
+static gboolean
+commit_dispatch(GSource *src, GSourceFunc cb, gpointer data)
+{
+	return G_SOURCE_CONTINUE;
+}
+
+static GSourceFuncs commit_funcs = {
+	.prepare = commit_prepare,
+	.dispatch = commit_dispatch,
+};
+
+void
+journal_start_commits(Manager *m)
+{
+	GSource *src = g_source_new(&commit_funcs, sizeof(CommitSource));
+
+	((CommitSource *)src)->m = m;
+	/* Highest priority: GLib prepares sources in priority order and may
+	 * skip lower ones when a higher one is ready. */
+	g_source_set_priority(src, G_PRIORITY_HIGH);
+	g_source_attach(src, NULL);
+	m->commit_src = src;
+}
+
+void
+journal_close(Manager *m)
+{
+	if (m->commit_src != NULL) {
+		g_source_destroy(m->commit_src);
+		g_source_unref(m->commit_src);
+		m->commit_src = NULL;
+	}
+	if (m->log != NULL) {
+		journal_flush(m);
+		bs_evlog_free(m->log);
+		m->log = NULL;
+	}
+	g_free(m->journal_dir);
+	g_free(m->storage_error);
+}
