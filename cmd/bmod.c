@@ -179,8 +179,10 @@ parse_values(ModArgs *m, BsubArgs **keep, GError **err)
 	g_autofree char *cwd = g_get_current_dir();
 	BsubContext ctx = { environ, cwd, "localhost", (gint64)time(NULL) };
 
+	/* A command for bsub's parser to find; argv ends in NULL, as main's. */
 	g_ptr_array_add(m->bsub_argv, g_strdup("true"));
-	*keep = bsub_args_parse((int)m->bsub_argv->len,
+	g_ptr_array_add(m->bsub_argv, NULL);
+	*keep = bsub_args_parse((int)m->bsub_argv->len - 1,
 	    (char **)m->bsub_argv->pdata, &ctx, err);
 	if (*keep == NULL) {
 		if (g_str_has_prefix((*err)->message, "bsub:"))
