@@ -90,17 +90,20 @@ parse(AdminArgs *a, int argc, char **argv)
 	return TRUE;
 }
 
-/* Prints the reply; returns the exit code. */
+/* Prints the reply; returns the exit code.  diags: print config_errors
+ * (reconfig has shown them already while checking). */
 static int
-print_reply(const Basalt__AdminReply *r)
+print_reply(const Basalt__AdminReply *r, gboolean diags)
 {
-	for (size_t i = 0; i < r->n_config_errors; i++)
+	gboolean failed = r->error != NULL &&
+	    r->error->code != BASALT__ERROR_CODE__ERROR_CODE_OK;
+
+	for (size_t i = 0; (diags || failed) && i < r->n_config_errors; i++)
 		fprintf(stderr, "%s\n", r->config_errors[i]);
 	for (size_t i = 0; i < r->n_messages; i++)
 		printf("%s\n", r->messages[i]);
 	fflush(stdout);
-	if (r->error == NULL ||
-	    r->error->code == BASALT__ERROR_CODE__ERROR_CODE_OK)
+	if (!failed)
 		return CMD_EXIT_OK;
 	/* mbatchd repeats a per-name error among the messages already. */
 	for (size_t i = 0; i < r->n_messages; i++)
@@ -111,15 +114,29 @@ print_reply(const Basalt__AdminReply *r)
 }
 
 static Basalt__AdminReply *
-call(AdminArgs *a, Basalt__AdminAction action)
+call_quiet(AdminArgs *a, Basalt__AdminAction action, GError **err)
 {
 	Basalt__AdminRequest req = BASALT__ADMIN_REQUEST__INIT;
+	ProtobufCMessage *reply = NULL;
 
 	req.action = action;
 	req.names = (char **)a->names->pdata;
 	req.n_names = a->names->len;
 	req.comment = a->comment != NULL ? a->comment : (char *)"";
-	return (Basalt__AdminReply *)cmd_main_call(LSB_ADMIN, &req.base);
+	if (!lsb_call(LSB_ADMIN, &req.base, &reply, err))
+		return NULL;
+	return (Basalt__AdminReply *)reply;
+}
+
+static Basalt__AdminReply *
+call(AdminArgs *a, Basalt__AdminAction action)
+{
+	g_autoptr(GError) err = NULL;
+	Basalt__AdminReply *r = call_quiet(a, action, &err);
+
+	if (r == NULL)
+		fprintf(stderr, "%s\n", err->message);
+	return r;
 }
 
 /* ckconfig with no mbatchd: the same check, done here. */
@@ -153,6 +170,7 @@ mbd_listening(void)
 static int
 ckconfig(AdminArgs *a)
 {
+	g_autoptr(GError) err = NULL;
 	Basalt__AdminReply *r;
 	int code;
 
@@ -160,10 +178,15 @@ ckconfig(AdminArgs *a)
 	fflush(stdout);
 	if (!mbd_listening())
 		return ckconfig_local();
-	r = call(a, BASALT__ADMIN_ACTION__ADMIN_ACTION_CKCONFIG);
+	/* A socket nobody answers on is a dead mbatchd: check here. */
+	lsb_set_quiet(TRUE);
+	r = call_quiet(a, BASALT__ADMIN_ACTION__ADMIN_ACTION_CKCONFIG, &err);
+	lsb_set_quiet(FALSE);
+	if (r == NULL && g_error_matches(err, LSB_ERROR, LSB_ERROR_DOWN))
+		return ckconfig_local();
 	if (r == NULL)
-		return CMD_EXIT_FAIL;
-	code = print_reply(r);
+		return cmd_main_fail(err);
+	code = print_reply(r, TRUE);
 	basalt__admin_reply__free_unpacked(r, NULL);
 	return code;
 }
@@ -204,7 +227,7 @@ reconfig(AdminArgs *a)
 	r = call(a, a->action);
 	if (r == NULL)
 		return CMD_EXIT_FAIL;
-	code = print_reply(r);
+	code = print_reply(r, FALSE);
 	if (code == CMD_EXIT_OK && r->n_messages == 0)
 		printf("%s initiated\n", a->action ==
 		    BASALT__ADMIN_ACTION__ADMIN_ACTION_MBDRESTART ?
@@ -240,7 +263,7 @@ run(AdminArgs *a)
 	r = call(a, a->action);
 	if (r == NULL)
 		return CMD_EXIT_FAIL;
-	code = print_reply(r);
+	code = print_reply(r, TRUE);
 	basalt__admin_reply__free_unpacked(r, NULL);
 	return code;
 }
