@@ -151,6 +151,14 @@ wait_for_job(guint64 job_id)
 			protobuf_c_message_free_unpacked(m, NULL);
 			return CMD_EXIT_FAIL;
 		}
+		if (l->n_jobs == 0) {
+			/* Gone from mbatchd (cleaned, or lost): nothing to wait
+			 * for any more. */
+			fprintf(stderr, "Job <%" G_GUINT64_FORMAT "> is not found\n",
+			    job_id);
+			protobuf_c_message_free_unpacked(m, NULL);
+			return CMD_EXIT_FAIL;
+		}
 		gboolean done = check_job(l, &started, &code);
 		protobuf_c_message_free_unpacked(m, NULL);
 		if (done) {

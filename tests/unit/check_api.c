@@ -211,6 +211,18 @@ START_TEST(test_bsub_default_queue_and_script)
 }
 END_TEST
 
+START_TEST(test_bsub_wait)
+{
+	Run r = run("bsub -K -q normal false");
+
+	ck_assert_int_eq(r.code, 3);
+	ck_assert_str_eq(r.out, "Job <42> is submitted to queue <normal>.\n");
+	ck_assert_str_eq(r.err, "<<Waiting for dispatch ...>>\n"
+	    "<<Starting on hostB>>\n<<Job is finished>>\n");
+	run_clear(&r);
+}
+END_TEST
+
 START_TEST(test_bsub_refused)
 {
 	Run r;
@@ -547,6 +559,7 @@ api_suite(void)
 	tcase_add_checked_fixture(cmds, fake_start, fake_stop);
 	tcase_add_test(cmds, test_bsub_submit);
 	tcase_add_test(cmds, test_bsub_default_queue_and_script);
+	tcase_add_test(cmds, test_bsub_wait);
 	tcase_add_test(cmds, test_bsub_refused);
 	tcase_add_test(cmds, test_bsub_bad_option);
 	tcase_add_test(cmds, test_bjobs_table);

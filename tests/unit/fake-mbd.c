@@ -118,6 +118,13 @@ fake_jobs(Basalt__BatchService_Service *s, const Basalt__JobQuery *req,
 		for (size_t k = 0; k < req->n_job_ids; k++)
 			if (req->job_ids[k] == info[i].job_id)
 				sel[n++] = &info[i];
+	/* Job 42, which bsub -K waits for, has run and exited with 3. */
+	if (req->n_job_ids == 1 && req->job_ids[0] == 42) {
+		info[0].job_id = 42;
+		info[0].state = BASALT__JOB_STATE__JOB_STATE_EXIT;
+		info[0].exit_status = 3;
+		sel[n++] = &info[0];
+	}
 	if (req->n_job_ids > 0) {
 		l.jobs = sel;
 		l.n_jobs = n;
