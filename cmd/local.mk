@@ -19,3 +19,70 @@ BSCMD_LIBS = cmd/libbscmd.a proto/libbsproto.a \
 
 # The generated headers must exist before these compile.
 $(%canon_reldir%_libbscmd_a_OBJECTS): $(PROTO_GEN_H)
+
+# The programs: one small main() each over lib/api and the helpers above.
+# cmd-main.c is their shared tail (I/O, calls); it stays out of libbscmd.a
+# so that library remains transport-free.
+noinst_LIBRARIES += %reldir%/libbscmdmain.a
+%canon_reldir%_libbscmdmain_a_SOURCES = %reldir%/cmd-main.c %reldir%/cmd-main.h
+$(%canon_reldir%_libbscmdmain_a_OBJECTS): $(PROTO_GEN_H)
+
+CMD_PROG_LIBS = cmd/libbscmdmain.a lib/api/libbsapi.a lib/rpc/libbsrpc.a \
+	cmd/libbscmd.a proto/libbsproto.a lib/util/libbsutil.a \
+	$(GLIB_LIBS) $(PROTOBUF_C_LIBS)
+
+bin_PROGRAMS += \
+	%reldir%/bsub \
+	%reldir%/bjobs \
+	%reldir%/bqueues \
+	%reldir%/bhosts \
+	%reldir%/bparams \
+	%reldir%/busers \
+	%reldir%/lsid \
+	%reldir%/bkill \
+	%reldir%/bstop \
+	%reldir%/bresume \
+	%reldir%/brequeue \
+	%reldir%/bswitch \
+	%reldir%/bmod \
+	%reldir%/btop \
+	%reldir%/bbot \
+	%reldir%/bpeek \
+	%reldir%/badmin
+%canon_reldir%_bsub_SOURCES = %reldir%/bsub.c
+%canon_reldir%_bsub_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_bjobs_SOURCES = %reldir%/bjobs.c
+%canon_reldir%_bjobs_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_bqueues_SOURCES = %reldir%/bqueues.c
+%canon_reldir%_bqueues_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_bhosts_SOURCES = %reldir%/bhosts.c
+%canon_reldir%_bhosts_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_bparams_SOURCES = %reldir%/bparams.c
+%canon_reldir%_bparams_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_busers_SOURCES = %reldir%/busers.c
+%canon_reldir%_busers_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_lsid_SOURCES = %reldir%/lsid.c
+%canon_reldir%_lsid_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_bkill_SOURCES = %reldir%/bkill.c
+%canon_reldir%_bkill_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_bstop_SOURCES = %reldir%/bstop.c
+%canon_reldir%_bstop_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_bresume_SOURCES = %reldir%/bresume.c
+%canon_reldir%_bresume_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_brequeue_SOURCES = %reldir%/brequeue.c
+%canon_reldir%_brequeue_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_bswitch_SOURCES = %reldir%/bswitch.c
+%canon_reldir%_bswitch_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_bmod_SOURCES = %reldir%/bmod.c
+%canon_reldir%_bmod_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_btop_SOURCES = %reldir%/btop.c
+%canon_reldir%_btop_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_bbot_SOURCES = %reldir%/bbot.c
+%canon_reldir%_bbot_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_bpeek_SOURCES = %reldir%/bpeek.c
+%canon_reldir%_bpeek_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_badmin_SOURCES = %reldir%/badmin.c
+# ckconfig without a running mbatchd loads the configuration itself.
+%canon_reldir%_badmin_LDADD = cmd/libbscmdmain.a lib/api/libbsapi.a \
+	lib/rpc/libbsrpc.a cmd/libbscmd.a lib/conf/libbsconf.a \
+	proto/libbsproto.a lib/util/libbsutil.a $(GLIB_LIBS) $(PROTOBUF_C_LIBS)

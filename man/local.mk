@@ -11,3 +11,23 @@ dist_man_MANS += \
 
 # Section 8: the daemons.
 dist_man_MANS += %reldir%/man8/mbatchd.8 %reldir%/man8/sbatchd.8
+
+# Sections 1 and 8: the user commands and badmin (cmd/).
+dist_man_MANS += \
+	%reldir%/man1/bsub.1 \
+	%reldir%/man1/bjobs.1 \
+	%reldir%/man1/bqueues.1 \
+	%reldir%/man1/bhosts.1 \
+	%reldir%/man1/bparams.1 \
+	%reldir%/man1/busers.1 \
+	%reldir%/man1/lsid.1 \
+	%reldir%/man1/bkill.1 \
+	%reldir%/man1/bstop.1 \
+	%reldir%/man1/bresume.1 \
+	%reldir%/man1/brequeue.1 \
+	%reldir%/man1/bswitch.1 \
+	%reldir%/man1/bmod.1 \
+	%reldir%/man1/btop.1 \
+	%reldir%/man1/bbot.1 \
+	%reldir%/man1/bpeek.1 \
+	%reldir%/man8/badmin.8

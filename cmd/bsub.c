@@ -1,0 +1,203 @@
+/*
+ * bsub: submit a job.  The options become a SubmitRequest in bsub-args.c;
+ * this file gathers what parsing may not touch (environment, cwd, host
+ * name, the script on stdin), sends it, and for -K waits for the job.
+ *
+ * -K polls bjobs' query with a growing interval (0.2 s up to 5 s) rather
+ * than holding a stream open: mbatchd keeps no per-client state for
+ * waiters, and a restart of mbatchd only delays the poll.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bsub-args.h"
+#include "cmd-main.h"
+#include "cmd-util.h"
+#include "jobctl-format.h"
+
+extern char **environ;
+
+#define POLL_FIRST_MS 200
+#define POLL_MAX_MS 5000
+/* How long -K keeps polling through an mbatchd that does not answer. */
+#define POLL_DOWN_LIMIT_S 600
+
+/* The script from stdin, with LSF's "bsub> " prompts on a terminal. */
+static char *
+read_script(void)
+{
+	GString *s = g_string_new(NULL);
+	gboolean tty = isatty(STDIN_FILENO);
+	char buf[4096];
+
+	for (;;) {
+		if (tty) {
+			fputs("bsub> ", stdout);
+			fflush(stdout);
+		}
+		if (fgets(buf, sizeof buf, stdin) == NULL)
+			break;
+		g_string_append(s, buf);
+	}
+	if (tty)
+		fputc('\n', stdout);
+	return g_string_free(s, FALSE);
+}
+
+static BsubArgs *
+parse(int argc, char **argv, GError **err)
+{
+	char host[256] = "localhost";
+	g_autofree char *cwd = g_get_current_dir();
+	BsubContext ctx = { environ, cwd, host, (gint64)time(NULL) };
+	BsubArgs *a;
+
+	if (gethostname(host, sizeof host) != 0)
+		g_strlcpy(host, "localhost", sizeof host);
+	host[sizeof host - 1] = '\0';
+	a = bsub_args_parse(argc, argv, &ctx, err);
+	if (a != NULL && a->needs_script) {
+		g_autofree char *script = read_script();
+
+		if (!bsub_args_add_script(a, script, &ctx, err))
+			g_clear_pointer(&a, bsub_args_free);
+	}
+	return a;
+}
+
+static gboolean
+finished(Basalt__JobState s)
+{
+	return s == BASALT__JOB_STATE__JOB_STATE_DONE ||
+	    s == BASALT__JOB_STATE__JOB_STATE_EXIT;
+}
+
+/* The exit code bsub -K returns for a finished job. */
+static int
+job_exit_code(const Basalt__JobInfo *j)
+{
+	if (j->state == BASALT__JOB_STATE__JOB_STATE_DONE)
+		return 0;
+	if (j->start_time == 0)
+		return CMD_EXIT_KILLED_PENDING;
+	if (j->term_signal > 0)
+		return 128 + j->term_signal;
+	return j->exit_status != 0 ? j->exit_status & 0xff : CMD_EXIT_FAIL;
+}
+
+/*
+ * One look at the job (all its array elements).  Returns TRUE when every
+ * element has finished, with *code the first non-zero exit code.
+ */
+static gboolean
+check_job(const Basalt__JobList *l, gboolean *started, int *code)
+{
+	gboolean done = l->n_jobs > 0;
+
+	*code = 0;
+	for (size_t i = 0; i < l->n_jobs; i++) {
+		const Basalt__JobInfo *j = l->jobs[i];
+
+		if (!*started && j->n_exec_hosts > 0) {
+			fprintf(stderr, "<<Starting on %s>>\n", j->exec_hosts[0]);
+			*started = TRUE;
+		}
+		if (!finished(j->state))
+			done = FALSE;
+		else if (*code == 0)
+			*code = job_exit_code(j);
+	}
+	return done;
+}
+
+static int
+wait_for_job(guint64 job_id)
+{
+	Basalt__JobQuery q = BASALT__JOB_QUERY__INIT;
+	uint64_t ids[1] = { job_id };
+	uint32_t idx[1] = { 0 };
+	guint delay = POLL_FIRST_MS;
+	gint64 down_since = 0;
+	gboolean started = FALSE;
+
+	q.n_job_ids = q.n_array_indexes = 1;
+	q.job_ids = ids;
+	q.array_indexes = idx;
+	q.all_states = TRUE;
+	fprintf(stderr, "<<Waiting for dispatch ...>>\n");
+	for (;;) {
+		ProtobufCMessage *m = NULL;
+		g_autoptr(GError) err = NULL;
+		int code;
+
+		g_usleep(delay * 1000);
+		delay = MIN(delay * 2, POLL_MAX_MS);
+		if (!lsb_call(LSB_JOBS, &q.base, &m, &err)) {
+			gint64 now = g_get_monotonic_time();
+
+			if (down_since == 0)
+				down_since = now;
+			if (now - down_since < POLL_DOWN_LIMIT_S * G_USEC_PER_SEC)
+				continue;
+			return cmd_main_fail(err);
+		}
+		down_since = 0;
+		Basalt__JobList *l = (Basalt__JobList *)m;
+		if (cmd_main_refused(NULL, l->error)) {
+			protobuf_c_message_free_unpacked(m, NULL);
+			return CMD_EXIT_FAIL;
+		}
+		if (l->n_jobs == 0) {
+			/* Gone from mbatchd (cleaned, or lost): nothing to wait
+			 * for any more. */
+			fprintf(stderr, "Job <%" G_GUINT64_FORMAT "> is not found\n",
+			    job_id);
+			protobuf_c_message_free_unpacked(m, NULL);
+			return CMD_EXIT_FAIL;
+		}
+		gboolean done = check_job(l, &started, &code);
+		protobuf_c_message_free_unpacked(m, NULL);
+		if (done) {
+			fprintf(stderr, "<<Job is finished>>\n");
+			return code;
+		}
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	g_autoptr(GError) err = NULL;
+	g_autoptr(BsubArgs) a = NULL;
+	g_autoptr(GString) out = g_string_new(NULL);
+	Basalt__SubmitReply *r;
+	const Basalt__JobSpec *spec;
+	int code;
+
+	if (cmd_main_hv(argc, argv, BSUB_USAGE, &code))
+		return code;
+	a = parse(argc, argv, &err);
+	if (a == NULL)
+		return cmd_main_fail(err);
+	spec = a->req->spec;
+	r = (Basalt__SubmitReply *)cmd_main_call(LSB_SUBMIT, &a->req->base);
+	if (r == NULL)
+		return CMD_EXIT_FAIL;
+	if (r->error != NULL &&
+	    r->error->code != BASALT__ERROR_CODE__ERROR_CODE_OK) {
+		bsub_format_rejected(out, r->error,
+		    spec->n_queues == 1 ? spec->queues[0] : NULL);
+		cmd_main_err(out);
+		basalt__submit_reply__free_unpacked(r, NULL);
+		return CMD_EXIT_FAIL;
+	}
+	bsub_format_submitted(out, r);
+	cmd_main_out(out);
+	guint64 id = r->job_id;
+	basalt__submit_reply__free_unpacked(r, NULL);
+	return spec->interactive_wait ? wait_for_job(id) : CMD_EXIT_OK;
+}

@@ -1,0 +1,158 @@
+/*
+ * Shared tail of the command programs (see cmd-main.h).  Kept apart from
+ * cmd-util.c so that the formatters stay pure and testable without a
+ * daemon, and so lib/api never depends on cmd/.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd-main.h"
+#include "cmd-util.h"
+#include "jobctl-format.h"
+#include "util/error.h"
+
+gboolean
+cmd_main_hv(int argc, char **argv, const char *usage, int *code)
+{
+	g_autoptr(GString) s = g_string_new(NULL);
+
+	switch (cmd_help_version(argc, argv)) {
+	case CMD_HV_HELP:
+		cmd_format_usage(s, usage);
+		cmd_main_out(s);
+		break;
+	case CMD_HV_VERSION:
+		cmd_format_version(s);
+		cmd_main_err(s);
+		break;
+	default:
+		return FALSE;
+	}
+	*code = CMD_EXIT_OK;
+	return TRUE;
+}
+
+void
+cmd_main_out(GString *s)
+{
+	fwrite(s->str, 1, s->len, stdout);
+	fflush(stdout);
+	g_string_truncate(s, 0);
+}
+
+void
+cmd_main_err(GString *s)
+{
+	fwrite(s->str, 1, s->len, stderr);
+	fflush(stderr);
+	g_string_truncate(s, 0);
+}
+
+int
+cmd_main_fail(const GError *err)
+{
+	fprintf(stderr, "%s\n", err->message);
+	return CMD_EXIT_FAIL;
+}
+
+ProtobufCMessage *
+cmd_main_call(LsbMethod method, const ProtobufCMessage *request)
+{
+	ProtobufCMessage *reply = NULL;
+	g_autoptr(GError) err = NULL;
+
+	/* stdout first: a "still trying" line must not precede output that
+	 * was produced earlier but is still buffered. */
+	fflush(stdout);
+	if (!lsb_call(method, request, &reply, &err)) {
+		fprintf(stderr, "%s\n", err->message);
+		return NULL;
+	}
+	return reply;
+}
+
+gboolean
+cmd_main_refused(const char *prog, const Basalt__Error *e)
+{
+	if (e == NULL || e->code == BASALT__ERROR_CODE__ERROR_CODE_OK)
+		return FALSE;
+	if (prog != NULL)
+		fprintf(stderr, "%s: %s\n", prog, cmd_error_text(e));
+	else
+		fprintf(stderr, "%s\n", cmd_error_text(e));
+	return TRUE;
+}
+
+const char *
+cmd_main_user(void)
+{
+	return g_get_user_name();
+}
+
+char **
+cmd_main_flags(const char *prog, int argc, char **argv,
+    const char *const *flags, guint *seen, const char *usage, GError **err)
+{
+	g_autoptr(GPtrArray) ops = g_ptr_array_new_with_free_func(g_free);
+	gboolean options_done = FALSE;
+
+	*seen = 0;
+	for (int i = 1; i < argc; i++) {
+		guint f;
+
+		if (!options_done && strcmp(argv[i], "--") == 0) {
+			options_done = TRUE;
+			continue;
+		}
+		if (options_done || argv[i][0] != '-' || argv[i][1] == '\0') {
+			g_ptr_array_add(ops, g_strdup(argv[i]));
+			continue;
+		}
+		for (f = 0; flags[f] != NULL; f++)
+			if (strcmp(flags[f], argv[i]) == 0)
+				break;
+		if (flags[f] == NULL) {
+			g_set_error(err, BS_ERROR, BS_ERROR_FAILED,
+			    "%s: illegal option -- %s\nUsage: %s", prog,
+			    argv[i] + 1, usage);
+			return NULL;
+		}
+		*seen |= 1u << f;
+	}
+	g_ptr_array_add(ops, NULL);
+	return (char **)g_ptr_array_free(g_steal_pointer(&ops), FALSE);
+}
+
+int
+cmd_main_control(Basalt__JobControlRequest *req, const SelectArgs *sa)
+{
+	g_autoptr(GString) line = g_string_new(NULL);
+	Basalt__JobControlReply *r;
+	int code = CMD_EXIT_OK;
+
+	req->select = sa->query;
+	req->all_matching = sa->all_matching;
+	r = (Basalt__JobControlReply *)cmd_main_call(LSB_CONTROL, &req->base);
+	req->select = NULL;
+	if (r == NULL)
+		return CMD_EXIT_FAIL;
+	if (cmd_main_refused(NULL, r->error)) {
+		code = CMD_EXIT_FAIL;
+	} else if (r->n_results == 0) {
+		fprintf(stderr, "No matching job found\n");
+		code = CMD_EXIT_FAIL;
+	}
+	for (size_t i = 0; i < r->n_results; i++) {
+		if (jobctl_format_result(line, req->action, req->signal,
+		    r->results[i])) {
+			cmd_main_out(line);
+		} else {
+			cmd_main_err(line);
+			code = CMD_EXIT_FAIL;
+		}
+	}
+	basalt__job_control_reply__free_unpacked(r, NULL);
+	return code;
+}

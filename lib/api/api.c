@@ -1,0 +1,220 @@
+/*
+ * lib/api: finding mbatchd from lsf.conf and calling it (see api.h).
+ *
+ * lsf.conf is read here by a reader of its own rather than lib/conf's
+ * loader: the commands need three keys from one file, and linking the
+ * whole configuration reader into every bjobs would cost start-up time
+ * for nothing.  The syntax is the same simple one: KEY=value per line.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "batch.pb-c.h"
+
+#include "api/api.h"
+#include "rpc/client.h"
+#include "util/error.h"
+
+#ifndef SYSCONFDIR
+#define SYSCONFDIR "/etc"
+#endif
+
+#define CONNTIMEOUT_DEFAULT_S 3
+#define RECVTIMEOUT_DEFAULT_S 30
+#define RETRY_STEP_MS 100
+
+G_DEFINE_QUARK(lsb-error-quark, lsb_error)
+
+static BsClient *client;
+static gboolean quiet;
+
+char *
+lsb_envdir(void)
+{
+	const char *env = g_getenv("LSF_ENVDIR");
+
+	if (env != NULL && *env != '\0')
+		return g_strdup(env);
+	return g_strdup(SYSCONFDIR "/basalt");
+}
+
+static char *
+unquote(const char *v)
+{
+	gsize n = strlen(v);
+
+	if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0])
+		return g_strndup(v + 1, n - 2);
+	return g_strdup(v);
+}
+
+/* One "KEY=value" line into the table; anything else is ignored, as the
+ * daemons' loader reports it and a command has no one to tell. */
+static void
+parse_line(GHashTable *t, char *line)
+{
+	char *eq, *key;
+
+	g_strstrip(line);
+	if (line[0] == '\0' || line[0] == '#')
+		return;
+	eq = strchr(line, '=');
+	if (eq == NULL || eq == line)
+		return;
+	*eq = '\0';
+	key = g_strstrip(line);
+	g_hash_table_replace(t, g_strdup(key), unquote(g_strstrip(eq + 1)));
+}
+
+GHashTable *
+lsb_read_lsf_conf(const char *envdir, GError **err)
+{
+	g_autofree char *path = g_build_filename(envdir, "lsf.conf", NULL);
+	g_autofree char *text = NULL;
+	g_auto(GStrv) lines = NULL;
+	GError *rerr = NULL;
+	GHashTable *t;
+
+	if (!g_file_get_contents(path, &text, NULL, &rerr)) {
+		g_set_error(err, LSB_ERROR, LSB_ERROR_CONF,
+		    "Cannot read %s: %s (set LSF_ENVDIR to the directory "
+		    "that holds lsf.conf)", path,
+		    g_strerror(rerr->code == G_FILE_ERROR_NOENT ? ENOENT :
+		    rerr->code == G_FILE_ERROR_ACCES ? EACCES : EIO));
+		g_error_free(rerr);
+		return NULL;
+	}
+	t = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	lines = g_strsplit(text, "\n", -1);
+	for (guint i = 0; lines[i] != NULL; i++)
+		parse_line(t, lines[i]);
+	return t;
+}
+
+char *
+lsb_conf_path(GHashTable *conf, const char *envdir, const char *key)
+{
+	const char *v = g_hash_table_lookup(conf, key);
+
+	if (v == NULL || *v == '\0')
+		return NULL;
+	return g_canonicalize_filename(v, envdir);
+}
+
+guint
+lsb_conf_seconds(GHashTable *conf, const char *key, guint dflt)
+{
+	const char *v = g_getenv(key);
+	guint64 n;
+
+	if ((v == NULL || *v == '\0') && conf != NULL)
+		v = g_hash_table_lookup(conf, key);
+	if (v == NULL || !g_ascii_string_to_unsigned(v, 10, 1, 86400, &n, NULL))
+		return dflt;
+	return (guint)n;
+}
+
+/* Socket path and both timeouts from one read of lsf.conf. */
+static char *
+locate(guint *conn_s, guint *recv_s, GError **err)
+{
+	g_autofree char *envdir = lsb_envdir();
+	g_autoptr(GHashTable) conf = lsb_read_lsf_conf(envdir, err);
+	g_autofree char *share = NULL;
+
+	if (conf == NULL)
+		return NULL;
+	share = lsb_conf_path(conf, envdir, "LSB_SHAREDIR");
+	if (share == NULL)
+		share = g_build_filename(envdir, "work", NULL);
+	*conn_s = lsb_conf_seconds(conf, "LSB_API_CONNTIMEOUT",
+	    CONNTIMEOUT_DEFAULT_S);
+	*recv_s = lsb_conf_seconds(conf, "LSB_API_RECVTIMEOUT",
+	    RECVTIMEOUT_DEFAULT_S);
+	return g_build_filename(share, "mbatchd.sock", NULL);
+}
+
+char *
+lsb_mbd_socket(GError **err)
+{
+	guint c, r;
+
+	return locate(&c, &r, err);
+}
+
+void
+lsb_set_quiet(gboolean q)
+{
+	quiet = q;
+}
+
+void
+lsb_close(void)
+{
+	g_clear_pointer(&client, bs_client_free);
+}
+
+/*
+ * Connects, retrying while nobody listens (no socket file yet, or a stale
+ * one nobody accepts on): that is mbatchd starting or restarting.  Any
+ * other failure, such as a refused hello, is final at once.
+ */
+static gboolean
+connect_mbd(GError **err)
+{
+	guint conn_s = 0, recv_s = 0;
+	g_autofree char *path = locate(&conn_s, &recv_s, err);
+	gint64 deadline;
+	gboolean warned = FALSE;
+
+	if (path == NULL)
+		return FALSE;
+	deadline = g_get_monotonic_time() + (gint64)conn_s * G_USEC_PER_SEC;
+	for (;;) {
+		GError *cerr = NULL;
+
+		client = bs_client_connect_unix(path, recv_s * 1000, &cerr);
+		if (client != NULL)
+			return TRUE;
+		if (cerr->code != BS_ERROR_IO ||
+		    g_get_monotonic_time() >= deadline) {
+			g_set_error(err, LSB_ERROR, cerr->code == BS_ERROR_IO ?
+			    LSB_ERROR_DOWN : LSB_ERROR_CALL,
+			    "%s: mbatchd is not reachable (%s)",
+			    LSB_MSG_DOWN, cerr->message);
+			g_error_free(cerr);
+			return FALSE;
+		}
+		g_error_free(cerr);
+		if (!warned && !quiet)
+			fprintf(stderr, "%s\n", LSB_MSG_STILL_TRYING);
+		warned = TRUE;
+		g_usleep(RETRY_STEP_MS * 1000);
+	}
+}
+
+gboolean
+lsb_call(LsbMethod method, const ProtobufCMessage *request,
+    ProtobufCMessage **reply, GError **err)
+{
+	GError *cerr = NULL;
+
+	*reply = NULL;
+	if (client == NULL && !connect_mbd(err))
+		return FALSE;
+	if (bs_client_call(client, &basalt__batch_service__descriptor,
+	    (guint)method, request, reply, &cerr))
+		return TRUE;
+	/* Whatever went wrong, the next call starts on a fresh connection. */
+	lsb_close();
+	g_set_error(err, LSB_ERROR, cerr->code == BS_ERROR_IO ?
+	    LSB_ERROR_DOWN : LSB_ERROR_CALL, "%s%s",
+	    cerr->code == BS_ERROR_IO ? LSB_MSG_DOWN ": " : "", cerr->message);
+	g_error_free(cerr);
+	return FALSE;
+}

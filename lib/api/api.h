@@ -1,0 +1,98 @@
+/*
+ * lib/api: the client side of Basalt that every command shares, named after
+ * LSF's lsbatch API (lsb_*).
+ *
+ * Finding mbatchd is LSF's rule and nothing more, so a command costs one
+ * small file read before its round trip:
+ *
+ *   LSF_ENVDIR (environment) else SYSCONFDIR/basalt
+ *     -> $LSF_ENVDIR/lsf.conf, read on its own (never the lsb.* files)
+ *     -> LSB_SHAREDIR (relative paths are relative to LSF_ENVDIR; unset:
+ *        $LSF_ENVDIR/work, as mbatchd defaults it)
+ *     -> the Unix socket $LSB_SHAREDIR/mbatchd.sock
+ *
+ * Timeouts come from LSF's own lsf.conf parameters, which the environment
+ * may override as LSF allows:
+ *   LSB_API_CONNTIMEOUT  seconds to keep retrying while mbatchd cannot be
+ *                        reached (default 3; a restart takes about that)
+ *   LSB_API_RECVTIMEOUT  seconds one call may take (default 30)
+ *
+ * One connection per process, opened by the first lsb_call() and reopened
+ * by the next call after a transport failure, so polling commands (bsub -K,
+ * bpeek -f) ride over an mbatchd restart.  Errors are GErrors in the
+ * LSB_ERROR domain whose message is the text a user should see.
+ */
+#ifndef BS_API_API_H
+#define BS_API_API_H
+
+#include <glib.h>
+#include <protobuf-c/protobuf-c.h>
+
+#define LSB_ERROR (lsb_error_quark())
+GQuark lsb_error_quark(void);
+
+typedef enum {
+	LSB_ERROR_CONF,      /* lsf.conf missing or unreadable */
+	LSB_ERROR_DOWN,      /* mbatchd could not be reached */
+	LSB_ERROR_CALL,      /* the call failed after connecting */
+} LsbErrorCode;
+
+/* The wording LSF uses while (and after) mbatchd does not answer. */
+#define LSB_MSG_STILL_TRYING \
+	"batch system daemon not responding ... still trying"
+#define LSB_MSG_DOWN "LSF is down; please wait"
+
+/* The BatchService method indexes, in the order of proto/batch.proto. */
+typedef enum {
+	LSB_SUBMIT = 0,
+	LSB_JOBS = 1,
+	LSB_QUEUES = 2,
+	LSB_HOSTS = 3,
+	LSB_PARAMS = 4,
+	LSB_USERS = 5,
+	LSB_CONTROL = 6,
+	LSB_SWITCH = 7,
+	LSB_MOVE = 8,
+	LSB_MODIFY = 9,
+	LSB_PEEK = 10,
+	LSB_ADMIN = 11,
+	LSB_CLUSTER = 12,
+} LsbMethod;
+
+/* $LSF_ENVDIR, else the built-in SYSCONFDIR/basalt.  g_free() it. */
+char *lsb_envdir(void);
+
+/*
+ * Reads envdir/lsf.conf: KEY=value lines, values optionally quoted, blank
+ * lines and # comments skipped.  Returns KEY -> value (unref it), or NULL
+ * with LSB_ERROR_CONF.
+ */
+GHashTable *lsb_read_lsf_conf(const char *envdir, GError **err);
+
+/* A directory or file parameter of lsf.conf as an absolute path (relative
+ * to envdir), or NULL when unset.  g_free() it. */
+char *lsb_conf_path(GHashTable *conf, const char *envdir, const char *key);
+
+/* The socket mbatchd listens on for local clients.  g_free() it. */
+char *lsb_mbd_socket(GError **err);
+
+/* Seconds from the environment, else lsf.conf, else dflt. */
+guint lsb_conf_seconds(GHashTable *conf, const char *key, guint dflt);
+
+/*
+ * Calls one BatchService method.  On success *reply is the decoded reply,
+ * to free with protobuf_c_message_free_unpacked(*reply, NULL).  While
+ * mbatchd cannot be reached this retries for LSB_API_CONNTIMEOUT seconds,
+ * printing LSB_MSG_STILL_TRYING once on stderr, then fails with
+ * LSB_ERROR_DOWN whose message starts with LSB_MSG_DOWN.
+ */
+gboolean lsb_call(LsbMethod method, const ProtobufCMessage *request,
+    ProtobufCMessage **reply, GError **err);
+
+/* Closes the connection (a later lsb_call opens a new one). */
+void lsb_close(void);
+
+/* Keeps lsb_call from printing LSB_MSG_STILL_TRYING (tests, scripts). */
+void lsb_set_quiet(gboolean quiet);
+
+#endif
