@@ -111,18 +111,15 @@ journal_open(Manager *m, GError **err)
 }
 
 gboolean
-journal_append(Manager *m, Basalt__Event *ev)
+journal_append(Manager *m, Basalt__Event *ev, GError **err)
 {
-	GError *err = NULL;
+	return bs_evlog_append(m->log, ev, err);
+}
 
-	if (!bs_evlog_append(m->log, ev, &err)) {
-		log_err("journal: cannot append event %" G_GUINT64_FORMAT ": %s",
-		    ev->seq, err->message);
-		g_error_free(err);
-		return FALSE;
-	}
-	bs_rpc_server_set_barrier(m->srv, ev->seq);
-	return TRUE;
+void
+journal_cancel_last(Manager *m)
+{
+	bs_evlog_cancel_last(m->log);
 }
 
 guint64

@@ -71,13 +71,23 @@ manager_commit(Manager *m, Basalt__Event *ev, GError **err)
 	}
 	ev->seq = journal_next_seq(m);
 	ev->time = manager_now();
+	/* Pack before applying: the event may borrow strings that applying
+	 * it frees (bmod replaces the spec it was copied from). */
+	if (!journal_append(m, ev, &local)) {
+		log_err("event %" G_GUINT64_FORMAT " cannot be journaled: %s",
+		    ev->seq, local->message);
+		g_propagate_error(err, local);
+		return FALSE;
+	}
 	if (!state_apply(m->st, ev, &local)) {
+		journal_cancel_last(m);
 		log_warning("event %" G_GUINT64_FORMAT " refused: %s", ev->seq,
 		    local->message);
 		g_propagate_error(err, local);
 		return FALSE;
 	}
-	journal_append(m, ev);
+	/* Replies and orders from here on wait for this event's sync. */
+	bs_rpc_server_set_barrier(m->srv, ev->seq);
 	return TRUE;
 }
 

@@ -125,7 +125,8 @@ gboolean hosts_start_job(Manager *m, Job *j);
 /* The journal (mbatchd/journal.c). */
 gboolean journal_open(Manager *m, GError **err);
 void journal_start_commits(Manager *m);
-gboolean journal_append(Manager *m, Basalt__Event *ev);
+gboolean journal_append(Manager *m, Basalt__Event *ev, GError **err);
+void journal_cancel_last(Manager *m);
 guint64 journal_next_seq(Manager *m);
 gboolean journal_flush(Manager *m);
 void journal_close(Manager *m);

@@ -107,6 +107,7 @@ LSB_MBD_PORT=0
 LSB_MBD_ADDRESS=127.0.0.1
 LSF_MASTER_LIST=127.0.0.1
 LSB_SBD_PORT=0
+LSB_ALLOW_ROOT_JOBS=Y
 CONF
 	{
 		echo "Begin ClusterAdmins"
@@ -185,7 +186,7 @@ cluster_job_pids() {
 	for e in /proc/[0-9]*/environ; do
 		pid=${e#/proc/}
 		pid=${pid%/environ}
-		env=$(tr '\0' '\n' <"$e" 2>/dev/null) || continue
+		env=$( (tr '\0' '\n' <"$e") 2>/dev/null) || continue
 		case "$env" in
 		*"LSF_ENVDIR=$LSF_ENVDIR"*LSB_JOBID=* | *LSB_JOBID=*"LSF_ENVDIR=$LSF_ENVDIR"*)
 			echo "$pid" ;;

@@ -29,6 +29,7 @@ struct BsEvlog {
 	guint64 next_seq;
 	GByteArray *buf;        /* framed records not yet durable */
 	guint n_pending;
+	guint last_len;         /* length of the last record in buf */
 	gboolean broken;        /* a failed write could not be cut back */
 };
 
@@ -209,6 +210,8 @@ bs_evlog_append(BsEvlog *log, const Basalt__Event *ev, GError **err)
 		    "expects %" G_GUINT64_FORMAT, ev->seq, log->next_seq);
 		return FALSE;
 	}
+	guint before = log->buf->len;
+
 	if (!bs_record_append(log->buf, ev, NULL)) {
 		g_set_error(err, BS_ERROR, BS_ERROR_FAILED,
 		    "event %" G_GUINT64_FORMAT " packs to %zu bytes, over the "
@@ -216,8 +219,21 @@ bs_evlog_append(BsEvlog *log, const Basalt__Event *ev, GError **err)
 		    basalt__event__get_packed_size(ev), BS_EVLOG_MAX_RECORD);
 		return FALSE;
 	}
+	log->last_len = log->buf->len - before;
 	log->n_pending++;
 	log->next_seq++;
+	return TRUE;
+}
+
+gboolean
+bs_evlog_cancel_last(BsEvlog *log)
+{
+	if (log->n_pending == 0 || log->last_len == 0)
+		return FALSE;
+	g_byte_array_set_size(log->buf, log->buf->len - log->last_len);
+	log->last_len = 0;
+	log->n_pending--;
+	log->next_seq--;
 	return TRUE;
 }
 
@@ -263,6 +279,7 @@ bs_evlog_sync(BsEvlog *log, GError **err)
 		return sync_failed(log, errno, "sync", err);
 	log->size += log->buf->len;
 	g_byte_array_set_size(log->buf, 0);
+	log->last_len = 0;
 	log->n_pending = 0;
 	return TRUE;
 }

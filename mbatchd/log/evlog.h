@@ -109,6 +109,13 @@ gboolean bs_evlog_append(BsEvlog *log, const Basalt__Event *ev, GError **err);
  * call writes them again; nothing is half-written and nothing is lost.
  */
 gboolean bs_evlog_sync(BsEvlog *log, GError **err);
+/*
+ * Drop the record appended last, while it is still buffered: the caller
+ * packs an event first (so it cannot borrow freed memory) and cancels it
+ * if applying it then fails.  FALSE if there is nothing to cancel (only
+ * the very last append can be cancelled, once).
+ */
+gboolean bs_evlog_cancel_last(BsEvlog *log);
 
 /* Records and bytes appended but not yet durable. */
 void bs_evlog_pending(const BsEvlog *log, guint *n_records, gsize *n_bytes);

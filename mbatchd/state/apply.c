@@ -112,7 +112,7 @@ clear_run(Job *j)
 	j->start_time = 0;
 	j->end_time = 0;
 	g_clear_pointer(&j->suspend_reason, g_free);
-	memset(&j->usage, 0, sizeof j->usage);
+	basalt__resource_usage__init(&j->usage);
 }
 
 static void
@@ -125,6 +125,7 @@ add_job(State *st, const Basalt__EvJobNew *e, JobSpecRef *spec, guint32 index,
 
 	j->id = e->job_id;
 	j->index = index;
+	basalt__resource_usage__init(&j->usage);
 	j->key = job_key(e->job_id, index);
 	j->user = state_intern(st, e->user);
 	j->uid = e->uid;
@@ -309,13 +310,16 @@ static gboolean
 apply_modify(State *st, const Basalt__EvJobModify *e, GError **err)
 {
 	Job *j = find_job(st, e->job_id, e->array_index, err);
+	JobSpecRef *old;
 
 	if (j == NULL)
 		return FALSE;
 	if (!job_is_pending(j))
 		return bad_move(j, "modify", err);
-	job_spec_ref_drop(j->spec);
+	/* Copy first: the event may borrow strings from the old spec. */
+	old = j->spec;
 	j->spec = spec_ref_new(e->spec);
+	job_spec_ref_drop(old);
 	if (j->index == 0 && e->spec != NULL && e->spec->job_name != NULL &&
 	    *e->spec->job_name)
 		j->name = state_intern(st, e->spec->job_name);

@@ -1,1 +1,15 @@
-# tests/integration: filled in as the module lands.
+# Integration tests: real mbatchd and sbatchd on loopback, real commands.
+INTEGRATION_TESTS = \
+	%reldir%/t0010-run.sh \
+	%reldir%/t0020-jobctl.sh \
+	%reldir%/t0030-queue-ops.sh \
+	%reldir%/t0040-limits.sh \
+	%reldir%/t0050-arrays-deps.sh \
+	%reldir%/t0060-runlimit.sh \
+	%reldir%/t0070-users.sh \
+	%reldir%/t0080-sbd-restart.sh \
+	%reldir%/t0090-host-fail.sh \
+	%reldir%/t0100-reconfig.sh
+TESTS += $(INTEGRATION_TESTS)
+EXTRA_DIST += $(INTEGRATION_TESTS)
+SH_LOG_COMPILER = $(SHELL)
