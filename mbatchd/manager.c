@@ -108,18 +108,23 @@ manager_schedule_soon(Manager *m)
 		m->sched_timer = g_timeout_add(m->sched_delay_ms, sched_timer_fired, m);
 }
 
-/* Finished jobs leave memory after CLEAN_PERIOD (history stays in bhist). */
+/*
+ * Finished jobs leave memory after CLEAN_PERIOD, or sooner when more than
+ * MAX_JOB_NUM have finished (oldest first); bhist still finds them in the
+ * journal.
+ */
 static void
 clean_finished(Manager *m)
 {
 	gint64 cutoff = manager_now() - m->cfg->params->clean_period;
+	guint max = (guint)MAX(m->cfg->params->max_job_num, 0);
 
 	while (m->st->finished.head != NULL) {
 		Job *j = m->st->finished.head->data;
 		Basalt__Event ev = BASALT__EVENT__INIT;
 		Basalt__EvJobClean c = BASALT__EV_JOB_CLEAN__INIT;
 
-		if (j->end_time > cutoff)
+		if (j->end_time > cutoff && m->st->finished.length <= max)
 			break;
 		c.job_id = j->id;
 		c.array_index = j->index;

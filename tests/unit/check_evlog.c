@@ -194,6 +194,31 @@ START_TEST(test_append_checks_seq)
 }
 END_TEST
 
+/* The last buffered record can be taken back, once, before a sync. */
+START_TEST(test_cancel_last)
+{
+	GError *err = NULL;
+	BsEvlog *log = bs_evlog_open(dir, &nosync, &err);
+	guint n;
+
+	for (guint64 s = 1; s <= 3; s++) {
+		Basalt__Event *ev = jt_event((guint)s, s);
+
+		ck_assert(bs_evlog_append(log, ev, &err));
+		jt_free(ev);
+	}
+	ck_assert(bs_evlog_cancel_last(log));
+	ck_assert(!bs_evlog_cancel_last(log));
+	bs_evlog_pending(log, &n, NULL);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(bs_evlog_next_seq(log), 3);
+	ck_assert(bs_evlog_sync(log, &err));
+	ck_assert(!bs_evlog_cancel_last(log));     /* durable: too late */
+	bs_evlog_free(log);
+	load_ok(2);
+}
+END_TEST
+
 START_TEST(test_unsynced_records_are_not_durable)
 {
 	GError *err = NULL;
@@ -674,6 +699,7 @@ main(void)
 	tcase_add_test(tc, test_roundtrip_every_kind);
 	tcase_add_test(tc, test_group_commit_is_one_write);
 	tcase_add_test(tc, test_append_checks_seq);
+	tcase_add_test(tc, test_cancel_last);
 	tcase_add_test(tc, test_unsynced_records_are_not_durable);
 	tcase_add_test(tc, test_open_refuses_a_torn_tail);
 	tcase_add_test(tc, test_empty_dir_is_a_new_journal);
