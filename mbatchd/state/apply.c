@@ -140,6 +140,7 @@ add_job(State *st, const Basalt__EvJobNew *e, JobSpecRef *spec, guint32 index,
 	g_atomic_int_inc(&spec->ref);
 	j->spec = spec;
 	j->array_limit = e->array_limit;
+	j->preempt_count = e->preempt_count;
 	j->submit_time = now;
 	j->state = spec->spec->hold ? JS_PSUSP : JS_PEND;
 	g_hash_table_insert(st->jobs, &j->key, j);
@@ -254,9 +255,16 @@ apply_status(State *st, const Basalt__EvJobStatus *e, gint64 now, GError **err)
 	case JS_SSUSP:
 		g_free(j->suspend_reason);
 		j->suspend_reason = g_strdup(e->reason);
+		if (e->state == JS_SSUSP && e->preempted_by_job != 0) {
+			if (!e->from_snapshot)
+				j->preempt_count++;
+			j->preempted_by = job_key(e->preempted_by_job,
+			    e->preempted_by_index);
+		}
 		break;
 	case JS_RUN:
 		g_clear_pointer(&j->suspend_reason, g_free);
+		j->preempted_by = 0;
 		break;
 	default:
 		break;

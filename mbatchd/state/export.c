@@ -56,6 +56,7 @@ export_new(Export *x, const Job *j)
 	e->queue = (char *)j->queue;
 	e->from_host = (char *)j->from_host;
 	e->array_limit = j->array_limit;
+	e->preempt_count = j->preempt_count;
 	if (j->index > 0) {
 		const char *br = strrchr(j->name, '[');
 
@@ -84,6 +85,13 @@ export_status(Export *x, const Job *j, JobState s, gint64 t, const char *reason)
 	e->term_signal = j->term_signal;
 	e->usage = (Basalt__ResourceUsage *)&j->usage;
 	e->reason = (char *)reason;
+	/* Who preempted it, without counting again: the count came with
+	 * the job's EvJobNew. */
+	if (s == JS_SSUSP && j->preempted_by != 0) {
+		e->preempted_by_job = j->preempted_by >> 32;
+		e->preempted_by_index = (guint32)j->preempted_by;
+		e->from_snapshot = TRUE;
+	}
 	ev->body_case = BASALT__EVENT__BODY_JOB_STATUS;
 	ev->job_status = e;
 }

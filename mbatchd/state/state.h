@@ -66,7 +66,8 @@ typedef struct Job {
 	Basalt__ResourceUsage usage;  /* scalars only; pids not kept */
 	char *pending_reason;     /* from the last scheduling pass */
 	char *suspend_reason;
-	guint preempt_count;
+	guint preempt_count;      /* times preempted (MAX_JOB_PREEMPT) */
+	guint64 preempted_by;     /* job_key of the preemptor while SSUSP by it */
 
 	GList *qlink;             /* in its queue's pending list, when pending */
 	GList *flink;             /* in State.finished, when DONE/EXIT */

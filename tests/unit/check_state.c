@@ -94,6 +94,22 @@ status(guint64 id, JobState s, int exit_status)
 	return apply(&ev, 60);
 }
 
+/* The job is suspended by a preemptor (SSUSP, counted). */
+static gboolean
+preempt(guint64 id, guint64 by)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobStatus e = BASALT__EV_JOB_STATUS__INIT;
+
+	e.job_id = id;
+	e.state = JS_SSUSP;
+	e.reason = "The job was preempted";
+	e.preempted_by_job = by;
+	ev.body_case = BASALT__EVENT__BODY_JOB_STATUS;
+	ev.job_status = &e;
+	return apply(&ev, 70);
+}
+
 /* Ids of the queue's pending jobs, in order: "1 2 3". */
 static char *
 pending_ids(const char *queue)
@@ -286,10 +302,12 @@ describe(State *s)
 		Job *j = jobs->pdata[i];
 
 		g_string_append_printf(out, "%" G_GUINT64_FORMAT "[%u] %s %s %s %s "
-		    "pgid=%d exit=%d sub=%" G_GINT64_FORMAT " reason=%s\n", j->id, j->index,
+		    "pgid=%d exit=%d sub=%" G_GINT64_FORMAT " reason=%s preempted=%u by=%"
+		    G_GUINT64_FORMAT "\n", j->id, j->index,
 		    job_state_name(j->state), j->queue, j->name,
 		    j->exec_hosts ? j->exec_hosts[0] : "-", j->pgid, j->exit_status,
-		    j->submit_time, j->suspend_reason ? j->suspend_reason : "-");
+		    j->submit_time, j->suspend_reason ? j->suspend_reason : "-",
+		    j->preempt_count, j->preempted_by);
 	}
 	for (guint q = 0; q < G_N_ELEMENTS(queues); q++) {
 		QueueRt *rt = state_queue(s, queues[q]);
@@ -330,6 +348,9 @@ START_TEST(test_export_replays_to_the_same_state)
 	ck_assert(status(6, JS_DONE, 0));
 	ck_assert(dispatch(7, 0, "hA"));
 	ck_assert(status(7, JS_EXIT, 2));
+	ck_assert(preempt(4, 1));
+	ck_assert(status(4, JS_RUN, 0));
+	ck_assert(preempt(4, 1));
 	cl.job_id = 7;
 	ev.body_case = BASALT__EVENT__BODY_JOB_CLEAN;
 	ev.job_clean = &cl;
@@ -364,6 +385,7 @@ START_TEST(test_export_replays_to_the_same_state)
 	got = describe(copy);
 	ck_assert_str_eq(got, want);
 	ck_assert_uint_eq(copy->last_job_id, 7);   /* job 7 was cleaned */
+	ck_assert_uint_eq(state_job(copy, 4, 0)->preempt_count, 2);
 	g_ptr_array_free(events, TRUE);
 	g_ptr_array_free(blocks, TRUE);
 	state_free(copy);
