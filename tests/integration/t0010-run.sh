@@ -27,8 +27,13 @@ id=$(bsub -q short 'exit 7' | job_id_of)
 check "a failing job reaches EXIT" wait_for 15 state_is "$id" EXIT
 check "bjobs reports exit code 7" sh -c "bjobs -a -noheader -o exit_code $id | grep -qw 7"
 
-id=$(bsub -o /dev/null sleep 30 | job_id_of)
+check "bsub -K waits for the job and exits with its code" \
+	sh -c 'bsub -K -o /dev/null "exit 4" >/dev/null 2>&1; [ $? -eq 4 ]'
+
+id=$(bsub 'echo peekaboo; sleep 30' | job_id_of)
 check "a sleeping job is RUN" wait_for 10 state_is "$id" RUN
+peek_shows() { bpeek "$id" 2>/dev/null | grep -q peekaboo; }
+check "bpeek shows the running job's output" wait_for 10 peek_shows
 check "bjobs shows it in the default listing" sh -c "bjobs | grep -q \"^$id \""
 check "bkill terminates it" sh -c "bkill $id | grep -q 'Job <$id> is being terminated'"
 check "and it ends in EXIT" wait_for 15 state_is "$id" EXIT
