@@ -156,3 +156,54 @@ cmd_main_control(Basalt__JobControlRequest *req, const SelectArgs *sa)
 	basalt__job_control_reply__free_unpacked(r, NULL);
 	return code;
 }
+
+/*
+ * btop and bbot: move a pending job to position N (default 1) counted from
+ * the first or the last of its queue.  LSF prints the confirmation on
+ * stderr, and so does this.
+ */
+int
+cmd_main_move(int argc, char **argv, const char *usage, gboolean to_bottom)
+{
+	g_autoptr(GError) err = NULL;
+	g_autoptr(GString) line = g_string_new(NULL);
+	Basalt__MoveRequest req = BASALT__MOVE_REQUEST__INIT;
+	Basalt__MoveReply *r;
+	guint64 pos = 1;
+	int code;
+
+	if (cmd_main_hv(argc, argv, usage, &code))
+		return code;
+	if (argc < 2 || argc > 3 || argv[1][0] == '-' ||
+	    !cmd_parse_jobid(argv[1], &req.job_id, &req.array_index, &err) ||
+	    req.job_id == 0) {
+		if (err != NULL)
+			return cmd_main_fail(err);
+		fprintf(stderr, "Usage: %s\n", usage);
+		return CMD_EXIT_FAIL;
+	}
+	if (argc == 3 && (!cmd_parse_uint(argv[2], &pos) || pos == 0 ||
+	    pos > G_MAXUINT32)) {
+		fprintf(stderr, "%s: Illegal position\n", argv[2]);
+		return CMD_EXIT_FAIL;
+	}
+	req.position = (guint32)pos;
+	req.to_bottom = to_bottom;
+	r = (Basalt__MoveReply *)cmd_main_call(LSB_MOVE, &req.base);
+	if (r == NULL)
+		return CMD_EXIT_FAIL;
+	if (r->error != NULL &&
+	    r->error->code != BASALT__ERROR_CODE__ERROR_CODE_OK) {
+		g_string_append(line, "Job <");
+		cmd_jobid(line, req.job_id, req.array_index);
+		g_string_append_printf(line, ">: %s\n", cmd_error_text(r->error));
+		code = CMD_EXIT_FAIL;
+	} else {
+		jobctl_format_move(line, req.job_id, req.array_index,
+		    r->position != 0 ? r->position : req.position, to_bottom);
+		code = CMD_EXIT_OK;
+	}
+	cmd_main_err(line);
+	basalt__move_reply__free_unpacked(r, NULL);
+	return code;
+}

@@ -54,6 +54,8 @@ char **cmd_main_flags(const char *prog, int argc, char **argv,
  * every job was acted on, 255 when any failed or none matched.
  */
 int cmd_main_control(Basalt__JobControlRequest *req, const SelectArgs *sa);
+/* btop (to_bottom FALSE) and bbot: the whole program. */
+int cmd_main_move(int argc, char **argv, const char *usage, gboolean to_bottom);
 
 /* Name of the user running the command. */
 const char *cmd_main_user(void);
