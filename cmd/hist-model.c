@@ -345,19 +345,23 @@ change_num(GString *out, const char *what, guint64 from, guint64 to)
 		    ";\n", what, to);
 }
 
+static char *
+join(char **v, size_t n)
+{
+	GString *s = g_string_new(NULL);
+
+	for (size_t i = 0; i < n; i++)
+		g_string_append_printf(s, "%s%s", i > 0 ? " " : "", v[i]);
+	return g_string_free(s, FALSE);
+}
+
 static void
 change_list(GString *out, const char *what, char **from, size_t nfrom,
     char **to, size_t nto)
 {
-	g_autofree char *a = NULL, *b = NULL;
-	char **fa = g_new0(char *, nfrom + 1), **ta = g_new0(char *, nto + 1);
+	g_autofree char *a = join(from, nfrom);
+	g_autofree char *b = join(to, nto);
 
-	memcpy(fa, from, nfrom * sizeof *fa);
-	memcpy(ta, to, nto * sizeof *ta);
-	a = g_strjoinv(" ", fa);
-	b = g_strjoinv(" ", ta);
-	g_free(fa);
-	g_free(ta);
 	change_str(out, what, a, b);
 }
 
