@@ -10,17 +10,30 @@
  * scripts that answer it, and either answer leaves the running
  * configuration as it is.  ckconfig works without mbatchd too: it then
  * loads the configuration here, with the daemon's own loader.
+ *
+ * `journal check` and `journal salvage` never talk to mbatchd: they are
+ * what an operator runs when mbatchd refuses to start on a damaged
+ * journal, so they work on the files, with mbatchd/log's own check (the
+ * same walk recovery does, so its verdict is the next start's).  Salvage
+ * rewrites files, so it wants an administrator and a stopped mbatchd: a
+ * live daemon appending to a segment being rewritten would lose events.
  */
 #include "config.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cmd-main.h"
 #include "cmd-util.h"
 #include "conf/conf.h"
+#include "hist-io.h"
+#include "mbatchd/log/evlog.h"
+#include "mbatchd/log/journal.h"
 
 #define BADMIN_USAGE \
 	"badmin [-h] [-V] subcommand\n" \
@@ -30,7 +43,8 @@
 	"  mbdrestart [-C comment] [-v] [-f]\n" \
 	"  qopen | qclose | qact | qinact [-C comment] [queue_name ... | all]\n" \
 	"  hopen | hclose [-C comment] [host_name ... | host_group ... | all]\n" \
-	"  showstatus"
+	"  showstatus\n" \
+	"  journal check | salvage [directory]"
 
 static const struct {
 	const char *name;
@@ -268,6 +282,209 @@ run(AdminArgs *a)
 	return code;
 }
 
+/* ---- journal check | salvage -------------------------------------------- */
+
+/* The u32 length of the record at off (evlog.h: little-endian). */
+static gboolean
+record_end(const char *path, guint64 off, guint64 *end)
+{
+	guint32 len;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	gboolean ok;
+
+	if (fd < 0)
+		return FALSE;
+	ok = pread(fd, &len, sizeof len, (off_t)off) == (ssize_t)sizeof len;
+	close(fd);
+	*end = off + BS_EVLOG_RECORD_HEAD + GUINT32_FROM_LE(len);
+	return ok;
+}
+
+/*
+ * What recovery would cut from a journal that loads: whatever follows
+ * the last whole record of the newest segment (all of it when even the
+ * header is torn).  Found with the history reader, which stops there.
+ */
+static guint64
+load_would_drop(const char *dir)
+{
+	GPtrArray *segs = NULL, *snaps = NULL;
+	BsJournalReader *rd;
+	Basalt__Event *ev;
+	const BsJournalFile *f;
+	guint64 end = BS_EVLOG_HEADER_SIZE, drop = 0;
+
+	if (!bs_journal_list(dir, &segs, &snaps, NULL) || segs->len == 0)
+		goto out;
+	f = g_ptr_array_index(segs, segs->len - 1);
+	drop = f->size;
+	if (f->size < BS_EVLOG_HEADER_SIZE ||
+	    (rd = bs_journal_reader_open(dir, 1, NULL)) == NULL)
+		goto out;
+	while (bs_journal_reader_next(rd, &ev, NULL)) {
+		const char *path;
+		guint64 off;
+
+		basalt__event__free_unpacked(ev, NULL);
+		bs_journal_reader_position(rd, &path, &off);
+		if (g_strcmp0(path, f->path) == 0 && !record_end(path, off, &end))
+			end = f->size;
+	}
+	bs_journal_reader_free(rd);
+	drop = f->size > end ? f->size - end : 0;
+out:
+	if (segs != NULL)
+		g_ptr_array_unref(segs);
+	if (snaps != NULL)
+		g_ptr_array_unref(snaps);
+	return drop;
+}
+
+static void
+print_report(const BsJournalReport *rep)
+{
+	printf("Segments:           %u\n", rep->segments);
+	if (rep->snapshot_path != NULL)
+		printf("Snapshot:           %s (state after seq %" G_GUINT64_FORMAT
+		    ")\n", rep->snapshot_path, rep->snapshot_seq);
+	else
+		printf("Snapshot:           none\n");
+	if (rep->records > 0)
+		printf("Records:            %" G_GUINT64_FORMAT " (seq %"
+		    G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT ")\n", rep->records,
+		    rep->first_seq, rep->last_seq);
+	else
+		printf("Records:            0\n");
+	printf("Problems:           %u\n", rep->problems->len);
+	for (guint i = 0; i < rep->problems->len; i++)
+		printf("  %s\n", (const char *)g_ptr_array_index(rep->problems, i));
+}
+
+/* Prints the report and the verdict; returns the exit code. */
+static int
+journal_check(const char *dir)
+{
+	g_autoptr(GError) err = NULL;
+	BsJournalReport rep;
+	gboolean ok;
+
+	bs_journal_report_init(&rep);
+	ok = bs_journal_check(dir, &rep, &err);
+	printf("Journal directory:  %s\n", dir);
+	print_report(&rep);
+	if (ok)
+		printf("Bytes a load would drop: %" G_GUINT64_FORMAT "\n"
+		    "The journal loads.\n", load_would_drop(dir));
+	else
+		printf("The journal does not load: %s\n", err != NULL ?
+		    err->message : "unknown error");
+	fflush(stdout);
+	bs_journal_report_clear(&rep);
+	return ok ? CMD_EXIT_OK : CMD_EXIT_FAIL;
+}
+
+static gboolean
+caller_is_admin(void)
+{
+	g_autoptr(BsDiags) d = NULL;
+	BsConfig *cfg;
+	gboolean admin = FALSE;
+
+	if (geteuid() == 0)
+		return TRUE;
+	d = bs_diags_new();
+	cfg = bs_config_load(NULL, (gint64)time(NULL), d);
+	if (cfg == NULL)
+		return FALSE;
+	for (char **a = cfg->cluster != NULL ? cfg->cluster->admins : NULL;
+	    a != NULL && *a != NULL; a++)
+		admin |= strcmp(*a, cmd_main_user()) == 0;
+	bs_config_free(cfg);
+	return admin;
+}
+
+/* TRUE when something accepts connections on the socket. */
+static gboolean
+socket_answers(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd;
+	gboolean up;
+
+	if (path == NULL || strlen(path) >= sizeof sa.sun_path)
+		return FALSE;
+	strcpy(sa.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return FALSE;
+	up = connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0;
+	close(fd);
+	return up;
+}
+
+/* mbatchd's socket from lsf.conf, and next to the journal directory. */
+static gboolean
+mbd_running(const char *dir)
+{
+	g_autofree char *conf_sock = hist_mbd_socket(NULL);
+	g_autofree char *parent = g_path_get_dirname(dir);
+	g_autofree char *near = g_build_filename(parent, "mbatchd.sock", NULL);
+
+	return socket_answers(conf_sock) || socket_answers(near);
+}
+
+static int
+journal_salvage(const char *dir)
+{
+	g_autoptr(GError) err = NULL;
+	BsJournalReport rep;
+	gboolean ok;
+
+	if (!caller_is_admin()) {
+		fprintf(stderr, "User permission denied: journal salvage needs "
+		    "root or a cluster administrator\n");
+		return CMD_EXIT_FAIL;
+	}
+	if (mbd_running(dir)) {
+		fprintf(stderr, "mbatchd is running; stop it before salvaging "
+		    "its journal\n");
+		return CMD_EXIT_FAIL;
+	}
+	bs_journal_report_init(&rep);
+	ok = bs_journal_salvage(dir, &rep, &err);
+	printf("Salvaging journal %s\n", dir);
+	for (guint i = 0; i < rep.problems->len; i++)
+		printf("  %s\n", (const char *)g_ptr_array_index(rep.problems, i));
+	if (rep.problems->len == 0)
+		printf("  nothing to repair\n");
+	bs_journal_report_clear(&rep);
+	if (!ok) {
+		fflush(stdout);
+		fprintf(stderr, "Salvage failed: %s\n", err->message);
+		return CMD_EXIT_FAIL;
+	}
+	printf("Damaged originals, if any, are kept beside the new files as "
+	    "<name>.damaged.\nWhat the journal holds now:\n");
+	return journal_check(dir);
+}
+
+static int
+journal_main(int argc, char **argv)
+{
+	g_autoptr(GError) err = NULL;
+	g_autofree char *dir = NULL;
+
+	if (argc < 3 || argc > 4 || (strcmp(argv[2], "check") != 0 &&
+	    strcmp(argv[2], "salvage") != 0))
+		return usage();
+	dir = argc == 4 ? g_strdup(argv[3]) : hist_journal_dir(&err);
+	if (dir == NULL)
+		return cmd_main_fail(err);
+	if (strcmp(argv[2], "check") == 0)
+		return journal_check(dir);
+	return journal_salvage(dir);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -276,6 +493,8 @@ main(int argc, char **argv)
 
 	if (cmd_main_hv(argc, argv, BADMIN_USAGE, &code))
 		return code;
+	if (argc >= 2 && strcmp(argv[1], "journal") == 0)
+		return journal_main(argc, argv);
 	a.names = g_ptr_array_new();
 	code = parse(&a, argc, argv) ? run(&a) : usage();
 	g_ptr_array_unref(a.names);

@@ -48,7 +48,9 @@ bin_PROGRAMS += \
 	%reldir%/btop \
 	%reldir%/bbot \
 	%reldir%/bpeek \
-	%reldir%/badmin
+	%reldir%/badmin \
+	%reldir%/bhist \
+	%reldir%/bacct
 %canon_reldir%_bsub_SOURCES = %reldir%/bsub.c
 %canon_reldir%_bsub_LDADD = $(CMD_PROG_LIBS)
 %canon_reldir%_bjobs_SOURCES = %reldir%/bjobs.c
@@ -81,8 +83,32 @@ bin_PROGRAMS += \
 %canon_reldir%_bbot_LDADD = $(CMD_PROG_LIBS)
 %canon_reldir%_bpeek_SOURCES = %reldir%/bpeek.c
 %canon_reldir%_bpeek_LDADD = $(CMD_PROG_LIBS)
-%canon_reldir%_badmin_SOURCES = %reldir%/badmin.c
-# ckconfig without a running mbatchd loads the configuration itself.
+%canon_reldir%_badmin_SOURCES = %reldir%/badmin.c \
+	%reldir%/hist-io.c %reldir%/hist-io.h
+# ckconfig without a running mbatchd loads the configuration itself;
+# `journal check|salvage` work on the journal files with mbatchd/log.
+%canon_reldir%_badmin_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_badmin_LDADD = cmd/libbscmdmain.a lib/api/libbsapi.a \
-	lib/rpc/libbsrpc.a cmd/libbscmd.a lib/conf/libbsconf.a \
+	lib/rpc/libbsrpc.a cmd/libbshist.a cmd/libbscmd.a lib/conf/libbsconf.a \
+	mbatchd/log/libbslog.a proto/libbsproto.a lib/util/libbsutil.a \
+	$(GLIB_LIBS) $(PROTOBUF_C_LIBS)
+
+# bhist and bacct: the journal's history, folded by the pure history model
+# (libbshist.a, unit-tested on its own) and read with mbatchd/log's reader.
+noinst_LIBRARIES += %reldir%/libbshist.a
+%canon_reldir%_libbshist_a_SOURCES = \
+	%reldir%/hist-model.c %reldir%/hist-model.h %reldir%/hist-select.c \
+	%reldir%/hist-format.c %reldir%/hist-acct.c %reldir%/hist-format.h
+$(%canon_reldir%_libbshist_a_OBJECTS): $(PROTO_GEN_H)
+
+HIST_PROG_LIBS = cmd/libbscmdmain.a lib/api/libbsapi.a lib/rpc/libbsrpc.a \
+	cmd/libbshist.a cmd/libbscmd.a mbatchd/log/libbslog.a \
 	proto/libbsproto.a lib/util/libbsutil.a $(GLIB_LIBS) $(PROTOBUF_C_LIBS)
+%canon_reldir%_bhist_SOURCES = %reldir%/bhist.c \
+	%reldir%/hist-io.c %reldir%/hist-io.h
+%canon_reldir%_bhist_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_bhist_LDADD = $(HIST_PROG_LIBS)
+%canon_reldir%_bacct_SOURCES = %reldir%/bacct.c \
+	%reldir%/hist-io.c %reldir%/hist-io.h
+%canon_reldir%_bacct_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_bacct_LDADD = $(HIST_PROG_LIBS)

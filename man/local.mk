@@ -30,4 +30,6 @@ dist_man_MANS += \
 	%reldir%/man1/btop.1 \
 	%reldir%/man1/bbot.1 \
 	%reldir%/man1/bpeek.1 \
+	%reldir%/man1/bhist.1 \
+	%reldir%/man1/bacct.1 \
 	%reldir%/man8/badmin.8
