@@ -183,14 +183,8 @@ sbd_pid() {
 # Processes of this cluster's jobs: their environment has an LSB_JOBID and
 # names our LSF_ENVDIR (the test's own commands have no LSB_JOBID).
 cluster_job_pids() {
-	for e in /proc/[0-9]*/environ; do
-		pid=${e#/proc/}
-		pid=${pid%/environ}
-		env=$( (tr '\0' '\n' <"$e") 2>/dev/null) || continue
-		case "$env" in
-		*"LSF_ENVDIR=$LSF_ENVDIR"*LSB_JOBID=* | *LSB_JOBID=*"LSF_ENVDIR=$LSF_ENVDIR"*)
-			echo "$pid" ;;
-		esac
+	for f in $(grep -lszx "LSF_ENVDIR=$LSF_ENVDIR" /proc/[0-9]*/environ); do
+		grep -qsz '^LSB_JOBID=' "$f" && echo "$f" | cut -d/ -f3
 	done
 }
 
