@@ -88,12 +88,24 @@ struct Preempt {
 	gboolean *done;           /* [n_running]: preempted in this pass */
 	guint *seen;              /* [n_running]: stamp of the last listing */
 	guint stamp;
+	guint **qrank;            /* [a]: NULL, or [b]: rank of b for a (4a) */
+	guint *n_ranks;           /* [a]: distinct ranks in qrank[a] */
+	/* Scratch reused by every preemptor of the pass: victim lists run to
+	 * thousands of entries, too many to allocate afresh each time. */
+	GArray *victims;          /* Victim */
+	GArray **bucket;          /* [n_queues]: Victim, one per queue rank */
+	GArray *one;              /* Victim, one host's */
+	gboolean *taken;          /* [n_running] */
 };
 
+/* The sort keys are copied in, so the order is a few integer compares. */
 typedef struct {
 	guint run;                /* index into SchedSnapshot.running */
+	guint rank;               /* its queue's rank, 0 best (rule 4a) */
 	guint host_rank;          /* its best candidate host, in load order */
 	int slots;                /* slots it holds on candidate hosts */
+	gint64 start;
+	guint64 id;
 } Victim;
 
 typedef struct {
@@ -108,6 +120,7 @@ typedef struct {
 	int total;                /* sum of offer */
 	guint only;               /* span[hosts=1]: the one cand position */
 	GArray *victims;          /* Victim, in the order of rule 4 */
+	GArray **by_host;         /* span[hosts=1]: [cand]: positions in victims */
 	gboolean *taken;          /* [victims->len] */
 	GArray *order;            /* positions in victims, in the order taken */
 } Try;
@@ -193,8 +206,16 @@ preempt_new(const SchedSnapshot *s)
 		return NULL;
 	}
 	index_running(pre);
+	pre->qrank = g_new0(guint *, nq);
+	pre->n_ranks = g_new0(guint, nq);
 	pre->done = g_new0(gboolean, s->n_running);
 	pre->seen = g_new0(guint, s->n_running);
+	pre->victims = g_array_new(FALSE, FALSE, sizeof(Victim));
+	pre->one = g_array_new(FALSE, FALSE, sizeof(Victim));
+	pre->bucket = g_new0(GArray *, nq);
+	for (guint q = 0; q < nq; q++)
+		pre->bucket[q] = g_array_new(FALSE, FALSE, sizeof(Victim));
+	pre->taken = g_new0(gboolean, s->n_running);
 	return pre;
 }
 
@@ -209,8 +230,20 @@ preempt_free(Preempt *pre)
 	g_free(pre->on_host);
 	g_free(pre->rel);
 	g_free(pre->can);
+	for (guint q = 0; pre->qrank != NULL && q < pre->snap->n_queues; q++)
+		g_free(pre->qrank[q]);
+	g_free(pre->qrank);
+	g_free(pre->n_ranks);
 	g_free(pre->done);
 	g_free(pre->seen);
+	if (pre->victims != NULL) {
+		for (guint q = 0; q < pre->snap->n_queues; q++)
+			g_array_free(pre->bucket[q], TRUE);
+		g_free(pre->bucket);
+		g_array_free(pre->victims, TRUE);
+		g_array_free(pre->one, TRUE);
+		g_free(pre->taken);
+	}
 	g_free(pre);
 }
 
@@ -247,12 +280,21 @@ cmp_load(gconstpointer a, gconstpointer b, gpointer data)
 }
 
 /* Queue rank: a preference beats none, higher first, then lower PRIORITY. */
+typedef struct {
+	const Preempt *pre;
+	guint a;
+} RankCtx;
+
 static int
-cmp_queue_rank(const Try *t, guint qx, guint qy)
+cmp_queue_rank(gconstpointer x, gconstpointer y, gpointer data)
 {
-	const Rel *rx = rel_of(t, qx), *ry = rel_of(t, qy);
-	int px = t->p->snap->queues[qx].priority;
-	int py = t->p->snap->queues[qy].priority;
+	const RankCtx *c = data;
+	guint qx = *(const guint *)x, qy = *(const guint *)y;
+	guint nq = c->pre->snap->n_queues;
+	const Rel *rx = &c->pre->rel[c->a * nq + qx];
+	const Rel *ry = &c->pre->rel[c->a * nq + qy];
+	int px = c->pre->snap->queues[qx].priority;
+	int py = c->pre->snap->queues[qy].priority;
 
 	if (rx->has_pref != ry->has_pref)
 		return rx->has_pref ? -1 : 1;
@@ -263,11 +305,38 @@ cmp_queue_rank(const Try *t, guint qx, guint qy)
 	return 0;
 }
 
-static int
-cmp_start(const SchedRunning *x, const SchedRunning *y)
+/* Rank every queue a may preempt, once per pass; equal keys share a rank. */
+static const guint *
+queue_ranks(Preempt *pre, guint a)
 {
-	if (x->start_time != y->start_time)
-		return x->start_time > y->start_time ? -1 : 1;
+	guint nq = pre->snap->n_queues;
+	RankCtx ctx = { pre, a };
+	GArray *qs;
+
+	if (pre->qrank[a] != NULL)
+		return pre->qrank[a];
+	qs = g_array_new(FALSE, FALSE, sizeof(guint));
+	for (guint b = 0; b < nq; b++)
+		if (pre->rel[a * nq + b].may)
+			g_array_append_val(qs, b);
+	g_array_sort_with_data(qs, cmp_queue_rank, &ctx);
+	pre->qrank[a] = g_new0(guint, nq);
+	for (guint i = 0, rank = 0; i < qs->len; i++) {
+		if (i > 0 && cmp_queue_rank(&g_array_index(qs, guint, i - 1),
+		    &g_array_index(qs, guint, i), &ctx) != 0)
+			rank++;
+		pre->qrank[a][g_array_index(qs, guint, i)] = rank;
+		pre->n_ranks[a] = rank + 1;
+	}
+	g_array_free(qs, TRUE);
+	return pre->qrank[a];
+}
+
+static int
+cmp_start(const Victim *x, const Victim *y)
+{
+	if (x->start != y->start)
+		return x->start > y->start ? -1 : 1;
 	return 0;
 }
 
@@ -275,21 +344,19 @@ static int
 cmp_victim(gconstpointer a, gconstpointer b, gpointer data)
 {
 	const Try *t = data;
-	const Victim *vx = a, *vy = b;
-	const SchedRunning *x = &t->p->snap->running[vx->run];
-	const SchedRunning *y = &t->p->snap->running[vy->run];
+	const Victim *x = a, *y = b;
 	guint pf = t->p->snap->preempt_for;
-	int c = cmp_queue_rank(t, x->queue, y->queue);
+	int c;
 
-	if (c != 0)
-		return c;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
 	if ((pf & SCHED_PREEMPT_FOR_OPTIMAL_MINI_JOB) && t->need > 1 &&
-	    vx->slots != vy->slots)
-		return vx->slots > vy->slots ? -1 : 1;
+	    x->slots != y->slots)
+		return x->slots > y->slots ? -1 : 1;
 	if ((pf & SCHED_PREEMPT_FOR_LEAST_RUN_TIME) && (c = cmp_start(x, y)) != 0)
 		return c;
-	if (vx->host_rank != vy->host_rank)
-		return vx->host_rank < vy->host_rank ? -1 : 1;
+	if (x->host_rank != y->host_rank)
+		return x->host_rank < y->host_rank ? -1 : 1;
 	if ((c = cmp_start(x, y)) != 0)
 		return c;
 	/* Later job ids were submitted later: the "most recent" of a tie. */
@@ -341,27 +408,86 @@ slots_on_candidates(const Try *t, const SchedRunning *r)
 	return n;
 }
 
+/* The eligible victims on candidate host c not listed yet, in rule 4 order. */
+static void
+host_victims(Try *t, guint c, const guint *rank, GArray *out)
+{
+	Preempt *pre = t->pre;
+	GArray *on = pre->on_host[g_array_index(t->cand, guint, c)];
+
+	g_array_set_size(out, 0);
+	for (guint i = 0; on != NULL && i < on->len; i++) {
+		guint r = g_array_index(on, guint, i);
+		const SchedRunning *run = &t->p->snap->running[r];
+		Victim v = {
+			.run = r, .rank = rank[run->queue], .host_rank = c,
+			.start = run->start_time, .id = run->id,
+		};
+
+		if (pre->seen[r] == pre->stamp || !eligible(t, r))
+			continue;
+		pre->seen[r] = pre->stamp;
+		v.slots = slots_on_candidates(t, run);
+		g_array_append_val(out, v);
+	}
+	g_array_sort_with_data(out, cmp_victim, t);
+}
+
+/*
+ * Hosts come in load order and each host's victims sorted, so the default
+ * order (rank, host, recency) needs only a stable split by rank, not a sort
+ * of every victim for each preemptor.  LEAST_RUN_TIME and OPTIMAL_MINI_JOB
+ * put other keys before the host: those sort the whole list.
+ */
 static void
 find_victims(Try *t)
 {
-	Preempt *pre = t->pre;
+	const guint *rank = queue_ranks(t->pre, t->job->queue);
+	guint n_ranks = t->pre->n_ranks[t->job->queue];
+	GArray **bucket = t->pre->bucket;
+	GArray *one = t->pre->one;
+	guint pf = t->p->snap->preempt_for;
 
-	pre->stamp++;
+	t->pre->stamp++;
+	for (guint r = 0; r < n_ranks; r++)
+		g_array_set_size(bucket[r], 0);
 	for (guint c = 0; c < t->cand->len; c++) {
-		GArray *on = pre->on_host[g_array_index(t->cand, guint, c)];
+		host_victims(t, c, rank, one);
+		for (guint i = 0; i < one->len; i++) {
+			Victim *v = &g_array_index(one, Victim, i);
 
-		for (guint i = 0; on != NULL && i < on->len; i++) {
-			guint r = g_array_index(on, guint, i);
-			Victim v = { .run = r, .host_rank = c };
-
-			if (pre->seen[r] == pre->stamp || !eligible(t, r))
-				continue;
-			pre->seen[r] = pre->stamp;
-			v.slots = slots_on_candidates(t, &t->p->snap->running[r]);
-			g_array_append_val(t->victims, v);
+			g_array_append_val(bucket[v->rank], *v);
 		}
 	}
-	g_array_sort_with_data(t->victims, cmp_victim, t);
+	for (guint r = 0; r < n_ranks; r++)
+		g_array_append_vals(t->victims, bucket[r]->data, bucket[r]->len);
+	if ((pf & SCHED_PREEMPT_FOR_LEAST_RUN_TIME) ||
+	    ((pf & SCHED_PREEMPT_FOR_OPTIMAL_MINI_JOB) && t->need > 1))
+		g_array_sort_with_data(t->victims, cmp_victim, t);
+}
+
+/* span[hosts=1]: which victims hold slots on each candidate host. */
+static void
+index_by_host(Try *t)
+{
+	const SchedSnapshot *s = t->p->snap;
+
+	t->by_host = g_new0(GArray *, t->cand->len);
+	for (guint v = 0; v < t->victims->len; v++) {
+		const SchedRunning *r =
+		    &s->running[g_array_index(t->victims, Victim, v).run];
+
+		for (guint a = 0; a < r->n_allocs; a++) {
+			guint c = t->pos[r->allocs[a].host];
+
+			if (c == 0)
+				continue;
+			if (t->by_host[c - 1] == NULL)
+				t->by_host[c - 1] = g_array_new(FALSE, FALSE,
+				    sizeof(guint));
+			g_array_append_val(t->by_host[c - 1], v);
+		}
+	}
 }
 
 /* ---- trying victims ---------------------------------------------------- */
@@ -439,19 +565,27 @@ measure(Try *t, Goal g)
 	return g == GOAL_ROOM ? job_room(t) : slots_offered(t);
 }
 
-/* Whether victim v holds slots on the one host of a span[hosts=1] try. */
-static gboolean
-on_scope(const Try *t, guint v)
+/*
+ * The victims a step may look at: all, or for a span[hosts=1] try only
+ * those on its host (elsewhere a victim can relieve MAX_JOBS, not slots).
+ */
+static guint
+scope_len(const Try *t, gboolean all)
 {
-	const SchedRunning *r =
-	    &t->p->snap->running[g_array_index(t->victims, Victim, v).run];
+	GArray *l;
 
-	if (t->only == NO_HOST)
-		return TRUE;
-	for (guint a = 0; a < r->n_allocs; a++)
-		if (t->pos[r->allocs[a].host] == t->only + 1)
-			return TRUE;
-	return FALSE;
+	if (all || t->only == NO_HOST)
+		return t->victims->len;
+	l = t->by_host[t->only];
+	return l != NULL ? l->len : 0;
+}
+
+static guint
+scope_at(const Try *t, gboolean all, guint i)
+{
+	if (all || t->only == NO_HOST)
+		return i;
+	return g_array_index(t->by_host[t->only], guint, i);
 }
 
 /*
@@ -466,13 +600,13 @@ sweep(Try *t, Goal g)
 
 	while (progress && measure(t, g) < t->need) {
 		progress = FALSE;
-		for (guint v = 0; v < t->victims->len; v++) {
+		for (guint i = 0; i < scope_len(t, g == GOAL_ROOM); i++) {
+			guint v = scope_at(t, g == GOAL_ROOM, i);
 			int before = measure(t, g);
 
 			if (before >= t->need)
 				break;
-			/* Off the host, a victim can only relieve MAX_JOBS. */
-			if (t->taken[v] || (g == GOAL_SLOTS && !on_scope(t, v)))
+			if (t->taken[v])
 				continue;
 			apply(t, v, 1);
 			if (measure(t, g) > before) {
@@ -530,9 +664,12 @@ choose(Try *t)
 		return TRUE;
 	}
 	short_room = job_room(t) < t->need;
-	for (guint v = 0; v < t->victims->len; v++)
-		if (!t->taken[v] && (short_room || on_scope(t, v)))
+	for (guint i = 0; i < scope_len(t, short_room); i++) {
+		guint v = scope_at(t, short_room, i);
+
+		if (!t->taken[v])
 			take(t, v);
+	}
 	if (!fits(t)) {
 		release_all(t);
 		return FALSE;
@@ -557,13 +694,9 @@ worst_taken(const Try *t)
 static int
 rank_of(const Try *t, guint v)
 {
-	const SchedRunning *r =
-	    &t->p->snap->running[g_array_index(t->victims, Victim, v).run];
-	const SchedRunning *first =
-	    &t->p->snap->running[g_array_index(t->victims, Victim, 0).run];
-
 	/* 0 when v's queue ranks with the best victim's, > 0 when after. */
-	return cmp_queue_rank(t, r->queue, first->queue);
+	return (int)(g_array_index(t->victims, Victim, v).rank -
+	    g_array_index(t->victims, Victim, 0).rank);
 }
 
 /*
@@ -668,18 +801,22 @@ try_init(Try *t, Pass *p, guint idx)
 	t->cand = g_array_new(FALSE, FALSE, sizeof(guint));
 	t->pos = g_new0(guint, s->n_hosts);
 	t->offer = g_new0(int, s->n_hosts);
-	t->victims = g_array_new(FALSE, FALSE, sizeof(Victim));
+	t->victims = t->pre->victims;
+	g_array_set_size(t->victims, 0);
 	t->order = g_array_new(FALSE, FALSE, sizeof(guint));
 }
 
 static void
 try_clear(Try *t)
 {
+	for (guint c = 0; t->by_host != NULL && c < t->cand->len; c++)
+		if (t->by_host[c] != NULL)
+			g_array_free(t->by_host[c], TRUE);
+	g_free(t->by_host);
 	g_array_free(t->cand, TRUE);
 	g_free(t->pos);
 	g_free(t->offer);
-	g_array_free(t->victims, TRUE);
-	g_free(t->taken);
+
 	g_array_free(t->order, TRUE);
 }
 
@@ -692,7 +829,10 @@ preempt_try(Pass *p, guint idx)
 	try_init(&t, p, idx);
 	find_candidates(&t);
 	find_victims(&t);
-	t.taken = g_new0(gboolean, t.victims->len);
+	t.taken = p->preempt->taken;
+	memset(t.taken, 0, t.victims->len * sizeof *t.taken);
+	if (t.job->one_host)
+		index_by_host(&t);
 	if (t.victims->len > 0)
 		ok = t.job->one_host ? choose_one_host(&t) : choose(&t);
 	/* A job that fits without victims did not need preemption: whatever
