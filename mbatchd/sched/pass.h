@@ -16,6 +16,7 @@ typedef struct {
 	SchedPlan *plan;
 	GArray **queue_hosts;     /* per queue: candidate host indexes, best first */
 	GHashTable *blocked;      /* Shape -> SchedPending copied to later jobs */
+	GHashTable *no_victims;   /* Shapes held by MAX_JOBS that found no victims */
 	Preempt *preempt;         /* NULL when no queue may preempt another */
 } Pass;
 

@@ -379,7 +379,18 @@ try_preempt(Pass *p, guint idx)
 	memset(&p->plan->pending[idx], 0, sizeof p->plan->pending[idx]);
 	/* Suspending victims lowered counters: blocked shapes may fit now. */
 	g_hash_table_remove_all(p->blocked);
+	g_hash_table_remove_all(p->no_victims);
 	return TRUE;
+}
+
+/* A job held by MAX_JOBS: preempt, unless its shape already failed to. */
+static void
+try_preempt_for_limit(Pass *p, guint idx, const Shape *shape, gboolean memo)
+{
+	if (memo && g_hash_table_contains(p->no_victims, shape))
+		return;
+	if (!try_preempt(p, idx) && memo)
+		g_hash_table_add(p->no_victims, g_memdup2(shape, sizeof *shape));
 }
 
 static void
@@ -400,7 +411,7 @@ consider(Pass *p, guint idx)
 	want = MIN(j->max_slots, sched_job_headroom(p, j, &pend->reason));
 	if (pend->reason != SCHED_PEND_NONE) {
 		if (relievable(pend->reason))
-			try_preempt(p, idx);
+			try_preempt_for_limit(p, idx, &shape, memo);
 		return;
 	}
 	if (memo && (known = g_hash_table_lookup(p->blocked, &shape)) != NULL) {
@@ -456,6 +467,7 @@ sched_run(const SchedSnapshot *snap)
 	for (guint q = 0; q < snap->n_queues; q++)
 		p.queue_hosts[q] = candidate_hosts(snap, &snap->queues[q]);
 	p.blocked = g_hash_table_new_full(shape_hash, shape_equal, g_free, g_free);
+	p.no_victims = g_hash_table_new_full(shape_hash, shape_equal, g_free, NULL);
 	p.preempt = preempt_new(snap);
 	/* Preempted jobs take their slots back before anything new starts. */
 	sched_resume(&p);
@@ -471,6 +483,7 @@ sched_run(const SchedSnapshot *snap)
 	g_free(order);
 	preempt_free(p.preempt);
 	g_hash_table_destroy(p.blocked);
+	g_hash_table_destroy(p.no_victims);
 	for (guint q = 0; q < snap->n_queues; q++)
 		g_array_free(p.queue_hosts[q], TRUE);
 	g_free(p.queue_hosts);
