@@ -1,297 +1,12 @@
 /*
  * Preemptive scheduling in the pure pass (mbatchd/sched/preempt.c,
- * resume.c, count.c): the acceptance scenarios P1-P7 of lsf-reference.md
- * 4.1, the three PREEMPTION forms, victim order, PREEMPT_FOR, MAX_JOB_PREEMPT,
- * TERMINATE_WHEN=PREEMPT and resume.  Each test builds a small snapshot by
- * hand and checks the plan as strings:
- *   dispatched()  "job@host*slots ..."
- *   preempted()   "victim>preemptor ..." ("victim!>..." when terminated)
- *   resumed()     "job ..."
+ * relation.c): the acceptance scenarios P1-P7 of lsf-reference.md 4.1, the
+ * three PREEMPTION forms, victim order and multi-slot preemptors.  Limits,
+ * PREEMPT_FOR, TERMINATE_WHEN and resume are in check_preempt_limits.c.
  */
 #include "config.h"
 
-#include <string.h>
-
-#include "mbatchd/sched/sched.h"
-#include "tap.h"
-
-typedef struct {
-	SchedHost hosts[16];
-	SchedQueue queues[8];
-	SchedQueueRef refs[8][4];       /* PREEMPTIVE lists */
-	SchedQueueRef refs_by[8][4];    /* PREEMPTABLE lists */
-	SchedUser users[8];
-	SchedGroup groups[4];
-	guint user_groups[8][2];
-	SchedJob jobs[32];
-	SchedRunning running[32];
-	SchedAlloc run_allocs[32][2];
-	SchedSnapshot snap;
-	SchedPlan *plan;
-} T;
-
-static T t;
-
-static void
-setup(void)
-{
-	memset(&t, 0, sizeof t);
-	t.snap.hosts = t.hosts;
-	t.snap.queues = t.queues;
-	t.snap.users = t.users;
-	t.snap.groups = t.groups;
-	t.snap.pending = t.jobs;
-	t.snap.running = t.running;
-	t.snap.now = 1000;
-}
-
-static void
-teardown(void)
-{
-	sched_plan_free(t.plan);
-}
-
-static guint
-host(const char *name, int mxj)
-{
-	SchedHost *h = &t.hosts[t.snap.n_hosts];
-
-	h->name = name;
-	h->max_slots = mxj;
-	h->ncpus = 4;
-	h->jl_u = SCHED_UNLIMITED;
-	return t.snap.n_hosts++;
-}
-
-static guint
-queue(const char *name, int prio)
-{
-	SchedQueue *q = &t.queues[t.snap.n_queues];
-
-	q->name = name;
-	q->priority = prio;
-	q->dispatch_ok = TRUE;
-	q->qjob_limit = q->ujob_limit = q->hjob_limit = SCHED_UNLIMITED;
-	q->pjob_limit = -1;
-	return t.snap.n_queues++;
-}
-
-/* PREEMPTIVE[target+pref ...]; pref < 0 writes no "+N". */
-static void
-preemptive(guint q, guint target, int pref)
-{
-	SchedQueue *sq = &t.queues[q];
-	SchedQueueRef *r = &t.refs[q][sq->n_preemptive_queues++];
-
-	sq->preemptive = TRUE;
-	sq->preemptive_queues = t.refs[q];
-	r->queue = target;
-	r->pref = pref < 0 ? 0 : pref;
-	r->has_pref = pref >= 0;
-}
-
-/* PREEMPTABLE[by ...] */
-static void
-preemptable_by(guint q, guint by)
-{
-	SchedQueue *sq = &t.queues[q];
-	SchedQueueRef *r = &t.refs_by[q][sq->n_preemptable_queues++];
-
-	sq->preemptable = TRUE;
-	sq->preemptable_queues = t.refs_by[q];
-	r->queue = by;
-}
-
-static guint
-user(const char *name)
-{
-	SchedUser *u = &t.users[t.snap.n_users];
-
-	u->name = name;
-	u->max_jobs = SCHED_UNLIMITED;
-	u->jl_p = -1;
-	return t.snap.n_users++;
-}
-
-static guint
-group(const char *name, guint a, guint b)
-{
-	guint g = t.snap.n_groups++;
-	guint members[] = { a, b };
-
-	t.groups[g].name = name;
-	t.groups[g].max_jobs = SCHED_UNLIMITED;
-	for (guint i = 0; i < 2; i++) {
-		SchedUser *u = &t.users[members[i]];
-
-		t.user_groups[members[i]][u->n_groups++] = g;
-		u->groups = t.user_groups[members[i]];
-	}
-	return g;
-}
-
-static SchedJob *
-job(guint64 id, guint q, guint u, int slots)
-{
-	SchedJob *j = &t.jobs[t.snap.n_pending++];
-
-	j->id = id;
-	j->queue = q;
-	j->user = u;
-	j->min_slots = j->max_slots = slots;
-	return j;
-}
-
-static SchedRunning *
-running(guint64 id, guint q, guint u, guint h, int slots, gint64 start)
-{
-	guint i = t.snap.n_running++;
-	SchedRunning *r = &t.running[i];
-
-	t.run_allocs[i][0].host = h;
-	t.run_allocs[i][0].slots = slots;
-	r->id = id;
-	r->queue = q;
-	r->user = u;
-	r->allocs = t.run_allocs[i];
-	r->n_allocs = 1;
-	r->start_time = start;
-	return r;
-}
-
-static void
-run(void)
-{
-	sched_plan_free(t.plan);
-	t.plan = sched_run(&t.snap);
-}
-
-static char *
-dispatched(void)
-{
-	GString *s = g_string_new(NULL);
-
-	for (guint i = 0; i < t.plan->dispatches->len; i++) {
-		SchedDispatch *d = &g_array_index(t.plan->dispatches, SchedDispatch, i);
-
-		for (guint a = d->first_alloc; a < d->first_alloc + d->n_allocs; a++) {
-			SchedAlloc *al = &g_array_index(t.plan->allocs, SchedAlloc, a);
-
-			g_string_append_printf(s, "%s%" G_GUINT64_FORMAT "@%s*%d",
-			    s->len ? " " : "", t.jobs[d->job].id,
-			    t.hosts[al->host].name, al->slots);
-		}
-	}
-	return g_string_free(s, FALSE);
-}
-
-/* Preemptions, checking each is referenced by its preemptor's dispatch. */
-static char *
-preempted(void)
-{
-	GString *s = g_string_new(NULL);
-
-	for (guint i = 0; i < t.plan->dispatches->len; i++) {
-		SchedDispatch *d = &g_array_index(t.plan->dispatches, SchedDispatch, i);
-
-		for (guint k = d->first_preemption;
-		    k < d->first_preemption + d->n_preemptions; k++) {
-			SchedPreemption *pr =
-			    &g_array_index(t.plan->preemptions, SchedPreemption, k);
-
-			ck_assert_uint_eq(pr->preemptor, d->job);
-			g_string_append_printf(s, "%s%" G_GUINT64_FORMAT "%s>%"
-			    G_GUINT64_FORMAT, s->len ? " " : "",
-			    t.running[pr->victim].id, pr->terminate ? "!" : "",
-			    t.jobs[pr->preemptor].id);
-		}
-	}
-	return g_string_free(s, FALSE);
-}
-
-static char *
-resumed(void)
-{
-	GString *s = g_string_new(NULL);
-
-	for (guint i = 0; i < t.plan->resumes->len; i++) {
-		SchedResume *r = &g_array_index(t.plan->resumes, SchedResume, i);
-
-		g_string_append_printf(s, "%s%" G_GUINT64_FORMAT, s->len ? " " : "",
-		    t.running[r->job].id);
-	}
-	return g_string_free(s, FALSE);
-}
-
-static void
-expect_all(const char *want_disp, const char *want_pre, const char *want_res)
-{
-	char *d = dispatched(), *p = preempted(), *r = resumed();
-
-	ck_assert_str_eq(d, want_disp);
-	ck_assert_str_eq(p, want_pre);
-	ck_assert_str_eq(r, want_res);
-	g_free(d);
-	g_free(p);
-	g_free(r);
-}
-
-/* Preempt and dispatch only (no resume expected). */
-static void
-expect(const char *want_disp, const char *want_pre)
-{
-	expect_all(want_disp, want_pre, "");
-}
-
-static void
-expect_reason(guint job_index, const char *want)
-{
-	char *got = sched_pending_format(&t.plan->pending[job_index]);
-
-	ck_assert_str_eq(got, want);
-	g_free(got);
-}
-
-/*
- * The reference configuration of lsf-reference 4.1: high 99 PREEMPTIVE,
- * medium 10 PREEMPTIVE[normal low+1], normal 5, low 1; h1, h2 MXJ 2.
- */
-enum { HIGH, MEDIUM, NORMAL, LOW };
-enum { H1, H2 };
-
-static void
-reference_cluster(void)
-{
-	queue("high", 99);
-	queue("medium", 10);
-	queue("normal", 5);
-	queue("low", 1);
-	t.queues[HIGH].preemptive = TRUE;
-	preemptive(MEDIUM, NORMAL, -1);
-	preemptive(MEDIUM, LOW, 1);
-	host("h1", 2);
-	host("h2", 2);
-	user("alice");
-}
-
-/* P1/P2 running set: low j1, j2 @h1, j3, j4 @h2, later ids started later. */
-static void
-low_everywhere(void)
-{
-	running(1, LOW, 0, H1, 1, 100);
-	running(2, LOW, 0, H1, 1, 200);
-	running(3, LOW, 0, H2, 1, 300);
-	running(4, LOW, 0, H2, 1, 400);
-}
-
-/* Drop running and pending jobs, keeping queues, hosts and users. */
-static void
-reset_jobs(void)
-{
-	memset(t.running, 0, sizeof t.running);
-	memset(t.jobs, 0, sizeof t.jobs);
-	t.snap.n_running = t.snap.n_pending = 0;
-}
+#include "preempt-test.h"
 
 /* ---- acceptance scenarios P1-P7 ---------------------------------------- */
 
@@ -732,293 +447,51 @@ START_TEST(test_ptile_bounds_each_host)
 }
 END_TEST
 
-/* ---- PREEMPT_FOR and slot counting ------------------------------------- */
-
-START_TEST(test_user_max_jobs_counts_running_only)
+START_TEST(test_preemption_refreshes_blocked_shapes)
 {
-	guint alice, bob;
+	guint a = queue("a", 50), b = queue("b", 50), low = queue("low", 1);
+	guint u = user("alice");
 
-	reference_cluster();
-	alice = 0;
-	bob = user("bob");
-	t.hosts[H1].max_slots = 4;
-	t.hosts[H2].max_slots = 1;
-	t.users[alice].max_jobs = 2;
-	running(1, LOW, alice, H1, 1, 100);
-	running(2, LOW, alice, H1, 1, 200);
-	running(3, LOW, bob, H2, 1, 300);
-	job(10, HIGH, alice, 1);
-	t.queues[HIGH].preemptive = FALSE;
-	t.queues[MEDIUM].preemptive = FALSE;   /* no PREEMPTION at all */
+	host("h1", 2);
+	t.queues[a].preemptive = TRUE;
+	running(1, low, u, 0, 2, 100);
+	job(20, b, u, 1);
+	job(10, a, u, 1);
+	job(21, b, u, 1);
 	run();
-	expect("", "");
-	expect_reason(0, "The user has reached his/her job slot limit;");
-	t.queues[HIGH].preemptive = TRUE;
-	run();
-	/* Only alice's own job relieves her limit; bob's is left alone. */
-	expect("10@h1*1", "2>10");
-}
-END_TEST
-
-/* alice and bob in group eng; bob runs j1, j2 of low on h1 (MXJ 4). */
-static guint
-group_case(void)
-{
-	guint bob, g;
-
-	reference_cluster();
-	bob = user("bob");
-	g = group("eng", 0, bob);
-	t.snap.n_hosts = 1;
-	t.hosts[H1].max_slots = 4;
-	running(1, LOW, bob, H1, 1, 100);
-	running(2, LOW, bob, H1, 1, 200);
-	job(10, HIGH, 0, 1);
-	return g;
-}
-
-START_TEST(test_group_max)
-{
-	guint g = group_case();
-
-	t.groups[g].max_jobs = 2;
-	run();
-	expect("", "");
-	expect_reason(0, "One of the user's groups has reached its job slot limit;");
-	t.snap.preempt_for = SCHED_PREEMPT_FOR_GROUP_MAX;
-	run();
-	expect("10@h1*1", "2>10");
-}
-END_TEST
-
-START_TEST(test_group_jlp)
-{
-	guint g = group_case();
-
-	t.groups[g].jl_p = 0.5;             /* two slots on a 4-CPU host */
-	run();
-	expect("", "");
-	expect_reason(0, "User group's per-CPU job slot limit reached: 1 host;");
-	t.snap.preempt_for = SCHED_PREEMPT_FOR_GROUP_JLP;
-	run();
-	expect("10@h1*1", "2>10");
-}
-END_TEST
-
-/* alice's low j1 and bob's later low j2 on h1 (MXJ 4); alice's high job. */
-static void
-user_host_case(void)
-{
-	reference_cluster();
-	user("bob");
-	t.snap.n_hosts = 1;
-	t.hosts[H1].max_slots = 4;
-	running(1, LOW, 0, H1, 1, 100);
-	running(2, LOW, 1, H1, 1, 200);
-	job(10, HIGH, 0, 1);
-}
-
-START_TEST(test_host_jlu)
-{
-	user_host_case();
-	t.hosts[H1].jl_u = 1;
-	run();
-	expect("", "");
-	expect_reason(0, "Host's per-user job slot limit reached: 1 host;");
-	t.snap.preempt_for = SCHED_PREEMPT_FOR_HOST_JLU;
-	run();
-	expect("10@h1*1", "1>10");          /* alice's, not bob's later one */
-}
-END_TEST
-
-START_TEST(test_user_jlp)
-{
-	user_host_case();
-	t.users[0].jl_p = 0.25;             /* one slot on a 4-CPU host */
-	run();
-	expect("", "");
-	expect_reason(0, "User's per-CPU job slot limit reached: 1 host;");
-	t.snap.preempt_for = SCHED_PREEMPT_FOR_USER_JLP;
-	run();
-	expect("10@h1*1", "1>10");
-}
-END_TEST
-
-START_TEST(test_suspended_slots_and_mxj)
-{
-	guint q = queue("normal", 5), u = user("alice");
-	guint h = host("h1", 1);
-
-	running(1, q, u, h, 1, 100)->state = SCHED_RUN_SSUSP;
-	job(10, q, u, 1);
-	run();
-	expect("", "");                     /* no preemption: SUSP counts */
+	/* 20 found the host full; 10 freed two slots and took one; 21, of
+	 * 20's shape, must see the slot left rather than 20's old verdict. */
+	expect("10@h1*1 21@h1*1", "1>10");
 	expect_reason(0, "Job slot limit reached: 1 host;");
-	t.queues[q].preemptable = TRUE;     /* preemption configured */
-	run();
-	expect("10@h1*1", "");
-	t.queues[q].qjob_limit = 1;         /* queue limits still count it */
-	run();
-	expect("", "");
-	expect_reason(0, "The queue has reached its job slot limit;");
 }
 END_TEST
 
-/* ---- MINI_JOB, OPTIMAL_MINI_JOB ---------------------------------------- */
-
-START_TEST(test_mini_job)
+START_TEST(test_multi_host_victim)
 {
+	SchedRunning *r;
+
 	reference_cluster();
-	t.snap.n_hosts = 1;
-	t.hosts[H1].max_slots = 3;
-	running(1, LOW, 0, H1, 2, 100);     /* parallel, older */
-	running(2, LOW, 0, H1, 1, 200);
-	job(10, HIGH, 0, 2);
+	r = running(1, LOW, 0, H1, 2, 100);
+	t.run_allocs[0][1].host = H2;
+	t.run_allocs[0][1].slots = 2;
+	r->n_allocs = 2;
+	job(10, HIGH, 0, 3);
 	run();
-	/* Default: the recent job first, then the parallel one: both. */
-	expect("10@h1*2", "2>10 1>10");
-	t.snap.preempt_for = SCHED_PREEMPT_FOR_MINI_JOB;
-	run();
-	expect("10@h1*2", "1>10");
-	/* No effect on a one-slot preemptor. */
-	t.jobs[0].min_slots = t.jobs[0].max_slots = 1;
+	/* One victim frees both hosts. */
+	expect("10@h1*2 10@h2*1", "1>10");
+}
+END_TEST
+
+START_TEST(test_min_slots_when_preempting)
+{
+	SchedJob *j;
+
+	reference_cluster();
+	low_everywhere();
+	j = job(10, HIGH, 0, 1);
+	j->max_slots = 4;
 	run();
 	expect("10@h1*1", "2>10");
-}
-END_TEST
-
-START_TEST(test_optimal_mini_job)
-{
-	reference_cluster();
-	t.snap.n_hosts = 1;
-	t.hosts[H1].max_slots = 4;
-	running(1, LOW, 0, H1, 2, 100);     /* parallel, oldest */
-	running(2, LOW, 0, H1, 1, 200);
-	running(3, LOW, 0, H1, 1, 300);
-	job(10, HIGH, 0, 2);
-	run();
-	expect("10@h1*2", "3>10 2>10");
-	t.snap.preempt_for = SCHED_PREEMPT_FOR_MINI_JOB;
-	run();
-	expect("10@h1*2", "3>10 2>10");     /* both needed: already enough */
-	t.snap.preempt_for = SCHED_PREEMPT_FOR_OPTIMAL_MINI_JOB;
-	run();
-	expect("10@h1*2", "1>10");          /* the fewest jobs */
-}
-END_TEST
-
-/* ---- TERMINATE_WHEN=PREEMPT -------------------------------------------- */
-
-START_TEST(test_terminate_when_preempt)
-{
-	guint g;
-
-	reference_cluster();
-	low_everywhere();
-	t.hosts[H1].r15s = 0.1;
-	t.hosts[H2].r15s = 0.5;
-	t.queues[LOW].terminate_on_preempt = TRUE;
-	job(10, HIGH, 0, 1);
-	run();
-	expect("10@h1*1", "2!>10");
-	teardown();
-	setup();
-	/* A killed victim stops counting everywhere, even for a group limit
-	 * that counts suspended jobs. */
-	g = group_case();
-	t.groups[g].max_jobs = 2;
-	t.queues[LOW].terminate_on_preempt = TRUE;
-	run();
-	expect("10@h1*1", "2!>10");
-}
-END_TEST
-
-/* ---- resume ------------------------------------------------------------ */
-
-static SchedRunning *
-preempted_job(guint64 id, guint q, guint h)
-{
-	SchedRunning *r = running(id, q, 0, h, 1, 100);
-
-	r->state = SCHED_RUN_SSUSP;
-	r->preempted = TRUE;
-	return r;
-}
-
-START_TEST(test_resume_higher_priority_queue_first)
-{
-	reference_cluster();
-	t.hosts[H1].max_slots = 1;
-	preempted_job(1, LOW, H1);
-	preempted_job(2, NORMAL, H1);
-	run();
-	expect_all("", "", "2");
-}
-END_TEST
-
-START_TEST(test_resume_one_per_host_per_pass)
-{
-	reference_cluster();
-	preempted_job(1, LOW, H1);
-	preempted_job(2, LOW, H1);
-	preempted_job(3, LOW, H2);
-	run();
-	expect_all("", "", "1 3");
-}
-END_TEST
-
-START_TEST(test_resume_only_preempted_jobs)
-{
-	reference_cluster();
-	preempted_job(1, LOW, H1)->preempted = FALSE;   /* load-suspended */
-	running(2, LOW, 0, H2, 1, 100)->state = SCHED_RUN_USUSP;
-	run();
-	expect_all("", "", "");
-}
-END_TEST
-
-START_TEST(test_resume_respects_running_only_limits)
-{
-	reference_cluster();
-	t.users[0].max_jobs = 1;
-	running(1, LOW, 0, H1, 1, 100);
-	preempted_job(2, LOW, H2);
-	run();
-	expect_all("", "", "");
-	t.users[0].max_jobs = 2;
-	run();
-	expect_all("", "", "2");
-}
-END_TEST
-
-START_TEST(test_resume_before_dispatch_not_same_pass)
-{
-	guint h3;
-
-	reference_cluster();
-	low_everywhere();
-	h3 = host("h3", 1);
-	t.hosts[H1].r15s = 0.1;
-	t.hosts[H2].r15s = t.hosts[h3].r15s = 0.5;
-	preempted_job(5, LOW, h3);
-	job(10, HIGH, 0, 1);
-	run();
-	/* j5 takes h3 back first, so job 10 preempts; its victim j2 is not
-	 * resumed in the same pass. */
-	expect_all("10@h1*1", "2>10", "5");
-}
-END_TEST
-
-START_TEST(test_resume_without_preemption_configured)
-{
-	reference_cluster();
-	t.queues[HIGH].preemptive = t.queues[MEDIUM].preemptive = FALSE;
-	t.snap.n_hosts = 1;
-	t.hosts[H1].max_slots = 1;
-	preempted_job(1, LOW, H1);
-	run();
-	/* Its slot was never released, so it can always take it back. */
-	expect_all("", "", "1");
 }
 END_TEST
 
@@ -1052,21 +525,9 @@ main(void)
 	tcase_add_test(tc, test_multislot_cannot_fit);
 	tcase_add_test(tc, test_multislot_uses_free_slots_first);
 	tcase_add_test(tc, test_ptile_bounds_each_host);
-	tcase_add_test(tc, test_user_max_jobs_counts_running_only);
-	tcase_add_test(tc, test_group_max);
-	tcase_add_test(tc, test_group_jlp);
-	tcase_add_test(tc, test_host_jlu);
-	tcase_add_test(tc, test_user_jlp);
-	tcase_add_test(tc, test_suspended_slots_and_mxj);
-	tcase_add_test(tc, test_mini_job);
-	tcase_add_test(tc, test_optimal_mini_job);
-	tcase_add_test(tc, test_terminate_when_preempt);
-	tcase_add_test(tc, test_resume_higher_priority_queue_first);
-	tcase_add_test(tc, test_resume_one_per_host_per_pass);
-	tcase_add_test(tc, test_resume_only_preempted_jobs);
-	tcase_add_test(tc, test_resume_respects_running_only_limits);
-	tcase_add_test(tc, test_resume_before_dispatch_not_same_pass);
-	tcase_add_test(tc, test_resume_without_preemption_configured);
+	tcase_add_test(tc, test_preemption_refreshes_blocked_shapes);
+	tcase_add_test(tc, test_multi_host_victim);
+	tcase_add_test(tc, test_min_slots_when_preempting);
 	suite_add_tcase(s, tc);
 	return bs_run_suite(s);
 }
