@@ -22,7 +22,9 @@
  *    pass) of queues A may preempt, holding slots on a candidate host: one
  *    of the queue's HOSTS that is up, asked for with -m and passes the
  *    host filter.  A job preempted MAX_JOB_PREEMPT times (the daemon's
- *    effective value, SchedRunning.max_preempt) is skipped.
+ *    effective value, SchedRunning.max_preempt) is skipped.  A job resumed
+ *    in this pass is still SSUSP in the snapshot, so it is not a victim
+ *    before the next pass: no resume and suspend in one breath.
  *
  * 4. Order.  Victims are taken in this order:
  *    a. by queue, as lsf-reference 4.1: queues with a PREEMPTIVE[q+N]
@@ -42,16 +44,19 @@
  *    suspension gives it more slots on a candidate host.  The job then
  *    needs its min_slots; a parallel job preempts "until sufficient slots
  *    are available", which can over-preempt: a later, larger victim may
- *    make earlier ones unnecessary.  That is LSF's documented default.
+ *    make earlier ones unnecessary.  That is LSF's default ("By default,
+ *    LSF can over-preempt parallel jobs", LSF 6.2 Administration Guide,
+ *    "Optimized Preemption of Parallel Jobs").
  *    - MINI_JOB ("preempt only enough parallel jobs"): for a parallel
  *      preemptor, once it fits, every victim it does not need is dropped
  *      again, the last taken first, so the set left is irredundant and
  *      keeps the victims earliest in the order.
  *    - OPTIMAL_MINI_JOB ("the least number of jobs"): for a parallel
  *      preemptor, within one queue rank victims holding more slots on the
- *      candidate hosts come first, then MINI_JOB's dropping.  That gives
- *      the fewest victims when slots on one host are what is missing; with
- *      user or group limits it is a heuristic, as LSF warns.
+ *      candidate hosts come first, then MINI_JOB's dropping.  Queue ranks
+ *      still come first.  Within a rank that is the fewest victims when
+ *      host slots alone are missing (no ptile); with user or group limits
+ *      it is a heuristic, which is why LSF advises against combining them.
  *    Neither changes anything for a one-slot preemptor.
  *    span[hosts=1]: each candidate host is tried alone (job-level limits
  *    may still take victims from any candidate host); the host whose
