@@ -142,10 +142,14 @@ typedef struct {
 	guint64 array_id;
 	SchedAlloc *allocs;
 	guint n_allocs;
-	gint64 start_time;        /* victims: most recently started first */
+	/* Preemption.  All zero is a job never preempted, without a limit. */
+	gint64 start_time;        /* same clock as SchedSnapshot.now; victims
+	                           * most recently started first */
 	int preempt_count;        /* times preempted so far (journaled) */
-	int max_preempt;          /* effective MAX_JOB_PREEMPT; <= 0 unlimited */
-	gboolean preempted;       /* SSUSP because a job preempted it */
+	int max_preempt;          /* effective MAX_JOB_PREEMPT (application >
+	                           * queue > lsb.params); <= 0 unlimited */
+	gboolean preempted;       /* with state SSUSP: suspended by preemption,
+	                           * so the policy resumes it (resume.c) */
 } SchedRunning;
 
 /* PREEMPT_FOR keywords: the same bits as BsPreemptFor in lib/conf/conf.h,
