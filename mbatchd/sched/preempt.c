@@ -161,6 +161,16 @@ cmp_victim(gconstpointer a, gconstpointer b, gpointer data)
 
 /* ---- candidates -------------------------------------------------------- */
 
+/* What host h offers the job, capped at its need: more is no use, and an
+ * unlimited host (INT_MAX) must not overflow the total. */
+static int
+host_offer(const Try *t, guint h)
+{
+	SchedHostReason why;
+
+	return MIN(sched_host_room(t->p, t->job, h, &why), t->need);
+}
+
 static void
 find_candidates(Try *t)
 {
@@ -174,11 +184,10 @@ find_candidates(Try *t)
 	}
 	g_array_sort_with_data(t->cand, cmp_load, t->p);
 	for (guint i = 0; i < t->cand->len; i++) {
-		SchedHostReason why;
 		guint h = g_array_index(t->cand, guint, i);
 
 		t->pos[h] = i + 1;
-		t->offer[i] = sched_host_room(t->p, t->job, h, &why);
+		t->offer[i] = host_offer(t, h);
 		t->total += t->offer[i];
 	}
 }
@@ -311,13 +320,12 @@ fits(Try *t)
 static void
 refresh_offer(Try *t, guint h)
 {
-	SchedHostReason why;
 	guint c = t->pos[h];
 	int now;
 
 	if (c == 0)
 		return;
-	now = sched_host_room(t->p, t->job, h, &why);
+	now = host_offer(t, h);
 	t->total += now - t->offer[c - 1];
 	t->offer[c - 1] = now;
 }

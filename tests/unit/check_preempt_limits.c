@@ -330,6 +330,20 @@ START_TEST(test_user_suspended_jobs_free_host_slots)
 }
 END_TEST
 
+START_TEST(test_unlimited_hosts)
+{
+	reference_cluster();
+	host("h3", SCHED_UNLIMITED);
+	t.hosts[H1].max_slots = t.hosts[H2].max_slots = SCHED_UNLIMITED;
+	t.users[0].max_jobs = 2;
+	running(1, LOW, 0, H2, 1, 100);
+	job(10, HIGH, 0, 2);
+	run();
+	/* Hosts without MXJ offer all the job needs; only MAX_JOBS stops it. */
+	expect("10@h2*2", "1>10");
+}
+END_TEST
+
 int
 main(void)
 {
@@ -354,6 +368,7 @@ main(void)
 	tcase_add_test(tc, test_resume_without_preemption_configured);
 	tcase_add_test(tc, test_max_jobs_without_victims);
 	tcase_add_test(tc, test_user_suspended_jobs_free_host_slots);
+	tcase_add_test(tc, test_unlimited_hosts);
 	suite_add_tcase(s, tc);
 	return bs_run_suite(s);
 }
