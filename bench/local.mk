@@ -13,3 +13,15 @@ BENCH_DIR ?= $(abs_top_builddir)/bench
 .PHONY: bench-journal
 bench-journal: %reldir%/journal-bench$(EXEEXT)
 	./%reldir%/journal-bench$(EXEEXT) -d '$(BENCH_DIR)'
+
+# sched-preempt-bench: one scheduling pass that preempts, on a full
+# 1,000-host cluster (`make bench-preempt`).
+EXTRA_PROGRAMS += %reldir%/sched-preempt-bench
+%canon_reldir%_sched_preempt_bench_SOURCES = %reldir%/sched-preempt-bench.c
+%canon_reldir%_sched_preempt_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_sched_preempt_bench_LDADD = mbatchd/libbssched.a $(GLIB_LIBS) -lm
+CLEANFILES += %reldir%/sched-preempt-bench$(EXEEXT)
+
+.PHONY: bench-preempt
+bench-preempt: %reldir%/sched-preempt-bench$(EXEEXT)
+	./%reldir%/sched-preempt-bench$(EXEEXT)

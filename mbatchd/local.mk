@@ -4,7 +4,9 @@ noinst_LIBRARIES += %reldir%/libbssched.a
 %canon_reldir%_libbssched_a_SOURCES = \
 	%reldir%/sched/sched.h %reldir%/sched/sched.c \
 	%reldir%/sched/count.h %reldir%/sched/count.c \
-	%reldir%/sched/reason.c
+	%reldir%/sched/pass.h %reldir%/sched/preempt.h \
+	%reldir%/sched/preempt.c %reldir%/sched/relation.c \
+	%reldir%/sched/resume.c %reldir%/sched/reason.c
 
 # state/: the tables and state_apply(), the only mutator.
 noinst_LIBRARIES += %reldir%/libbsstate.a

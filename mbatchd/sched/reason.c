@@ -38,6 +38,7 @@ static const char *const host_text[_SCHED_HR_MAX] = {
 	[SCHED_HR_QUEUE_CPU] = "Queue's per-CPU job slot limit reached",
 	[SCHED_HR_USER_HOST] = "Host's per-user job slot limit reached",
 	[SCHED_HR_USER_CPU] = "User's per-CPU job slot limit reached",
+	[SCHED_HR_GROUP_CPU] = "User group's per-CPU job slot limit reached",
 	[SCHED_HR_RESREQ] = "Job's resource requirements not satisfied",
 	[SCHED_HR_NOT_ENOUGH] = "Not enough job slot(s)",
 };

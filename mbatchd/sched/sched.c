@@ -11,10 +11,14 @@
  * slots (MXJ, HJOB_LIMIT, PJOB_LIMIT, JL/U, JL/P).  A job that fails names
  * the layer that said no, which is what `bjobs -p` shows.
  *
- * Counters only grow during a pass, so once a job of a given shape (queue,
- * user, slots, span) finds no host, every later job of that shape would
- * find none either: the pass remembers that and copies the host reasons
- * instead of scanning every host again.
+ * Counters only grow during a pass, except when a preemption suspends
+ * jobs, so once a job of a given shape (queue, user, slots, span) finds no
+ * host and nothing to preempt, every later job of that shape would find
+ * none either: the pass remembers that and copies the host reasons instead
+ * of scanning every host again, and forgets it after each preemption.
+ *
+ * Preempted jobs are resumed first (resume.c); a job that finds no slots
+ * in a queue that may preempt tries preemption (preempt.c).
  */
 #include "config.h"
 
@@ -22,22 +26,13 @@
 #include <math.h>
 #include <string.h>
 
-#include "count.h"
-#include "sched.h"
+#include "pass.h"
 
 typedef struct {
 	guint queue, user;
 	int min_slots, ptile;
 	gboolean one_host;
 } Shape;
-
-typedef struct {
-	const SchedSnapshot *snap;
-	SchedCount count;
-	SchedPlan *plan;
-	GArray **queue_hosts;     /* per queue: candidate host indexes, best first */
-	GHashTable *blocked;      /* Shape -> SchedPending copied to later jobs */
-} Pass;
 
 static guint
 shape_hash(gconstpointer p)
@@ -107,12 +102,8 @@ cpu_cap(double per_cpu, int ncpus)
 	return per_cpu < 0 ? INT_MAX : (int)ceil(per_cpu * (ncpus > 0 ? ncpus : 1));
 }
 
-/*
- * Slots the job may take cluster-wide, or a job-level reason in *why when
- * fewer than it needs.
- */
-static int
-job_headroom(Pass *p, const SchedJob *j, SchedPendReason *why)
+int
+sched_job_headroom(Pass *p, const SchedJob *j, SchedPendReason *why)
 {
 	const SchedSnapshot *s = p->snap;
 	const SchedQueue *q = &s->queues[j->queue];
@@ -129,13 +120,13 @@ job_headroom(Pass *p, const SchedJob *j, SchedPendReason *why)
 	if (r < j->min_slots && *why == SCHED_PEND_NONE)
 		*why = SCHED_PEND_QUEUE_USER_LIMIT;
 	room = MIN(room, r);
-	r = headroom(u->max_jobs, p->count.user[j->user]);
+	r = headroom(u->max_jobs, sched_count_user(&p->count, j->user));
 	if (r < j->min_slots && *why == SCHED_PEND_NONE)
 		*why = SCHED_PEND_USER_LIMIT;
 	room = MIN(room, r);
 	for (guint g = 0; g < u->n_groups; g++) {
 		r = headroom(s->groups[u->groups[g]].max_jobs,
-		    p->count.group[u->groups[g]]);
+		    sched_count_group(&p->count, u->groups[g]));
 		if (r < j->min_slots && *why == SCHED_PEND_NONE)
 			*why = SCHED_PEND_GROUP_LIMIT;
 		room = MIN(room, r);
@@ -143,41 +134,51 @@ job_headroom(Pass *p, const SchedJob *j, SchedPendReason *why)
 	return room;
 }
 
-/* Free slots for this job on host h, or 0 with the host reason in *why. */
+/* A user group's JL/P on host h, as the smallest room among the groups. */
 static int
-host_free(Pass *p, const SchedJob *j, guint h, SchedHostReason *why)
+group_cpu_room(Pass *p, const SchedJob *j, guint h)
+{
+	const SchedSnapshot *s = p->snap;
+	const SchedUser *u = &s->users[j->user];
+	int room = INT_MAX;
+
+	for (guint i = 0; i < u->n_groups; i++) {
+		const SchedGroup *g = &s->groups[u->groups[i]];
+
+		if (g->jl_p <= 0)
+			continue;
+		room = MIN(room, cpu_cap(g->jl_p, s->hosts[h].ncpus) -
+		    sched_count_group_host(&p->count, u->groups[i], h));
+	}
+	return room;
+}
+
+int
+sched_host_room(Pass *p, const SchedJob *j, guint h, SchedHostReason *why)
 {
 	const SchedSnapshot *s = p->snap;
 	const SchedHost *host = &s->hosts[h];
 	const SchedQueue *q = &s->queues[j->queue];
 	const SchedUser *u = &s->users[j->user];
 	int qh = sched_count_pair(p->count.queue_host, j->queue, h);
-	int uh = sched_count_pair(p->count.user_host, j->user, h);
 	struct {
 		int free;
 		SchedHostReason why;
 	} bounds[] = {
-		{ headroom(host->max_slots, p->count.host[h]), SCHED_HR_SLOTS },
+		{ headroom(host->max_slots, sched_count_host(&p->count, h)),
+		    SCHED_HR_SLOTS },
 		{ headroom(q->hjob_limit, qh), SCHED_HR_QUEUE_HOST },
 		{ cpu_cap(q->pjob_limit, host->ncpus) - qh, SCHED_HR_QUEUE_CPU },
-		{ headroom(host->jl_u, uh), SCHED_HR_USER_HOST },
-		{ cpu_cap(u->jl_p, host->ncpus) - uh, SCHED_HR_USER_CPU },
+		{ headroom(host->jl_u,
+		    sched_count_user_host_jlu(&p->count, j->user, h)),
+		    SCHED_HR_USER_HOST },
+		{ cpu_cap(u->jl_p, host->ncpus) -
+		    sched_count_user_host_cpu(&p->count, j->user, h),
+		    SCHED_HR_USER_CPU },
+		{ group_cpu_room(p, j, h), SCHED_HR_GROUP_CPU },
 	};
 	int free = INT_MAX;
 
-	switch (host->state) {
-	case SCHED_HOST_OK:
-		break;
-	case SCHED_HOST_CLOSED_ADM:
-		*why = SCHED_HR_CLOSED_ADM;
-		return 0;
-	case SCHED_HOST_CLOSED_WIND:
-		*why = SCHED_HR_CLOSED_WIND;
-		return 0;
-	case SCHED_HOST_UNAVAIL:
-		*why = SCHED_HR_UNAVAIL;
-		return 0;
-	}
 	for (guint i = 0; i < G_N_ELEMENTS(bounds); i++) {
 		if (bounds[i].free <= 0) {
 			*why = bounds[i].why;
@@ -185,13 +186,54 @@ host_free(Pass *p, const SchedJob *j, guint h, SchedHostReason *why)
 		}
 		free = MIN(free, bounds[i].free);
 	}
-	if (s->host_filter != NULL &&
-	    !s->host_filter(j->filter_data, host, s->host_filter_data)) {
+	if (j->ptile > 0)
+		free = MIN(free, j->ptile);
+	return free;
+}
+
+static gboolean
+host_up(const SchedHost *host, SchedHostReason *why)
+{
+	switch (host->state) {
+	case SCHED_HOST_OK:
+		return TRUE;
+	case SCHED_HOST_CLOSED_ADM:
+		*why = SCHED_HR_CLOSED_ADM;
+		break;
+	case SCHED_HOST_CLOSED_WIND:
+		*why = SCHED_HR_CLOSED_WIND;
+		break;
+	case SCHED_HOST_UNAVAIL:
+		*why = SCHED_HR_UNAVAIL;
+		break;
+	}
+	return FALSE;
+}
+
+static gboolean
+host_passes_filter(Pass *p, const SchedJob *j, guint h)
+{
+	const SchedSnapshot *s = p->snap;
+
+	return s->host_filter == NULL ||
+	    s->host_filter(j->filter_data, &s->hosts[h], s->host_filter_data);
+}
+
+/* Free slots for this job on host h, or 0 with the host reason in *why. */
+static int
+host_free(Pass *p, const SchedJob *j, guint h, SchedHostReason *why)
+{
+	int free;
+
+	if (!host_up(&p->snap->hosts[h], why))
+		return 0;
+	free = sched_host_room(p, j, h, why);
+	if (free <= 0)
+		return 0;
+	if (!host_passes_filter(p, j, h)) {
 		*why = SCHED_HR_RESREQ;
 		return 0;
 	}
-	if (j->ptile > 0)
-		free = MIN(free, j->ptile);
 	return free;
 }
 
@@ -204,6 +246,15 @@ asked_for(const SchedJob *j, guint h)
 		if (j->asked_hosts[i] == h)
 			return TRUE;
 	return FALSE;
+}
+
+gboolean
+sched_host_usable(Pass *p, const SchedJob *j, guint h)
+{
+	SchedHostReason why;
+
+	return asked_for(j, h) && host_up(&p->snap->hosts[h], &why) &&
+	    host_passes_filter(p, j, h);
 }
 
 /* -m hosts the queue cannot use count as "not usable to the queue". */
@@ -289,11 +340,15 @@ job_gate(Pass *p, const SchedJob *j)
 	return SCHED_PEND_NONE;
 }
 
-static void
-commit(Pass *p, guint idx, guint first, guint n)
+void
+sched_commit(Pass *p, guint idx, guint first, guint n, guint first_pre,
+    guint n_pre)
 {
 	const SchedJob *j = &p->snap->pending[idx];
-	SchedDispatch d = { .job = idx, .first_alloc = first, .n_allocs = n };
+	SchedDispatch d = {
+		.job = idx, .first_alloc = first, .n_allocs = n,
+		.first_preemption = first_pre, .n_preemptions = n_pre,
+	};
 
 	for (guint i = first; i < first + n; i++) {
 		const SchedAlloc *a = &g_array_index(p->plan->allocs, SchedAlloc, i);
@@ -304,6 +359,38 @@ commit(Pass *p, guint idx, guint first, guint n)
 	if (j->array_id != 0)
 		sched_count_add_array(&p->count, j->array_id);
 	g_array_append_val(p->plan->dispatches, d);
+}
+
+/* Limits that suspending running jobs can relieve (rule 1 of preempt.c). */
+static gboolean
+relievable(SchedPendReason r)
+{
+	return r == SCHED_PEND_USER_LIMIT || r == SCHED_PEND_GROUP_LIMIT;
+}
+
+static gboolean
+try_preempt(Pass *p, guint idx)
+{
+	const SchedJob *j = &p->snap->pending[idx];
+
+	if (p->preempt == NULL || !preempt_queue_can(p->preempt, j->queue) ||
+	    !preempt_try(p, idx))
+		return FALSE;
+	memset(&p->plan->pending[idx], 0, sizeof p->plan->pending[idx]);
+	/* Suspending victims lowered counters: blocked shapes may fit now. */
+	g_hash_table_remove_all(p->blocked);
+	g_hash_table_remove_all(p->no_victims);
+	return TRUE;
+}
+
+/* A job held by MAX_JOBS: preempt, unless its shape already failed to. */
+static void
+try_preempt_for_limit(Pass *p, guint idx, const Shape *shape, gboolean memo)
+{
+	if (memo && g_hash_table_contains(p->no_victims, shape))
+		return;
+	if (!try_preempt(p, idx) && memo)
+		g_hash_table_add(p->no_victims, g_memdup2(shape, sizeof *shape));
 }
 
 static void
@@ -321,9 +408,12 @@ consider(Pass *p, guint idx)
 	pend->reason = job_gate(p, j);
 	if (pend->reason != SCHED_PEND_NONE)
 		return;
-	want = MIN(j->max_slots, job_headroom(p, j, &pend->reason));
-	if (pend->reason != SCHED_PEND_NONE)
+	want = MIN(j->max_slots, sched_job_headroom(p, j, &pend->reason));
+	if (pend->reason != SCHED_PEND_NONE) {
+		if (relievable(pend->reason))
+			try_preempt_for_limit(p, idx, &shape, memo);
 		return;
+	}
 	if (memo && (known = g_hash_table_lookup(p->blocked, &shape)) != NULL) {
 		*pend = *known;
 		return;
@@ -331,10 +421,14 @@ consider(Pass *p, guint idx)
 	first = p->plan->allocs->len;
 	n = place(p, j, want, pend);
 	if (n > 0) {
-		commit(p, idx, first, n);
+		sched_commit(p, idx, first, n, 0, 0);
 		return;
 	}
 	pend->reason = SCHED_PEND_NO_HOSTS;
+	if (try_preempt(p, idx))
+		return;
+	/* A shape that could neither fit nor preempt cannot later in the
+	 * pass either, until a preemption lowers the counters again. */
 	if (memo)
 		g_hash_table_insert(p->blocked, g_memdup2(&shape, sizeof shape),
 		    g_memdup2(pend, sizeof *pend));
@@ -364,6 +458,8 @@ sched_run(const SchedSnapshot *snap)
 
 	plan->dispatches = g_array_new(FALSE, FALSE, sizeof(SchedDispatch));
 	plan->allocs = g_array_new(FALSE, FALSE, sizeof(SchedAlloc));
+	plan->preemptions = g_array_new(FALSE, FALSE, sizeof(SchedPreemption));
+	plan->resumes = g_array_new(FALSE, FALSE, sizeof(SchedResume));
 	plan->pending = g_new0(SchedPending, snap->n_pending);
 	plan->n_pending = snap->n_pending;
 	sched_count_init(&p.count, snap);
@@ -371,6 +467,10 @@ sched_run(const SchedSnapshot *snap)
 	for (guint q = 0; q < snap->n_queues; q++)
 		p.queue_hosts[q] = candidate_hosts(snap, &snap->queues[q]);
 	p.blocked = g_hash_table_new_full(shape_hash, shape_equal, g_free, g_free);
+	p.no_victims = g_hash_table_new_full(shape_hash, shape_equal, g_free, NULL);
+	p.preempt = preempt_new(snap);
+	/* Preempted jobs take their slots back before anything new starts. */
+	sched_resume(&p);
 
 	order = g_new(guint, snap->n_pending);
 	for (guint i = 0; i < snap->n_pending; i++)
@@ -381,7 +481,9 @@ sched_run(const SchedSnapshot *snap)
 		consider(&p, order[i]);
 
 	g_free(order);
+	preempt_free(p.preempt);
 	g_hash_table_destroy(p.blocked);
+	g_hash_table_destroy(p.no_victims);
 	for (guint q = 0; q < snap->n_queues; q++)
 		g_array_free(p.queue_hosts[q], TRUE);
 	g_free(p.queue_hosts);
@@ -396,6 +498,8 @@ sched_plan_free(SchedPlan *plan)
 		return;
 	g_array_free(plan->dispatches, TRUE);
 	g_array_free(plan->allocs, TRUE);
+	g_array_free(plan->preemptions, TRUE);
+	g_array_free(plan->resumes, TRUE);
 	g_free(plan->pending);
 	g_free(plan);
 }

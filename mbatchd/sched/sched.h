@@ -31,12 +31,24 @@ typedef struct {
 	int jl_u;                 /* lsb.hosts JL/U: slots per user on this host */
 	SchedHostState state;
 	double r15s;              /* load, for the least-loaded-first order */
+	double r1m;               /* breaks r15s ties when choosing victims */
 } SchedHost;
 
 typedef struct {
 	guint host;               /* index into SchedSnapshot.hosts */
 	int pref;                 /* HOSTS "+N" preference; higher first */
 } SchedQueueHost;
+
+/*
+ * One entry of a queue's PREEMPTION lists: PREEMPTIVE[low+2 normal] or
+ * PREEMPTABLE[high], the queue named by its index.  The daemon translates
+ * names; the policy decides what the lists mean (preempt.c).
+ */
+typedef struct {
+	guint queue;              /* index into SchedSnapshot.queues */
+	int pref;                 /* the "+N" of a PREEMPTIVE entry */
+	gboolean has_pref;        /* "+N" was written (PREEMPTIVE lists only) */
+} SchedQueueRef;
 
 typedef struct {
 	const char *name;
@@ -49,6 +61,15 @@ typedef struct {
 	double pjob_limit;        /* slots per CPU per host; < 0 unlimited */
 	SchedQueueHost *hosts;    /* candidate hosts; NULL = every host */
 	guint n_hosts;
+	/* PREEMPTION.  A list with no entries is the bare keyword: every
+	 * lower-priority (PREEMPTIVE) or higher-priority (PREEMPTABLE) queue. */
+	gboolean preemptive;
+	SchedQueueRef *preemptive_queues;
+	guint n_preemptive_queues;
+	gboolean preemptable;
+	SchedQueueRef *preemptable_queues;
+	guint n_preemptable_queues;
+	gboolean terminate_on_preempt;  /* TERMINATE_WHEN=PREEMPT */
 } SchedQueue;
 
 typedef struct {
@@ -62,6 +83,10 @@ typedef struct {
 typedef struct {
 	const char *name;
 	int max_jobs;             /* slots of all members together */
+	/* lsb.users JL/P of the group: slots per CPU on one host for all
+	 * members together.  <= 0 is unlimited (unlike SchedUser.jl_p), so a
+	 * zeroed struct means no limit. */
+	double jl_p;
 } SchedGroup;
 
 /* Where a dispatched or started job holds slots. */
@@ -117,7 +142,27 @@ typedef struct {
 	guint64 array_id;
 	SchedAlloc *allocs;
 	guint n_allocs;
+	/* Preemption.  All zero is a job never preempted, without a limit. */
+	gint64 start_time;        /* same clock as SchedSnapshot.now; victims
+	                           * most recently started first */
+	int preempt_count;        /* times preempted so far (journaled) */
+	int max_preempt;          /* effective MAX_JOB_PREEMPT (application >
+	                           * queue > lsb.params); <= 0 unlimited */
+	gboolean preempted;       /* with state SSUSP: suspended by preemption,
+	                           * so the policy resumes it (resume.c) */
 } SchedRunning;
+
+/* PREEMPT_FOR keywords: the same bits as BsPreemptFor in lib/conf/conf.h,
+ * so the daemon copies the configured word as it is. */
+typedef enum {
+	SCHED_PREEMPT_FOR_GROUP_JLP = 1 << 0,
+	SCHED_PREEMPT_FOR_GROUP_MAX = 1 << 1,
+	SCHED_PREEMPT_FOR_HOST_JLU = 1 << 2,
+	SCHED_PREEMPT_FOR_USER_JLP = 1 << 3,
+	SCHED_PREEMPT_FOR_LEAST_RUN_TIME = 1 << 4,
+	SCHED_PREEMPT_FOR_MINI_JOB = 1 << 5,
+	SCHED_PREEMPT_FOR_OPTIMAL_MINI_JOB = 1 << 6,
+} SchedPreemptFor;
 
 typedef struct {
 	SchedHost *hosts;
@@ -137,6 +182,9 @@ typedef struct {
 	SchedHostFilter host_filter;   /* NULL: every host passes */
 	void *host_filter_data;
 	gint64 now;
+	/* PREEMPT_FOR.  Whether preemption is configured at all is not a
+	 * field: it is whether any queue is preemptive or preemptable. */
+	guint preempt_for;        /* SchedPreemptFor bits */
 } SchedSnapshot;
 
 /*
@@ -172,6 +220,7 @@ typedef enum {
 	SCHED_HR_QUEUE_CPU,           /* PJOB_LIMIT */
 	SCHED_HR_USER_HOST,           /* lsb.hosts JL/U */
 	SCHED_HR_USER_CPU,            /* lsb.users JL/P */
+	SCHED_HR_GROUP_CPU,           /* lsb.users JL/P of a user group */
 	SCHED_HR_RESREQ,              /* the host filter said no */
 	SCHED_HR_NOT_ENOUGH,          /* free, but fewer slots than the job needs */
 	_SCHED_HR_MAX
@@ -186,11 +235,30 @@ typedef struct {
 	guint job;                /* index into SchedSnapshot.pending */
 	guint first_alloc;        /* into SchedPlan.allocs */
 	guint n_allocs;
+	/* Jobs to suspend (or kill) before this one starts on their slots. */
+	guint first_preemption;   /* into SchedPlan.preemptions */
+	guint n_preemptions;
 } SchedDispatch;
 
 typedef struct {
+	guint victim;             /* index into SchedSnapshot.running */
+	guint preemptor;          /* index into SchedSnapshot.pending */
+	gboolean terminate;       /* TERMINATE_WHEN=PREEMPT: kill, not suspend */
+} SchedPreemption;
+
+typedef struct {
+	guint job;                /* index into SchedSnapshot.running */
+} SchedResume;
+
+/*
+ * The daemon applies a plan in this order: resumes, then each dispatch
+ * after suspending its preemptions.
+ */
+typedef struct {
 	GArray *dispatches;       /* SchedDispatch, in decision order */
 	GArray *allocs;           /* SchedAlloc, referenced by dispatches */
+	GArray *preemptions;      /* SchedPreemption, referenced by dispatches */
+	GArray *resumes;          /* SchedResume, preempted jobs to resume */
 	SchedPending *pending;    /* one per snapshot pending job */
 	guint n_pending;
 } SchedPlan;

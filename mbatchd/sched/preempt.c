@@ -1,0 +1,669 @@
+/*
+ * Preemptive scheduling inside the pure pass.  Follows the product
+ * definition seeds/lsf-preemptive-scheduling.txt, with the readings of
+ * reference/decisions.md ("Preemption") and lsf-reference.md 1.2 (PREEMPTION
+ * syntax) and 4.1 (victim selection, slot counting, scenarios P1-P7).
+ *
+ * Rules implemented here (the queue relation and ranks of rules 1 and 4a
+ * are computed in relation.c, the counting rules in count.c, resume in
+ * resume.c):
+ *
+ * 1. Who may preempt whom.  Queue A may preempt queue B only when
+ *    PRIORITY(A) > PRIORITY(B) and A is PREEMPTIVE (bare, or listing B) or
+ *    B is PREEMPTABLE (bare, or listing A).  Never between equal priorities;
+ *    list entries naming a queue of equal or higher priority do nothing.
+ *
+ * 2. When.  A pending job that finds no slots (or is stopped by its user's
+ *    or a user group's MAX_JOBS, which suspending jobs can relieve) in a
+ *    queue that may preempt.  Queue limits always count suspended jobs, so
+ *    a job they stop never preempts.
+ *
+ * 3. Victims.  RUN jobs (not SSUSP/USUSP, not already preempted in this
+ *    pass) of queues A may preempt, holding slots on a candidate host: one
+ *    of the queue's HOSTS that is up, asked for with -m and passes the
+ *    host filter.  A job preempted MAX_JOB_PREEMPT times (the daemon's
+ *    effective value, SchedRunning.max_preempt) is skipped.  A job resumed
+ *    in this pass is still SSUSP in the snapshot, so it is not a victim
+ *    before the next pass: no resume and suspend in one breath.
+ *
+ * 4. Order.  Victims are taken in this order:
+ *    a. by queue, as lsf-reference 4.1: queues with a PREEMPTIVE[q+N]
+ *       preference before those without, higher N first, then lower
+ *       PRIORITY first.  Queue order comes before host order, so that P3
+ *       (medium preempts low, not normal, on equally loaded hosts) holds;
+ *    b. by host, least loaded first (decisions.md): lowest r15s, then r1m,
+ *       then fewest slots in use, then host name;
+ *    c. among equals the most recently started job first.
+ *    With PREEMPT_FOR=LEAST_RUN_TIME, (c) comes before (b): within the
+ *    chosen queue the job with the shortest wall-clock run time (latest
+ *    start) wins whatever its host's load, as the reference words it.
+ *
+ * 5. How many.  Victims are taken in that order, each only if it helps:
+ *    first while a job-level limit (MAX_JOBS) still stops the job, victims
+ *    that relieve it; then, while the job lacks slots, victims whose
+ *    suspension gives it more slots on a candidate host.  The job then
+ *    needs its min_slots; a parallel job preempts "until sufficient slots
+ *    are available", which can over-preempt: a later, larger victim may
+ *    make earlier ones unnecessary.  That is LSF's default ("By default,
+ *    LSF can over-preempt parallel jobs", LSF 6.2 Administration Guide,
+ *    "Optimized Preemption of Parallel Jobs").
+ *    - MINI_JOB ("preempt only enough parallel jobs"): for a parallel
+ *      preemptor, once it fits, every victim it does not need is dropped
+ *      again, the last taken first, so the set left is irredundant and
+ *      keeps the victims earliest in the order.
+ *    - OPTIMAL_MINI_JOB ("the least number of jobs"): for a parallel
+ *      preemptor, within one queue rank victims holding more slots on the
+ *      candidate hosts come first, then MINI_JOB's dropping.  Queue ranks
+ *      still come first.  Within a rank that is the fewest victims when
+ *      host slots alone are missing (no ptile); with user or group limits
+ *      it is a heuristic, which is why LSF advises against combining them.
+ *    Neither changes anything for a one-slot preemptor.
+ *    span[hosts=1]: each candidate host is tried alone (job-level limits
+ *    may still take victims from any candidate host); the host whose
+ *    victims are best in queue order wins, ties to the least loaded.
+ *    ptile bounds what a host offers.
+ *
+ * 6. All or nothing.  If the job cannot run even after suspending every
+ *    victim, nothing is preempted and its pending reason stays.  (Should
+ *    the one-by-one choice miss a set that only works together, all
+ *    victims are taken and the unneeded ones dropped as MINI_JOB does.)
+ *
+ * 7. Output.  Victims are suspended for the rest of the pass (counted as
+ *    count.c says), or released entirely when their queue has
+ *    TERMINATE_WHEN=PREEMPT; the plan lists them with the preemptor, whose
+ *    dispatch follows on the hosts of its victims first (least loaded
+ *    first), then any other candidate host with room.  A job with
+ *    max_slots > min_slots gets min_slots when it had to preempt.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "pass.h"
+#include "preempt.h"
+
+/* One preemptor's attempt. */
+typedef struct {
+	Pass *p;
+	Preempt *pre;
+	guint idx;                /* the preemptor, in SchedSnapshot.pending */
+	const SchedJob *job;
+	int need;
+	GArray *cand;             /* candidate hosts (guint), least loaded first */
+	guint *pos;               /* [n_hosts]: position in cand + 1, 0 = none */
+	int *offer;               /* [cand->len]: slots each offers the job */
+	int total;                /* sum of offer */
+	guint only;               /* span[hosts=1]: the one cand position */
+	GArray *victims;          /* Victim, in the order of rule 4 */
+	GArray **by_host;         /* span[hosts=1]: [cand]: positions in victims */
+	gboolean *taken;          /* [victims->len] */
+	GArray *order;            /* positions in victims, in the order taken */
+} Try;
+
+#define NO_HOST G_MAXUINT
+
+static const Rel *
+rel_of(const Try *t, guint victim_queue)
+{
+	return preempt_rel(t->pre, t->job->queue, victim_queue);
+}
+
+/* ---- rule 4: orders ---------------------------------------------------- */
+
+/* Least loaded first: r15s, r1m, slots in use, name (decisions.md). */
+static int
+cmp_load(gconstpointer a, gconstpointer b, gpointer data)
+{
+	const Pass *p = data;
+	guint x = *(const guint *)a, y = *(const guint *)b;
+	const SchedHost *hx = &p->snap->hosts[x], *hy = &p->snap->hosts[y];
+	int ux = sched_count_host(&p->count, x), uy = sched_count_host(&p->count, y);
+
+	if (hx->r15s != hy->r15s)
+		return hx->r15s < hy->r15s ? -1 : 1;
+	if (hx->r1m != hy->r1m)
+		return hx->r1m < hy->r1m ? -1 : 1;
+	if (ux != uy)
+		return ux < uy ? -1 : 1;
+	return strcmp(hx->name, hy->name);
+}
+
+static int
+cmp_start(const Victim *x, const Victim *y)
+{
+	if (x->start != y->start)
+		return x->start > y->start ? -1 : 1;
+	return 0;
+}
+
+static int
+cmp_victim(gconstpointer a, gconstpointer b, gpointer data)
+{
+	const Try *t = data;
+	const Victim *x = a, *y = b;
+	guint pf = t->p->snap->preempt_for;
+	int c;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if ((pf & SCHED_PREEMPT_FOR_OPTIMAL_MINI_JOB) && t->need > 1 &&
+	    x->slots != y->slots)
+		return x->slots > y->slots ? -1 : 1;
+	if ((pf & SCHED_PREEMPT_FOR_LEAST_RUN_TIME) && (c = cmp_start(x, y)) != 0)
+		return c;
+	if (x->host_rank != y->host_rank)
+		return x->host_rank < y->host_rank ? -1 : 1;
+	if ((c = cmp_start(x, y)) != 0)
+		return c;
+	/* Later job ids were submitted later: the "most recent" of a tie. */
+	return x->id > y->id ? -1 : x->id < y->id;
+}
+
+/* ---- candidates -------------------------------------------------------- */
+
+/* What host h offers the job, capped at its need: more is no use, and an
+ * unlimited host (INT_MAX) must not overflow the total. */
+static int
+host_offer(const Try *t, guint h)
+{
+	SchedHostReason why;
+
+	return MIN(sched_host_room(t->p, t->job, h, &why), t->need);
+}
+
+static void
+find_candidates(Try *t)
+{
+	GArray *qh = t->p->queue_hosts[t->job->queue];
+
+	for (guint i = 0; i < qh->len; i++) {
+		guint h = g_array_index(qh, guint, i);
+
+		if (sched_host_usable(t->p, t->job, h))
+			g_array_append_val(t->cand, h);
+	}
+	g_array_sort_with_data(t->cand, cmp_load, t->p);
+	for (guint i = 0; i < t->cand->len; i++) {
+		guint h = g_array_index(t->cand, guint, i);
+
+		t->pos[h] = i + 1;
+		t->offer[i] = host_offer(t, h);
+		t->total += t->offer[i];
+	}
+}
+
+static gboolean
+eligible(const Try *t, guint r)
+{
+	const SchedRunning *run = &t->p->snap->running[r];
+
+	return run->state == SCHED_RUN_RUN && !t->pre->done[r] &&
+	    rel_of(t, run->queue)->may &&
+	    (run->max_preempt <= 0 || run->preempt_count < run->max_preempt);
+}
+
+static int
+slots_on_candidates(const Try *t, const SchedRunning *r)
+{
+	int n = 0;
+
+	for (guint a = 0; a < r->n_allocs; a++)
+		if (t->pos[r->allocs[a].host] != 0)
+			n += r->allocs[a].slots;
+	return n;
+}
+
+/* The eligible victims on candidate host c not listed yet, in rule 4 order. */
+static void
+host_victims(Try *t, guint c, const guint *rank, GArray *out)
+{
+	Preempt *pre = t->pre;
+	GArray *on = pre->on_host[g_array_index(t->cand, guint, c)];
+
+	g_array_set_size(out, 0);
+	for (guint i = 0; on != NULL && i < on->len; i++) {
+		guint r = g_array_index(on, guint, i);
+		const SchedRunning *run = &t->p->snap->running[r];
+		Victim v = {
+			.run = r, .rank = rank[run->queue], .host_rank = c,
+			.start = run->start_time, .id = run->id,
+		};
+
+		if (pre->seen[r] == pre->stamp || !eligible(t, r))
+			continue;
+		pre->seen[r] = pre->stamp;
+		v.slots = slots_on_candidates(t, run);
+		g_array_append_val(out, v);
+	}
+	g_array_sort_with_data(out, cmp_victim, t);
+}
+
+/*
+ * Hosts come in load order and each host's victims sorted, so the default
+ * order (rank, host, recency) needs only a stable split by rank, not a sort
+ * of every victim for each preemptor.  LEAST_RUN_TIME and OPTIMAL_MINI_JOB
+ * put other keys before the host: those sort the whole list.
+ */
+static void
+find_victims(Try *t)
+{
+	const guint *rank = preempt_queue_ranks(t->pre, t->job->queue);
+	guint n_ranks = t->pre->n_ranks[t->job->queue];
+	GArray **bucket = t->pre->bucket;
+	GArray *one = t->pre->one;
+	guint pf = t->p->snap->preempt_for;
+
+	t->pre->stamp++;
+	for (guint r = 0; r < n_ranks; r++)
+		g_array_set_size(bucket[r], 0);
+	for (guint c = 0; c < t->cand->len; c++) {
+		host_victims(t, c, rank, one);
+		for (guint i = 0; i < one->len; i++) {
+			Victim *v = &g_array_index(one, Victim, i);
+
+			g_array_append_val(bucket[v->rank], *v);
+		}
+	}
+	for (guint r = 0; r < n_ranks; r++)
+		g_array_append_vals(t->victims, bucket[r]->data, bucket[r]->len);
+	if ((pf & SCHED_PREEMPT_FOR_LEAST_RUN_TIME) ||
+	    ((pf & SCHED_PREEMPT_FOR_OPTIMAL_MINI_JOB) && t->need > 1))
+		g_array_sort_with_data(t->victims, cmp_victim, t);
+}
+
+/* span[hosts=1]: which victims hold slots on each candidate host. */
+static void
+index_by_host(Try *t)
+{
+	const SchedSnapshot *s = t->p->snap;
+
+	t->by_host = g_new0(GArray *, t->cand->len);
+	for (guint v = 0; v < t->victims->len; v++) {
+		const SchedRunning *r =
+		    &s->running[g_array_index(t->victims, Victim, v).run];
+
+		for (guint a = 0; a < r->n_allocs; a++) {
+			guint c = t->pos[r->allocs[a].host];
+
+			if (c == 0)
+				continue;
+			if (t->by_host[c - 1] == NULL)
+				t->by_host[c - 1] = g_array_new(FALSE, FALSE,
+				    sizeof(guint));
+			g_array_append_val(t->by_host[c - 1], v);
+		}
+	}
+}
+
+/* ---- trying victims ---------------------------------------------------- */
+
+static int
+job_room(Try *t)
+{
+	SchedPendReason why;
+
+	return sched_job_headroom(t->p, t->job, &why);
+}
+
+static int
+slots_offered(const Try *t)
+{
+	return t->only == NO_HOST ? t->total : t->offer[t->only];
+}
+
+static gboolean
+fits(Try *t)
+{
+	return slots_offered(t) >= t->need && job_room(t) >= t->need;
+}
+
+static void
+refresh_offer(Try *t, guint h)
+{
+	guint c = t->pos[h];
+	int now;
+
+	if (c == 0)
+		return;
+	now = host_offer(t, h);
+	t->total += now - t->offer[c - 1];
+	t->offer[c - 1] = now;
+}
+
+/* Suspend (sign 1) or take back (-1) a victim in the pass's counters; a
+ * victim its queue terminates releases its slots altogether. */
+static void
+apply(Try *t, guint v, int sign)
+{
+	const SchedSnapshot *s = t->p->snap;
+	const SchedRunning *r = &s->running[g_array_index(t->victims, Victim, v).run];
+	gboolean kill = s->queues[r->queue].terminate_on_preempt;
+
+	for (guint a = 0; a < r->n_allocs; a++) {
+		const SchedAlloc *al = &r->allocs[a];
+
+		if (kill)
+			sched_count_add(&t->p->count, s, r->queue, r->user, al->host,
+			    -sign * al->slots);
+		else
+			sched_count_suspend(&t->p->count, s, r->user, al->host,
+			    sign * al->slots);
+	}
+	for (guint a = 0; a < r->n_allocs; a++)
+		refresh_offer(t, r->allocs[a].host);
+	t->taken[v] = sign > 0;
+}
+
+static void
+take(Try *t, guint v)
+{
+	apply(t, v, 1);
+	g_array_append_val(t->order, v);
+}
+
+typedef enum { GOAL_ROOM, GOAL_SLOTS } Goal;
+
+static int
+measure(Try *t, Goal g)
+{
+	return g == GOAL_ROOM ? job_room(t) : slots_offered(t);
+}
+
+/*
+ * The victims a step may look at: all, or for a span[hosts=1] try only
+ * those on its host (elsewhere a victim can relieve MAX_JOBS, not slots).
+ */
+static guint
+scope_len(const Try *t, gboolean all)
+{
+	GArray *l;
+
+	if (all || t->only == NO_HOST)
+		return t->victims->len;
+	l = t->by_host[t->only];
+	return l != NULL ? l->len : 0;
+}
+
+static guint
+scope_at(const Try *t, gboolean all, guint i)
+{
+	if (all || t->only == NO_HOST)
+		return i;
+	return g_array_index(t->by_host[t->only], guint, i);
+}
+
+/* Only a job of the preemptor's user or of a fellow group member can
+ * change its job-level room: tell them apart before touching counters. */
+static gboolean
+may_relieve_room(const Try *t, guint v)
+{
+	const SchedSnapshot *s = t->p->snap;
+	guint vu = s->running[g_array_index(t->victims, Victim, v).run].user;
+	const SchedUser *ju = &s->users[t->job->user], *u = &s->users[vu];
+
+	if (vu == t->job->user)
+		return TRUE;
+	for (guint i = 0; i < ju->n_groups; i++)
+		for (guint k = 0; k < u->n_groups; k++)
+			if (ju->groups[i] == u->groups[k])
+				return TRUE;
+	return FALSE;
+}
+
+/*
+ * Take, in order, the victims that bring goal g closer, until it is met.
+ * Sweeps again while a sweep took something: a victim can start to help
+ * only once another relieved a different limit on its host.
+ */
+static void
+sweep(Try *t, Goal g)
+{
+	gboolean progress = TRUE;
+
+	while (progress && measure(t, g) < t->need) {
+		progress = FALSE;
+		for (guint i = 0; i < scope_len(t, g == GOAL_ROOM); i++) {
+			guint v = scope_at(t, g == GOAL_ROOM, i);
+			int before = measure(t, g);
+
+			if (before >= t->need)
+				break;
+			if (t->taken[v] || (g == GOAL_ROOM && !may_relieve_room(t, v)))
+				continue;
+			apply(t, v, 1);
+			if (measure(t, g) > before) {
+				g_array_append_val(t->order, v);
+				progress = TRUE;
+			} else {
+				apply(t, v, -1);
+			}
+		}
+	}
+}
+
+/* Drop victims the job does not need, the last taken first. */
+static void
+drop_unneeded(Try *t)
+{
+	for (guint i = t->order->len; i-- > 0;) {
+		guint v = g_array_index(t->order, guint, i);
+
+		apply(t, v, -1);
+		if (fits(t))
+			g_array_remove_index(t->order, i);
+		else
+			apply(t, v, 1);
+	}
+}
+
+static void
+release_all(Try *t)
+{
+	for (guint i = t->order->len; i-- > 0;)
+		apply(t, g_array_index(t->order, guint, i), -1);
+	g_array_set_size(t->order, 0);
+}
+
+/*
+ * Choose victims for the current host scope (t->only).  TRUE with the
+ * victims taken (in t->order, applied to the counters); FALSE with none.
+ */
+static gboolean
+choose(Try *t)
+{
+	guint pf = t->p->snap->preempt_for;
+	gboolean mini = t->need > 1 && (pf & (SCHED_PREEMPT_FOR_MINI_JOB |
+	    SCHED_PREEMPT_FOR_OPTIMAL_MINI_JOB));
+	gboolean short_room;
+
+	/* Job-level limits first: a slot freed on a host is no use while the
+	 * job's user is still at MAX_JOBS. */
+	sweep(t, GOAL_ROOM);
+	sweep(t, GOAL_SLOTS);
+	if (fits(t)) {
+		if (mini)
+			drop_unneeded(t);
+		return TRUE;
+	}
+	short_room = job_room(t) < t->need;
+	for (guint i = 0; i < scope_len(t, short_room); i++) {
+		guint v = scope_at(t, short_room, i);
+
+		if (!t->taken[v])
+			take(t, v);
+	}
+	if (!fits(t)) {
+		release_all(t);
+		return FALSE;
+	}
+	drop_unneeded(t);
+	return TRUE;
+}
+
+/* ---- span[hosts=1]: one host at a time --------------------------------- */
+
+/* The least preferred victim taken: its place in the victim order. */
+static guint
+worst_taken(const Try *t)
+{
+	guint worst = 0;
+
+	for (guint i = 0; i < t->order->len; i++)
+		worst = MAX(worst, g_array_index(t->order, guint, i));
+	return worst;
+}
+
+static int
+rank_of(const Try *t, guint v)
+{
+	/* 0 when v's queue ranks with the best victim's, > 0 when after. */
+	return (int)(g_array_index(t->victims, Victim, v).rank -
+	    g_array_index(t->victims, Victim, 0).rank);
+}
+
+/*
+ * Each candidate host alone; keep the one whose worst victim ranks best in
+ * queue order, the least loaded among equals (cand is in load order).
+ */
+static gboolean
+choose_one_host(Try *t)
+{
+	guint best = NO_HOST;
+	int best_rank = G_MAXINT;
+
+	for (guint c = 0; c < t->cand->len && best_rank > 0; c++) {
+		int rank;
+
+		t->only = c;
+		if (!choose(t))
+			continue;
+		rank = t->order->len > 0 ? rank_of(t, worst_taken(t)) : 0;
+		if (rank < best_rank) {
+			best_rank = rank;
+			best = c;
+		}
+		release_all(t);
+	}
+	if (best == NO_HOST)
+		return FALSE;
+	t->only = best;
+	return choose(t);
+}
+
+/* ---- the preemptor's dispatch ------------------------------------------ */
+
+/* Slots on the victims' hosts first, least loaded first, then the rest. */
+static guint
+place_after(Try *t)
+{
+	GArray *allocs = t->p->plan->allocs;
+	gboolean *freed = g_new0(gboolean, t->cand->len);
+	int got = 0;
+	guint first = allocs->len;
+
+	for (guint i = 0; i < t->order->len; i++) {
+		const SchedRunning *r = &t->p->snap->running[g_array_index(
+		    t->victims, Victim, g_array_index(t->order, guint, i)).run];
+
+		for (guint a = 0; a < r->n_allocs; a++)
+			if (t->pos[r->allocs[a].host] != 0)
+				freed[t->pos[r->allocs[a].host] - 1] = TRUE;
+	}
+	for (int round = 0; round < 2; round++)
+		for (guint c = 0; c < t->cand->len && got < t->need; c++) {
+			SchedAlloc al = { .host = g_array_index(t->cand, guint, c) };
+
+			if (freed[c] != (round == 0) ||
+			    (t->only != NO_HOST && c != t->only))
+				continue;
+			al.slots = MIN(t->offer[c], t->need - got);
+			if (al.slots <= 0)
+				continue;
+			g_array_append_val(allocs, al);
+			got += al.slots;
+		}
+	g_free(freed);
+	return allocs->len - first;
+}
+
+static void
+commit_try(Try *t)
+{
+	const SchedSnapshot *s = t->p->snap;
+	GArray *pre = t->p->plan->preemptions;
+	guint first_pre = pre->len, first = t->p->plan->allocs->len, n;
+
+	for (guint i = 0; i < t->order->len; i++) {
+		guint v = g_array_index(t->order, guint, i);
+		SchedPreemption d = {
+			.victim = g_array_index(t->victims, Victim, v).run,
+			.preemptor = t->idx,
+		};
+
+		d.terminate = s->queues[s->running[d.victim].queue].terminate_on_preempt;
+		t->pre->done[d.victim] = TRUE;
+		g_array_append_val(pre, d);
+	}
+	n = place_after(t);
+	sched_commit(t->p, t->idx, first, n, first_pre, pre->len - first_pre);
+}
+
+static void
+try_init(Try *t, Pass *p, guint idx)
+{
+	const SchedSnapshot *s = p->snap;
+
+	memset(t, 0, sizeof *t);
+	t->p = p;
+	t->pre = p->preempt;
+	t->idx = idx;
+	t->job = &s->pending[idx];
+	t->need = t->job->min_slots;
+	t->only = NO_HOST;
+	t->cand = g_array_new(FALSE, FALSE, sizeof(guint));
+	t->pos = g_new0(guint, s->n_hosts);
+	t->offer = g_new0(int, s->n_hosts);
+	t->victims = t->pre->victims;
+	g_array_set_size(t->victims, 0);
+	t->order = g_array_new(FALSE, FALSE, sizeof(guint));
+}
+
+static void
+try_clear(Try *t)
+{
+	for (guint c = 0; t->by_host != NULL && c < t->cand->len; c++)
+		if (t->by_host[c] != NULL)
+			g_array_free(t->by_host[c], TRUE);
+	g_free(t->by_host);
+	g_array_free(t->cand, TRUE);
+	g_free(t->pos);
+	g_free(t->offer);
+
+	g_array_free(t->order, TRUE);
+}
+
+gboolean
+preempt_try(Pass *p, guint idx)
+{
+	Try t;
+	gboolean ok = FALSE;
+
+	try_init(&t, p, idx);
+	find_candidates(&t);
+	find_victims(&t);
+	t.taken = p->preempt->taken;
+	memset(t.taken, 0, t.victims->len * sizeof *t.taken);
+	if (t.job->one_host)
+		index_by_host(&t);
+	if (t.victims->len > 0)
+		ok = t.job->one_host ? choose_one_host(&t) : choose(&t);
+	/* A job that fits without victims did not need preemption: whatever
+	 * stopped it is not something a victim can change. */
+	if (ok && t.order->len > 0)
+		commit_try(&t);
+	else
+		release_all(&t);
+	ok = ok && t.order->len > 0;
+	try_clear(&t);
+	return ok;
+}

@@ -1,0 +1,54 @@
+/*
+ * Internal to mbatchd/sched: the per-pass preemption state shared by
+ * relation.c (who may preempt whom, queue ranks) and preempt.c (victims).
+ */
+#ifndef BS_SCHED_PREEMPT_H
+#define BS_SCHED_PREEMPT_H
+
+#include "pass.h"
+
+/* The sort keys are copied in, so the order is a few integer compares. */
+typedef struct {
+	guint run;                /* index into SchedSnapshot.running */
+	guint rank;               /* its queue's rank, 0 best (rule 4a) */
+	guint host_rank;          /* its best candidate host, in load order */
+	int slots;                /* slots it holds on candidate hosts */
+	gint64 start;
+	guint64 id;
+} Victim;
+
+typedef struct {
+	gboolean may;
+	gboolean has_pref;
+	int pref;
+} Rel;
+
+struct Preempt {
+	const SchedSnapshot *snap;
+	Rel *rel;                 /* [a * n_queues + b]: may a preempt b */
+	gboolean *can;            /* [n_queues]: may preempt some queue */
+	GArray **on_host;         /* [n_hosts]: RUN jobs holding slots there */
+	gboolean *done;           /* [n_running]: preempted in this pass */
+	guint *seen;              /* [n_running]: stamp of the last listing */
+	guint stamp;
+	guint **qrank;            /* [a]: NULL, or [b]: rank of b for a (4a) */
+	guint *n_ranks;           /* [a]: distinct ranks in qrank[a] */
+	/* Scratch reused by every preemptor of the pass: victim lists run to
+	 * thousands of entries, too many to allocate afresh each time. */
+	GArray *victims;          /* Victim */
+	GArray **bucket;          /* [n_queues]: Victim, one per queue rank */
+	GArray *one;              /* Victim, one host's */
+	gboolean *taken;          /* [n_running] */
+};
+
+static inline const Rel *
+preempt_rel(const Preempt *pre, guint a, guint b)
+{
+	return &pre->rel[a * pre->snap->n_queues + b];
+}
+
+/* [b]: the rank of queue b among those a may preempt, 0 first (rule 4a);
+ * pre->n_ranks[a] tells how many distinct ranks there are. */
+const guint *preempt_queue_ranks(Preempt *pre, guint a);
+
+#endif
