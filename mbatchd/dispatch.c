@@ -27,6 +27,8 @@ typedef struct {
 	GHashTable *host_index;   /* name -> index + 1 */
 	GHashTable *user_index;   /* interned name -> index + 1 */
 	GPtrArray *pending_jobs;  /* Job*, parallel to pending */
+	GPtrArray *running_jobs;  /* Job*, parallel to running */
+	GArray *queue_refs;       /* SchedQueueRef storage: PREEMPTION lists */
 	GPtrArray *filter_data;   /* JobFilter*, freed with the pass */
 	GDateTime *now;
 } Build;
@@ -96,6 +98,7 @@ add_hosts(Build *b)
 		h.jl_u = hc != NULL ? hc->jl_u : SCHED_UNLIMITED;
 		h.state = host_state(b, ch->name, l);
 		h.r15s = l != NULL ? l->load.r15s : 0;
+		h.r1m = l != NULL ? l->load.r1m : 0;
 		g_array_append_val(b->hosts, h);
 		g_hash_table_insert(b->host_index, (gpointer)ch->name,
 		    GUINT_TO_POINTER(b->hosts->len));
@@ -142,6 +145,7 @@ add_queue(Build *b, const BsQueueConf *qc)
 	q.ujob_limit = qc->ujob_limit;
 	q.hjob_limit = qc->hjob_limit;
 	q.pjob_limit = qc->pjob_limit;
+	q.terminate_on_preempt = (qc->terminate_when & BS_TERMINATE_WHEN_PREEMPT) != 0;
 	/* Hosts are stored as offsets now and turned into pointers once all
 	 * queues are in, since the storage array may still move. */
 	q.n_hosts = 0;
@@ -158,6 +162,56 @@ add_queue(Build *b, const BsQueueConf *qc)
 		q.n_hosts++;
 	}
 	g_array_append_val(b->queues, q);
+}
+
+static guint
+queue_index(const Manager *m, const char *name, gboolean *found)
+{
+	for (guint i = 0; i < m->cfg->queues->len; i++)
+		if (strcmp(((BsQueueConf *)g_ptr_array_index(m->cfg->queues, i))->name,
+		    name) == 0) {
+			*found = TRUE;
+			return i;
+		}
+	*found = FALSE;
+	return 0;
+}
+
+/* PREEMPTION lists as queue indexes; stored as offsets like the hosts. */
+static void
+add_refs(Build *b, GPtrArray *list, SchedQueueRef **out, guint *n)
+{
+	*out = GUINT_TO_POINTER(b->queue_refs->len + 1);
+	*n = 0;
+	for (guint i = 0; list != NULL && i < list->len; i++) {
+		const BsQueueRef *r = g_ptr_array_index(list, i);
+		SchedQueueRef ref = { 0 };
+		gboolean found;
+
+		ref.queue = queue_index(b->m, r->queue, &found);
+		if (!found)
+			continue;
+		ref.pref = r->pref;
+		ref.has_pref = r->has_pref;
+		g_array_append_val(b->queue_refs, ref);
+		(*n)++;
+	}
+}
+
+static void
+add_preemption(Build *b)
+{
+	for (guint i = 0; i < b->queues->len; i++) {
+		const BsQueueConf *qc = g_ptr_array_index(b->m->cfg->queues, i);
+		SchedQueue *q = &g_array_index(b->queues, SchedQueue, i);
+
+		q->preemptive = qc->preemption.preemptive;
+		q->preemptable = qc->preemption.preemptable;
+		add_refs(b, qc->preemption.preemptive_queues, &q->preemptive_queues,
+		    &q->n_preemptive_queues);
+		add_refs(b, qc->preemption.preemptable_queues, &q->preemptable_queues,
+		    &q->n_preemptable_queues);
+	}
 }
 
 static const BsUserConf *
@@ -196,7 +250,8 @@ user_groups(Build *b, const char *user, SchedUser *su)
 		SchedGroup g = { 0 };
 		guint gi;
 
-		if (r->per_member || r->max_jobs == BS_CONF_UNLIMITED)
+		if (r->per_member || (r->max_jobs == BS_CONF_UNLIMITED &&
+		    r->jl_p == BS_CONF_UNLIMITED))
 			continue;
 		members = bs_config_user_group_expand(b->m->cfg, r->name);
 		if (members == NULL || !g_strv_contains((const char *const *)members, user))
@@ -208,6 +263,7 @@ user_groups(Build *b, const char *user, SchedUser *su)
 		if (gi == b->groups->len) {
 			g.name = r->name;
 			g.max_jobs = r->max_jobs;
+			g.jl_p = r->jl_p;
 			g_array_append_val(b->groups, g);
 		}
 		g_array_append_val(b->ints, gi);
@@ -236,8 +292,21 @@ user_idx(Build *b, const char *user)
 	return b->users->len - 1;
 }
 
+/* MAX_JOB_PREEMPT: the queue's, else lsb.params'; 0 = unlimited. */
+static int
+max_job_preempt(const Manager *m, const Job *j)
+{
+	const BsQueueConf *q = bs_config_queue(m->cfg, j->queue);
+
+	if (q != NULL && q->max_job_preempt != BS_CONF_UNLIMITED)
+		return q->max_job_preempt;
+	if (m->cfg->params->max_job_preempt != BS_CONF_UNLIMITED)
+		return m->cfg->params->max_job_preempt;
+	return 0;
+}
+
 static void
-add_running(Build *b, const Job *j, guint queue)
+add_running(Build *b, Job *j, guint queue)
 {
 	SchedRunning r = { 0 };
 
@@ -247,6 +316,10 @@ add_running(Build *b, const Job *j, guint queue)
 	r.state = j->state == JS_SSUSP ? SCHED_RUN_SSUSP :
 	    j->state == JS_USUSP ? SCHED_RUN_USUSP : SCHED_RUN_RUN;
 	r.array_id = j->index > 0 ? j->id : 0;
+	r.start_time = j->start_time;
+	r.preempt_count = (int)j->preempt_count;
+	r.max_preempt = max_job_preempt(b->m, j);
+	r.preempted = j->state == JS_SSUSP && j->preempted_by != 0;
 	r.allocs = GUINT_TO_POINTER(b->allocs->len + 1);
 	for (guint i = 0; j->exec_hosts[i] != NULL; i++) {
 		gboolean found;
@@ -264,6 +337,7 @@ add_running(Build *b, const Job *j, guint queue)
 		r.n_allocs++;
 	}
 	g_array_append_val(b->running, r);
+	g_ptr_array_add(b->running_jobs, j);
 }
 
 typedef struct {
@@ -447,10 +521,16 @@ fix_pointers(Build *b)
 	SchedAlloc *al = (SchedAlloc *)(void *)b->allocs->data;
 	guint *ints = (guint *)(void *)b->ints->data;
 
+	SchedQueueRef *refs = (SchedQueueRef *)(void *)b->queue_refs->data;
+
 	for (guint i = 0; i < b->queues->len; i++) {
 		SchedQueue *q = &g_array_index(b->queues, SchedQueue, i);
 
 		q->hosts = qh + GPOINTER_TO_UINT(q->hosts) - 1;
+		q->preemptive_queues = refs +
+		    GPOINTER_TO_UINT(q->preemptive_queues) - 1;
+		q->preemptable_queues = refs +
+		    GPOINTER_TO_UINT(q->preemptable_queues) - 1;
 	}
 	for (guint i = 0; i < b->running->len; i++) {
 		SchedRunning *r = &g_array_index(b->running, SchedRunning, i);
@@ -492,11 +572,14 @@ build(Build *b, Manager *m)
 	b->host_index = g_hash_table_new(g_str_hash, g_str_equal);
 	b->user_index = g_hash_table_new(g_direct_hash, g_direct_equal);
 	b->pending_jobs = g_ptr_array_new();
+	b->running_jobs = g_ptr_array_new();
+	b->queue_refs = g_array_new(FALSE, FALSE, sizeof(SchedQueueRef));
 	b->filter_data = g_ptr_array_new_with_free_func(g_free);
 
 	add_hosts(b);
 	for (guint i = 0; i < queues->len; i++)
 		add_queue(b, g_ptr_array_index(queues, i));
+	add_preemption(b);
 	/* Pending jobs queue by queue, each in its own order; the policy
 	 * merges queues of equal priority by position, so list them by
 	 * submission within a priority level: configured order is close
@@ -510,7 +593,7 @@ build(Build *b, Manager *m)
 	}
 	g_hash_table_iter_init(&it, m->st->jobs);
 	while (g_hash_table_iter_next(&it, NULL, &v)) {
-		const Job *j = v;
+		Job *j = v;
 		const BsQueueConf *qc;
 
 		if (!job_is_started(j) || j->exec_hosts == NULL)
@@ -533,6 +616,7 @@ build(Build *b, Manager *m)
 	b->snap.n_running = b->running->len;
 	b->snap.pending = (SchedJob *)(void *)b->pending->data;
 	b->snap.n_pending = b->pending->len;
+	b->snap.preempt_for = m->cfg->params->preempt_for;
 	b->snap.host_filter = host_filter;
 	b->snap.host_filter_data = m;
 	b->snap.now = manager_now();
@@ -553,6 +637,8 @@ build_free(Build *b)
 	g_hash_table_destroy(b->host_index);
 	g_hash_table_destroy(b->user_index);
 	g_ptr_array_free(b->pending_jobs, TRUE);
+	g_ptr_array_free(b->running_jobs, TRUE);
+	g_array_free(b->queue_refs, TRUE);
 	g_ptr_array_free(b->filter_data, TRUE);
 	g_date_time_unref(b->now);
 }
@@ -583,6 +669,58 @@ dispatch_one(Build *b, const SchedPlan *plan, const SchedDispatch *d)
 	g_ptr_array_free(hosts, TRUE);
 }
 
+static void
+resume_one(Build *b, const SchedResume *r)
+{
+	Job *j = g_ptr_array_index(b->running_jobs, r->job);
+
+	if (hosts_signal_job(b->m, j, BASALT__EXEC_ACTION__EXEC_ACTION_RESUME, 0,
+	    "slots are free again"))
+		commit_job_status(b->m, j, JS_RUN, NULL, NULL);
+}
+
+/*
+ * Suspend (or, with TERMINATE_WHEN=PREEMPT, kill) a victim so its slots go
+ * to the preemptor.  The suspend is journaled with the preemptor, which
+ * counts toward the victim's MAX_JOB_PREEMPT.
+ */
+static void
+preempt_one(Build *b, const SchedPreemption *p)
+{
+	Job *victim = g_ptr_array_index(b->running_jobs, p->victim);
+	const Job *by = g_ptr_array_index(b->pending_jobs, p->preemptor);
+	const Basalt__JobSpec *spec = job_spec(victim);
+	g_autofree char *reason = g_strdup_printf(
+	    "The job was preempted by job <%" G_GUINT64_FORMAT "> (queue <%s>);",
+	    by->id, by->queue);
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobStatus st = BASALT__EV_JOB_STATUS__INIT;
+
+	log_info("job %" G_GUINT64_FORMAT "[%u]: %s", victim->id, victim->index,
+	    reason);
+	if (p->terminate) {
+		hosts_signal_job(b->m, victim, BASALT__EXEC_ACTION__EXEC_ACTION_TERMINATE,
+		    0, reason);
+		/* A rerunnable victim goes back to pending at once; another
+		 * ends EXIT when its host reports the kill. */
+		if (spec != NULL && spec->rerunnable)
+			commit_job_requeue(b->m, victim, FALSE, reason);
+		return;
+	}
+	if (!hosts_signal_job(b->m, victim, BASALT__EXEC_ACTION__EXEC_ACTION_SUSPEND,
+	    0, reason))
+		return;
+	st.job_id = victim->id;
+	st.array_index = victim->index;
+	st.state = JS_SSUSP;
+	st.reason = reason;
+	st.preempted_by_job = by->id;
+	st.preempted_by_index = by->index;
+	ev.body_case = BASALT__EVENT__BODY_JOB_STATUS;
+	ev.job_status = &st;
+	manager_commit(b->m, &ev, NULL);
+}
+
 void
 manager_schedule_now(Manager *m)
 {
@@ -594,8 +732,16 @@ manager_schedule_now(Manager *m)
 		return;
 	build(&b, m);
 	plan = sched_run(&b.snap);
-	for (guint i = 0; i < plan->dispatches->len; i++)
-		dispatch_one(&b, plan, &g_array_index(plan->dispatches, SchedDispatch, i));
+	/* The plan's order: resumes, then each dispatch after its victims. */
+	for (guint i = 0; i < plan->resumes->len; i++)
+		resume_one(&b, &g_array_index(plan->resumes, SchedResume, i));
+	for (guint i = 0; i < plan->dispatches->len; i++) {
+		const SchedDispatch *d = &g_array_index(plan->dispatches, SchedDispatch, i);
+
+		for (guint p = d->first_preemption; p < d->first_preemption + d->n_preemptions; p++)
+			preempt_one(&b, &g_array_index(plan->preemptions, SchedPreemption, p));
+		dispatch_one(&b, plan, d);
+	}
 	for (guint i = 0; i < plan->n_pending; i++) {
 		Job *j = g_ptr_array_index(b.pending_jobs, i);
 		char *reason;
