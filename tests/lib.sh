@@ -188,6 +188,26 @@ cluster_job_pids() {
 	done
 }
 
+# The processes of job ID of this cluster (other tests' clusters run jobs
+# with the same ids at the same time, so LSF_ENVDIR must match too).
+job_pids() {
+	for f in $(grep -lszx "LSB_JOBID=$1" /proc/[0-9]*/environ); do
+		grep -qsxz "LSF_ENVDIR=$LSF_ENVDIR" "$f" && echo "$f" | cut -d/ -f3
+	done
+}
+
+# procs_in JOB STATE: the job has at least 3 processes, all in STATE
+# (/proc/PID/stat field 3: S sleeping, T stopped).
+procs_in() {
+	n=0
+	for p in $(job_pids "$1"); do
+		s=$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null) || continue
+		[ "$s" = "$2" ] || return 1
+		n=$((n + 1))
+	done
+	[ "$n" -ge 3 ]
+}
+
 cleanup() {
 	status=$?
 	for pid in $BS_PIDS; do

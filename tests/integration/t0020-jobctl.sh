@@ -11,31 +11,18 @@ start_sbd vh1 || exit 1
 id=$(bsub -o /dev/null 'sleep 300 & sleep 300 & wait' | job_id_of)
 check "the job runs" wait_for 10 state_is "$id" RUN
 
-# The job's processes: every process whose environment has our LSB_JOBID
-# (one grep over all of /proc: quick even on a loaded machine).
-job_pids() {
-	grep -lszx "LSB_JOBID=$id" /proc/[0-9]*/environ | cut -d/ -f3
-}
-all_in_state() {  # all_in_state T|S: every process of the job is in it
-	n=0
-	for p in $(job_pids); do
-		s=$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null) || continue
-		case "$s" in "$1") n=$((n + 1)) ;; *) return 1 ;; esac
-	done
-	[ "$n" -ge 3 ]
-}
-check "the job has three processes, all sleeping" wait_for 10 all_in_state S
+check "the job has three processes, all sleeping" wait_for 10 procs_in "$id" S
 check "bstop answers" sh -c "bstop $id | grep -q 'Job <$id> is being stopped'"
 check "the job is USUSP" wait_for 10 state_is "$id" USUSP
-check "every process of the job is stopped (T)" wait_for 10 all_in_state T
+check "every process of the job is stopped (T)" wait_for 10 procs_in "$id" T
 check "bresume answers" sh -c "bresume $id | grep -q 'Job <$id> is being resumed'"
 check "the job runs again" wait_for 10 state_is "$id" RUN
-check "every process runs again (S)" wait_for 10 all_in_state S
+check "every process runs again (S)" wait_for 10 procs_in "$id" S
 bstop "$id" >/dev/null
-wait_for 10 all_in_state T
+wait_for 10 procs_in "$id" T
 check "bkill of a stopped job ends it" sh -c "bkill $id >/dev/null && true"
 check "the job is EXIT" wait_for 15 state_is "$id" EXIT
-job_gone() { [ -z "$(job_pids)" ]; }
+job_gone() { [ -z "$(job_pids "$id")" ]; }
 check "no process of the job is left" wait_for 10 job_gone
 
 id=$(bsub -H -o /dev/null true | job_id_of)

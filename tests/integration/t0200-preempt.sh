@@ -34,17 +34,6 @@ queues ""
 start_mbd || exit 1
 start_sbd vh1 || exit 1
 
-pids_of() { grep -lszx "LSB_JOBID=$1" /proc/[0-9]*/environ | cut -d/ -f3; }
-procs_in() {  # procs_in JOB STATE: every process of the job is in STATE
-	n=0
-	for p in $(pids_of "$1"); do
-		s=$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null) || continue
-		[ "$s" = "$2" ] || return 1
-		n=$((n + 1))
-	done
-	[ "$n" -ge 3 ]
-}
-
 i1=$(bsub -q idle -o /dev/null 'sleep 300 & sleep 300 & wait' | job_id_of)
 wait_for 10 state_is "$i1" RUN
 i2=$(bsub -q idle -o /dev/null 'sleep 300 & sleep 300 & wait' | job_id_of)
