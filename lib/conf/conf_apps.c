@@ -65,7 +65,8 @@ parse_opt_bool(const BsConfKey *k, const char *value, void *field, GString *why)
 }
 
 /* JOB_SIZE_LIST = default_size [size ...]: slot counts, the first is the
- * default and is itself allowed; no size twice. */
+ * default and is itself allowed, so it may be repeated once among the sizes
+ * (`4 2 4 8`); no other size twice. */
 static gboolean
 parse_job_size_list(const BsConfKey *k, const char *value, void *field, GString *why)
 {

@@ -266,6 +266,8 @@ static const ErrCase err_cases[] = {
 	  "lsb.applications:6: bad value '4 2 2' for JOB_SIZE_LIST: size 2 given twice\n"
 	  "lsb.applications:7: bad value '\"A=1\" 2B=x' for ENV_VARS: '2B=x' is not NAME=value\n"
 	  "lsb.applications:8: bad value '8 4' for TASKLIMIT: values must not decrease\n", FALSE },
+	/* The default size may be repeated once among the sizes. */
+	{ APP, A1 "JOB_SIZE_LIST = 4 2 4 8\n" AEND, NULL, "", TRUE },
 	{ APP, A1 "JOB_SIZE_LIST = 0\nENV_VARS = \"A=1\nCHKPNT_PERIOD = 0\n"
 	  "JOB_CONTROLS = SUSPEND[SIGSTOP]\nSUSPEND_CONTROL = SIGTSTP\n" AEND, NULL,
 	  "lsb.applications:3: bad value '0' for JOB_SIZE_LIST: job size: out of range "
