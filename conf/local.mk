@@ -10,7 +10,8 @@ dist_basaltlsb_DATA = \
 	%reldir%/lsbatch/basalt/configdir/lsb.queues \
 	%reldir%/lsbatch/basalt/configdir/lsb.hosts \
 	%reldir%/lsbatch/basalt/configdir/lsb.users \
-	%reldir%/lsbatch/basalt/configdir/lsb.resources
+	%reldir%/lsbatch/basalt/configdir/lsb.resources \
+	%reldir%/lsbatch/basalt/configdir/lsb.applications
 
 install-data-hook: install-conf-paths
 install-conf-paths:

@@ -7,7 +7,8 @@ dist_man_MANS += \
 	%reldir%/man5/lsb.queues.5 \
 	%reldir%/man5/lsb.hosts.5 \
 	%reldir%/man5/lsb.users.5 \
-	%reldir%/man5/lsb.resources.5
+	%reldir%/man5/lsb.resources.5 \
+	%reldir%/man5/lsb.applications.5
 
 # Section 8: the daemons.
 dist_man_MANS += %reldir%/man8/mbatchd.8 %reldir%/man8/sbatchd.8

@@ -13,10 +13,11 @@
  *   lsb.*        LSB_CONFDIR from lsf.conf (default envdir).  If the LSF
  *                layout LSB_CONFDIR/<cluster>/configdir exists it is used,
  *                else lsb.* are read from LSB_CONFDIR itself (flat layout).
- *   lsb.params, lsb.queues, lsb.hosts, lsb.users, lsb.resources are
- *                optional: an absent file means LSF's defaults (no
+ *   lsb.params, lsb.queues, lsb.hosts, lsb.users, lsb.resources,
+ *   lsb.applications
+ *                are optional: an absent file means LSF's defaults (no
  *                lsb.queues, or one without queues, gives one queue
- *                `default`).
+ *                `default`; no lsb.applications gives no profiles).
  *
  * Loading is all or nothing: bs_config_load() returns NULL if any error was
  * found, and every error and warning is in the BsDiags.  A daemon reloads by
@@ -55,6 +56,11 @@ typedef struct {        /* `[name, shares]` in USER_SHARES, FAIRSHARE, DISTRIBUT
 	char *name;
 	int shares;
 } BsShare;
+
+typedef struct {        /* a value that applies only when set (lsb.applications) */
+	int value;
+	gboolean set;
+} BsOptInt;
 
 typedef struct {        /* one `sched/stop` load threshold (r1m = 0.6/1.6) */
 	char *index;
@@ -178,6 +184,7 @@ typedef struct {
 	 * the queues of a slot pool (decisions.md "Queue-based fairshare").
 	 * BS_CONF_UNLIMITED means "use HIST_HOURS"; 0 = no decay. */
 	int pool_usage_half_life;
+	char *default_application;      /* DEFAULT_APPLICATION, NULL = none */
 	GHashTable *key_lines;          /* KEY -> line in lsb.params */
 } BsParamsConf;
 
@@ -292,6 +299,33 @@ typedef struct {
 	GHashTable *key_lines;          /* KEY -> line */
 } BsQueueConf;
 
+/* ---- lsb.applications -------------------------------------------------- */
+
+/* One `Begin Application` section (bsub -app).  Every field means "not set,
+ * the queue's value applies" in its unset state: BS_CONF_UNLIMITED, a limit
+ * whose max is BS_CONF_UNLIMITED, NULL, or BsOptInt.set FALSE. */
+typedef struct {
+	char *name;                     /* NAME */
+	int line;                       /* Begin Application line */
+	char *description;              /* <= 512 chars */
+	int max_job_preempt;            /* >0; overrides the queue and lsb.params */
+	BsLimit runlimit, cpulimit;     /* minutes */
+	BsLimit memlimit, corelimit, datalimit, filelimit, stacklimit, swaplimit; /* KB */
+	int processlimit;
+	BsProcLimit proclimit;          /* TASKLIMIT or PROCLIMIT */
+	char *res_req, *job_starter, *pre_exec, *post_exec;
+	BsRequeueExit requeue_exit_values; /* codes and exclude NULL = not set */
+	BsOptInt rerunnable;            /* value TRUE or FALSE */
+	GArray *success_exit_values;    /* int exit codes counted as DONE, NULL = not set */
+	BsOptInt nice;                  /* -20..19 */
+	BsJobControls job_controls;
+	char *chkpnt_dir;               /* parsed, not acted on */
+	int chkpnt_period;              /* minutes; parsed, not acted on */
+	GArray *job_size_list;          /* int slots, [0] the default size; parsed, not acted on */
+	char **env_vars;                /* "NAME=value", file order */
+	GHashTable *key_lines;          /* KEY -> line */
+} BsAppConf;
+
 /* ---- lsb.hosts --------------------------------------------------------- */
 
 typedef struct {
@@ -378,6 +412,8 @@ typedef struct {
 	BsHostsConf *hosts;
 	BsUsersConf *users;
 	BsResourcesConf *resources;
+	GPtrArray *apps;        /* BsAppConf*, lsb.applications order; empty if no file */
+	GHashTable *app_by_name;
 } BsConfig;
 
 /* Load everything; NULL if any error.  `now` (Unix seconds) decides the
@@ -388,6 +424,14 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(BsConfig, bs_config_free)
 
 /* Lookups. */
 const BsQueueConf *bs_config_queue(const BsConfig *cfg, const char *name);
+/* An application profile by NAME, or NULL. */
+const BsAppConf *bs_config_app(const BsConfig *cfg, const char *name);
+/* The profile of a job submitted without -app: DEFAULT_APPLICATION, or NULL. */
+const BsAppConf *bs_config_default_app(const BsConfig *cfg);
+/* Effective MAX_JOB_PREEMPT for a job of queue `q` (may be NULL) and profile
+ * `app` (may be NULL): application, else queue, else lsb.params;
+ * BS_CONF_UNLIMITED = no bound. */
+int bs_config_max_job_preempt(const BsConfig *cfg, const BsQueueConf *q, const BsAppConf *app);
 const BsClusterHost *bs_config_cluster_host(const BsConfig *cfg, const char *name);
 const BsHostConf *bs_config_host(const BsConfig *cfg, const char *name); /* lsb.hosts row, then `default` */
 const BsHostGroupConf *bs_config_host_group(const BsConfig *cfg, const char *name);

@@ -3,7 +3,8 @@
  * "Configuration", lsf-reference.md 1.2, 1.3, 3.2, 4.2, decisions.md).
  *
  * Errors:   an unknown queue in PREEMPTION, FAIRSHARE_QUEUES or
- *           DEFAULT_QUEUE; a HOSTS word that is neither a cluster host nor
+ *           DEFAULT_QUEUE; an unknown application profile in
+ *           DEFAULT_APPLICATION (lsb.params); a HOSTS word that is neither a cluster host nor
  *           a host group (`x@cluster` is not checked, as in LSF); a host
  *           group named like a host; a slot-pool queue that is preemptive
  *           or preemptable, without SLOT_SHARE, with other HOSTS than the
@@ -200,6 +201,17 @@ check_default_queue(Check *c)
 			    "DEFAULT_QUEUE"), "DEFAULT_QUEUE names unknown queue %s", dq[i]);
 }
 
+static void
+check_default_app(Check *c)
+{
+	const char *name = c->cfg->params->default_application;
+
+	if (name != NULL && bs_config_app(c->cfg, name) == NULL)
+		ctx_error(&c->params, bs_conf_key_line(c->cfg->params->key_lines,
+		    "DEFAULT_APPLICATION"), "DEFAULT_APPLICATION names unknown application "
+		    "profile %s", name);
+}
+
 static gboolean
 is_model_or_type(const BsClusterConf *cl, const char *name)
 {
@@ -272,4 +284,5 @@ bs_conf_check(BsConfig *cfg, BsDiags *d)
 	check_hosts(&c);
 	check_queues(&c);
 	check_default_queue(&c);
+	check_default_app(&c);
 }

@@ -18,7 +18,7 @@
 
 static const char *const file_order[] = {
 	"lsf.conf", "lsf.shared", "lsf.cluster", "lsb.params", "lsb.queues", "lsb.hosts",
-	"lsb.users", "lsb.resources", NULL,
+	"lsb.users", "lsb.resources", "lsb.applications", NULL,
 };
 
 BsLexFile *
@@ -58,6 +58,8 @@ bs_config_new_empty(void)
 	cfg->hosts = bs_conf_hosts_new();
 	cfg->users = bs_conf_users_new();
 	cfg->resources = bs_conf_resources_new();
+	cfg->apps = g_ptr_array_new_with_free_func((GDestroyNotify)bs_conf_app_free);
+	cfg->app_by_name = g_hash_table_new(g_str_hash, g_str_equal);
 	return cfg;
 }
 
@@ -76,6 +78,8 @@ bs_config_free(BsConfig *cfg)
 	bs_conf_hosts_free(cfg->hosts);
 	bs_conf_users_free(cfg->users);
 	bs_conf_resources_free(cfg->resources);
+	g_hash_table_unref(cfg->app_by_name);
+	g_ptr_array_unref(cfg->apps);
 	g_free(cfg);
 }
 
@@ -130,6 +134,12 @@ static void
 load_resources(BsConfig *cfg, const BsConfCtx *ctx, const BsLexFile *f)
 {
 	bs_conf_resources_load(cfg->resources, ctx, f);
+}
+
+static void
+load_apps(BsConfig *cfg, const BsConfCtx *ctx, const BsLexFile *f)
+{
+	bs_conf_apps_load(cfg, ctx, f);
 }
 
 /* lsf.shared, then lsf.cluster.<name>; see conf_cluster.c for the name rule. */
@@ -192,6 +202,7 @@ load_lsb_files(BsConfig *cfg, gint64 now, BsDiags *d)
 	load_file(cfg, cfg->lsb_dir, "lsb.hosts", "lsb.hosts", now, d, load_hosts);
 	load_file(cfg, cfg->lsb_dir, "lsb.users", "lsb.users", now, d, load_users);
 	load_file(cfg, cfg->lsb_dir, "lsb.resources", "lsb.resources", now, d, load_resources);
+	load_file(cfg, cfg->lsb_dir, "lsb.applications", "lsb.applications", now, d, load_apps);
 }
 
 void

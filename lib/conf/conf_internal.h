@@ -36,6 +36,9 @@ void bs_conf_queue_free(BsQueueConf *q);
 void bs_conf_queues_load(BsConfig *cfg, const BsConfCtx *ctx, const BsLexFile *f);
 void bs_conf_queues_add_default(BsConfig *cfg);
 
+void bs_conf_app_free(BsAppConf *a);
+void bs_conf_apps_load(BsConfig *cfg, const BsConfCtx *ctx, const BsLexFile *f);
+
 BsHostsConf *bs_conf_hosts_new(void);
 void bs_conf_hosts_free(BsHostsConf *h);
 void bs_conf_hosts_load(BsHostsConf *h, const BsConfCtx *ctx, const BsLexFile *f);

@@ -96,6 +96,7 @@ static const BsConfKey params_table[] = {
 	{ "JOB_DISPATCH_PACK_SIZE", BS_CT_INT, .offset = P(job_dispatch_pack_size), 0, IMAX, .def = "300" },
 	{ "JOB_SCHEDULING_INTERVAL", BS_CT_INT, .offset = P(job_scheduling_interval), 0, 45, .def = "0" },
 	{ "SIMPLIFIED_GUARANTEE", BS_CT_BOOL, .offset = P(simplified_guarantee), .def = "N" },
+	{ "DEFAULT_APPLICATION", BS_CT_STRING, .offset = P(default_application), 0, 59 },
 	{ "POOL_USAGE_HALF_LIFE", BS_CT_INT, .offset = P(pool_usage_half_life), 0, IMAX, .def = "-1" },
 	{ NULL },
 };

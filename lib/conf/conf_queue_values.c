@@ -2,7 +2,8 @@
  * Parsers for the structured values of lsb.queues (lsf-reference.md 1.1,
  * 1.2): QUEUE_NAME, HOSTS, PREEMPTION, FAIRSHARE, REQUEUE_EXIT_VALUES,
  * JOB_CONTROLS and its SUSPEND_CONTROL/RESUME_CONTROL/TERMINATE_CONTROL
- * aliases, SLOT_RESERVE, EXCLUSIVE, PROCLIMIT.  Each either fills its field
+ * aliases, SLOT_RESERVE, EXCLUSIVE, PROCLIMIT; and plain exit-code lists,
+ * which lsb.applications uses too (SUCCESS_EXIT_VALUES).  Each either fills its field
  * completely or leaves it untouched and says why.
  */
 #include "config.h"
@@ -342,6 +343,28 @@ bs_conf_parse_requeue(const BsConfKey *k, const char *value, void *field, GStrin
 bad:
 	bs_conf_requeue_clear(&r);
 	return FALSE;
+}
+
+/* A plain list of exit codes (lsb.applications SUCCESS_EXIT_VALUES) into a
+ * GArray* of int. */
+gboolean
+bs_conf_parse_exit_codes(const BsConfKey *k, const char *value, void *field, GString *why)
+{
+	GArray *codes = g_array_new(FALSE, FALSE, sizeof(int));
+
+	if (!add_codes(value, codes, why)) {
+		g_array_unref(codes);
+		return FALSE;
+	}
+	bs_conf_int_array_clear(field);
+	*(GArray **)field = codes;
+	return TRUE;
+}
+
+void
+bs_conf_int_array_clear(void *field)
+{
+	g_clear_pointer((GArray **)field, g_array_unref);
 }
 
 /* ---- JOB_CONTROLS and aliases -------------------------------------------- */

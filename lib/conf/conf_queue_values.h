@@ -15,12 +15,14 @@ void bs_conf_preemption_clear(void *field);
 void bs_conf_requeue_clear(void *field);
 void bs_conf_job_controls_clear(void *field);
 void bs_conf_exclusive_clear(void *field);
+void bs_conf_int_array_clear(void *field);
 
 gboolean bs_conf_parse_queue_name(const BsConfKey *k, const char *v, void *f, GString *why);
 gboolean bs_conf_parse_hosts(const BsConfKey *k, const char *v, void *f, GString *why);
 gboolean bs_conf_parse_preemption(const BsConfKey *k, const char *v, void *f, GString *why);
 gboolean bs_conf_parse_fairshare(const BsConfKey *k, const char *v, void *f, GString *why);
 gboolean bs_conf_parse_requeue(const BsConfKey *k, const char *v, void *f, GString *why);
+gboolean bs_conf_parse_exit_codes(const BsConfKey *k, const char *v, void *f, GString *why);
 gboolean bs_conf_parse_job_controls(const BsConfKey *k, const char *v, void *f, GString *why);
 gboolean bs_conf_parse_control_alias(const BsConfKey *k, const char *v, void *f, GString *why);
 gboolean bs_conf_parse_slot_reserve(const BsConfKey *k, const char *v, void *f, GString *why);
