@@ -292,17 +292,15 @@ user_idx(Build *b, const char *user)
 	return b->users->len - 1;
 }
 
-/* MAX_JOB_PREEMPT: the queue's, else lsb.params'; 0 = unlimited. */
+/* MAX_JOB_PREEMPT: the application's, else the queue's, else
+ * lsb.params'; 0 = unlimited. */
 static int
 max_job_preempt(const Manager *m, const Job *j)
 {
-	const BsQueueConf *q = bs_config_queue(m->cfg, j->queue);
+	int n = bs_config_max_job_preempt(m->cfg, bs_config_queue(m->cfg, j->queue),
+	    bs_config_app(m->cfg, job_spec(j)->app_profile));
 
-	if (q != NULL && q->max_job_preempt != BS_CONF_UNLIMITED)
-		return q->max_job_preempt;
-	if (m->cfg->params->max_job_preempt != BS_CONF_UNLIMITED)
-		return m->cfg->params->max_job_preempt;
-	return 0;
+	return n == BS_CONF_UNLIMITED ? 0 : n;
 }
 
 static void

@@ -47,10 +47,19 @@ svc_check_spec(Manager *m, const Caller *c, const Basalt__JobSpec *spec,
     const char *queue)
 {
 	const BsQueueConf *q = bs_config_queue(m->cfg, queue);
+	const BsAppConf *app = NULL;
 	GError *err = NULL;
 
 	if (spec->command == NULL || *spec->command == '\0')
 		return svc_error(E(BAD_REQUEST), "No job command specified");
+	if (spec->app_profile != NULL && *spec->app_profile &&
+	    (app = bs_config_app(m->cfg, spec->app_profile)) == NULL)
+		return svc_error(E(BAD_REQUEST), "%s: Application profile does not "
+		    "exist", spec->app_profile);
+	if (app != NULL && app->runlimit.max != BS_CONF_UNLIMITED &&
+	    spec->runlimit_s > (guint64)app->runlimit.max * 60)
+		return svc_error(E(LIMIT), "Cannot exceed the application "
+		    "profile's hard limit(s)");
 	if (spec->max_slots > 0 && spec->max_slots < spec->min_slots)
 		return svc_error(E(BAD_REQUEST),
 		    "Bad argument for option -n: maximum is below minimum");
@@ -144,6 +153,8 @@ svc_submit(Basalt__BatchService_Service *svc, const Basalt__SubmitRequest *req,
 	Basalt__EvJobNew e = BASALT__EV_JOB_NEW__INIT;
 	const Basalt__JobSpec *spec = req->spec;
 	const BsQueueConf *q = NULL;
+	const BsAppConf *dflt;
+	Basalt__JobSpec with_app;
 	BsArraySpec *array = NULL;
 	GError *gerr = NULL;
 	Caller c;
@@ -168,6 +179,13 @@ svc_submit(Basalt__BatchService_Service *svc, const Basalt__SubmitRequest *req,
 	if (reply.error == NULL && (e.job_id = next_job_id(m)) == 0)
 		reply.error = svc_error(E(LIMIT), "No job id is free below MAX_JOBID");
 	if (reply.error == NULL) {
+		/* The job keeps the profile it got: -app, else DEFAULT_APPLICATION. */
+		if ((spec->app_profile == NULL || *spec->app_profile == '\0') &&
+		    (dflt = bs_config_default_app(m->cfg)) != NULL) {
+			with_app = *spec;
+			with_app.app_profile = dflt->name;
+			spec = &with_app;
+		}
 		e.spec = (Basalt__JobSpec *)spec;
 		e.user = c.user;
 		e.uid = c.uid;

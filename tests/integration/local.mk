@@ -10,7 +10,8 @@ INTEGRATION_TESTS = \
 	%reldir%/t0080-sbd-restart.sh \
 	%reldir%/t0090-host-fail.sh \
 	%reldir%/t0100-reconfig.sh \
-	%reldir%/t0200-preempt.sh
+	%reldir%/t0200-preempt.sh \
+	%reldir%/t0210-app.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS)
 SH_LOG_COMPILER = $(SHELL)
