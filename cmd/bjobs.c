@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <time.h>
 
 #include "bjobs-format.h"
@@ -62,6 +63,7 @@ main(int argc, char **argv)
 	g_autoptr(SelectArgs) sa = NULL;
 	g_autoptr(GString) out = g_string_new(NULL);
 	g_autoptr(GString) errs = g_string_new(NULL);
+	LsbJobPages pages;
 	Basalt__JobList *l;
 	int code;
 
@@ -74,11 +76,14 @@ main(int argc, char **argv)
 	sa->query->detail = select_args_has(sa, "-l") ||
 	    select_args_has(sa, "-W") || select_args_has(sa, "-o") ||
 	    select_args_has(sa, "-json");
-	l = (Basalt__JobList *)cmd_main_call(LSB_JOBS, &sa->query->base);
-	if (l == NULL)
+	fflush(stdout);
+	if (!lsb_jobs_all(sa->query, &pages, &err)) {
+		fprintf(stderr, "%s\n", err->message);
 		return CMD_EXIT_FAIL;
+	}
+	l = &pages.list;
 	if (cmd_main_refused(NULL, l->error)) {
-		basalt__job_list__free_unpacked(l, NULL);
+		lsb_job_pages_clear(&pages);
 		return CMD_EXIT_FAIL;
 	}
 	code = CMD_EXIT_OK;
@@ -88,6 +93,6 @@ main(int argc, char **argv)
 		code = CMD_EXIT_FAIL;
 	cmd_main_out(out);
 	cmd_main_err(errs);
-	basalt__job_list__free_unpacked(l, NULL);
+	lsb_job_pages_clear(&pages);
 	return code;
 }

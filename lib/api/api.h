@@ -28,6 +28,8 @@
 #include <glib.h>
 #include <protobuf-c/protobuf-c.h>
 
+#include "batch.pb-c.h"
+
 #define LSB_ERROR (lsb_error_quark())
 GQuark lsb_error_quark(void);
 
@@ -88,6 +90,19 @@ guint lsb_conf_seconds(GHashTable *conf, const char *key, guint dflt);
  */
 gboolean lsb_call(LsbMethod method, const ProtobufCMessage *request,
     ProtobufCMessage **reply, GError **err);
+
+/*
+ * Every job a query selects, however many pages mbatchd sends them in.
+ * `list` is one JobList over all pages (its error is the first page's);
+ * free with lsb_job_pages_clear().
+ */
+typedef struct {
+	Basalt__JobList list;
+	GPtrArray *pages;         /* Basalt__JobList *, as received */
+} LsbJobPages;
+
+gboolean lsb_jobs_all(const Basalt__JobQuery *q, LsbJobPages *out, GError **err);
+void lsb_job_pages_clear(LsbJobPages *p);
 
 /* Closes the connection (a later lsb_call opens a new one). */
 void lsb_close(void);

@@ -11,6 +11,8 @@
 #include "mbatchd/svc/svc.h"
 
 #define E(code) BASALT__ERROR_CODE__ERROR_CODE_##code
+/* A page of bjobs output: well under the frame limit (BS_FRAME_MAX_DEFAULT). */
+#define PAGE_BYTES (2u << 20)
 
 void
 svc_jobs(Basalt__BatchService_Service *svc, const Basalt__JobQuery *req,
@@ -20,19 +22,28 @@ svc_jobs(Basalt__BatchService_Service *svc, const Basalt__JobQuery *req,
 	Basalt__JobList reply = BASALT__JOB_LIST__INIT;
 	GPtrArray *jobs;
 	Basalt__JobInfo *infos;
+	gsize bytes = 0;
 	Caller c;
 
 	svc_caller(m, call, &c);
 	jobs = svc_select_jobs(m, req, c.known ? c.user : NULL);
 	infos = g_new(Basalt__JobInfo, jobs->len);
 	reply.jobs = g_new(Basalt__JobInfo *, jobs->len);
-	reply.n_jobs = jobs->len;
-	for (guint i = 0; i < jobs->len; i++) {
-		svc_fill_job_info(m, g_ptr_array_index(jobs, i), req->detail, &infos[i]);
-		reply.jobs[i] = &infos[i];
+	/* Fill a page up to half a frame; the client pages on with skip. */
+	for (guint i = req->skip; i < jobs->len; i++) {
+		Basalt__JobInfo *info = &infos[reply.n_jobs];
+
+		svc_fill_job_info(m, g_ptr_array_index(jobs, i), req->detail, info);
+		bytes += basalt__job_info__get_packed_size(info) + 8;
+		reply.jobs[reply.n_jobs++] = info;
+		if (bytes > PAGE_BYTES && i + 1 < jobs->len) {
+			reply.more = TRUE;
+			reply.next_skip = i + 1;
+			break;
+		}
 	}
 	closure(&reply, call);
-	for (guint i = 0; i < jobs->len; i++)
+	for (guint i = 0; i < reply.n_jobs; i++)
 		svc_free_job_info(&infos[i]);
 	g_free(infos);
 	g_free(reply.jobs);

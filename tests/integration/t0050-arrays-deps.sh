@@ -3,6 +3,8 @@
 . "$top_srcdir/tests/lib.sh"
 
 make_cluster vh1
+sed -i 's/^End Parameters/MAX_JOB_ARRAY_SIZE = 60000\nEnd Parameters/' \
+	"$T/conf/lsbatch/basalt/configdir/lsb.params"
 start_mbd || exit 1
 start_sbd vh1 || exit 1
 
@@ -20,6 +22,15 @@ check "every element ends DONE" wait_for 30 array_done
 check "each element wrote its index to its own file (%J, %I)" \
 	sh -c "for i in 1 2 3 4 5 6; do grep -qx \$i $T/arr.$id.\$i || exit 1; done"
 check "an element can be named as id[index]" sh -c "bjobs -a -noheader -o job_name '$id[3]' | grep -q 'arr\\[3\\]'"
+
+# 60,000 held elements: more than one 4 MiB reply frame holds, so bjobs
+# must page.
+big=$(bsub -H -J "big[1-60000]" -o /dev/null true | job_id_of)
+check "bjobs lists all 60000 elements across reply pages" \
+	sh -c "[ \$(bjobs -noheader -o jobid $big | grep -c .) -eq 60000 ]"
+bkill "$big" >/dev/null 2>&1
+big_gone() { [ "$(bjobs -noheader -o stat "$big" 2>/dev/null | grep -c PSUSP)" -eq 0 ]; }
+wait_for 30 big_gone
 
 first=$(bsub -o /dev/null sleep 2 | job_id_of)
 after=$(bsub -w "done($first)" -o /dev/null true | job_id_of)
