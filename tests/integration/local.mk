@@ -10,6 +10,9 @@ INTEGRATION_TESTS = \
 	%reldir%/t0080-sbd-restart.sh \
 	%reldir%/t0090-host-fail.sh \
 	%reldir%/t0100-reconfig.sh
+# Crash, torn and damaged journal, full disk, both daemons restarted.
+INTEGRATION_TESTS += \
+	%reldir%/t0110-kill9-soak.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS)
 SH_LOG_COMPILER = $(SHELL)

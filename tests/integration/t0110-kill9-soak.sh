@@ -1,0 +1,197 @@
+#!/bin/sh
+# mbatchd killed with SIGKILL at random moments while a load generator
+# submits, modifies and kills jobs, round after round.  At the end every
+# job whose submission was acknowledged is known in its right final state,
+# and every job's own side effect (a line it appends to a file) happened
+# exactly once: never lost, never twice.
+#
+# Parameters (bench/crash-soak.sh raises them): CRASH_ROUNDS kills (8),
+# CRASH_MAX_UP_MS longest run between kills (2000), CRASH_MAX_DOWN_MS
+# longest time mbatchd stays dead (500), CRASH_SEED for the random delays
+# (printed, so a failing run's timing can be replayed).
+. "$top_srcdir/tests/lib.sh"
+
+ROUNDS=${CRASH_ROUNDS:-8}
+MAX_UP=${CRASH_MAX_UP_MS:-2000}
+MAX_DOWN=${CRASH_MAX_DOWN_MS:-500}
+SEED=${CRASH_SEED:-$(rand_below 30000)}
+SETTLE=${CRASH_SETTLE_S:-45}
+diag "rounds $ROUNDS, seed $SEED (CRASH_SEED=$SEED replays the delays)"
+
+# Commands wait for a restarting mbatchd instead of failing at once; a
+# command whose connection mbatchd's death cuts still fails, and then its
+# request counts as not acknowledged.
+LSB_API_CONNTIMEOUT=20
+export LSB_API_CONNTIMEOUT
+
+BS_MXJ=3
+make_cluster vh1 vh2
+start_mbd || exit 1
+start_sbd vh1 || exit 1
+start_sbd vh2 || exit 1
+
+S=$T/soak
+mkdir -p "$S"
+: >"$S/ran"
+: >"$S/acked"
+: >"$S/unacked"
+: >"$S/modded"
+: >"$S/killed"
+
+# The load: markers p<n> (left alone), m<n> (submitted held, its command
+# replaced by bmod -Z, then released) and k<n> (a long job, killed at once).
+# Each job appends "MARKER JOBID" to $S/ran; a short O_APPEND write is atomic.
+# Files: acked "ID MARKER", unacked "MARKER", modded and killed "ID" for the
+# bmod and bkill that were acknowledged.
+generate() {
+	n=0
+	while [ ! -e "$S/stop" ]; do
+		n=$((n + 1))
+		case $((n % 5)) in
+		3) m=m$n hold=-H tail= ;;
+		4) m=k$n hold= tail="; sleep 20" ;;
+		*) m=p$n hold= tail= ;;
+		esac
+		id=$(bsub -J "$m" $hold -o /dev/null \
+			"echo $m \$LSB_JOBID >> $S/ran$tail" 2>>"$S/gen.err" | job_id_of)
+		if [ -z "$id" ]; then
+			echo "$m" >>"$S/unacked"
+			continue
+		fi
+		echo "$id $m" >>"$S/acked"
+		case $m in
+		m*)
+			# -J again: bmod without -J garbles the name (see the end).
+			if bmod -J "$m" -Z "echo ${m}mod \$LSB_JOBID >> $S/ran" "$id" \
+				2>>"$S/gen.err" |
+				grep -q "are being changed"; then
+				echo "$id" >>"$S/modded"
+			fi
+			bresume "$id" >/dev/null 2>&1
+			;;
+		k*)
+			if bkill "$id" 2>>"$S/gen.err" | grep -q "is being terminated"; then
+				echo "$id" >>"$S/killed"
+			fi
+			;;
+		esac
+	done
+}
+generate &
+GEN=$!
+track "$GEN"
+
+# The kill moments, from the seed.
+delays=$(awk -v s="$SEED" -v n="$ROUNDS" -v up="$MAX_UP" -v down="$MAX_DOWN" \
+	'BEGIN { srand(s); for (i = 0; i < n; i++)
+		printf "%.3f %.3f\n", (200 + rand() * up) / 1000, rand() * down / 1000 }')
+restarts_ok=0
+# A redirected loop, not a pipe: it must run in this shell, which tracks
+# each new mbatchd for the cleanup.
+while read -r up down; do
+	sleep "$up"
+	kill9_mbd
+	sleep "$down"
+	start_mbd && restarts_ok=$((restarts_ok + 1))
+done <<DELAYS
+$delays
+DELAYS
+check "mbatchd restarted after each of the $ROUNDS kills" \
+	test "$restarts_ok" -eq "$ROUNDS"
+
+touch "$S/stop"
+wait "$GEN"
+
+# Release what an unacknowledged bresume or bkill left behind, and held or
+# long jobs whose bsub reply was lost.  Jobs whose bkill was acknowledged
+# are left alone: if that kill were lost, they must show it (DONE, late).
+all_jobs "$S/jobs0"
+while read -r id st name code; do
+	case $st in DONE | EXIT) continue ;; esac
+	case $name in
+	m*) bresume "$id" >/dev/null 2>&1 ;;
+	k*) grep -qx "$id" "$S/killed" || bkill "$id" >/dev/null 2>&1 ;;
+	esac
+done <"$S/jobs0"
+
+check "every job finishes" wait_for "$SETTLE" no_unfinished
+all_jobs "$S/jobs"
+
+nacked=$(wc -l <"$S/acked")
+diag "jobs acknowledged: $nacked, submissions cut by a kill: $(wc -l <"$S/unacked"), \
+bmod acknowledged: $(wc -l <"$S/modded"), bkill acknowledged: $(wc -l <"$S/killed")"
+
+# Every acknowledged job: known, under its own name, in its final state,
+# and its side effect counted.
+lost=0
+wrong=0
+: >"$S/problems"
+while read -r id m; do
+	line=$(awk -v id="$id" '$1 == id' "$S/jobs")
+	if [ -z "$line" ]; then
+		echo "job $id ($m) acknowledged but unknown to mbatchd" >>"$S/problems"
+		lost=$((lost + 1))
+		continue
+	fi
+	set -- $line
+	st=$2
+	name=$3
+	ran=$(grep -c "^$m $id\$" "$S/ran")
+	ranmod=$(grep -c "^${m}mod $id\$" "$S/ran")
+	bad=
+	[ "$name" = "$m" ] || bad="named $name"
+	case $m in
+	p*)
+		[ "$st" = DONE ] || bad="$bad state $st"
+		[ "$ran" -eq 1 ] || bad="$bad ran $ran times"
+		;;
+	m*)
+		[ "$st" = DONE ] || bad="$bad state $st"
+		if grep -qx "$id" "$S/modded"; then
+			# The acknowledged bmod -Z must have survived every crash.
+			[ "$ran" -eq 0 ] && [ "$ranmod" -eq 1 ] ||
+				bad="$bad ran original $ran, modified $ranmod times"
+		else
+			[ $((ran + ranmod)) -eq 1 ] ||
+				bad="$bad ran original $ran, modified $ranmod times"
+		fi
+		;;
+	k*)
+		[ "$st" = EXIT ] || bad="$bad state $st"
+		[ "$ran" -le 1 ] || bad="$bad ran $ran times"
+		;;
+	esac
+	if [ -n "$bad" ]; then
+		echo "job $id ($m):$bad" >>"$S/problems"
+		wrong=$((wrong + 1))
+	fi
+done <"$S/acked"
+check "every acknowledged job is known to mbatchd" test "$lost" -eq 0
+check "every acknowledged job is in its right final state and ran once" \
+	test "$wrong" -eq 0
+[ -s "$S/problems" ] && diag "$(head -n 40 "$S/problems")"
+
+# Whatever was acknowledged or not: no side effect twice, no job twice.
+doubled=$(awk '{ print $1 }' "$S/ran" | sed 's/mod$//' | sort | uniq -d | wc -l)
+check "no job's side effect happened twice" test "$doubled" -eq 0
+[ "$doubled" -eq 0 ] || diag "$(awk '{ print $1 }' "$S/ran" | sed 's/mod$//' | sort | uniq -d | head)"
+check "no submission became two jobs" \
+	sh -c "awk '{ print \$3 }' '$S/jobs' | sort | uniq -d | grep -q . && exit 1 || exit 0"
+check "each side effect names the job id that ran it" \
+	sh -c "awk '{ sub(/mod\$/, \"\", \$1); print \$2, \$1 }' '$S/ran' | sort >'$S/ran.ids';
+	awk '{ print \$1, \$3 }' '$S/jobs' | sort >'$S/jobs.ids';
+	[ -z \"\$(comm -23 '$S/ran.ids' '$S/jobs.ids')\" ]"
+diag "summary: rounds $ROUNDS, jobs acknowledged $nacked, lost $lost, doubled $doubled, wrong $wrong"
+
+# Found by this test: bmod without -J on a job submitted with -J leaves the
+# job with a garbled name (apply_modify() in mbatchd/state/apply.c reads
+# the event's job_name, borrowed from the spec it has just dropped: a
+# heap-use-after-free under ASan, which kills mbatchd).  The journal holds
+# the right name, so a restart hides it.  Last, since under ASan mbatchd
+# dies here.
+named=$(bsub -J keepname -H -o /dev/null true | job_id_of)
+bmod -W 10 "$named" >/dev/null 2>&1
+check_todo "bmod garbles the -J name: use-after-free in apply_modify" \
+	"bmod -W keeps the job's -J name" \
+	sh -c "LSB_API_CONNTIMEOUT=1 bjobs -noheader -o job_name $named | grep -qx keepname"
+done_testing
