@@ -13,7 +13,8 @@ INTEGRATION_TESTS = \
 # Crash, torn and damaged journal, full disk, both daemons restarted.
 INTEGRATION_TESTS += \
 	%reldir%/t0110-kill9-soak.sh \
-	%reldir%/t0120-torn-journal.sh
+	%reldir%/t0120-torn-journal.sh \
+	%reldir%/t0130-flipped-byte.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS)
 SH_LOG_COMPILER = $(SHELL)
