@@ -8,7 +8,8 @@
 # Parameters (bench/crash-soak.sh raises them): CRASH_ROUNDS kills (8),
 # CRASH_MAX_UP_MS longest run between kills (2000), CRASH_MAX_DOWN_MS
 # longest time mbatchd stays dead (500), CRASH_SEED for the random delays
-# (printed, so a failing run's timing can be replayed).
+# (printed, so a failing run's timing can be replayed), CRASH_KEEP_DIR to
+# keep the daemons' logs and the soak's files there when a check fails.
 . "$top_srcdir/tests/lib.sh"
 
 ROUNDS=${CRASH_ROUNDS:-8}
@@ -117,55 +118,50 @@ done <"$S/jobs0"
 check "every job finishes" wait_for "$SETTLE" no_unfinished
 all_jobs "$S/jobs"
 
+: >"$S/problems"
 nacked=$(wc -l <"$S/acked")
 diag "jobs acknowledged: $nacked, submissions cut by a kill: $(wc -l <"$S/unacked"), \
 bmod acknowledged: $(wc -l <"$S/modded"), bkill acknowledged: $(wc -l <"$S/killed")"
 
 # Every acknowledged job: known, under its own name, in its final state,
-# and its side effect counted.
-lost=0
-wrong=0
-: >"$S/problems"
-while read -r id m; do
-	line=$(awk -v id="$id" '$1 == id' "$S/jobs")
-	if [ -z "$line" ]; then
-		echo "job $id ($m) acknowledged but unknown to mbatchd" >>"$S/problems"
-		lost=$((lost + 1))
-		continue
-	fi
-	set -- $line
-	st=$2
-	name=$3
-	ran=$(grep -c "^$m $id\$" "$S/ran")
-	ranmod=$(grep -c "^${m}mod $id\$" "$S/ran")
-	bad=
-	[ "$name" = "$m" ] || bad="named $name"
-	case $m in
-	p*)
-		[ "$st" = DONE ] || bad="$bad state $st"
-		[ "$ran" -eq 1 ] || bad="$bad ran $ran times"
-		;;
-	m*)
-		[ "$st" = DONE ] || bad="$bad state $st"
-		if grep -qx "$id" "$S/modded"; then
-			# The acknowledged bmod -Z must have survived every crash.
-			[ "$ran" -eq 0 ] && [ "$ranmod" -eq 1 ] ||
-				bad="$bad ran original $ran, modified $ranmod times"
-		else
-			[ $((ran + ranmod)) -eq 1 ] ||
-				bad="$bad ran original $ran, modified $ranmod times"
-		fi
-		;;
-	k*)
-		[ "$st" = EXIT ] || bad="$bad state $st"
-		[ "$ran" -le 1 ] || bad="$bad ran $ran times"
-		;;
-	esac
-	if [ -n "$bad" ]; then
-		echo "job $id ($m):$bad" >>"$S/problems"
-		wrong=$((wrong + 1))
-	fi
-done <"$S/acked"
+# and its side effect counted.  One awk over all the files (tagged by
+# origin), since a long soak acknowledges thousands of jobs.
+{
+	sed 's/^/J /' "$S/jobs"
+	sed 's/^/M /' "$S/modded"
+	sed 's/^/R /' "$S/ran"
+	sed 's/^/A /' "$S/acked"
+} | awk -v problems="$S/problems" '
+	$1 == "J" { st[$2] = $3; nm[$2] = $4; next }
+	$1 == "M" { mod[$2] = 1; next }
+	$1 == "R" { ran[$2 " " $3]++; next }
+	$1 == "A" {
+		id = $2; m = $3
+		if (!(id in st)) {
+			print "job " id " (" m ") acknowledged but unknown to mbatchd" >problems
+			lost++
+			next
+		}
+		n = ran[m " " id] + 0; nmod = ran[m "mod " id] + 0
+		bad = ""
+		if (nm[id] != m) bad = bad " named " nm[id]
+		k = substr(m, 1, 1)
+		want = k == "k" ? "EXIT" : "DONE"
+		if (st[id] != want) bad = bad " state " st[id]
+		if (k == "p" && n != 1) bad = bad " ran " n " times"
+		if (k == "k" && n > 1) bad = bad " ran " n " times"
+		# An acknowledged bmod -Z must have survived every crash.
+		if (k == "m" && (id in mod) && !(n == 0 && nmod == 1))
+			bad = bad " ran original " n ", modified " nmod " times"
+		if (k == "m" && !(id in mod) && n + nmod != 1)
+			bad = bad " ran original " n ", modified " nmod " times"
+		if (bad != "") {
+			print "job " id " (" m "):" bad >problems
+			wrong++
+		}
+	}
+	END { print lost + 0, wrong + 0 }' >"$S/verdict"
+read -r lost wrong <"$S/verdict"
 check "every acknowledged job is known to mbatchd" test "$lost" -eq 0
 check "every acknowledged job is in its right final state and ran once" \
 	test "$wrong" -eq 0
@@ -194,4 +190,8 @@ bmod -W 10 "$named" >/dev/null 2>&1
 check_todo "bmod garbles the -J name: use-after-free in apply_modify" \
 	"bmod -W keeps the job's -J name" \
 	sh -c "LSB_API_CONNTIMEOUT=1 bjobs -noheader -o job_name $named | grep -qx keepname"
+if [ "$BS_FAILED" -ne 0 ] && [ -n "${CRASH_KEEP_DIR:-}" ]; then
+	keep=$CRASH_KEEP_DIR/soak.$SEED.$$
+	mkdir -p "$keep" && cp -r "$T/log" "$S" "$keep/" && diag "logs kept in $keep"
+fi
 done_testing
