@@ -9,6 +9,8 @@
 
 [ "$(id -u)" -eq 0 ] || skip_all "not root: cannot mount a small tmpfs for the journal"
 make_cluster vh1
+# vh1's sbatchd is frozen for a few seconds below: more patience with it.
+sed -i 's/^MAX_SBD_FAIL = .*/MAX_SBD_FAIL = 6/' "$T/conf/lsbatch/basalt/configdir/lsb.params"
 EV=$(journal_dir)
 mkdir -p "$EV"
 mount -t tmpfs -o size=2m tmpfs "$EV" 2>"$T/mount.err" ||
@@ -20,6 +22,10 @@ start_sbd vh1 || exit 1
 
 r=$(bsub -J r -o /dev/null "echo r >> $T/ran; while [ ! -e $T/go ]; do sleep 0.1; done; exit 4" | job_id_of)
 check "a job is running" wait_for 10 state_is "$r" RUN
+
+# No request from vh1's sbatchd (a heartbeat) until the probes below: see
+# there.
+kill -STOP "$(sbd_pid vh1)"
 
 # Fill the filesystem.  What is left is the slack of the segment's last page:
 # a few submissions still fit.  They are held (-H) so that no dispatch adds
@@ -49,18 +55,20 @@ check "the submission whose event did not fit waits for its reply" \
 
 # While the disk is full.  Found by this test: right after the failed sync,
 # new connections hang: their hello reply is queued under the output gate's
-# barrier left by the failed commit (lib/rpc: the barrier is reset only when
-# a request is dispatched), so it waits for a sync that cannot happen.  A
-# later request (a heartbeat) resets it for connections made after it.  A
-# short receive timeout keeps the probes from waiting 30 s.
-probe() { LSB_API_RECVTIMEOUT=3 "$@"; }
+# barrier left by the failed commit (lib/rpc resets the barrier only when a
+# request is dispatched), so it waits for a sync that cannot happen.  The
+# first request dispatched after that (here, once vh1's sbatchd is thawed,
+# its heartbeat) resets it for the connections made later.  A short receive
+# timeout keeps the probes from waiting 30 s.
+probe() { LSB_API_RECVTIMEOUT=2 "$@"; }
 check_todo "hello replies held behind a failed commit" \
 	"bjobs answers at once while the journal cannot be written" \
-	sh -c "LSB_API_RECVTIMEOUT=3 bjobs -noheader -o stat $r | grep -q RUN"
+	sh -c "LSB_API_RECVTIMEOUT=2 bjobs -noheader -o stat $r | grep -q RUN"
 check_todo "hello replies held behind a failed commit" \
 	"bsub is refused at once, with a message that says why" \
-	sh -c "! LSB_API_RECVTIMEOUT=3 bsub -o /dev/null true >'$T/refused0.out' 2>&1 &&
+	sh -c "! LSB_API_RECVTIMEOUT=2 bsub -o /dev/null true >'$T/refused0.out' 2>&1 &&
 	grep -q 'cannot record changes now.*No space left on device' '$T/refused0.out'"
+kill -CONT "$(sbd_pid vh1)"
 answers() { probe bjobs -noheader -o stat "$r" 2>/dev/null | grep -q RUN; }
 check "bjobs answers while the journal cannot be written" wait_for 15 answers
 bsub -o /dev/null true >"$T/refused.out" 2>&1 &
