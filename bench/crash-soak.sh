@@ -17,8 +17,9 @@
 #
 # Prints one line per run and a total:
 #   crash-soak: runs 1, rounds 100, jobs acknowledged 5210, lost 0, doubled 0,
-#   wrong 0, failed checks 0, 312 s
-# and exits non-zero if any check failed (TODO checks do not count).
+#   wrong 0, kills lost 0, failed checks 0, 312 s
+# and exits non-zero if any check failed (TODO checks do not count) or any
+# acknowledged bkill was lost (a known bug t0110 reports as a TODO).
 set -u
 
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -47,7 +48,7 @@ out=$(mktemp "${TMPDIR:-/tmp}/crash-soak.XXXXXX")
 trap 'rm -f "$out"' EXIT
 trap 'exit 1' INT TERM
 
-runs=0 rounds=0 acked=0 lost=0 doubled=0 wrong=0 failed=0
+runs=0 rounds=0 acked=0 lost=0 doubled=0 wrong=0 klost=0 failed=0
 start=$(date +%s)
 i=0
 while [ "$i" -lt "$repeat" ]; do
@@ -57,10 +58,11 @@ while [ "$i" -lt "$repeat" ]; do
 	rc=$?
 	[ -n "$keep" ] && cp "$out" "$keep/run-$i.tap"
 	seed=$(sed -n 's/^# rounds [0-9]*, seed \([0-9]*\).*/\1/p' "$out")
-	# "# summary: rounds R, jobs acknowledged A, lost L, doubled D, wrong W"
-	set -- $(sed -n 's/^# summary: rounds \([0-9]*\), jobs acknowledged \([0-9]*\), lost \([0-9]*\), doubled \([0-9]*\), wrong \([0-9]*\)$/\1 \2 \3 \4 \5/p' "$out")
+	# "# summary: rounds R, jobs acknowledged A, lost L, doubled D, wrong W,
+	# kills lost K"
+	set -- $(sed -n 's/^# summary: rounds \([0-9]*\), jobs acknowledged \([0-9]*\), lost \([0-9]*\), doubled \([0-9]*\), wrong \([0-9]*\), kills lost \([0-9]*\)$/\1 \2 \3 \4 \5 \6/p' "$out")
 	nfail=$(grep -a '^not ok' "$out" | grep -avc '# TODO')
-	if [ $# -ne 5 ]; then
+	if [ $# -ne 6 ]; then
 		echo "crash-soak: run $i (seed $seed) ended without a summary (status $rc):"
 		grep -a '^not ok\|^# ' "$out" | grep -av '^# [A-Z][a-z][a-z] [0-9]' | head -n 20
 		failed=$((failed + nfail + 1))
@@ -73,13 +75,18 @@ while [ "$i" -lt "$repeat" ]; do
 	lost=$((lost + $3))
 	doubled=$((doubled + $4))
 	wrong=$((wrong + $5))
+	klost=$((klost + $6))
 	failed=$((failed + nfail))
 	echo "crash-soak: run $i (seed $seed): rounds $1, jobs acknowledged $2," \
-		"lost $3, doubled $4, wrong $5, failed checks $nfail, $(($(date +%s) - t0)) s"
+		"lost $3, doubled $4, wrong $5, kills lost $6, failed checks $nfail," \
+		"$(($(date +%s) - t0)) s"
 	if [ "$nfail" -ne 0 ]; then
 		grep -a '^not ok\|^# job ' "$out" | grep -av '# TODO' | head -n 20 | sed 's/^/    /'
 	fi
 done
 echo "crash-soak: runs $runs, rounds $rounds, jobs acknowledged $acked, lost $lost," \
-	"doubled $doubled, wrong $wrong, failed checks $failed, $(($(date +%s) - start)) s"
-[ "$failed" -eq 0 ]
+	"doubled $doubled, wrong $wrong, kills lost $klost, failed checks $failed," \
+	"$(($(date +%s) - start)) s"
+# A lost kill is a known bug reported as a TODO by the test; here it fails
+# the soak all the same.
+[ "$failed" -eq 0 ] && [ "$klost" -eq 0 ]

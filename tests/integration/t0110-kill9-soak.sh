@@ -119,6 +119,7 @@ check "every job finishes" wait_for "$SETTLE" no_unfinished
 all_jobs "$S/jobs"
 
 : >"$S/problems"
+: >"$S/killlost"
 nacked=$(wc -l <"$S/acked")
 diag "jobs acknowledged: $nacked, submissions cut by a kill: $(wc -l <"$S/unacked"), \
 bmod acknowledged: $(wc -l <"$S/modded"), bkill acknowledged: $(wc -l <"$S/killed")"
@@ -129,11 +130,13 @@ bmod acknowledged: $(wc -l <"$S/modded"), bkill acknowledged: $(wc -l <"$S/kille
 {
 	sed 's/^/J /' "$S/jobs"
 	sed 's/^/M /' "$S/modded"
+	sed 's/^/K /' "$S/killed"
 	sed 's/^/R /' "$S/ran"
 	sed 's/^/A /' "$S/acked"
-} | awk -v problems="$S/problems" '
+} | awk -v problems="$S/problems" -v killlost="$S/killlost" '
 	$1 == "J" { st[$2] = $3; nm[$2] = $4; next }
 	$1 == "M" { mod[$2] = 1; next }
+	$1 == "K" { killed[$2] = 1; next }
 	$1 == "R" { ran[$2 " " $3]++; next }
 	$1 == "A" {
 		id = $2; m = $3
@@ -147,6 +150,14 @@ bmod acknowledged: $(wc -l <"$S/modded"), bkill acknowledged: $(wc -l <"$S/kille
 		if (nm[id] != m) bad = bad " named " nm[id]
 		k = substr(m, 1, 1)
 		want = k == "k" ? "EXIT" : "DONE"
+		# A job whose bkill was acknowledged, yet ran to the end: the
+		# kill was lost (counted apart, see the check below).
+		if (k == "k" && (id in killed) && st[id] == "DONE" && nm[id] == m &&
+		    n <= 1) {
+			print "job " id " (" m "): bkill acknowledged, yet DONE" >killlost
+			klost++
+			next
+		}
 		if (st[id] != want) bad = bad " state " st[id]
 		if (k == "p" && n != 1) bad = bad " ran " n " times"
 		if (k == "k" && n > 1) bad = bad " ran " n " times"
@@ -160,12 +171,20 @@ bmod acknowledged: $(wc -l <"$S/modded"), bkill acknowledged: $(wc -l <"$S/kille
 			wrong++
 		}
 	}
-	END { print lost + 0, wrong + 0 }' >"$S/verdict"
-read -r lost wrong <"$S/verdict"
+	END { print lost + 0, wrong + 0, klost + 0 }' >"$S/verdict"
+read -r lost wrong klost <"$S/verdict"
 check "every acknowledged job is known to mbatchd" test "$lost" -eq 0
 check "every acknowledged job is in its right final state and ran once" \
 	test "$wrong" -eq 0
 [ -s "$S/problems" ] && diag "$(head -n 40 "$S/problems")"
+# Found by this test (seen under ASan, where the loop is slower): bkill of
+# a running job is acknowledged ("is being terminated") before anything is
+# durable: the kill is not journaled, and the TERMINATE order to the host
+# can still be queued when the reply has left.  mbatchd killed in between
+# forgets the kill; the new one never sends it, and the job runs to DONE.
+check_known "an acknowledged bkill is lost when mbatchd dies before the order leaves" \
+	"every acknowledged bkill took effect" test "$klost" -eq 0
+[ -s "$S/killlost" ] && diag "$(head -n 20 "$S/killlost")"
 
 # Whatever was acknowledged or not: no side effect twice, no job twice.
 doubled=$(awk '{ print $1 }' "$S/ran" | sed 's/mod$//' | sort | uniq -d | wc -l)
@@ -177,7 +196,7 @@ check "each side effect names the job id that ran it" \
 	sh -c "awk '{ sub(/mod\$/, \"\", \$1); print \$2, \$1 }' '$S/ran' | sort >'$S/ran.ids';
 	awk '{ print \$1, \$3 }' '$S/jobs' | sort >'$S/jobs.ids';
 	[ -z \"\$(comm -23 '$S/ran.ids' '$S/jobs.ids')\" ]"
-diag "summary: rounds $ROUNDS, jobs acknowledged $nacked, lost $lost, doubled $doubled, wrong $wrong"
+diag "summary: rounds $ROUNDS, jobs acknowledged $nacked, lost $lost, doubled $doubled, wrong $wrong, kills lost $klost"
 
 # Found by this test: bmod without -J on a job submitted with -J leaves the
 # job with a garbled name (apply_modify() in mbatchd/state/apply.c reads
