@@ -18,8 +18,7 @@
 # Prints one line per run and a total:
 #   crash-soak: runs 1, rounds 100, jobs acknowledged 5210, lost 0, doubled 0,
 #   wrong 0, kills lost 0, failed checks 0, 312 s
-# and exits non-zero if any check failed (TODO checks do not count) or any
-# acknowledged bkill was lost (a known bug t0110 reports as a TODO).
+# and exits non-zero if any check failed (TODO checks do not count).
 set -u
 
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -87,6 +86,4 @@ done
 echo "crash-soak: runs $runs, rounds $rounds, jobs acknowledged $acked, lost $lost," \
 	"doubled $doubled, wrong $wrong, kills lost $klost, failed checks $failed," \
 	"$(($(date +%s) - start)) s"
-# A lost kill is a known bug reported as a TODO by the test; here it fails
-# the soak all the same.
 [ "$failed" -eq 0 ] && [ "$klost" -eq 0 ]

@@ -308,21 +308,3 @@ check_todo() {
 		sed 's/^/# /' "$T/check.out"
 	fi
 }
-
-# check_known "bug" "description" command...: a check that a known,
-# intermittent bug can fail.  A pass is a plain "ok"; a failure is reported
-# with a TAP TODO directive naming the bug, so that the suite stays green
-# but the log shows it.  (check_todo is for bugs that always show: there a
-# pass is news.)
-check_known() {
-	why=$1
-	desc=$2
-	shift 2
-	BS_TESTS=$((BS_TESTS + 1))
-	if "$@" >"$T/check.out" 2>&1; then
-		echo "ok $BS_TESTS - $desc"
-	else
-		echo "not ok $BS_TESTS - $desc # TODO $why"
-		sed 's/^/# /' "$T/check.out"
-	fi
-}

@@ -106,12 +106,17 @@ wait "$GEN"
 # Release what an unacknowledged bresume or bkill left behind, and held or
 # long jobs whose bsub reply was lost.  Jobs whose bkill was acknowledged
 # are left alone: if that kill were lost, they must show it (DONE, late).
+# bkill is refused while the job's host has not registered again after a
+# restart: retry until it is taken or the job is over.
+kill_taken() {
+	bkill "$1" 2>&1 | grep -q "is being terminated\|already finished"
+}
 all_jobs "$S/jobs0"
 while read -r id st name code; do
 	case $st in DONE | EXIT) continue ;; esac
 	case $name in
 	m*) bresume "$id" >/dev/null 2>&1 ;;
-	k*) grep -qx "$id" "$S/killed" || bkill "$id" >/dev/null 2>&1 ;;
+	k*) grep -qx "$id" "$S/killed" || wait_for 15 kill_taken "$id" ;;
 	esac
 done <"$S/jobs0"
 
@@ -150,8 +155,12 @@ bmod acknowledged: $(wc -l <"$S/modded"), bkill acknowledged: $(wc -l <"$S/kille
 		if (nm[id] != m) bad = bad " named " nm[id]
 		k = substr(m, 1, 1)
 		want = k == "k" ? "EXIT" : "DONE"
+		# A kill that was refused (the host not registered yet after a
+		# restart) or cut by a crash may have let the job run to its end.
+		if (k == "k" && !(id in killed) && st[id] == "DONE" && n == 1)
+			want = "DONE"
 		# A job whose bkill was acknowledged, yet ran to the end: the
-		# kill was lost (counted apart, see the check below).
+		# kill was lost (counted apart, for the summary).
 		if (k == "k" && (id in killed) && st[id] == "DONE" && nm[id] == m &&
 		    n <= 1) {
 			print "job " id " (" m "): bkill acknowledged, yet DONE" >killlost
@@ -177,13 +186,12 @@ check "every acknowledged job is known to mbatchd" test "$lost" -eq 0
 check "every acknowledged job is in its right final state and ran once" \
 	test "$wrong" -eq 0
 [ -s "$S/problems" ] && diag "$(head -n 40 "$S/problems")"
-# Found by this test (seen under ASan, where the loop is slower): bkill of
-# a running job is acknowledged ("is being terminated") before anything is
-# durable: the kill is not journaled, and the TERMINATE order to the host
-# can still be queued when the reply has left.  mbatchd killed in between
-# forgets the kill; the new one never sends it, and the job runs to DONE.
-check_known "an acknowledged bkill is lost when mbatchd dies before the order leaves" \
-	"every acknowledged bkill took effect" test "$klost" -eq 0
+# A kill the master acknowledged must not be forgotten in a crash.  (bkill
+# of a running job replies once the TERMINATE order is queued for the host,
+# with nothing journaled: a crash before the order leaves would lose it.
+# Not seen so far; what looked like it was bkill refused while the host had
+# not registered again, which the generator does not count.)
+check "every acknowledged bkill took effect" test "$klost" -eq 0
 [ -s "$S/killlost" ] && diag "$(head -n 20 "$S/killlost")"
 
 # Whatever was acknowledged or not: no side effect twice, no job twice.
