@@ -239,9 +239,28 @@ no_unfinished() {
 	bjobs 2>&1 | grep -q "No unfinished job found"
 }
 
-# all_jobs FILE: one line "ID STAT NAME EXIT_CODE" per job mbatchd knows.
+# all_jobs FILE: one line "ID STAT NAME EXIT_CODE" per job mbatchd knows;
+# fails if bjobs does (its complaint in FILE.err).
 all_jobs() {
-	bjobs -a -noheader -o "jobid stat job_name exit_code" >"$1" 2>/dev/null
+	bjobs -a -noheader -o "jobid stat job_name exit_code" >"$1" 2>"$1.err"
+}
+
+# jobs_by_id FILE FIRST LAST: as all_jobs, for the ids FIRST..LAST, asked
+# 200 at a time: one bjobs -a reply for thousands of jobs can pass the RPC
+# frame limit (4 MB; each job carries its submission environment).  Ids
+# that are not jobs are skipped; fails on any other complaint of bjobs.
+jobs_by_id() {
+	: >"$1"
+	: >"$1.err"
+	i=$2
+	while [ "$i" -le "$3" ]; do
+		j=$((i + 199))
+		[ "$j" -le "$3" ] || j=$3
+		bjobs -a -noheader -o "jobid stat job_name exit_code" \
+			$(seq "$i" "$j") >>"$1" 2>>"$1.err"
+		i=$((j + 1))
+	done
+	! grep -qv "^Job <[0-9]*> is not found" "$1.err"
 }
 
 # The journal's files.
