@@ -1,9 +1,12 @@
 #!/bin/sh
 # mbatchd killed with SIGKILL at random moments while a load generator
 # submits, modifies and kills jobs, round after round.  At the end every
-# job whose submission was acknowledged is known in its right final state,
-# and every job's own side effect (a line it appends to a file) happened
-# exactly once: never lost, never twice.
+# job whose submission was acknowledged is known in its right final state
+# (DONE; EXIT when its bkill was acknowledged; the command bmod -Z gave it
+# when that bmod was acknowledged), and every job's own side effect (a line
+# it appends to a file) happened exactly once: never lost, never twice.
+# A request whose reply never came (mbatchd died first, or refused it) is
+# not acknowledged: its effect may or may not have happened, but once.
 #
 # Parameters (bench/crash-soak.sh raises them): CRASH_ROUNDS kills (8),
 # CRASH_MAX_UP_MS longest run between kills (2000), CRASH_MAX_DOWN_MS
