@@ -12,6 +12,13 @@ INTEGRATION_TESTS = \
 	%reldir%/t0100-reconfig.sh \
 	%reldir%/t0200-preempt.sh \
 	%reldir%/t0210-app.sh
+# Crash, torn and damaged journal, full disk, both daemons restarted.
+INTEGRATION_TESTS += \
+	%reldir%/t0110-kill9-soak.sh \
+	%reldir%/t0120-torn-journal.sh \
+	%reldir%/t0130-flipped-byte.sh \
+	%reldir%/t0140-disk-full.sh \
+	%reldir%/t0150-both-restart.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS)
 SH_LOG_COMPILER = $(SHELL)
