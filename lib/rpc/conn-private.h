@@ -87,6 +87,7 @@ BsRpcConn *conn_new(GMainContext *ctx, int fd, ConnState state,
     const BsRpcLimits *lim, const ConnHooks *hooks, void *hook_data);
 void conn_set_desc(BsRpcConn *conn, const char *desc);
 void conn_update(BsRpcConn *conn);
+void conn_gate_opened(BsRpcConn *conn, guint64 old_synced);
 void conn_send(BsRpcConn *conn, GBytes *frame);
 void conn_set_ready(BsRpcConn *conn, ProtobufCService *service);
 void conn_close_level(BsRpcConn *conn, BsLogLevel level, const char *reason);

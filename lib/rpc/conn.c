@@ -250,6 +250,13 @@ conn_finish_connect(BsRpcConn *conn)
 		conn->hooks->connected(conn, conn->hook_data);
 }
 
+/* Output waits until the commits behind it are durable (BsRpcGate). */
+static gboolean
+conn_held(const BsRpcConn *conn)
+{
+	return conn->gate != NULL && conn->held_until > conn->gate->synced;
+}
+
 /* The earliest deadline of this connection, or -1 for none. */
 static gint64
 conn_next_deadline(const BsRpcConn *conn)
@@ -259,7 +266,8 @@ conn_next_deadline(const BsRpcConn *conn)
 	if ((conn->state == CONN_CONNECTING || conn->state == CONN_HELLO) &&
 	    conn->lim.hello_timeout_ms != 0)
 		next = conn->created + ms_to_us(conn->lim.hello_timeout_ms);
-	if (conn->outq.length != 0 && conn->lim.write_timeout_ms != 0) {
+	if (conn->outq.length != 0 && conn->lim.write_timeout_ms != 0 &&
+	    !conn_held(conn)) {
 		t = conn->last_write_progress +
 		    ms_to_us(conn->lim.write_timeout_ms);
 		next = next < 0 ? t : MIN(next, t);
@@ -288,7 +296,7 @@ conn_check_timers(BsRpcConn *conn, gint64 now)
 			    conn->state == CONN_CONNECTING ? "no connection" :
 			    "no hello", lim->hello_timeout_ms);
 	}
-	if (reason == NULL && !g_queue_is_empty(&conn->outq) &&
+	if (reason == NULL && !g_queue_is_empty(&conn->outq) && !conn_held(conn) &&
 	    lim->write_timeout_ms != 0 && now >= conn->last_write_progress +
 	    ms_to_us(lim->write_timeout_ms))
 		reason = g_strdup_printf("write stalled for %u ms with %"
@@ -302,13 +310,6 @@ conn_check_timers(BsRpcConn *conn, gint64 now)
 		conn_close_level(conn, BS_LOG_WARNING, reason);
 		g_free(reason);
 	}
-}
-
-/* Output waits until the commits behind it are durable (BsRpcGate). */
-static gboolean
-conn_held(const BsRpcConn *conn)
-{
-	return conn->gate != NULL && conn->held_until > conn->gate->synced;
 }
 
 static gboolean
@@ -347,6 +348,16 @@ static GSourceFuncs conn_source_funcs = {
 };
 
 /* Re-derive the interest set and deadline from the state. */
+/* The gate opened: the peer's stall clock starts now, not at the hold. */
+void
+conn_gate_opened(BsRpcConn *conn, guint64 old_synced)
+{
+	if (conn->gate != NULL && conn->held_until > old_synced &&
+	    !g_queue_is_empty(&conn->outq))
+		conn->last_write_progress = g_get_monotonic_time();
+	conn_update(conn);
+}
+
 void
 conn_update(BsRpcConn *conn)
 {
@@ -414,7 +425,8 @@ conn_send(BsRpcConn *conn, GBytes *frame)
 		conn->last_write_progress = g_get_monotonic_time();
 	conn->out_bytes += g_bytes_get_size(frame);
 	g_queue_push_tail(&conn->outq, frame);
-	if (conn->gate != NULL)
+	/* A hello reply depends on no commit; everything after does. */
+	if (conn->gate != NULL && conn->state == CONN_READY)
 		conn->held_until = MAX(conn->held_until, conn->gate->barrier);
 	if (!conn->read_paused && conn->out_bytes > conn->lim.max_outbound) {
 		conn->read_paused = TRUE;

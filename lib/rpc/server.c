@@ -122,12 +122,14 @@ bs_rpc_server_set_synced(BsRpcServer *srv, guint64 seq)
 	GHashTableIter it;
 	gpointer conn;
 
-	if (seq <= srv->gate.synced)
+	guint64 old = srv->gate.synced;
+
+	if (seq <= old)
 		return;
 	srv->gate.synced = seq;
 	g_hash_table_iter_init(&it, srv->conns);
 	while (g_hash_table_iter_next(&it, &conn, NULL))
-		conn_update(conn);
+		conn_gate_opened(conn, old);
 }
 
 guint

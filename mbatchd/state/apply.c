@@ -328,9 +328,10 @@ apply_modify(State *st, const Basalt__EvJobModify *e, GError **err)
 	old = j->spec;
 	j->spec = spec_ref_new(e->spec);
 	job_spec_ref_drop(old);
-	if (j->index == 0 && e->spec != NULL && e->spec->job_name != NULL &&
-	    *e->spec->job_name)
-		j->name = state_intern(st, e->spec->job_name);
+	/* From the job's own copy: the event's strings may be the old spec's. */
+	if (j->index == 0 && job_spec(j)->job_name != NULL &&
+	    *job_spec(j)->job_name)
+		j->name = state_intern(st, job_spec(j)->job_name);
 	return TRUE;
 }
 

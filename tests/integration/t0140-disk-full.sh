@@ -54,18 +54,14 @@ check "the submission whose event did not fit waits for its reply" \
 	sh -c "[ -n '$held' ] && kill -0 '$held' 2>/dev/null"
 
 # While the disk is full.  Found by this test: right after the failed sync,
-# new connections hang: their hello reply is queued under the output gate's
-# barrier left by the failed commit (lib/rpc resets the barrier only when a
-# request is dispatched), so it waits for a sync that cannot happen.  The
-# first request dispatched after that (here, once vh1's sbatchd is thawed,
-# its heartbeat) resets it for the connections made later.  A short receive
-# timeout keeps the probes from waiting 30 s.
+# new connections used to hang, their hello reply held behind the failed
+# commit's barrier; hello replies no longer wait on the gate.  vh1's
+# sbatchd stays frozen so no other request can mask it.  A short receive
+# timeout keeps a regression from waiting 30 s.
 probe() { LSB_API_RECVTIMEOUT=2 "$@"; }
-check_todo "hello replies held behind a failed commit" \
-	"bjobs answers at once while the journal cannot be written" \
+check "bjobs answers at once while the journal cannot be written" \
 	sh -c "LSB_API_RECVTIMEOUT=2 bjobs -noheader -o stat $r | grep -q RUN"
-check_todo "hello replies held behind a failed commit" \
-	"bsub is refused at once, with a message that says why" \
+check "bsub is refused at once, with a message that says why" \
 	sh -c "! LSB_API_RECVTIMEOUT=2 bsub -o /dev/null true >'$T/refused0.out' 2>&1 &&
 	grep -q 'cannot record changes now.*No space left on device' '$T/refused0.out'"
 kill -CONT "$(sbd_pid vh1)"
