@@ -25,3 +25,15 @@ CLEANFILES += %reldir%/sched-preempt-bench$(EXEEXT)
 .PHONY: bench-preempt
 bench-preempt: %reldir%/sched-preempt-bench$(EXEEXT)
 	./%reldir%/sched-preempt-bench$(EXEEXT)
+
+# The kill -9 soak (bench/crash-soak.sh): many rounds of mbatchd crashes
+# under load; it counts lost and doubled jobs (both must be 0).
+EXTRA_DIST += %reldir%/crash-soak.sh
+.PHONY: bench-crash-soak
+bench-crash-soak: all
+	top_srcdir='$(abs_top_srcdir)' \
+		$(SHELL) $(srcdir)/%reldir%/crash-soak.sh '$(abs_top_builddir)'
+
+# Every benchmark there is so far.
+.PHONY: bench
+bench: bench-journal bench-preempt
