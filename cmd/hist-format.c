@@ -240,6 +240,18 @@ step_body(GString *out, const HistJob *j, const HistStep *s)
 		g_string_append_printf(out, "Job moved to position %u relative "
 		    "to <%s>;", s->position, s->to_bottom ? "bottom" : "top");
 		break;
+	case HIST_STEP_SIGNAL:
+		if (s->pid == 0)
+			g_string_append_printf(out, "Signal <KILL> requested by "
+			    "user or administrator <%s>;", s->text ? s->text : "");
+		else if (cmd_signal_name(s->pid) != NULL)
+			g_string_append_printf(out, "Signal <%s> requested by user "
+			    "or administrator <%s>;", cmd_signal_name(s->pid),
+			    s->text ? s->text : "");
+		else
+			g_string_append_printf(out, "Signal <%d> requested by user "
+			    "or administrator <%s>;", s->pid, s->text ? s->text : "");
+		break;
 	}
 }
 

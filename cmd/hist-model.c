@@ -453,6 +453,11 @@ feed_job_event(HistJob *j, const Basalt__Event *ev)
 	case BASALT__EVENT__BODY_JOB_CLEAN:
 		j->cleaned = TRUE;
 		break;
+	case BASALT__EVENT__BODY_JOB_SIGNAL:
+		s = add_step(j, ev, HIST_STEP_SIGNAL);
+		s->pid = ev->job_signal->signal;
+		s->text = g_strdup(ev->job_signal->user);
+		break;
 	default:
 		break;
 	}
@@ -476,6 +481,7 @@ event_job(const Basalt__Event *ev, guint64 *id, guint32 *index)
 	JOB_CASE(JOB_MODIFY, job_modify)
 	JOB_CASE(JOB_MOVE, job_move)
 	JOB_CASE(JOB_CLEAN, job_clean)
+	JOB_CASE(JOB_SIGNAL, job_signal)
 #undef JOB_CASE
 	default:
 		return FALSE;

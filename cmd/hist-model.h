@@ -41,6 +41,7 @@ typedef enum {
 	HIST_STEP_SWITCH,
 	HIST_STEP_MODIFY,
 	HIST_STEP_MOVE,
+	HIST_STEP_SIGNAL,
 } HistStepKind;
 
 /* One line of a job's history. */
@@ -51,12 +52,13 @@ typedef struct {
 	Basalt__JobState state;     /* STATUS, REQUEUE: the state entered */
 	int exit_status;            /* STATUS DONE/EXIT */
 	int term_signal;
-	int pid;                    /* START */
+	int pid;                    /* START; SIGNAL: the signal, 0 = kill */
 	guint64 cpu_us;             /* STATUS DONE/EXIT */
 	guint position;             /* MOVE */
 	gboolean to_bottom;         /* MOVE */
 	/* SUBMIT: the queue; DISPATCH: the hosts, one per slot, blank
 	 * separated; STATUS, REQUEUE: the reason; SWITCH: the queue;
+	 * SIGNAL: the user who asked;
 	 * MODIFY: the changes, one per line. */
 	char *text;
 } HistStep;

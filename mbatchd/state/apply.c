@@ -448,6 +448,14 @@ state_apply(State *st, const Basalt__Event *ev, GError **err)
 	case BASALT__EVENT__BODY_HOST_CTRL:
 		ok = apply_host_ctrl(st, ev->host_ctrl);
 		break;
+	case BASALT__EVENT__BODY_JOB_SIGNAL:
+		/* History only; the job must exist and be running. */
+		ok = find_job(st, ev->job_signal->job_id, ev->job_signal->array_index,
+		    err) != NULL;
+		break;
+	case BASALT__EVENT__BODY_RECONFIG:
+		ok = TRUE;
+		break;
 	case BASALT__EVENT__BODY_COUNTERS:
 		st->last_job_id = MAX(st->last_job_id, ev->counters->last_job_id);
 		ok = TRUE;

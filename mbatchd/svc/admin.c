@@ -41,15 +41,22 @@ add_diags(Out *o, const BsDiags *d)
 }
 
 static Basalt__Error *
-reconfig(Manager *m, Out *o)
+reconfig(Manager *m, const Caller *c, Out *o)
 {
 	g_autoptr(BsDiags) d = bs_diags_new();
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvReconfig e = BASALT__EV_RECONFIG__INIT;
 
 	if (!manager_reconfig(m, d)) {
 		add_diags(o, d);
 		return svc_error(E(CONFIG), "The configuration has %u error(s); "
 		    "the running configuration is unchanged", d->n_errors);
 	}
+	e.user = (char *)c->user;
+	e.queues = m->cfg->queues->len;
+	ev.body_case = BASALT__EVENT__BODY_RECONFIG;
+	ev.reconfig = &e;
+	manager_commit(m, &ev, NULL);
 	add_diags(o, d);
 	say(o, "Reconfiguration initiated");
 	return NULL;
@@ -229,7 +236,7 @@ svc_admin(Basalt__BatchService_Service *svc, const Basalt__AdminRequest *req,
 	} else {
 		switch (req->action) {
 		case AA(RECONFIG):
-			reply.error = reconfig(m, &o);
+			reply.error = reconfig(m, &c, &o);
 			break;
 		case AA(CKCONFIG):
 			reply.error = ckconfig(m, &o);

@@ -17,6 +17,22 @@
 #define A(x) BASALT__JOB_ACTION__JOB_ACTION_##x
 #define X(x) BASALT__EXEC_ACTION__EXEC_ACTION_##x
 
+/* Journal the request before the order leaves (bhist shows it). */
+static void
+commit_signal(Manager *m, const Job *j, int sig, const Caller *c)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobSignal e = BASALT__EV_JOB_SIGNAL__INIT;
+
+	e.job_id = j->id;
+	e.array_index = j->index;
+	e.signal = sig;
+	e.user = (char *)c->user;
+	ev.body_case = BASALT__EVENT__BODY_JOB_SIGNAL;
+	ev.job_signal = &e;
+	manager_commit(m, &ev, NULL);
+}
+
 static Basalt__Error *
 kill_job(Manager *m, Job *j, const Caller *c)
 {
@@ -29,6 +45,7 @@ kill_job(Manager *m, Job *j, const Caller *c)
 	if (!hosts_signal_job(m, j, X(TERMINATE), 0, c->user))
 		return svc_error(E(JOB_STATE),
 		    "The execution host is unreachable; use bkill -r to remove the job");
+	commit_signal(m, j, 0, c);
 	return NULL;
 }
 
@@ -51,6 +68,7 @@ signal_job(Manager *m, Job *j, int sig, const Caller *c)
 	}
 	if (!hosts_signal_job(m, j, X(SIGNAL), sig, c->user))
 		return svc_error(E(JOB_STATE), "The execution host is unreachable");
+	commit_signal(m, j, sig, c);
 	return NULL;
 }
 

@@ -22,6 +22,8 @@ bstop "$id" >/dev/null
 wait_for 10 procs_in "$id" T
 check "bkill of a stopped job ends it" sh -c "bkill $id >/dev/null && true"
 check "the job is EXIT" wait_for 15 state_is "$id" EXIT
+check "bhist -l shows the kill request and who made it" \
+	sh -c "bhist -l $id | tr -s ' \n' ' ' | grep -q 'Signal <KILL> requested by user or administrator <$(id -un)>'"
 job_gone() { [ -z "$(job_pids "$id")" ]; }
 check "no process of the job is left" wait_for 10 job_gone
 
