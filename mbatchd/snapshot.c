@@ -1,0 +1,624 @@
+/*
+ * Building the scheduler's snapshot (snapshot.h): hosts with their slots
+ * and state, queues with limits, windows and PREEMPTION lists, users and
+ * groups with their limits, running jobs with what they hold, and pending
+ * jobs in each queue's order with their dependencies evaluated.  Arrays
+ * grow while building, so cross-references are stored as offsets and
+ * turned into pointers once at the end (fix_pointers).
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "job/depend.h"
+#include "mbatchd/snapshot.h"
+#include "resreq/resreq.h"
+
+/* What the host filter needs: the job's -R and the host's live figures. */
+typedef struct {
+	const BsResReq *rr;
+} JobFilter;
+
+typedef struct {
+	const SchedHost *host;
+	const HostLink *link;
+} HostView;
+
+static guint
+host_idx(Build *b, const char *name, gboolean *found)
+{
+	gpointer v = g_hash_table_lookup(b->host_index, name);
+
+	*found = v != NULL;
+	return v != NULL ? GPOINTER_TO_UINT(v) - 1 : 0;
+}
+
+static int
+host_mxj(const Manager *m, const char *name, const HostLink *l)
+{
+	const BsHostConf *hc = bs_config_host(m->cfg, name);
+	int ncpus = l != NULL && l->ncpus > 0 ? (int)l->ncpus : 1;
+
+	/* Without an lsb.hosts row a host has one slot per CPU. */
+	if (hc == NULL || hc->mxj == BS_CONF_MXJ_NCPUS)
+		return ncpus;
+	return hc->mxj;
+}
+
+static SchedHostState
+host_state(Build *b, const char *name, const HostLink *l)
+{
+	const BsHostConf *hc = bs_config_host(b->m->cfg, name);
+	HostRt *rt = g_hash_table_lookup(b->m->st->hosts, name);
+
+	if (l == NULL || l->conn == NULL || l->unavail)
+		return SCHED_HOST_UNAVAIL;
+	if (rt != NULL && rt->closed_adm)
+		return SCHED_HOST_CLOSED_ADM;
+	if (hc != NULL && !bs_conf_windows_open(hc->dispatch_window, b->now))
+		return SCHED_HOST_CLOSED_WIND;
+	return SCHED_HOST_OK;
+}
+
+static void
+add_hosts(Build *b)
+{
+	GPtrArray *hosts = b->m->cfg->cluster->hosts;
+
+	for (guint i = 0; i < hosts->len; i++) {
+		const BsClusterHost *ch = g_ptr_array_index(hosts, i);
+		const HostLink *l = manager_link(b->m, ch->name);
+		const BsHostConf *hc = bs_config_host(b->m->cfg, ch->name);
+		SchedHost h = { 0 };
+
+		if (!ch->server)
+			continue;
+		h.name = ch->name;
+		h.max_slots = host_mxj(b->m, ch->name, l);
+		h.ncpus = l != NULL && l->ncpus > 0 ? (int)l->ncpus : 1;
+		h.jl_u = hc != NULL ? hc->jl_u : SCHED_UNLIMITED;
+		h.state = host_state(b, ch->name, l);
+		h.r15s = l != NULL ? l->load.r15s : 0;
+		h.r1m = l != NULL ? l->load.r1m : 0;
+		g_array_append_val(b->hosts, h);
+		g_hash_table_insert(b->host_index, (gpointer)ch->name,
+		    GUINT_TO_POINTER(b->hosts->len));
+	}
+}
+
+/* HOSTS "+N" preferences by host, from names and groups written with one. */
+static int
+host_pref(const Manager *m, const BsQueueConf *q, const char *host)
+{
+	int best = 0;
+
+	for (guint i = 0; q->hosts != NULL && i < q->hosts->len; i++) {
+		const BsHostRef *r = g_ptr_array_index(q->hosts, i);
+		g_auto(GStrv) members = NULL;
+
+		if (!r->has_pref || r->exclude)
+			continue;
+		if (r->kind == BS_HOSTREF_HOST && strcmp(r->name, host) == 0)
+			best = MAX(best, r->pref);
+		if (r->kind != BS_HOSTREF_GROUP)
+			continue;
+		members = bs_config_host_group_expand(m->cfg, r->name);
+		if (members != NULL && g_strv_contains((const char *const *)members, host))
+			best = MAX(best, r->pref);
+	}
+	return best;
+}
+
+static void
+add_queue(Build *b, const BsQueueConf *qc)
+{
+	QueueRt *rt = state_queue_ensure(b->m->st, qc->name);
+	g_auto(GStrv) hosts = bs_config_queue_hosts(b->m->cfg, qc);
+	gboolean windows_open = bs_conf_windows_open(qc->dispatch_window, b->now) &&
+	    bs_conf_windows_open(qc->run_window, b->now);
+	SchedQueue q = { 0 };
+
+	q.name = qc->name;
+	q.priority = qc->priority;
+	q.dispatch_ok = rt->active && windows_open;
+	q.inactive_by_admin = !rt->active;
+	q.qjob_limit = qc->qjob_limit;
+	q.ujob_limit = qc->ujob_limit;
+	q.hjob_limit = qc->hjob_limit;
+	q.pjob_limit = qc->pjob_limit;
+	q.terminate_on_preempt = (qc->terminate_when & BS_TERMINATE_WHEN_PREEMPT) != 0;
+	/* Hosts are stored as offsets now and turned into pointers once all
+	 * queues are in, since the storage array may still move. */
+	q.n_hosts = 0;
+	q.hosts = GUINT_TO_POINTER(b->queue_hosts->len + 1);
+	for (guint i = 0; hosts != NULL && hosts[i] != NULL; i++) {
+		gboolean found;
+		SchedQueueHost qh;
+
+		qh.host = host_idx(b, hosts[i], &found);
+		if (!found)
+			continue;
+		qh.pref = host_pref(b->m, qc, hosts[i]);
+		g_array_append_val(b->queue_hosts, qh);
+		q.n_hosts++;
+	}
+	g_array_append_val(b->queues, q);
+}
+
+static guint
+queue_index(const Manager *m, const char *name, gboolean *found)
+{
+	for (guint i = 0; i < m->cfg->queues->len; i++)
+		if (strcmp(((BsQueueConf *)g_ptr_array_index(m->cfg->queues, i))->name,
+		    name) == 0) {
+			*found = TRUE;
+			return i;
+		}
+	*found = FALSE;
+	return 0;
+}
+
+/* PREEMPTION lists as queue indexes; stored as offsets like the hosts. */
+static void
+add_refs(Build *b, GPtrArray *list, SchedQueueRef **out, guint *n)
+{
+	*out = GUINT_TO_POINTER(b->queue_refs->len + 1);
+	*n = 0;
+	for (guint i = 0; list != NULL && i < list->len; i++) {
+		const BsQueueRef *r = g_ptr_array_index(list, i);
+		SchedQueueRef ref = { 0 };
+		gboolean found;
+
+		ref.queue = queue_index(b->m, r->queue, &found);
+		if (!found)
+			continue;
+		ref.pref = r->pref;
+		ref.has_pref = r->has_pref;
+		g_array_append_val(b->queue_refs, ref);
+		(*n)++;
+	}
+}
+
+static void
+add_preemption(Build *b)
+{
+	for (guint i = 0; i < b->queues->len; i++) {
+		const BsQueueConf *qc = g_ptr_array_index(b->m->cfg->queues, i);
+		SchedQueue *q = &g_array_index(b->queues, SchedQueue, i);
+
+		q->preemptive = qc->preemption.preemptive;
+		q->preemptable = qc->preemption.preemptable;
+		add_refs(b, qc->preemption.preemptive_queues, &q->preemptive_queues,
+		    &q->n_preemptive_queues);
+		add_refs(b, qc->preemption.preemptable_queues, &q->preemptable_queues,
+		    &q->n_preemptable_queues);
+	}
+}
+
+static const BsUserConf *
+user_row(const Manager *m, const char *user)
+{
+	const BsUsersConf *uc = m->cfg->users;
+	const BsUserConf *member_row = NULL, *def = NULL;
+
+	for (guint i = 0; uc != NULL && i < uc->users->len; i++) {
+		const BsUserConf *r = g_ptr_array_index(uc->users, i);
+		g_auto(GStrv) members = NULL;
+
+		if (!r->per_member && strcmp(r->name, user) == 0)
+			return r;
+		if (strcmp(r->name, "default") == 0)
+			def = r;
+		if (!r->per_member || member_row != NULL)
+			continue;
+		members = bs_config_user_group_expand(m->cfg, r->name);
+		if (members != NULL && g_strv_contains((const char *const *)members, user))
+			member_row = r;
+	}
+	return member_row != NULL ? member_row : def;
+}
+
+/* Groups whose whole-group MAX_JOBS applies to this user. */
+static void
+user_groups(Build *b, const char *user, SchedUser *su)
+{
+	const BsUsersConf *uc = b->m->cfg->users;
+	guint start = b->ints->len;
+
+	for (guint i = 0; uc != NULL && i < uc->users->len; i++) {
+		const BsUserConf *r = g_ptr_array_index(uc->users, i);
+		g_auto(GStrv) members = NULL;
+		SchedGroup g = { 0 };
+		guint gi;
+
+		if (r->per_member || (r->max_jobs == BS_CONF_UNLIMITED &&
+		    r->jl_p == BS_CONF_UNLIMITED))
+			continue;
+		members = bs_config_user_group_expand(b->m->cfg, r->name);
+		if (members == NULL || !g_strv_contains((const char *const *)members, user))
+			continue;
+		/* One SchedGroup per configured group, shared by its members. */
+		for (gi = 0; gi < b->groups->len; gi++)
+			if (strcmp(g_array_index(b->groups, SchedGroup, gi).name, r->name) == 0)
+				break;
+		if (gi == b->groups->len) {
+			g.name = r->name;
+			g.max_jobs = r->max_jobs;
+			g.jl_p = r->jl_p;
+			g_array_append_val(b->groups, g);
+		}
+		g_array_append_val(b->ints, gi);
+	}
+	su->groups = GUINT_TO_POINTER(start + 1);
+	su->n_groups = b->ints->len - start;
+}
+
+static guint
+user_idx(Build *b, const char *user)
+{
+	gpointer v = g_hash_table_lookup(b->user_index, user);
+	const BsUserConf *row;
+	SchedUser su = { 0 };
+
+	if (v != NULL)
+		return GPOINTER_TO_UINT(v) - 1;
+	row = user_row(b->m, user);
+	su.name = user;
+	su.max_jobs = row != NULL ? row->max_jobs : SCHED_UNLIMITED;
+	su.jl_p = row != NULL ? row->jl_p : -1;
+	user_groups(b, user, &su);
+	g_array_append_val(b->users, su);
+	g_hash_table_insert(b->user_index, (gpointer)user,
+	    GUINT_TO_POINTER(b->users->len));
+	return b->users->len - 1;
+}
+
+/* MAX_JOB_PREEMPT: the application's, else the queue's, else
+ * lsb.params'; 0 = unlimited. */
+static int
+max_job_preempt(const Manager *m, const Job *j)
+{
+	int n = bs_config_max_job_preempt(m->cfg, bs_config_queue(m->cfg, j->queue),
+	    bs_config_app(m->cfg, job_spec(j)->app_profile));
+
+	return n == BS_CONF_UNLIMITED ? 0 : n;
+}
+
+static void
+add_running(Build *b, Job *j, guint queue)
+{
+	SchedRunning r = { 0 };
+
+	r.id = j->id;
+	r.queue = queue;
+	r.user = user_idx(b, j->user);
+	r.state = j->state == JS_SSUSP ? SCHED_RUN_SSUSP :
+	    j->state == JS_USUSP ? SCHED_RUN_USUSP : SCHED_RUN_RUN;
+	r.array_id = j->index > 0 ? j->id : 0;
+	r.start_time = j->start_time;
+	r.preempt_count = (int)j->preempt_count;
+	r.max_preempt = max_job_preempt(b->m, j);
+	r.preempted = j->state == JS_SSUSP && j->preempted_by != 0;
+	r.allocs = GUINT_TO_POINTER(b->allocs->len + 1);
+	for (guint i = 0; j->exec_hosts[i] != NULL; i++) {
+		gboolean found;
+		SchedAlloc a = { .host = host_idx(b, j->exec_hosts[i], &found), .slots = 1 };
+		SchedAlloc *last = r.n_allocs > 0 ?
+		    &g_array_index(b->allocs, SchedAlloc, b->allocs->len - 1) : NULL;
+
+		if (!found)
+			continue;
+		if (last != NULL && last->host == a.host) {
+			last->slots++;
+			continue;
+		}
+		g_array_append_val(b->allocs, a);
+		r.n_allocs++;
+	}
+	g_array_append_val(b->running, r);
+	g_ptr_array_add(b->running_jobs, j);
+}
+
+typedef struct {
+	Manager *m;
+	const Job *job;
+} DepCtx;
+
+static BsDependJobState
+dep_state(const Job *j)
+{
+	switch (j->state) {
+	case JS_PEND: return BS_DEPEND_JOB_PEND;
+	case JS_PSUSP: return BS_DEPEND_JOB_HELD;
+	case JS_USUSP:
+	case JS_SSUSP: return BS_DEPEND_JOB_SUSP;
+	case JS_DONE: return BS_DEPEND_JOB_DONE;
+	case JS_EXIT: return BS_DEPEND_JOB_EXIT;
+	default: return BS_DEPEND_JOB_RUN;
+	}
+}
+
+static void
+dep_lookup(const BsDependRef *ref, GArray *out, void *data)
+{
+	DepCtx *c = data;
+	GHashTableIter it;
+	gpointer v;
+
+	g_hash_table_iter_init(&it, c->m->st->jobs);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		const Job *j = v;
+		BsDependJob dj = { 0 };
+
+		if (ref->name != NULL) {
+			/* An element answers to its array's name. */
+			const char *br = j->index > 0 ? strrchr(j->name, '[') : NULL;
+			g_autofree char *base = br != NULL ?
+			    g_strndup(j->name, (gsize)(br - j->name)) : g_strdup(j->name);
+
+			if (j->user != c->job->user ||
+			    !bs_depend_name_matches(ref->name, base))
+				continue;
+		} else if (j->id != ref->job_id ||
+		    (ref->index != 0 && j->index != ref->index)) {
+			continue;
+		}
+		dj.state = dep_state(j);
+		dj.exit_code = j->exit_status;
+		dj.post = job_is_finished(j) ? BS_DEPEND_POST_DONE : BS_DEPEND_POST_NONE;
+		g_array_append_val(out, dj);
+	}
+}
+
+static void
+parse_spec(JobSpecRef *ref)
+{
+	const Basalt__JobSpec *spec = ref->spec;
+
+	if (ref->parsed)
+		return;
+	ref->parsed = TRUE;
+	/* Both were checked at submission; a failure here means a journal
+	 * from an older version, and the job then runs without the clause. */
+	if (spec->resreq != NULL && *spec->resreq)
+		ref->resreq = bs_resreq_parse(spec->resreq, NULL);
+	if (spec->dependency != NULL && *spec->dependency)
+		ref->depend = bs_depend_parse(spec->dependency, NULL);
+}
+
+static void
+add_pending(Build *b, Job *j, guint queue)
+{
+	const Basalt__JobSpec *spec = job_spec(j);
+	SchedJob sj = { 0 };
+	guint start = b->ints->len;
+
+	parse_spec(j->spec);
+	sj.id = j->id;
+	sj.array_index = j->index;
+	sj.queue = queue;
+	sj.user = user_idx(b, j->user);
+	sj.min_slots = spec->min_slots > 0 ? (int)spec->min_slots : 1;
+	sj.max_slots = MAX(sj.min_slots, (int)spec->max_slots);
+	sj.held = j->state == JS_PSUSP;
+	sj.begin_time = spec->begin_time;
+	sj.array_id = j->index > 0 ? j->id : 0;
+	sj.array_limit = j->array_limit;
+	if (j->spec->resreq != NULL) {
+		int ptile = bs_resreq_span_ptile(j->spec->resreq);
+		JobFilter *f = g_new(JobFilter, 1);
+
+		sj.one_host = bs_resreq_span_hosts(j->spec->resreq) == 1;
+		sj.ptile = ptile > 0 ? ptile : 0;
+		f->rr = j->spec->resreq;
+		g_ptr_array_add(b->filter_data, f);
+		sj.filter_data = f;
+	}
+	if (j->spec->depend != NULL) {
+		DepCtx c = { b->m, j };
+		BsDependResult r = bs_depend_eval(j->spec->depend, dep_lookup, &c);
+
+		sj.dep = r == BS_DEPEND_SATISFIED ? SCHED_DEP_NONE :
+		    r == BS_DEPEND_WAIT ? SCHED_DEP_WAIT : SCHED_DEP_NEVER;
+	}
+	for (size_t i = 0; i < spec->n_hosts; i++) {
+		gboolean found;
+		guint h = host_idx(b, spec->hosts[i], &found);
+
+		if (found)
+			g_array_append_val(b->ints, h);
+	}
+	if (spec->n_hosts > 0) {
+		sj.asked_hosts = GUINT_TO_POINTER(start + 1);
+		sj.n_asked_hosts = b->ints->len - start;
+	}
+	g_array_append_val(b->pending, sj);
+	g_ptr_array_add(b->pending_jobs, j);
+}
+
+static BsResValue
+host_value(const char *name, void *data)
+{
+	const HostView *hv = data;
+	BsResValue v = { .kind = BS_RES_NUMBER };
+	const Basalt__LoadIndices *l = hv->link != NULL ? &hv->link->load : NULL;
+
+	if (strcmp(name, "hname") == 0) {
+		v.kind = BS_RES_STRING;
+		v.str = hv->host->name;
+	} else if (strcmp(name, "type") == 0 || strcmp(name, "model") == 0 ||
+	    strcmp(name, BS_RESREQ_LOCAL_TYPE) == 0 ||
+	    strcmp(name, BS_RESREQ_LOCAL_MODEL) == 0) {
+		v.kind = BS_RES_STRING;
+		v.str = "LINUX";
+	} else if (strcmp(name, "ncpus") == 0) {
+		v.num = hv->host->ncpus;
+	} else if (strcmp(name, "maxmem") == 0) {
+		v.num = hv->link != NULL ? (double)hv->link->mem_kb / 1024 : 0;
+	} else if (l != NULL && strcmp(name, "mem") == 0) {
+		v.num = (double)l->mem_free_kb / 1024;
+	} else if (l != NULL && strcmp(name, "swp") == 0) {
+		v.num = (double)l->swap_free_kb / 1024;
+	} else if (l != NULL && strcmp(name, "tmp") == 0) {
+		v.num = (double)l->tmp_free_kb / 1024;
+	} else if (l != NULL && strcmp(name, "r15s") == 0) {
+		v.num = l->r15s;
+	} else if (l != NULL && strcmp(name, "r1m") == 0) {
+		v.num = l->r1m;
+	} else if (l != NULL && strcmp(name, "r15m") == 0) {
+		v.num = l->r15m;
+	} else if (l != NULL && strcmp(name, "ut") == 0) {
+		v.num = l->ut;
+	} else {
+		v.kind = BS_RES_UNDEFINED;
+	}
+	return v;
+}
+
+static gboolean
+host_filter(const void *job_data, const SchedHost *host, void *data)
+{
+	const JobFilter *f = job_data;
+	Manager *m = data;
+	HostView hv = { host, manager_link(m, host->name) };
+	double mem_mb;
+
+	if (f == NULL || f->rr == NULL)
+		return TRUE;
+	if (!bs_resreq_select_eval(f->rr, host_value, &hv, NULL))
+		return FALSE;
+	mem_mb = bs_resreq_rusage_mem_mb(f->rr);
+	return mem_mb <= 0 || hv.link == NULL || hv.link->load.mem_free_kb == 0 ||
+	    mem_mb <= (double)hv.link->load.mem_free_kb / 1024;
+}
+
+/* Offsets stored during the build become pointers into the final arrays. */
+static void
+fix_pointers(Build *b)
+{
+	SchedQueueHost *qh = (SchedQueueHost *)(void *)b->queue_hosts->data;
+	SchedAlloc *al = (SchedAlloc *)(void *)b->allocs->data;
+	guint *ints = (guint *)(void *)b->ints->data;
+
+	SchedQueueRef *refs = (SchedQueueRef *)(void *)b->queue_refs->data;
+
+	for (guint i = 0; i < b->queues->len; i++) {
+		SchedQueue *q = &g_array_index(b->queues, SchedQueue, i);
+
+		q->hosts = qh + GPOINTER_TO_UINT(q->hosts) - 1;
+		q->preemptive_queues = refs +
+		    GPOINTER_TO_UINT(q->preemptive_queues) - 1;
+		q->preemptable_queues = refs +
+		    GPOINTER_TO_UINT(q->preemptable_queues) - 1;
+	}
+	for (guint i = 0; i < b->running->len; i++) {
+		SchedRunning *r = &g_array_index(b->running, SchedRunning, i);
+
+		r->allocs = al + GPOINTER_TO_UINT(r->allocs) - 1;
+	}
+	for (guint i = 0; i < b->users->len; i++) {
+		SchedUser *u = &g_array_index(b->users, SchedUser, i);
+
+		u->groups = ints + GPOINTER_TO_UINT(u->groups) - 1;
+	}
+	for (guint i = 0; i < b->pending->len; i++) {
+		SchedJob *j = &g_array_index(b->pending, SchedJob, i);
+
+		if (j->asked_hosts != NULL)
+			j->asked_hosts = ints + GPOINTER_TO_UINT(j->asked_hosts) - 1;
+	}
+}
+
+void
+snapshot_build(Build *b, Manager *m)
+{
+	GPtrArray *queues = m->cfg->queues;
+	GHashTableIter it;
+	gpointer v;
+
+	memset(b, 0, sizeof *b);
+	b->m = m;
+	b->now = g_date_time_new_now_local();
+	b->hosts = g_array_new(FALSE, FALSE, sizeof(SchedHost));
+	b->queues = g_array_new(FALSE, FALSE, sizeof(SchedQueue));
+	b->users = g_array_new(FALSE, FALSE, sizeof(SchedUser));
+	b->groups = g_array_new(FALSE, FALSE, sizeof(SchedGroup));
+	b->running = g_array_new(FALSE, FALSE, sizeof(SchedRunning));
+	b->pending = g_array_new(FALSE, FALSE, sizeof(SchedJob));
+	b->allocs = g_array_new(FALSE, FALSE, sizeof(SchedAlloc));
+	b->queue_hosts = g_array_new(FALSE, FALSE, sizeof(SchedQueueHost));
+	b->ints = g_array_new(FALSE, FALSE, sizeof(guint));
+	b->host_index = g_hash_table_new(g_str_hash, g_str_equal);
+	b->user_index = g_hash_table_new(g_direct_hash, g_direct_equal);
+	b->pending_jobs = g_ptr_array_new();
+	b->running_jobs = g_ptr_array_new();
+	b->queue_refs = g_array_new(FALSE, FALSE, sizeof(SchedQueueRef));
+	b->filter_data = g_ptr_array_new_with_free_func(g_free);
+
+	add_hosts(b);
+	for (guint i = 0; i < queues->len; i++)
+		add_queue(b, g_ptr_array_index(queues, i));
+	add_preemption(b);
+	/* Pending jobs queue by queue, each in its own order; the policy
+	 * merges queues of equal priority by position, so list them by
+	 * submission within a priority level: configured order is close
+	 * enough and keeps this linear. */
+	for (guint i = 0; i < queues->len; i++) {
+		const BsQueueConf *qc = g_ptr_array_index(queues, i);
+		QueueRt *rt = state_queue(m->st, qc->name);
+
+		for (GList *l = rt != NULL ? rt->pending.head : NULL; l; l = l->next)
+			add_pending(b, l->data, i);
+	}
+	g_hash_table_iter_init(&it, m->st->jobs);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		Job *j = v;
+		const BsQueueConf *qc;
+
+		if (!job_is_started(j) || j->exec_hosts == NULL)
+			continue;
+		qc = bs_config_queue(m->cfg, j->queue);
+		for (guint q = 0; qc != NULL && q < queues->len; q++)
+			if (g_ptr_array_index(queues, q) == qc)
+				add_running(b, j, q);
+	}
+	fix_pointers(b);
+	b->snap.hosts = (SchedHost *)(void *)b->hosts->data;
+	b->snap.n_hosts = b->hosts->len;
+	b->snap.queues = (SchedQueue *)(void *)b->queues->data;
+	b->snap.n_queues = b->queues->len;
+	b->snap.users = (SchedUser *)(void *)b->users->data;
+	b->snap.n_users = b->users->len;
+	b->snap.groups = (SchedGroup *)(void *)b->groups->data;
+	b->snap.n_groups = b->groups->len;
+	b->snap.running = (SchedRunning *)(void *)b->running->data;
+	b->snap.n_running = b->running->len;
+	b->snap.pending = (SchedJob *)(void *)b->pending->data;
+	b->snap.n_pending = b->pending->len;
+	b->snap.preempt_for = m->cfg->params->preempt_for;
+	b->snap.host_filter = host_filter;
+	b->snap.host_filter_data = m;
+	b->snap.now = manager_now();
+}
+
+void
+snapshot_free(Build *b)
+{
+	g_array_free(b->hosts, TRUE);
+	g_array_free(b->queues, TRUE);
+	g_array_free(b->users, TRUE);
+	g_array_free(b->groups, TRUE);
+	g_array_free(b->running, TRUE);
+	g_array_free(b->pending, TRUE);
+	g_array_free(b->allocs, TRUE);
+	g_array_free(b->queue_hosts, TRUE);
+	g_array_free(b->ints, TRUE);
+	g_hash_table_destroy(b->host_index);
+	g_hash_table_destroy(b->user_index);
+	g_ptr_array_free(b->pending_jobs, TRUE);
+	g_ptr_array_free(b->running_jobs, TRUE);
+	g_array_free(b->queue_refs, TRUE);
+	g_ptr_array_free(b->filter_data, TRUE);
+	g_date_time_unref(b->now);
+}
+

@@ -1,0 +1,33 @@
+/*
+ * The scheduler's snapshot as the daemon builds it: configuration, state
+ * and host links flattened into the plain arrays of SchedSnapshot, with
+ * the daemon objects beside it (which Job each pending and running entry
+ * is) so a plan can be applied.  Everything time-dependent (windows, begin
+ * times, dependencies) is settled here, so the policy never reads a clock.
+ */
+#ifndef BS_MBD_SNAPSHOT_H
+#define BS_MBD_SNAPSHOT_H
+
+#include "mbatchd/manager.h"
+#include "mbatchd/sched/sched.h"
+
+typedef struct {
+	Manager *m;
+	SchedSnapshot snap;
+	GArray *hosts, *queues, *users, *groups, *running, *pending;
+	GArray *allocs;           /* SchedAlloc storage for running jobs */
+	GArray *queue_hosts;      /* SchedQueueHost storage */
+	GArray *ints;             /* guint storage: asked hosts, user groups */
+	GHashTable *host_index;   /* name -> index + 1 */
+	GHashTable *user_index;   /* interned name -> index + 1 */
+	GPtrArray *pending_jobs;  /* Job*, parallel to pending */
+	GPtrArray *running_jobs;  /* Job*, parallel to running */
+	GArray *queue_refs;       /* SchedQueueRef storage: PREEMPTION lists */
+	GPtrArray *filter_data;   /* JobFilter*, freed with the pass */
+	GDateTime *now;
+} Build;
+
+void snapshot_build(Build *b, Manager *m);
+void snapshot_free(Build *b);
+
+#endif
