@@ -652,7 +652,9 @@ preempt_try(Pass *p, guint idx)
 	find_candidates(&t);
 	find_victims(&t);
 	t.taken = p->preempt->taken;
-	memset(t.taken, 0, t.victims->len * sizeof *t.taken);
+	/* NULL when nothing runs: memset must not see it even for 0 bytes. */
+	if (t.victims->len > 0)
+		memset(t.taken, 0, t.victims->len * sizeof *t.taken);
 	if (t.job->one_host)
 		index_by_host(&t);
 	if (t.victims->len > 0)

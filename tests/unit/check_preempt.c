@@ -21,6 +21,20 @@ START_TEST(test_p1_normal_cannot_preempt_low)
 }
 END_TEST
 
+/* Nothing runs, the host is closed: the preemptive job looks for victims
+ * among none and stays pending (found by UBSan in the daemon). */
+START_TEST(test_no_running_jobs_no_victims)
+{
+	reference_cluster();
+	t.hosts[H1].state = SCHED_HOST_CLOSED_ADM;
+	t.hosts[H2].state = SCHED_HOST_CLOSED_ADM;
+	job(10, HIGH, 0, 1);
+	run();
+	expect("", "");
+	expect_reason(0, "Closed by LSF administrator: 2 hosts;");
+}
+END_TEST
+
 START_TEST(test_p2_high_preempts_on_least_loaded_host)
 {
 	reference_cluster();
@@ -503,6 +517,7 @@ main(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_p1_normal_cannot_preempt_low);
+	tcase_add_test(tc, test_no_running_jobs_no_victims);
 	tcase_add_test(tc, test_p2_high_preempts_on_least_loaded_host);
 	tcase_add_test(tc, test_p3_preference_beats_priority_and_load);
 	tcase_add_test(tc, test_p4_least_run_time);
