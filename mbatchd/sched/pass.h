@@ -9,6 +9,7 @@
 #include "sched.h"
 
 typedef struct Preempt Preempt;
+typedef struct Pools Pools;
 
 typedef struct {
 	const SchedSnapshot *snap;
@@ -18,7 +19,14 @@ typedef struct {
 	GHashTable *blocked;      /* Shape -> SchedPending copied to later jobs */
 	GHashTable *no_victims;   /* Shapes held by MAX_JOBS that found no victims */
 	Preempt *preempt;         /* NULL when no queue may preempt another */
+	Pools *pools;             /* NULL when no queue is in a SLOT_POOL */
 } Pass;
+
+/* Why job j cannot be considered at all (held, dependency, inactive
+ * queue, array limit), or SCHED_PEND_NONE. */
+SchedPendReason sched_job_gate(Pass *p, const SchedJob *j);
+/* Try to start pending job idx; its plan entry says why not. */
+void sched_consider(Pass *p, guint idx);
 
 /* Slots job j may take cluster-wide; *why names the limit when fewer than
  * its min_slots. */
@@ -44,5 +52,24 @@ gboolean preempt_try(Pass *p, guint idx);
 
 /* resume.c: resume preempted jobs whose slots are free again. */
 void sched_resume(Pass *p);
+
+/* pool.c: queue-based fairshare. */
+/* NULL when no queue is in a pool.  Fills plan->queue_deserved with -1. */
+Pools *pools_new(Pass *p);
+void pools_free(Pools *pl);
+/* The priority pending jobs are sorted by: a pool queue's jobs take the
+ * priority of the pool's highest-priority queue.  [n_queues], g_free. */
+int *pools_sort_priority(const SchedSnapshot *snap);
+/* Remember the pass order (order[0..n)) to find each queue's jobs. */
+void pools_set_order(Pools *pl, const SchedSnapshot *snap, const guint *order,
+    guint n);
+/* When pending job idx is a pool queue's, run the pool's turn if it has
+ * not come yet and return TRUE: the pool dispatches its jobs itself. */
+gboolean pools_take_turn(Pass *p, guint idx);
+/* Slots queue q may still take in this pass under its pool, INT_MAX
+ * when it is in no pool. */
+int pools_queue_room(Pass *p, guint q);
+/* Entitlements of pools that had no turn (nothing pending), for bqueues. */
+void pools_finish(Pass *p);
 
 #endif

@@ -25,6 +25,7 @@ static const char *const pend_text[_SCHED_PEND_MAX] = {
 	[SCHED_PEND_ARRAY_LIMIT] =
 	    "The job array has reached its running element limit",
 	[SCHED_PEND_NO_HOSTS] = "No host can run the job",
+	[SCHED_PEND_POOL_SHARE] = "Queue's slot-pool share reached",
 };
 
 static const char *const host_text[_SCHED_HR_MAX] = {
@@ -60,6 +61,12 @@ sched_pending_format(const SchedPending *p)
 {
 	GString *s = g_string_new(NULL);
 
+	if (p->reason == SCHED_PEND_POOL_SHARE) {
+		g_string_append_printf(s, "%s (pool %s);",
+		    sched_pend_reason_text(p->reason),
+		    p->pool != NULL ? p->pool : "?");
+		return g_string_free(s, FALSE);
+	}
 	if (p->reason != SCHED_PEND_NO_HOSTS) {
 		g_string_append_printf(s, "%s;", sched_pend_reason_text(p->reason));
 		return g_string_free(s, FALSE);

@@ -18,7 +18,8 @@
  * of scanning every host again, and forgets it after each preemption.
  *
  * Preempted jobs are resumed first (resume.c); a job that finds no slots
- * in a queue that may preempt tries preemption (preempt.c).
+ * in a queue that may preempt tries preemption (preempt.c).  Queues in a
+ * SLOT_POOL take their turn together and only up to their shares (pool.c).
  */
 #include "config.h"
 
@@ -318,8 +319,8 @@ place(Pass *p, const SchedJob *j, int want, SchedPending *pend)
 	return 0;
 }
 
-static SchedPendReason
-job_gate(Pass *p, const SchedJob *j)
+SchedPendReason
+sched_job_gate(Pass *p, const SchedJob *j)
 {
 	const SchedQueue *q = &p->snap->queues[j->queue];
 
@@ -393,8 +394,8 @@ try_preempt_for_limit(Pass *p, guint idx, const Shape *shape, gboolean memo)
 		g_hash_table_add(p->no_victims, g_memdup2(shape, sizeof *shape));
 }
 
-static void
-consider(Pass *p, guint idx)
+void
+sched_consider(Pass *p, guint idx)
 {
 	const SchedJob *j = &p->snap->pending[idx];
 	SchedPending *pend = &p->plan->pending[idx];
@@ -405,10 +406,17 @@ consider(Pass *p, guint idx)
 	guint first, n;
 	int want;
 
-	pend->reason = job_gate(p, j);
+	pend->pool = NULL;
+	pend->reason = sched_job_gate(p, j);
 	if (pend->reason != SCHED_PEND_NONE)
 		return;
-	want = MIN(j->max_slots, sched_job_headroom(p, j, &pend->reason));
+	want = MIN(j->max_slots, pools_queue_room(p, j->queue));
+	if (want < j->min_slots) {
+		pend->reason = SCHED_PEND_POOL_SHARE;
+		pend->pool = p->snap->pools[p->snap->queues[j->queue].pool].name;
+		return;
+	}
+	want = MIN(want, sched_job_headroom(p, j, &pend->reason));
 	if (pend->reason != SCHED_PEND_NONE) {
 		if (relievable(pend->reason))
 			try_preempt_for_limit(p, idx, &shape, memo);
@@ -434,13 +442,19 @@ consider(Pass *p, guint idx)
 		    g_memdup2(pend, sizeof *pend));
 }
 
+typedef struct {
+	const SchedSnapshot *snap;
+	const int *prio;          /* per queue, pools merged (pool.c) */
+} SortData;
+
 static int
 cmp_by_queue_priority(gconstpointer a, gconstpointer b, gpointer data)
 {
-	const SchedSnapshot *s = data;
+	const SortData *d = data;
+	const SchedSnapshot *s = d->snap;
 	const SchedJob *x = &s->pending[*(const guint *)a];
 	const SchedJob *y = &s->pending[*(const guint *)b];
-	int px = s->queues[x->queue].priority, py = s->queues[y->queue].priority;
+	int px = d->prio[x->queue], py = d->prio[y->queue];
 
 	if (px != py)
 		return px > py ? -1 : 1;
@@ -454,6 +468,7 @@ sched_run(const SchedSnapshot *snap)
 {
 	SchedPlan *plan = g_new0(SchedPlan, 1);
 	Pass p = { .snap = snap, .plan = plan };
+	SortData sd = { .snap = snap };
 	guint *order;
 
 	plan->dispatches = g_array_new(FALSE, FALSE, sizeof(SchedDispatch));
@@ -469,18 +484,25 @@ sched_run(const SchedSnapshot *snap)
 	p.blocked = g_hash_table_new_full(shape_hash, shape_equal, g_free, g_free);
 	p.no_victims = g_hash_table_new_full(shape_hash, shape_equal, g_free, NULL);
 	p.preempt = preempt_new(snap);
+	p.pools = pools_new(&p);
 	/* Preempted jobs take their slots back before anything new starts. */
 	sched_resume(&p);
 
 	order = g_new(guint, snap->n_pending);
 	for (guint i = 0; i < snap->n_pending; i++)
 		order[i] = i;
+	sd.prio = pools_sort_priority(snap);
 	g_qsort_with_data(order, (gint)snap->n_pending, sizeof(guint),
-	    cmp_by_queue_priority, (gpointer)snap);
+	    cmp_by_queue_priority, &sd);
+	pools_set_order(p.pools, snap, order, snap->n_pending);
 	for (guint i = 0; i < snap->n_pending; i++)
-		consider(&p, order[i]);
+		if (!pools_take_turn(&p, order[i]))
+			sched_consider(&p, order[i]);
+	pools_finish(&p);
 
 	g_free(order);
+	g_free((int *)sd.prio);
+	pools_free(p.pools);
 	preempt_free(p.preempt);
 	g_hash_table_destroy(p.blocked);
 	g_hash_table_destroy(p.no_victims);
@@ -501,5 +523,7 @@ sched_plan_free(SchedPlan *plan)
 	g_array_free(plan->preemptions, TRUE);
 	g_array_free(plan->resumes, TRUE);
 	g_free(plan->pending);
+	g_free(plan->queue_deserved);
+	g_free(plan->pool_slots);
 	g_free(plan);
 }

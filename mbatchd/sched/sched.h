@@ -70,7 +70,21 @@ typedef struct {
 	SchedQueueRef *preemptable_queues;
 	guint n_preemptable_queues;
 	gboolean terminate_on_preempt;  /* TERMINATE_WHEN=PREEMPT */
+	/* Queue-based fairshare (pool.c).  in_pool FALSE (a zeroed struct):
+	 * the queue is in no SLOT_POOL. */
+	gboolean in_pool;
+	guint pool;               /* index into SchedSnapshot.pools */
+	int slot_share;           /* SLOT_SHARE, percent of the pool */
+	double pool_usage;        /* decayed accumulated slots used, kept by
+	                           * the daemon; orders queues of equal need */
 } SchedQueue;
+
+/* A SLOT_POOL of lsb.queues: the queues naming it share its slots. */
+typedef struct {
+	const char *name;
+	int max_slots;            /* MAX_SLOTS_IN_POOL; <= 0 unlimited */
+	gboolean use_priority;    /* USE_PRIORITY_IN_POOL */
+} SchedPool;
 
 typedef struct {
 	const char *name;
@@ -185,6 +199,10 @@ typedef struct {
 	/* PREEMPT_FOR.  Whether preemption is configured at all is not a
 	 * field: it is whether any queue is preemptive or preemptable. */
 	guint preempt_for;        /* SchedPreemptFor bits */
+	/* SLOT_POOLs, named by SchedQueue.pool; none = no queue-based
+	 * fairshare. */
+	SchedPool *pools;
+	guint n_pools;
 } SchedSnapshot;
 
 /*
@@ -206,6 +224,7 @@ typedef enum {
 	SCHED_PEND_GROUP_LIMIT,       /* lsb.users group MAX_JOBS */
 	SCHED_PEND_ARRAY_LIMIT,       /* job array "%N" */
 	SCHED_PEND_NO_HOSTS,          /* the host reasons below tell why */
+	SCHED_PEND_POOL_SHARE,        /* the queue's slot-pool share is used */
 	_SCHED_PEND_MAX
 } SchedPendReason;
 
@@ -229,6 +248,9 @@ typedef enum {
 typedef struct {
 	SchedPendReason reason;
 	guint32 host_counts[_SCHED_HR_MAX];   /* with SCHED_PEND_NO_HOSTS */
+	/* With SCHED_PEND_POOL_SHARE: the pool's name, from the snapshot
+	 * (valid while the snapshot's strings are). */
+	const char *pool;
 } SchedPending;
 
 typedef struct {
@@ -261,6 +283,13 @@ typedef struct {
 	GArray *resumes;          /* SchedResume, preempted jobs to resume */
 	SchedPending *pending;    /* one per snapshot pending job */
 	guint n_pending;
+	/* Queue-based fairshare, for bqueues -l: each queue's deserved slots
+	 * this pass (-1 for a queue in no pool) and each pool's size T, as
+	 * computed when the pool's turn came (pool.c). */
+	int *queue_deserved;      /* [n_queues] */
+	guint n_queues;
+	int *pool_slots;          /* [n_pools] */
+	guint n_pools;
 } SchedPlan;
 
 SchedPlan *sched_run(const SchedSnapshot *snap);
