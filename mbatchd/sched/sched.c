@@ -410,16 +410,18 @@ sched_consider(Pass *p, guint idx)
 	pend->reason = sched_job_gate(p, j);
 	if (pend->reason != SCHED_PEND_NONE)
 		return;
-	want = MIN(j->max_slots, pools_queue_room(p, j->queue));
-	if (want < j->min_slots) {
-		pend->reason = SCHED_PEND_POOL_SHARE;
-		pend->pool = p->snap->pools[p->snap->queues[j->queue].pool].name;
-		return;
-	}
-	want = MIN(want, sched_job_headroom(p, j, &pend->reason));
+	want = MIN(j->max_slots, sched_job_headroom(p, j, &pend->reason));
 	if (pend->reason != SCHED_PEND_NONE) {
 		if (relievable(pend->reason))
 			try_preempt_for_limit(p, idx, &shape, memo);
+		return;
+	}
+	/* After the queue's own limits, so a queue held by QJOB_LIMIT says
+	 * so rather than blaming its pool. */
+	want = MIN(want, pools_queue_room(p, j->queue));
+	if (want < j->min_slots) {
+		pend->reason = SCHED_PEND_POOL_SHARE;
+		pend->pool = p->snap->pools[p->snap->queues[j->queue].pool].name;
 		return;
 	}
 	if (memo && (known = g_hash_table_lookup(p->blocked, &shape)) != NULL) {

@@ -29,3 +29,10 @@ TESTS += %reldir%/check_preempt_limits
 %canon_reldir%_check_preempt_limits_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_check_preempt_limits_CFLAGS = $(TEST_CFLAGS)
 %canon_reldir%_check_preempt_limits_LDADD = mbatchd/libbssched.a $(TEST_LIBS) -lm
+
+check_PROGRAMS += %reldir%/check_pool
+TESTS += %reldir%/check_pool
+%canon_reldir%_check_pool_SOURCES = %reldir%/check_pool.c
+%canon_reldir%_check_pool_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_check_pool_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_pool_LDADD = mbatchd/libbssched.a $(TEST_LIBS) -lm
