@@ -26,6 +26,18 @@ CLEANFILES += %reldir%/sched-preempt-bench$(EXEEXT)
 bench-preempt: %reldir%/sched-preempt-bench$(EXEEXT)
 	./%reldir%/sched-preempt-bench$(EXEEXT)
 
+# sched-pool-bench: one pass ordering 100 queues in 10 slot pools over
+# 10,000 hosts (`make bench-pool`).
+EXTRA_PROGRAMS += %reldir%/sched-pool-bench
+%canon_reldir%_sched_pool_bench_SOURCES = %reldir%/sched-pool-bench.c
+%canon_reldir%_sched_pool_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_sched_pool_bench_LDADD = mbatchd/libbssched.a $(GLIB_LIBS) -lm
+CLEANFILES += %reldir%/sched-pool-bench$(EXEEXT)
+
+.PHONY: bench-pool
+bench-pool: %reldir%/sched-pool-bench$(EXEEXT)
+	./%reldir%/sched-pool-bench$(EXEEXT)
+
 # The kill -9 soak (bench/crash-soak.sh): many rounds of mbatchd crashes
 # under load; it counts lost and doubled jobs (both must be 0).
 EXTRA_DIST += %reldir%/crash-soak.sh
@@ -36,4 +48,4 @@ bench-crash-soak: all
 
 # Every benchmark there is so far.
 .PHONY: bench
-bench: bench-journal bench-preempt
+bench: bench-journal bench-preempt bench-pool
