@@ -404,7 +404,7 @@ sched_consider(Pass *p, guint idx)
 	    (p->snap->host_filter == NULL || j->filter_data == NULL);
 	const SchedPending *known;
 	guint first, n;
-	int want;
+	int want, room;
 
 	pend->pool = NULL;
 	pend->reason = sched_job_gate(p, j);
@@ -418,8 +418,9 @@ sched_consider(Pass *p, guint idx)
 	}
 	/* After the queue's own limits, so a queue held by QJOB_LIMIT says
 	 * so rather than blaming its pool. */
-	want = MIN(want, pools_queue_room(p, j->queue));
-	if (want < j->min_slots) {
+	room = pools_queue_room(p, j->queue);
+	want = MIN(want, room);
+	if (room < j->min_slots) {
 		pend->reason = SCHED_PEND_POOL_SHARE;
 		pend->pool = p->snap->pools[p->snap->queues[j->queue].pool].name;
 		return;
