@@ -32,7 +32,10 @@ relation(const SchedSnapshot *s, guint a, guint b)
 	    find_ref(qb->preemptable_queues, qb->n_preemptable_queues, a) != NULL);
 	Rel r = { 0 };
 
-	if (qa->priority <= qb->priority || !(by_a || by_b))
+	/* Queues of a slot pool are never preempted, and never preempt: a
+	 * bare PREEMPTIVE does not reach into a pool (lsb.queues(5)). */
+	if (qa->priority <= qb->priority || !(by_a || by_b) ||
+	    qa->in_pool || qb->in_pool)
 		return r;
 	r.may = TRUE;
 	if (ref != NULL && ref->has_pref) {

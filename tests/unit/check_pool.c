@@ -839,6 +839,27 @@ START_TEST(test_preemption_beside_a_pool)
 }
 END_TEST
 
+/* A bare PREEMPTIVE queue does not reach into a pool: its job waits
+ * rather than suspend a pool queue's job. */
+START_TEST(test_bare_preemptive_spares_pool_queues)
+{
+	guint p = pool("A"), hi, q;
+
+	host("h1", 2);
+	hi = queue("urgent", 90);
+	queue_hosts(hi, 0, 1);
+	t.queues[hi].preemptive = TRUE;
+	q = pool_queue("p1", 50, p, 100);
+	queue_hosts(q, 0, 1);
+	running(q, 0, 1);
+	running(q, 0, 1);
+	jobs(hi, 1);
+	run();
+	ck_assert_uint_eq(t.plan->preemptions->len, 0);
+	ck_assert_uint_eq(t.plan->dispatches->len, 0);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -847,6 +868,7 @@ main(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_12_slots_50_30_20);
+	tcase_add_test(tc, test_bare_preemptive_spares_pool_queues);
 	tcase_add_test(tc, test_12_slots_with_queue4_outside);
 	tcase_add_test(tc, test_queue4_running_shrinks_pool);
 	tcase_add_test(tc, test_outside_queue_of_higher_priority_first);
