@@ -119,6 +119,13 @@ manager_schedule_now(Manager *m)
 		job_set_pending_reason(j, reason);
 		g_free(reason);
 	}
+	/* What each pool queue deserved, for bqueues -l. */
+	g_hash_table_remove_all(m->deserved);
+	for (guint q = 0; plan->queue_deserved != NULL && q < b.snap.n_queues; q++)
+		if (plan->queue_deserved[q] >= 0)
+			g_hash_table_insert(m->deserved,
+			    (gpointer)state_intern(m->st, b.snap.queues[q].name),
+			    GINT_TO_POINTER(plan->queue_deserved[q] + 1));
 	sched_plan_free(plan);
 	snapshot_free(&b);
 }

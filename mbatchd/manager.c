@@ -141,6 +141,7 @@ tick(gpointer data)
 	Manager *m = data;
 
 	hosts_check_heartbeats(m);
+	usage_tick(m);
 	windows_check(m);
 	clean_finished(m);
 	manager_schedule_soon(m);
@@ -268,6 +269,8 @@ manager_new(const ManagerOptions *opts, GError **err)
 	m->st = state_new();
 	m->links = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
 	    (GDestroyNotify)hosts_link_free);
+	m->queue_usage = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+	m->deserved = g_hash_table_new(g_str_hash, g_str_equal);
 	m->sched_delay_ms = SCHED_DELAY_MS;
 	m->heartbeat_s = HEARTBEAT_S;
 	m->loop = g_main_loop_new(NULL, FALSE);
@@ -354,6 +357,8 @@ manager_free(Manager *m)
 	bs_rpc_server_free(m->srv);
 	journal_close(m);
 	g_hash_table_destroy(m->links);
+	g_hash_table_destroy(m->queue_usage);
+	g_hash_table_destroy(m->deserved);
 	state_free(m->st);
 	bs_config_free(m->cfg);
 	g_main_loop_unref(m->loop);

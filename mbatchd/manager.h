@@ -60,6 +60,12 @@ typedef struct Manager {
 	char *storage_error;
 	gint64 storage_retry_at;
 
+	/* Slot pools (usage.c, dispatch.c): decayed slot-seconds per queue,
+	 * and what the last pass deserved each queue. */
+	GHashTable *queue_usage;  /* interned queue name -> double */
+	gint64 usage_last;
+	GHashTable *deserved;     /* interned queue name -> GINT_TO_POINTER(n + 1) */
+
 	Basalt__BatchService_Service batch_service;
 	Basalt__HostService_Service host_service;
 } Manager;
@@ -130,6 +136,10 @@ void journal_cancel_last(Manager *m);
 guint64 journal_next_seq(Manager *m);
 gboolean journal_flush(Manager *m);
 void journal_close(Manager *m);
+
+/* Queue usage for slot pools (mbatchd/usage.c). */
+void usage_tick(Manager *m);
+double usage_of(const Manager *m, const char *queue);
 
 /* Run windows (mbatchd/windows.c): suspend and resume on the tick. */
 void windows_check(Manager *m);

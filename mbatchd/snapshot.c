@@ -179,6 +179,41 @@ add_refs(Build *b, GPtrArray *list, SchedQueueRef **out, guint *n)
 	}
 }
 
+/* SLOT_POOL: the pool's index, creating it on first sight.  The pool's
+ * MAX_SLOTS_IN_POOL and USE_PRIORITY_IN_POOL come from its first queue in
+ * lsb.queues, as LSF reads them. */
+static guint
+pool_index(Build *b, const BsQueueConf *qc)
+{
+	SchedPool pl = { 0 };
+
+	for (guint i = 0; i < b->pools->len; i++)
+		if (strcmp(g_array_index(b->pools, SchedPool, i).name, qc->slot_pool) == 0)
+			return i;
+	pl.name = qc->slot_pool;
+	pl.max_slots = qc->max_slots_in_pool == BS_CONF_UNLIMITED ? 0 :
+	    qc->max_slots_in_pool;
+	pl.use_priority = qc->use_priority_in_pool;
+	g_array_append_val(b->pools, pl);
+	return b->pools->len - 1;
+}
+
+static void
+add_pools(Build *b)
+{
+	for (guint i = 0; i < b->queues->len; i++) {
+		const BsQueueConf *qc = g_ptr_array_index(b->m->cfg->queues, i);
+		SchedQueue *q = &g_array_index(b->queues, SchedQueue, i);
+
+		if (qc->slot_pool == NULL)
+			continue;
+		q->in_pool = TRUE;
+		q->pool = pool_index(b, qc);
+		q->slot_share = qc->slot_share;
+		q->pool_usage = usage_of(b->m, qc->name);
+	}
+}
+
 static void
 add_preemption(Build *b)
 {
@@ -551,6 +586,7 @@ snapshot_build(Build *b, Manager *m)
 	b->host_index = g_hash_table_new(g_str_hash, g_str_equal);
 	b->user_index = g_hash_table_new(g_direct_hash, g_direct_equal);
 	b->pending_jobs = g_ptr_array_new();
+	b->pools = g_array_new(FALSE, FALSE, sizeof(SchedPool));
 	b->running_jobs = g_ptr_array_new();
 	b->queue_refs = g_array_new(FALSE, FALSE, sizeof(SchedQueueRef));
 	b->filter_data = g_ptr_array_new_with_free_func(g_free);
@@ -559,6 +595,7 @@ snapshot_build(Build *b, Manager *m)
 	for (guint i = 0; i < queues->len; i++)
 		add_queue(b, g_ptr_array_index(queues, i));
 	add_preemption(b);
+	add_pools(b);
 	/* Pending jobs queue by queue, each in its own order; the policy
 	 * merges queues of equal priority by position, so list them by
 	 * submission within a priority level: configured order is close
@@ -596,6 +633,8 @@ snapshot_build(Build *b, Manager *m)
 	b->snap.pending = (SchedJob *)(void *)b->pending->data;
 	b->snap.n_pending = b->pending->len;
 	b->snap.preempt_for = m->cfg->params->preempt_for;
+	b->snap.pools = (SchedPool *)(void *)b->pools->data;
+	b->snap.n_pools = b->pools->len;
 	b->snap.host_filter = host_filter;
 	b->snap.host_filter_data = m;
 	b->snap.now = manager_now();
@@ -616,6 +655,7 @@ snapshot_free(Build *b)
 	g_hash_table_destroy(b->host_index);
 	g_hash_table_destroy(b->user_index);
 	g_ptr_array_free(b->pending_jobs, TRUE);
+	g_array_free(b->pools, TRUE);
 	g_ptr_array_free(b->running_jobs, TRUE);
 	g_array_free(b->queue_refs, TRUE);
 	g_ptr_array_free(b->filter_data, TRUE);

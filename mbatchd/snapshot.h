@@ -20,6 +20,7 @@ typedef struct {
 	GArray *ints;             /* guint storage: asked hosts, user groups */
 	GHashTable *host_index;   /* name -> index + 1 */
 	GHashTable *user_index;   /* interned name -> index + 1 */
+	GArray *pools;            /* SchedPool, one per SLOT_POOL name */
 	GPtrArray *pending_jobs;  /* Job*, parallel to pending */
 	GPtrArray *running_jobs;  /* Job*, parallel to running */
 	GArray *queue_refs;       /* SchedQueueRef storage: PREEMPTION lists */

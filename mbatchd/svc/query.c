@@ -168,6 +168,15 @@ queue_params(Manager *m, const BsQueueConf *q)
 		g_ptr_array_add(p, g_strdup_printf("SLOT_POOL = %s", q->slot_pool));
 	if (q->slot_share > 0)
 		g_ptr_array_add(p, g_strdup_printf("SLOT_SHARE = %d%%", q->slot_share));
+	if (q->slot_pool != NULL) {
+		gpointer d = g_hash_table_lookup(m->deserved, q->name);
+		Counts n;
+
+		count_queue(m, q->name, &n);
+		g_ptr_array_add(p, g_strdup_printf("DESERVED_SLOTS = %d",
+		    d != NULL ? GPOINTER_TO_INT(d) - 1 : 0));
+		g_ptr_array_add(p, g_strdup_printf("SLOTS_IN_USE = %u", n.run + n.susp));
+	}
 	if (q->job_starter != NULL)
 		g_ptr_array_add(p, g_strdup_printf("JOB_STARTER = %s", q->job_starter));
 	if (q->pre_exec != NULL)
