@@ -570,6 +570,22 @@ is_bare_word(const char *s)
 
 static void print_at(const RrExpr *e, int min_prec, gboolean rhs, GString *out);
 
+/*
+ * Would e, printed at min_prec, begin with a resource name?  Right of a
+ * comparison parse_rhs() reads a leading word as a bare string ("mem>a-b"
+ * is the string "a-b"), so such an expression needs parentheses there.
+ */
+static gboolean
+starts_with_name(const RrExpr *e, int min_prec)
+{
+	while (e->kind == RR_E_BIN && prec(e) >= min_prec) {
+		min_prec = prec(e) == 3 ? 4 : prec(e);
+		e = e->l;
+	}
+	return prec(e) >= min_prec && e->kind == RR_E_NAME &&
+	    !is_numeric_name(e->str, strlen(e->str));
+}
+
 static void
 print_leaf(const RrExpr *e, gboolean rhs, GString *out)
 {
@@ -608,7 +624,7 @@ print_at(const RrExpr *e, int min_prec, gboolean rhs, GString *out)
 {
 	int p = prec(e);
 
-	if (p < min_prec) {
+	if (p < min_prec || (rhs && e->kind == RR_E_BIN && starts_with_name(e, min_prec))) {
 		g_string_append_c(out, '(');
 		print_at(e, 0, FALSE, out);
 		g_string_append_c(out, ')');

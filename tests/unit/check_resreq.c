@@ -163,6 +163,11 @@ START_TEST(test_select_precedence)
 	check_canon("select[(mem-r15s)-1>0]", "select[mem-r15s-1>0]");
 	check_canon("select[(mem+1)*2>=ncpus]", "select[(mem+1)*2>=ncpus]");
 	check_canon("select[(mem>1)==(r15s<2)]", "select[(mem>1)==(r15s<2)]");
+	/* Right of a comparison a leading site resource would read back as
+	 * a bare word ("a-b"), so arithmetic there keeps its parentheses
+	 * (found by fuzz-resreq). */
+	check_canon("select[x>(a-b)]", "select[x>(a-b)]");
+	check_canon("select[x>(a*-b)-1]", "select[x>(a*-b-1)]");
 }
 END_TEST
 
