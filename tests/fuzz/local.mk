@@ -11,6 +11,9 @@
 FUZZ_TARGETS = fuzz-frame fuzz-conf fuzz-resreq fuzz-depend
 FUZZ_SECONDS = 30
 FUZZ_MAX_LEN = 4096
+# A fixed seed makes a CI run reproducible (a finding can be replayed);
+# FUZZ_SEED=0 lets libFuzzer pick one, for longer hunts by hand.
+FUZZ_SEED = 1
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_LINK = $(FUZZ_CC) $(FUZZ_FLAGS) -std=c11 -D_GNU_SOURCE \
@@ -62,7 +65,7 @@ fuzz-run: fuzz
 		echo "  RUN      $$t for $(FUZZ_SECONDS)s"; \
 		ASAN_OPTIONS=detect_leaks=1 %reldir%/$$t \
 			-max_total_time=$(FUZZ_SECONDS) \
-			-max_len=$(FUZZ_MAX_LEN) -print_final_stats=1 \
+			-max_len=$(FUZZ_MAX_LEN) -seed=$(FUZZ_SEED) -print_final_stats=1 \
 			%reldir%/work-$$name $(srcdir)/%reldir%/corpus-$$name; \
 	done
 else
