@@ -3,7 +3,7 @@
 # built by `all` before `check` runs this.
 check_PROGRAMS += %reldir%/check_api
 TESTS += %reldir%/check_api
-%canon_reldir%_check_api_SOURCES = %reldir%/check_api.c \
+%canon_reldir%_check_api_SOURCES = %reldir%/check_api.c %reldir%/cmd-run.h \
 	%reldir%/fake-mbd.c %reldir%/fake-mbd.h
 %canon_reldir%_check_api_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/cmd
 %canon_reldir%_check_api_LDADD = lib/api/libbsapi.a $(BSRPC_LIBS) \

@@ -18,6 +18,7 @@
 #include "mbatchd/log/evlog.h"
 #include "mbatchd/log/journal.h"
 
+#include "cmd-run.h"
 #include "journal-test.h"
 
 #define T0 1795255320           /* Sat Nov 21 10:02:00 2026 UTC */
@@ -584,44 +585,11 @@ END_TEST
 static char *envdir;            /* LSF_ENVDIR of the current test */
 static char *evdir;             /* its $LSB_SHAREDIR/events */
 
-typedef struct {
-	int code;
-	char *out;
-	char *err;
-} Run;
-
-static void
-run_clear(Run *r)
-{
-	g_free(r->out);
-	g_free(r->err);
-}
-
 /* Runs a program of the build's cmd/ with LSF_ENVDIR and TZ=UTC. */
 static Run
 run(const char *line)
 {
-	const char *top = g_getenv("top_builddir");
-	g_autofree char *bindir = g_build_filename(top ? top : ".", "cmd", NULL);
-	g_auto(GStrv) argv = NULL;
-	g_auto(GStrv) env = g_get_environ();
-	GError *err = NULL;
-	Run r = { 0 };
-	int st;
-
-	env = g_environ_setenv(env, "LSF_ENVDIR", envdir, TRUE);
-	env = g_environ_setenv(env, "TZ", "UTC", TRUE);
-	ck_assert(g_shell_parse_argv(line, NULL, &argv, NULL));
-	{
-		g_autofree char *prog = argv[0];
-
-		argv[0] = g_build_filename(bindir, prog, NULL);
-	}
-	ck_assert_msg(g_spawn_sync(envdir, argv, env, G_SPAWN_STDIN_FROM_DEV_NULL,
-	    NULL, NULL, &r.out, &r.err, &st, &err), "%s",
-	    err != NULL ? err->message : "");
-	r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-	return r;
+	return run_full(line, FALSE, envdir);
 }
 
 #define assert_has(hay, needle) \

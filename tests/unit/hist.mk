@@ -3,7 +3,7 @@
 # built by `all` before `check` runs this).
 check_PROGRAMS += %reldir%/check_hist
 TESTS += %reldir%/check_hist
-%canon_reldir%_check_hist_SOURCES = %reldir%/check_hist.c \
+%canon_reldir%_check_hist_SOURCES = %reldir%/check_hist.c %reldir%/cmd-run.h \
 	%reldir%/journal-test.c
 %canon_reldir%_check_hist_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_check_hist_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/cmd
