@@ -46,6 +46,25 @@ bench-crash-soak: all
 	top_srcdir='$(abs_top_srcdir)' \
 		$(SHELL) $(srcdir)/%reldir%/crash-soak.sh '$(abs_top_builddir)'
 
+# loadgen: thousands of emulated execution hosts and many users against a
+# real mbatchd (bench/loadgen.h).  A check program rather than an
+# EXTRA_PROGRAM because tests/integration/t0400-loadgen.sh drives it in
+# `make check` (so CI compiles it on every run); the figure scripts
+# (bench/fig/query.sh, memory.sh) use it through `make bench`.
+check_PROGRAMS += %reldir%/loadgen
+%canon_reldir%_loadgen_SOURCES = %reldir%/loadgen.c %reldir%/loadgen.h \
+	%reldir%/loadgen-hosts.c %reldir%/loadgen-clients.c
+%canon_reldir%_loadgen_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_loadgen_LDADD = cmd/libbscmd.a lib/api/libbsapi.a \
+	lib/rpc/libbsrpc.a proto/libbsproto.a lib/util/libbsutil.a \
+	$(GLIB_LIBS) $(PROTOBUF_C_LIBS)
+$(%canon_reldir%_loadgen_OBJECTS): $(PROTO_GEN_H)
+
+# The figure scripts of the query and memory figures (bench/fig/).
+EXTRA_DIST += %reldir%/fig/query.sh %reldir%/fig/memory.sh
+.PHONY: bench-loadgen
+bench-loadgen: all %reldir%/loadgen$(EXEEXT)
+
 # Every benchmark there is so far.
 .PHONY: bench
-bench: bench-journal bench-preempt bench-pool
+bench: bench-journal bench-preempt bench-pool bench-loadgen
