@@ -33,13 +33,26 @@ spec_copy(const Basalt__JobSpec *spec)
 	return copy;
 }
 
+/* The job's own copy of the spec, but its environment shared with every
+ * other job submitted with the same one. */
 static JobSpecRef *
-spec_ref_new(const Basalt__JobSpec *spec)
+spec_ref_new(State *st, const Basalt__JobSpec *spec)
 {
 	JobSpecRef *r = g_new0(JobSpecRef, 1);
+	Basalt__JobSpec rest;
 
 	r->ref = 1;
-	r->spec = spec_copy(spec);
+	if (spec == NULL || spec->n_env == 0) {
+		r->spec = spec_copy(spec);
+		return r;
+	}
+	r->env = state_env_intern(st, spec->env, spec->n_env);
+	rest = *spec;
+	rest.env = NULL;
+	rest.n_env = 0;
+	r->spec = spec_copy(&rest);
+	r->spec->env = r->env->vars;
+	r->spec->n_env = r->env->n;
 	return r;
 }
 
@@ -159,7 +172,7 @@ apply_new(State *st, const Basalt__EvJobNew *e, gint64 now, GError **err)
 		    "job %" G_GUINT64_FORMAT " already exists", e->job_id);
 		return FALSE;
 	}
-	spec = spec_ref_new(e->spec);
+	spec = spec_ref_new(st, e->spec);
 	if (e->n_array_indexes == 0)
 		add_job(st, e, spec, 0, now);
 	for (size_t i = 0; i < e->n_array_indexes; i++)
@@ -326,7 +339,7 @@ apply_modify(State *st, const Basalt__EvJobModify *e, GError **err)
 		return bad_move(j, "modify", err);
 	/* Copy first: the event may borrow strings from the old spec. */
 	old = j->spec;
-	j->spec = spec_ref_new(e->spec);
+	j->spec = spec_ref_new(st, e->spec);
 	job_spec_ref_drop(old);
 	/* From the job's own copy: the event's strings may be the old spec's. */
 	if (j->index == 0 && job_spec(j)->job_name != NULL &&

@@ -15,6 +15,10 @@ void
 job_spec_ref_drop(JobSpecRef *r)
 {
 	if (r != NULL && g_atomic_int_dec_and_test(&r->ref)) {
+		/* The environment is shared, not the spec's to free. */
+		r->spec->env = NULL;
+		r->spec->n_env = 0;
+		shared_env_unref(r->env);
 		basalt__job_spec__free_unpacked(r->spec, NULL);
 		bs_resreq_free(r->resreq);
 		bs_depend_free(r->depend);
@@ -60,6 +64,81 @@ job_key_hash(gconstpointer k)
 	return (guint)((v >> 32) ^ (v & 0xffffffffu) * 0x9e3779b1u);
 }
 
+/* ---- shared environments ---- */
+
+static guint
+env_hash(char *const *vars, size_t n)
+{
+	guint h = (guint)n;
+
+	for (size_t i = 0; i < n; i++)
+		h = h * 31 + g_str_hash(vars[i]);
+	return h;
+}
+
+static guint
+shared_env_hash(gconstpointer p)
+{
+	return ((const SharedEnv *)p)->hash;
+}
+
+static gboolean
+shared_env_equal(gconstpointer pa, gconstpointer pb)
+{
+	const SharedEnv *a = pa, *b = pb;
+
+	if (a->hash != b->hash || a->n != b->n)
+		return FALSE;
+	for (size_t i = 0; i < a->n; i++)
+		if (strcmp(a->vars[i], b->vars[i]) != 0)
+			return FALSE;
+	return TRUE;
+}
+
+SharedEnv *
+state_env_intern(State *st, char *const *vars, size_t n)
+{
+	SharedEnv key = { .hash = env_hash(vars, n), .n = n, .vars = (char **)vars };
+	SharedEnv *e = g_hash_table_lookup(st->envs, &key);
+	gsize bytes = (n + 1) * sizeof(char *);
+	char *p;
+
+	if (e != NULL) {
+		e->ref++;
+		return e;
+	}
+	for (size_t i = 0; i < n; i++)
+		bytes += strlen(vars[i]) + 1;
+	e = g_new(SharedEnv, 1);
+	e->ref = 1;
+	e->hash = key.hash;
+	e->n = n;
+	e->vars = g_malloc(bytes);
+	p = (char *)(e->vars + n + 1);
+	for (size_t i = 0; i < n; i++) {
+		gsize len = strlen(vars[i]) + 1;
+
+		memcpy(p, vars[i], len);
+		e->vars[i] = p;
+		p += len;
+	}
+	e->vars[n] = NULL;
+	e->table = st->envs;
+	g_hash_table_add(st->envs, e);
+	return e;
+}
+
+void
+shared_env_unref(SharedEnv *e)
+{
+	if (e == NULL || --e->ref > 0)
+		return;
+	if (e->table != NULL)
+		g_hash_table_remove(e->table, e);
+	g_free(e->vars);
+	g_free(e);
+}
+
 State *
 state_new(void)
 {
@@ -74,12 +153,16 @@ state_new(void)
 	g_queue_init(&st->finished);
 	st->names = g_string_chunk_new(4096);
 	st->interned = g_hash_table_new(g_str_hash, g_str_equal);
+	st->envs = g_hash_table_new(shared_env_hash, shared_env_equal);
 	return st;
 }
 
 void
 state_free(State *st)
 {
+	GHashTableIter it;
+	gpointer e;
+
 	if (st == NULL)
 		return;
 	g_queue_clear(&st->finished);
@@ -87,6 +170,11 @@ state_free(State *st)
 	g_hash_table_destroy(st->jobs);
 	g_hash_table_destroy(st->hosts);
 	g_hash_table_destroy(st->interned);
+	/* Specs still held elsewhere keep their environment, unlisted. */
+	g_hash_table_iter_init(&it, st->envs);
+	while (g_hash_table_iter_next(&it, &e, NULL))
+		((SharedEnv *)e)->table = NULL;
+	g_hash_table_destroy(st->envs);
 	g_string_chunk_free(st->names);
 	g_free(st);
 }

@@ -33,11 +33,27 @@ typedef Basalt__JobState JobState;
 struct _BsResReq;
 struct _BsDepend;
 
+/*
+ * A submission environment, kept once for every job submitted with the
+ * same one (state_env_intern): a user's jobs mostly come from one shell,
+ * and the environment is most of a pending job's memory.  vars is one
+ * block, the pointer array followed by the strings.
+ */
+typedef struct SharedEnv {
+	gint ref;
+	guint hash;
+	size_t n;
+	char **vars;
+	GHashTable *table;        /* the State's envs while it lives */
+} SharedEnv;
+
 /* The submission an array's elements share, kept once, with its -R and -w
- * parsed on first use by the scheduler. */
+ * parsed on first use by the scheduler.  spec->env points into env, which
+ * is shared with other specs: never free or change it through spec. */
 typedef struct {
 	gint ref;
 	Basalt__JobSpec *spec;
+	SharedEnv *env;             /* NULL: no environment */
 	gboolean parsed;
 	struct _BsResReq *resreq;   /* NULL: no -R */
 	struct _BsDepend *depend;   /* NULL: no -w */
@@ -95,6 +111,7 @@ typedef struct {
 	guint64 last_seq;
 	GStringChunk *names;      /* interned user, queue and host names */
 	GHashTable *interned;     /* string -> its copy in names */
+	GHashTable *envs;         /* SharedEnv set: identical environments once */
 } State;
 
 static inline guint64
@@ -125,6 +142,9 @@ int job_slots(const Job *j);             /* slots held while started */
 const Basalt__JobSpec *job_spec(const Job *j);
 
 void job_spec_ref_drop(JobSpecRef *r);
+/* A reference to the shared copy of these n variables (n > 0). */
+SharedEnv *state_env_intern(State *st, char *const *vars, size_t n);
+void shared_env_unref(SharedEnv *e);
 
 /*
  * The live state as events (state/export.c), for a snapshot.  The events

@@ -395,6 +395,84 @@ START_TEST(test_export_replays_to_the_same_state)
 }
 END_TEST
 
+static void
+submit_env(guint64 id, char **env, size_t n_env)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobNew e = BASALT__EV_JOB_NEW__INIT;
+	Basalt__JobSpec spec = BASALT__JOB_SPEC__INIT;
+
+	spec.command = "true";
+	spec.env = env;
+	spec.n_env = n_env;
+	e.job_id = id;
+	e.spec = &spec;
+	e.user = "alice";
+	e.queue = "normal";
+	ev.body_case = BASALT__EVENT__BODY_JOB_NEW;
+	ev.job_new = &e;
+	ck_assert(apply(&ev, 10));
+}
+
+/* Jobs with the same environment share one copy; each still reads its own
+ * whole, also after the others are gone or modified. */
+START_TEST(test_environments_are_shared)
+{
+	char *a[] = { "HOME=/home/alice", "PATH=/usr/bin:/bin", "LANG=C" };
+	char *b[] = { "HOME=/home/alice", "PATH=/usr/bin", "LANG=C" };
+	char a_copy[3][32];
+	char *a2[3];
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobModify mod = BASALT__EV_JOB_MODIFY__INIT;
+	Basalt__EvJobClean cl = BASALT__EV_JOB_CLEAN__INIT;
+	Basalt__JobSpec spec = BASALT__JOB_SPEC__INIT;
+	const Basalt__JobSpec *s1, *s2, *s3;
+
+	/* Equal strings at other addresses, as from another request. */
+	for (int i = 0; i < 3; i++) {
+		g_strlcpy(a_copy[i], a[i], sizeof a_copy[i]);
+		a2[i] = a_copy[i];
+	}
+	submit_env(1, a, 3);
+	submit_env(2, a2, 3);
+	submit_env(3, b, 3);
+	submit_env(4, NULL, 0);
+	s1 = job_spec(state_job(st, 1, 0));
+	s2 = job_spec(state_job(st, 2, 0));
+	s3 = job_spec(state_job(st, 3, 0));
+	ck_assert_ptr_eq(s1->env, s2->env);
+	ck_assert_ptr_ne(s1->env, s3->env);
+	ck_assert_uint_eq(g_hash_table_size(st->envs), 2);
+	ck_assert_uint_eq(s3->n_env, 3);
+	ck_assert_str_eq(s3->env[1], "PATH=/usr/bin");
+	ck_assert_uint_eq(job_spec(state_job(st, 4, 0))->n_env, 0);
+
+	/* Job 1 finishes and is cleaned: job 2 keeps the environment. */
+	ck_assert(dispatch(1, 0, "hA"));
+	ck_assert(status(1, JS_DONE, 0));
+	cl.job_id = 1;
+	ev.body_case = BASALT__EVENT__BODY_JOB_CLEAN;
+	ev.job_clean = &cl;
+	ck_assert(apply(&ev, 90));
+	ck_assert_uint_eq(s2->n_env, 3);
+	ck_assert_str_eq(s2->env[0], "HOME=/home/alice");
+	ck_assert_str_eq(s2->env[2], "LANG=C");
+
+	/* bmod of job 3 to job 2's environment: the two now share it, and
+	 * job 3's old one is gone. */
+	spec.command = "true";
+	spec.env = a;
+	spec.n_env = 3;
+	mod.job_id = 3;
+	mod.spec = &spec;
+	ev.body_case = BASALT__EVENT__BODY_JOB_MODIFY;
+	ev.job_modify = &mod;
+	ck_assert(apply(&ev, 91));
+	ck_assert_ptr_eq(job_spec(state_job(st, 3, 0))->env, s2->env);
+	ck_assert_uint_eq(g_hash_table_size(st->envs), 1);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -408,6 +486,7 @@ main(void)
 	tcase_add_test(tc, test_requeue_switch_move);
 	tcase_add_test(tc, test_queue_and_host_control);
 	tcase_add_test(tc, test_export_replays_to_the_same_state);
+	tcase_add_test(tc, test_environments_are_shared);
 	suite_add_tcase(s, tc);
 	return bs_run_suite(s);
 }
