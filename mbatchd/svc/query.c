@@ -14,6 +14,76 @@
 /* A page of bjobs output: well under the frame limit (BS_FRAME_MAX_DEFAULT). */
 #define PAGE_BYTES (2u << 20)
 
+/*
+ * The selection behind the listing being paged.  A big listing takes
+ * several pages, each a call with skip set; selecting and sorting every
+ * job again for each page made bjobs quadratic.  The next page reuses the
+ * selection when nothing was applied to the state since (same last_seq),
+ * the query is the same one, and so is the caller (who "users" defaults
+ * to); otherwise it selects again, as the first page does.
+ */
+static struct {
+	GBytes *query;            /* packed JobQuery, skip 0, + caller's name */
+	guint64 seq;
+	guint64 *keys;            /* job_key of each selected job, in order */
+	guint n;
+} pages;
+
+static GBytes *
+query_key(const Basalt__JobQuery *req, const Caller *c)
+{
+	Basalt__JobQuery q = *req;
+	gsize len, ulen = strlen(c->user) + 1;
+	guint8 *buf;
+
+	q.skip = 0;
+	len = basalt__job_query__get_packed_size(&q);
+	buf = g_malloc(len + 1 + ulen);
+	basalt__job_query__pack(&q, buf);
+	buf[len] = c->known;
+	memcpy(buf + len + 1, c->user, ulen);
+	return g_bytes_new_take(buf, len + 1 + ulen);
+}
+
+static void
+pages_forget(void)
+{
+	g_clear_pointer(&pages.query, g_bytes_unref);
+	g_clear_pointer(&pages.keys, g_free);
+	pages.n = 0;
+}
+
+/* The jobs of this listing, in order: kept from the previous page or
+ * selected now. */
+static GPtrArray *
+listing(Manager *m, const Basalt__JobQuery *req, const Caller *c)
+{
+	GBytes *key = query_key(req, c);
+	GPtrArray *jobs;
+
+	if (req->skip > 0 && pages.query != NULL && pages.seq == m->st->last_seq &&
+	    g_bytes_equal(pages.query, key)) {
+		jobs = g_ptr_array_sized_new(pages.n);
+		for (guint i = 0; i < pages.n; i++) {
+			Job *j = g_hash_table_lookup(m->st->jobs, &pages.keys[i]);
+
+			if (j != NULL)
+				g_ptr_array_add(jobs, j);
+		}
+		g_bytes_unref(key);
+		return jobs;
+	}
+	pages_forget();
+	jobs = svc_select_jobs(m, req, c->known ? c->user : NULL);
+	pages.query = key;
+	pages.seq = m->st->last_seq;
+	pages.n = jobs->len;
+	pages.keys = g_new(guint64, jobs->len + 1);
+	for (guint i = 0; i < jobs->len; i++)
+		pages.keys[i] = ((Job *)jobs->pdata[i])->key;
+	return jobs;
+}
+
 void
 svc_jobs(Basalt__BatchService_Service *svc, const Basalt__JobQuery *req,
     Basalt__JobList_Closure closure, void *call)
@@ -22,18 +92,29 @@ svc_jobs(Basalt__BatchService_Service *svc, const Basalt__JobQuery *req,
 	Basalt__JobList reply = BASALT__JOB_LIST__INIT;
 	GPtrArray *jobs;
 	Basalt__JobInfo *infos;
+	Basalt__JobSpec *specs = NULL;
 	gsize bytes = 0;
 	Caller c;
 
 	svc_caller(m, call, &c);
-	jobs = svc_select_jobs(m, req, c.known ? c.user : NULL);
+	jobs = listing(m, req, &c);
 	infos = g_new(Basalt__JobInfo, jobs->len);
+	if (req->detail)
+		specs = g_new(Basalt__JobSpec, jobs->len);
 	reply.jobs = g_new(Basalt__JobInfo *, jobs->len);
 	/* Fill a page up to half a frame; the client pages on with skip. */
 	for (guint i = req->skip; i < jobs->len; i++) {
 		Basalt__JobInfo *info = &infos[reply.n_jobs];
 
 		svc_fill_job_info(m, g_ptr_array_index(jobs, i), req->detail, info);
+		/* The submission environment stays here: no command shows it,
+		 * and it would make the reply ten times bigger. */
+		if (info->spec != NULL) {
+			specs[reply.n_jobs] = *info->spec;
+			specs[reply.n_jobs].env = NULL;
+			specs[reply.n_jobs].n_env = 0;
+			info->spec = &specs[reply.n_jobs];
+		}
 		bytes += basalt__job_info__get_packed_size(info) + 8;
 		reply.jobs[reply.n_jobs++] = info;
 		if (bytes > PAGE_BYTES && i + 1 < jobs->len) {
@@ -42,10 +123,14 @@ svc_jobs(Basalt__BatchService_Service *svc, const Basalt__JobQuery *req,
 			break;
 		}
 	}
+	/* The last page: the selection is not needed any more. */
+	if (!reply.more)
+		pages_forget();
 	closure(&reply, call);
 	for (guint i = 0; i < reply.n_jobs; i++)
 		svc_free_job_info(&infos[i]);
 	g_free(infos);
+	g_free(specs);
 	g_free(reply.jobs);
 	g_ptr_array_free(jobs, TRUE);
 }
@@ -55,19 +140,27 @@ typedef struct {
 	guint pend, run, susp;
 } Counts;
 
-static void
-count_queue(Manager *m, const char *queue, Counts *n)
+/* Every queue's counts from one pass over the jobs: queue -> Counts. */
+static GHashTable *
+count_queues(Manager *m)
 {
+	GHashTable *by_queue = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
+	    g_free);
 	GHashTableIter it;
 	gpointer v;
 
-	memset(n, 0, sizeof *n);
 	g_hash_table_iter_init(&it, m->st->jobs);
 	while (g_hash_table_iter_next(&it, NULL, &v)) {
 		const Job *j = v;
+		Counts *n;
 
-		if (strcmp(j->queue, queue) != 0)
+		if (job_is_finished(j))
 			continue;
+		n = g_hash_table_lookup(by_queue, j->queue);
+		if (n == NULL) {
+			n = g_new0(Counts, 1);
+			g_hash_table_insert(by_queue, (gpointer)j->queue, n);
+		}
 		if (job_is_pending(j))
 			n->pend += (guint)job_slots(j);
 		else if (j->state == JS_RUN || j->state == JS_UNKWN)
@@ -75,6 +168,18 @@ count_queue(Manager *m, const char *queue, Counts *n)
 		else if (j->state == JS_USUSP || j->state == JS_SSUSP)
 			n->susp += (guint)job_slots(j);
 	}
+	return by_queue;
+}
+
+static void
+queue_counts(GHashTable *by_queue, const char *queue, Counts *n)
+{
+	const Counts *c = g_hash_table_lookup(by_queue, queue);
+
+	if (c != NULL)
+		*n = *c;
+	else
+		memset(n, 0, sizeof *n);
 }
 
 static char *
@@ -121,7 +226,7 @@ preemption_text(GString *s, const BsPreemption *p)
 
 /* KEY = value lines for bqueues -l, only for what is set. */
 static GPtrArray *
-queue_params(Manager *m, const BsQueueConf *q)
+queue_params(Manager *m, const BsQueueConf *q, GHashTable *counts)
 {
 	GPtrArray *p = g_ptr_array_new_with_free_func(g_free);
 	g_autofree char *run = limit_text(&q->runlimit);
@@ -172,7 +277,7 @@ queue_params(Manager *m, const BsQueueConf *q)
 		gpointer d = g_hash_table_lookup(m->deserved, q->name);
 		Counts n;
 
-		count_queue(m, q->name, &n);
+		queue_counts(counts, q->name, &n);
 		g_ptr_array_add(p, g_strdup_printf("DESERVED_SLOTS = %d",
 		    d != NULL ? GPOINTER_TO_INT(d) - 1 : 0));
 		g_ptr_array_add(p, g_strdup_printf("SLOTS_IN_USE = %u", n.run + n.susp));
@@ -207,6 +312,7 @@ svc_queues(Basalt__BatchService_Service *svc, const Basalt__QueueQuery *req,
 	Basalt__QueueInfo *infos = g_new0(Basalt__QueueInfo, queues->len);
 	GPtrArray *params = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
 	GDateTime *now = g_date_time_new_now_local();
+	GHashTable *counts = count_queues(m);
 
 	for (size_t i = 0; i < req->n_names; i++)
 		if (bs_config_queue(m->cfg, req->names[i]) == NULL) {
@@ -226,7 +332,7 @@ svc_queues(Basalt__BatchService_Service *svc, const Basalt__QueueQuery *req,
 		if (!named(req->names, req->n_names, q->name))
 			continue;
 		basalt__queue_info__init(qi);
-		count_queue(m, q->name, &n);
+		queue_counts(counts, q->name, &n);
 		qi->name = q->name;
 		qi->priority = q->priority;
 		qi->open = rt->open;
@@ -242,7 +348,7 @@ svc_queues(Basalt__BatchService_Service *svc, const Basalt__QueueQuery *req,
 		qi->njobs = n.pend + n.run + n.susp;
 		qi->description = q->description != NULL ? q->description : "";
 		if (req->detail) {
-			GPtrArray *p = queue_params(m, q);
+			GPtrArray *p = queue_params(m, q, counts);
 
 			qi->params = (char **)p->pdata;
 			qi->n_params = p->len;
@@ -255,32 +361,56 @@ svc_queues(Basalt__BatchService_Service *svc, const Basalt__QueueQuery *req,
 	g_free(reply.queues);
 	g_free(infos);
 	g_ptr_array_free(params, TRUE);
+	g_hash_table_destroy(counts);
 	g_date_time_unref(now);
 }
 
-static void
-host_counts(Manager *m, const char *host, Basalt__HostInfo *hi)
+/* Slots of started jobs per host, from one pass over the jobs (not one
+ * pass per host: 10,000 hosts times 100,000 jobs). */
+static GHashTable *
+count_hosts(Manager *m)
 {
+	GHashTable *by_host = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
+	    g_free);
 	GHashTableIter it;
 	gpointer v;
 
 	g_hash_table_iter_init(&it, m->st->jobs);
 	while (g_hash_table_iter_next(&it, NULL, &v)) {
 		const Job *j = v;
-		guint n = 0;
 
 		if (!job_is_started(j) || j->exec_hosts == NULL)
 			continue;
-		for (guint i = 0; j->exec_hosts[i] != NULL; i++)
-			n += strcmp(j->exec_hosts[i], host) == 0;
-		hi->njobs += n;
-		if (j->state == JS_SSUSP)
-			hi->ssusp += n;
-		else if (j->state == JS_USUSP)
-			hi->ususp += n;
-		else
-			hi->run += n;
+		for (guint i = 0; j->exec_hosts[i] != NULL; i++) {
+			Basalt__HostInfo *c = g_hash_table_lookup(by_host, j->exec_hosts[i]);
+
+			if (c == NULL) {
+				c = g_new0(Basalt__HostInfo, 1);
+				g_hash_table_insert(by_host, j->exec_hosts[i], c);
+			}
+			c->njobs++;
+			if (j->state == JS_SSUSP)
+				c->ssusp++;
+			else if (j->state == JS_USUSP)
+				c->ususp++;
+			else
+				c->run++;
+		}
 	}
+	return by_host;
+}
+
+static void
+host_counts(GHashTable *by_host, const char *host, Basalt__HostInfo *hi)
+{
+	const Basalt__HostInfo *c = g_hash_table_lookup(by_host, host);
+
+	if (c == NULL)
+		return;
+	hi->njobs = c->njobs;
+	hi->run = c->run;
+	hi->ssusp = c->ssusp;
+	hi->ususp = c->ususp;
 }
 
 static const char *
@@ -303,18 +433,29 @@ host_status(Manager *m, const char *name, const HostLink *l,
 	return "ok";
 }
 
-/* A name is a host, a host group or `all`; empty means every host. */
-static gboolean
-host_wanted(Manager *m, const Basalt__HostQuery *req, const char *host)
+/* The hosts the names ask for (hosts, host groups, `all`); NULL: every
+ * host.  Expanded once, not once per host of the cluster. */
+static GHashTable *
+hosts_wanted(Manager *m, const Basalt__HostQuery *req)
 {
-	for (size_t i = 0; i < req->n_names; i++) {
-		g_auto(GStrv) members = bs_config_host_group_expand(m->cfg, req->names[i]);
+	GHashTable *set;
 
-		if (strcmp(req->names[i], host) == 0 || strcmp(req->names[i], "all") == 0 ||
-		    (members != NULL && g_strv_contains((const char *const *)members, host)))
-			return TRUE;
+	if (req->n_names == 0)
+		return NULL;
+	set = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	for (size_t i = 0; i < req->n_names; i++) {
+		g_auto(GStrv) members = NULL;
+
+		if (strcmp(req->names[i], "all") == 0) {
+			g_hash_table_destroy(set);
+			return NULL;
+		}
+		g_hash_table_add(set, g_strdup(req->names[i]));
+		members = bs_config_host_group_expand(m->cfg, req->names[i]);
+		for (guint k = 0; members != NULL && members[k] != NULL; k++)
+			g_hash_table_add(set, g_strdup(members[k]));
 	}
-	return req->n_names == 0;
+	return set;
 }
 
 void
@@ -326,6 +467,8 @@ svc_hosts(Basalt__BatchService_Service *svc, const Basalt__HostQuery *req,
 	GPtrArray *hosts = m->cfg->cluster->hosts;
 	Basalt__HostInfo *infos = g_new0(Basalt__HostInfo, hosts->len);
 	GDateTime *now = g_date_time_new_now_local();
+	GHashTable *counts = count_hosts(m);
+	GHashTable *wanted = hosts_wanted(m, req);
 
 	for (size_t i = 0; i < req->n_names; i++) {
 		g_auto(GStrv) members = bs_config_host_group_expand(m->cfg, req->names[i]);
@@ -345,14 +488,14 @@ svc_hosts(Basalt__BatchService_Service *svc, const Basalt__HostQuery *req,
 		Basalt__HostInfo *hi = &infos[reply.n_hosts];
 		guint ncpus = l != NULL && l->ncpus > 0 ? l->ncpus : 1;
 
-		if (!ch->server || !host_wanted(m, req, ch->name))
+		if (!ch->server || (wanted != NULL && !g_hash_table_contains(wanted, ch->name)))
 			continue;
 		basalt__host_info__init(hi);
 		hi->name = ch->name;
 		hi->max_slots = hc == NULL || hc->mxj == BS_CONF_MXJ_NCPUS ? (gint)ncpus : hc->mxj;
 		hi->jl_u = hc != NULL ? hc->jl_u : BS_CONF_UNLIMITED;
 		hi->ncpus = ncpus;
-		host_counts(m, ch->name, hi);
+		host_counts(counts, ch->name, hi);
 		hi->status = (char *)host_status(m, ch->name, l, hi, now);
 		if (l != NULL) {
 			hi->mem_kb = l->mem_kb;
@@ -366,6 +509,9 @@ svc_hosts(Basalt__BatchService_Service *svc, const Basalt__HostQuery *req,
 	svc_error_free(reply.error);
 	g_free(reply.hosts);
 	g_free(infos);
+	g_hash_table_destroy(counts);
+	if (wanted != NULL)
+		g_hash_table_destroy(wanted);
 	g_date_time_unref(now);
 }
 
