@@ -15,6 +15,7 @@
 #include <pwd.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -91,21 +92,34 @@ manager_commit(Manager *m, Basalt__Event *ev, GError **err)
 	return TRUE;
 }
 
+/* How long the last coalesced pass took, in ms. */
+static guint last_pass_ms;
+
 static gboolean
 sched_timer_fired(gpointer data)
 {
 	Manager *m = data;
+	gint64 t0 = g_get_monotonic_time();
 
 	m->sched_timer = 0;
 	manager_schedule_now(m);
+	last_pass_ms = (guint)MIN((g_get_monotonic_time() - t0) / 1000, 10000);
 	return G_SOURCE_REMOVE;
 }
 
+/*
+ * The next pass waits at least as long as the last one took: with 100,000
+ * pending jobs a pass is long, and one after every burst of submissions
+ * would leave the loop no time to accept them (submitting got slower with
+ * every job in).  Scheduling then takes at most about half of the loop; an
+ * idle cluster's short passes still come after sched_delay_ms.
+ */
 void
 manager_schedule_soon(Manager *m)
 {
 	if (m->sched_timer == 0 && !m->shutting_down)
-		m->sched_timer = g_timeout_add(m->sched_delay_ms, sched_timer_fired, m);
+		m->sched_timer = g_timeout_add(MAX(m->sched_delay_ms, last_pass_ms),
+		    sched_timer_fired, m);
 }
 
 /*
@@ -205,9 +219,22 @@ start_server(Manager *m, const char *tcp_address, GError **err)
 {
 	BsRpcServerOptions opts;
 	const char *addr = tcp_address;
+	struct rlimit rl;
 
 	bs_rpc_server_options_init(&opts);
 	opts.server_name = m->cfg->cluster->name;
+	/* One connection per execution host: a 10,000-host cluster needs as
+	 * many descriptors, so take what the hard limit allows. */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+		if (rl.rlim_cur < rl.rlim_max) {
+			rl.rlim_cur = rl.rlim_max;
+			(void)setrlimit(RLIMIT_NOFILE, &rl);
+		}
+		if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > 1000000)
+			opts.max_connections = 1000000;
+		else if (rl.rlim_cur > opts.max_connections + 256)
+			opts.max_connections = (guint)rl.rlim_cur - 256;
+	}
 	/* Execution hosts and remote clients will authenticate with MUNGE;
 	 * until then TCP is for execution hosts on a trusted network. */
 	opts.allow_unauthenticated_tcp = TRUE;
