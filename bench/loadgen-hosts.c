@@ -103,7 +103,9 @@ digits(guint n)
 char *
 lg_host_name(const Lg *lg, guint i)
 {
-	return g_strdup_printf("%s%0*u", lg->prefix, (int)digits(lg->n_hosts), i + 1);
+	guint d = lg->digits > 0 ? lg->digits : digits(lg->first + lg->n_hosts);
+
+	return g_strdup_printf("%s%0*u", lg->prefix, (int)d, lg->first + i + 1);
 }
 
 void

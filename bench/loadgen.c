@@ -47,6 +47,7 @@ static const char usage_text[] =
     "Example:\n"
     "  loadgen -H 10000 -p lg --print-hosts > hosts.section\n"
     "  loadgen -H 10000 -p lg -t 60 &\n"
+    "  (or as two processes: -H 5000 --digits 5, and -H 5000 --first 5000)\n"
     "  loadgen -c 8 -n 100000 -- -q normal -o /dev/null sleep 60";
 
 static gboolean
@@ -190,7 +191,7 @@ int
 main(int argc, char **argv)
 {
 	Lg lg;
-	gint n_hosts = 0, n_clients = 0, ncpus = 4, exit_code = 0, max_dialing = 256;
+	gint n_hosts = 0, first = 0, ndigits = 0, n_clients = 0, ncpus = 4, exit_code = 0, max_dialing = 256;
 	gint query_every = 0;
 	gint64 n_jobs = 0;
 	double run_s = 1.0, rate = 0, duration = 0;
@@ -202,6 +203,8 @@ main(int argc, char **argv)
 	GOptionEntry entries[] = {
 		{ "hosts", 'H', 0, G_OPTION_ARG_INT, &n_hosts, "Emulate N execution hosts", "N" },
 		{ "prefix", 'p', 0, G_OPTION_ARG_STRING, &prefix, "Host names: PREFIX00001... (default lg)", "PREFIX" },
+		{ "first", 0, 0, G_OPTION_ARG_INT, &first, "Number the hosts from K+1 (to split them among processes)", "K" },
+		{ "digits", 0, 0, G_OPTION_ARG_INT, &ndigits, "Zero-pad host numbers to D digits (default: as many as the last has)", "D" },
 		{ "print-hosts", 0, 0, G_OPTION_ARG_NONE, &print_hosts, "Print the lsf.cluster Host section for the hosts and exit", NULL },
 		{ "ncpus", 0, 0, G_OPTION_ARG_INT, &ncpus, "CPUs each host registers with (default 4)", "N" },
 		{ "run-time", 't', 0, G_OPTION_ARG_DOUBLE, &run_s, "Each job runs this long (default 1)", "SECONDS" },
@@ -225,7 +228,7 @@ main(int argc, char **argv)
 		g_printerr("loadgen: %s\n", err->message);
 		return 2;
 	}
-	if (n_hosts < 0 || n_clients < 0 || n_jobs < 0 || ncpus <= 0 ||
+	if (n_hosts < 0 || first < 0 || ndigits < 0 || ndigits > 9 || n_clients < 0 || n_jobs < 0 || ncpus <= 0 ||
 	    max_dialing <= 0 || run_s < 0 || rate < 0 || duration < 0 ||
 	    query_every < 0) {
 		g_printerr("loadgen: counts, times and rates must not be negative\n");
@@ -242,6 +245,8 @@ main(int argc, char **argv)
 
 	memset(&lg, 0, sizeof lg);
 	lg.n_hosts = (guint)n_hosts;
+	lg.first = (guint)first;
+	lg.digits = (guint)ndigits;
 	lg.prefix = prefix;
 	lg.ncpus = (guint)ncpus;
 	lg.mem_kb = 16ULL * 1024 * 1024;

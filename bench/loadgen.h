@@ -27,6 +27,8 @@ typedef struct LgClient LgClient;
 typedef struct {
 	/* options */
 	guint n_hosts;
+	guint first;              /* hosts are numbered first+1 .. first+n_hosts */
+	guint digits;             /* width of the number, zero-padded */
 	const char *prefix;
 	guint ncpus;
 	guint64 mem_kb;

@@ -354,24 +354,38 @@ hosts_check_heartbeats(Manager *m)
 	}
 }
 
+static void
+link_lost(HostLink *l, const char *reason)
+{
+	log_warning("host %s disconnected: %s", l->name, reason);
+	bs_rpc_conn_unref(l->conn);
+	l->conn = NULL;
+	/* Heartbeat accounting goes on from the last word we had: the host
+	 * has MAX_SBD_FAIL heartbeats to come back. */
+}
+
 void
 hosts_conn_closed(Manager *m, BsRpcConn *conn, const char *reason)
 {
+	const BsRpcPeer *peer = bs_rpc_conn_peer(conn);
+	HostLink *l;
 	GHashTableIter it;
 	gpointer v;
 
-	g_hash_table_iter_init(&it, m->links);
-	while (g_hash_table_iter_next(&it, NULL, &v)) {
-		HostLink *l = v;
-
-		if (l->conn != conn)
-			continue;
-		log_warning("host %s disconnected: %s", l->name, reason);
-		bs_rpc_conn_unref(l->conn);
-		l->conn = NULL;
-		/* Heartbeat accounting goes on from the last word we had: the
-		 * host has MAX_SBD_FAIL heartbeats to come back. */
+	/* Only an execution host's connection can be a link's, and it is the
+	 * link of the name its hello gave unless it registered as another:
+	 * no walk over 10,000 links for every command that disconnects. */
+	if (peer->role != BASALT__ROLE__ROLE_EXEC_HOST)
+		return;
+	l = peer->name != NULL ? manager_link(m, peer->name) : NULL;
+	if (l != NULL && l->conn == conn) {
+		link_lost(l, reason);
+		return;
 	}
+	g_hash_table_iter_init(&it, m->links);
+	while (g_hash_table_iter_next(&it, NULL, &v))
+		if (((HostLink *)v)->conn == conn)
+			link_lost(v, reason);
 }
 
 /* ---- orders to hosts --------------------------------------------------- */
