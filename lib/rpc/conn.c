@@ -352,8 +352,12 @@ static GSourceFuncs conn_source_funcs = {
 void
 conn_gate_opened(BsRpcConn *conn, guint64 old_synced)
 {
-	if (conn->gate != NULL && conn->held_until > old_synced &&
-	    !g_queue_is_empty(&conn->outq))
+	/* Output that was not held is not freed by the sync either: leave the
+	 * connection alone (every sync reaches every connection, 10,000 of
+	 * them on a big cluster). */
+	if (conn->gate == NULL || conn->held_until <= old_synced)
+		return;
+	if (!g_queue_is_empty(&conn->outq))
 		conn->last_write_progress = g_get_monotonic_time();
 	conn_update(conn);
 }
@@ -401,6 +405,13 @@ conn_new(GMainContext *ctx, int fd, ConnState state, const BsRpcLimits *lim,
 	conn->src = g_source_new(&conn_source_funcs, sizeof(ConnSource));
 	((ConnSource *)conn->src)->conn = conn;
 	g_source_set_static_name(conn->src, "bs-rpc-conn");
+	/* GLib blocks a source that cannot recurse for the time of its
+	 * dispatch by taking its fd out of the context's poll list and
+	 * putting it back, and both walk that list: with 10,000 connections
+	 * every dispatch cost two walks of 10,000 and mbatchd spent 80% of
+	 * its time there.  Nothing dispatches a connection from inside its
+	 * own dispatch (no nested main loop), so nothing needs the block. */
+	g_source_set_can_recurse(conn->src, TRUE);
 	conn->fd_tag = g_source_add_unix_fd(conn->src, fd, 0);
 	g_source_attach(conn->src, ctx);
 	conn_update(conn);
