@@ -116,8 +116,9 @@ pending_insert(State *st, Job *j, gboolean at_head)
 }
 
 static void
-clear_run(Job *j)
+clear_run(State *st, Job *j)
 {
+	state_host_index_remove(st, j);
 	g_clear_pointer(&j->exec_hosts, g_strfreev);
 	j->pgid = 0;
 	j->exit_status = 0;
@@ -198,10 +199,11 @@ apply_dispatch(State *st, const Basalt__EvJobDispatch *e, gint64 now,
 		return FALSE;
 	}
 	pending_unlink(st, j);
-	clear_run(j);
+	clear_run(st, j);
 	j->exec_hosts = g_new0(char *, e->n_exec_hosts + 1);
 	for (size_t i = 0; i < e->n_exec_hosts; i++)
 		j->exec_hosts[i] = g_strdup(e->exec_hosts[i]);
+	state_host_index_add(st, j);
 	j->state = JS_RUN;
 	j->start_time = now;
 	g_clear_pointer(&j->pending_reason, g_free);
@@ -300,7 +302,7 @@ apply_requeue(State *st, const Basalt__EvJobRequeue *e, gint64 now,
 		g_queue_delete_link(&st->finished, j->flink);
 		j->flink = NULL;
 	}
-	clear_run(j);
+	clear_run(st, j);
 	j->state = e->hold ? JS_PSUSP : JS_PEND;
 	/* LSF orders a requeued job by its requeue time. */
 	if (!e->to_head)
@@ -381,6 +383,7 @@ apply_clean(State *st, const Basalt__EvJobClean *e, GError **err)
 		return bad_move(j, "clean", err);
 	if (j->flink != NULL)
 		g_queue_delete_link(&st->finished, j->flink);
+	state_host_index_remove(st, j);
 	g_hash_table_remove(st->jobs, &j->key);
 	return TRUE;
 }

@@ -139,6 +139,51 @@ shared_env_unref(SharedEnv *e)
 	g_free(e);
 }
 
+/* ---- jobs by execution host ---- */
+
+void
+state_host_index_add(State *st, Job *j)
+{
+	GHashTable *set;
+
+	if (j->exec_hosts == NULL || j->exec_hosts[0] == NULL)
+		return;
+	set = g_hash_table_lookup(st->by_host, j->exec_hosts[0]);
+	if (set == NULL) {
+		set = g_hash_table_new(g_direct_hash, g_direct_equal);
+		g_hash_table_insert(st->by_host, g_strdup(j->exec_hosts[0]), set);
+	}
+	g_hash_table_add(set, j);
+}
+
+void
+state_host_index_remove(State *st, Job *j)
+{
+	GHashTable *set;
+
+	if (j->exec_hosts == NULL || j->exec_hosts[0] == NULL)
+		return;
+	set = g_hash_table_lookup(st->by_host, j->exec_hosts[0]);
+	if (set != NULL && g_hash_table_remove(set, j) && g_hash_table_size(set) == 0)
+		g_hash_table_remove(st->by_host, j->exec_hosts[0]);
+}
+
+GPtrArray *
+state_jobs_on_host(const State *st, const char *host)
+{
+	GHashTable *set = g_hash_table_lookup(st->by_host, host);
+	GPtrArray *out = g_ptr_array_new();
+	GHashTableIter it;
+	gpointer j;
+
+	if (set == NULL)
+		return out;
+	g_hash_table_iter_init(&it, set);
+	while (g_hash_table_iter_next(&it, &j, NULL))
+		g_ptr_array_add(out, j);
+	return out;
+}
+
 State *
 state_new(void)
 {
@@ -154,6 +199,8 @@ state_new(void)
 	st->names = g_string_chunk_new(4096);
 	st->interned = g_hash_table_new(g_str_hash, g_str_equal);
 	st->envs = g_hash_table_new(shared_env_hash, shared_env_equal);
+	st->by_host = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+	    (GDestroyNotify)g_hash_table_destroy);
 	return st;
 }
 
@@ -166,6 +213,7 @@ state_free(State *st)
 	if (st == NULL)
 		return;
 	g_queue_clear(&st->finished);
+	g_hash_table_destroy(st->by_host);
 	g_hash_table_destroy(st->queues);
 	g_hash_table_destroy(st->jobs);
 	g_hash_table_destroy(st->hosts);

@@ -112,6 +112,7 @@ typedef struct {
 	GStringChunk *names;      /* interned user, queue and host names */
 	GHashTable *interned;     /* string -> its copy in names */
 	GHashTable *envs;         /* SharedEnv set: identical environments once */
+	GHashTable *by_host;      /* exec_hosts[0] -> set of Job* run there */
 } State;
 
 static inline guint64
@@ -128,6 +129,13 @@ void state_free(State *st);
 gboolean state_apply(State *st, const Basalt__Event *ev, GError **err);
 
 const char *state_intern(State *st, const char *s);
+/* The jobs whose first execution host is host, in any state (a finished
+ * job keeps its hosts): a GPtrArray of Job*, to free.  Registration and
+ * host failure look here instead of at every job. */
+GPtrArray *state_jobs_on_host(const State *st, const char *host);
+/* apply.c keeps by_host: a job joins it with its hosts, leaves without. */
+void state_host_index_add(State *st, Job *j);
+void state_host_index_remove(State *st, Job *j);
 Job *state_job(const State *st, guint64 id, guint32 index);
 QueueRt *state_queue(State *st, const char *name);
 /* The queue's runtime record, created open and active on first use. */

@@ -473,6 +473,47 @@ START_TEST(test_environments_are_shared)
 }
 END_TEST
 
+static guint
+n_on_host(const char *host)
+{
+	GPtrArray *a = state_jobs_on_host(st, host);
+	guint n = a->len;
+
+	g_ptr_array_free(a, TRUE);
+	return n;
+}
+
+/* The by-host index follows dispatch, requeue and clean. */
+START_TEST(test_jobs_by_host)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobRequeue rq = BASALT__EV_JOB_REQUEUE__INIT;
+	Basalt__EvJobClean cl = BASALT__EV_JOB_CLEAN__INIT;
+
+	submit(1, "normal", 10, 0, FALSE);
+	submit(2, "normal", 11, 0, FALSE);
+	ck_assert_uint_eq(n_on_host("hA"), 0);
+	ck_assert(dispatch(1, 0, "hA"));
+	ck_assert(dispatch(2, 0, "hA"));
+	ck_assert_uint_eq(n_on_host("hA"), 2);
+	rq.job_id = 2;
+	ev.body_case = BASALT__EVENT__BODY_JOB_REQUEUE;
+	ev.job_requeue = &rq;
+	ck_assert(apply(&ev, 80));
+	ck_assert_uint_eq(n_on_host("hA"), 1);
+	ck_assert(dispatch(2, 0, "hB"));
+	ck_assert_uint_eq(n_on_host("hB"), 1);
+	ck_assert(status(1, JS_DONE, 0));
+	ck_assert_uint_eq(n_on_host("hA"), 1);   /* finished keeps its host */
+	cl.job_id = 1;
+	ev.body_case = BASALT__EVENT__BODY_JOB_CLEAN;
+	ev.job_clean = &cl;
+	ck_assert(apply(&ev, 90));
+	ck_assert_uint_eq(n_on_host("hA"), 0);
+	ck_assert_uint_eq(g_hash_table_size(st->by_host), 1);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -487,6 +528,7 @@ main(void)
 	tcase_add_test(tc, test_queue_and_host_control);
 	tcase_add_test(tc, test_export_replays_to_the_same_state);
 	tcase_add_test(tc, test_environments_are_shared);
+	tcase_add_test(tc, test_jobs_by_host);
 	suite_add_tcase(s, tc);
 	return bs_run_suite(s);
 }
