@@ -75,7 +75,7 @@ while [ "$i" -lt "$NPROC" ]; do
 done
 # Registered: ok, or closed_Full once its one slot holds a job.
 nok() {
-	[ "$(bhosts 2>/dev/null | awk '$2 == "ok" || $2 == "closed_Full"' | wc -l)" -eq "$NHOSTS" ]
+	[ "$(bhosts -w 2>/dev/null | awk '$2 == "ok" || $2 == "closed_Full"' | wc -l)" -eq "$NHOSTS" ]
 }
 wait_for 300 nok || {
 	echo "query: the $NHOSTS hosts did not all register" >&2
