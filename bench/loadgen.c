@@ -196,7 +196,7 @@ main(int argc, char **argv)
 	gint64 n_jobs = 0;
 	double run_s = 1.0, rate = 0, duration = 0;
 	gboolean print_hosts = FALSE, verbose = FALSE;
-	const char *prefix = "lg";
+	g_autofree char *prefix = NULL;     /* -p, given or "lg" */
 	g_auto(GStrv) rest = NULL;
 	g_autoptr(GError) err = NULL;
 	g_autoptr(GOptionContext) ctx = NULL;
@@ -247,7 +247,7 @@ main(int argc, char **argv)
 	lg.n_hosts = (guint)n_hosts;
 	lg.first = (guint)first;
 	lg.digits = (guint)ndigits;
-	lg.prefix = prefix;
+	lg.prefix = prefix != NULL ? prefix : "lg";
 	lg.ncpus = (guint)ncpus;
 	lg.mem_kb = 16ULL * 1024 * 1024;
 	lg.run_s = run_s;
