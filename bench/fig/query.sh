@@ -73,9 +73,10 @@ while [ "$i" -lt "$NPROC" ]; do
 	track $!
 	i=$((i + 1))
 done
-# Registered: ok, or closed_Full once its one slot holds a job.
+# Registered: ok, or closed once its one slot holds a job (bhosts shows
+# closed_Full as "closed"); not unavail or unreach.
 nok() {
-	[ "$(bhosts -w 2>/dev/null | awk '$2 == "ok" || $2 == "closed_Full"' | wc -l)" -eq "$NHOSTS" ]
+	[ "$(bhosts 2>/dev/null | awk 'NR > 1 && ($2 == "ok" || $2 == "closed")' | wc -l)" -eq "$NHOSTS" ]
 }
 wait_for 300 nok || {
 	echo "query: the $NHOSTS hosts did not all register" >&2
