@@ -38,6 +38,19 @@ CLEANFILES += %reldir%/sched-pool-bench$(EXEEXT)
 bench-pool: %reldir%/sched-pool-bench$(EXEEXT)
 	./%reldir%/sched-pool-bench$(EXEEXT)
 
+# sched-cycle-bench: one full scheduling cycle, 100,000 pending jobs over
+# 10,000 hosts in 50 queues (`make bench-sched`; the figure sched.cycle).
+EXTRA_PROGRAMS += %reldir%/sched-cycle-bench
+%canon_reldir%_sched_cycle_bench_SOURCES = %reldir%/sched-cycle-bench.c
+%canon_reldir%_sched_cycle_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_sched_cycle_bench_LDADD = mbatchd/libbssched.a $(GLIB_LIBS) -lm
+CLEANFILES += %reldir%/sched-cycle-bench$(EXEEXT)
+EXTRA_DIST += %reldir%/fig/sched.sh
+
+.PHONY: bench-sched
+bench-sched: %reldir%/sched-cycle-bench$(EXEEXT)
+	./%reldir%/sched-cycle-bench$(EXEEXT)
+
 # The kill -9 soak (bench/crash-soak.sh): many rounds of mbatchd crashes
 # under load; it counts lost and doubled jobs (both must be 0).
 EXTRA_DIST += %reldir%/crash-soak.sh
