@@ -11,11 +11,26 @@
 typedef struct Preempt Preempt;
 typedef struct Pools Pools;
 
+/* open.c: one queue's candidate hosts that may still have a free slot. */
+typedef struct {
+	gboolean built;
+	GArray *cand;             /* the queue's candidate hosts (Pass.queue_hosts) */
+	guint *pos;               /* [n_hosts]: position in cand + 1, 0 = not one */
+	guint *next, *prev;       /* [cand->len]: the list, over positions */
+	gboolean *in;             /* [cand->len]: linked in the list */
+	guint head;               /* first position, G_MAXUINT when empty */
+	guint n_open;             /* positions in the list */
+	guint n_up;               /* candidates that are up; those not in the
+	                           * list have reached MXJ */
+	guint32 down[_SCHED_HR_MAX]; /* candidates down, per state reason */
+} OpenHosts;
+
 typedef struct {
 	const SchedSnapshot *snap;
 	SchedCount count;
 	SchedPlan *plan;
 	GArray **queue_hosts;     /* per queue: candidate host indexes, best first */
+	OpenHosts *open;          /* per queue: those that may have a free slot */
 	GHashTable *blocked;      /* Shape -> SchedPending copied to later jobs */
 	GHashTable *no_victims;   /* Shapes held by MAX_JOBS that found no victims */
 	Preempt *preempt;         /* NULL when no queue may preempt another */
@@ -40,6 +55,21 @@ gboolean sched_host_usable(Pass *p, const SchedJob *j, guint h);
  * preemptions [first_pre, first_pre + n_pre), and count its slots. */
 void sched_commit(Pass *p, guint idx, guint first, guint n, guint first_pre,
     guint n_pre);
+
+/* open.c.  Positions run from open_first() by open_next() to G_MAXUINT. */
+OpenHosts *open_new(const SchedSnapshot *snap);
+void open_free(OpenHosts *open, guint n_queues);
+/* Queue q's list, built at first use. */
+OpenHosts *open_hosts(Pass *p, guint q);
+guint open_first(const OpenHosts *oh);
+guint open_next(const OpenHosts *oh, guint c);
+/* Unlink position c: its host reached MXJ. */
+void open_remove(OpenHosts *oh, guint c);
+/* Host h may have free slots again (a preemption released some): link it
+ * back into every list that holds it. */
+void open_reopen(Pass *p, guint h);
+/* Whether host h has reached its MXJ (the first host limit checked). */
+gboolean sched_host_full(Pass *p, guint h);
 
 /* preempt.c */
 Preempt *preempt_new(const SchedSnapshot *snap);

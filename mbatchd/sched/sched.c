@@ -25,6 +25,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pass.h"
@@ -154,6 +155,25 @@ group_cpu_room(Pass *p, const SchedJob *j, guint h)
 	return room;
 }
 
+/* One host bound: FALSE with its reason when it leaves no room. */
+static gboolean
+bound(int room, SchedHostReason r, int *free, SchedHostReason *why)
+{
+	if (room <= 0) {
+		*why = r;
+		return FALSE;
+	}
+	*free = MIN(*free, room);
+	return TRUE;
+}
+
+/*
+ * The bounds in a fixed order, the first that leaves no room naming the
+ * reason.  A bound whose limit is not set is not looked up: its counters
+ * are hash lookups, most of what placing a job costs, and an unset limit
+ * never stops a job (it would offer INT_MAX less what is used, more than
+ * any job asks).
+ */
 int
 sched_host_room(Pass *p, const SchedJob *j, guint h, SchedHostReason *why)
 {
@@ -161,32 +181,30 @@ sched_host_room(Pass *p, const SchedJob *j, guint h, SchedHostReason *why)
 	const SchedHost *host = &s->hosts[h];
 	const SchedQueue *q = &s->queues[j->queue];
 	const SchedUser *u = &s->users[j->user];
-	int qh = sched_count_pair(p->count.queue_host, j->queue, h);
-	struct {
-		int free;
-		SchedHostReason why;
-	} bounds[] = {
-		{ headroom(host->max_slots, sched_count_host(&p->count, h)),
-		    SCHED_HR_SLOTS },
-		{ headroom(q->hjob_limit, qh), SCHED_HR_QUEUE_HOST },
-		{ cpu_cap(q->pjob_limit, host->ncpus) - qh, SCHED_HR_QUEUE_CPU },
-		{ headroom(host->jl_u,
-		    sched_count_user_host_jlu(&p->count, j->user, h)),
-		    SCHED_HR_USER_HOST },
-		{ cpu_cap(u->jl_p, host->ncpus) -
-		    sched_count_user_host_cpu(&p->count, j->user, h),
-		    SCHED_HR_USER_CPU },
-		{ group_cpu_room(p, j, h), SCHED_HR_GROUP_CPU },
-	};
-	int free = INT_MAX;
+	int free = INT_MAX, qh = 0;
 
-	for (guint i = 0; i < G_N_ELEMENTS(bounds); i++) {
-		if (bounds[i].free <= 0) {
-			*why = bounds[i].why;
-			return 0;
-		}
-		free = MIN(free, bounds[i].free);
-	}
+	if (host->max_slots >= 0 && !bound(host->max_slots -
+	    sched_count_host(&p->count, h), SCHED_HR_SLOTS, &free, why))
+		return 0;
+	if (q->hjob_limit >= 0 || q->pjob_limit >= 0)
+		qh = sched_count_pair(p->count.queue_host, j->queue, h);
+	if (q->hjob_limit >= 0 && !bound(q->hjob_limit - qh,
+	    SCHED_HR_QUEUE_HOST, &free, why))
+		return 0;
+	if (q->pjob_limit >= 0 && !bound(cpu_cap(q->pjob_limit, host->ncpus) - qh,
+	    SCHED_HR_QUEUE_CPU, &free, why))
+		return 0;
+	if (host->jl_u >= 0 && !bound(host->jl_u -
+	    sched_count_user_host_jlu(&p->count, j->user, h),
+	    SCHED_HR_USER_HOST, &free, why))
+		return 0;
+	if (u->jl_p >= 0 && !bound(cpu_cap(u->jl_p, host->ncpus) -
+	    sched_count_user_host_cpu(&p->count, j->user, h),
+	    SCHED_HR_USER_CPU, &free, why))
+		return 0;
+	if (u->n_groups > 0 && !bound(group_cpu_room(p, j, h),
+	    SCHED_HR_GROUP_CPU, &free, why))
+		return 0;
 	if (j->ptile > 0)
 		free = MIN(free, j->ptile);
 	return free;
@@ -258,64 +276,118 @@ sched_host_usable(Pass *p, const SchedJob *j, guint h)
 	    host_passes_filter(p, j, h);
 }
 
-/* -m hosts the queue cannot use count as "not usable to the queue". */
-static void
-count_unusable_asked(Pass *p, const SchedJob *j, SchedPending *pend)
+/* Take host h for the job if it offers what the job needs: TRUE when it
+ * was taken, else its reason is counted. */
+static gboolean
+try_host(Pass *p, const SchedJob *j, guint h, int want, int *got,
+    SchedPending *pend)
 {
-	GArray *cand = p->queue_hosts[j->queue];
+	SchedHostReason why = SCHED_HR_NOT_ENOUGH;
+	SchedAlloc a;
+	int free = host_free(p, j, h, &why);
 
-	for (guint i = 0; i < j->n_asked_hosts; i++) {
-		gboolean found = FALSE;
-
-		for (guint c = 0; c < cand->len && !found; c++)
-			found = g_array_index(cand, guint, c) == j->asked_hosts[i];
-		if (!found)
-			pend->host_counts[SCHED_HR_NOT_USABLE]++;
+	if (free <= 0 || (j->one_host && free < j->min_slots)) {
+		pend->host_counts[free <= 0 ? why : SCHED_HR_NOT_ENOUGH]++;
+		return FALSE;
 	}
+	a.host = h;
+	a.slots = MIN(free, want - *got);
+	g_array_append_val(p->plan->allocs, a);
+	*got += a.slots;
+	return TRUE;
+}
+
+static int
+cmp_guint(gconstpointer a, gconstpointer b)
+{
+	guint x = *(const guint *)a, y = *(const guint *)b;
+
+	return x < y ? -1 : x > y;
 }
 
 /*
- * Choose hosts for up to `want` slots (at least min_slots).  On success the
- * allocations are appended to the plan and the count returned; on failure
- * nothing is appended and pend holds the host reasons.
+ * bsub -m: only the asked hosts the queue can use, in the queue's order;
+ * every other candidate is "not asked", every asked host that is not a
+ * candidate "not usable" (once per time it is named).
+ */
+static void
+place_asked(Pass *p, const SchedJob *j, int want, int *got, SchedPending *pend)
+{
+	OpenHosts *oh = open_hosts(p, j->queue);
+	guint *at = g_new(guint, j->n_asked_hosts + 1), n = 0, distinct = 0;
+
+	for (guint i = 0; i < j->n_asked_hosts; i++) {
+		guint c = oh->pos[j->asked_hosts[i]];
+
+		if (c != 0)
+			at[n++] = c - 1;
+	}
+	qsort(at, n, sizeof *at, cmp_guint);
+	for (guint i = 0; i < n; i++)
+		if (i == 0 || at[i] != at[i - 1])
+			at[distinct++] = at[i];
+	pend->host_counts[SCHED_HR_NOT_ASKED] += oh->cand->len - distinct;
+	for (guint i = 0; i < distinct && *got < want; i++)
+		if (try_host(p, j, g_array_index(oh->cand, guint, at[i]), want, got,
+		    pend) && j->one_host)
+			break;
+	g_free(at);
+}
+
+/* Any other job: the hosts that may have a free slot, in the queue's
+ * order; the others are counted by their reason wholesale. */
+static void
+place_open(Pass *p, const SchedJob *j, int want, int *got, SchedPending *pend)
+{
+	OpenHosts *oh = open_hosts(p, j->queue);
+	guint full = oh->n_up - oh->n_open;
+
+	for (guint r = 0; r < _SCHED_HR_MAX; r++)
+		pend->host_counts[r] += oh->down[r];
+	for (guint c = open_first(oh), nx; c != G_MAXUINT && *got < want; c = nx) {
+		guint h = g_array_index(oh->cand, guint, c);
+
+		nx = open_next(oh, c);
+		if (sched_host_full(p, h)) {
+			open_remove(oh, c);
+			full++;
+			continue;
+		}
+		if (try_host(p, j, h, want, got, pend) && j->one_host)
+			break;
+	}
+	pend->host_counts[SCHED_HR_SLOTS] += full;
+}
+
+/*
+ * Choose hosts for up to `want` slots (at least min_slots), the first in
+ * the queue's order that have room.  On success the allocations are
+ * appended to the plan and their number returned; on failure nothing is
+ * appended and pend holds the host reasons, one per candidate host.
  */
 static guint
 place(Pass *p, const SchedJob *j, int want, SchedPending *pend)
 {
-	GArray *cand = p->queue_hosts[j->queue];
 	GArray *allocs = p->plan->allocs;
 	guint first = allocs->len;
 	int got = 0;
 
-	for (guint c = 0; c < cand->len && got < want; c++) {
-		guint h = g_array_index(cand, guint, c);
-		SchedHostReason why = SCHED_HR_NOT_ENOUGH;
-		SchedAlloc a;
-		int free;
-
-		if (!asked_for(j, h)) {
-			pend->host_counts[SCHED_HR_NOT_ASKED]++;
-			continue;
-		}
-		free = host_free(p, j, h, &why);
-		if (free <= 0 || (j->one_host && free < j->min_slots)) {
-			pend->host_counts[free <= 0 ? why : SCHED_HR_NOT_ENOUGH]++;
-			continue;
-		}
-		a.host = h;
-		a.slots = MIN(free, want - got);
-		g_array_append_val(allocs, a);
-		got += a.slots;
-		if (j->one_host)
-			break;
-	}
+	if (j->asked_hosts != NULL)
+		place_asked(p, j, want, &got, pend);
+	else
+		place_open(p, j, want, &got, pend);
 	if (got >= j->min_slots)
 		return allocs->len - first;
 	/* Hosts that offered some slots were not enough together. */
 	pend->host_counts[SCHED_HR_NOT_ENOUGH] += allocs->len - first;
 	g_array_set_size(allocs, first);
-	if (j->asked_hosts != NULL)
-		count_unusable_asked(p, j, pend);
+	if (j->asked_hosts != NULL) {
+		OpenHosts *oh = open_hosts(p, j->queue);
+
+		for (guint i = 0; i < j->n_asked_hosts; i++)
+			if (oh->pos[j->asked_hosts[i]] == 0)
+				pend->host_counts[SCHED_HR_NOT_USABLE]++;
+	}
 	return 0;
 }
 
@@ -374,10 +446,23 @@ try_preempt(Pass *p, guint idx)
 {
 	const SchedJob *j = &p->snap->pending[idx];
 
+	const SchedDispatch *d;
+
 	if (p->preempt == NULL || !preempt_queue_can(p->preempt, j->queue) ||
 	    !preempt_try(p, idx))
 		return FALSE;
 	memset(&p->plan->pending[idx], 0, sizeof p->plan->pending[idx]);
+	/* The victims' hosts may have free slots again. */
+	d = &g_array_index(p->plan->dispatches, SchedDispatch,
+	    p->plan->dispatches->len - 1);
+	for (guint i = d->first_preemption;
+	    i < d->first_preemption + d->n_preemptions; i++) {
+		const SchedRunning *r = &p->snap->running[g_array_index(
+		    p->plan->preemptions, SchedPreemption, i).victim];
+
+		for (guint a = 0; a < r->n_allocs; a++)
+			open_reopen(p, r->allocs[a].host);
+	}
 	/* Suspending victims lowered counters: blocked shapes may fit now. */
 	g_hash_table_remove_all(p->blocked);
 	g_hash_table_remove_all(p->no_victims);
@@ -432,6 +517,8 @@ sched_consider(Pass *p, guint idx)
 	first = p->plan->allocs->len;
 	n = place(p, j, want, pend);
 	if (n > 0) {
+		/* The hosts passed over on the way say nothing: it started. */
+		memset(pend, 0, sizeof *pend);
 		sched_commit(p, idx, first, n, 0, 0);
 		return;
 	}
@@ -484,6 +571,7 @@ sched_run(const SchedSnapshot *snap)
 	p.queue_hosts = g_new0(GArray *, snap->n_queues);
 	for (guint q = 0; q < snap->n_queues; q++)
 		p.queue_hosts[q] = candidate_hosts(snap, &snap->queues[q]);
+	p.open = open_new(snap);
 	p.blocked = g_hash_table_new_full(shape_hash, shape_equal, g_free, g_free);
 	p.no_victims = g_hash_table_new_full(shape_hash, shape_equal, g_free, NULL);
 	p.preempt = preempt_new(snap);
@@ -509,6 +597,7 @@ sched_run(const SchedSnapshot *snap)
 	preempt_free(p.preempt);
 	g_hash_table_destroy(p.blocked);
 	g_hash_table_destroy(p.no_victims);
+	open_free(p.open, snap->n_queues);
 	for (guint q = 0; q < snap->n_queues; q++)
 		g_array_free(p.queue_hosts[q], TRUE);
 	g_free(p.queue_hosts);
