@@ -500,6 +500,29 @@ choose(Try *t)
 	return TRUE;
 }
 
+/*
+ * Whether the job-level limits can let the job run at all.  Suspending or
+ * killing a victim only lowers counters, so the room is largest with every
+ * victim that can change it (the job's user's, its groups') taken; if that
+ * is still short, every choice of victims fails rule 6 and there is no
+ * need to try them, host by host for span[hosts=1], each time taking all
+ * of them before giving up.
+ */
+static gboolean
+room_reachable(Try *t)
+{
+	gboolean ok;
+
+	if (job_room(t) >= t->need)
+		return TRUE;
+	for (guint v = 0; v < t->victims->len; v++)
+		if (may_relieve_room(t, v))
+			take(t, v);
+	ok = job_room(t) >= t->need;
+	release_all(t);
+	return ok;
+}
+
 /* ---- span[hosts=1]: one host at a time --------------------------------- */
 
 /* The least preferred victim taken: its place in the victim order. */
@@ -657,7 +680,7 @@ preempt_try(Pass *p, guint idx)
 		memset(t.taken, 0, t.victims->len * sizeof *t.taken);
 	if (t.job->one_host)
 		index_by_host(&t);
-	if (t.victims->len > 0)
+	if (t.victims->len > 0 && room_reachable(&t))
 		ok = t.job->one_host ? choose_one_host(&t) : choose(&t);
 	/* A job that fits without victims did not need preemption: whatever
 	 * stopped it is not something a victim can change. */
