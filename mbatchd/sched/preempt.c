@@ -110,24 +110,6 @@ rel_of(const Try *t, guint victim_queue)
 
 /* ---- rule 4: orders ---------------------------------------------------- */
 
-/* Least loaded first: r15s, r1m, slots in use, name (decisions.md). */
-static int
-cmp_load(gconstpointer a, gconstpointer b, gpointer data)
-{
-	const Pass *p = data;
-	guint x = *(const guint *)a, y = *(const guint *)b;
-	const SchedHost *hx = &p->snap->hosts[x], *hy = &p->snap->hosts[y];
-	int ux = sched_count_host(&p->count, x), uy = sched_count_host(&p->count, y);
-
-	if (hx->r15s != hy->r15s)
-		return hx->r15s < hy->r15s ? -1 : 1;
-	if (hx->r1m != hy->r1m)
-		return hx->r1m < hy->r1m ? -1 : 1;
-	if (ux != uy)
-		return ux < uy ? -1 : 1;
-	return strcmp(hx->name, hy->name);
-}
-
 static int
 cmp_start(const Victim *x, const Victim *y)
 {
@@ -171,18 +153,13 @@ host_offer(const Try *t, guint h)
 	return MIN(sched_host_room(t->p, t->job, h, &why), t->need);
 }
 
+/* The usable candidate hosts that matter, least loaded first (rule 4b,
+ * prehosts.c), with what each offers. */
 static void
 find_candidates(Try *t)
 {
-	GArray *qh = t->p->queue_hosts[t->job->queue];
-
-	for (guint i = 0; i < qh->len; i++) {
-		guint h = g_array_index(qh, guint, i);
-
-		if (sched_host_usable(t->p, t->job, h))
-			g_array_append_val(t->cand, h);
-	}
-	g_array_sort_with_data(t->cand, cmp_load, t->p);
+	preempt_candidates(t->p, t->job, t->cand);
+	t->offer = g_new0(int, MAX(t->cand->len, 1u));
 	for (guint i = 0; i < t->cand->len; i++) {
 		guint h = g_array_index(t->cand, guint, i);
 
@@ -625,6 +602,7 @@ commit_try(Try *t)
 
 		d.terminate = s->queues[s->running[d.victim].queue].terminate_on_preempt;
 		t->pre->done[d.victim] = TRUE;
+		prehosts_taken(t->pre, d.victim);
 		g_array_append_val(pre, d);
 	}
 	n = place_after(t);
@@ -644,8 +622,9 @@ try_init(Try *t, Pass *p, guint idx)
 	t->need = t->job->min_slots;
 	t->only = NO_HOST;
 	t->cand = g_array_new(FALSE, FALSE, sizeof(guint));
-	t->pos = g_new0(guint, s->n_hosts);
-	t->offer = g_new0(int, s->n_hosts);
+	if (t->pre->pos == NULL)
+		t->pre->pos = g_new0(guint, MAX(s->n_hosts, 1u));
+	t->pos = t->pre->pos;
 	t->victims = t->pre->victims;
 	g_array_set_size(t->victims, 0);
 	t->order = g_array_new(FALSE, FALSE, sizeof(guint));
@@ -658,8 +637,10 @@ try_clear(Try *t)
 		if (t->by_host[c] != NULL)
 			g_array_free(t->by_host[c], TRUE);
 	g_free(t->by_host);
+	/* pos is shared by every try of the pass: leave it all zero. */
+	for (guint c = 0; c < t->cand->len; c++)
+		t->pos[g_array_index(t->cand, guint, c)] = 0;
 	g_array_free(t->cand, TRUE);
-	g_free(t->pos);
 	g_free(t->offer);
 
 	g_array_free(t->order, TRUE);

@@ -39,6 +39,15 @@ struct Preempt {
 	GArray **bucket;          /* [n_queues]: Victim, one per queue rank */
 	GArray *one;              /* Victim, one host's */
 	gboolean *taken;          /* [n_running] */
+	guint *pos;               /* [n_hosts]: Try.pos, all zero between tries */
+	/* prehosts.c, built at the first preemptor of the pass. */
+	guint *by_load;           /* hosts by r15s, r1m, name */
+	guint *load_pos;          /* [n_hosts]: position in by_load */
+	guint *load_class;        /* [n_hosts]: rank of its (r15s, r1m) */
+	guint8 *mark;             /* [n_hosts]: scratch, all zero between uses */
+	int **vcount;             /* [a]: NULL or [n_hosts]: allocations of
+	                           * victims a may still take, per host */
+	GArray **vhosts;          /* [a]: hosts that had some, when counted */
 };
 
 static inline const Rel *
@@ -46,6 +55,13 @@ preempt_rel(const Preempt *pre, guint a, guint b)
 {
 	return &pre->rel[a * pre->snap->n_queues + b];
 }
+
+/* prehosts.c.  The usable candidate hosts of job j's queue that offer it
+ * a slot or hold a victim it may take, least loaded first (rule 4b). */
+void preempt_candidates(Pass *p, const SchedJob *j, GArray *out);
+/* Running job r was taken as a victim: its hosts hold one fewer. */
+void prehosts_taken(Preempt *pre, guint r);
+void prehosts_free(Preempt *pre);
 
 /* [b]: the rank of queue b among those a may preempt, 0 first (rule 4a);
  * pre->n_ranks[a] tells how many distinct ranks there are. */

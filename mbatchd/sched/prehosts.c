@@ -1,0 +1,226 @@
+/*
+ * The hosts a preemptor looks at, in the least-loaded-first order of
+ * preempt.c (rule 4b: r15s, r1m, slots in use, name).
+ *
+ * A usable candidate host that offers the job no slot and holds no victim
+ * it may take plays no part in a preemption: it adds nothing to the slots
+ * offered, no victim is found on it, and a span[hosts=1] job cannot run
+ * there alone.  Leaving such hosts out does not change any decision, and
+ * on a full cluster it leaves out most hosts.  What remains:
+ *
+ * - hosts holding victims: per preempting queue, a count per host of the
+ *   allocations of running jobs it may preempt that are not preempted yet
+ *   (kept as victims are taken);
+ * - hosts that may offer slots: the queue's open list (open.c), since a
+ *   host outside it has reached MXJ.
+ *
+ * The load order's fixed keys (r15s, r1m, name) are ranked once per pass,
+ * so ordering the candidates is integer compares, or one walk down the
+ * ranked hosts when the candidates are many.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "pass.h"
+#include "preempt.h"
+
+static int
+cmp_fixed_load(gconstpointer a, gconstpointer b, gpointer data)
+{
+	const SchedSnapshot *s = data;
+	const SchedHost *x = &s->hosts[*(const guint *)a];
+	const SchedHost *y = &s->hosts[*(const guint *)b];
+	int c;
+
+	if (x->r15s != y->r15s)
+		return x->r15s < y->r15s ? -1 : 1;
+	if (x->r1m != y->r1m)
+		return x->r1m < y->r1m ? -1 : 1;
+	if ((c = strcmp(x->name, y->name)) != 0)
+		return c;
+	return *(const guint *)a < *(const guint *)b ? -1 : 1;
+}
+
+static void
+rank_hosts(Preempt *pre)
+{
+	const SchedSnapshot *s = pre->snap;
+	guint n = s->n_hosts;
+
+	pre->by_load = g_new(guint, MAX(n, 1u));
+	pre->load_pos = g_new(guint, MAX(n, 1u));
+	pre->load_class = g_new(guint, MAX(n, 1u));
+	for (guint h = 0; h < n; h++)
+		pre->by_load[h] = h;
+	g_qsort_with_data(pre->by_load, (gint)n, sizeof(guint), cmp_fixed_load,
+	    (gpointer)s);
+	for (guint i = 0, cls = 0; i < n; i++) {
+		const SchedHost *h = &s->hosts[pre->by_load[i]];
+
+		if (i > 0) {
+			const SchedHost *prev = &s->hosts[pre->by_load[i - 1]];
+
+			if (prev->r15s != h->r15s || prev->r1m != h->r1m)
+				cls++;
+		}
+		pre->load_pos[pre->by_load[i]] = i;
+		pre->load_class[pre->by_load[i]] = cls;
+	}
+	pre->mark = g_new0(guint8, MAX(n, 1u));
+}
+
+/* A running job preemptor queue a may take, but for being taken already. */
+static gboolean
+victim_for(const Preempt *pre, guint a, const SchedRunning *run)
+{
+	return run->state == SCHED_RUN_RUN &&
+	    preempt_rel(pre, a, run->queue)->may &&
+	    (run->max_preempt <= 0 || run->preempt_count < run->max_preempt);
+}
+
+static void
+count_victims(Preempt *pre, guint a)
+{
+	const SchedSnapshot *s = pre->snap;
+	int *vc = g_new0(int, MAX(s->n_hosts, 1u));
+	GArray *hosts = g_array_new(FALSE, FALSE, sizeof(guint));
+
+	for (guint r = 0; r < s->n_running; r++) {
+		const SchedRunning *run = &s->running[r];
+
+		if (pre->done[r] || !victim_for(pre, a, run))
+			continue;
+		for (guint i = 0; i < run->n_allocs; i++)
+			if (vc[run->allocs[i].host]++ == 0)
+				g_array_append_val(hosts, run->allocs[i].host);
+	}
+	pre->vcount[a] = vc;
+	pre->vhosts[a] = hosts;
+}
+
+void
+prehosts_taken(Preempt *pre, guint r)
+{
+	const SchedSnapshot *s = pre->snap;
+	const SchedRunning *run = &s->running[r];
+
+	for (guint a = 0; pre->vcount != NULL && a < s->n_queues; a++) {
+		if (pre->vcount[a] == NULL || !victim_for(pre, a, run))
+			continue;
+		for (guint i = 0; i < run->n_allocs; i++)
+			pre->vcount[a][run->allocs[i].host]--;
+	}
+}
+
+void
+prehosts_free(Preempt *pre)
+{
+	for (guint a = 0; pre->vcount != NULL && a < pre->snap->n_queues; a++) {
+		g_free(pre->vcount[a]);
+		if (pre->vhosts[a] != NULL)
+			g_array_free(pre->vhosts[a], TRUE);
+	}
+	g_free(pre->vcount);
+	g_free(pre->vhosts);
+	g_free(pre->by_load);
+	g_free(pre->load_pos);
+	g_free(pre->load_class);
+	g_free(pre->mark);
+}
+
+typedef struct {
+	const Pass *p;
+	const Preempt *pre;
+} LoadCtx;
+
+/* Rule 4b with the fixed keys ranked: class of (r15s, r1m), slots in
+ * use, then the rank, which orders names within a class. */
+static int
+cmp_load(gconstpointer a, gconstpointer b, gpointer data)
+{
+	const LoadCtx *c = data;
+	guint x = *(const guint *)a, y = *(const guint *)b;
+	int ux, uy;
+
+	if (c->pre->load_class[x] != c->pre->load_class[y])
+		return c->pre->load_class[x] < c->pre->load_class[y] ? -1 : 1;
+	ux = sched_count_host(&c->p->count, x);
+	uy = sched_count_host(&c->p->count, y);
+	if (ux != uy)
+		return ux < uy ? -1 : 1;
+	return c->pre->load_pos[x] < c->pre->load_pos[y] ? -1 : 1;
+}
+
+static void
+consider(Pass *p, const SchedJob *j, const OpenHosts *oh, guint h,
+    GArray *out)
+{
+	Preempt *pre = p->preempt;
+
+	if (pre->mark[h] || oh->pos[h] == 0 || !sched_host_usable(p, j, h))
+		return;
+	pre->mark[h] = 1;
+	g_array_append_val(out, h);
+}
+
+/* Marked hosts in ranked order, then each class by slots in use (stable,
+ * so names still order equals). */
+static void
+walk_ranked(Pass *p, GArray *out)
+{
+	Preempt *pre = p->preempt;
+	guint n = 0, *o;
+
+	for (guint i = 0; i < p->snap->n_hosts; i++)
+		if (pre->mark[pre->by_load[i]])
+			g_array_index(out, guint, n++) = pre->by_load[i];
+	o = (guint *)(void *)out->data;
+	for (guint i = 1; i < n; i++) {
+		guint h = o[i], k = i;
+		int u = sched_count_host(&p->count, h);
+
+		while (k > 0 && pre->load_class[o[k - 1]] == pre->load_class[h] &&
+		    sched_count_host(&p->count, o[k - 1]) > u) {
+			o[k] = o[k - 1];
+			k--;
+		}
+		o[k] = h;
+	}
+}
+
+void
+preempt_candidates(Pass *p, const SchedJob *j, GArray *out)
+{
+	Preempt *pre = p->preempt;
+	const SchedSnapshot *s = p->snap;
+	OpenHosts *oh = open_hosts(p, j->queue);
+	guint q = j->queue;
+
+	if (pre->by_load == NULL) {
+		rank_hosts(pre);
+		pre->vcount = g_new0(int *, s->n_queues);
+		pre->vhosts = g_new0(GArray *, s->n_queues);
+	}
+	if (pre->vcount[q] == NULL)
+		count_victims(pre, q);
+	g_array_set_size(out, 0);
+	for (guint i = 0; i < pre->vhosts[q]->len; i++) {
+		guint h = g_array_index(pre->vhosts[q], guint, i);
+
+		if (pre->vcount[q][h] > 0)
+			consider(p, j, oh, h, out);
+	}
+	for (guint c = open_first(oh); c != G_MAXUINT; c = open_next(oh, c))
+		consider(p, j, oh, g_array_index(oh->cand, guint, c), out);
+	if ((gsize)out->len * 16 < s->n_hosts) {
+		LoadCtx ctx = { p, pre };
+
+		g_array_sort_with_data(out, cmp_load, &ctx);
+	} else {
+		walk_ranked(p, out);
+	}
+	for (guint i = 0; i < out->len; i++)
+		pre->mark[g_array_index(out, guint, i)] = 0;
+}
