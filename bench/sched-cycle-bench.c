@@ -43,6 +43,7 @@
 typedef struct {
 	guint n_pending, n_hosts, n_queues, n_users, runs;
 	guint64 seed;
+	gboolean no_preemption;   /* the same cluster, PREEMPTION switched off */
 } Opts;
 
 typedef struct {
@@ -520,7 +521,7 @@ usage(void)
 {
 	fprintf(stderr,
 	    "usage: sched-cycle-bench [-p PENDING] [-H HOSTS] [-q QUEUES] "
-	    "[-u USERS] [-r RUNS] [-s SEED] [--smoke]\n"
+	    "[-u USERS] [-r RUNS] [-s SEED] [--smoke] [--no-preemption]\n"
 	    "  defaults: 100000 pending, 10000 hosts, 50 queues, 1000 users, "
 	    "5 runs\n");
 	exit(2);
@@ -542,6 +543,7 @@ parse(int argc, char **argv, Opts *o)
 {
 	static const struct option longs[] = {
 		{ "smoke", no_argument, NULL, 'S' },
+		{ "no-preemption", no_argument, NULL, 'N' },
 		{ "pending", required_argument, NULL, 'p' },
 		{ "hosts", required_argument, NULL, 'H' },
 		{ "queues", required_argument, NULL, 'q' },
@@ -552,11 +554,15 @@ parse(int argc, char **argv, Opts *o)
 	};
 	int c;
 
-	*o = (Opts){ 100000, 10000, 50, 1000, 5, 1 };
+	*o = (Opts){ 100000, 10000, 50, 1000, 5, 1, FALSE };
 	while ((c = getopt_long(argc, argv, "p:H:q:u:r:s:", longs, NULL)) != -1) {
 		switch (c) {
 		case 'S':
-			*o = (Opts){ 2000, 200, 20, 50, 3, o->seed };
+			*o = (Opts){ 2000, 200, 20, 50, 3, o->seed,
+			    o->no_preemption };
+			break;
+		case 'N':
+			o->no_preemption = TRUE;
 			break;
 		case 'p': o->n_pending = num(optarg); break;
 		case 'H': o->n_hosts = num(optarg); break;
@@ -591,6 +597,8 @@ main(int argc, char **argv)
 	add_users(&b, o.n_users);
 	add_running(&b);
 	add_pending(&b, o.n_pending);
+	for (guint q = 0; o.no_preemption && q < b.snap.n_queues; q++)
+		b.snap.queues[q].preemptive = b.snap.queues[q].preemptable = FALSE;
 	fprintf(stderr, "sched-cycle-bench: %u hosts, %u queues (%u pools), "
 	    "%u users, %u running, %u pending, seed %" G_GUINT64_FORMAT "\n",
 	    b.snap.n_hosts, b.snap.n_queues, b.snap.n_pools, b.snap.n_users,
