@@ -55,40 +55,82 @@ shape_equal(gconstpointer a, gconstpointer b)
 	    x->one_host == y->one_host;
 }
 
-/* Host order within a queue: HOSTS preference, then least loaded, then name. */
+/*
+ * Host order within a queue: HOSTS preference, then least loaded, then
+ * name.  The load and name part is the same for every queue, so it is
+ * sorted once per pass (rank_by_load) and each queue sorts integers.
+ */
 static int
-cmp_queue_host(gconstpointer a, gconstpointer b, gpointer data)
+cmp_load_name(gconstpointer a, gconstpointer b, gpointer data)
 {
 	const SchedSnapshot *snap = data;
-	const SchedQueueHost *x = a, *y = b;
-	const SchedHost *hx = &snap->hosts[x->host];
-	const SchedHost *hy = &snap->hosts[y->host];
+	guint x = *(const guint *)a, y = *(const guint *)b;
+	const SchedHost *hx = &snap->hosts[x], *hy = &snap->hosts[y];
+	int c;
+
+	if (hx->r15s != hy->r15s)
+		return hx->r15s < hy->r15s ? -1 : 1;
+	if ((c = strcmp(hx->name, hy->name)) != 0)
+		return c;
+	return x < y ? -1 : x > y;
+}
+
+/* All hosts in load-then-name order; *rank_out[h] is h's place in it. */
+static guint *
+rank_by_load(const SchedSnapshot *snap, guint **rank_out)
+{
+	guint *order = g_new(guint, MAX(snap->n_hosts, 1u));
+	guint *rank = g_new(guint, MAX(snap->n_hosts, 1u));
+
+	for (guint h = 0; h < snap->n_hosts; h++)
+		order[h] = h;
+	g_qsort_with_data(order, (gint)snap->n_hosts, sizeof(guint),
+	    cmp_load_name, (gpointer)snap);
+	for (guint i = 0; i < snap->n_hosts; i++)
+		rank[order[i]] = i;
+	*rank_out = rank;
+	return order;
+}
+
+typedef struct {
+	int pref;
+	guint rank;
+	guint host;
+} RankedHost;
+
+static int
+cmp_ranked(gconstpointer a, gconstpointer b)
+{
+	const RankedHost *x = a, *y = b;
 
 	if (x->pref != y->pref)
 		return x->pref > y->pref ? -1 : 1;
-	if (hx->r15s != hy->r15s)
-		return hx->r15s < hy->r15s ? -1 : 1;
-	return strcmp(hx->name, hy->name);
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
 static GArray *
-candidate_hosts(const SchedSnapshot *snap, const SchedQueue *q)
+candidate_hosts(const SchedSnapshot *snap, const SchedQueue *q,
+    const guint *by_load, const guint *rank)
 {
-	guint n = q->hosts != NULL ? q->n_hosts : snap->n_hosts;
-	GArray *tmp = g_array_sized_new(FALSE, FALSE, sizeof(SchedQueueHost), n);
-	GArray *out = g_array_sized_new(FALSE, FALSE, sizeof(guint), n);
+	GArray *out;
+	RankedHost *tmp;
 
-	for (guint i = 0; i < n; i++) {
-		SchedQueueHost qh = { .host = i, .pref = 0 };
-
-		if (q->hosts != NULL)
-			qh = q->hosts[i];
-		g_array_append_val(tmp, qh);
+	if (q->hosts == NULL) {
+		out = g_array_sized_new(FALSE, FALSE, sizeof(guint), snap->n_hosts);
+		g_array_append_vals(out, by_load, snap->n_hosts);
+		return out;
 	}
-	g_array_sort_with_data(tmp, cmp_queue_host, (gpointer)snap);
-	for (guint i = 0; i < tmp->len; i++)
-		g_array_append_val(out, g_array_index(tmp, SchedQueueHost, i).host);
-	g_array_free(tmp, TRUE);
+	out = g_array_sized_new(FALSE, FALSE, sizeof(guint), q->n_hosts);
+	tmp = g_new(RankedHost, MAX(q->n_hosts, 1u));
+	for (guint i = 0; i < q->n_hosts; i++) {
+		tmp[i].pref = q->hosts[i].pref;
+		tmp[i].host = q->hosts[i].host;
+		tmp[i].rank = rank[q->hosts[i].host];
+	}
+	qsort(tmp, q->n_hosts, sizeof *tmp, cmp_ranked);
+	for (guint i = 0; i < q->n_hosts; i++)
+		g_array_append_val(out, tmp[i].host);
+	g_free(tmp);
 	return out;
 }
 
@@ -559,7 +601,7 @@ sched_run(const SchedSnapshot *snap)
 	SchedPlan *plan = g_new0(SchedPlan, 1);
 	Pass p = { .snap = snap, .plan = plan };
 	SortData sd = { .snap = snap };
-	guint *order;
+	guint *order, *by_load, *rank;
 
 	plan->dispatches = g_array_new(FALSE, FALSE, sizeof(SchedDispatch));
 	plan->allocs = g_array_new(FALSE, FALSE, sizeof(SchedAlloc));
@@ -568,9 +610,13 @@ sched_run(const SchedSnapshot *snap)
 	plan->pending = g_new0(SchedPending, snap->n_pending);
 	plan->n_pending = snap->n_pending;
 	sched_count_init(&p.count, snap);
+	by_load = rank_by_load(snap, &rank);
 	p.queue_hosts = g_new0(GArray *, snap->n_queues);
 	for (guint q = 0; q < snap->n_queues; q++)
-		p.queue_hosts[q] = candidate_hosts(snap, &snap->queues[q]);
+		p.queue_hosts[q] = candidate_hosts(snap, &snap->queues[q], by_load,
+		    rank);
+	g_free(by_load);
+	g_free(rank);
 	p.open = open_new(snap);
 	p.blocked = g_hash_table_new_full(shape_hash, shape_equal, g_free, g_free);
 	p.no_victims = g_hash_table_new_full(shape_hash, shape_equal, g_free, NULL);
