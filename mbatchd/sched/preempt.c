@@ -98,6 +98,13 @@ typedef struct {
 	GArray **by_host;         /* span[hosts=1]: [cand]: positions in victims */
 	gboolean *taken;          /* [victims->len] */
 	GArray *order;            /* positions in victims, in the order taken */
+	/* Listing victims lazily (default order only): the next rank and
+	 * candidate position to list, until every rank was listed. */
+	gboolean lazy;
+	gboolean all_listed;
+	guint next_rank, next_c;
+	const guint *rank;        /* [n_queues]: queue ranks for this job */
+	guint n_ranks;
 } Try;
 
 #define NO_HOST G_MAXUINT
@@ -192,7 +199,7 @@ slots_on_candidates(const Try *t, const SchedRunning *r)
 
 /* The eligible victims on candidate host c not listed yet, in rule 4 order. */
 static void
-host_victims(Try *t, guint c, const guint *rank, GArray *out)
+host_victims(Try *t, guint c, const guint *rank, guint only_rank, GArray *out)
 {
 	Preempt *pre = t->pre;
 	GArray *on = pre->on_host[g_array_index(t->cand, guint, c)];
@@ -206,7 +213,8 @@ host_victims(Try *t, guint c, const guint *rank, GArray *out)
 			.start = run->start_time, .id = run->id,
 		};
 
-		if (pre->seen[r] == pre->stamp || !eligible(t, r))
+		if (pre->seen[r] == pre->stamp || !eligible(t, r) ||
+		    (only_rank != G_MAXUINT && v.rank != only_rank))
 			continue;
 		pre->seen[r] = pre->stamp;
 		v.slots = slots_on_candidates(t, run);
@@ -215,37 +223,109 @@ host_victims(Try *t, guint c, const guint *rank, GArray *out)
 	g_array_sort_with_data(out, cmp_victim, t);
 }
 
+/* Victims listed from position `from` on are not taken yet. */
+static void
+untaken_from(Try *t, guint from)
+{
+	for (guint v = from; v < t->victims->len; v++)
+		t->taken[v] = FALSE;
+}
+
 /*
  * Hosts come in load order and each host's victims sorted, so the default
  * order (rank, host, recency) needs only a stable split by rank, not a sort
  * of every victim for each preemptor.  LEAST_RUN_TIME and OPTIMAL_MINI_JOB
  * put other keys before the host: those sort the whole list.
+ *
+ * Listing every victim is what a failing try needs; a try that succeeds
+ * usually needs the first few.  So with the default order and no
+ * span[hosts=1] the list is made lazily (more_victims): rank by rank,
+ * host by host, which gives the same list, each victim at its first
+ * candidate host.  list_all_victims lists everything at once, keeping the
+ * part already listed where it is.
  */
 static void
-find_victims(Try *t)
+list_all_victims(Try *t)
 {
-	const guint *rank = preempt_queue_ranks(t->pre, t->job->queue);
-	guint n_ranks = t->pre->n_ranks[t->job->queue];
 	GArray **bucket = t->pre->bucket;
 	GArray *one = t->pre->one;
-	guint pf = t->p->snap->preempt_for;
+	guint pf = t->p->snap->preempt_for, had = t->victims->len;
 
+	if (t->all_listed)
+		return;
+	t->lazy = FALSE;
+	t->all_listed = TRUE;
 	t->pre->stamp++;
-	for (guint r = 0; r < n_ranks; r++)
+	g_array_set_size(t->victims, 0);
+	for (guint r = 0; r < t->n_ranks; r++)
 		g_array_set_size(bucket[r], 0);
 	for (guint c = 0; c < t->cand->len; c++) {
-		host_victims(t, c, rank, one);
+		host_victims(t, c, t->rank, G_MAXUINT, one);
 		for (guint i = 0; i < one->len; i++) {
 			Victim *v = &g_array_index(one, Victim, i);
 
 			g_array_append_val(bucket[v->rank], *v);
 		}
 	}
-	for (guint r = 0; r < n_ranks; r++)
+	for (guint r = 0; r < t->n_ranks; r++)
 		g_array_append_vals(t->victims, bucket[r]->data, bucket[r]->len);
 	if ((pf & SCHED_PREEMPT_FOR_LEAST_RUN_TIME) ||
 	    ((pf & SCHED_PREEMPT_FOR_OPTIMAL_MINI_JOB) && t->need > 1))
 		g_array_sort_with_data(t->victims, cmp_victim, t);
+	untaken_from(t, had);
+}
+
+/* List the next host's victims of the rank being listed; FALSE when every
+ * victim is listed. */
+static gboolean
+more_victims(Try *t)
+{
+	GArray *one = t->pre->one;
+
+	if (!t->lazy || t->all_listed)
+		return FALSE;
+	while (t->next_rank < t->n_ranks) {
+		guint had = t->victims->len;
+
+		if (t->next_c >= t->cand->len) {
+			t->next_rank++;
+			t->next_c = 0;
+			/* Each rank lists its victims at their first host. */
+			t->pre->stamp++;
+			continue;
+		}
+		host_victims(t, t->next_c++, t->rank, t->next_rank, one);
+		g_array_append_vals(t->victims, one->data, one->len);
+		untaken_from(t, had);
+		if (one->len > 0)
+			return TRUE;
+	}
+	t->all_listed = TRUE;
+	return FALSE;
+}
+
+static void
+find_victims(Try *t)
+{
+	guint pf = t->p->snap->preempt_for;
+
+	t->rank = preempt_queue_ranks(t->pre, t->job->queue);
+	t->n_ranks = t->pre->n_ranks[t->job->queue];
+	t->taken = t->pre->taken;
+	t->pre->stamp++;
+	t->lazy = !t->job->one_host && !(pf & SCHED_PREEMPT_FOR_LEAST_RUN_TIME) &&
+	    !((pf & SCHED_PREEMPT_FOR_OPTIMAL_MINI_JOB) && t->need > 1);
+	if (!t->lazy)
+		list_all_victims(t);
+}
+
+/* Whether victim i exists, listing more if needed. */
+static gboolean
+have_victim(Try *t, guint i)
+{
+	while (i >= t->victims->len && more_victims(t))
+		;
+	return i < t->victims->len;
 }
 
 /* span[hosts=1]: which victims hold slots on each candidate host. */
@@ -310,22 +390,30 @@ refresh_offer(Try *t, guint h)
 /* Suspend (sign 1) or take back (-1) a victim in the pass's counters; a
  * victim its queue terminates releases its slots altogether. */
 static void
-apply(Try *t, guint v, int sign)
+suspend_run(Pass *p, const SchedRunning *r, int sign)
 {
-	const SchedSnapshot *s = t->p->snap;
-	const SchedRunning *r = &s->running[g_array_index(t->victims, Victim, v).run];
+	const SchedSnapshot *s = p->snap;
 	gboolean kill = s->queues[r->queue].terminate_on_preempt;
 
 	for (guint a = 0; a < r->n_allocs; a++) {
 		const SchedAlloc *al = &r->allocs[a];
 
 		if (kill)
-			sched_count_add(&t->p->count, s, r->queue, r->user, al->host,
+			sched_count_add(&p->count, s, r->queue, r->user, al->host,
 			    -sign * al->slots);
 		else
-			sched_count_suspend(&t->p->count, s, r->user, al->host,
+			sched_count_suspend(&p->count, s, r->user, al->host,
 			    sign * al->slots);
 	}
+}
+
+static void
+apply(Try *t, guint v, int sign)
+{
+	const SchedSnapshot *s = t->p->snap;
+	const SchedRunning *r = &s->running[g_array_index(t->victims, Victim, v).run];
+
+	suspend_run(t->p, r, sign);
 	for (guint a = 0; a < r->n_allocs; a++)
 		refresh_offer(t, r->allocs[a].host);
 	t->taken[v] = sign > 0;
@@ -350,15 +438,15 @@ measure(Try *t, Goal g)
  * The victims a step may look at: all, or for a span[hosts=1] try only
  * those on its host (elsewhere a victim can relieve MAX_JOBS, not slots).
  */
-static guint
-scope_len(const Try *t, gboolean all)
+static gboolean
+in_scope(Try *t, gboolean all, guint i)
 {
 	GArray *l;
 
 	if (all || t->only == NO_HOST)
-		return t->victims->len;
+		return have_victim(t, i);
 	l = t->by_host[t->only];
-	return l != NULL ? l->len : 0;
+	return l != NULL && i < l->len;
 }
 
 static guint
@@ -399,7 +487,7 @@ sweep(Try *t, Goal g)
 
 	while (progress && measure(t, g) < t->need) {
 		progress = FALSE;
-		for (guint i = 0; i < scope_len(t, g == GOAL_ROOM); i++) {
+		for (guint i = 0; in_scope(t, g == GOAL_ROOM, i); i++) {
 			guint v = scope_at(t, g == GOAL_ROOM, i);
 			int before = measure(t, g);
 
@@ -463,7 +551,8 @@ choose(Try *t)
 		return TRUE;
 	}
 	short_room = job_room(t) < t->need;
-	for (guint i = 0; i < scope_len(t, short_room); i++) {
+	list_all_victims(t);
+	for (guint i = 0; in_scope(t, short_room, i); i++) {
 		guint v = scope_at(t, short_room, i);
 
 		if (!t->taken[v])
@@ -480,23 +569,66 @@ choose(Try *t)
 /*
  * Whether the job-level limits can let the job run at all.  Suspending or
  * killing a victim only lowers counters, so the room is largest with every
- * victim that can change it (the job's user's, its groups') taken; if that
+ * victim that can change it taken: the eligible jobs of the job's user and
+ * of its groups' members holding slots on a host the job can use.  If that
  * is still short, every choice of victims fails rule 6 and there is no
- * need to try them, host by host for span[hosts=1], each time taking all
- * of them before giving up.
+ * need to list victims, or to try them host by host for span[hosts=1],
+ * each time taking all of them before giving up.  The user's and groups'
+ * running jobs are indexed once per pass (prehosts.c), so this looks at
+ * those jobs only.
  */
+static gboolean
+on_usable_host(Try *t, const SchedRunning *run)
+{
+	const OpenHosts *oh = open_hosts(t->p, t->job->queue);
+
+	for (guint a = 0; a < run->n_allocs; a++) {
+		guint h = run->allocs[a].host;
+
+		if (oh->pos[h] != 0 && sched_host_usable(t->p, t->job, h))
+			return TRUE;
+	}
+	return FALSE;
+}
+
+static void
+relieve_with(Try *t, GArray *jobs, GArray *took)
+{
+	Preempt *pre = t->pre;
+
+	for (guint i = 0; jobs != NULL && i < jobs->len; i++) {
+		guint r = g_array_index(jobs, guint, i);
+
+		if (pre->seen[r] == pre->stamp)
+			continue;
+		pre->seen[r] = pre->stamp;
+		if (!eligible(t, r) || !on_usable_host(t, &t->p->snap->running[r]))
+			continue;
+		suspend_run(t->p, &t->p->snap->running[r], 1);
+		g_array_append_val(took, r);
+	}
+}
+
 static gboolean
 room_reachable(Try *t)
 {
+	const SchedUser *u = &t->p->snap->users[t->job->user];
+	GArray *took;
 	gboolean ok;
 
 	if (job_room(t) >= t->need)
 		return TRUE;
-	for (guint v = 0; v < t->victims->len; v++)
-		if (may_relieve_room(t, v))
-			take(t, v);
+	took = g_array_new(FALSE, FALSE, sizeof(guint));
+	preempt_index_users(t->pre);
+	t->pre->stamp++;
+	relieve_with(t, t->pre->by_user[t->job->user], took);
+	for (guint g = 0; g < u->n_groups; g++)
+		relieve_with(t, t->pre->by_group[u->groups[g]], took);
 	ok = job_room(t) >= t->need;
-	release_all(t);
+	for (guint i = took->len; i-- > 0;)
+		suspend_run(t->p, &t->p->snap->running[g_array_index(took, guint, i)],
+		    -1);
+	g_array_free(took, TRUE);
 	return ok;
 }
 
@@ -653,15 +785,15 @@ preempt_try(Pass *p, guint idx)
 	gboolean ok = FALSE;
 
 	try_init(&t, p, idx);
+	if (!room_reachable(&t)) {
+		try_clear(&t);
+		return FALSE;
+	}
 	find_candidates(&t);
 	find_victims(&t);
-	t.taken = p->preempt->taken;
-	/* NULL when nothing runs: memset must not see it even for 0 bytes. */
-	if (t.victims->len > 0)
-		memset(t.taken, 0, t.victims->len * sizeof *t.taken);
 	if (t.job->one_host)
 		index_by_host(&t);
-	if (t.victims->len > 0 && room_reachable(&t))
+	if (have_victim(&t, 0))
 		ok = t.job->one_host ? choose_one_host(&t) : choose(&t);
 	/* A job that fits without victims did not need preemption: whatever
 	 * stopped it is not something a victim can change. */

@@ -48,6 +48,8 @@ struct Preempt {
 	int **vcount;             /* [a]: NULL or [n_hosts]: allocations of
 	                           * victims a may still take, per host */
 	GArray **vhosts;          /* [a]: hosts that had some, when counted */
+	GArray **by_user;         /* [n_users]: NULL or its RUN jobs */
+	GArray **by_group;        /* [n_groups]: NULL or its members' RUN jobs */
 };
 
 static inline const Rel *
@@ -62,6 +64,8 @@ void preempt_candidates(Pass *p, const SchedJob *j, GArray *out);
 /* Running job r was taken as a victim: its hosts hold one fewer. */
 void prehosts_taken(Preempt *pre, guint r);
 void prehosts_free(Preempt *pre);
+/* Fill by_user and by_group, once per pass. */
+void preempt_index_users(Preempt *pre);
 
 /* [b]: the rank of queue b among those a may preempt, 0 first (rule 4a);
  * pre->n_ranks[a] tells how many distinct ranks there are. */

@@ -114,9 +114,49 @@ prehosts_taken(Preempt *pre, guint r)
 	}
 }
 
+static void
+index_add(GArray **lists, guint i, guint r)
+{
+	if (lists[i] == NULL)
+		lists[i] = g_array_new(FALSE, FALSE, sizeof(guint));
+	g_array_append_val(lists[i], r);
+}
+
+void
+preempt_index_users(Preempt *pre)
+{
+	const SchedSnapshot *s = pre->snap;
+
+	if (pre->by_user != NULL)
+		return;
+	pre->by_user = g_new0(GArray *, MAX(s->n_users, 1u));
+	pre->by_group = g_new0(GArray *, MAX(s->n_groups, 1u));
+	for (guint r = 0; r < s->n_running; r++) {
+		const SchedRunning *run = &s->running[r];
+		const SchedUser *u = &s->users[run->user];
+
+		if (run->state != SCHED_RUN_RUN)
+			continue;
+		index_add(pre->by_user, run->user, r);
+		for (guint g = 0; g < u->n_groups; g++)
+			index_add(pre->by_group, u->groups[g], r);
+	}
+}
+
+static void
+free_lists(GArray **lists, guint n)
+{
+	for (guint i = 0; lists != NULL && i < n; i++)
+		if (lists[i] != NULL)
+			g_array_free(lists[i], TRUE);
+	g_free(lists);
+}
+
 void
 prehosts_free(Preempt *pre)
 {
+	free_lists(pre->by_user, pre->snap->n_users);
+	free_lists(pre->by_group, pre->snap->n_groups);
 	for (guint a = 0; pre->vcount != NULL && a < pre->snap->n_queues; a++) {
 		g_free(pre->vcount[a]);
 		if (pre->vhosts[a] != NULL)
