@@ -44,6 +44,7 @@ typedef struct {
 	guint n_pending, n_hosts, n_queues, n_users, runs;
 	guint64 seed;
 	gboolean no_preemption;   /* the same cluster, PREEMPTION switched off */
+	guint preempt_for;        /* SchedPreemptFor bits */
 } Opts;
 
 typedef struct {
@@ -441,7 +442,6 @@ add_pending(Bench *b, guint np)
 	b->snap.n_pending = n;
 	b->snap.host_filter = ncpus_filter;
 	b->snap.now = 1000000;
-	b->snap.preempt_for = SCHED_PREEMPT_FOR_MINI_JOB;
 }
 
 /* ---- the plan's digest ------------------------------------------------- */
@@ -521,7 +521,8 @@ usage(void)
 {
 	fprintf(stderr,
 	    "usage: sched-cycle-bench [-p PENDING] [-H HOSTS] [-q QUEUES] "
-	    "[-u USERS] [-r RUNS] [-s SEED] [--smoke] [--no-preemption]\n"
+	    "[-u USERS] [-r RUNS] [-s SEED] [-f PREEMPT_FOR_BITS] [--smoke]\n"
+	    "  [--no-preemption]\n"
 	    "  defaults: 100000 pending, 10000 hosts, 50 queues, 1000 users, "
 	    "5 runs\n");
 	exit(2);
@@ -550,16 +551,18 @@ parse(int argc, char **argv, Opts *o)
 		{ "users", required_argument, NULL, 'u' },
 		{ "runs", required_argument, NULL, 'r' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "preempt-for", required_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
-	*o = (Opts){ 100000, 10000, 50, 1000, 5, 1, FALSE };
-	while ((c = getopt_long(argc, argv, "p:H:q:u:r:s:", longs, NULL)) != -1) {
+	*o = (Opts){ 100000, 10000, 50, 1000, 5, 1, FALSE,
+	    SCHED_PREEMPT_FOR_MINI_JOB };
+	while ((c = getopt_long(argc, argv, "p:H:q:u:r:s:f:", longs, NULL)) != -1) {
 		switch (c) {
 		case 'S':
 			*o = (Opts){ 2000, 200, 20, 50, 3, o->seed,
-			    o->no_preemption };
+			    o->no_preemption, o->preempt_for };
 			break;
 		case 'N':
 			o->no_preemption = TRUE;
@@ -570,6 +573,7 @@ parse(int argc, char **argv, Opts *o)
 		case 'u': o->n_users = num(optarg); break;
 		case 'r': o->runs = num(optarg); break;
 		case 's': o->seed = num(optarg); break;
+		case 'f': o->preempt_for = (guint)strtoul(optarg, NULL, 0); break;
 		default: usage();
 		}
 	}
@@ -597,6 +601,7 @@ main(int argc, char **argv)
 	add_users(&b, o.n_users);
 	add_running(&b);
 	add_pending(&b, o.n_pending);
+	b.snap.preempt_for = o.preempt_for;
 	for (guint q = 0; o.no_preemption && q < b.snap.n_queues; q++)
 		b.snap.queues[q].preemptive = b.snap.queues[q].preemptable = FALSE;
 	fprintf(stderr, "sched-cycle-bench: %u hosts, %u queues (%u pools), "

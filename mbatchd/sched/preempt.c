@@ -591,15 +591,27 @@ on_usable_host(Try *t, const SchedRunning *run)
 	return FALSE;
 }
 
+/*
+ * Take every job of `jobs` that could be a victim.  For a fellow group
+ * member's job (`member`), suspending it changes only the group's count,
+ * and that only when the group limits ignore suspended jobs
+ * (PREEMPT_FOR=GROUP_MAX); otherwise only killing it (TERMINATE_WHEN)
+ * can help, so the others are left alone.
+ */
 static void
-relieve_with(Try *t, GArray *jobs, GArray *took)
+relieve_with(Try *t, GArray *jobs, gboolean member, GArray *took)
 {
 	Preempt *pre = t->pre;
+	const SchedSnapshot *s = t->p->snap;
+	gboolean suspend_helps = !member || t->p->count.run_only.group;
 
 	for (guint i = 0; jobs != NULL && i < jobs->len; i++) {
 		guint r = g_array_index(jobs, guint, i);
 
 		if (pre->seen[r] == pre->stamp)
+			continue;
+		if (!suspend_helps &&
+		    !s->queues[s->running[r].queue].terminate_on_preempt)
 			continue;
 		pre->seen[r] = pre->stamp;
 		if (!eligible(t, r) || !on_usable_host(t, &t->p->snap->running[r]))
@@ -621,9 +633,9 @@ room_reachable(Try *t)
 	took = g_array_new(FALSE, FALSE, sizeof(guint));
 	preempt_index_users(t->pre);
 	t->pre->stamp++;
-	relieve_with(t, t->pre->by_user[t->job->user], took);
+	relieve_with(t, t->pre->by_user[t->job->user], FALSE, took);
 	for (guint g = 0; g < u->n_groups; g++)
-		relieve_with(t, t->pre->by_group[u->groups[g]], took);
+		relieve_with(t, t->pre->by_group[u->groups[g]], TRUE, took);
 	ok = job_room(t) >= t->need;
 	for (guint i = took->len; i-- > 0;)
 		suspend_run(t->p, &t->p->snap->running[g_array_index(took, guint, i)],
