@@ -96,6 +96,7 @@ typedef struct {
 	guint only;               /* span[hosts=1]: the one cand position */
 	GArray *victims;          /* Victim, in the order of rule 4 */
 	GArray **by_host;         /* span[hosts=1]: [cand]: positions in victims */
+	int *vslots;              /* span[hosts=1]: [cand]: slots victims hold */
 	gboolean *taken;          /* [victims->len] */
 	GArray *order;            /* positions in victims, in the order taken */
 	/* Listing victims lazily (default order only): the next rank and
@@ -334,7 +335,8 @@ index_by_host(Try *t)
 {
 	const SchedSnapshot *s = t->p->snap;
 
-	t->by_host = g_new0(GArray *, t->cand->len);
+	t->by_host = g_new0(GArray *, MAX(t->cand->len, 1u));
+	t->vslots = g_new0(int, MAX(t->cand->len, 1u));
 	for (guint v = 0; v < t->victims->len; v++) {
 		const SchedRunning *r =
 		    &s->running[g_array_index(t->victims, Victim, v).run];
@@ -348,6 +350,7 @@ index_by_host(Try *t)
 				t->by_host[c - 1] = g_array_new(FALSE, FALSE,
 				    sizeof(guint));
 			g_array_append_val(t->by_host[c - 1], v);
+			t->vslots[c - 1] += r->allocs[a].slots;
 		}
 	}
 }
@@ -666,6 +669,23 @@ rank_of(const Try *t, guint v)
 }
 
 /*
+ * Whether candidate c could offer the job enough alone.  Victims lower its
+ * slots in use by at most the slots they hold there, so when MXJ would
+ * still leave too little, choose() is sure to fail on it: no need to try.
+ */
+static gboolean
+may_fit_alone(const Try *t, guint c)
+{
+	guint h = g_array_index(t->cand, guint, c);
+	const SchedHost *host = &t->p->snap->hosts[h];
+
+	if (t->offer[c] >= t->need || host->max_slots < 0)
+		return TRUE;
+	return host->max_slots - sched_count_host(&t->p->count, h) +
+	    t->vslots[c] >= t->need;
+}
+
+/*
  * Each candidate host alone; keep the one whose worst victim ranks best in
  * queue order, the least loaded among equals (cand is in load order).
  */
@@ -678,6 +698,8 @@ choose_one_host(Try *t)
 	for (guint c = 0; c < t->cand->len && best_rank > 0; c++) {
 		int rank;
 
+		if (!may_fit_alone(t, c))
+			continue;
 		t->only = c;
 		if (!choose(t))
 			continue;
@@ -781,6 +803,7 @@ try_clear(Try *t)
 		if (t->by_host[c] != NULL)
 			g_array_free(t->by_host[c], TRUE);
 	g_free(t->by_host);
+	g_free(t->vslots);
 	/* pos is shared by every try of the pass: leave it all zero. */
 	for (guint c = 0; c < t->cand->len; c++)
 		t->pos[g_array_index(t->cand, guint, c)] = 0;
