@@ -166,12 +166,18 @@ host_offer(const Try *t, guint h)
 static void
 find_candidates(Try *t)
 {
+	const OpenHosts *oh;
+
 	preempt_candidates(t->p, t->job, t->cand);
+	oh = open_hosts(t->p, t->job->queue);
 	t->offer = g_new0(int, MAX(t->cand->len, 1u));
 	for (guint i = 0; i < t->cand->len; i++) {
 		guint h = g_array_index(t->cand, guint, i);
 
 		t->pos[h] = i + 1;
+		/* A host out of the open list has reached MXJ: it offers 0. */
+		if (!oh->in[oh->pos[h] - 1])
+			continue;
 		t->offer[i] = host_offer(t, h);
 		t->total += t->offer[i];
 	}
@@ -601,6 +607,33 @@ on_usable_host(Try *t, const SchedRunning *run)
  * (PREEMPT_FOR=GROUP_MAX); otherwise only killing it (TERMINATE_WHEN)
  * can help, so the others are left alone.
  */
+/* What suspending (or killing) run does to the counters the job-level
+ * room reads (sched_job_headroom: the user's and the groups' totals; the
+ * victim's queue is never the job's), sign -1 to undo.  The per-host
+ * counters sched_count_suspend also keeps do not matter here. */
+static void
+relieve_room(Pass *p, const SchedRunning *run, int sign)
+{
+	const SchedSnapshot *s = p->snap;
+	const SchedUser *u = &s->users[run->user];
+	SchedCount *c = &p->count;
+	gboolean kill = s->queues[run->queue].terminate_on_preempt;
+	int slots = 0;
+
+	for (guint a = 0; a < run->n_allocs; a++)
+		slots += run->allocs[a].slots;
+	slots *= sign;
+	if (kill) {
+		c->user[run->user] -= slots;
+		for (guint g = 0; g < u->n_groups; g++)
+			c->group[u->groups[g]] -= slots;
+	} else {
+		c->susp_user[run->user] += slots;
+		for (guint g = 0; g < u->n_groups; g++)
+			c->susp_group[u->groups[g]] += slots;
+	}
+}
+
 static void
 relieve_with(Try *t, GArray *jobs, gboolean member, GArray *took)
 {
@@ -619,7 +652,7 @@ relieve_with(Try *t, GArray *jobs, gboolean member, GArray *took)
 		pre->seen[r] = pre->stamp;
 		if (!eligible(t, r) || !on_usable_host(t, &t->p->snap->running[r]))
 			continue;
-		suspend_run(t->p, &t->p->snap->running[r], 1);
+		relieve_room(t->p, &t->p->snap->running[r], 1);
 		g_array_append_val(took, r);
 	}
 }
@@ -641,7 +674,7 @@ room_reachable(Try *t)
 		relieve_with(t, t->pre->by_group[u->groups[g]], TRUE, took);
 	ok = job_room(t) >= t->need;
 	for (guint i = took->len; i-- > 0;)
-		suspend_run(t->p, &t->p->snap->running[g_array_index(took, guint, i)],
+		relieve_room(t->p, &t->p->snap->running[g_array_index(took, guint, i)],
 		    -1);
 	g_array_free(took, TRUE);
 	return ok;

@@ -44,10 +44,8 @@ struct Preempt {
 	guint *by_load;           /* hosts by r15s, r1m, name */
 	guint *load_pos;          /* [n_hosts]: position in by_load */
 	guint *load_class;        /* [n_hosts]: rank of its (r15s, r1m) */
-	guint8 *mark;             /* [n_hosts]: scratch, all zero between uses */
 	int **vcount;             /* [a]: NULL or [n_hosts]: allocations of
 	                           * victims a may still take, per host */
-	GArray **vhosts;          /* [a]: hosts that had some, when counted */
 	GArray **by_user;         /* [n_users]: NULL or its RUN jobs */
 	GArray **by_group;        /* [n_groups]: NULL or its members' RUN jobs */
 };

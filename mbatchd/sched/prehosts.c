@@ -16,7 +16,8 @@
  *
  * The load order's fixed keys (r15s, r1m, name) are ranked once per pass,
  * so ordering the candidates is integer compares, or one walk down the
- * ranked hosts when the candidates are many.
+ * ranked hosts when the queue has many: each host is then a few array
+ * reads.
  */
 #include "config.h"
 
@@ -68,7 +69,6 @@ rank_hosts(Preempt *pre)
 		pre->load_pos[pre->by_load[i]] = i;
 		pre->load_class[pre->by_load[i]] = cls;
 	}
-	pre->mark = g_new0(guint8, MAX(n, 1u));
 }
 
 /* A running job preemptor queue a may take, but for being taken already. */
@@ -85,7 +85,6 @@ count_victims(Preempt *pre, guint a)
 {
 	const SchedSnapshot *s = pre->snap;
 	int *vc = g_new0(int, MAX(s->n_hosts, 1u));
-	GArray *hosts = g_array_new(FALSE, FALSE, sizeof(guint));
 
 	for (guint r = 0; r < s->n_running; r++) {
 		const SchedRunning *run = &s->running[r];
@@ -93,11 +92,9 @@ count_victims(Preempt *pre, guint a)
 		if (pre->done[r] || !victim_for(pre, a, run))
 			continue;
 		for (guint i = 0; i < run->n_allocs; i++)
-			if (vc[run->allocs[i].host]++ == 0)
-				g_array_append_val(hosts, run->allocs[i].host);
+			vc[run->allocs[i].host]++;
 	}
 	pre->vcount[a] = vc;
-	pre->vhosts[a] = hosts;
 }
 
 void
@@ -157,17 +154,12 @@ prehosts_free(Preempt *pre)
 {
 	free_lists(pre->by_user, pre->snap->n_users);
 	free_lists(pre->by_group, pre->snap->n_groups);
-	for (guint a = 0; pre->vcount != NULL && a < pre->snap->n_queues; a++) {
+	for (guint a = 0; pre->vcount != NULL && a < pre->snap->n_queues; a++)
 		g_free(pre->vcount[a]);
-		if (pre->vhosts[a] != NULL)
-			g_array_free(pre->vhosts[a], TRUE);
-	}
 	g_free(pre->vcount);
-	g_free(pre->vhosts);
 	g_free(pre->by_load);
 	g_free(pre->load_pos);
 	g_free(pre->load_class);
-	g_free(pre->mark);
 }
 
 typedef struct {
@@ -193,30 +185,22 @@ cmp_load(gconstpointer a, gconstpointer b, gpointer data)
 	return c->pre->load_pos[x] < c->pre->load_pos[y] ? -1 : 1;
 }
 
-static void
-consider(Pass *p, const SchedJob *j, const OpenHosts *oh, guint h,
-    GArray *out)
+/* Whether host h (at position c of the queue's candidates) is one the
+ * preemptor looks at. */
+static gboolean
+wanted(Pass *p, const SchedJob *j, const OpenHosts *oh, const int *vc,
+    guint h, guint c)
 {
-	Preempt *pre = p->preempt;
-
-	if (pre->mark[h] || oh->pos[h] == 0 || !sched_host_usable(p, j, h))
-		return;
-	pre->mark[h] = 1;
-	g_array_append_val(out, h);
+	return (vc[h] > 0 || oh->in[c]) && sched_host_usable(p, j, h);
 }
 
-/* Marked hosts in ranked order, then each class by slots in use (stable,
- * so names still order equals). */
+/* Each class of equal (r15s, r1m) by slots in use, stably, so the names'
+ * rank still orders equals. */
 static void
-walk_ranked(Pass *p, GArray *out)
+sort_classes(Pass *p, guint *o, guint n)
 {
 	Preempt *pre = p->preempt;
-	guint n = 0, *o;
 
-	for (guint i = 0; i < p->snap->n_hosts; i++)
-		if (pre->mark[pre->by_load[i]])
-			g_array_index(out, guint, n++) = pre->by_load[i];
-	o = (guint *)(void *)out->data;
 	for (guint i = 1; i < n; i++) {
 		guint h = o[i], k = i;
 		int u = sched_count_host(&p->count, h);
@@ -236,31 +220,40 @@ preempt_candidates(Pass *p, const SchedJob *j, GArray *out)
 	Preempt *pre = p->preempt;
 	const SchedSnapshot *s = p->snap;
 	OpenHosts *oh = open_hosts(p, j->queue);
-	guint q = j->queue;
+	guint q = j->queue, n = 0, *o;
+	const int *vc;
 
 	if (pre->by_load == NULL) {
 		rank_hosts(pre);
 		pre->vcount = g_new0(int *, s->n_queues);
-		pre->vhosts = g_new0(GArray *, s->n_queues);
 	}
 	if (pre->vcount[q] == NULL)
 		count_victims(pre, q);
-	g_array_set_size(out, 0);
-	for (guint i = 0; i < pre->vhosts[q]->len; i++) {
-		guint h = g_array_index(pre->vhosts[q], guint, i);
-
-		if (pre->vcount[q][h] > 0)
-			consider(p, j, oh, h, out);
-	}
-	for (guint c = open_first(oh); c != G_MAXUINT; c = open_next(oh, c))
-		consider(p, j, oh, g_array_index(oh->cand, guint, c), out);
-	if ((gsize)out->len * 16 < s->n_hosts) {
+	vc = pre->vcount[q];
+	g_array_set_size(out, oh->cand->len);
+	o = (guint *)(void *)out->data;
+	if ((gsize)oh->cand->len * 8 < s->n_hosts) {
+		/* Few candidates: take them from the queue's list and sort. */
 		LoadCtx ctx = { p, pre };
 
+		for (guint c = 0; c < oh->cand->len; c++) {
+			guint h = g_array_index(oh->cand, guint, c);
+
+			if (wanted(p, j, oh, vc, h, c))
+				o[n++] = h;
+		}
+		g_array_set_size(out, n);
 		g_array_sort_with_data(out, cmp_load, &ctx);
-	} else {
-		walk_ranked(p, out);
+		return;
 	}
-	for (guint i = 0; i < out->len; i++)
-		pre->mark[g_array_index(out, guint, i)] = 0;
+	/* Many: one walk down the ranked hosts keeps them in order but for
+	 * the slots in use. */
+	for (guint i = 0; i < s->n_hosts; i++) {
+		guint h = pre->by_load[i], c = oh->pos[h];
+
+		if (c != 0 && wanted(p, j, oh, vc, h, c - 1))
+			o[n++] = h;
+	}
+	sort_classes(p, o, n);
+	g_array_set_size(out, n);
 }
