@@ -11,18 +11,17 @@
 typedef struct Preempt Preempt;
 typedef struct Pools Pools;
 
-/* open.c: one queue's candidate hosts that may still have a free slot. */
+/* open.c: one queue's candidate hosts that may still take its jobs. */
 typedef struct {
 	gboolean built;
+	guint q;
 	GArray *cand;             /* the queue's candidate hosts (Pass.queue_hosts) */
 	guint *pos;               /* [n_hosts]: position in cand + 1, 0 = not one */
 	guint *next, *prev;       /* [cand->len]: the list, over positions */
-	gboolean *in;             /* [cand->len]: linked in the list */
+	guint8 *state;            /* [cand->len]: _SCHED_HR_MAX when listed, else
+	                           * the reason it gives every job of the queue */
 	guint head;               /* first position, G_MAXUINT when empty */
-	guint n_open;             /* positions in the list */
-	guint n_up;               /* candidates that are up; those not in the
-	                           * list have reached MXJ */
-	guint32 down[_SCHED_HR_MAX]; /* candidates down, per state reason */
+	guint32 closed[_SCHED_HR_MAX]; /* candidates not listed, per reason */
 } OpenHosts;
 
 typedef struct {
@@ -63,13 +62,28 @@ void open_free(OpenHosts *open, guint n_queues);
 OpenHosts *open_hosts(Pass *p, guint q);
 guint open_first(const OpenHosts *oh);
 guint open_next(const OpenHosts *oh, guint c);
-/* Unlink position c: its host reached MXJ. */
-void open_remove(OpenHosts *oh, guint c);
-/* Host h may have free slots again (a preemption released some): link it
- * back into every list that holds it. */
+/* Whether listed position c may still take the queue's jobs; if not, it
+ * is unlinked and counted under its reason. */
+gboolean open_take(Pass *p, OpenHosts *oh, guint c);
+/* Whether position c is in the list (it may take jobs, or was not found
+ * closed yet). */
+static inline gboolean
+open_listed(const OpenHosts *oh, guint c)
+{
+	return oh->state[c] == _SCHED_HR_MAX;
+}
+/* Host h reached its MXJ: where a queue limit closed it, MXJ now says why. */
+void open_host_filled(Pass *p, guint h);
+/* Host h may have room again (a preemption released some): look again
+ * where it is closed. */
 void open_reopen(Pass *p, guint h);
 /* Whether host h has reached its MXJ (the first host limit checked). */
 gboolean sched_host_full(Pass *p, guint h);
+/* ceil(per_cpu x ncpus), INT_MAX when per_cpu < 0 (no limit). */
+int sched_cpu_cap(double per_cpu, int ncpus);
+
+/* prehosts.c: position c of queue q's open list left it or came back. */
+void prehosts_listed(Pass *p, guint q, guint h, gboolean listed);
 
 /* preempt.c */
 Preempt *preempt_new(const SchedSnapshot *snap);

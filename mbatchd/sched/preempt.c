@@ -175,8 +175,9 @@ find_candidates(Try *t)
 		guint h = g_array_index(t->cand, guint, i);
 
 		t->pos[h] = i + 1;
-		/* A host out of the open list has reached MXJ: it offers 0. */
-		if (!oh->in[oh->pos[h] - 1])
+		/* A host out of the open list has reached MXJ or a queue
+		 * limit: it offers 0. */
+		if (!open_listed(oh, oh->pos[h] - 1))
 			continue;
 		t->offer[i] = host_offer(t, h);
 		t->total += t->offer[i];
@@ -801,7 +802,7 @@ commit_try(Try *t)
 
 		d.terminate = s->queues[s->running[d.victim].queue].terminate_on_preempt;
 		t->pre->done[d.victim] = TRUE;
-		prehosts_taken(t->pre, d.victim);
+		prehosts_taken(t->p, d.victim);
 		g_array_append_val(pre, d);
 	}
 	n = place_after(t);

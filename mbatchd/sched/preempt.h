@@ -46,6 +46,8 @@ struct Preempt {
 	guint *load_class;        /* [n_hosts]: rank of its (r15s, r1m) */
 	int **vcount;             /* [a]: NULL or [n_hosts]: allocations of
 	                           * victims a may still take, per host */
+	guint64 **wanted;         /* [a]: NULL or bits over by_load: a's
+	                           * candidates holding victims or listed open */
 	GArray **by_user;         /* [n_users]: NULL or its RUN jobs */
 	GArray **by_group;        /* [n_groups]: NULL or its members' RUN jobs */
 };
@@ -60,7 +62,7 @@ preempt_rel(const Preempt *pre, guint a, guint b)
  * a slot or hold a victim it may take, least loaded first (rule 4b). */
 void preempt_candidates(Pass *p, const SchedJob *j, GArray *out);
 /* Running job r was taken as a victim: its hosts hold one fewer. */
-void prehosts_taken(Preempt *pre, guint r);
+void prehosts_taken(Pass *p, guint r);
 void prehosts_free(Preempt *pre);
 /* Fill by_user and by_group, once per pass. */
 void preempt_index_users(Preempt *pre);

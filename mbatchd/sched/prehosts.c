@@ -12,7 +12,7 @@
  *   allocations of running jobs it may preempt that are not preempted yet
  *   (kept as victims are taken);
  * - hosts that may offer slots: the queue's open list (open.c), since a
- *   host outside it has reached MXJ.
+ *   host outside it has reached MXJ or a limit of the queue.
  *
  * The load order's fixed keys (r15s, r1m, name) are ranked once per pass,
  * so ordering the candidates is integer compares, or one walk down the
@@ -97,17 +97,64 @@ count_victims(Preempt *pre, guint a)
 	pre->vcount[a] = vc;
 }
 
-void
-prehosts_taken(Preempt *pre, guint r)
+static void
+set_wanted(Preempt *pre, guint a, guint h, gboolean on)
 {
+	guint i = pre->load_pos[h];
+
+	if (on)
+		pre->wanted[a][i / 64] |= G_GUINT64_CONSTANT(1) << (i % 64);
+	else
+		pre->wanted[a][i / 64] &= ~(G_GUINT64_CONSTANT(1) << (i % 64));
+}
+
+void
+prehosts_taken(Pass *p, guint r)
+{
+	Preempt *pre = p->preempt;
 	const SchedSnapshot *s = pre->snap;
 	const SchedRunning *run = &s->running[r];
 
 	for (guint a = 0; pre->vcount != NULL && a < s->n_queues; a++) {
+		const OpenHosts *oh = &p->open[a];
+
 		if (pre->vcount[a] == NULL || !victim_for(pre, a, run))
 			continue;
-		for (guint i = 0; i < run->n_allocs; i++)
-			pre->vcount[a][run->allocs[i].host]--;
+		for (guint i = 0; i < run->n_allocs; i++) {
+			guint h = run->allocs[i].host;
+
+			if (--pre->vcount[a][h] == 0 && oh->pos[h] != 0 &&
+			    !open_listed(oh, oh->pos[h] - 1))
+				set_wanted(pre, a, h, FALSE);
+		}
+	}
+}
+
+void
+prehosts_listed(Pass *p, guint q, guint h, gboolean listed)
+{
+	Preempt *pre = p->preempt;
+
+	if (pre == NULL || pre->wanted == NULL || pre->wanted[q] == NULL ||
+	    (!listed && pre->vcount[q][h] > 0))
+		return;
+	set_wanted(pre, q, h, listed);
+}
+
+/* Queue a's candidates that hold victims or are listed open, as bits in
+ * the fixed load rank. */
+static void
+mark_wanted(Pass *p, guint a)
+{
+	Preempt *pre = p->preempt;
+	const OpenHosts *oh = open_hosts(p, a);
+
+	pre->wanted[a] = g_new0(guint64, p->snap->n_hosts / 64 + 1);
+	for (guint c = 0; c < oh->cand->len; c++) {
+		guint h = g_array_index(oh->cand, guint, c);
+
+		if (pre->vcount[a][h] > 0 || open_listed(oh, c))
+			set_wanted(pre, a, h, TRUE);
 	}
 }
 
@@ -154,9 +201,12 @@ prehosts_free(Preempt *pre)
 {
 	free_lists(pre->by_user, pre->snap->n_users);
 	free_lists(pre->by_group, pre->snap->n_groups);
-	for (guint a = 0; pre->vcount != NULL && a < pre->snap->n_queues; a++)
+	for (guint a = 0; pre->vcount != NULL && a < pre->snap->n_queues; a++) {
 		g_free(pre->vcount[a]);
+		g_free(pre->wanted[a]);
+	}
 	g_free(pre->vcount);
+	g_free(pre->wanted);
 	g_free(pre->by_load);
 	g_free(pre->load_pos);
 	g_free(pre->load_class);
@@ -191,7 +241,7 @@ static gboolean
 wanted(Pass *p, const SchedJob *j, const OpenHosts *oh, const int *vc,
     guint h, guint c)
 {
-	return (vc[h] > 0 || oh->in[c]) && sched_host_usable(p, j, h);
+	return (vc[h] > 0 || open_listed(oh, c)) && sched_host_usable(p, j, h);
 }
 
 /* Each class of equal (r15s, r1m) by slots in use, stably, so the names'
@@ -226,9 +276,12 @@ preempt_candidates(Pass *p, const SchedJob *j, GArray *out)
 	if (pre->by_load == NULL) {
 		rank_hosts(pre);
 		pre->vcount = g_new0(int *, s->n_queues);
+		pre->wanted = g_new0(guint64 *, s->n_queues);
 	}
-	if (pre->vcount[q] == NULL)
+	if (pre->vcount[q] == NULL) {
 		count_victims(pre, q);
+		mark_wanted(p, q);
+	}
 	vc = pre->vcount[q];
 	g_array_set_size(out, oh->cand->len);
 	o = (guint *)(void *)out->data;
@@ -246,14 +299,15 @@ preempt_candidates(Pass *p, const SchedJob *j, GArray *out)
 		g_array_sort_with_data(out, cmp_load, &ctx);
 		return;
 	}
-	/* Many: one walk down the ranked hosts keeps them in order but for
-	 * the slots in use. */
-	for (guint i = 0; i < s->n_hosts; i++) {
-		guint h = pre->by_load[i], c = oh->pos[h];
+	/* Many: the bits of those that matter, in the fixed load rank, keep
+	 * them in order but for the slots in use. */
+	for (guint w = 0; w <= s->n_hosts / 64; w++)
+		for (guint64 bits = pre->wanted[q][w]; bits != 0; bits &= bits - 1) {
+			guint h = pre->by_load[w * 64 + (guint)__builtin_ctzll(bits)];
 
-		if (c != 0 && wanted(p, j, oh, vc, h, c - 1))
-			o[n++] = h;
-	}
+			if (sched_host_usable(p, j, h))
+				o[n++] = h;
+		}
 	sort_classes(p, o, n);
 	g_array_set_size(out, n);
 }

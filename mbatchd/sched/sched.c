@@ -140,8 +140,8 @@ headroom(int limit, int used)
 	return limit < 0 ? INT_MAX : limit - used;
 }
 
-static int
-cpu_cap(double per_cpu, int ncpus)
+int
+sched_cpu_cap(double per_cpu, int ncpus)
 {
 	return per_cpu < 0 ? INT_MAX : (int)ceil(per_cpu * (ncpus > 0 ? ncpus : 1));
 }
@@ -191,7 +191,7 @@ group_cpu_room(Pass *p, const SchedJob *j, guint h)
 
 		if (g->jl_p <= 0)
 			continue;
-		room = MIN(room, cpu_cap(g->jl_p, s->hosts[h].ncpus) -
+		room = MIN(room, sched_cpu_cap(g->jl_p, s->hosts[h].ncpus) -
 		    sched_count_group_host(&p->count, u->groups[i], h));
 	}
 	return room;
@@ -233,14 +233,15 @@ sched_host_room(Pass *p, const SchedJob *j, guint h, SchedHostReason *why)
 	if (q->hjob_limit >= 0 && !bound(q->hjob_limit - qh,
 	    SCHED_HR_QUEUE_HOST, &free, why))
 		return 0;
-	if (q->pjob_limit >= 0 && !bound(cpu_cap(q->pjob_limit, host->ncpus) - qh,
+	if (q->pjob_limit >= 0 && !bound(sched_cpu_cap(q->pjob_limit,
+	    host->ncpus) - qh,
 	    SCHED_HR_QUEUE_CPU, &free, why))
 		return 0;
 	if (host->jl_u >= 0 && !bound(host->jl_u -
 	    sched_count_user_host_jlu(&p->count, j->user, h),
 	    SCHED_HR_USER_HOST, &free, why))
 		return 0;
-	if (u->jl_p >= 0 && !bound(cpu_cap(u->jl_p, host->ncpus) -
+	if (u->jl_p >= 0 && !bound(sched_cpu_cap(u->jl_p, host->ncpus) -
 	    sched_count_user_host_cpu(&p->count, j->user, h),
 	    SCHED_HR_USER_CPU, &free, why))
 		return 0;
@@ -376,29 +377,24 @@ place_asked(Pass *p, const SchedJob *j, int want, int *got, SchedPending *pend)
 	g_free(at);
 }
 
-/* Any other job: the hosts that may have a free slot, in the queue's
+/* Any other job: the hosts still listed for its queue, in the queue's
  * order; the others are counted by their reason wholesale. */
 static void
 place_open(Pass *p, const SchedJob *j, int want, int *got, SchedPending *pend)
 {
 	OpenHosts *oh = open_hosts(p, j->queue);
-	guint full = oh->n_up - oh->n_open;
 
-	for (guint r = 0; r < _SCHED_HR_MAX; r++)
-		pend->host_counts[r] += oh->down[r];
 	for (guint c = open_first(oh), nx; c != G_MAXUINT && *got < want; c = nx) {
-		guint h = g_array_index(oh->cand, guint, c);
-
 		nx = open_next(oh, c);
-		if (sched_host_full(p, h)) {
-			open_remove(oh, c);
-			full++;
+		if (!open_take(p, oh, c))
 			continue;
-		}
-		if (try_host(p, j, h, want, got, pend) && j->one_host)
+		if (try_host(p, j, g_array_index(oh->cand, guint, c), want, got,
+		    pend) && j->one_host)
 			break;
 	}
-	pend->host_counts[SCHED_HR_SLOTS] += full;
+	/* After the walk: it may have closed some. */
+	for (guint r = 0; r < _SCHED_HR_MAX; r++)
+		pend->host_counts[r] += oh->closed[r];
 }
 
 /*
@@ -468,8 +464,12 @@ sched_commit(Pass *p, guint idx, guint first, guint n, guint first_pre,
 	for (guint i = first; i < first + n; i++) {
 		const SchedAlloc *a = &g_array_index(p->plan->allocs, SchedAlloc, i);
 
+		gboolean was_full = sched_host_full(p, a->host);
+
 		sched_count_add(&p->count, p->snap, j->queue, j->user, a->host,
 		    a->slots);
+		if (!was_full && sched_host_full(p, a->host))
+			open_host_filled(p, a->host);
 	}
 	if (j->array_id != 0)
 		sched_count_add_array(&p->count, j->array_id);
