@@ -228,7 +228,8 @@ host_victims(Try *t, guint c, const guint *rank, guint only_rank, GArray *out)
 		v.slots = slots_on_candidates(t, run);
 		g_array_append_val(out, v);
 	}
-	g_array_sort_with_data(out, cmp_victim, t);
+	if (out->len > 1)
+		g_array_sort_with_data(out, cmp_victim, t);
 }
 
 /* Victims listed from position `from` on are not taken yet. */

@@ -245,23 +245,29 @@ wanted(Pass *p, const SchedJob *j, const OpenHosts *oh, const int *vc,
 }
 
 /* Each class of equal (r15s, r1m) by slots in use, stably, so the names'
- * rank still orders equals. */
+ * rank still orders equals.  Classes are a few hosts: insertion sort, on
+ * keys read once. */
 static void
 sort_classes(Pass *p, guint *o, guint n)
 {
-	Preempt *pre = p->preempt;
+	const guint *cls = p->preempt->load_class;
+	int *u = g_new(int, MAX(n, 1u));
 
+	for (guint i = 0; i < n; i++)
+		u[i] = sched_count_host(&p->count, o[i]);
 	for (guint i = 1; i < n; i++) {
 		guint h = o[i], k = i;
-		int u = sched_count_host(&p->count, h);
+		int uh = u[i];
 
-		while (k > 0 && pre->load_class[o[k - 1]] == pre->load_class[h] &&
-		    sched_count_host(&p->count, o[k - 1]) > u) {
+		while (k > 0 && cls[o[k - 1]] == cls[h] && u[k - 1] > uh) {
 			o[k] = o[k - 1];
+			u[k] = u[k - 1];
 			k--;
 		}
 		o[k] = h;
+		u[k] = uh;
 	}
+	g_free(u);
 }
 
 void

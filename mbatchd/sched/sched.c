@@ -574,25 +574,59 @@ sched_consider(Pass *p, guint idx)
 		    g_memdup2(pend, sizeof *pend));
 }
 
-typedef struct {
-	const SchedSnapshot *snap;
-	const int *prio;          /* per queue, pools merged (pool.c) */
-} SortData;
-
 static int
-cmp_by_queue_priority(gconstpointer a, gconstpointer b, gpointer data)
+cmp_int_desc(gconstpointer a, gconstpointer b)
 {
-	const SortData *d = data;
-	const SchedSnapshot *s = d->snap;
-	const SchedJob *x = &s->pending[*(const guint *)a];
-	const SchedJob *y = &s->pending[*(const guint *)b];
-	int px = d->prio[x->queue], py = d->prio[y->queue];
+	int x = *(const int *)a, y = *(const int *)b;
 
-	if (px != py)
-		return px > py ? -1 : 1;
-	/* Stable: keep the snapshot's order within a priority level. */
-	return *(const guint *)a < *(const guint *)b ? -1 :
-	    *(const guint *)a > *(const guint *)b;
+	return x > y ? -1 : x < y;
+}
+
+/*
+ * The pass order: pending jobs by their queue's sort priority (pools
+ * merged, pool.c), highest first, the snapshot's order kept within a
+ * priority.  Priorities are few, so a stable bucket sort: count each
+ * priority's jobs, then place every job after those of higher priority.
+ */
+static guint *
+pass_order(const SchedSnapshot *snap, const int *prio)
+{
+	guint n = snap->n_pending, nq = snap->n_queues, nlev = 0;
+	guint *order = g_new(guint, MAX(n, 1u));
+	int *levels = g_new(int, MAX(nq, 1u));
+	guint *level_of = g_new(guint, MAX(nq, 1u));
+	guint *start = g_new0(guint, nq + 1);
+
+	for (guint q = 0; q < nq; q++)
+		levels[q] = prio[q];
+	qsort(levels, nq, sizeof *levels, cmp_int_desc);
+	for (guint q = 0; q < nq; q++)
+		if (nlev == 0 || levels[nlev - 1] != levels[q])
+			levels[nlev++] = levels[q];
+	for (guint q = 0; q < nq; q++) {
+		guint lo = 0, hi = nlev;
+
+		/* Levels are descending: find prio[q] by bisection. */
+		while (hi - lo > 1) {
+			guint mid = (lo + hi) / 2;
+
+			if (levels[mid] >= prio[q])
+				lo = mid;
+			else
+				hi = mid;
+		}
+		level_of[q] = lo;
+	}
+	for (guint i = 0; i < n; i++)
+		start[level_of[snap->pending[i].queue] + 1]++;
+	for (guint l = 0; l < nlev; l++)
+		start[l + 1] += start[l];
+	for (guint i = 0; i < n; i++)
+		order[start[level_of[snap->pending[i].queue]]++] = i;
+	g_free(levels);
+	g_free(level_of);
+	g_free(start);
+	return order;
 }
 
 SchedPlan *
@@ -600,8 +634,8 @@ sched_run(const SchedSnapshot *snap)
 {
 	SchedPlan *plan = g_new0(SchedPlan, 1);
 	Pass p = { .snap = snap, .plan = plan };
-	SortData sd = { .snap = snap };
 	guint *order, *by_load, *rank;
+	int *prio;
 
 	plan->dispatches = g_array_new(FALSE, FALSE, sizeof(SchedDispatch));
 	plan->allocs = g_array_new(FALSE, FALSE, sizeof(SchedAlloc));
@@ -625,12 +659,8 @@ sched_run(const SchedSnapshot *snap)
 	/* Preempted jobs take their slots back before anything new starts. */
 	sched_resume(&p);
 
-	order = g_new(guint, snap->n_pending);
-	for (guint i = 0; i < snap->n_pending; i++)
-		order[i] = i;
-	sd.prio = pools_sort_priority(snap);
-	g_qsort_with_data(order, (gint)snap->n_pending, sizeof(guint),
-	    cmp_by_queue_priority, &sd);
+	prio = pools_sort_priority(snap);
+	order = pass_order(snap, prio);
 	pools_set_order(p.pools, snap, order, snap->n_pending);
 	for (guint i = 0; i < snap->n_pending; i++)
 		if (!pools_take_turn(&p, order[i]))
@@ -638,7 +668,7 @@ sched_run(const SchedSnapshot *snap)
 	pools_finish(&p);
 
 	g_free(order);
-	g_free((int *)sd.prio);
+	g_free(prio);
 	pools_free(p.pools);
 	preempt_free(p.preempt);
 	g_hash_table_destroy(p.blocked);
