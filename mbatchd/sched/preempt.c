@@ -97,6 +97,8 @@ typedef struct {
 	GArray *victims;          /* Victim, in the order of rule 4 */
 	GArray **by_host;         /* span[hosts=1]: [cand]: positions in victims */
 	int *vslots;              /* span[hosts=1]: [cand]: slots victims hold */
+	guint min_rank;           /* span[hosts=1]: best rank of any victim */
+	gboolean fitting;         /* span[hosts=1]: list_fitting_victims lists */
 	gboolean *taken;          /* [victims->len] */
 	GArray *order;            /* positions in victims, in the order taken */
 	/* Listing victims lazily (default order only): the next rank and
@@ -109,6 +111,8 @@ typedef struct {
 } Try;
 
 #define NO_HOST G_MAXUINT
+
+static int job_room(Try *t);
 
 static const Rel *
 rel_of(const Try *t, guint victim_queue)
@@ -324,7 +328,10 @@ find_victims(Try *t)
 	t->pre->stamp++;
 	t->lazy = !t->job->one_host && !(pf & SCHED_PREEMPT_FOR_LEAST_RUN_TIME) &&
 	    !((pf & SCHED_PREEMPT_FOR_OPTIMAL_MINI_JOB) && t->need > 1);
-	if (!t->lazy)
+	/* span[hosts=1] with room enough: list_fitting_victims does. */
+	if (t->job->one_host && job_room(t) >= t->need)
+		t->all_listed = t->fitting = TRUE;
+	else if (!t->lazy)
 		list_all_victims(t);
 }
 
@@ -344,7 +351,6 @@ index_by_host(Try *t)
 	const SchedSnapshot *s = t->p->snap;
 
 	t->by_host = g_new0(GArray *, MAX(t->cand->len, 1u));
-	t->vslots = g_new0(int, MAX(t->cand->len, 1u));
 	for (guint v = 0; v < t->victims->len; v++) {
 		const SchedRunning *r =
 		    &s->running[g_array_index(t->victims, Victim, v).run];
@@ -358,7 +364,6 @@ index_by_host(Try *t)
 				t->by_host[c - 1] = g_array_new(FALSE, FALSE,
 				    sizeof(guint));
 			g_array_append_val(t->by_host[c - 1], v);
-			t->vslots[c - 1] += r->allocs[a].slots;
 		}
 	}
 }
@@ -699,8 +704,7 @@ static int
 rank_of(const Try *t, guint v)
 {
 	/* 0 when v's queue ranks with the best victim's, > 0 when after. */
-	return (int)(g_array_index(t->victims, Victim, v).rank -
-	    g_array_index(t->victims, Victim, 0).rank);
+	return (int)(g_array_index(t->victims, Victim, v).rank - t->min_rank);
 }
 
 /*
@@ -718,6 +722,79 @@ may_fit_alone(const Try *t, guint c)
 		return TRUE;
 	return host->max_slots - sched_count_host(&t->p->count, h) +
 	    t->vslots[c] >= t->need;
+}
+
+/* Slots the eligible victims hold on each candidate host, and the best
+ * rank among them all. */
+static void
+count_host_victims(Try *t)
+{
+	Preempt *pre = t->pre;
+
+	t->vslots = g_new0(int, MAX(t->cand->len, 1u));
+	t->min_rank = G_MAXUINT;
+	for (guint c = 0; c < t->cand->len; c++) {
+		guint h = g_array_index(t->cand, guint, c);
+		GArray *on = pre->on_host[h];
+
+		pre->stamp++;
+		for (guint i = 0; on != NULL && i < on->len; i++) {
+			guint r = g_array_index(on, guint, i);
+			const SchedRunning *run = &t->p->snap->running[r];
+
+			if (pre->seen[r] == pre->stamp || !eligible(t, r))
+				continue;
+			pre->seen[r] = pre->stamp;
+			for (guint a = 0; a < run->n_allocs; a++)
+				if (run->allocs[a].host == h)
+					t->vslots[c] += run->allocs[a].slots;
+			t->min_rank = MIN(t->min_rank, t->rank[run->queue]);
+		}
+	}
+}
+
+/*
+ * span[hosts=1] when the job-level room is already enough: choose() on a
+ * host then looks only at that host's victims, and choose_one_host tries
+ * only hosts that may fit alone, so only their victims are listed.  Each
+ * gets the keys the whole list would give it (its first candidate host,
+ * its slots on candidates), and sorting them by those keys keeps the
+ * order the whole list has.
+ */
+static void
+list_fitting_victims(Try *t)
+{
+	Preempt *pre = t->pre;
+
+	pre->stamp++;
+	for (guint c = 0; c < t->cand->len; c++) {
+		GArray *on = pre->on_host[g_array_index(t->cand, guint, c)];
+
+		if (!may_fit_alone(t, c))
+			continue;
+		for (guint i = 0; on != NULL && i < on->len; i++) {
+			guint r = g_array_index(on, guint, i);
+			const SchedRunning *run = &t->p->snap->running[r];
+			Victim v = {
+				.run = r, .rank = t->rank[run->queue],
+				.host_rank = G_MAXUINT, .start = run->start_time,
+				.id = run->id,
+			};
+
+			if (pre->seen[r] == pre->stamp || !eligible(t, r))
+				continue;
+			pre->seen[r] = pre->stamp;
+			for (guint a = 0; a < run->n_allocs; a++)
+				if (t->pos[run->allocs[a].host] != 0)
+					v.host_rank = MIN(v.host_rank,
+					    t->pos[run->allocs[a].host] - 1);
+			v.slots = slots_on_candidates(t, run);
+			g_array_append_val(t->victims, v);
+		}
+	}
+	if (t->victims->len > 1)
+		g_array_sort_with_data(t->victims, cmp_victim, t);
+	untaken_from(t, 0);
 }
 
 /*
@@ -861,8 +938,12 @@ preempt_try(Pass *p, guint idx)
 	}
 	find_candidates(&t);
 	find_victims(&t);
-	if (t.job->one_host)
+	if (t.job->one_host) {
+		count_host_victims(&t);
+		if (t.fitting)
+			list_fitting_victims(&t);
 		index_by_host(&t);
+	}
 	if (have_victim(&t, 0))
 		ok = t.job->one_host ? choose_one_host(&t) : choose(&t);
 	/* A job that fits without victims did not need preemption: whatever
