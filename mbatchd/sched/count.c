@@ -156,12 +156,6 @@ net(int total, int susp, gboolean run_only)
 }
 
 int
-sched_count_host(const SchedCount *c, guint host)
-{
-	return net(c->host[host], c->susp_host[host], c->run_only.host);
-}
-
-int
 sched_count_user(const SchedCount *c, guint user)
 {
 	return net(c->user[user], c->susp_user[user], c->run_only.user);

@@ -69,7 +69,13 @@ int sched_count_pair(const SchedPairs *t, guint a, guint b);
 int sched_count_array(const SchedCount *c, guint64 array_id);
 
 /* Slots counting against each limit, under the pass's counting rules. */
-int sched_count_host(const SchedCount *c, guint host);
+/* Inline: the pass reads it for every host it looks at. */
+static inline int
+sched_count_host(const SchedCount *c, guint host)
+{
+	return c->run_only.host ? c->host[host] - c->susp_host[host] :
+	    c->host[host];
+}
 int sched_count_user(const SchedCount *c, guint user);
 int sched_count_group(const SchedCount *c, guint group);
 int sched_count_user_host_jlu(const SchedCount *c, guint user, guint host);

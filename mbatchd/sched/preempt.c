@@ -225,8 +225,9 @@ host_victims(Try *t, guint c, const guint *rank, guint only_rank, GArray *out)
 			.start = run->start_time, .id = run->id,
 		};
 
-		if (pre->seen[r] == pre->stamp || !eligible(t, r) ||
-		    (only_rank != G_MAXUINT && v.rank != only_rank))
+		if (pre->seen[r] == pre->stamp ||
+		    (only_rank != G_MAXUINT && v.rank != only_rank) ||
+		    !eligible(t, r))
 			continue;
 		pre->seen[r] = pre->stamp;
 		v.slots = slots_on_candidates(t, run);

@@ -48,6 +48,8 @@ struct Preempt {
 	                           * victims a may still take, per host */
 	guint64 **wanted;         /* [a]: NULL or bits over by_load: a's
 	                           * candidates holding victims or listed open */
+	guint8 *plain_usable;     /* [n_hosts]: 0 not known yet, 1 usable, 2 not,
+	                           * for jobs without -m or filter data */
 	GArray **by_user;         /* [n_users]: NULL or its RUN jobs */
 	GArray **by_group;        /* [n_groups]: NULL or its members' RUN jobs */
 };

@@ -207,6 +207,7 @@ prehosts_free(Preempt *pre)
 	}
 	g_free(pre->vcount);
 	g_free(pre->wanted);
+	g_free(pre->plain_usable);
 	g_free(pre->by_load);
 	g_free(pre->load_pos);
 	g_free(pre->load_class);
@@ -235,13 +236,31 @@ cmp_load(gconstpointer a, gconstpointer b, gpointer data)
 	return c->pre->load_pos[x] < c->pre->load_pos[y] ? -1 : 1;
 }
 
+/*
+ * sched_host_usable, remembered per host for jobs without -m or a filter
+ * argument of their own: for those the answer depends on the host alone
+ * (the filter is pure), and the same hosts come up for every preemptor.
+ */
+static gboolean
+usable(Pass *p, const SchedJob *j, guint h)
+{
+	Preempt *pre = p->preempt;
+
+	if (j->asked_hosts != NULL ||
+	    (p->snap->host_filter != NULL && j->filter_data != NULL))
+		return sched_host_usable(p, j, h);
+	if (pre->plain_usable[h] == 0)
+		pre->plain_usable[h] = sched_host_usable(p, j, h) ? 1 : 2;
+	return pre->plain_usable[h] == 1;
+}
+
 /* Whether host h (at position c of the queue's candidates) is one the
  * preemptor looks at. */
 static gboolean
 wanted(Pass *p, const SchedJob *j, const OpenHosts *oh, const int *vc,
     guint h, guint c)
 {
-	return (vc[h] > 0 || open_listed(oh, c)) && sched_host_usable(p, j, h);
+	return (vc[h] > 0 || open_listed(oh, c)) && usable(p, j, h);
 }
 
 /* Each class of equal (r15s, r1m) by slots in use, stably, so the names'
@@ -283,6 +302,7 @@ preempt_candidates(Pass *p, const SchedJob *j, GArray *out)
 		rank_hosts(pre);
 		pre->vcount = g_new0(int *, s->n_queues);
 		pre->wanted = g_new0(guint64 *, s->n_queues);
+		pre->plain_usable = g_new0(guint8, MAX(s->n_hosts, 1u));
 	}
 	if (pre->vcount[q] == NULL) {
 		count_victims(pre, q);
@@ -311,7 +331,7 @@ preempt_candidates(Pass *p, const SchedJob *j, GArray *out)
 		for (guint64 bits = pre->wanted[q][w]; bits != 0; bits &= bits - 1) {
 			guint h = pre->by_load[w * 64 + (guint)__builtin_ctzll(bits)];
 
-			if (sched_host_usable(p, j, h))
+			if (usable(p, j, h))
 				o[n++] = h;
 		}
 	sort_classes(p, o, n);
