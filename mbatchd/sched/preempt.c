@@ -608,13 +608,6 @@ on_usable_host(Try *t, const SchedRunning *run)
 	return FALSE;
 }
 
-/*
- * Take every job of `jobs` that could be a victim.  For a fellow group
- * member's job (`member`), suspending it changes only the group's count,
- * and that only when the group limits ignore suspended jobs
- * (PREEMPT_FOR=GROUP_MAX); otherwise only killing it (TERMINATE_WHEN)
- * can help, so the others are left alone.
- */
 /* What suspending (or killing) run does to the counters the job-level
  * room reads (sched_job_headroom: the user's and the groups' totals; the
  * victim's queue is never the job's), sign -1 to undo.  The per-host
@@ -642,6 +635,13 @@ relieve_room(Pass *p, const SchedRunning *run, int sign)
 	}
 }
 
+/*
+ * Take every job of `jobs` that could be a victim.  For a fellow group
+ * member's job (`member`), suspending it changes only the group's count,
+ * and that only when the group limits ignore suspended jobs
+ * (PREEMPT_FOR=GROUP_MAX); otherwise only killing it (TERMINATE_WHEN)
+ * can help, so the others are left alone.
+ */
 static void
 relieve_with(Try *t, GArray *jobs, gboolean member, GArray *took)
 {
