@@ -241,26 +241,25 @@ cmp_load(gconstpointer a, gconstpointer b, gpointer data)
  * argument of their own: for those the answer depends on the host alone
  * (the filter is pure), and the same hosts come up for every preemptor.
  */
-static gboolean
-usable(Pass *p, const SchedJob *j, guint h)
+static inline gboolean
+usable(Pass *p, const SchedJob *j, gboolean plain, guint h)
 {
-	Preempt *pre = p->preempt;
+	guint8 *known = p->preempt->plain_usable;
 
-	if (j->asked_hosts != NULL ||
-	    (p->snap->host_filter != NULL && j->filter_data != NULL))
+	if (!plain)
 		return sched_host_usable(p, j, h);
-	if (pre->plain_usable[h] == 0)
-		pre->plain_usable[h] = sched_host_usable(p, j, h) ? 1 : 2;
-	return pre->plain_usable[h] == 1;
+	if (known[h] == 0)
+		known[h] = sched_host_usable(p, j, h) ? 1 : 2;
+	return known[h] == 1;
 }
 
 /* Whether host h (at position c of the queue's candidates) is one the
  * preemptor looks at. */
 static gboolean
-wanted(Pass *p, const SchedJob *j, const OpenHosts *oh, const int *vc,
-    guint h, guint c)
+wanted(Pass *p, const SchedJob *j, gboolean plain, const OpenHosts *oh,
+    const int *vc, guint h, guint c)
 {
-	return (vc[h] > 0 || open_listed(oh, c)) && usable(p, j, h);
+	return (vc[h] > 0 || open_listed(oh, c)) && usable(p, j, plain, h);
 }
 
 /* Each class of equal (r15s, r1m) by slots in use, stably, so the names'
@@ -297,6 +296,8 @@ preempt_candidates(Pass *p, const SchedJob *j, GArray *out)
 	OpenHosts *oh = open_hosts(p, j->queue);
 	guint q = j->queue, n = 0, *o;
 	const int *vc;
+	gboolean plain = j->asked_hosts == NULL &&
+	    (s->host_filter == NULL || j->filter_data == NULL);
 
 	if (pre->by_load == NULL) {
 		rank_hosts(pre);
@@ -318,7 +319,7 @@ preempt_candidates(Pass *p, const SchedJob *j, GArray *out)
 		for (guint c = 0; c < oh->cand->len; c++) {
 			guint h = g_array_index(oh->cand, guint, c);
 
-			if (wanted(p, j, oh, vc, h, c))
+			if (wanted(p, j, plain, oh, vc, h, c))
 				o[n++] = h;
 		}
 		g_array_set_size(out, n);
@@ -331,7 +332,7 @@ preempt_candidates(Pass *p, const SchedJob *j, GArray *out)
 		for (guint64 bits = pre->wanted[q][w]; bits != 0; bits &= bits - 1) {
 			guint h = pre->by_load[w * 64 + (guint)__builtin_ctzll(bits)];
 
-			if (usable(p, j, h))
+			if (usable(p, j, plain, h))
 				o[n++] = h;
 		}
 	sort_classes(p, o, n);
