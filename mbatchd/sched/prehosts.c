@@ -14,10 +14,11 @@
  * - hosts that may offer slots: the queue's open list (open.c), since a
  *   host outside it has reached MXJ or a limit of the queue.
  *
- * The load order's fixed keys (r15s, r1m, name) are ranked once per pass,
- * so ordering the candidates is integer compares, or one walk down the
- * ranked hosts when the queue has many: each host is then a few array
- * reads.
+ * Both are kept per preempting queue as bits over the hosts ranked once
+ * per pass by the load order's fixed keys (r15s, r1m, name): reading the
+ * set bits gives the candidates in that order, and only "slots in use"
+ * is left to sort within hosts of equal load.  A queue with few hosts
+ * filters its own list and sorts it on integer keys instead.
  */
 #include "config.h"
 
