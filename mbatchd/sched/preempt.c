@@ -98,7 +98,7 @@ typedef struct {
 	GArray **by_host;         /* span[hosts=1]: [cand]: positions in victims */
 	int *vslots;              /* span[hosts=1]: [cand]: slots victims hold */
 	guint min_rank;           /* span[hosts=1]: best rank of any victim */
-	gboolean fitting;         /* span[hosts=1]: list_fitting_victims lists */
+	gboolean fitting;         /* span[hosts=1]: list_host_victims lists */
 	gboolean *taken;          /* [victims->len] */
 	GArray *order;            /* positions in victims, in the order taken */
 	/* Listing victims lazily (default order only): the next rank and
@@ -329,7 +329,7 @@ find_victims(Try *t)
 	t->pre->stamp++;
 	t->lazy = !t->job->one_host && !(pf & SCHED_PREEMPT_FOR_LEAST_RUN_TIME) &&
 	    !((pf & SCHED_PREEMPT_FOR_OPTIMAL_MINI_JOB) && t->need > 1);
-	/* span[hosts=1] with room enough: list_fitting_victims does. */
+	/* span[hosts=1] with room enough: list_host_victims does. */
 	if (t->job->one_host && job_room(t) >= t->need)
 		t->all_listed = t->fitting = TRUE;
 	else if (!t->lazy)
@@ -756,46 +756,47 @@ count_host_victims(Try *t)
 
 /*
  * span[hosts=1] when the job-level room is already enough: choose() on a
- * host then looks only at that host's victims, and choose_one_host tries
- * only hosts that may fit alone, so only their victims are listed.  Each
- * gets the keys the whole list would give it (its first candidate host,
- * its slots on candidates), and sorting them by those keys keeps the
- * order the whole list has.
+ * host then looks only at that host's victims, so each host's victims are
+ * listed when its turn comes, alone.  Each gets the keys the whole list
+ * would give it (its first candidate host, its slots on candidates), so
+ * sorting them by those keys keeps the order they have in the whole list;
+ * the positions differ, but they are only compared within one host.
  */
 static void
-list_fitting_victims(Try *t)
+list_host_victims(Try *t, guint c)
 {
 	Preempt *pre = t->pre;
+	GArray *on = pre->on_host[g_array_index(t->cand, guint, c)];
 
+	g_array_set_size(t->victims, 0);
 	pre->stamp++;
-	for (guint c = 0; c < t->cand->len; c++) {
-		GArray *on = pre->on_host[g_array_index(t->cand, guint, c)];
+	for (guint i = 0; on != NULL && i < on->len; i++) {
+		guint r = g_array_index(on, guint, i);
+		const SchedRunning *run = &t->p->snap->running[r];
+		Victim v = {
+			.run = r, .rank = t->rank[run->queue],
+			.host_rank = G_MAXUINT, .start = run->start_time,
+			.id = run->id,
+		};
 
-		if (!may_fit_alone(t, c))
+		if (pre->seen[r] == pre->stamp || !eligible(t, r))
 			continue;
-		for (guint i = 0; on != NULL && i < on->len; i++) {
-			guint r = g_array_index(on, guint, i);
-			const SchedRunning *run = &t->p->snap->running[r];
-			Victim v = {
-				.run = r, .rank = t->rank[run->queue],
-				.host_rank = G_MAXUINT, .start = run->start_time,
-				.id = run->id,
-			};
-
-			if (pre->seen[r] == pre->stamp || !eligible(t, r))
-				continue;
-			pre->seen[r] = pre->stamp;
-			for (guint a = 0; a < run->n_allocs; a++)
-				if (t->pos[run->allocs[a].host] != 0)
-					v.host_rank = MIN(v.host_rank,
-					    t->pos[run->allocs[a].host] - 1);
-			v.slots = slots_on_candidates(t, run);
-			g_array_append_val(t->victims, v);
-		}
+		pre->seen[r] = pre->stamp;
+		for (guint a = 0; a < run->n_allocs; a++)
+			if (t->pos[run->allocs[a].host] != 0)
+				v.host_rank = MIN(v.host_rank,
+				    t->pos[run->allocs[a].host] - 1);
+		v.slots = slots_on_candidates(t, run);
+		g_array_append_val(t->victims, v);
 	}
 	if (t->victims->len > 1)
 		g_array_sort_with_data(t->victims, cmp_victim, t);
 	untaken_from(t, 0);
+	if (t->by_host[c] == NULL)
+		t->by_host[c] = g_array_new(FALSE, FALSE, sizeof(guint));
+	g_array_set_size(t->by_host[c], 0);
+	for (guint v = 0; v < t->victims->len; v++)
+		g_array_append_val(t->by_host[c], v);
 }
 
 /*
@@ -813,6 +814,8 @@ choose_one_host(Try *t)
 
 		if (!may_fit_alone(t, c))
 			continue;
+		if (t->fitting)
+			list_host_victims(t, c);
 		t->only = c;
 		if (!choose(t))
 			continue;
@@ -825,6 +828,8 @@ choose_one_host(Try *t)
 	}
 	if (best == NO_HOST)
 		return FALSE;
+	if (t->fitting)
+		list_host_victims(t, best);
 	t->only = best;
 	return choose(t);
 }
@@ -942,10 +947,12 @@ preempt_try(Pass *p, guint idx)
 	if (t.job->one_host) {
 		count_host_victims(&t);
 		if (t.fitting)
-			list_fitting_victims(&t);
-		index_by_host(&t);
+			t.by_host = g_new0(GArray *, MAX(t.cand->len, 1u));
+		else
+			index_by_host(&t);
 	}
-	if (have_victim(&t, 0))
+	/* Listed host by host, a span[hosts=1] try knows from the count. */
+	if (t.fitting ? t.min_rank != G_MAXUINT : have_victim(&t, 0))
 		ok = t.job->one_host ? choose_one_host(&t) : choose(&t);
 	/* A job that fits without victims did not need preemption: whatever
 	 * stopped it is not something a victim can change. */
