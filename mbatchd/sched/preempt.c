@@ -590,9 +590,9 @@ choose(Try *t)
  * of its groups' members holding slots on a host the job can use.  If that
  * is still short, every choice of victims fails rule 6 and there is no
  * need to list victims, or to try them host by host for span[hosts=1],
- * each time taking all of them before giving up.  The user's and groups'
- * running jobs are indexed once per pass (prehosts.c), so this looks at
- * those jobs only.
+ * each time taking all of them before giving up.  The running jobs the
+ * job's queue may preempt are indexed by user and group once per pass
+ * (prehosts.c), so this looks at those jobs only.
  */
 static gboolean
 on_usable_host(Try *t, const SchedRunning *run)
@@ -675,11 +675,13 @@ room_reachable(Try *t)
 	if (job_room(t) >= t->need)
 		return TRUE;
 	took = g_array_new(FALSE, FALSE, sizeof(guint));
-	preempt_index_users(t->pre);
+	preempt_index_users(t->pre, t->job->queue);
 	t->pre->stamp++;
-	relieve_with(t, t->pre->by_user[t->job->user], FALSE, took);
+	relieve_with(t, t->pre->by_user[t->job->queue][t->job->user], FALSE,
+	    took);
 	for (guint g = 0; g < u->n_groups; g++)
-		relieve_with(t, t->pre->by_group[u->groups[g]], TRUE, took);
+		relieve_with(t, t->pre->by_group[t->job->queue][u->groups[g]], TRUE,
+		    took);
 	ok = job_room(t) >= t->need;
 	for (guint i = took->len; i-- > 0;)
 		relieve_room(t->p, &t->p->snap->running[g_array_index(took, guint, i)],

@@ -50,8 +50,9 @@ struct Preempt {
 	                           * candidates holding victims or listed open */
 	guint8 *plain_usable;     /* [n_hosts]: 0 not known yet, 1 usable, 2 not,
 	                           * for jobs without -m or filter data */
-	GArray **by_user;         /* [n_users]: NULL or its RUN jobs */
-	GArray **by_group;        /* [n_groups]: NULL or its members' RUN jobs */
+	GArray ***by_user;        /* [a]: NULL or [n_users]: NULL or the user's
+	                           * RUN jobs a may preempt */
+	GArray ***by_group;       /* [a]: the same per group, for its members */
 };
 
 static inline const Rel *
@@ -66,8 +67,8 @@ void preempt_candidates(Pass *p, const SchedJob *j, GArray *out);
 /* Running job r was taken as a victim: its hosts hold one fewer. */
 void prehosts_taken(Pass *p, guint r);
 void prehosts_free(Preempt *pre);
-/* Fill by_user and by_group, once per pass. */
-void preempt_index_users(Preempt *pre);
+/* Fill by_user[a] and by_group[a], once per pass. */
+void preempt_index_users(Preempt *pre, guint a);
 
 /* [b]: the rank of queue b among those a may preempt, 0 first (rule 4a);
  * pre->n_ranks[a] tells how many distinct ranks there are. */

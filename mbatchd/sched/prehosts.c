@@ -168,23 +168,28 @@ index_add(GArray **lists, guint i, guint r)
 }
 
 void
-preempt_index_users(Preempt *pre)
+preempt_index_users(Preempt *pre, guint a)
 {
 	const SchedSnapshot *s = pre->snap;
+	GArray **users, **groups;
 
-	if (pre->by_user != NULL)
+	if (pre->by_user == NULL) {
+		pre->by_user = g_new0(GArray **, MAX(s->n_queues, 1u));
+		pre->by_group = g_new0(GArray **, MAX(s->n_queues, 1u));
+	}
+	if (pre->by_user[a] != NULL)
 		return;
-	pre->by_user = g_new0(GArray *, MAX(s->n_users, 1u));
-	pre->by_group = g_new0(GArray *, MAX(s->n_groups, 1u));
+	users = pre->by_user[a] = g_new0(GArray *, MAX(s->n_users, 1u));
+	groups = pre->by_group[a] = g_new0(GArray *, MAX(s->n_groups, 1u));
 	for (guint r = 0; r < s->n_running; r++) {
 		const SchedRunning *run = &s->running[r];
 		const SchedUser *u = &s->users[run->user];
 
-		if (run->state != SCHED_RUN_RUN)
+		if (!victim_for(pre, a, run))
 			continue;
-		index_add(pre->by_user, run->user, r);
+		index_add(users, run->user, r);
 		for (guint g = 0; g < u->n_groups; g++)
-			index_add(pre->by_group, u->groups[g], r);
+			index_add(groups, u->groups[g], r);
 	}
 }
 
@@ -200,8 +205,12 @@ free_lists(GArray **lists, guint n)
 void
 prehosts_free(Preempt *pre)
 {
-	free_lists(pre->by_user, pre->snap->n_users);
-	free_lists(pre->by_group, pre->snap->n_groups);
+	for (guint a = 0; pre->by_user != NULL && a < pre->snap->n_queues; a++) {
+		free_lists(pre->by_user[a], pre->snap->n_users);
+		free_lists(pre->by_group[a], pre->snap->n_groups);
+	}
+	g_free(pre->by_user);
+	g_free(pre->by_group);
 	for (guint a = 0; pre->vcount != NULL && a < pre->snap->n_queues; a++) {
 		g_free(pre->vcount[a]);
 		g_free(pre->wanted[a]);
