@@ -29,12 +29,15 @@ slot_of(const SchedPairs *t, guint64 k)
 	    t->mask;
 }
 
+/* A table for about `expect` keys, kept at most half full. */
 static SchedPairs *
-pair_table(void)
+pair_table(guint expect)
 {
 	SchedPairs *t = g_new0(SchedPairs, 1);
 
 	t->mask = 63;
+	while (t->mask < G_MAXUINT / 4 && t->mask + 1 < expect * 2)
+		t->mask = t->mask * 2 + 1;
 	t->keys = g_new(guint64, t->mask + 1);
 	t->vals = g_new0(int, t->mask + 1);
 	memset(t->keys, 0xff, sizeof(guint64) * (t->mask + 1));
@@ -234,20 +237,26 @@ sched_count_array(const SchedCount *c, guint64 array_id)
 void
 sched_count_init(SchedCount *c, const SchedSnapshot *snap)
 {
+	guint allocs = 0;
+
 	c->host = g_new0(int, snap->n_hosts);
 	c->queue = g_new0(int, snap->n_queues);
 	c->user = g_new0(int, snap->n_users);
 	c->group = g_new0(int, snap->n_groups);
-	c->queue_user = pair_table();
-	c->queue_host = pair_table();
-	c->user_host = pair_table();
-	c->group_host = pair_table();
-	c->array = pair_table();
+	/* Sized for the running jobs, so building the counters does not
+	 * grow the tables again and again. */
+	for (guint i = 0; i < snap->n_running; i++)
+		allocs += snap->running[i].n_allocs;
+	c->queue_user = pair_table(MIN(snap->n_running, allocs));
+	c->queue_host = pair_table(allocs);
+	c->user_host = pair_table(allocs);
+	c->group_host = pair_table(snap->n_groups > 0 ? allocs : 0);
+	c->array = pair_table(0);
 	c->susp_host = g_new0(int, snap->n_hosts);
 	c->susp_user = g_new0(int, snap->n_users);
 	c->susp_group = g_new0(int, snap->n_groups);
-	c->susp_user_host = pair_table();
-	c->susp_group_host = pair_table();
+	c->susp_user_host = pair_table(0);
+	c->susp_group_host = pair_table(0);
 	set_run_only(c, snap);
 
 	/* Started jobs hold their slots whether running or suspended: without
