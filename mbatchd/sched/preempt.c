@@ -308,6 +308,13 @@ more_victims(Try *t)
 			t->pre->stamp++;
 			continue;
 		}
+		/* No victim of this rank left there: nothing to list. */
+		if (t->pre->rcount[t->job->queue][(gsize)t->next_rank *
+		    t->p->snap->n_hosts + g_array_index(t->cand, guint,
+		    t->next_c)] == 0) {
+			t->next_c++;
+			continue;
+		}
 		host_victims(t, t->next_c++, t->rank, t->next_rank, one);
 		g_array_append_vals(t->victims, one->data, one->len);
 		untaken_from(t, had);

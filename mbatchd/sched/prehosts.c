@@ -85,17 +85,23 @@ static void
 count_victims(Preempt *pre, guint a)
 {
 	const SchedSnapshot *s = pre->snap;
-	int *vc = g_new0(int, MAX(s->n_hosts, 1u));
+	const guint *rank = preempt_queue_ranks(pre, a);
+	guint nh = s->n_hosts;
+	int *vc = g_new0(int, MAX(nh, 1u));
+	int *rc = g_new0(int, MAX((gsize)nh * pre->n_ranks[a], 1u));
 
 	for (guint r = 0; r < s->n_running; r++) {
 		const SchedRunning *run = &s->running[r];
 
 		if (pre->done[r] || !victim_for(pre, a, run))
 			continue;
-		for (guint i = 0; i < run->n_allocs; i++)
+		for (guint i = 0; i < run->n_allocs; i++) {
 			vc[run->allocs[i].host]++;
+			rc[(gsize)rank[run->queue] * nh + run->allocs[i].host]++;
+		}
 	}
 	pre->vcount[a] = vc;
+	pre->rcount[a] = rc;
 }
 
 static void
@@ -124,6 +130,8 @@ prehosts_taken(Pass *p, guint r)
 		for (guint i = 0; i < run->n_allocs; i++) {
 			guint h = run->allocs[i].host;
 
+			pre->rcount[a][(gsize)pre->qrank[a][run->queue] * s->n_hosts +
+			    h]--;
 			if (--pre->vcount[a][h] == 0 && oh->pos[h] != 0 &&
 			    !open_listed(oh, oh->pos[h] - 1))
 				set_wanted(pre, a, h, FALSE);
@@ -213,9 +221,11 @@ prehosts_free(Preempt *pre)
 	g_free(pre->by_group);
 	for (guint a = 0; pre->vcount != NULL && a < pre->snap->n_queues; a++) {
 		g_free(pre->vcount[a]);
+		g_free(pre->rcount[a]);
 		g_free(pre->wanted[a]);
 	}
 	g_free(pre->vcount);
+	g_free(pre->rcount);
 	g_free(pre->wanted);
 	g_free(pre->plain_usable);
 	g_free(pre->by_load);
@@ -312,6 +322,7 @@ preempt_candidates(Pass *p, const SchedJob *j, GArray *out)
 	if (pre->by_load == NULL) {
 		rank_hosts(pre);
 		pre->vcount = g_new0(int *, s->n_queues);
+		pre->rcount = g_new0(int *, s->n_queues);
 		pre->wanted = g_new0(guint64 *, s->n_queues);
 		pre->plain_usable = g_new0(guint8, MAX(s->n_hosts, 1u));
 	}
