@@ -16,6 +16,9 @@
  * host and nothing to preempt, every later job of that shape would find
  * none either: the pass remembers that and copies the host reasons instead
  * of scanning every host again, and forgets it after each preemption.
+ * For other jobs, hosts that give every job of the queue the same reason
+ * (down, MXJ reached, the queue's own host limits reached) are counted
+ * wholesale and only the rest looked at one by one (open.c).
  *
  * Preempted jobs are resumed first (resume.c); a job that finds no slots
  * in a queue that may preempt tries preemption (preempt.c).  Queues in a
