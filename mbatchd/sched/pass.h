@@ -91,8 +91,9 @@ void preempt_free(Preempt *pre);
 /* Whether jobs of queue q may preempt any queue. */
 gboolean preempt_queue_can(const Preempt *pre, guint q);
 /* Try to start pending job idx by preempting running jobs; TRUE when it
- * was dispatched (victims and dispatch are in the plan). */
-gboolean preempt_try(Pass *p, guint idx);
+ * was dispatched (victims and dispatch are in the plan).  placed_none:
+ * placement has just found no host offering the job a slot. */
+gboolean preempt_try(Pass *p, guint idx, gboolean placed_none);
 
 /* resume.c: resume preempted jobs whose slots are free again. */
 void sched_resume(Pass *p);

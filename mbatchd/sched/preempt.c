@@ -108,6 +108,11 @@ typedef struct {
 	guint next_rank, next_c;
 	const guint *rank;        /* [n_queues]: queue ranks for this job */
 	guint n_ranks;
+	/* Candidates come a class of equally loaded hosts at a time; with
+	 * lazy_cand only as far as the victims listed need them. */
+	CandGen gen;
+	gboolean lazy_cand;
+	guint offer_cap;          /* room in offer */
 } Try;
 
 #define NO_HOST G_MAXUINT
@@ -165,27 +170,70 @@ host_offer(const Try *t, guint h)
 	return MIN(sched_host_room(t->p, t->job, h, &why), t->need);
 }
 
-/* The usable candidate hosts that matter, least loaded first (rule 4b,
- * prehosts.c), with what each offers. */
-static void
-find_candidates(Try *t)
+/* List the next class of candidates, each offering what it offered when
+ * the try began: nothing with lazy_cand (see preempt_try), else what its
+ * host room says if it is in the open list (a host out of it has reached
+ * MXJ or a queue limit, so it offers 0).  FALSE when none are left. */
+static gboolean
+grow_cand(Try *t)
 {
-	const OpenHosts *oh;
+	const OpenHosts *oh = open_hosts(t->p, t->job->queue);
+	guint had = t->cand->len;
 
-	preempt_candidates(t->p, t->job, t->cand);
-	oh = open_hosts(t->p, t->job->queue);
-	t->offer = g_new0(int, MAX(t->cand->len, 1u));
-	for (guint i = 0; i < t->cand->len; i++) {
+	if (!preempt_cand_next(t->p, t->job, &t->gen, t->cand))
+		return FALSE;
+	if (t->cand->len > t->offer_cap) {
+		guint cap = MAX(t->offer_cap * 2, t->cand->len);
+
+		t->offer = g_renew(int, t->offer, cap);
+		memset(t->offer + t->offer_cap, 0,
+		    (cap - t->offer_cap) * sizeof *t->offer);
+		t->offer_cap = cap;
+	}
+	for (guint i = had; i < t->cand->len; i++) {
 		guint h = g_array_index(t->cand, guint, i);
 
 		t->pos[h] = i + 1;
-		/* A host out of the open list has reached MXJ or a queue
-		 * limit: it offers 0. */
-		if (!open_listed(oh, oh->pos[h] - 1))
+		if (t->lazy_cand || !open_listed(oh, oh->pos[h] - 1))
 			continue;
 		t->offer[i] = host_offer(t, h);
 		t->total += t->offer[i];
 	}
+	return TRUE;
+}
+
+/* Make sure host h is listed if it is a candidate at all. */
+static void
+reach_host(Try *t, guint h)
+{
+	if (t->pos[h] != 0 || !preempt_cand_is(t->p, t->job, &t->gen, h))
+		return;
+	while (t->pos[h] == 0 && grow_cand(t))
+		;
+}
+
+/* The usable candidate hosts that matter, least loaded first (rule 4b,
+ * prehosts.c), with what each offers: all of them, or with lazy_cand
+ * none yet. */
+static void
+find_candidates(Try *t)
+{
+	preempt_cand_begin(t->p, t->job, &t->gen);
+	if (t->lazy_cand)
+		return;
+	while (grow_cand(t))
+		;
+}
+
+/* Every candidate, from now on. */
+static void
+all_candidates(Try *t)
+{
+	if (!t->lazy_cand)
+		return;
+	while (grow_cand(t))
+		;
+	t->lazy_cand = FALSE;
 }
 
 static gboolean
@@ -230,6 +278,9 @@ host_victims(Try *t, guint c, const guint *rank, guint only_rank, GArray *out)
 		    !eligible(t, r))
 			continue;
 		pre->seen[r] = pre->stamp;
+		/* Its other hosts must be listed before it is counted on. */
+		for (guint a = 0; t->lazy_cand && a < run->n_allocs; a++)
+			reach_host(t, run->allocs[a].host);
 		v.slots = slots_on_candidates(t, run);
 		g_array_append_val(out, v);
 	}
@@ -265,6 +316,7 @@ list_all_victims(Try *t)
 	GArray *one = t->pre->one;
 	guint pf = t->p->snap->preempt_for, had = t->victims->len;
 
+	all_candidates(t);
 	if (t->all_listed)
 		return;
 	t->lazy = FALSE;
@@ -302,6 +354,8 @@ more_victims(Try *t)
 		guint had = t->victims->len;
 
 		if (t->next_c >= t->cand->len) {
+			if (t->lazy_cand && grow_cand(t))
+				continue;
 			t->next_rank++;
 			t->next_c = 0;
 			/* Each rank lists its victims at their first host. */
@@ -941,12 +995,23 @@ try_clear(Try *t)
 }
 
 gboolean
-preempt_try(Pass *p, guint idx)
+preempt_try(Pass *p, guint idx, gboolean placed_none)
 {
 	Try t;
 	gboolean ok = FALSE;
+	guint pf = p->snap->preempt_for;
 
 	try_init(&t, p, idx);
+	/*
+	 * A one-slot job that placement just found no slot for: no candidate
+	 * offers it anything before victims are taken, and it takes the first
+	 * victim that frees a slot.  Candidates are then listed only as far
+	 * as the victims looked at need, the rest never ordered.  (Taking a
+	 * victim changes the slots in use, which order equally loaded hosts:
+	 * every host of a listed victim is listed before it is taken.)
+	 */
+	t.lazy_cand = placed_none && t.need == 1 && !t.job->one_host &&
+	    !(pf & SCHED_PREEMPT_FOR_LEAST_RUN_TIME);
 	if (!room_reachable(&t)) {
 		try_clear(&t);
 		return FALSE;

@@ -64,8 +64,21 @@ preempt_rel(const Preempt *pre, guint a, guint b)
 }
 
 /* prehosts.c.  The usable candidate hosts of job j's queue that offer it
- * a slot or hold a victim it may take, least loaded first (rule 4b). */
-void preempt_candidates(Pass *p, const SchedJob *j, GArray *out);
+ * a slot or hold a victim it may take, least loaded first (rule 4b), a
+ * class of equally loaded hosts at a time. */
+typedef struct {
+	guint q;
+	gboolean plain;           /* no -m, no filter data: usable per host */
+	guint next;               /* next position in the load rank */
+} CandGen;
+
+void preempt_cand_begin(Pass *p, const SchedJob *j, CandGen *g);
+/* Append the next class's candidates to out; FALSE when none are left. */
+gboolean preempt_cand_next(Pass *p, const SchedJob *j, CandGen *g,
+    GArray *out);
+/* Whether host h is one of the candidates (listed yet or not). */
+gboolean preempt_cand_is(Pass *p, const SchedJob *j, const CandGen *g,
+    guint h);
 /* Running job r was taken as a victim: its hosts hold one fewer. */
 void prehosts_taken(Pass *p, guint r);
 void prehosts_free(Preempt *pre);

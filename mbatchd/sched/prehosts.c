@@ -17,8 +17,10 @@
  * Both are kept per preempting queue as bits over the hosts ranked once
  * per pass by the load order's fixed keys (r15s, r1m, name): reading the
  * set bits gives the candidates in that order, and only "slots in use"
- * is left to sort within hosts of equal load.  A queue with few hosts
- * filters its own list and sorts it on integer keys instead.
+ * is left to sort within hosts of equal load (a class: hosts of equal
+ * r15s and r1m, next to each other in the rank).  The candidates come a
+ * class at a time, so a preemptor that finds its victim on the first
+ * hosts does not order the others.
  */
 #include "config.h"
 
@@ -233,29 +235,6 @@ prehosts_free(Preempt *pre)
 	g_free(pre->load_class);
 }
 
-typedef struct {
-	const Pass *p;
-	const Preempt *pre;
-} LoadCtx;
-
-/* Rule 4b with the fixed keys ranked: class of (r15s, r1m), slots in
- * use, then the rank, which orders names within a class. */
-static int
-cmp_load(gconstpointer a, gconstpointer b, gpointer data)
-{
-	const LoadCtx *c = data;
-	guint x = *(const guint *)a, y = *(const guint *)b;
-	int ux, uy;
-
-	if (c->pre->load_class[x] != c->pre->load_class[y])
-		return c->pre->load_class[x] < c->pre->load_class[y] ? -1 : 1;
-	ux = sched_count_host(&c->p->count, x);
-	uy = sched_count_host(&c->p->count, y);
-	if (ux != uy)
-		return ux < uy ? -1 : 1;
-	return c->pre->load_pos[x] < c->pre->load_pos[y] ? -1 : 1;
-}
-
 /*
  * sched_host_usable, remembered per host for jobs without -m or a filter
  * argument of their own: for those the answer depends on the host alone
@@ -271,15 +250,6 @@ usable(Pass *p, const SchedJob *j, gboolean plain, guint h)
 	if (known[h] == 0)
 		known[h] = sched_host_usable(p, j, h) ? 1 : 2;
 	return known[h] == 1;
-}
-
-/* Whether host h (at position c of the queue's candidates) is one the
- * preemptor looks at. */
-static gboolean
-wanted(Pass *p, const SchedJob *j, gboolean plain, const OpenHosts *oh,
-    const int *vc, guint h, guint c)
-{
-	return (vc[h] > 0 || open_listed(oh, c)) && usable(p, j, plain, h);
 }
 
 /* Each class of equal (r15s, r1m) by slots in use, stably, so the names'
@@ -309,15 +279,11 @@ sort_classes(Pass *p, guint *o, guint n)
 }
 
 void
-preempt_candidates(Pass *p, const SchedJob *j, GArray *out)
+preempt_cand_begin(Pass *p, const SchedJob *j, CandGen *g)
 {
 	Preempt *pre = p->preempt;
 	const SchedSnapshot *s = p->snap;
-	OpenHosts *oh = open_hosts(p, j->queue);
-	guint q = j->queue, n = 0, *o;
-	const int *vc;
-	gboolean plain = j->asked_hosts == NULL &&
-	    (s->host_filter == NULL || j->filter_data == NULL);
+	guint q = j->queue;
 
 	if (pre->by_load == NULL) {
 		rank_hosts(pre);
@@ -330,32 +296,65 @@ preempt_candidates(Pass *p, const SchedJob *j, GArray *out)
 		count_victims(pre, q);
 		mark_wanted(p, q);
 	}
-	vc = pre->vcount[q];
-	g_array_set_size(out, oh->cand->len);
-	o = (guint *)(void *)out->data;
-	if ((gsize)oh->cand->len * 8 < s->n_hosts) {
-		/* Few candidates: take them from the queue's list and sort. */
-		LoadCtx ctx = { p, pre };
+	g->q = q;
+	g->plain = j->asked_hosts == NULL &&
+	    (s->host_filter == NULL || j->filter_data == NULL);
+	g->next = 0;
+}
 
-		for (guint c = 0; c < oh->cand->len; c++) {
-			guint h = g_array_index(oh->cand, guint, c);
+/* The next set bit of queue q's candidates at load position >= i, or
+ * n_hosts. */
+static guint
+next_wanted(const Preempt *pre, guint q, guint i)
+{
+	guint nh = pre->snap->n_hosts;
 
-			if (wanted(p, j, plain, oh, vc, h, c))
-				o[n++] = h;
-		}
-		g_array_set_size(out, n);
-		g_array_sort_with_data(out, cmp_load, &ctx);
-		return;
+	while (i < nh) {
+		guint64 word = pre->wanted[q][i / 64] >> (i % 64);
+
+		if (word != 0)
+			return MIN(i + (guint)__builtin_ctzll(word), nh);
+		i = (i / 64 + 1) * 64;
 	}
-	/* Many: the bits of those that matter, in the fixed load rank, keep
-	 * them in order but for the slots in use. */
-	for (guint w = 0; w <= s->n_hosts / 64; w++)
-		for (guint64 bits = pre->wanted[q][w]; bits != 0; bits &= bits - 1) {
-			guint h = pre->by_load[w * 64 + (guint)__builtin_ctzll(bits)];
+	return nh;
+}
 
-			if (usable(p, j, plain, h))
-				o[n++] = h;
+gboolean
+preempt_cand_next(Pass *p, const SchedJob *j, CandGen *g, GArray *out)
+{
+	Preempt *pre = p->preempt;
+	guint nh = p->snap->n_hosts, first = out->len;
+
+	/* Classes whose hosts the job cannot use add nothing: go on. */
+	while (out->len == first) {
+		guint i = next_wanted(pre, g->q, g->next), cls;
+
+		if (i >= nh) {
+			g->next = nh;
+			return FALSE;
 		}
-	sort_classes(p, o, n);
-	g_array_set_size(out, n);
+		cls = pre->load_class[pre->by_load[i]];
+		for (; i < nh && pre->load_class[pre->by_load[i]] == cls;
+		    i = next_wanted(pre, g->q, i + 1)) {
+			guint h = pre->by_load[i];
+
+			if (usable(p, j, g->plain, h))
+				g_array_append_val(out, h);
+		}
+		g->next = i;
+	}
+	sort_classes(p, &g_array_index(out, guint, first), out->len - first);
+	return TRUE;
+}
+
+gboolean
+preempt_cand_is(Pass *p, const SchedJob *j, const CandGen *g, guint h)
+{
+	Preempt *pre = p->preempt;
+	const OpenHosts *oh = open_hosts(p, g->q);
+	guint i = pre->load_pos[h];
+
+	return oh->pos[h] != 0 &&
+	    (pre->wanted[g->q][i / 64] >> (i % 64) & 1) != 0 &&
+	    usable(p, j, g->plain, h);
 }

@@ -487,14 +487,14 @@ relievable(SchedPendReason r)
 }
 
 static gboolean
-try_preempt(Pass *p, guint idx)
+try_preempt(Pass *p, guint idx, gboolean placed_none)
 {
 	const SchedJob *j = &p->snap->pending[idx];
 
 	const SchedDispatch *d;
 
 	if (p->preempt == NULL || !preempt_queue_can(p->preempt, j->queue) ||
-	    !preempt_try(p, idx))
+	    !preempt_try(p, idx, placed_none))
 		return FALSE;
 	memset(&p->plan->pending[idx], 0, sizeof p->plan->pending[idx]);
 	/* The victims' hosts may have free slots again. */
@@ -520,7 +520,7 @@ try_preempt_for_limit(Pass *p, guint idx, const Shape *shape, gboolean memo)
 {
 	if (memo && g_hash_table_contains(p->no_victims, shape))
 		return;
-	if (!try_preempt(p, idx) && memo)
+	if (!try_preempt(p, idx, FALSE) && memo)
 		g_hash_table_add(p->no_victims, g_memdup2(shape, sizeof *shape));
 }
 
@@ -568,7 +568,7 @@ sched_consider(Pass *p, guint idx)
 		return;
 	}
 	pend->reason = SCHED_PEND_NO_HOSTS;
-	if (try_preempt(p, idx))
+	if (try_preempt(p, idx, TRUE))
 		return;
 	/* A shape that could neither fit nor preempt cannot later in the
 	 * pass either, until a preemption lowers the counters again. */
