@@ -259,7 +259,8 @@ static void
 sort_classes(Pass *p, guint *o, guint n)
 {
 	const guint *cls = p->preempt->load_class;
-	int *u = g_new(int, MAX(n, 1u));
+	int small[32];
+	int *u = n <= G_N_ELEMENTS(small) ? small : g_new(int, n);
 
 	for (guint i = 0; i < n; i++)
 		u[i] = sched_count_host(&p->count, o[i]);
@@ -275,7 +276,8 @@ sort_classes(Pass *p, guint *o, guint n)
 		o[k] = h;
 		u[k] = uh;
 	}
-	g_free(u);
+	if (u != small)
+		g_free(u);
 }
 
 void
