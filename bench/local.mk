@@ -46,6 +46,12 @@ bench-crash-soak: all
 	top_srcdir='$(abs_top_srcdir)' \
 		$(SHELL) $(srcdir)/%reldir%/crash-soak.sh '$(abs_top_builddir)'
 
-# Every benchmark there is so far.
-.PHONY: bench
-bench: bench-journal bench-preempt bench-pool
+# journal-fill: the journal a busy mbatchd would have written, for the
+# restart figure (bench/fig/restart.sh).
+EXTRA_PROGRAMS += %reldir%/journal-fill
+%canon_reldir%_journal_fill_SOURCES = %reldir%/journal-fill.c
+%canon_reldir%_journal_fill_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_journal_fill_LDADD = mbatchd/log/libbslog.a \
+	proto/libbsproto.a lib/util/libbsutil.a $(GLIB_LIBS) $(PROTOBUF_C_LIBS)
+CLEANFILES += %reldir%/journal-fill$(EXEEXT)
+EXTRA_DIST += %reldir%/fig/restart.sh
