@@ -500,5 +500,17 @@ main(int argc, char **argv)
 	    " FINISHED %u\n", pend, started, s.finished.length);
 	printf("hosts %u records %" G_GUINT64_FORMAT " last_job_id %"
 	    G_GUINT64_FORMAT "\n", s.n_hosts, s.seq, s.next_job_id);
+
+	g_queue_clear_full(&s.pending, g_free);
+	g_queue_clear_full(&s.finished, g_free);
+	g_ptr_array_set_free_func(s.starting, g_free);
+	g_ptr_array_set_free_func(s.running, g_free);
+	g_ptr_array_unref(s.starting);
+	g_ptr_array_unref(s.running);
+	for (guint u = 0; u < N_USERS; u++)
+		g_strfreev(s.user_env[u]);
+	g_strfreev(s.host_names);
+	g_free(s.free_slots);
+	g_rand_free(s.rng);
 	return 0;
 }

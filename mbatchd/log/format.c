@@ -497,12 +497,12 @@ bs_event_arena_free(BsEventArena *a)
 Basalt__Event *
 bs_event_arena_unpack(BsEventArena *a, const guint8 *p, guint32 len)
 {
+	arena_reset(a);
 #ifdef ARENA_BYPASS
 	bs_event_free(a->last);
 	a->last = bs_event_unpack(p, len);
 	return a->last;
 #else
-	arena_reset(a);
 	return basalt__event__unpack(&a->pa, len, p);
 #endif
 }
