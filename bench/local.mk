@@ -60,8 +60,9 @@ CLEANFILES += %reldir%/journal-fill$(EXEEXT)
 EXTRA_DIST += %reldir%/fig/restart.sh
 
 # The harness.  Both build every program a figure needs first: the daemons
-# and commands (all) and every bench/ program (EXTRA_PROGRAMS, expanded
-# when the recipe runs so entries added further down count too).
+# and commands (all) and every bench/ program, whether an EXTRA_PROGRAM or
+# a check_PROGRAM (expanded when the recipe runs, so entries added further
+# down count too).
 # Options: BENCH_ONLY=submit,latency BENCH_RUNS=N BENCH_TIMEOUT=S
 # BENCH_TMPDIR=DIR (see bench/run-bench.sh).
 EXTRA_DIST += %reldir%/run-bench.sh %reldir%/figures.tsv %reldir%/README.md
@@ -70,7 +71,8 @@ BENCH_ENV = top_builddir='$(abs_top_builddir)' top_srcdir='$(abs_top_srcdir)' \
 	BENCH_TIMEOUT='$(BENCH_TIMEOUT)' BENCH_TMPDIR='$(BENCH_TMPDIR)'
 .PHONY: bench bench-smoke bench-programs
 bench-programs:
-	@$(MAKE) $(AM_MAKEFLAGS) all $(filter %reldir%/%,$(EXTRA_PROGRAMS))
+	@$(MAKE) $(AM_MAKEFLAGS) all \
+	    $(filter %reldir%/%,$(EXTRA_PROGRAMS) $(check_PROGRAMS))
 bench: bench-programs
 	$(BENCH_ENV) BENCH_SMOKE=0 $(SHELL) $(srcdir)/%reldir%/run-bench.sh
 # Every figure script once at tiny sizes: fails if a script fails or a
