@@ -80,6 +80,9 @@ bench: bench-programs
 bench-smoke: bench-programs
 	$(BENCH_ENV) BENCH_SMOKE=1 $(SHELL) $(srcdir)/%reldir%/run-bench.sh
 
+CLEANFILES += %reldir%/results.md %reldir%/results-smoke.md \
+	%reldir%/logs/* %reldir%/logs-smoke/*
+
 # The in-process micro benchmarks, each with its own report.
 .PHONY: bench-micro
 bench-micro: bench-journal bench-preempt bench-pool

@@ -7,7 +7,8 @@
 # `result<TAB>ID<TAB>VALUE<TAB>UNIT` lines and prints one table: per figure
 # the median, min and max, its target and whether the median meets it,
 # under a header naming the machine and the date.  The table also goes to
-# $top_builddir/bench/results.md (results-smoke.md with BENCH_SMOKE=1).
+# $top_builddir/bench/results.md (results-smoke.md with BENCH_SMOKE=1), and
+# each run's stdout and stderr to $top_builddir/bench/logs/ (logs-smoke/).
 #
 # Variables:
 #   top_builddir, top_srcdir   required, absolute
@@ -38,6 +39,11 @@ if [ "$smoke" = 1 ]; then
 else
 	out="$top_builddir/bench/results.md"
 fi
+
+# Every run's stdout and stderr are kept here until the next run.
+logs="$top_builddir/bench/logs"
+[ "$smoke" = 1 ] && logs="$top_builddir/bench/logs-smoke"
+rm -rf "$logs" && mkdir -p "$logs" || exit 1
 
 work=$(mktemp -d "$base/bench.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
@@ -75,6 +81,7 @@ run_one() {
 		sh "$top_srcdir/bench/fig/$s.sh" >"$work/$s.$r.out" 2>"$work/$s.$r.err"
 	rc=$?
 	t=$(secs $(($(now_ms) - t0)))
+	cp "$work/$s.$r.out" "$work/$s.$r.err" "$logs/" 2>/dev/null
 	echo "$s $t" >>"$work/scripts"
 	# A failed run's numbers are not counted.
 	[ "$rc" -eq 0 ] && awk -F '\t' -v s="$s" -v r="$r" '
@@ -83,12 +90,25 @@ run_one() {
 	if [ "$rc" -ne 0 ]; then
 		why="exit status $rc"
 		[ "$rc" -eq 124 ] && why="timed out after ${timeout_s}s"
+		# Scripts that source tests/lib.sh say why on stdout (TAP-style
+		# "# " lines, then the daemons' logs): show its start too.
 		{
 			echo "#### fig/$s.sh, run $r of $n: $why"
 			echo
-			echo '```'
-			tail -n 25 "$work/$s.$r.err"
-			echo '```'
+			echo "Full output: $logs/$s.$r.out and .err"
+			echo
+			if [ -s "$work/$s.$r.err" ]; then
+				echo "stderr, last 25 lines:"
+				echo '```'
+				tail -n 25 "$work/$s.$r.err"
+				echo '```'
+			fi
+			if grep -qv '^result	' "$work/$s.$r.out"; then
+				echo "stdout, first 15 lines:"
+				echo '```'
+				grep -v '^result	' "$work/$s.$r.out" | head -n 15
+				echo '```'
+			fi
 			echo
 		} >>"$work/failures"
 		echo "run-bench: $s run $r/$n: FAILED ($why, $t s)" >&2
