@@ -1,5 +1,8 @@
-# Benchmarks: built and run on demand (`make bench-journal`), never by
-# `make check`, since their numbers depend on the machine's disk.
+# Benchmarks: built and run on demand, never by `make check` (their
+# numbers depend on the machine).  `make bench` runs the figure scripts
+# bench/fig/*.sh listed in bench/figures.tsv and prints one table
+# (bench/README.md); `make bench-smoke` runs each once at tiny sizes (CI).
+# The in-process micro benchmarks below have their own targets.
 EXTRA_PROGRAMS += %reldir%/journal-bench
 %canon_reldir%_journal_bench_SOURCES = %reldir%/journal-bench.c
 %canon_reldir%_journal_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
@@ -59,6 +62,40 @@ bench-crash-soak: all
 	top_srcdir='$(abs_top_srcdir)' \
 		$(SHELL) $(srcdir)/%reldir%/crash-soak.sh '$(abs_top_builddir)'
 
-# Every benchmark there is so far.
-.PHONY: bench
-bench: bench-journal bench-preempt bench-pool
+# journal-fill: the journal a busy mbatchd would have written, for the
+# restart figure (bench/fig/restart.sh).
+EXTRA_PROGRAMS += %reldir%/journal-fill
+%canon_reldir%_journal_fill_SOURCES = %reldir%/journal-fill.c
+%canon_reldir%_journal_fill_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_journal_fill_LDADD = mbatchd/log/libbslog.a \
+	proto/libbsproto.a lib/util/libbsutil.a $(GLIB_LIBS) $(PROTOBUF_C_LIBS)
+CLEANFILES += %reldir%/journal-fill$(EXEEXT)
+EXTRA_DIST += %reldir%/fig/restart.sh
+
+# The harness.  Both build every program a figure needs first: the daemons
+# and commands (all) and every bench/ program, whether an EXTRA_PROGRAM or
+# a check_PROGRAM (expanded when the recipe runs, so entries added further
+# down count too).
+# Options: BENCH_ONLY=submit,latency BENCH_RUNS=N BENCH_TIMEOUT=S
+# BENCH_TMPDIR=DIR (see bench/run-bench.sh).
+EXTRA_DIST += %reldir%/run-bench.sh %reldir%/figures.tsv %reldir%/README.md
+BENCH_ENV = top_builddir='$(abs_top_builddir)' top_srcdir='$(abs_top_srcdir)' \
+	BENCH_ONLY='$(BENCH_ONLY)' BENCH_RUNS='$(BENCH_RUNS)' \
+	BENCH_TIMEOUT='$(BENCH_TIMEOUT)' BENCH_TMPDIR='$(BENCH_TMPDIR)'
+.PHONY: bench bench-smoke bench-programs
+bench-programs:
+	@$(MAKE) $(AM_MAKEFLAGS) all \
+	    $(filter %reldir%/%,$(EXTRA_PROGRAMS) $(check_PROGRAMS))
+bench: bench-programs
+	$(BENCH_ENV) BENCH_SMOKE=0 $(SHELL) $(srcdir)/%reldir%/run-bench.sh
+# Every figure script once at tiny sizes: fails if a script fails or a
+# figure of bench/figures.tsv prints no result.  No timing is judged.
+bench-smoke: bench-programs
+	$(BENCH_ENV) BENCH_SMOKE=1 $(SHELL) $(srcdir)/%reldir%/run-bench.sh
+
+CLEANFILES += %reldir%/results.md %reldir%/results-smoke.md \
+	%reldir%/logs/* %reldir%/logs-smoke/*
+
+# The in-process micro benchmarks, each with its own report.
+.PHONY: bench-micro
+bench-micro: bench-journal bench-preempt bench-pool
