@@ -2,8 +2,8 @@
  * Job state files: what a restarted sbatchd needs to find its jobs again.
  *
  * One small file per job, <statedir>/jobs/<id>.<index>.job, written
- * atomically (temporary file, fsync, rename) when the job starts and when
- * it finishes, and removed once mbatchd acknowledged the final report.  Its
+ * atomically (temporary file, rename; synced once the job finished) when
+ * the job starts and when it finishes, and removed once mbatchd acknowledged the final report.  Its
  * process group and start time let a new sbatchd re-adopt the processes
  * (bs_reaper_adopt) and keep the runlimit; the status record of bs-jobwrap
  * next to it (<id>.<index>.status) gives the exit status the new sbatchd
@@ -89,8 +89,15 @@ sbd_store_save(const SbdJob *job, GError **error)
 	if (job->finished)
 		save_end(kf, job);
 	text = g_key_file_to_data(kf, &len, NULL);
+	/* Always replaced atomically, so a restarted sbatchd reads a whole
+	 * record.  Synced only once the job has finished: the record of a
+	 * running job serves to adopt its processes after sbatchd restarts,
+	 * and a crash of the machine, the only thing a sync guards against,
+	 * takes those processes with it.  The end of a job (its exit status
+	 * and final report seq) must survive that crash. */
 	return g_file_set_contents_full(path, text, (gssize)len,
-	    G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE, 0600, error);
+	    G_FILE_SET_CONTENTS_CONSISTENT |
+	    (job->finished ? G_FILE_SET_CONTENTS_DURABLE : 0), 0600, error);
 }
 
 void
