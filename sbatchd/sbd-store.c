@@ -13,7 +13,9 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 
 #include "sbd.h"
@@ -65,6 +67,42 @@ save_end(GKeyFile *kf, const SbdJob *job)
 	g_key_file_set_int64(kf, GROUP, "peak_rss_kb", job->usage.peak_rss_kb);
 }
 
+/*
+ * path replaced by text through a temporary file renamed over it, with no
+ * sync (GLib's "consistent" mode syncs the file and its directory).  One
+ * sbatchd owns the state directory (its lock), so the temporary name can
+ * be fixed; one left by a crash is overwritten by the next save and never
+ * read (it does not end in ".job").
+ */
+static gboolean
+replace_unsynced(const char *path, const char *text, gsize len, GError **error)
+{
+	g_autofree char *tmp = g_strconcat(path, ".tmp", NULL);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	gsize off = 0;
+
+	while (fd >= 0 && off < len) {
+		ssize_t n = write(fd, text + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		off += (gsize)n;
+	}
+	if (fd < 0 || off < len || close(fd) != 0 || rename(tmp, path) != 0) {
+		int e = errno;
+
+		if (fd >= 0 && off < len)
+			close(fd);
+		(void)g_unlink(tmp);
+		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e),
+		    "cannot write %s: %s", path, g_strerror(e));
+		return FALSE;
+	}
+	return TRUE;
+}
+
 gboolean
 sbd_store_save(const SbdJob *job, GError **error)
 {
@@ -95,9 +133,11 @@ sbd_store_save(const SbdJob *job, GError **error)
 	 * and a crash of the machine, the only thing a sync guards against,
 	 * takes those processes with it.  The end of a job (its exit status
 	 * and final report seq) must survive that crash. */
-	return g_file_set_contents_full(path, text, (gssize)len,
-	    G_FILE_SET_CONTENTS_CONSISTENT |
-	    (job->finished ? G_FILE_SET_CONTENTS_DURABLE : 0), 0600, error);
+	if (job->finished)
+		return g_file_set_contents_full(path, text, (gssize)len,
+		    G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
+		    0600, error);
+	return replace_unsynced(path, text, len, error);
 }
 
 void
