@@ -17,7 +17,7 @@
 # are one job array submitted by one bsub (MAX_JOB_ARRAY_SIZE raised to
 # fit): the drain measures running jobs, not 10,000 bsub processes (that
 # is submit.sh's figure), and the array is accepted in milliseconds.  The
-# end is found by polling bqueues (one small reply) every 20 ms until the
+# end is found by polling bqueues (one small reply) every 100 ms until the
 # queue holds no job; each element's DONE is then checked with bjobs.
 
 set -u
@@ -71,7 +71,7 @@ while ! queue_empty; do
 		bqueues -w normal >&2
 		exit 1
 	fi
-	sleep 0.02
+	sleep 0.1
 done
 t1=$(now_ns)
 
