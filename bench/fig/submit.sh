@@ -79,6 +79,8 @@ loop "$HALF" /bin/true -q normal true &
 p1=$!
 loop "$HALF" /bin/true -q normal true &
 p2=$!
+track "$p1"
+track "$p2"
 wait "$p1" && wait "$p2" || exit 1
 t1=$(now_ns)
 echo "result	floor.true.par2	$(rate $((HALF * 2)) "$t0" "$t1")	runs/s"
@@ -93,6 +95,8 @@ loop "$HALF" "$BSUB" -q normal true &
 p1=$!
 loop "$HALF" "$BSUB" -q normal true &
 p2=$!
+track "$p1"
+track "$p2"
 wait "$p1" && wait "$p2" || { echo "a bsub failed" >&2; exit 1; }
 t1=$(now_ns)
 par_rate=$(rate $((HALF * 2)) "$t0" "$t1")
