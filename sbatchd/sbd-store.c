@@ -1,20 +1,21 @@
 /*
  * Job state files: what a restarted sbatchd needs to find its jobs again.
  *
- * One small file per job, <statedir>/jobs/<id>.<index>.job, written
- * atomically (temporary file, rename; synced once the job finished) when
- * the job starts and when it finishes, and removed once mbatchd acknowledged the final report.  Its
- * process group and start time let a new sbatchd re-adopt the processes
- * (bs_reaper_adopt) and keep the runlimit; the status record of bs-jobwrap
- * next to it (<id>.<index>.status) gives the exit status the new sbatchd
- * could not wait for.  A GKeyFile, so paths with any characters survive and
- * an administrator can read it.
+ * One small file per job, <statedir>/jobs/<id>.<index>.job, written when
+ * the job starts (temporary file, rename) and when it finishes (in place,
+ * synced; see overwrite_in_place), and removed once mbatchd acknowledged
+ * the final report.  Its process group and start time let a new sbatchd
+ * re-adopt the processes (bs_reaper_adopt) and keep the runlimit; the
+ * status record of bs-jobwrap next to it (<id>.<index>.status) gives the
+ * exit status the new sbatchd could not wait for.  A GKeyFile, so paths
+ * with any characters survive and an administrator can read it.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
 
@@ -103,6 +104,32 @@ replace_unsynced(const char *path, const char *text, gsize len, GError **error)
 	return TRUE;
 }
 
+/*
+ * A finished job's record over its running record, in place: one pwrite()
+ * from offset 0 and a sync, no new file.  The finished record holds every
+ * key of the running one plus the end, so it is never shorter and covers
+ * the old bytes whole; a single write is never torn by a crash of sbatchd.
+ * If the machine crashes and tears it, the record is ignored at restart,
+ * and the job's final report, synced in the spool before this, still
+ * reaches mbatchd.  FALSE (nothing written) when it cannot be done this
+ * way; the caller then replaces the file.
+ */
+static gboolean
+overwrite_in_place(const char *path, const char *text, gsize len)
+{
+	struct stat sb;
+	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	gboolean ok;
+
+	if (fd < 0)
+		return FALSE;
+	ok = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    (gsize)sb.st_size <= len && len <= G_MAXSSIZE &&
+	    pwrite(fd, text, len, 0) == (ssize_t)len && fdatasync(fd) == 0;
+	close(fd);
+	return ok;
+}
+
 gboolean
 sbd_store_save(const SbdJob *job, GError **error)
 {
@@ -133,6 +160,8 @@ sbd_store_save(const SbdJob *job, GError **error)
 	 * and a crash of the machine, the only thing a sync guards against,
 	 * takes those processes with it.  The end of a job (its exit status
 	 * and final report seq) must survive that crash. */
+	if (job->finished && overwrite_in_place(path, text, len))
+		return TRUE;
 	if (job->finished)
 		return g_file_set_contents_full(path, text, (gssize)len,
 		    G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
