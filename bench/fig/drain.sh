@@ -22,6 +22,9 @@
 
 set -u
 . "$top_srcdir/tests/lib.sh"
+# lib.sh cleans up on exit, INT and TERM; a reader that goes away (SIGPIPE)
+# or a hang-up must not leave the daemons running either.
+trap 'exit 1' HUP PIPE
 
 HOSTS="hostA hostB hostC hostD"
 MXJ=8
