@@ -62,6 +62,33 @@ bench-crash-soak: all
 	top_srcdir='$(abs_top_srcdir)' \
 		$(SHELL) $(srcdir)/%reldir%/crash-soak.sh '$(abs_top_builddir)'
 
+# ---- end-to-end figures (bench/fig/*.sh, one run per invocation) ----------
+# submit.sh: bsub rate against the /bin/true floor; latency.sh: submit to
+# start on an idle host; drain.sh: 10,000 `true` jobs on 4 virtual hosts
+# against sbatchd's own fork/exec floor (forkexec-floor).
+EXTRA_DIST += %reldir%/fig/submit.sh %reldir%/fig/latency.sh \
+	%reldir%/fig/drain.sh
+
+# bs-stamp: writes the time, then execs a program (latency.sh's two ends).
+EXTRA_PROGRAMS += %reldir%/bs-stamp
+%canon_reldir%_bs_stamp_SOURCES = %reldir%/bs-stamp.c
+CLEANFILES += %reldir%/bs-stamp$(EXEEXT)
+
+# forkexec-floor: starts `true` through sbatchd's launch code (bs_launch,
+# bs-jobwrap), N at a time, and prints the rate.
+EXTRA_PROGRAMS += %reldir%/forkexec-floor
+%canon_reldir%_forkexec_floor_SOURCES = %reldir%/forkexec-floor.c
+%canon_reldir%_forkexec_floor_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) \
+	-I$(top_srcdir)/sbatchd
+%canon_reldir%_forkexec_floor_LDADD = sbatchd/libsbdexec.a \
+	lib/util/libbsutil.a $(GLIB_LIBS)
+CLEANFILES += %reldir%/forkexec-floor$(EXEEXT)
+
+# The programs the figure scripts need.
+bench_fig_programs = %reldir%/bs-stamp$(EXEEXT) %reldir%/forkexec-floor$(EXEEXT)
+.PHONY: bench-fig-programs
+bench-fig-programs: all $(bench_fig_programs)
+
 # journal-fill: the journal a busy mbatchd would have written, for the
 # restart figure (bench/fig/restart.sh).
 EXTRA_PROGRAMS += %reldir%/journal-fill
