@@ -1,5 +1,8 @@
-# Benchmarks: built and run on demand (`make bench-journal`), never by
-# `make check`, since their numbers depend on the machine's disk.
+# Benchmarks: built and run on demand, never by `make check` (their
+# numbers depend on the machine).  `make bench` runs the figure scripts
+# bench/fig/*.sh listed in bench/figures.tsv and prints one table
+# (bench/README.md); `make bench-smoke` runs each once at tiny sizes (CI).
+# The in-process micro benchmarks below have their own targets.
 EXTRA_PROGRAMS += %reldir%/journal-bench
 %canon_reldir%_journal_bench_SOURCES = %reldir%/journal-bench.c
 %canon_reldir%_journal_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
@@ -38,6 +41,19 @@ CLEANFILES += %reldir%/sched-pool-bench$(EXEEXT)
 bench-pool: %reldir%/sched-pool-bench$(EXEEXT)
 	./%reldir%/sched-pool-bench$(EXEEXT)
 
+# sched-cycle-bench: one full scheduling cycle, 100,000 pending jobs over
+# 10,000 hosts in 50 queues (`make bench-sched`; the figure sched.cycle).
+EXTRA_PROGRAMS += %reldir%/sched-cycle-bench
+%canon_reldir%_sched_cycle_bench_SOURCES = %reldir%/sched-cycle-bench.c
+%canon_reldir%_sched_cycle_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_sched_cycle_bench_LDADD = mbatchd/libbssched.a $(GLIB_LIBS) -lm
+CLEANFILES += %reldir%/sched-cycle-bench$(EXEEXT)
+EXTRA_DIST += %reldir%/fig/sched.sh
+
+.PHONY: bench-sched
+bench-sched: %reldir%/sched-cycle-bench$(EXEEXT)
+	./%reldir%/sched-cycle-bench$(EXEEXT)
+
 # The kill -9 soak (bench/crash-soak.sh): many rounds of mbatchd crashes
 # under load; it counts lost and doubled jobs (both must be 0).
 EXTRA_DIST += %reldir%/crash-soak.sh
@@ -65,6 +81,67 @@ EXTRA_DIST += %reldir%/fig/query.sh %reldir%/fig/memory.sh
 .PHONY: bench-loadgen
 bench-loadgen: all %reldir%/loadgen$(EXEEXT)
 
-# Every benchmark there is so far.
-.PHONY: bench
-bench: bench-journal bench-preempt bench-pool bench-loadgen
+# ---- end-to-end figures (bench/fig/*.sh, one run per invocation) ----------
+# submit.sh: bsub rate against the /bin/true floor; latency.sh: submit to
+# start on an idle host; drain.sh: 10,000 `true` jobs on 4 virtual hosts
+# against sbatchd's own fork/exec floor (forkexec-floor).
+EXTRA_DIST += %reldir%/fig/submit.sh %reldir%/fig/latency.sh \
+	%reldir%/fig/drain.sh
+
+# bs-stamp: writes the time, then execs a program (latency.sh's two ends).
+EXTRA_PROGRAMS += %reldir%/bs-stamp
+%canon_reldir%_bs_stamp_SOURCES = %reldir%/bs-stamp.c
+CLEANFILES += %reldir%/bs-stamp$(EXEEXT)
+
+# forkexec-floor: starts `true` through sbatchd's launch code (bs_launch,
+# bs-jobwrap), N at a time, and prints the rate.
+EXTRA_PROGRAMS += %reldir%/forkexec-floor
+%canon_reldir%_forkexec_floor_SOURCES = %reldir%/forkexec-floor.c
+%canon_reldir%_forkexec_floor_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) \
+	-I$(top_srcdir)/sbatchd
+%canon_reldir%_forkexec_floor_LDADD = sbatchd/libsbdexec.a \
+	lib/util/libbsutil.a $(GLIB_LIBS)
+CLEANFILES += %reldir%/forkexec-floor$(EXEEXT)
+
+# The programs the figure scripts need.
+bench_fig_programs = %reldir%/bs-stamp$(EXEEXT) %reldir%/forkexec-floor$(EXEEXT)
+.PHONY: bench-fig-programs
+bench-fig-programs: all $(bench_fig_programs)
+
+# journal-fill: the journal a busy mbatchd would have written, for the
+# restart figure (bench/fig/restart.sh).
+EXTRA_PROGRAMS += %reldir%/journal-fill
+%canon_reldir%_journal_fill_SOURCES = %reldir%/journal-fill.c
+%canon_reldir%_journal_fill_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_journal_fill_LDADD = mbatchd/log/libbslog.a \
+	proto/libbsproto.a lib/util/libbsutil.a $(GLIB_LIBS) $(PROTOBUF_C_LIBS)
+CLEANFILES += %reldir%/journal-fill$(EXEEXT)
+EXTRA_DIST += %reldir%/fig/restart.sh
+
+# The harness.  Both build every program a figure needs first: the daemons
+# and commands (all) and every bench/ program, whether an EXTRA_PROGRAM or
+# a check_PROGRAM (expanded when the recipe runs, so entries added further
+# down count too).
+# Options: BENCH_ONLY=submit,latency BENCH_RUNS=N BENCH_TIMEOUT=S
+# BENCH_TMPDIR=DIR (see bench/run-bench.sh).
+EXTRA_DIST += %reldir%/run-bench.sh %reldir%/figures.tsv %reldir%/README.md
+BENCH_ENV = top_builddir='$(abs_top_builddir)' top_srcdir='$(abs_top_srcdir)' \
+	BENCH_ONLY='$(BENCH_ONLY)' BENCH_RUNS='$(BENCH_RUNS)' \
+	BENCH_TIMEOUT='$(BENCH_TIMEOUT)' BENCH_TMPDIR='$(BENCH_TMPDIR)'
+.PHONY: bench bench-smoke bench-programs
+bench-programs:
+	@$(MAKE) $(AM_MAKEFLAGS) all \
+	    $(filter %reldir%/%,$(EXTRA_PROGRAMS) $(check_PROGRAMS))
+bench: bench-programs
+	$(BENCH_ENV) BENCH_SMOKE=0 $(SHELL) $(srcdir)/%reldir%/run-bench.sh
+# Every figure script once at tiny sizes: fails if a script fails or a
+# figure of bench/figures.tsv prints no result.  No timing is judged.
+bench-smoke: bench-programs
+	$(BENCH_ENV) BENCH_SMOKE=1 $(SHELL) $(srcdir)/%reldir%/run-bench.sh
+
+CLEANFILES += %reldir%/results.md %reldir%/results-smoke.md \
+	%reldir%/logs/* %reldir%/logs-smoke/*
+
+# The in-process micro benchmarks, each with its own report.
+.PHONY: bench-micro
+bench-micro: bench-journal bench-preempt bench-pool

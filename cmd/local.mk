@@ -27,9 +27,12 @@ noinst_LIBRARIES += %reldir%/libbscmdmain.a
 %canon_reldir%_libbscmdmain_a_SOURCES = %reldir%/cmd-main.c %reldir%/cmd-main.h
 $(%canon_reldir%_libbscmdmain_a_OBJECTS): $(PROTO_GEN_H)
 
+# $(CMD_DEP_LIBS) is GLib and protobuf-c, linked statically where configure
+# found their archives: a command starts once per request, and the dynamic
+# loader's work for those libraries was most of a bsub's own CPU time.
 CMD_PROG_LIBS = cmd/libbscmdmain.a lib/api/libbsapi.a lib/rpc/libbsrpc.a \
 	cmd/libbscmd.a proto/libbsproto.a lib/util/libbsutil.a \
-	$(GLIB_LIBS) $(PROTOBUF_C_LIBS)
+	$(CMD_DEP_LIBS)
 
 bin_PROGRAMS += \
 	%reldir%/bsub \
@@ -91,7 +94,7 @@ bin_PROGRAMS += \
 %canon_reldir%_badmin_LDADD = cmd/libbscmdmain.a lib/api/libbsapi.a \
 	lib/rpc/libbsrpc.a cmd/libbshist.a cmd/libbscmd.a lib/conf/libbsconf.a \
 	mbatchd/log/libbslog.a proto/libbsproto.a lib/util/libbsutil.a \
-	$(GLIB_LIBS) $(PROTOBUF_C_LIBS)
+	$(CMD_DEP_LIBS)
 
 # bhist and bacct: the journal's history, folded by the pure history model
 # (libbshist.a, unit-tested on its own) and read with mbatchd/log's reader.
@@ -103,7 +106,7 @@ $(%canon_reldir%_libbshist_a_OBJECTS): $(PROTO_GEN_H)
 
 HIST_PROG_LIBS = cmd/libbscmdmain.a lib/api/libbsapi.a lib/rpc/libbsrpc.a \
 	cmd/libbshist.a cmd/libbscmd.a mbatchd/log/libbslog.a \
-	proto/libbsproto.a lib/util/libbsutil.a $(GLIB_LIBS) $(PROTOBUF_C_LIBS)
+	proto/libbsproto.a lib/util/libbsutil.a $(CMD_DEP_LIBS)
 %canon_reldir%_bhist_SOURCES = %reldir%/bhist.c \
 	%reldir%/hist-io.c %reldir%/hist-io.h
 %canon_reldir%_bhist_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)

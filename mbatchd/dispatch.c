@@ -7,6 +7,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "mbatchd/snapshot.h"
 #include "util/log.h"
 
@@ -88,6 +90,39 @@ preempt_one(Build *b, const SchedPreemption *p)
 	manager_commit(b->m, &ev, NULL);
 }
 
+/* Consecutive pending jobs mostly wait for the same reason. */
+static gboolean
+same_pending(const SchedPending *a, const SchedPending *b)
+{
+	return a->reason == b->reason && g_strcmp0(a->pool, b->pool) == 0 &&
+	    memcmp(a->host_counts, b->host_counts, sizeof a->host_counts) == 0;
+}
+
+/* Why every job still pending waits; each distinct reason is formatted
+ * once per pass, not once per job (a pass with 100,000 pending jobs would
+ * otherwise print 100,000 times the same few lines). */
+static void
+record_pending_reasons(Build *b, const SchedPlan *plan)
+{
+	const SchedPending *last = NULL;
+	char *reason = NULL;
+
+	for (guint i = 0; i < plan->n_pending; i++) {
+		Job *j = g_ptr_array_index(b->pending_jobs, i);
+		const SchedPending *p = &plan->pending[i];
+
+		if (!job_is_pending(j))
+			continue;
+		if (last == NULL || !same_pending(last, p)) {
+			g_free(reason);
+			reason = sched_pending_format(p);
+			last = p;
+		}
+		job_set_pending_reason(j, reason);
+	}
+	g_free(reason);
+}
+
 void
 manager_schedule_now(Manager *m)
 {
@@ -109,16 +144,7 @@ manager_schedule_now(Manager *m)
 			preempt_one(&b, &g_array_index(plan->preemptions, SchedPreemption, p));
 		dispatch_one(&b, plan, d);
 	}
-	for (guint i = 0; i < plan->n_pending; i++) {
-		Job *j = g_ptr_array_index(b.pending_jobs, i);
-		char *reason;
-
-		if (!job_is_pending(j))
-			continue;
-		reason = sched_pending_format(&plan->pending[i]);
-		job_set_pending_reason(j, reason);
-		g_free(reason);
-	}
+	record_pending_reasons(&b, plan);
 	/* What each pool queue deserved, for bqueues -l. */
 	g_hash_table_remove_all(m->deserved);
 	for (guint q = 0; plan->queue_deserved != NULL && q < b.snap.n_queues; q++)

@@ -7,7 +7,8 @@ noinst_LIBRARIES += %reldir%/libbssched.a
 	%reldir%/sched/pass.h %reldir%/sched/preempt.h \
 	%reldir%/sched/preempt.c %reldir%/sched/relation.c \
 	%reldir%/sched/resume.c %reldir%/sched/reason.c \
-	%reldir%/sched/pool.c
+	%reldir%/sched/pool.c %reldir%/sched/open.c \
+	%reldir%/sched/prehosts.c
 
 # state/: the tables and state_apply(), the only mutator.
 noinst_LIBRARIES += %reldir%/libbsstate.a

@@ -24,6 +24,8 @@
 #include "util/log.h"
 
 #define SCHED_DELAY_MS 2
+/* Passes are spaced by this many times their duration (see below). */
+#define SCHED_DUTY 3
 #define HEARTBEAT_S 5
 
 gint64
@@ -92,9 +94,6 @@ manager_commit(Manager *m, Basalt__Event *ev, GError **err)
 	return TRUE;
 }
 
-/* How long the last coalesced pass took, in ms. */
-static guint last_pass_ms;
-
 static gboolean
 sched_timer_fired(gpointer data)
 {
@@ -103,23 +102,33 @@ sched_timer_fired(gpointer data)
 
 	m->sched_timer = 0;
 	manager_schedule_now(m);
-	last_pass_ms = (guint)MIN((g_get_monotonic_time() - t0) / 1000, 10000);
+	m->sched_last_end = g_get_monotonic_time();
+	m->sched_last_us = m->sched_last_end - t0;
 	return G_SOURCE_REMOVE;
 }
 
 /*
- * The next pass waits at least as long as the last one took: with 100,000
- * pending jobs a pass is long, and one after every burst of submissions
- * would leave the loop no time to accept them (submitting got slower with
- * every job in).  Scheduling then takes at most about half of the loop; an
- * idle cluster's short passes still come after sched_delay_ms.
+ * The pass comes sched_delay_ms after the first event, and no sooner than
+ * SCHED_DUTY times its own duration after the previous pass ended.  A
+ * pass walks every pending job, so with tens of thousands waiting and a
+ * submission every millisecond, back-to-back passes would leave little
+ * time to answer the submissions; this way passes take at most a quarter
+ * of mbatchd's time whatever the backlog (LSF spaces its scheduling
+ * sessions too).  An idle cluster's pass takes microseconds, so its jobs
+ * still start sched_delay_ms after the event.
  */
 void
 manager_schedule_soon(Manager *m)
 {
-	if (m->sched_timer == 0 && !m->shutting_down)
-		m->sched_timer = g_timeout_add(MAX(m->sched_delay_ms, last_pass_ms),
-		    sched_timer_fired, m);
+	gint64 wait_us;
+
+	if (m->sched_timer != 0 || m->shutting_down)
+		return;
+	wait_us = m->sched_last_end + SCHED_DUTY * m->sched_last_us -
+	    g_get_monotonic_time();
+	wait_us = MAX(wait_us, (gint64)m->sched_delay_ms * 1000);
+	m->sched_timer = g_timeout_add((guint)((wait_us + 999) / 1000),
+	    sched_timer_fired, m);
 }
 
 /*

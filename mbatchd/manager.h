@@ -47,6 +47,8 @@ typedef struct Manager {
 	guint sched_timer;        /* pending coalesced scheduling pass */
 	guint tick_timer;         /* periodic: heartbeats, windows, cleaning */
 	guint sched_delay_ms;     /* coalescing delay after an event */
+	gint64 sched_last_end;    /* monotonic us when the last pass ended */
+	gint64 sched_last_us;     /* how long it took */
 	guint heartbeat_s;        /* what sbatchd is told to use */
 	gboolean shutting_down;
 	char **argv;

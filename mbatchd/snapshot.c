@@ -564,10 +564,31 @@ fix_pointers(Build *b)
 	}
 }
 
+/*
+ * Whether any job may be started (running or suspended).  Every job is in
+ * exactly one of a queue's pending list, the finished list, or neither
+ * (started, or a zombie); when the two lists hold every job, the walk over
+ * all jobs for running ones can be skipped, which matters when tens of
+ * thousands of jobs wait and every submission triggers a pass.
+ */
+static gboolean
+any_started(const State *st)
+{
+	guint listed = st->finished.length;
+	GHashTableIter it;
+	gpointer v;
+
+	g_hash_table_iter_init(&it, st->queues);
+	while (g_hash_table_iter_next(&it, NULL, &v))
+		listed += ((const QueueRt *)v)->pending.length;
+	return g_hash_table_size(st->jobs) > listed;
+}
+
 void
 snapshot_build(Build *b, Manager *m)
 {
 	GPtrArray *queues = m->cfg->queues;
+	gboolean started = any_started(m->st);
 	GHashTableIter it;
 	gpointer v;
 
@@ -608,7 +629,7 @@ snapshot_build(Build *b, Manager *m)
 			add_pending(b, l->data, i);
 	}
 	g_hash_table_iter_init(&it, m->st->jobs);
-	while (g_hash_table_iter_next(&it, NULL, &v)) {
+	while (started && g_hash_table_iter_next(&it, NULL, &v)) {
 		Job *j = v;
 		const BsQueueConf *qc;
 

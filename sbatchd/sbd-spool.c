@@ -14,9 +14,19 @@
  * (temporary file, fsync, rename); the spool is short-lived (reports wait
  * only while mbatchd is away), so rewriting is cheap.
  *
- * The seq counter must never go back, even when the spool is empty: the
- * highest seq used is kept in <statedir>/seq, written before acknowledged
- * records are dropped, so it is always in the seq file or in the spool.
+ * The seq counter must never go back, even when the spool is empty.
+ * <statedir>/seq holds a bound at or above every seq used: seqs are
+ * reserved SEQ_BLOCK at a time (the file written durably before the first
+ * of a block is used), so a report costs no write of the seq file, and a
+ * restarted sbatchd continues above the bound (a gap in seqs is harmless:
+ * mbatchd only asks that they grow).
+ *
+ * Once every report is acknowledged (the usual case: reports wait only
+ * while mbatchd is away) the spool is truncated in place, with no sync and
+ * no new file: if a crash of the machine loses the truncation, the old
+ * reports come back and are sent again, exactly as if their
+ * acknowledgements had been lost, which the seqs already make harmless.
+ * Per job this saves two files created and synced per report on the host.
  */
 #include "config.h"
 
@@ -36,11 +46,15 @@ typedef struct {
 	GBytes *body;             /* packed JobReport */
 } SpoolEntry;
 
+/* Seqs reserved per write of the seq file. */
+#define SEQ_BLOCK 1024
+
 struct SbdSpool {
 	char *path;
 	char *seq_path;
 	int fd;
 	guint64 last_seq;
+	guint64 reserved;         /* the bound in the seq file */
 	GQueue entries;           /* SpoolEntry*, seq order */
 };
 
@@ -161,7 +175,7 @@ spool_load(SbdSpool *sp, GError **error)
 	gsize len = 0, good;
 
 	if (g_file_get_contents(sp->seq_path, &seq_text, NULL, NULL))
-		sp->last_seq = g_ascii_strtoull(seq_text, NULL, 10);
+		sp->last_seq = sp->reserved = g_ascii_strtoull(seq_text, NULL, 10);
 	if (!g_file_get_contents(sp->path, &text, &len, NULL))
 		return TRUE;
 	good = spool_parse(sp, (const guint8 *)text, len);
@@ -213,6 +227,27 @@ sbd_spool_free(SbdSpool *sp)
 	g_free(sp);
 }
 
+/* Before seq is used: make sure the seq file's bound covers it. */
+static void
+reserve_seq(SbdSpool *sp, guint64 seq)
+{
+	g_autofree char *text = NULL;
+	g_autoptr(GError) err = NULL;
+	guint64 bound = seq + SEQ_BLOCK - 1;
+
+	if (seq <= sp->reserved)
+		return;
+	text = g_strdup_printf("%" G_GUINT64_FORMAT "\n", bound);
+	if (!g_file_set_contents_full(sp->seq_path, text, -1,
+	    G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE, 0600, &err)) {
+		/* The report still goes (its seq is above every seq sent);
+		 * only a restart of sbatchd could then reuse seqs. */
+		sbd_log(BS_LOG_ERR, NULL, "report spool: %s", err->message);
+		return;
+	}
+	sp->reserved = bound;
+}
+
 guint64
 sbd_spool_append(SbdSpool *sp, Basalt__JobReport *rep)
 {
@@ -223,6 +258,7 @@ sbd_spool_append(SbdSpool *sp, Basalt__JobReport *rep)
 	gboolean ok;
 
 	rep->seq = sp->last_seq + 1;
+	reserve_seq(sp, rep->seq);
 	len = basalt__job_report__get_packed_size(rep);
 	data = g_malloc(len);
 	basalt__job_report__pack(rep, data);
@@ -242,19 +278,6 @@ sbd_spool_append(SbdSpool *sp, Basalt__JobReport *rep)
 	sp->last_seq = e->seq;
 	g_queue_push_tail(&sp->entries, e);
 	return e->seq;
-}
-
-static gboolean
-save_seq(SbdSpool *sp)
-{
-	g_autofree char *text = g_strdup_printf("%" G_GUINT64_FORMAT "\n", sp->last_seq);
-	g_autoptr(GError) err = NULL;
-
-	if (g_file_set_contents_full(sp->seq_path, text, -1,
-	    G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE, 0600, &err))
-		return TRUE;
-	sbd_log(BS_LOG_ERR, NULL, "report spool: %s", err->message);
-	return FALSE;
 }
 
 /* Rewrite the file with what is left; the old one stays on failure. */
@@ -295,7 +318,9 @@ sbd_spool_ack(SbdSpool *sp, guint64 acked)
 		entry_free(g_queue_pop_head(&sp->entries));
 		n++;
 	}
-	if (n > 0 && save_seq(sp))
+	if (n == 0)
+		return 0;
+	if (sp->entries.length > 0 || ftruncate(sp->fd, 0) != 0)
 		spool_rewrite(sp);
 	return n;
 }

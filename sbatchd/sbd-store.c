@@ -1,19 +1,22 @@
 /*
  * Job state files: what a restarted sbatchd needs to find its jobs again.
  *
- * One small file per job, <statedir>/jobs/<id>.<index>.job, written
- * atomically (temporary file, fsync, rename) when the job starts and when
- * it finishes, and removed once mbatchd acknowledged the final report.  Its
- * process group and start time let a new sbatchd re-adopt the processes
- * (bs_reaper_adopt) and keep the runlimit; the status record of bs-jobwrap
- * next to it (<id>.<index>.status) gives the exit status the new sbatchd
- * could not wait for.  A GKeyFile, so paths with any characters survive and
- * an administrator can read it.
+ * One small file per job, <statedir>/jobs/<id>.<index>.job, written when
+ * the job starts (temporary file, rename) and when it finishes (in place,
+ * synced; see overwrite_in_place), and removed once mbatchd acknowledged
+ * the final report.  Its process group and start time let a new sbatchd
+ * re-adopt the processes (bs_reaper_adopt) and keep the runlimit; the
+ * status record of bs-jobwrap next to it (<id>.<index>.status) gives the
+ * exit status the new sbatchd could not wait for.  A GKeyFile, so paths
+ * with any characters survive and an administrator can read it.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 
 #include "sbd.h"
@@ -65,6 +68,68 @@ save_end(GKeyFile *kf, const SbdJob *job)
 	g_key_file_set_int64(kf, GROUP, "peak_rss_kb", job->usage.peak_rss_kb);
 }
 
+/*
+ * path replaced by text through a temporary file renamed over it, with no
+ * sync (GLib's "consistent" mode syncs the file and its directory).  One
+ * sbatchd owns the state directory (its lock), so the temporary name can
+ * be fixed; one left by a crash is overwritten by the next save and never
+ * read (it does not end in ".job").
+ */
+static gboolean
+replace_unsynced(const char *path, const char *text, gsize len, GError **error)
+{
+	g_autofree char *tmp = g_strconcat(path, ".tmp", NULL);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	gsize off = 0;
+
+	while (fd >= 0 && off < len) {
+		ssize_t n = write(fd, text + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		off += (gsize)n;
+	}
+	if (fd < 0 || off < len || close(fd) != 0 || rename(tmp, path) != 0) {
+		int e = errno;
+
+		if (fd >= 0 && off < len)
+			close(fd);
+		(void)g_unlink(tmp);
+		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e),
+		    "cannot write %s: %s", path, g_strerror(e));
+		return FALSE;
+	}
+	return TRUE;
+}
+
+/*
+ * A finished job's record over its running record, in place: one pwrite()
+ * from offset 0 and a sync, no new file.  The finished record holds every
+ * key of the running one plus the end, so it is never shorter and covers
+ * the old bytes whole; a single write is never torn by a crash of sbatchd.
+ * If the machine crashes and tears it, the record is ignored at restart,
+ * and the job's final report, synced in the spool before this, still
+ * reaches mbatchd.  FALSE (nothing written) when it cannot be done this
+ * way; the caller then replaces the file.
+ */
+static gboolean
+overwrite_in_place(const char *path, const char *text, gsize len)
+{
+	struct stat sb;
+	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	gboolean ok;
+
+	if (fd < 0)
+		return FALSE;
+	ok = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    (gsize)sb.st_size <= len && len <= G_MAXSSIZE &&
+	    pwrite(fd, text, len, 0) == (ssize_t)len && fdatasync(fd) == 0;
+	close(fd);
+	return ok;
+}
+
 gboolean
 sbd_store_save(const SbdJob *job, GError **error)
 {
@@ -89,8 +154,19 @@ sbd_store_save(const SbdJob *job, GError **error)
 	if (job->finished)
 		save_end(kf, job);
 	text = g_key_file_to_data(kf, &len, NULL);
-	return g_file_set_contents_full(path, text, (gssize)len,
-	    G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE, 0600, error);
+	/* Always replaced atomically, so a restarted sbatchd reads a whole
+	 * record.  Synced only once the job has finished: the record of a
+	 * running job serves to adopt its processes after sbatchd restarts,
+	 * and a crash of the machine, the only thing a sync guards against,
+	 * takes those processes with it.  The end of a job (its exit status
+	 * and final report seq) must survive that crash. */
+	if (job->finished && overwrite_in_place(path, text, len))
+		return TRUE;
+	if (job->finished)
+		return g_file_set_contents_full(path, text, (gssize)len,
+		    G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
+		    0600, error);
+	return replace_unsynced(path, text, len, error);
 }
 
 void

@@ -1,8 +1,9 @@
 #!/bin/sh
 # The whole test suite, from a fresh Debian 12 machine to a verdict:
 #   installs what is missing, builds with warnings as errors, runs
-#   `make check`, runs it again under ASan+UBSan, checks `make distcheck`,
-#   and runs each fuzz target for a bounded time.
+#   `make check` and the benchmark smoke test (`make bench-smoke`), runs
+#   `make check` again under ASan+UBSan, checks `make distcheck`, and runs
+#   each fuzz target for a bounded time.
 # Exits non-zero if any step fails.  FUZZ_SECONDS sets the fuzz time (30).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,6 +39,11 @@ step "build (warnings are errors)"
 sh scripts/build.sh build/default --enable-werror
 step "make check"
 check_in build/default
+step "benchmark smoke test (every figure once at tiny sizes; no timing judged)"
+make -C build/default bench-smoke >build/default/bench-smoke.out 2>&1 || {
+	grep -v '^make' build/default/bench-smoke.out | tail -n 80
+	echo "make bench-smoke failed" >&2; exit 1; }
+grep '^run-bench:' build/default/bench-smoke.out || true
 
 step "build with AddressSanitizer + UndefinedBehaviorSanitizer"
 sh scripts/build.sh build/asan --enable-werror --enable-sanitizers

@@ -169,16 +169,23 @@ connect_mbd(GError **err)
 {
 	guint conn_s = 0, recv_s = 0;
 	g_autofree char *path = locate(&conn_s, &recv_s, err);
+	BsClientOptions opts;
 	gint64 deadline;
 	gboolean warned = FALSE;
 
 	if (path == NULL)
 		return FALSE;
+	bs_client_options_init(&opts);
+	opts.unix_path = path;
+	opts.timeout_ms = recv_s * 1000;
+	/* The hello's reply comes with the first call's: a bsub makes one
+	 * round trip to mbatchd, not two. */
+	opts.defer_hello = TRUE;
 	deadline = g_get_monotonic_time() + (gint64)conn_s * G_USEC_PER_SEC;
 	for (;;) {
 		GError *cerr = NULL;
 
-		client = bs_client_connect_unix(path, recv_s * 1000, &cerr);
+		client = bs_client_connect(&opts, &cerr);
 		if (client != NULL)
 			return TRUE;
 		if (cerr->code != BS_ERROR_IO ||
@@ -212,6 +219,14 @@ lsb_call(LsbMethod method, const ProtobufCMessage *request,
 		return TRUE;
 	/* Whatever went wrong, the next call starts on a fresh connection. */
 	lsb_close();
+	if (cerr->code == BS_ERROR_REFUSED) {
+		/* The deferred hello was refused: told as connect_mbd does. */
+		g_set_error(err, LSB_ERROR, LSB_ERROR_CALL,
+		    "%s: mbatchd is not reachable (%s)", LSB_MSG_DOWN,
+		    cerr->message);
+		g_error_free(cerr);
+		return FALSE;
+	}
 	g_set_error(err, LSB_ERROR, cerr->code == BS_ERROR_IO ?
 	    LSB_ERROR_DOWN : LSB_ERROR_CALL, "%s%s",
 	    cerr->code == BS_ERROR_IO ? LSB_MSG_DOWN ": " : "", cerr->message);

@@ -42,6 +42,8 @@ struct BsClient {
 	guint8 *rx;
 	gsize rx_off, rx_len;
 	gboolean broken;
+	gboolean hello_pending;   /* reply not read yet (defer_hello) */
+	GBytes *hello_frame;      /* not sent yet: goes with the first call */
 	GError *last_error;
 	GPtrArray *services;
 };
@@ -174,13 +176,12 @@ recv_envelope(BsClient *c, gint64 deadline, GError **err)
 	}
 }
 
+/* The hello frame; sent now, or kept to go out with the first call. */
 static gboolean
-client_hello(BsClient *c, const BsClientOptions *opts, GError **err)
+client_send_hello(BsClient *c, const BsClientOptions *opts, gint64 deadline,
+    GError **err)
 {
 	Basalt__Hello h = BASALT__HELLO__INIT;
-	Basalt__HelloReply *r;
-	Basalt__Envelope *env;
-	gint64 deadline = deadline_after(c->timeout_ms);
 	GBytes *frame;
 	gboolean ok;
 
@@ -195,9 +196,24 @@ client_hello(BsClient *c, const BsClientOptions *opts, GError **err)
 	    BASALT__RPC_STATUS__RPC_STATUS_OK, &h.base, NULL, c->max_frame, err);
 	if (frame == NULL)
 		return FALSE;
+	if (opts->defer_hello) {
+		c->hello_frame = frame;
+		return TRUE;
+	}
 	ok = send_all(c, frame, deadline, err);
 	g_bytes_unref(frame);
-	if (!ok || (env = recv_envelope(c, deadline, err)) == NULL)
+	return ok;
+}
+
+static gboolean
+client_read_hello(BsClient *c, gint64 deadline, GError **err)
+{
+	Basalt__HelloReply *r;
+	Basalt__Envelope *env;
+	gboolean ok;
+
+	c->hello_pending = FALSE;
+	if ((env = recv_envelope(c, deadline, err)) == NULL)
 		return FALSE;
 	r = env->kind == BASALT__FRAME_KIND__FRAME_KIND_HELLO_REPLY ?
 	    basalt__hello_reply__unpack(NULL, env->body.len, env->body.data) :
@@ -241,6 +257,7 @@ bs_client_connect_fd(int fd, const BsClientOptions *opts, GError **err)
 {
 	BsClientOptions defaults;
 	BsClient *c;
+	gint64 deadline;
 	int fl = fcntl(fd, F_GETFL);
 
 	if (opts == NULL) {
@@ -255,10 +272,13 @@ bs_client_connect_fd(int fd, const BsClientOptions *opts, GError **err)
 	}
 	c = client_new(fd, opts, opts->unix_path != NULL ? opts->unix_path :
 	    opts->host != NULL ? opts->host : "server");
-	if (!client_hello(c, opts, err)) {
+	deadline = deadline_after(c->timeout_ms);
+	if (!client_send_hello(c, opts, deadline, err) ||
+	    (!opts->defer_hello && !client_read_hello(c, deadline, err))) {
 		bs_client_free(c);
 		return NULL;
 	}
+	c->hello_pending = opts->defer_hello;
 	return c;
 }
 
@@ -391,6 +411,8 @@ bs_client_free(BsClient *c)
 	if (c == NULL)
 		return;
 	close(c->fd);
+	if (c->hello_frame != NULL)
+		g_bytes_unref(c->hello_frame);
 	bs_frame_decoder_free(c->dec);
 	g_free(c->rx);
 	g_free(c->address);
@@ -497,8 +519,23 @@ bs_client_call(BsClient *c, const ProtobufCServiceDescriptor *desc,
 	    request, NULL, c->max_frame, err);
 	if (frame == NULL)
 		return FALSE;
+	if (c->hello_frame != NULL) {
+		/* Hello and request in one send: the server reads both at
+		 * once and answers both in one wake-up. */
+		GByteArray *both = g_bytes_unref_to_array(c->hello_frame);
+		gsize len;
+		const guint8 *data = g_bytes_get_data(frame, &len);
+
+		c->hello_frame = NULL;
+		g_byte_array_append(both, data, (guint)len);
+		g_bytes_unref(frame);
+		frame = g_byte_array_free_to_bytes(both);
+	}
 	ok = send_all(c, frame, deadline, err);
 	g_bytes_unref(frame);
+	/* A deferred hello's reply comes first, then this call's. */
+	if (ok && c->hello_pending)
+		ok = client_read_hello(c, deadline, err);
 	env = ok ? await_reply(c, c->next_id, deadline, err) : NULL;
 	if (env == NULL) {
 		c->broken = TRUE;

@@ -33,10 +33,16 @@ typedef struct {
 	const guint8 *credential;  /* Hello.credential (MUNGE) */
 	gsize credential_len;
 	gsize max_frame;           /* 0: BS_FRAME_MAX_DEFAULT */
+	/* Send the hello but read its reply only with the first call's
+	 * reply: one round trip less for a command that makes one call.  A
+	 * refused hello then fails that call (BS_ERROR_REFUSED), not the
+	 * connect; the server reads frames in order and drops a request that
+	 * follows a refused hello. */
+	gboolean defer_hello;
 } BsClientOptions;
 
 void bs_client_options_init(BsClientOptions *opts);
-/* Connect and complete the hello. */
+/* Connect and complete the hello (or only send it, with defer_hello). */
 BsClient *bs_client_connect(const BsClientOptions *opts, GError **err);
 BsClient *bs_client_connect_unix(const char *path, guint timeout_ms,
     GError **err);

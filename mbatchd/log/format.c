@@ -401,3 +401,108 @@ bs_event_free(Basalt__Event *ev)
 	if (ev != NULL)
 		basalt__event__free_unpacked(ev, NULL);
 }
+
+/*
+ * A bump allocator: one buffer, handed out front to back and taken back
+ * whole before the next record.  What does not fit is allocated apart and
+ * the buffer grows at the next reset, so a run of large records settles
+ * into the buffer too.  Under AddressSanitizer every event is allocated
+ * and freed normally instead, so that a callback keeping a pointer into
+ * an event it was lent is still caught.
+ */
+#define ARENA_MIN ((gsize)64 << 10)
+#define ARENA_ALIGN ((gsize)16)
+
+struct BsEventArena {
+	ProtobufCAllocator pa;
+	guint8 *buf;
+	gsize size, used;
+	gsize spilled;          /* bytes allocated apart since the reset */
+	GSList *apart;
+	Basalt__Event *last;    /* sanitizer builds: the event to free */
+};
+
+static void *
+arena_alloc(void *data, size_t n)
+{
+	BsEventArena *a = data;
+	void *p;
+
+	n = (n + ARENA_ALIGN - 1) & ~(ARENA_ALIGN - 1);
+	if (n > a->size - a->used) {
+		p = g_malloc(n > 0 ? n : 1);
+		a->apart = g_slist_prepend(a->apart, p);
+		a->spilled += n;
+		return p;
+	}
+	p = a->buf + a->used;
+	a->used += n;
+	return p;
+}
+
+static void
+arena_release(void *data, void *p)
+{
+	/* Everything goes back at once in arena_reset(). */
+	(void)data;
+	(void)p;
+}
+
+static void
+arena_reset(BsEventArena *a)
+{
+	if (a->apart != NULL) {
+		g_slist_free_full(a->apart, g_free);
+		a->apart = NULL;
+		g_free(a->buf);
+		a->size = MAX(a->size * 2, a->used + a->spilled);
+		a->buf = g_malloc(a->size);
+		a->spilled = 0;
+	}
+	a->used = 0;
+}
+
+BsEventArena *
+bs_event_arena_new(void)
+{
+	BsEventArena *a = g_new0(BsEventArena, 1);
+
+	a->pa.alloc = arena_alloc;
+	a->pa.free = arena_release;
+	a->pa.allocator_data = a;
+	a->size = ARENA_MIN;
+	a->buf = g_malloc(a->size);
+	return a;
+}
+
+void
+bs_event_arena_free(BsEventArena *a)
+{
+	if (a == NULL)
+		return;
+	bs_event_free(a->last);
+	g_slist_free_full(a->apart, g_free);
+	g_free(a->buf);
+	g_free(a);
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_BYPASS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_BYPASS 1
+#endif
+#endif
+
+Basalt__Event *
+bs_event_arena_unpack(BsEventArena *a, const guint8 *p, guint32 len)
+{
+	arena_reset(a);
+#ifdef ARENA_BYPASS
+	bs_event_free(a->last);
+	a->last = bs_event_unpack(p, len);
+	return a->last;
+#else
+	return basalt__event__unpack(&a->pa, len, p);
+#endif
+}

@@ -33,6 +33,7 @@ typedef struct {
 	gboolean seen_segment;
 	guint64 prev_gen;
 	gboolean dry_run;       /* check: change nothing, feed nothing */
+	BsEventArena *arena;    /* the record being fed */
 } Load;
 
 void
@@ -115,7 +116,7 @@ static gboolean
 feed_record(Load *ld, BsSegReader *r, const guint8 *p, guint32 len,
     guint64 seq, GError **err)
 {
-	Basalt__Event *ev = bs_event_unpack(p, len);
+	Basalt__Event *ev = bs_event_arena_unpack(ld->arena, p, len);
 	guint64 off = r->off - len - BS_EVLOG_RECORD_HEAD;
 
 	if (ev == NULL || ev->seq != seq) {
@@ -123,7 +124,6 @@ feed_record(Load *ld, BsSegReader *r, const guint8 *p, guint32 len,
 		    "%s: offset %" G_GUINT64_FORMAT ": %s (seq %" G_GUINT64_FORMAT
 		    " expected)" SALVAGE_HINT, r->path, off,
 		    ev == NULL ? "record is not an event" : "seq out of order", seq);
-		bs_event_free(ev);
 		return FALSE;
 	}
 	if (seq > ld->skip_upto) {
@@ -133,7 +133,6 @@ feed_record(Load *ld, BsSegReader *r, const guint8 *p, guint32 len,
 			ld->rep->first_seq = seq;
 		ld->rep->last_seq = seq;
 	}
-	bs_event_free(ev);
 	return TRUE;
 }
 
@@ -270,10 +269,12 @@ bs_journal_replay(const char *dir, gboolean dry_run, BsJournalEventFn fn,
 
 	if (!bs_journal_list(dir, &segs, &snaps, err))
 		return FALSE;
+	ld.arena = bs_event_arena_new();
 	ok = load_snapshot(&ld, snaps, err);
 	for (guint i = first_needed(segs, ld.expect); ok && i < segs->len; i++)
 		ok = load_segment(&ld, g_ptr_array_index(segs, i),
 		    i + 1 == segs->len, err);
+	bs_event_arena_free(ld.arena);
 	g_ptr_array_unref(segs);
 	g_ptr_array_unref(snaps);
 	return ok;

@@ -152,11 +152,12 @@ snap_walk(BsSegReader *r, guint64 count, BsJournalEventFn fn, void *data,
 	const guint8 *p;
 	guint32 len;
 	BsRecResult res;
+	g_autoptr(BsEventArena) arena = fn != NULL ? bs_event_arena_new() : NULL;
 
 	while ((res = bs_seg_next(r, &p, &len)) == BS_REC_OK) {
 		n++;
 		if (fn != NULL) {
-			Basalt__Event *ev = bs_event_unpack(p, len);
+			Basalt__Event *ev = bs_event_arena_unpack(arena, p, len);
 
 			if (ev == NULL) {
 				g_set_error(err, BS_ERROR, BS_ERROR_FAILED,
@@ -165,7 +166,6 @@ snap_walk(BsSegReader *r, guint64 count, BsJournalEventFn fn, void *data,
 				return FALSE;
 			}
 			fn(ev, data);
-			bs_event_free(ev);
 		}
 	}
 	if (res != BS_REC_END || n != count) {

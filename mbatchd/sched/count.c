@@ -2,7 +2,11 @@
  * Pair counters live in hash tables keyed by the two indexes packed into
  * 64 bits: a dense queue x host or user x host matrix would cost tens of
  * megabytes on a large cluster for mostly zeros.  The array table uses the
- * same 64-bit keys, holding an array's job id.
+ * same 64-bit keys, holding an array's job id.  The tables are open
+ * addressing over two flat arrays: a lookup is a multiply and a probe or
+ * two, not a call through GHashTable's callbacks, and the table is freed
+ * in two calls instead of one per counter.  (A key of all ones, array job
+ * id 2^64 - 1 or the pair of two indexes 2^32 - 1, cannot be stored.)
  *
  * The counting rules under preemption follow lsf-reference 4.1 ("Slot
  * counting under preemption"): queue limits always count suspended jobs;
@@ -15,56 +19,91 @@
 
 #include "count.h"
 
-/* A counter is its own key: the table is a set of these, found by `k`. */
-typedef struct {
-	guint64 k;
-	int n;
-} PairCount;
+#define EMPTY G_MAXUINT64
 
 static guint
-pair_hash(gconstpointer key)
+slot_of(const SchedPairs *t, guint64 k)
 {
-	guint64 k = ((const PairCount *)key)->k;
-
-	/* Fold with a multiplicative mix so (a, b) and (b, a) differ. */
-	k *= G_GUINT64_CONSTANT(0x9E3779B97F4A7C15);
-	return (guint)(k >> 32) ^ (guint)k;
+	/* Multiplicative mix, top bits: (a, b) and (b, a) differ. */
+	return (guint)((k * G_GUINT64_CONSTANT(0x9E3779B97F4A7C15)) >> 32) &
+	    t->mask;
 }
 
-static gboolean
-pair_equal(gconstpointer a, gconstpointer b)
+/* A table for about `expect` keys, kept at most half full. */
+static SchedPairs *
+pair_table(guint expect)
 {
-	return ((const PairCount *)a)->k == ((const PairCount *)b)->k;
-}
+	SchedPairs *t = g_new0(SchedPairs, 1);
 
-static GHashTable *
-pair_table(void)
-{
-	return g_hash_table_new_full(pair_hash, pair_equal, g_free, NULL);
-}
-
-static int
-table_get(GHashTable *t, guint64 k)
-{
-	PairCount probe = { .k = k };
-	const PairCount *pc = g_hash_table_lookup(t, &probe);
-
-	return pc != NULL ? pc->n : 0;
+	t->mask = 63;
+	while (t->mask < G_MAXUINT / 4 && t->mask + 1 < expect * 2)
+		t->mask = t->mask * 2 + 1;
+	t->keys = g_new(guint64, t->mask + 1);
+	t->vals = g_new0(int, t->mask + 1);
+	memset(t->keys, 0xff, sizeof(guint64) * (t->mask + 1));
+	return t;
 }
 
 static void
-table_add(GHashTable *t, guint64 k, int n)
+pair_table_free(SchedPairs *t)
 {
-	PairCount probe = { .k = k };
-	PairCount *pc = g_hash_table_lookup(t, &probe);
+	g_free(t->keys);
+	g_free(t->vals);
+	g_free(t);
+}
 
-	if (pc == NULL) {
-		pc = g_new(PairCount, 1);
-		pc->k = k;
-		pc->n = 0;
-		g_hash_table_add(t, pc);
+static int
+table_get(const SchedPairs *t, guint64 k)
+{
+	for (guint i = slot_of(t, k);; i = (i + 1) & t->mask) {
+		if (t->keys[i] == k)
+			return t->vals[i];
+		if (t->keys[i] == EMPTY)
+			return 0;
 	}
-	pc->n += n;
+}
+
+static void grow(SchedPairs *t);
+
+static void
+table_add(SchedPairs *t, guint64 k, int n)
+{
+	guint i;
+
+	for (i = slot_of(t, k); t->keys[i] != k; i = (i + 1) & t->mask) {
+		if (t->keys[i] != EMPTY)
+			continue;
+		/* A new key: keep the table at most half full. */
+		if ((t->n + 1) * 2 > t->mask + 1) {
+			grow(t);
+			table_add(t, k, n);
+			return;
+		}
+		t->keys[i] = k;
+		t->vals[i] = 0;
+		t->n++;
+		break;
+	}
+	t->vals[i] += n;
+}
+
+static void
+grow(SchedPairs *t)
+{
+	guint64 *keys = t->keys;
+	int *vals = t->vals;
+	guint size = t->mask + 1;
+
+	t->mask = size * 2 - 1;
+	t->keys = g_new(guint64, size * 2);
+	t->vals = g_new0(int, size * 2);
+	memset(t->keys, 0xff, sizeof(guint64) * size * 2);
+	t->n = 0;
+	for (guint i = 0; i < size; i++)
+		if (keys[i] != EMPTY)
+			table_add(t, keys[i], vals[i]);
+	g_free(keys);
+	g_free(vals);
 }
 
 static guint64
@@ -74,7 +113,7 @@ pair_key(guint a, guint b)
 }
 
 int
-sched_count_pair(GHashTable *t, guint a, guint b)
+sched_count_pair(const SchedPairs *t, guint a, guint b)
 {
 	return table_get(t, pair_key(a, b));
 }
@@ -117,12 +156,6 @@ static int
 net(int total, int susp, gboolean run_only)
 {
 	return run_only ? total - susp : total;
-}
-
-int
-sched_count_host(const SchedCount *c, guint host)
-{
-	return net(c->host[host], c->susp_host[host], c->run_only.host);
 }
 
 int
@@ -204,20 +237,26 @@ sched_count_array(const SchedCount *c, guint64 array_id)
 void
 sched_count_init(SchedCount *c, const SchedSnapshot *snap)
 {
+	guint allocs = 0;
+
 	c->host = g_new0(int, snap->n_hosts);
 	c->queue = g_new0(int, snap->n_queues);
 	c->user = g_new0(int, snap->n_users);
 	c->group = g_new0(int, snap->n_groups);
-	c->queue_user = pair_table();
-	c->queue_host = pair_table();
-	c->user_host = pair_table();
-	c->group_host = pair_table();
-	c->array = pair_table();
+	/* Sized for the running jobs, so building the counters does not
+	 * grow the tables again and again. */
+	for (guint i = 0; i < snap->n_running; i++)
+		allocs += snap->running[i].n_allocs;
+	c->queue_user = pair_table(MIN(snap->n_running, allocs));
+	c->queue_host = pair_table(allocs);
+	c->user_host = pair_table(allocs);
+	c->group_host = pair_table(snap->n_groups > 0 ? allocs : 0);
+	c->array = pair_table(0);
 	c->susp_host = g_new0(int, snap->n_hosts);
 	c->susp_user = g_new0(int, snap->n_users);
 	c->susp_group = g_new0(int, snap->n_groups);
-	c->susp_user_host = pair_table();
-	c->susp_group_host = pair_table();
+	c->susp_user_host = pair_table(0);
+	c->susp_group_host = pair_table(0);
 	set_run_only(c, snap);
 
 	/* Started jobs hold their slots whether running or suspended: without
@@ -244,14 +283,14 @@ sched_count_clear(SchedCount *c)
 	g_free(c->queue);
 	g_free(c->user);
 	g_free(c->group);
-	g_hash_table_destroy(c->queue_user);
-	g_hash_table_destroy(c->queue_host);
-	g_hash_table_destroy(c->user_host);
-	g_hash_table_destroy(c->group_host);
-	g_hash_table_destroy(c->array);
+	pair_table_free(c->queue_user);
+	pair_table_free(c->queue_host);
+	pair_table_free(c->user_host);
+	pair_table_free(c->group_host);
+	pair_table_free(c->array);
 	g_free(c->susp_host);
 	g_free(c->susp_user);
 	g_free(c->susp_group);
-	g_hash_table_destroy(c->susp_user_host);
-	g_hash_table_destroy(c->susp_group_host);
+	pair_table_free(c->susp_user_host);
+	pair_table_free(c->susp_group_host);
 }

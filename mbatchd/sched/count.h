@@ -25,23 +25,33 @@ typedef struct {
 	gboolean user_cpu;        /* lsb.users JL/P: USER_JLP */
 } SchedRunOnly;
 
+/* Counters keyed by two indexes packed in 64 bits (or an array's job id):
+ * an open-addressing table, since the pass looks them up for every host it
+ * considers. */
+typedef struct {
+	guint64 *keys;            /* SCHED_PAIR_EMPTY where unused */
+	int *vals;
+	guint mask;               /* size - 1, a power of two */
+	guint n;                  /* keys in use */
+} SchedPairs;
+
 typedef struct {
 	SchedRunOnly run_only;
 	int *host;                /* [n_hosts] started slots (RUN + SUSP) */
 	int *queue;               /* [n_queues] */
 	int *user;                /* [n_users] */
 	int *group;               /* [n_groups] */
-	GHashTable *queue_user;   /* pair key -> slots */
-	GHashTable *queue_host;
-	GHashTable *user_host;
-	GHashTable *group_host;
-	GHashTable *array;        /* array job id -> started elements */
+	SchedPairs *queue_user;   /* pair key -> slots */
+	SchedPairs *queue_host;
+	SchedPairs *user_host;
+	SchedPairs *group_host;
+	SchedPairs *array;        /* array job id -> started elements */
 	/* The suspended part of the counters above that preemption can exempt. */
 	int *susp_host;
 	int *susp_user;
 	int *susp_group;
-	GHashTable *susp_user_host;
-	GHashTable *susp_group_host;
+	SchedPairs *susp_user_host;
+	SchedPairs *susp_group_host;
 } SchedCount;
 
 void sched_count_init(SchedCount *c, const SchedSnapshot *snap);
@@ -55,11 +65,17 @@ void sched_count_suspend(SchedCount *c, const SchedSnapshot *snap, guint user,
     guint host, int slots);
 void sched_count_add_array(SchedCount *c, guint64 array_id);
 
-int sched_count_pair(GHashTable *t, guint a, guint b);
+int sched_count_pair(const SchedPairs *t, guint a, guint b);
 int sched_count_array(const SchedCount *c, guint64 array_id);
 
 /* Slots counting against each limit, under the pass's counting rules. */
-int sched_count_host(const SchedCount *c, guint host);
+/* Inline: the pass reads it for every host it looks at. */
+static inline int
+sched_count_host(const SchedCount *c, guint host)
+{
+	return c->run_only.host ? c->host[host] - c->susp_host[host] :
+	    c->host[host];
+}
 int sched_count_user(const SchedCount *c, guint user);
 int sched_count_group(const SchedCount *c, guint group);
 int sched_count_user_host_jlu(const SchedCount *c, guint user, guint host);

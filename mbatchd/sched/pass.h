@@ -11,11 +11,25 @@
 typedef struct Preempt Preempt;
 typedef struct Pools Pools;
 
+/* open.c: one queue's candidate hosts that may still take its jobs. */
+typedef struct {
+	gboolean built;
+	guint q;
+	GArray *cand;             /* the queue's candidate hosts (Pass.queue_hosts) */
+	guint *pos;               /* [n_hosts]: position in cand + 1, 0 = not one */
+	guint *next, *prev;       /* [cand->len]: the list, over positions */
+	guint8 *state;            /* [cand->len]: _SCHED_HR_MAX when listed, else
+	                           * the reason it gives every job of the queue */
+	guint head;               /* first position, G_MAXUINT when empty */
+	guint32 closed[_SCHED_HR_MAX]; /* candidates not listed, per reason */
+} OpenHosts;
+
 typedef struct {
 	const SchedSnapshot *snap;
 	SchedCount count;
 	SchedPlan *plan;
 	GArray **queue_hosts;     /* per queue: candidate host indexes, best first */
+	OpenHosts *open;          /* per queue: those that may have a free slot */
 	GHashTable *blocked;      /* Shape -> SchedPending copied to later jobs */
 	GHashTable *no_victims;   /* Shapes held by MAX_JOBS that found no victims */
 	Preempt *preempt;         /* NULL when no queue may preempt another */
@@ -41,14 +55,45 @@ gboolean sched_host_usable(Pass *p, const SchedJob *j, guint h);
 void sched_commit(Pass *p, guint idx, guint first, guint n, guint first_pre,
     guint n_pre);
 
+/* open.c.  Positions run from open_first() by open_next() to G_MAXUINT. */
+OpenHosts *open_new(const SchedSnapshot *snap);
+void open_free(OpenHosts *open, guint n_queues);
+/* Queue q's list, built at first use. */
+OpenHosts *open_hosts(Pass *p, guint q);
+guint open_first(const OpenHosts *oh);
+guint open_next(const OpenHosts *oh, guint c);
+/* Whether listed position c may still take the queue's jobs; if not, it
+ * is unlinked and counted under its reason. */
+gboolean open_take(Pass *p, OpenHosts *oh, guint c);
+/* Whether position c is in the list (it may take jobs, or was not found
+ * closed yet). */
+static inline gboolean
+open_listed(const OpenHosts *oh, guint c)
+{
+	return oh->state[c] == _SCHED_HR_MAX;
+}
+/* Host h reached its MXJ: where a queue limit closed it, MXJ now says why. */
+void open_host_filled(Pass *p, guint h);
+/* Host h may have room again (a preemption released some): look again
+ * where it is closed. */
+void open_reopen(Pass *p, guint h);
+/* Whether host h has reached its MXJ (the first host limit checked). */
+gboolean sched_host_full(Pass *p, guint h);
+/* ceil(per_cpu x ncpus), INT_MAX when per_cpu < 0 (no limit). */
+int sched_cpu_cap(double per_cpu, int ncpus);
+
+/* prehosts.c: position c of queue q's open list left it or came back. */
+void prehosts_listed(Pass *p, guint q, guint h, gboolean listed);
+
 /* preempt.c */
 Preempt *preempt_new(const SchedSnapshot *snap);
 void preempt_free(Preempt *pre);
 /* Whether jobs of queue q may preempt any queue. */
 gboolean preempt_queue_can(const Preempt *pre, guint q);
 /* Try to start pending job idx by preempting running jobs; TRUE when it
- * was dispatched (victims and dispatch are in the plan). */
-gboolean preempt_try(Pass *p, guint idx);
+ * was dispatched (victims and dispatch are in the plan).  placed_none:
+ * placement has just found no host offering the job a slot. */
+gboolean preempt_try(Pass *p, guint idx, gboolean placed_none);
 
 /* resume.c: resume preempted jobs whose slots are free again. */
 void sched_resume(Pass *p);

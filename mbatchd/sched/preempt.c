@@ -96,11 +96,28 @@ typedef struct {
 	guint only;               /* span[hosts=1]: the one cand position */
 	GArray *victims;          /* Victim, in the order of rule 4 */
 	GArray **by_host;         /* span[hosts=1]: [cand]: positions in victims */
+	int *vslots;              /* span[hosts=1]: [cand]: slots victims hold */
+	guint min_rank;           /* span[hosts=1]: best rank of any victim */
+	gboolean fitting;         /* span[hosts=1]: list_host_victims lists */
 	gboolean *taken;          /* [victims->len] */
 	GArray *order;            /* positions in victims, in the order taken */
+	/* Listing victims lazily (default order only): the next rank and
+	 * candidate position to list, until every rank was listed. */
+	gboolean lazy;
+	gboolean all_listed;
+	guint next_rank, next_c;
+	const guint *rank;        /* [n_queues]: queue ranks for this job */
+	guint n_ranks;
+	/* Candidates come a class of equally loaded hosts at a time; with
+	 * lazy_cand only as far as the victims listed need them. */
+	CandGen gen;
+	gboolean lazy_cand;
+	guint offer_cap;          /* room in offer */
 } Try;
 
 #define NO_HOST G_MAXUINT
+
+static int job_room(Try *t);
 
 static const Rel *
 rel_of(const Try *t, guint victim_queue)
@@ -109,24 +126,6 @@ rel_of(const Try *t, guint victim_queue)
 }
 
 /* ---- rule 4: orders ---------------------------------------------------- */
-
-/* Least loaded first: r15s, r1m, slots in use, name (decisions.md). */
-static int
-cmp_load(gconstpointer a, gconstpointer b, gpointer data)
-{
-	const Pass *p = data;
-	guint x = *(const guint *)a, y = *(const guint *)b;
-	const SchedHost *hx = &p->snap->hosts[x], *hy = &p->snap->hosts[y];
-	int ux = sched_count_host(&p->count, x), uy = sched_count_host(&p->count, y);
-
-	if (hx->r15s != hy->r15s)
-		return hx->r15s < hy->r15s ? -1 : 1;
-	if (hx->r1m != hy->r1m)
-		return hx->r1m < hy->r1m ? -1 : 1;
-	if (ux != uy)
-		return ux < uy ? -1 : 1;
-	return strcmp(hx->name, hy->name);
-}
 
 static int
 cmp_start(const Victim *x, const Victim *y)
@@ -171,25 +170,70 @@ host_offer(const Try *t, guint h)
 	return MIN(sched_host_room(t->p, t->job, h, &why), t->need);
 }
 
-static void
-find_candidates(Try *t)
+/* List the next class of candidates, each offering what it offered when
+ * the try began: nothing with lazy_cand (see preempt_try), else what its
+ * host room says if it is in the open list (a host out of it has reached
+ * MXJ or a queue limit, so it offers 0).  FALSE when none are left. */
+static gboolean
+grow_cand(Try *t)
 {
-	GArray *qh = t->p->queue_hosts[t->job->queue];
+	const OpenHosts *oh = open_hosts(t->p, t->job->queue);
+	guint had = t->cand->len;
 
-	for (guint i = 0; i < qh->len; i++) {
-		guint h = g_array_index(qh, guint, i);
+	if (!preempt_cand_next(t->p, t->job, &t->gen, t->cand))
+		return FALSE;
+	if (t->cand->len > t->offer_cap) {
+		guint cap = MAX(t->offer_cap * 2, t->cand->len);
 
-		if (sched_host_usable(t->p, t->job, h))
-			g_array_append_val(t->cand, h);
+		t->offer = g_renew(int, t->offer, cap);
+		memset(t->offer + t->offer_cap, 0,
+		    (cap - t->offer_cap) * sizeof *t->offer);
+		t->offer_cap = cap;
 	}
-	g_array_sort_with_data(t->cand, cmp_load, t->p);
-	for (guint i = 0; i < t->cand->len; i++) {
+	for (guint i = had; i < t->cand->len; i++) {
 		guint h = g_array_index(t->cand, guint, i);
 
 		t->pos[h] = i + 1;
+		if (t->lazy_cand || !open_listed(oh, oh->pos[h] - 1))
+			continue;
 		t->offer[i] = host_offer(t, h);
 		t->total += t->offer[i];
 	}
+	return TRUE;
+}
+
+/* Make sure host h is listed if it is a candidate at all. */
+static void
+reach_host(Try *t, guint h)
+{
+	if (t->pos[h] != 0 || !preempt_cand_is(t->p, t->job, &t->gen, h))
+		return;
+	while (t->pos[h] == 0 && grow_cand(t))
+		;
+}
+
+/* The usable candidate hosts that matter, least loaded first (rule 4b,
+ * prehosts.c), with what each offers: all of them, or with lazy_cand
+ * none yet. */
+static void
+find_candidates(Try *t)
+{
+	preempt_cand_begin(t->p, t->job, &t->gen);
+	if (t->lazy_cand)
+		return;
+	while (grow_cand(t))
+		;
+}
+
+/* Every candidate, from now on. */
+static void
+all_candidates(Try *t)
+{
+	if (!t->lazy_cand)
+		return;
+	while (grow_cand(t))
+		;
+	t->lazy_cand = FALSE;
 }
 
 static gboolean
@@ -215,7 +259,7 @@ slots_on_candidates(const Try *t, const SchedRunning *r)
 
 /* The eligible victims on candidate host c not listed yet, in rule 4 order. */
 static void
-host_victims(Try *t, guint c, const guint *rank, GArray *out)
+host_victims(Try *t, guint c, const guint *rank, guint only_rank, GArray *out)
 {
 	Preempt *pre = t->pre;
 	GArray *on = pre->on_host[g_array_index(t->cand, guint, c)];
@@ -229,13 +273,27 @@ host_victims(Try *t, guint c, const guint *rank, GArray *out)
 			.start = run->start_time, .id = run->id,
 		};
 
-		if (pre->seen[r] == pre->stamp || !eligible(t, r))
+		if (pre->seen[r] == pre->stamp ||
+		    (only_rank != G_MAXUINT && v.rank != only_rank) ||
+		    !eligible(t, r))
 			continue;
 		pre->seen[r] = pre->stamp;
+		/* Its other hosts must be listed before it is counted on. */
+		for (guint a = 0; t->lazy_cand && a < run->n_allocs; a++)
+			reach_host(t, run->allocs[a].host);
 		v.slots = slots_on_candidates(t, run);
 		g_array_append_val(out, v);
 	}
-	g_array_sort_with_data(out, cmp_victim, t);
+	if (out->len > 1)
+		g_array_sort_with_data(out, cmp_victim, t);
+}
+
+/* Victims listed from position `from` on are not taken yet. */
+static void
+untaken_from(Try *t, guint from)
+{
+	for (guint v = from; v < t->victims->len; v++)
+		t->taken[v] = FALSE;
 }
 
 /*
@@ -243,32 +301,109 @@ host_victims(Try *t, guint c, const guint *rank, GArray *out)
  * order (rank, host, recency) needs only a stable split by rank, not a sort
  * of every victim for each preemptor.  LEAST_RUN_TIME and OPTIMAL_MINI_JOB
  * put other keys before the host: those sort the whole list.
+ *
+ * Listing every victim is what a failing try needs; a try that succeeds
+ * usually needs the first few.  So with the default order and no
+ * span[hosts=1] the list is made lazily (more_victims): rank by rank,
+ * host by host, which gives the same list, each victim at its first
+ * candidate host.  list_all_victims lists everything at once, keeping the
+ * part already listed where it is.
  */
 static void
-find_victims(Try *t)
+list_all_victims(Try *t)
 {
-	const guint *rank = preempt_queue_ranks(t->pre, t->job->queue);
-	guint n_ranks = t->pre->n_ranks[t->job->queue];
 	GArray **bucket = t->pre->bucket;
 	GArray *one = t->pre->one;
-	guint pf = t->p->snap->preempt_for;
+	guint pf = t->p->snap->preempt_for, had = t->victims->len;
 
+	all_candidates(t);
+	if (t->all_listed)
+		return;
+	t->lazy = FALSE;
+	t->all_listed = TRUE;
 	t->pre->stamp++;
-	for (guint r = 0; r < n_ranks; r++)
+	g_array_set_size(t->victims, 0);
+	for (guint r = 0; r < t->n_ranks; r++)
 		g_array_set_size(bucket[r], 0);
 	for (guint c = 0; c < t->cand->len; c++) {
-		host_victims(t, c, rank, one);
+		host_victims(t, c, t->rank, G_MAXUINT, one);
 		for (guint i = 0; i < one->len; i++) {
 			Victim *v = &g_array_index(one, Victim, i);
 
 			g_array_append_val(bucket[v->rank], *v);
 		}
 	}
-	for (guint r = 0; r < n_ranks; r++)
+	for (guint r = 0; r < t->n_ranks; r++)
 		g_array_append_vals(t->victims, bucket[r]->data, bucket[r]->len);
 	if ((pf & SCHED_PREEMPT_FOR_LEAST_RUN_TIME) ||
 	    ((pf & SCHED_PREEMPT_FOR_OPTIMAL_MINI_JOB) && t->need > 1))
 		g_array_sort_with_data(t->victims, cmp_victim, t);
+	untaken_from(t, had);
+}
+
+/* List the next host's victims of the rank being listed; FALSE when every
+ * victim is listed. */
+static gboolean
+more_victims(Try *t)
+{
+	GArray *one = t->pre->one;
+
+	if (!t->lazy || t->all_listed)
+		return FALSE;
+	while (t->next_rank < t->n_ranks) {
+		guint had = t->victims->len;
+
+		if (t->next_c >= t->cand->len) {
+			if (t->lazy_cand && grow_cand(t))
+				continue;
+			t->next_rank++;
+			t->next_c = 0;
+			/* Each rank lists its victims at their first host. */
+			t->pre->stamp++;
+			continue;
+		}
+		/* No victim of this rank left there: nothing to list. */
+		if (t->pre->rcount[t->job->queue][(gsize)t->next_rank *
+		    t->p->snap->n_hosts + g_array_index(t->cand, guint,
+		    t->next_c)] == 0) {
+			t->next_c++;
+			continue;
+		}
+		host_victims(t, t->next_c++, t->rank, t->next_rank, one);
+		g_array_append_vals(t->victims, one->data, one->len);
+		untaken_from(t, had);
+		if (one->len > 0)
+			return TRUE;
+	}
+	t->all_listed = TRUE;
+	return FALSE;
+}
+
+static void
+find_victims(Try *t)
+{
+	guint pf = t->p->snap->preempt_for;
+
+	t->rank = preempt_queue_ranks(t->pre, t->job->queue);
+	t->n_ranks = t->pre->n_ranks[t->job->queue];
+	t->taken = t->pre->taken;
+	t->pre->stamp++;
+	t->lazy = !t->job->one_host && !(pf & SCHED_PREEMPT_FOR_LEAST_RUN_TIME) &&
+	    !((pf & SCHED_PREEMPT_FOR_OPTIMAL_MINI_JOB) && t->need > 1);
+	/* span[hosts=1] with room enough: list_host_victims does. */
+	if (t->job->one_host && job_room(t) >= t->need)
+		t->all_listed = t->fitting = TRUE;
+	else if (!t->lazy)
+		list_all_victims(t);
+}
+
+/* Whether victim i exists, listing more if needed. */
+static gboolean
+have_victim(Try *t, guint i)
+{
+	while (i >= t->victims->len && more_victims(t))
+		;
+	return i < t->victims->len;
 }
 
 /* span[hosts=1]: which victims hold slots on each candidate host. */
@@ -277,7 +412,7 @@ index_by_host(Try *t)
 {
 	const SchedSnapshot *s = t->p->snap;
 
-	t->by_host = g_new0(GArray *, t->cand->len);
+	t->by_host = g_new0(GArray *, MAX(t->cand->len, 1u));
 	for (guint v = 0; v < t->victims->len; v++) {
 		const SchedRunning *r =
 		    &s->running[g_array_index(t->victims, Victim, v).run];
@@ -333,22 +468,30 @@ refresh_offer(Try *t, guint h)
 /* Suspend (sign 1) or take back (-1) a victim in the pass's counters; a
  * victim its queue terminates releases its slots altogether. */
 static void
-apply(Try *t, guint v, int sign)
+suspend_run(Pass *p, const SchedRunning *r, int sign)
 {
-	const SchedSnapshot *s = t->p->snap;
-	const SchedRunning *r = &s->running[g_array_index(t->victims, Victim, v).run];
+	const SchedSnapshot *s = p->snap;
 	gboolean kill = s->queues[r->queue].terminate_on_preempt;
 
 	for (guint a = 0; a < r->n_allocs; a++) {
 		const SchedAlloc *al = &r->allocs[a];
 
 		if (kill)
-			sched_count_add(&t->p->count, s, r->queue, r->user, al->host,
+			sched_count_add(&p->count, s, r->queue, r->user, al->host,
 			    -sign * al->slots);
 		else
-			sched_count_suspend(&t->p->count, s, r->user, al->host,
+			sched_count_suspend(&p->count, s, r->user, al->host,
 			    sign * al->slots);
 	}
+}
+
+static void
+apply(Try *t, guint v, int sign)
+{
+	const SchedSnapshot *s = t->p->snap;
+	const SchedRunning *r = &s->running[g_array_index(t->victims, Victim, v).run];
+
+	suspend_run(t->p, r, sign);
 	for (guint a = 0; a < r->n_allocs; a++)
 		refresh_offer(t, r->allocs[a].host);
 	t->taken[v] = sign > 0;
@@ -373,15 +516,15 @@ measure(Try *t, Goal g)
  * The victims a step may look at: all, or for a span[hosts=1] try only
  * those on its host (elsewhere a victim can relieve MAX_JOBS, not slots).
  */
-static guint
-scope_len(const Try *t, gboolean all)
+static gboolean
+in_scope(Try *t, gboolean all, guint i)
 {
 	GArray *l;
 
 	if (all || t->only == NO_HOST)
-		return t->victims->len;
+		return have_victim(t, i);
 	l = t->by_host[t->only];
-	return l != NULL ? l->len : 0;
+	return l != NULL && i < l->len;
 }
 
 static guint
@@ -422,7 +565,7 @@ sweep(Try *t, Goal g)
 
 	while (progress && measure(t, g) < t->need) {
 		progress = FALSE;
-		for (guint i = 0; i < scope_len(t, g == GOAL_ROOM); i++) {
+		for (guint i = 0; in_scope(t, g == GOAL_ROOM, i); i++) {
 			guint v = scope_at(t, g == GOAL_ROOM, i);
 			int before = measure(t, g);
 
@@ -486,7 +629,8 @@ choose(Try *t)
 		return TRUE;
 	}
 	short_room = job_room(t) < t->need;
-	for (guint i = 0; i < scope_len(t, short_room); i++) {
+	list_all_victims(t);
+	for (guint i = 0; in_scope(t, short_room, i); i++) {
 		guint v = scope_at(t, short_room, i);
 
 		if (!t->taken[v])
@@ -498,6 +642,113 @@ choose(Try *t)
 	}
 	drop_unneeded(t);
 	return TRUE;
+}
+
+/*
+ * Whether the job-level limits can let the job run at all.  Suspending or
+ * killing a victim only lowers counters, so the room is largest with every
+ * victim that can change it taken: the eligible jobs of the job's user and
+ * of its groups' members holding slots on a host the job can use.  If that
+ * is still short, every choice of victims fails rule 6 and there is no
+ * need to list victims, or to try them host by host for span[hosts=1],
+ * each time taking all of them before giving up.  The running jobs the
+ * job's queue may preempt are indexed by user and group once per pass
+ * (prehosts.c), so this looks at those jobs only.
+ */
+static gboolean
+on_usable_host(Try *t, const SchedRunning *run)
+{
+	const OpenHosts *oh = open_hosts(t->p, t->job->queue);
+
+	for (guint a = 0; a < run->n_allocs; a++) {
+		guint h = run->allocs[a].host;
+
+		if (oh->pos[h] != 0 && sched_host_usable(t->p, t->job, h))
+			return TRUE;
+	}
+	return FALSE;
+}
+
+/* What suspending (or killing) run does to the counters the job-level
+ * room reads (sched_job_headroom: the user's and the groups' totals; the
+ * victim's queue is never the job's), sign -1 to undo.  The per-host
+ * counters sched_count_suspend also keeps do not matter here. */
+static void
+relieve_room(Pass *p, const SchedRunning *run, int sign)
+{
+	const SchedSnapshot *s = p->snap;
+	const SchedUser *u = &s->users[run->user];
+	SchedCount *c = &p->count;
+	gboolean kill = s->queues[run->queue].terminate_on_preempt;
+	int slots = 0;
+
+	for (guint a = 0; a < run->n_allocs; a++)
+		slots += run->allocs[a].slots;
+	slots *= sign;
+	if (kill) {
+		c->user[run->user] -= slots;
+		for (guint g = 0; g < u->n_groups; g++)
+			c->group[u->groups[g]] -= slots;
+	} else {
+		c->susp_user[run->user] += slots;
+		for (guint g = 0; g < u->n_groups; g++)
+			c->susp_group[u->groups[g]] += slots;
+	}
+}
+
+/*
+ * Take every job of `jobs` that could be a victim.  For a fellow group
+ * member's job (`member`), suspending it changes only the group's count,
+ * and that only when the group limits ignore suspended jobs
+ * (PREEMPT_FOR=GROUP_MAX); otherwise only killing it (TERMINATE_WHEN)
+ * can help, so the others are left alone.
+ */
+static void
+relieve_with(Try *t, GArray *jobs, gboolean member, GArray *took)
+{
+	Preempt *pre = t->pre;
+	const SchedSnapshot *s = t->p->snap;
+	gboolean suspend_helps = !member || t->p->count.run_only.group;
+
+	for (guint i = 0; jobs != NULL && i < jobs->len; i++) {
+		guint r = g_array_index(jobs, guint, i);
+
+		if (pre->seen[r] == pre->stamp)
+			continue;
+		if (!suspend_helps &&
+		    !s->queues[s->running[r].queue].terminate_on_preempt)
+			continue;
+		pre->seen[r] = pre->stamp;
+		if (!eligible(t, r) || !on_usable_host(t, &t->p->snap->running[r]))
+			continue;
+		relieve_room(t->p, &t->p->snap->running[r], 1);
+		g_array_append_val(took, r);
+	}
+}
+
+static gboolean
+room_reachable(Try *t)
+{
+	const SchedUser *u = &t->p->snap->users[t->job->user];
+	GArray *took;
+	gboolean ok;
+
+	if (job_room(t) >= t->need)
+		return TRUE;
+	took = g_array_new(FALSE, FALSE, sizeof(guint));
+	preempt_index_users(t->pre, t->job->queue);
+	t->pre->stamp++;
+	relieve_with(t, t->pre->by_user[t->job->queue][t->job->user], FALSE,
+	    took);
+	for (guint g = 0; g < u->n_groups; g++)
+		relieve_with(t, t->pre->by_group[t->job->queue][u->groups[g]], TRUE,
+		    took);
+	ok = job_room(t) >= t->need;
+	for (guint i = took->len; i-- > 0;)
+		relieve_room(t->p, &t->p->snap->running[g_array_index(took, guint, i)],
+		    -1);
+	g_array_free(took, TRUE);
+	return ok;
 }
 
 /* ---- span[hosts=1]: one host at a time --------------------------------- */
@@ -517,8 +768,98 @@ static int
 rank_of(const Try *t, guint v)
 {
 	/* 0 when v's queue ranks with the best victim's, > 0 when after. */
-	return (int)(g_array_index(t->victims, Victim, v).rank -
-	    g_array_index(t->victims, Victim, 0).rank);
+	return (int)(g_array_index(t->victims, Victim, v).rank - t->min_rank);
+}
+
+/*
+ * Whether candidate c could offer the job enough alone.  Victims lower its
+ * slots in use by at most the slots they hold there, so when MXJ would
+ * still leave too little, choose() is sure to fail on it: no need to try.
+ */
+static gboolean
+may_fit_alone(const Try *t, guint c)
+{
+	guint h = g_array_index(t->cand, guint, c);
+	const SchedHost *host = &t->p->snap->hosts[h];
+
+	if (t->offer[c] >= t->need || host->max_slots < 0)
+		return TRUE;
+	return host->max_slots - sched_count_host(&t->p->count, h) +
+	    t->vslots[c] >= t->need;
+}
+
+/* Slots the eligible victims hold on each candidate host, and the best
+ * rank among them all. */
+static void
+count_host_victims(Try *t)
+{
+	Preempt *pre = t->pre;
+
+	t->vslots = g_new0(int, MAX(t->cand->len, 1u));
+	t->min_rank = G_MAXUINT;
+	for (guint c = 0; c < t->cand->len; c++) {
+		guint h = g_array_index(t->cand, guint, c);
+		GArray *on = pre->on_host[h];
+
+		pre->stamp++;
+		for (guint i = 0; on != NULL && i < on->len; i++) {
+			guint r = g_array_index(on, guint, i);
+			const SchedRunning *run = &t->p->snap->running[r];
+
+			if (pre->seen[r] == pre->stamp || !eligible(t, r))
+				continue;
+			pre->seen[r] = pre->stamp;
+			for (guint a = 0; a < run->n_allocs; a++)
+				if (run->allocs[a].host == h)
+					t->vslots[c] += run->allocs[a].slots;
+			t->min_rank = MIN(t->min_rank, t->rank[run->queue]);
+		}
+	}
+}
+
+/*
+ * span[hosts=1] when the job-level room is already enough: choose() on a
+ * host then looks only at that host's victims, so each host's victims are
+ * listed when its turn comes, alone.  Each gets the keys the whole list
+ * would give it (its first candidate host, its slots on candidates), so
+ * sorting them by those keys keeps the order they have in the whole list;
+ * the positions differ, but they are only compared within one host.
+ */
+static void
+list_host_victims(Try *t, guint c)
+{
+	Preempt *pre = t->pre;
+	GArray *on = pre->on_host[g_array_index(t->cand, guint, c)];
+
+	g_array_set_size(t->victims, 0);
+	pre->stamp++;
+	for (guint i = 0; on != NULL && i < on->len; i++) {
+		guint r = g_array_index(on, guint, i);
+		const SchedRunning *run = &t->p->snap->running[r];
+		Victim v = {
+			.run = r, .rank = t->rank[run->queue],
+			.host_rank = G_MAXUINT, .start = run->start_time,
+			.id = run->id,
+		};
+
+		if (pre->seen[r] == pre->stamp || !eligible(t, r))
+			continue;
+		pre->seen[r] = pre->stamp;
+		for (guint a = 0; a < run->n_allocs; a++)
+			if (t->pos[run->allocs[a].host] != 0)
+				v.host_rank = MIN(v.host_rank,
+				    t->pos[run->allocs[a].host] - 1);
+		v.slots = slots_on_candidates(t, run);
+		g_array_append_val(t->victims, v);
+	}
+	if (t->victims->len > 1)
+		g_array_sort_with_data(t->victims, cmp_victim, t);
+	untaken_from(t, 0);
+	if (t->by_host[c] == NULL)
+		t->by_host[c] = g_array_new(FALSE, FALSE, sizeof(guint));
+	g_array_set_size(t->by_host[c], 0);
+	for (guint v = 0; v < t->victims->len; v++)
+		g_array_append_val(t->by_host[c], v);
 }
 
 /*
@@ -534,6 +875,10 @@ choose_one_host(Try *t)
 	for (guint c = 0; c < t->cand->len && best_rank > 0; c++) {
 		int rank;
 
+		if (!may_fit_alone(t, c))
+			continue;
+		if (t->fitting)
+			list_host_victims(t, c);
 		t->only = c;
 		if (!choose(t))
 			continue;
@@ -546,6 +891,8 @@ choose_one_host(Try *t)
 	}
 	if (best == NO_HOST)
 		return FALSE;
+	if (t->fitting)
+		list_host_victims(t, best);
 	t->only = best;
 	return choose(t);
 }
@@ -602,6 +949,7 @@ commit_try(Try *t)
 
 		d.terminate = s->queues[s->running[d.victim].queue].terminate_on_preempt;
 		t->pre->done[d.victim] = TRUE;
+		prehosts_taken(t->p, d.victim);
 		g_array_append_val(pre, d);
 	}
 	n = place_after(t);
@@ -621,8 +969,9 @@ try_init(Try *t, Pass *p, guint idx)
 	t->need = t->job->min_slots;
 	t->only = NO_HOST;
 	t->cand = g_array_new(FALSE, FALSE, sizeof(guint));
-	t->pos = g_new0(guint, s->n_hosts);
-	t->offer = g_new0(int, s->n_hosts);
+	if (t->pre->pos == NULL)
+		t->pre->pos = g_new0(guint, MAX(s->n_hosts, 1u));
+	t->pos = t->pre->pos;
 	t->victims = t->pre->victims;
 	g_array_set_size(t->victims, 0);
 	t->order = g_array_new(FALSE, FALSE, sizeof(guint));
@@ -635,29 +984,49 @@ try_clear(Try *t)
 		if (t->by_host[c] != NULL)
 			g_array_free(t->by_host[c], TRUE);
 	g_free(t->by_host);
+	g_free(t->vslots);
+	/* pos is shared by every try of the pass: leave it all zero. */
+	for (guint c = 0; c < t->cand->len; c++)
+		t->pos[g_array_index(t->cand, guint, c)] = 0;
 	g_array_free(t->cand, TRUE);
-	g_free(t->pos);
 	g_free(t->offer);
 
 	g_array_free(t->order, TRUE);
 }
 
 gboolean
-preempt_try(Pass *p, guint idx)
+preempt_try(Pass *p, guint idx, gboolean placed_none)
 {
 	Try t;
 	gboolean ok = FALSE;
+	guint pf = p->snap->preempt_for;
 
 	try_init(&t, p, idx);
+	/*
+	 * A one-slot job that placement just found no slot for: no candidate
+	 * offers it anything before victims are taken, and it takes the first
+	 * victim that frees a slot.  Candidates are then listed only as far
+	 * as the victims looked at need, the rest never ordered.  (Taking a
+	 * victim changes the slots in use, which order equally loaded hosts:
+	 * every host of a listed victim is listed before it is taken.)
+	 */
+	t.lazy_cand = placed_none && t.need == 1 && !t.job->one_host &&
+	    !(pf & SCHED_PREEMPT_FOR_LEAST_RUN_TIME);
+	if (!room_reachable(&t)) {
+		try_clear(&t);
+		return FALSE;
+	}
 	find_candidates(&t);
 	find_victims(&t);
-	t.taken = p->preempt->taken;
-	/* NULL when nothing runs: memset must not see it even for 0 bytes. */
-	if (t.victims->len > 0)
-		memset(t.taken, 0, t.victims->len * sizeof *t.taken);
-	if (t.job->one_host)
-		index_by_host(&t);
-	if (t.victims->len > 0)
+	if (t.job->one_host) {
+		count_host_victims(&t);
+		if (t.fitting)
+			t.by_host = g_new0(GArray *, MAX(t.cand->len, 1u));
+		else
+			index_by_host(&t);
+	}
+	/* Listed host by host, a span[hosts=1] try knows from the count. */
+	if (t.fitting ? t.min_rank != G_MAXUINT : have_victim(&t, 0))
 		ok = t.job->one_host ? choose_one_host(&t) : choose(&t);
 	/* A job that fits without victims did not need preemption: whatever
 	 * stopped it is not something a victim can change. */

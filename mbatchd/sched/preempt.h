@@ -39,6 +39,22 @@ struct Preempt {
 	GArray **bucket;          /* [n_queues]: Victim, one per queue rank */
 	GArray *one;              /* Victim, one host's */
 	gboolean *taken;          /* [n_running] */
+	guint *pos;               /* [n_hosts]: Try.pos, all zero between tries */
+	/* prehosts.c, built at the first preemptor of the pass. */
+	guint *by_load;           /* hosts by r15s, r1m, name */
+	guint *load_pos;          /* [n_hosts]: position in by_load */
+	guint *load_class;        /* [n_hosts]: rank of its (r15s, r1m) */
+	int **vcount;             /* [a]: NULL or [n_hosts]: allocations of
+	                           * victims a may still take, per host */
+	int **rcount;             /* [a]: NULL or [rank * n_hosts + host]: the
+	                           * same per rank of the victim's queue */
+	guint64 **wanted;         /* [a]: NULL or bits over by_load: a's
+	                           * candidates holding victims or listed open */
+	guint8 *plain_usable;     /* [n_hosts]: 0 not known yet, 1 usable, 2 not,
+	                           * for jobs without -m or filter data */
+	GArray ***by_user;        /* [a]: NULL or [n_users]: NULL or the user's
+	                           * RUN jobs a may preempt */
+	GArray ***by_group;       /* [a]: the same per group, for its members */
 };
 
 static inline const Rel *
@@ -46,6 +62,28 @@ preempt_rel(const Preempt *pre, guint a, guint b)
 {
 	return &pre->rel[a * pre->snap->n_queues + b];
 }
+
+/* prehosts.c.  The usable candidate hosts of job j's queue that offer it
+ * a slot or hold a victim it may take, least loaded first (rule 4b), a
+ * class of equally loaded hosts at a time. */
+typedef struct {
+	guint q;
+	gboolean plain;           /* no -m, no filter data: usable per host */
+	guint next;               /* next position in the load rank */
+} CandGen;
+
+void preempt_cand_begin(Pass *p, const SchedJob *j, CandGen *g);
+/* Append the next class's candidates to out; FALSE when none are left. */
+gboolean preempt_cand_next(Pass *p, const SchedJob *j, CandGen *g,
+    GArray *out);
+/* Whether host h is one of the candidates (listed yet or not). */
+gboolean preempt_cand_is(Pass *p, const SchedJob *j, const CandGen *g,
+    guint h);
+/* Running job r was taken as a victim: its hosts hold one fewer. */
+void prehosts_taken(Pass *p, guint r);
+void prehosts_free(Preempt *pre);
+/* Fill by_user[a] and by_group[a], once per pass. */
+void preempt_index_users(Preempt *pre, guint a);
 
 /* [b]: the rank of queue b among those a may preempt, 0 first (rule 4a);
  * pre->n_ranks[a] tells how many distinct ranks there are. */

@@ -115,6 +115,8 @@ preempt_free(Preempt *pre)
 	g_free(pre->on_host);
 	g_free(pre->rel);
 	g_free(pre->can);
+	g_free(pre->pos);
+	prehosts_free(pre);
 	for (guint q = 0; pre->qrank != NULL && q < pre->snap->n_queues; q++)
 		g_free(pre->qrank[q]);
 	g_free(pre->qrank);

@@ -16,6 +16,9 @@
  * host and nothing to preempt, every later job of that shape would find
  * none either: the pass remembers that and copies the host reasons instead
  * of scanning every host again, and forgets it after each preemption.
+ * For other jobs, hosts that give every job of the queue the same reason
+ * (down, MXJ reached, the queue's own host limits reached) are counted
+ * wholesale and only the rest looked at one by one (open.c).
  *
  * Preempted jobs are resumed first (resume.c); a job that finds no slots
  * in a queue that may preempt tries preemption (preempt.c).  Queues in a
@@ -25,6 +28,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pass.h"
@@ -54,40 +58,82 @@ shape_equal(gconstpointer a, gconstpointer b)
 	    x->one_host == y->one_host;
 }
 
-/* Host order within a queue: HOSTS preference, then least loaded, then name. */
+/*
+ * Host order within a queue: HOSTS preference, then least loaded, then
+ * name.  The load and name part is the same for every queue, so it is
+ * sorted once per pass (rank_by_load) and each queue sorts integers.
+ */
 static int
-cmp_queue_host(gconstpointer a, gconstpointer b, gpointer data)
+cmp_load_name(gconstpointer a, gconstpointer b, gpointer data)
 {
 	const SchedSnapshot *snap = data;
-	const SchedQueueHost *x = a, *y = b;
-	const SchedHost *hx = &snap->hosts[x->host];
-	const SchedHost *hy = &snap->hosts[y->host];
+	guint x = *(const guint *)a, y = *(const guint *)b;
+	const SchedHost *hx = &snap->hosts[x], *hy = &snap->hosts[y];
+	int c;
+
+	if (hx->r15s != hy->r15s)
+		return hx->r15s < hy->r15s ? -1 : 1;
+	if ((c = strcmp(hx->name, hy->name)) != 0)
+		return c;
+	return x < y ? -1 : x > y;
+}
+
+/* All hosts in load-then-name order; *rank_out[h] is h's place in it. */
+static guint *
+rank_by_load(const SchedSnapshot *snap, guint **rank_out)
+{
+	guint *order = g_new(guint, MAX(snap->n_hosts, 1u));
+	guint *rank = g_new(guint, MAX(snap->n_hosts, 1u));
+
+	for (guint h = 0; h < snap->n_hosts; h++)
+		order[h] = h;
+	g_qsort_with_data(order, (gint)snap->n_hosts, sizeof(guint),
+	    cmp_load_name, (gpointer)snap);
+	for (guint i = 0; i < snap->n_hosts; i++)
+		rank[order[i]] = i;
+	*rank_out = rank;
+	return order;
+}
+
+typedef struct {
+	int pref;
+	guint rank;
+	guint host;
+} RankedHost;
+
+static int
+cmp_ranked(gconstpointer a, gconstpointer b)
+{
+	const RankedHost *x = a, *y = b;
 
 	if (x->pref != y->pref)
 		return x->pref > y->pref ? -1 : 1;
-	if (hx->r15s != hy->r15s)
-		return hx->r15s < hy->r15s ? -1 : 1;
-	return strcmp(hx->name, hy->name);
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
 static GArray *
-candidate_hosts(const SchedSnapshot *snap, const SchedQueue *q)
+candidate_hosts(const SchedSnapshot *snap, const SchedQueue *q,
+    const guint *by_load, const guint *rank)
 {
-	guint n = q->hosts != NULL ? q->n_hosts : snap->n_hosts;
-	GArray *tmp = g_array_sized_new(FALSE, FALSE, sizeof(SchedQueueHost), n);
-	GArray *out = g_array_sized_new(FALSE, FALSE, sizeof(guint), n);
+	GArray *out;
+	RankedHost *tmp;
 
-	for (guint i = 0; i < n; i++) {
-		SchedQueueHost qh = { .host = i, .pref = 0 };
-
-		if (q->hosts != NULL)
-			qh = q->hosts[i];
-		g_array_append_val(tmp, qh);
+	if (q->hosts == NULL) {
+		out = g_array_sized_new(FALSE, FALSE, sizeof(guint), snap->n_hosts);
+		g_array_append_vals(out, by_load, snap->n_hosts);
+		return out;
 	}
-	g_array_sort_with_data(tmp, cmp_queue_host, (gpointer)snap);
-	for (guint i = 0; i < tmp->len; i++)
-		g_array_append_val(out, g_array_index(tmp, SchedQueueHost, i).host);
-	g_array_free(tmp, TRUE);
+	out = g_array_sized_new(FALSE, FALSE, sizeof(guint), q->n_hosts);
+	tmp = g_new(RankedHost, MAX(q->n_hosts, 1u));
+	for (guint i = 0; i < q->n_hosts; i++) {
+		tmp[i].pref = q->hosts[i].pref;
+		tmp[i].host = q->hosts[i].host;
+		tmp[i].rank = rank[q->hosts[i].host];
+	}
+	qsort(tmp, q->n_hosts, sizeof *tmp, cmp_ranked);
+	for (guint i = 0; i < q->n_hosts; i++)
+		g_array_append_val(out, tmp[i].host);
+	g_free(tmp);
 	return out;
 }
 
@@ -97,8 +143,8 @@ headroom(int limit, int used)
 	return limit < 0 ? INT_MAX : limit - used;
 }
 
-static int
-cpu_cap(double per_cpu, int ncpus)
+int
+sched_cpu_cap(double per_cpu, int ncpus)
 {
 	return per_cpu < 0 ? INT_MAX : (int)ceil(per_cpu * (ncpus > 0 ? ncpus : 1));
 }
@@ -148,12 +194,31 @@ group_cpu_room(Pass *p, const SchedJob *j, guint h)
 
 		if (g->jl_p <= 0)
 			continue;
-		room = MIN(room, cpu_cap(g->jl_p, s->hosts[h].ncpus) -
+		room = MIN(room, sched_cpu_cap(g->jl_p, s->hosts[h].ncpus) -
 		    sched_count_group_host(&p->count, u->groups[i], h));
 	}
 	return room;
 }
 
+/* One host bound: FALSE with its reason when it leaves no room. */
+static gboolean
+bound(int room, SchedHostReason r, int *free, SchedHostReason *why)
+{
+	if (room <= 0) {
+		*why = r;
+		return FALSE;
+	}
+	*free = MIN(*free, room);
+	return TRUE;
+}
+
+/*
+ * The bounds in a fixed order, the first that leaves no room naming the
+ * reason.  A bound whose limit is not set is not looked up: its counters
+ * are hash lookups, most of what placing a job costs, and an unset limit
+ * never stops a job (it would offer INT_MAX less what is used, more than
+ * any job asks).
+ */
 int
 sched_host_room(Pass *p, const SchedJob *j, guint h, SchedHostReason *why)
 {
@@ -161,32 +226,31 @@ sched_host_room(Pass *p, const SchedJob *j, guint h, SchedHostReason *why)
 	const SchedHost *host = &s->hosts[h];
 	const SchedQueue *q = &s->queues[j->queue];
 	const SchedUser *u = &s->users[j->user];
-	int qh = sched_count_pair(p->count.queue_host, j->queue, h);
-	struct {
-		int free;
-		SchedHostReason why;
-	} bounds[] = {
-		{ headroom(host->max_slots, sched_count_host(&p->count, h)),
-		    SCHED_HR_SLOTS },
-		{ headroom(q->hjob_limit, qh), SCHED_HR_QUEUE_HOST },
-		{ cpu_cap(q->pjob_limit, host->ncpus) - qh, SCHED_HR_QUEUE_CPU },
-		{ headroom(host->jl_u,
-		    sched_count_user_host_jlu(&p->count, j->user, h)),
-		    SCHED_HR_USER_HOST },
-		{ cpu_cap(u->jl_p, host->ncpus) -
-		    sched_count_user_host_cpu(&p->count, j->user, h),
-		    SCHED_HR_USER_CPU },
-		{ group_cpu_room(p, j, h), SCHED_HR_GROUP_CPU },
-	};
-	int free = INT_MAX;
+	int free = INT_MAX, qh = 0;
 
-	for (guint i = 0; i < G_N_ELEMENTS(bounds); i++) {
-		if (bounds[i].free <= 0) {
-			*why = bounds[i].why;
-			return 0;
-		}
-		free = MIN(free, bounds[i].free);
-	}
+	if (host->max_slots >= 0 && !bound(host->max_slots -
+	    sched_count_host(&p->count, h), SCHED_HR_SLOTS, &free, why))
+		return 0;
+	if (q->hjob_limit >= 0 || q->pjob_limit >= 0)
+		qh = sched_count_pair(p->count.queue_host, j->queue, h);
+	if (q->hjob_limit >= 0 && !bound(q->hjob_limit - qh,
+	    SCHED_HR_QUEUE_HOST, &free, why))
+		return 0;
+	if (q->pjob_limit >= 0 && !bound(sched_cpu_cap(q->pjob_limit,
+	    host->ncpus) - qh,
+	    SCHED_HR_QUEUE_CPU, &free, why))
+		return 0;
+	if (host->jl_u >= 0 && !bound(host->jl_u -
+	    sched_count_user_host_jlu(&p->count, j->user, h),
+	    SCHED_HR_USER_HOST, &free, why))
+		return 0;
+	if (u->jl_p >= 0 && !bound(sched_cpu_cap(u->jl_p, host->ncpus) -
+	    sched_count_user_host_cpu(&p->count, j->user, h),
+	    SCHED_HR_USER_CPU, &free, why))
+		return 0;
+	if (u->n_groups > 0 && !bound(group_cpu_room(p, j, h),
+	    SCHED_HR_GROUP_CPU, &free, why))
+		return 0;
 	if (j->ptile > 0)
 		free = MIN(free, j->ptile);
 	return free;
@@ -258,64 +322,113 @@ sched_host_usable(Pass *p, const SchedJob *j, guint h)
 	    host_passes_filter(p, j, h);
 }
 
-/* -m hosts the queue cannot use count as "not usable to the queue". */
-static void
-count_unusable_asked(Pass *p, const SchedJob *j, SchedPending *pend)
+/* Take host h for the job if it offers what the job needs: TRUE when it
+ * was taken, else its reason is counted. */
+static gboolean
+try_host(Pass *p, const SchedJob *j, guint h, int want, int *got,
+    SchedPending *pend)
 {
-	GArray *cand = p->queue_hosts[j->queue];
+	SchedHostReason why = SCHED_HR_NOT_ENOUGH;
+	SchedAlloc a;
+	int free = host_free(p, j, h, &why);
 
-	for (guint i = 0; i < j->n_asked_hosts; i++) {
-		gboolean found = FALSE;
-
-		for (guint c = 0; c < cand->len && !found; c++)
-			found = g_array_index(cand, guint, c) == j->asked_hosts[i];
-		if (!found)
-			pend->host_counts[SCHED_HR_NOT_USABLE]++;
+	if (free <= 0 || (j->one_host && free < j->min_slots)) {
+		pend->host_counts[free <= 0 ? why : SCHED_HR_NOT_ENOUGH]++;
+		return FALSE;
 	}
+	a.host = h;
+	a.slots = MIN(free, want - *got);
+	g_array_append_val(p->plan->allocs, a);
+	*got += a.slots;
+	return TRUE;
+}
+
+static int
+cmp_guint(gconstpointer a, gconstpointer b)
+{
+	guint x = *(const guint *)a, y = *(const guint *)b;
+
+	return x < y ? -1 : x > y;
 }
 
 /*
- * Choose hosts for up to `want` slots (at least min_slots).  On success the
- * allocations are appended to the plan and the count returned; on failure
- * nothing is appended and pend holds the host reasons.
+ * bsub -m: only the asked hosts the queue can use, in the queue's order;
+ * every other candidate is "not asked", every asked host that is not a
+ * candidate "not usable" (once per time it is named).
+ */
+static void
+place_asked(Pass *p, const SchedJob *j, int want, int *got, SchedPending *pend)
+{
+	OpenHosts *oh = open_hosts(p, j->queue);
+	guint *at = g_new(guint, j->n_asked_hosts + 1), n = 0, distinct = 0;
+
+	for (guint i = 0; i < j->n_asked_hosts; i++) {
+		guint c = oh->pos[j->asked_hosts[i]];
+
+		if (c != 0)
+			at[n++] = c - 1;
+	}
+	qsort(at, n, sizeof *at, cmp_guint);
+	for (guint i = 0; i < n; i++)
+		if (i == 0 || at[i] != at[i - 1])
+			at[distinct++] = at[i];
+	pend->host_counts[SCHED_HR_NOT_ASKED] += oh->cand->len - distinct;
+	for (guint i = 0; i < distinct && *got < want; i++)
+		if (try_host(p, j, g_array_index(oh->cand, guint, at[i]), want, got,
+		    pend) && j->one_host)
+			break;
+	g_free(at);
+}
+
+/* Any other job: the hosts still listed for its queue, in the queue's
+ * order; the others are counted by their reason wholesale. */
+static void
+place_open(Pass *p, const SchedJob *j, int want, int *got, SchedPending *pend)
+{
+	OpenHosts *oh = open_hosts(p, j->queue);
+
+	for (guint c = open_first(oh), nx; c != G_MAXUINT && *got < want; c = nx) {
+		nx = open_next(oh, c);
+		if (!open_take(p, oh, c))
+			continue;
+		if (try_host(p, j, g_array_index(oh->cand, guint, c), want, got,
+		    pend) && j->one_host)
+			break;
+	}
+	/* After the walk: it may have closed some. */
+	for (guint r = 0; r < _SCHED_HR_MAX; r++)
+		pend->host_counts[r] += oh->closed[r];
+}
+
+/*
+ * Choose hosts for up to `want` slots (at least min_slots), the first in
+ * the queue's order that have room.  On success the allocations are
+ * appended to the plan and their number returned; on failure nothing is
+ * appended and pend holds the host reasons, one per candidate host.
  */
 static guint
 place(Pass *p, const SchedJob *j, int want, SchedPending *pend)
 {
-	GArray *cand = p->queue_hosts[j->queue];
 	GArray *allocs = p->plan->allocs;
 	guint first = allocs->len;
 	int got = 0;
 
-	for (guint c = 0; c < cand->len && got < want; c++) {
-		guint h = g_array_index(cand, guint, c);
-		SchedHostReason why = SCHED_HR_NOT_ENOUGH;
-		SchedAlloc a;
-		int free;
-
-		if (!asked_for(j, h)) {
-			pend->host_counts[SCHED_HR_NOT_ASKED]++;
-			continue;
-		}
-		free = host_free(p, j, h, &why);
-		if (free <= 0 || (j->one_host && free < j->min_slots)) {
-			pend->host_counts[free <= 0 ? why : SCHED_HR_NOT_ENOUGH]++;
-			continue;
-		}
-		a.host = h;
-		a.slots = MIN(free, want - got);
-		g_array_append_val(allocs, a);
-		got += a.slots;
-		if (j->one_host)
-			break;
-	}
+	if (j->asked_hosts != NULL)
+		place_asked(p, j, want, &got, pend);
+	else
+		place_open(p, j, want, &got, pend);
 	if (got >= j->min_slots)
 		return allocs->len - first;
 	/* Hosts that offered some slots were not enough together. */
 	pend->host_counts[SCHED_HR_NOT_ENOUGH] += allocs->len - first;
 	g_array_set_size(allocs, first);
-	if (j->asked_hosts != NULL)
-		count_unusable_asked(p, j, pend);
+	if (j->asked_hosts != NULL) {
+		OpenHosts *oh = open_hosts(p, j->queue);
+
+		for (guint i = 0; i < j->n_asked_hosts; i++)
+			if (oh->pos[j->asked_hosts[i]] == 0)
+				pend->host_counts[SCHED_HR_NOT_USABLE]++;
+	}
 	return 0;
 }
 
@@ -354,8 +467,12 @@ sched_commit(Pass *p, guint idx, guint first, guint n, guint first_pre,
 	for (guint i = first; i < first + n; i++) {
 		const SchedAlloc *a = &g_array_index(p->plan->allocs, SchedAlloc, i);
 
+		gboolean was_full = sched_host_full(p, a->host);
+
 		sched_count_add(&p->count, p->snap, j->queue, j->user, a->host,
 		    a->slots);
+		if (!was_full && sched_host_full(p, a->host))
+			open_host_filled(p, a->host);
 	}
 	if (j->array_id != 0)
 		sched_count_add_array(&p->count, j->array_id);
@@ -370,14 +487,27 @@ relievable(SchedPendReason r)
 }
 
 static gboolean
-try_preempt(Pass *p, guint idx)
+try_preempt(Pass *p, guint idx, gboolean placed_none)
 {
 	const SchedJob *j = &p->snap->pending[idx];
 
+	const SchedDispatch *d;
+
 	if (p->preempt == NULL || !preempt_queue_can(p->preempt, j->queue) ||
-	    !preempt_try(p, idx))
+	    !preempt_try(p, idx, placed_none))
 		return FALSE;
 	memset(&p->plan->pending[idx], 0, sizeof p->plan->pending[idx]);
+	/* The victims' hosts may have free slots again. */
+	d = &g_array_index(p->plan->dispatches, SchedDispatch,
+	    p->plan->dispatches->len - 1);
+	for (guint i = d->first_preemption;
+	    i < d->first_preemption + d->n_preemptions; i++) {
+		const SchedRunning *r = &p->snap->running[g_array_index(
+		    p->plan->preemptions, SchedPreemption, i).victim];
+
+		for (guint a = 0; a < r->n_allocs; a++)
+			open_reopen(p, r->allocs[a].host);
+	}
 	/* Suspending victims lowered counters: blocked shapes may fit now. */
 	g_hash_table_remove_all(p->blocked);
 	g_hash_table_remove_all(p->no_victims);
@@ -390,7 +520,7 @@ try_preempt_for_limit(Pass *p, guint idx, const Shape *shape, gboolean memo)
 {
 	if (memo && g_hash_table_contains(p->no_victims, shape))
 		return;
-	if (!try_preempt(p, idx) && memo)
+	if (!try_preempt(p, idx, FALSE) && memo)
 		g_hash_table_add(p->no_victims, g_memdup2(shape, sizeof *shape));
 }
 
@@ -432,11 +562,13 @@ sched_consider(Pass *p, guint idx)
 	first = p->plan->allocs->len;
 	n = place(p, j, want, pend);
 	if (n > 0) {
+		/* The hosts passed over on the way say nothing: it started. */
+		memset(pend, 0, sizeof *pend);
 		sched_commit(p, idx, first, n, 0, 0);
 		return;
 	}
 	pend->reason = SCHED_PEND_NO_HOSTS;
-	if (try_preempt(p, idx))
+	if (try_preempt(p, idx, TRUE))
 		return;
 	/* A shape that could neither fit nor preempt cannot later in the
 	 * pass either, until a preemption lowers the counters again. */
@@ -445,25 +577,59 @@ sched_consider(Pass *p, guint idx)
 		    g_memdup2(pend, sizeof *pend));
 }
 
-typedef struct {
-	const SchedSnapshot *snap;
-	const int *prio;          /* per queue, pools merged (pool.c) */
-} SortData;
-
 static int
-cmp_by_queue_priority(gconstpointer a, gconstpointer b, gpointer data)
+cmp_int_desc(gconstpointer a, gconstpointer b)
 {
-	const SortData *d = data;
-	const SchedSnapshot *s = d->snap;
-	const SchedJob *x = &s->pending[*(const guint *)a];
-	const SchedJob *y = &s->pending[*(const guint *)b];
-	int px = d->prio[x->queue], py = d->prio[y->queue];
+	int x = *(const int *)a, y = *(const int *)b;
 
-	if (px != py)
-		return px > py ? -1 : 1;
-	/* Stable: keep the snapshot's order within a priority level. */
-	return *(const guint *)a < *(const guint *)b ? -1 :
-	    *(const guint *)a > *(const guint *)b;
+	return x > y ? -1 : x < y;
+}
+
+/*
+ * The pass order: pending jobs by their queue's sort priority (pools
+ * merged, pool.c), highest first, the snapshot's order kept within a
+ * priority.  Priorities are few, so a stable bucket sort: count each
+ * priority's jobs, then place every job after those of higher priority.
+ */
+static guint *
+pass_order(const SchedSnapshot *snap, const int *prio)
+{
+	guint n = snap->n_pending, nq = snap->n_queues, nlev = 0;
+	guint *order = g_new(guint, MAX(n, 1u));
+	int *levels = g_new(int, MAX(nq, 1u));
+	guint *level_of = g_new(guint, MAX(nq, 1u));
+	guint *start = g_new0(guint, nq + 1);
+
+	for (guint q = 0; q < nq; q++)
+		levels[q] = prio[q];
+	qsort(levels, nq, sizeof *levels, cmp_int_desc);
+	for (guint q = 0; q < nq; q++)
+		if (nlev == 0 || levels[nlev - 1] != levels[q])
+			levels[nlev++] = levels[q];
+	for (guint q = 0; q < nq; q++) {
+		guint lo = 0, hi = nlev;
+
+		/* Levels are descending: find prio[q] by bisection. */
+		while (hi - lo > 1) {
+			guint mid = (lo + hi) / 2;
+
+			if (levels[mid] >= prio[q])
+				lo = mid;
+			else
+				hi = mid;
+		}
+		level_of[q] = lo;
+	}
+	for (guint i = 0; i < n; i++)
+		start[level_of[snap->pending[i].queue] + 1]++;
+	for (guint l = 0; l < nlev; l++)
+		start[l + 1] += start[l];
+	for (guint i = 0; i < n; i++)
+		order[start[level_of[snap->pending[i].queue]]++] = i;
+	g_free(levels);
+	g_free(level_of);
+	g_free(start);
+	return order;
 }
 
 SchedPlan *
@@ -471,8 +637,8 @@ sched_run(const SchedSnapshot *snap)
 {
 	SchedPlan *plan = g_new0(SchedPlan, 1);
 	Pass p = { .snap = snap, .plan = plan };
-	SortData sd = { .snap = snap };
-	guint *order;
+	guint *order, *by_load, *rank;
+	int *prio;
 
 	plan->dispatches = g_array_new(FALSE, FALSE, sizeof(SchedDispatch));
 	plan->allocs = g_array_new(FALSE, FALSE, sizeof(SchedAlloc));
@@ -481,9 +647,14 @@ sched_run(const SchedSnapshot *snap)
 	plan->pending = g_new0(SchedPending, snap->n_pending);
 	plan->n_pending = snap->n_pending;
 	sched_count_init(&p.count, snap);
+	by_load = rank_by_load(snap, &rank);
 	p.queue_hosts = g_new0(GArray *, snap->n_queues);
 	for (guint q = 0; q < snap->n_queues; q++)
-		p.queue_hosts[q] = candidate_hosts(snap, &snap->queues[q]);
+		p.queue_hosts[q] = candidate_hosts(snap, &snap->queues[q], by_load,
+		    rank);
+	g_free(by_load);
+	g_free(rank);
+	p.open = open_new(snap);
 	p.blocked = g_hash_table_new_full(shape_hash, shape_equal, g_free, g_free);
 	p.no_victims = g_hash_table_new_full(shape_hash, shape_equal, g_free, NULL);
 	p.preempt = preempt_new(snap);
@@ -491,12 +662,8 @@ sched_run(const SchedSnapshot *snap)
 	/* Preempted jobs take their slots back before anything new starts. */
 	sched_resume(&p);
 
-	order = g_new(guint, snap->n_pending);
-	for (guint i = 0; i < snap->n_pending; i++)
-		order[i] = i;
-	sd.prio = pools_sort_priority(snap);
-	g_qsort_with_data(order, (gint)snap->n_pending, sizeof(guint),
-	    cmp_by_queue_priority, &sd);
+	prio = pools_sort_priority(snap);
+	order = pass_order(snap, prio);
 	pools_set_order(p.pools, snap, order, snap->n_pending);
 	for (guint i = 0; i < snap->n_pending; i++)
 		if (!pools_take_turn(&p, order[i]))
@@ -504,11 +671,12 @@ sched_run(const SchedSnapshot *snap)
 	pools_finish(&p);
 
 	g_free(order);
-	g_free((int *)sd.prio);
+	g_free(prio);
 	pools_free(p.pools);
 	preempt_free(p.preempt);
 	g_hash_table_destroy(p.blocked);
 	g_hash_table_destroy(p.no_victims);
+	open_free(p.open, snap->n_queues);
 	for (guint q = 0; q < snap->n_queues; q++)
 		g_array_free(p.queue_hosts[q], TRUE);
 	g_free(p.queue_hosts);

@@ -144,6 +144,49 @@ START_TEST(test_roundtrip_every_kind)
 }
 END_TEST
 
+/*
+ * Replay unpacks into an arena reused per record (format.c): records far
+ * bigger than its first buffer, between small ones, must come back whole,
+ * and so must the small ones after the buffer has grown.
+ */
+START_TEST(test_roundtrip_records_bigger_than_the_arena)
+{
+	GPtrArray *expect = jt_stream_new();
+	GError *err = NULL;
+	BsEvlog *log = bs_evlog_open(dir, &nosync, &err);
+	static const guint sizes[] = { 10, 3000, 10, 20000, 5, 20000, 10 };
+	guint64 seq = 1;
+
+	ck_assert_ptr_nonnull(log);
+	for (guint i = 0; i < G_N_ELEMENTS(sizes); i++) {
+		Basalt__Event *ev = jt_event(0, seq);
+		Basalt__JobSpec *spec = ev->job_new->spec;
+		char **env = g_new0(char *, sizes[i] + 1), **own_env = spec->env;
+		size_t own_n = spec->n_env;
+
+		/* 20,000 variables of ~40 bytes: a record of ~1 MB. */
+		for (guint v = 0; v < sizes[i]; v++)
+			env[v] = g_strdup_printf("VARIABLE_%05u=/some/value/%u", v,
+			    v * 7919);
+		spec->env = env;
+		spec->n_env = sizes[i];
+		ck_assert(bs_evlog_append(log, ev, &err));
+		ck_assert(bs_evlog_sync(log, &err));
+		g_ptr_array_add(expect, jt_pack(ev));
+		spec->env = own_env;
+		spec->n_env = own_n;
+		g_strfreev(env);
+		jt_free(ev);
+		jt_append(log, seq + 1, seq + 2, 1, expect);
+		seq += 3;
+	}
+	bs_evlog_free(log);
+	load_ok(3 * G_N_ELEMENTS(sizes));
+	ck_assert(jt_stream_equal(got, expect));
+	g_ptr_array_unref(expect);
+}
+END_TEST
+
 START_TEST(test_group_commit_is_one_write)
 {
 	GError *err = NULL;
@@ -697,6 +740,7 @@ main(void)
 	tc = tcase_create("writer");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_roundtrip_every_kind);
+	tcase_add_test(tc, test_roundtrip_records_bigger_than_the_arena);
 	tcase_add_test(tc, test_group_commit_is_one_write);
 	tcase_add_test(tc, test_append_checks_seq);
 	tcase_add_test(tc, test_cancel_last);

@@ -158,6 +158,64 @@ START_TEST(test_submit_tcp)
 }
 END_TEST
 
+/* defer_hello: the hello goes with the first call; calls work as usual. */
+START_TEST(test_submit_deferred_hello)
+{
+	BsClientOptions opts;
+	GError *err = NULL;
+	BsClient *c;
+	char want[32], *q;
+	guint64 job = 0;
+
+	bs_client_options_init(&opts);
+	opts.unix_path = ts.path;
+	opts.timeout_ms = 5000;
+	opts.defer_hello = TRUE;
+	c = bs_client_connect(&opts, &err);
+	ck_assert_msg(c != NULL, "%s", err ? err->message : "");
+	g_snprintf(want, sizeof want, "uid=%d", (int)getuid());
+	q = submit_via_stub(c, &job);
+	ck_assert_uint_eq(job, 42);
+	ck_assert_str_eq(q, want);
+	g_free(q);
+	ck_assert_str_eq(bs_client_server_name(c), "testmaster");
+	/* A second call on the same connection. */
+	q = submit_via_stub(c, NULL);
+	ck_assert_str_eq(q, want);
+	g_free(q);
+	bs_client_free(c);
+}
+END_TEST
+
+/* A refused deferred hello fails the first call, with the server's reason. */
+START_TEST(test_deferred_hello_refused)
+{
+	Basalt__SubmitRequest req = BASALT__SUBMIT_REQUEST__INIT;
+	ProtobufCMessage *reply = NULL;
+	BsClientOptions opts;
+	GError *err = NULL;
+	BsClient *c;
+
+	bs_client_options_init(&opts);
+	opts.unix_path = ts.path;
+	opts.timeout_ms = 5000;
+	opts.role = BASALT__ROLE__ROLE_MASTER;
+	opts.defer_hello = TRUE;
+	c = bs_client_connect(&opts, &err);
+	ck_assert_msg(c != NULL, "%s", err ? err->message : "");
+	ck_assert(!bs_client_call(c, &basalt__batch_service__descriptor,
+	    method_index(&basalt__batch_service__descriptor, "Submit"),
+	    &req.base, &reply, &err));
+	ck_assert_ptr_null(reply);
+	ck_assert(g_error_matches(err, BS_ERROR, BS_ERROR_REFUSED));
+	ck_assert_msg(strstr(err->message, "server refused the connection: "
+	    "role ROLE_MASTER (3) is not served here") != NULL, "%s",
+	    err->message);
+	g_error_free(err);
+	bs_client_free(c);
+}
+END_TEST
+
 typedef struct {
 	int fd;
 	BsRpcConn *conn;
@@ -760,6 +818,8 @@ main(void)
 	tcase_add_test(calls, test_submit_unix);
 	tcase_add_test(calls, test_submit_tcp);
 	tcase_add_test(calls, test_submit_socketpair);
+	tcase_add_test(calls, test_submit_deferred_hello);
+	tcase_add_test(calls, test_deferred_hello_refused);
 	tcase_add_test(calls, test_direct_call);
 	tcase_add_test(calls, test_output_gate);
 	tcase_add_test(calls, test_deferred_reply);

@@ -457,6 +457,114 @@ START_TEST(test_host_filter)
 }
 END_TEST
 
+/*
+ * The pass looks host by host only at the hosts still open for a queue
+ * (mbatchd/sched/open.c); hosts that are down, full, or at the queue's own
+ * host limit are counted by reason wholesale.  These check that the counts
+ * stay those of a host-by-host look as hosts close during the pass.
+ */
+START_TEST(test_host_fills_mid_pass)
+{
+	guint q = queue("normal", 30), a = user("alice"), b = user("bob");
+	guint c = user("carol"), ha = host("hA", 1);
+	guint hb = host("hB", 2), hc = host("hC", 4), hd = host("hD", 4);
+
+	t.hosts[hb].r15s = 1.0;
+	t.hosts[hc].state = SCHED_HOST_CLOSED_ADM;
+	t.hosts[hd].state = SCHED_HOST_UNAVAIL;
+	(void)ha;
+	job(1, q, a, 1);    /* fills hA */
+	job(2, q, b, 2);    /* fills hB */
+	job(3, q, c, 1);    /* another shape: looks again */
+	job(4, q, a, 1);
+	run();
+	expect("1@hA*1 2@hB*2");
+	expect_reason(2, "Closed by LSF administrator: 1 host;\n"
+	    "Host is unavailable: 1 host;\n"
+	    "Job slot limit reached: 2 hosts;");
+	expect_reason(3, "Closed by LSF administrator: 1 host;\n"
+	    "Host is unavailable: 1 host;\n"
+	    "Job slot limit reached: 2 hosts;");
+	/* A started job's entry says nothing of the hosts passed over. */
+	ck_assert_int_eq(t.plan->pending[1].reason, SCHED_PEND_NONE);
+	for (guint r = 0; r < _SCHED_HR_MAX; r++)
+		ck_assert_uint_eq(t.plan->pending[1].host_counts[r], 0);
+}
+END_TEST
+
+START_TEST(test_queue_host_limit_then_mxj)
+{
+	/* Equal priorities: the two queues' jobs interleave in the pass. */
+	guint qa = queue("qa", 30), qb = queue("qb", 30);
+	guint a = user("alice"), b = user("bob"), c = user("carol");
+
+	host("hA", 2);
+	t.queues[qa].hjob_limit = 1;
+	job(1, qa, a, 1);   /* hA: qa's HJOB_LIMIT reached there */
+	job(2, qa, b, 1);   /* the queue limit says no */
+	job(3, qb, a, 1);   /* hA: MXJ reached */
+	job(4, qa, c, 1);   /* MXJ is checked first: it says no now */
+	run();
+	expect("1@hA*1 3@hA*1");
+	expect_reason(1, "Queue's per-host job slot limit reached: 1 host;");
+	expect_reason(3, "Job slot limit reached: 1 host;");
+
+	/* The same with PJOB_LIMIT (0.25 x 4 CPUs = 1 slot). */
+	t.queues[qa].hjob_limit = SCHED_UNLIMITED;
+	t.queues[qa].pjob_limit = 0.25;
+	run();
+	expect("1@hA*1 3@hA*1");
+	expect_reason(1, "Queue's per-CPU job slot limit reached: 1 host;");
+	expect_reason(3, "Job slot limit reached: 1 host;");
+}
+END_TEST
+
+START_TEST(test_preemption_reopens_a_full_host)
+{
+	/* normal and high share a priority; high may preempt low. */
+	guint normal = queue("normal", 50), high = queue("high", 50);
+	guint low = queue("low", 10), a = user("alice"), b = user("bob");
+	guint ha = host("hA", 2);
+
+	t.queues[high].preemptive = TRUE;
+	running(100, low, a, ha, 2);
+	job(1, normal, a, 1);   /* hA full: closed for normal */
+	job(2, high, b, 1);     /* suspends job 100: one of hA's slots is left */
+	job(3, normal, b, 1);   /* takes it: hA is open again for normal */
+	run();
+	expect("2@hA*1 3@hA*1");
+	expect_reason(0, "Job slot limit reached: 1 host;");
+	ck_assert_uint_eq(t.plan->preemptions->len, 1);
+}
+END_TEST
+
+START_TEST(test_asked_hosts_named_twice)
+{
+	guint q = queue("normal", 30), u = user("alice");
+	guint ha = host("hA", 4), hb = host("hB", 1), hx = host("hX", 4);
+	static SchedQueueHost qhosts[2];
+	static guint want[3];
+	SchedJob *j;
+
+	qhosts[0].host = ha;
+	qhosts[1].host = hb;
+	t.queues[q].hosts = qhosts;
+	t.queues[q].n_hosts = 2;
+	running(100, q, u, hb, 1);
+	want[0] = hb;
+	want[1] = hx;
+	want[2] = hb;
+	j = job(1, q, u, 1);
+	j->asked_hosts = want;
+	j->n_asked_hosts = 3;
+	run();
+	expect("");
+	expect_reason(0, "Not usable to the queue: 1 host;\n"
+	    "Not specified in job submission: 1 host;\n"
+	    "Job slot limit reached: 1 host;");
+}
+END_TEST
+
 int
 main(void)
 {
@@ -478,6 +586,13 @@ main(void)
 	tcase_add_test(tc, test_array_running_limit);
 	tcase_add_test(tc, test_host_states_and_order);
 	tcase_add_test(tc, test_host_filter);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("open");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_host_fills_mid_pass);
+	tcase_add_test(tc, test_queue_host_limit_then_mxj);
+	tcase_add_test(tc, test_preemption_reopens_a_full_host);
+	tcase_add_test(tc, test_asked_hosts_named_twice);
 	suite_add_tcase(s, tc);
 	return bs_run_suite(s);
 }

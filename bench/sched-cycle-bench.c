@@ -1,0 +1,663 @@
+/*
+ * sched-cycle-bench: one full scheduling cycle of the real policy code
+ * (mbatchd/sched) over a simulated cluster, the figure `sched.cycle`.
+ *
+ * The cluster is built by a seeded generator, so every run with the same
+ * options schedules the same snapshot:
+ *
+ * - hosts: MXJ 8, 4/8/16 CPUs, a few closed, unavailable or outside their
+ *   dispatch window, some with JL/U, loads spread with ties.  Running jobs
+ *   fill the first 40 % of the hosts and half of the next 30 %.
+ * - queues: priorities in pairs (equal priorities happen); every tenth
+ *   queue is PREEMPTIVE (the first bare, on a partition full of lower
+ *   jobs, so it must preempt; the others with lists), every tenth
+ *   PREEMPTABLE by the preemptive queue above it; three SLOT_POOLs on their own host slices with varied
+ *   SLOT_SHAREs (one USE_PRIORITY_IN_POOL, one MAX_SLOTS_IN_POOL); some
+ *   queues with HOSTS subsets and +N preferences, QJOB/UJOB/HJOB/PJOB
+ *   limits; one queue inactive.
+ * - users: 1,000 (fewer at smoke size), skewed so a few submit most; some
+ *   with MAX_JOBS or JL/P, in four groups with MAX_JOBS or JL/P.
+ * - pending jobs: mostly one slot; some parallel, span[hosts=1], ptile,
+ *   min < max, bsub -m, -R (a host filter), held, waiting on a
+ *   dependency, -b in the future, array elements with "%N".
+ *
+ * sched_run() is pure, so each cycle runs on the same snapshot and makes
+ * the same decisions; the median, best and worst cycle are reported, and
+ * the dispatches made per second of the median cycle.  A digest of the
+ * whole plan (dispatches, allocations, preemptions, resumes, the reason
+ * and host counts of every job left pending, pool entitlements) is printed
+ * so two builds of the policy can be shown to decide identically.
+ *
+ * stdout: the figure lines of bench/fig (result<TAB>ID<TAB>VALUE<TAB>UNIT);
+ * stderr: a human summary.  Not part of `make check`.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mbatchd/sched/sched.h"
+
+typedef struct {
+	guint n_pending, n_hosts, n_queues, n_users, runs;
+	guint64 seed;
+	gboolean no_preemption;   /* the same cluster, PREEMPTION switched off */
+	guint preempt_for;        /* SchedPreemptFor bits */
+} Opts;
+
+typedef struct {
+	SchedSnapshot snap;
+	GPtrArray *names;         /* every string the snapshot points to */
+	GPtrArray *blocks;        /* every other block to free */
+	guint64 rng;
+} Bench;
+
+/* splitmix64: small, fast, and the same on every platform. */
+static guint64
+next(Bench *b)
+{
+	guint64 z = (b->rng += G_GUINT64_CONSTANT(0x9E3779B97F4A7C15));
+
+	z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT(0xBF58476D1CE4E5B9);
+	z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT(0x94D049BB133111EB);
+	return z ^ (z >> 31);
+}
+
+static guint
+below(Bench *b, guint n)
+{
+	return n == 0 ? 0 : (guint)(next(b) % n);
+}
+
+static gpointer
+keep(Bench *b, gpointer block)
+{
+	g_ptr_array_add(b->blocks, block);
+	return block;
+}
+
+static const char *
+name(Bench *b, const char *prefix, guint i)
+{
+	char *s = g_strdup_printf("%s%05u", prefix, i);
+
+	g_ptr_array_add(b->names, s);
+	return s;
+}
+
+/* ---- hosts ------------------------------------------------------------- */
+
+static void
+add_hosts(Bench *b, guint n)
+{
+	SchedHost *h = keep(b, g_new0(SchedHost, n));
+	static const int cpus[] = { 4, 8, 16 };
+
+	for (guint i = 0; i < n; i++) {
+		h[i].name = name(b, "node", i);
+		h[i].max_slots = 8;
+		h[i].ncpus = cpus[i % 3];
+		h[i].jl_u = i % 20 == 7 ? 2 : SCHED_UNLIMITED;
+		h[i].r15s = (double)below(b, 40) / 10.0;
+		h[i].r1m = (double)below(b, 40) / 10.0;
+		if (i % 97 == 5)
+			h[i].state = SCHED_HOST_CLOSED_ADM;
+		else if (i % 89 == 3)
+			h[i].state = SCHED_HOST_UNAVAIL;
+		else if (i % 211 == 11)
+			h[i].state = SCHED_HOST_CLOSED_WIND;
+	}
+	b->snap.hosts = h;
+	b->snap.n_hosts = n;
+}
+
+/* ---- queues and pools -------------------------------------------------- */
+
+#define N_POOLS 3
+
+/* Hosts [from, to) as a HOSTS list; every `pref_every`th gets "+2". */
+static void
+queue_range(Bench *b, SchedQueue *q, guint from, guint to, guint pref_every)
+{
+	SchedQueueHost *qh = keep(b, g_new0(SchedQueueHost, MAX(to - from, 1u)));
+
+	for (guint h = from; h < to; h++) {
+		qh[h - from].host = h;
+		qh[h - from].pref = pref_every != 0 && h % pref_every == 0 ? 2 : 0;
+	}
+	q->hosts = qh;
+	q->n_hosts = to - from;
+}
+
+/* Every third host, shifted by the queue, with a few preferred. */
+static void
+queue_subset(Bench *b, SchedQueue *q, guint qi)
+{
+	guint nh = b->snap.n_hosts, n = 0;
+	SchedQueueHost *qh = keep(b, g_new0(SchedQueueHost, nh / 3 + 1));
+
+	for (guint h = (qi % 3); h < nh; h += 3) {
+		qh[n].host = h;
+		qh[n].pref = h % 50 < 3 ? 1 + (int)(h % 2) : 0;
+		n++;
+	}
+	q->hosts = qh;
+	q->n_hosts = n;
+}
+
+static SchedQueueRef *
+refs(Bench *b, guint n)
+{
+	return keep(b, g_new0(SchedQueueRef, n));
+}
+
+static void
+add_queues(Bench *b, guint nq)
+{
+	SchedQueue *q = keep(b, g_new0(SchedQueue, nq));
+	SchedPool *pools = keep(b, g_new0(SchedPool, N_POOLS));
+	guint nh = b->snap.n_hosts;
+
+	for (guint k = 0; k < N_POOLS; k++)
+		pools[k].name = name(b, "pool", k);
+	pools[1].use_priority = TRUE;
+	pools[2].max_slots = (int)(nh / 10 * 6);
+	for (guint i = 0; i < nq; i++) {
+		guint kind = i % 10;
+
+		q[i].name = name(b, "queue", i);
+		/* Pairs share a priority: equal-priority queues go together. */
+		q[i].priority = 10 + (int)((nq - i) / 2) * 3;
+		q[i].dispatch_ok = TRUE;
+		q[i].qjob_limit = q[i].ujob_limit = q[i].hjob_limit = SCHED_UNLIMITED;
+		q[i].pjob_limit = -1;
+		switch (kind) {
+		case 0:
+			q[i].preemptive = TRUE;
+			if (i == 0) {
+				/* A partition full of lower jobs: it must preempt. */
+				queue_range(b, &q[i], 0, MAX(nh / 20, 1u), 0);
+			} else if (i + 9 < nq) {
+				/* PREEMPTIVE[q(i+9)+2 q(i+19)] */
+				guint n = i + 19 < nq ? 2 : 1;
+
+				q[i].preemptive_queues = refs(b, n);
+				q[i].n_preemptive_queues = n;
+				q[i].preemptive_queues[0].queue = i + 9;
+				q[i].preemptive_queues[0].pref = 2;
+				q[i].preemptive_queues[0].has_pref = TRUE;
+				if (n > 1)
+					q[i].preemptive_queues[1].queue = i + 19;
+			}
+			break;
+		case 1:
+			q[i].qjob_limit = (int)MAX(nh / 5, 4u);
+			break;
+		case 2:
+			q[i].ujob_limit = 20;
+			break;
+		case 3: case 4: case 5: {
+			guint k = kind - 3;
+			guint from = nh / 2 + k * nh / 10;
+
+			if (k == 2)
+				from = nh * 8 / 10;
+			q[i].in_pool = TRUE;
+			q[i].pool = k;
+			q[i].slot_share = 10 + (int)((i * 7) % 30);
+			q[i].pool_usage = (double)((i * 31) % 17);
+			queue_range(b, &q[i], from, MAX(from + nh / 10, from + 1),
+			    0);
+			break;
+		}
+		case 6:
+			q[i].pjob_limit = 1.0;
+			queue_subset(b, &q[i], i);
+			break;
+		case 7:
+			queue_subset(b, &q[i], i);
+			break;
+		case 8:
+			q[i].hjob_limit = 2;
+			break;
+		case 9:
+			/* PREEMPTABLE[q(i-9)]: only the urgent queue above. */
+			q[i].preemptable = TRUE;
+			q[i].preemptable_queues = refs(b, 1);
+			q[i].n_preemptable_queues = 1;
+			q[i].preemptable_queues[0].queue = i - 9;
+			q[i].terminate_on_preempt = i % 20 == 19;
+			break;
+		}
+	}
+	if (nq > 2) {
+		q[nq - 2].dispatch_ok = FALSE;
+		q[nq - 2].inactive_by_admin = TRUE;
+	}
+	b->snap.queues = q;
+	b->snap.n_queues = nq;
+	b->snap.pools = pools;
+	b->snap.n_pools = N_POOLS;
+	/* Not every pool may have a queue at small sizes: that is allowed. */
+}
+
+/* ---- users and groups -------------------------------------------------- */
+
+#define N_GROUPS 4
+
+static void
+add_users(Bench *b, guint nu)
+{
+	SchedUser *u = keep(b, g_new0(SchedUser, nu));
+	SchedGroup *g = keep(b, g_new0(SchedGroup, N_GROUPS));
+	guint *gidx = keep(b, g_new0(guint, N_GROUPS));
+
+	for (guint k = 0; k < N_GROUPS; k++) {
+		g[k].name = name(b, "group", k);
+		g[k].max_jobs = SCHED_UNLIMITED;
+		gidx[k] = k;
+	}
+	g[0].max_jobs = 3000;
+	g[1].jl_p = 2.0;
+	g[3].max_jobs = 500;
+	for (guint i = 0; i < nu; i++) {
+		u[i].name = name(b, "user", i);
+		u[i].max_jobs = i % 50 == 49 ? 16 : SCHED_UNLIMITED;
+		u[i].jl_p = i % 37 == 36 ? 1.0 : -1;
+		if (i % 10 < N_GROUPS) {
+			u[i].groups = &gidx[i % 10];
+			u[i].n_groups = 1;
+		}
+	}
+	b->snap.users = u;
+	b->snap.n_users = nu;
+	b->snap.groups = g;
+	b->snap.n_groups = N_GROUPS;
+}
+
+/* A few users submit most jobs. */
+static guint
+pick_user(Bench *b)
+{
+	return below(b, below(b, b->snap.n_users) + 1);
+}
+
+/* ---- running jobs ------------------------------------------------------ */
+
+/* A queue whose jobs may be victims: not preemptive, not in a pool. */
+static guint
+pick_victim_queue(Bench *b)
+{
+	for (;;) {
+		guint q = below(b, b->snap.n_queues);
+		guint kind = q % 10;
+
+		if (kind == 9 || (kind != 0 && kind < 3 && below(b, 2) == 0) ||
+		    kind == 8 || kind == 7)
+			return q;
+		if (b->snap.n_queues < 10)
+			return q;
+	}
+}
+
+static void
+add_running(Bench *b)
+{
+	guint nh = b->snap.n_hosts;
+	guint cap = nh * 8;
+	SchedRunning *r = keep(b, g_new0(SchedRunning, cap));
+	SchedAlloc *a = keep(b, g_new0(SchedAlloc, cap));
+	guint n = 0;
+
+	for (guint h = 0; h < nh * 7 / 10; h++) {
+		int fill = h < nh * 4 / 10 ? 8 : 4;
+
+		if (b->snap.hosts[h].state == SCHED_HOST_UNAVAIL)
+			continue;
+		while (fill > 0) {
+			int slots = below(b, 10) == 0 && fill >= 2 ? 2 : 1;
+			guint q = pick_victim_queue(b);
+
+			a[n].host = h;
+			a[n].slots = slots;
+			r[n].id = 5000000 + n;
+			r[n].queue = q;
+			r[n].user = pick_user(b);
+			r[n].allocs = &a[n];
+			r[n].n_allocs = 1;
+			r[n].start_time = (gint64)below(b, 100000);
+			r[n].max_preempt = n % 7 == 0 ? 1 : 0;
+			r[n].preempt_count = n % 14 == 0 ? 1 : 0;
+			if (n % 200 == 17) {
+				r[n].state = SCHED_RUN_SSUSP;
+				r[n].preempted = TRUE;
+			} else if (n % 331 == 5) {
+				r[n].state = SCHED_RUN_USUSP;
+			}
+			fill -= slots;
+			n++;
+		}
+	}
+	b->snap.running = r;
+	b->snap.n_running = n;
+}
+
+/* ---- pending jobs ------------------------------------------------------ */
+
+/* -R "select[ncpus>=N]": the filter data is the bound, NULL for none. */
+static gboolean
+ncpus_filter(const void *job_data, const SchedHost *host, void *data)
+{
+	(void)data;
+	return job_data == NULL || host->ncpus >= *(const int *)job_data;
+}
+
+static const int need_8cpus = 8;
+
+static guint
+pick_queue(Bench *b)
+{
+	for (;;) {
+		guint q = below(b, b->snap.n_queues);
+
+		/* The preemptive queues are the small urgent ones. */
+		if (q % 10 != 0 || below(b, 6) == 0)
+			return q;
+	}
+}
+
+static void
+shape(Bench *b, SchedJob *j)
+{
+	guint r = below(b, 1000);
+
+	j->min_slots = j->max_slots = 1;
+	if (r < 850)
+		return;
+	if (r < 900) {
+		j->min_slots = j->max_slots = 2 + (int)below(b, 7);
+	} else if (r < 930) {
+		j->min_slots = j->max_slots = 2 << below(b, 3);
+		j->one_host = TRUE;
+	} else if (r < 950) {
+		j->ptile = 2 << below(b, 2);
+		j->min_slots = j->max_slots = 4 + (int)below(b, 13);
+	} else if (r < 970) {
+		j->max_slots = 4;
+	} else if (r < 975) {
+		guint n = 1 + below(b, 3);
+
+		j->asked_hosts = keep(b, g_new0(guint, n));
+		j->n_asked_hosts = n;
+		for (guint i = 0; i < n; i++)
+			j->asked_hosts[i] = below(b, b->snap.n_hosts);
+	} else if (r < 1000) {
+		j->filter_data = &need_8cpus;
+	}
+}
+
+static void
+add_pending(Bench *b, guint np)
+{
+	SchedJob *jobs = keep(b, g_new0(SchedJob, np));
+	GArray **per_queue = g_new0(GArray *, b->snap.n_queues);
+	guint n = 0;
+
+	for (guint i = 0; i < np; i++) {
+		SchedJob j = { .id = 100000 + i };
+		guint r = below(b, 1000);
+
+		j.queue = pick_queue(b);
+		j.user = pick_user(b);
+		shape(b, &j);
+		if (r < 20)
+			j.held = TRUE;
+		else if (r < 40)
+			j.dep = SCHED_DEP_WAIT;
+		else if (r < 43)
+			j.dep = SCHED_DEP_NEVER;
+		else if (r < 48)
+			j.begin_time = 2000000;
+		else if (r < 60) {
+			j.array_id = 90000 + i % 16;
+			j.array_limit = 10;
+		}
+		if (per_queue[j.queue] == NULL)
+			per_queue[j.queue] = g_array_new(FALSE, FALSE, sizeof(SchedJob));
+		g_array_append_val(per_queue[j.queue], j);
+	}
+	/* Each queue's jobs in submission order, queues one after another,
+	 * as the daemon lists them. */
+	for (guint q = 0; q < b->snap.n_queues; q++) {
+		if (per_queue[q] == NULL)
+			continue;
+		memcpy(jobs + n, per_queue[q]->data, per_queue[q]->len * sizeof *jobs);
+		n += per_queue[q]->len;
+		g_array_free(per_queue[q], TRUE);
+	}
+	g_free(per_queue);
+	b->snap.pending = jobs;
+	b->snap.n_pending = n;
+	b->snap.host_filter = ncpus_filter;
+	b->snap.now = 1000000;
+}
+
+/* ---- the plan's digest ------------------------------------------------- */
+
+static guint64
+mix(guint64 h, guint64 v)
+{
+	/* FNV-1a over the 8 bytes of v. */
+	for (int i = 0; i < 8; i++) {
+		h ^= (v >> (i * 8)) & 0xff;
+		h *= G_GUINT64_CONSTANT(0x100000001b3);
+	}
+	return h;
+}
+
+static guint64
+digest(const SchedSnapshot *s, const SchedPlan *plan)
+{
+	guint64 h = G_GUINT64_CONSTANT(0xcbf29ce484222325);
+	gboolean *started = g_new0(gboolean, s->n_pending);
+
+	for (guint i = 0; i < plan->resumes->len; i++)
+		h = mix(h, g_array_index(plan->resumes, SchedResume, i).job);
+	for (guint i = 0; i < plan->dispatches->len; i++) {
+		const SchedDispatch *d = &g_array_index(plan->dispatches,
+		    SchedDispatch, i);
+
+		started[d->job] = TRUE;
+		h = mix(h, d->job);
+		for (guint a = d->first_alloc; a < d->first_alloc + d->n_allocs; a++) {
+			const SchedAlloc *al = &g_array_index(plan->allocs, SchedAlloc, a);
+
+			h = mix(h, al->host);
+			h = mix(h, (guint64)al->slots);
+		}
+		for (guint p = d->first_preemption;
+		    p < d->first_preemption + d->n_preemptions; p++) {
+			const SchedPreemption *pr = &g_array_index(plan->preemptions,
+			    SchedPreemption, p);
+
+			h = mix(h, pr->victim);
+			h = mix(h, (guint64)pr->terminate);
+		}
+	}
+	/* A dispatched job's pending entry is not read by the daemon. */
+	for (guint i = 0; i < plan->n_pending; i++) {
+		const SchedPending *p = &plan->pending[i];
+
+		if (started[i])
+			continue;
+		h = mix(h, (guint64)p->reason);
+		for (guint r = 0; r < _SCHED_HR_MAX; r++)
+			h = mix(h, p->host_counts[r]);
+		for (const char *c = p->pool; c != NULL && *c != '\0'; c++)
+			h = mix(h, (guint64)(guchar)*c);
+	}
+	for (guint q = 0; q < plan->n_queues; q++)
+		h = mix(h, (guint64)(gint64)plan->queue_deserved[q]);
+	for (guint k = 0; k < plan->n_pools; k++)
+		h = mix(h, (guint64)(gint64)plan->pool_slots[k]);
+	g_free(started);
+	return h;
+}
+
+/* ---- measuring --------------------------------------------------------- */
+
+/* This thread's CPU time in ms: on a busy machine it shows the cost of a
+ * cycle when the wall time also counts waiting for a CPU. */
+static double
+cpu_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void
+usage(void)
+{
+	fprintf(stderr,
+	    "usage: sched-cycle-bench [-p PENDING] [-H HOSTS] [-q QUEUES] "
+	    "[-u USERS] [-r RUNS] [-s SEED] [-f PREEMPT_FOR_BITS] [--smoke]\n"
+	    "  [--no-preemption]\n"
+	    "  defaults: 100000 pending, 10000 hosts, 50 queues, 1000 users, "
+	    "5 runs\n");
+	exit(2);
+}
+
+static guint
+num(const char *s)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 10);
+
+	if (*s == '\0' || *end != '\0' || v == 0 || v > G_MAXINT)
+		usage();
+	return (guint)v;
+}
+
+static void
+parse(int argc, char **argv, Opts *o)
+{
+	static const struct option longs[] = {
+		{ "smoke", no_argument, NULL, 'S' },
+		{ "no-preemption", no_argument, NULL, 'N' },
+		{ "pending", required_argument, NULL, 'p' },
+		{ "hosts", required_argument, NULL, 'H' },
+		{ "queues", required_argument, NULL, 'q' },
+		{ "users", required_argument, NULL, 'u' },
+		{ "runs", required_argument, NULL, 'r' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "preempt-for", required_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	*o = (Opts){ 100000, 10000, 50, 1000, 5, 1, FALSE,
+	    SCHED_PREEMPT_FOR_MINI_JOB };
+	while ((c = getopt_long(argc, argv, "p:H:q:u:r:s:f:", longs, NULL)) != -1) {
+		switch (c) {
+		case 'S':
+			*o = (Opts){ 2000, 200, 20, 50, 3, o->seed,
+			    o->no_preemption, o->preempt_for };
+			break;
+		case 'N':
+			o->no_preemption = TRUE;
+			break;
+		case 'p': o->n_pending = num(optarg); break;
+		case 'H': o->n_hosts = num(optarg); break;
+		case 'q': o->n_queues = num(optarg); break;
+		case 'u': o->n_users = num(optarg); break;
+		case 'r': o->runs = num(optarg); break;
+		case 's': o->seed = num(optarg); break;
+		case 'f': o->preempt_for = (guint)strtoul(optarg, NULL, 0); break;
+		default: usage();
+		}
+	}
+	if (optind != argc)
+		usage();
+}
+
+int
+main(int argc, char **argv)
+{
+	Opts o;
+	Bench b = {
+		.names = g_ptr_array_new_with_free_func(g_free),
+		.blocks = g_ptr_array_new_with_free_func(g_free),
+	};
+	double *t, *cpu;
+	guint dispatched = 0, preempted = 0, resumed = 0, slots = 0;
+	guint64 sum = 0;
+	double med;
+
+	parse(argc, argv, &o);
+	b.rng = o.seed;
+	add_hosts(&b, o.n_hosts);
+	add_queues(&b, o.n_queues);
+	add_users(&b, o.n_users);
+	add_running(&b);
+	add_pending(&b, o.n_pending);
+	b.snap.preempt_for = o.preempt_for;
+	for (guint q = 0; o.no_preemption && q < b.snap.n_queues; q++)
+		b.snap.queues[q].preemptive = b.snap.queues[q].preemptable = FALSE;
+	fprintf(stderr, "sched-cycle-bench: %u hosts, %u queues (%u pools), "
+	    "%u users, %u running, %u pending, seed %" G_GUINT64_FORMAT "\n",
+	    b.snap.n_hosts, b.snap.n_queues, b.snap.n_pools, b.snap.n_users,
+	    b.snap.n_running, b.snap.n_pending, o.seed);
+
+	t = g_new(double, o.runs);
+	cpu = g_new(double, o.runs);
+	for (guint i = 0; i < o.runs; i++) {
+		double c0 = cpu_ms();
+		gint64 t0 = g_get_monotonic_time();
+		SchedPlan *plan = sched_run(&b.snap);
+
+		t[i] = (double)(g_get_monotonic_time() - t0) / 1000.0;
+		cpu[i] = cpu_ms() - c0;
+		if (i == 0) {
+			dispatched = plan->dispatches->len;
+			preempted = plan->preemptions->len;
+			resumed = plan->resumes->len;
+			for (guint a = 0; a < plan->allocs->len; a++)
+				slots += (guint)g_array_index(plan->allocs,
+				    SchedAlloc, a).slots;
+			sum = digest(&b.snap, plan);
+		}
+		sched_plan_free(plan);
+	}
+	qsort(t, o.runs, sizeof *t, cmp_double);
+	qsort(cpu, o.runs, sizeof *cpu, cmp_double);
+	med = t[o.runs / 2];
+	fprintf(stderr, "  plan: %u dispatched (%u slots), %u preempted, "
+	    "%u resumed; digest %016" G_GINT64_MODIFIER "x\n",
+	    dispatched, slots, preempted, resumed, sum);
+	fprintf(stderr, "  cycle over %u runs: median %.2f ms, min %.2f ms, "
+	    "max %.2f ms; %.0f dispatch decisions/s\n", o.runs, med, t[0],
+	    t[o.runs - 1], med > 0 ? dispatched / (med / 1000.0) : 0.0);
+	fprintf(stderr, "  CPU time per cycle: median %.2f ms, min %.2f ms\n",
+	    cpu[o.runs / 2], cpu[0]);
+	printf("result\tsched.cycle\t%.2f\tms\n", med);
+	printf("result\tsched.decisions\t%.0f\tdecisions/s\n",
+	    med > 0 ? dispatched / (med / 1000.0) : 0.0);
+	g_free(t);
+	g_free(cpu);
+	g_ptr_array_free(b.blocks, TRUE);
+	g_ptr_array_free(b.names, TRUE);
+	return 0;
+}
