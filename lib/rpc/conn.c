@@ -327,7 +327,12 @@ conn_source_dispatch(GSource *source, GSourceFunc cb, gpointer user_data)
 			conn_feed_stash(conn);
 		if (cond != 0 && conn_reading(conn))
 			conn_do_read(conn);
-		if (conn->state != CONN_CLOSED && (cond & G_IO_OUT) && !conn_held(conn))
+		/* Replies the read just queued go out now, not one poll later:
+		 * with 10,000 connections every poll is long, and a reply
+		 * waiting for the next one doubled each call's time.  A full
+		 * socket just says EAGAIN and the frame waits for G_IO_OUT. */
+		if (conn->state != CONN_CLOSED && !conn_held(conn) &&
+		    ((cond & G_IO_OUT) || !g_queue_is_empty(&conn->outq)))
 			conn_do_write(conn);
 		/* Hung up while we are not reading and have nothing to
 		 * write: nothing else would ever notice. */
