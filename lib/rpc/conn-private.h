@@ -1,8 +1,8 @@
 /*
  * What conn.c, call.c, server.c and dial.c share and nobody else sees.
  *
- * A connection is one fd driven by one custom GSource: the fd's interest set
- * says whether we read and/or write, and the source's ready time is the
+ * A connection is one fd in its context's epoll set (mux.c): the fd's
+ * interest set says whether we read and/or write, and its deadline is the
  * earliest of the connection's deadlines (hello, idle, write stall).  The
  * server and the dialer plug in through ConnHooks, so the I/O core knows
  * nothing about roles, listeners or reconnecting.
@@ -36,6 +36,8 @@ typedef struct {
 	guint64 synced;
 } BsRpcGate;
 
+typedef struct ConnMux ConnMux;
+
 typedef struct {
 	/* Dialer: connect() finished; send the hello. */
 	void (*connected)(BsRpcConn *conn, void *data);
@@ -49,8 +51,10 @@ struct BsRpcConn {
 	gint ref;
 	GMainContext *ctx;
 	int fd;
-	GSource *src;
-	gpointer fd_tag;
+	ConnMux *mux;               /* the epoll set of ctx (mux.c) */
+	GIOCondition ev;            /* interest set registered there */
+	gint64 deadline;            /* next deadline, -1 none, 0 at once */
+	GSequenceIter *deadline_it; /* its place in the mux's deadlines */
 	ConnState state;
 	int connect_errno;          /* dialer: connect() failed at once */
 	BsRpcLimits lim;
@@ -94,6 +98,14 @@ void conn_close_level(BsRpcConn *conn, BsLogLevel level, const char *reason);
 void conn_close_after_flush(BsRpcConn *conn, BsLogLevel level,
     const char *reason);
 void conn_peer_clear(BsRpcPeer *peer);
+void conn_dispatch(BsRpcConn *conn, GIOCondition cond);
+
+/* mux.c: the epoll set shared by the connections of one main context. */
+ConnMux *mux_join(GMainContext *ctx, BsRpcConn *conn);
+/* Interest set and deadline (as conn_update derives them). */
+void mux_set(ConnMux *mux, BsRpcConn *conn, GIOCondition ev, gint64 deadline);
+/* Before the fd is closed. */
+void mux_leave(ConnMux *mux, BsRpcConn *conn);
 
 /* call.c */
 void call_dispatch_request(BsRpcConn *conn, const Basalt__Envelope *env);

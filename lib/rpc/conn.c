@@ -2,15 +2,15 @@
  * The I/O core of a connection: non-blocking reads into the frame decoder,
  * a queue of outgoing frames, and the deadlines that bound a peer.
  *
- * Why raw fds and a custom GSource rather than GSocket/GIOStream: we need
- * to stop reading from one peer while still writing to it (backpressure),
- * which g_source_modify_unix_fd() does in place; we need SO_PEERCRED from
- * the fd; and one source can carry both the fd and the connection's next
- * deadline (g_source_set_ready_time), so a thousand idle peers cost a
- * thousand sources, not three thousand.  It also keeps lib/rpc on plain
- * glib, without GObject lifetimes to get right.
+ * Why raw fds rather than GSocket/GIOStream: we need to stop reading from
+ * one peer while still writing to it (backpressure), which changing the
+ * fd's interest set does in place; we need SO_PEERCRED from the fd; and the
+ * connections of a context share one epoll set whose source also carries
+ * their deadlines (mux.c), so ten thousand idle peers cost nothing per
+ * wake-up.  It also keeps lib/rpc on plain glib, without GObject lifetimes
+ * to get right.
  *
- * Frames are queued and written from the source's dispatch, never from
+ * Frames are queued and written from the connection's dispatch, never from
  * inside conn_send(): a reply can then be sent from anywhere (a handler,
  * a journal-commit callback) without the connection closing under the
  * caller's feet.
@@ -28,11 +28,6 @@
 #define READ_CHUNK (64u * 1024)
 /* Bound the work one peer gets per loop iteration, for fairness. */
 #define READS_PER_DISPATCH 4
-
-typedef struct {
-	GSource base;
-	BsRpcConn *conn;
-} ConnSource;
 
 
 void
@@ -312,12 +307,10 @@ conn_check_timers(BsRpcConn *conn, gint64 now)
 	}
 }
 
-static gboolean
-conn_source_dispatch(GSource *source, GSourceFunc cb, gpointer user_data)
+/* The fd is ready (cond) or a deadline came (cond 0); called by mux.c. */
+void
+conn_dispatch(BsRpcConn *conn, GIOCondition cond)
 {
-	BsRpcConn *conn = ((ConnSource *)source)->conn;
-	GIOCondition cond = g_source_query_unix_fd(source, conn->fd_tag);
-
 	bs_rpc_conn_ref(conn);
 	if (conn->state == CONN_CONNECTING) {
 		if (conn->connect_errno != 0 || cond != 0)
@@ -345,14 +338,8 @@ conn_source_dispatch(GSource *source, GSourceFunc cb, gpointer user_data)
 		conn_check_timers(conn, g_get_monotonic_time());
 	conn_update(conn);
 	bs_rpc_conn_unref(conn);
-	return G_SOURCE_CONTINUE;
 }
 
-static GSourceFuncs conn_source_funcs = {
-	.dispatch = conn_source_dispatch,
-};
-
-/* Re-derive the interest set and deadline from the state. */
 /* The gate opened: the peer's stall clock starts now, not at the hold. */
 void
 conn_gate_opened(BsRpcConn *conn, guint64 old_synced)
@@ -367,6 +354,7 @@ conn_gate_opened(BsRpcConn *conn, guint64 old_synced)
 	conn_update(conn);
 }
 
+/* Re-derive the interest set and deadline from the state. */
 void
 conn_update(BsRpcConn *conn)
 {
@@ -382,8 +370,7 @@ conn_update(BsRpcConn *conn)
 		if (!g_queue_is_empty(&conn->outq) && !conn_held(conn))
 			ev |= G_IO_OUT;
 	}
-	g_source_modify_unix_fd(conn->src, conn->fd_tag, ev);
-	g_source_set_ready_time(conn->src, conn_next_deadline(conn));
+	mux_set(conn->mux, conn, ev, conn_next_deadline(conn));
 }
 
 BsRpcConn *
@@ -407,18 +394,7 @@ conn_new(GMainContext *ctx, int fd, ConnState state, const BsRpcLimits *lim,
 	conn->hooks = hooks;
 	conn->hook_data = hook_data;
 	conn->desc = g_strdup("conn");
-	conn->src = g_source_new(&conn_source_funcs, sizeof(ConnSource));
-	((ConnSource *)conn->src)->conn = conn;
-	g_source_set_static_name(conn->src, "bs-rpc-conn");
-	/* GLib blocks a source that cannot recurse for the time of its
-	 * dispatch by taking its fd out of the context's poll list and
-	 * putting it back, and both walk that list: with 10,000 connections
-	 * every dispatch cost two walks of 10,000 and mbatchd spent 80% of
-	 * its time there.  Nothing dispatches a connection from inside its
-	 * own dispatch (no nested main loop), so nothing needs the block. */
-	g_source_set_can_recurse(conn->src, TRUE);
-	conn->fd_tag = g_source_add_unix_fd(conn->src, fd, 0);
-	g_source_attach(conn->src, ctx);
+	conn->mux = mux_join(ctx, conn);
 	conn_update(conn);
 	return conn;
 }
@@ -488,8 +464,8 @@ conn_close_level(BsRpcConn *conn, BsLogLevel level, const char *reason)
 		return;
 	conn->state = CONN_CLOSED;
 	bs_log(level, "%s: closed: %s", conn->desc, reason);
-	g_source_destroy(conn->src);
-	g_clear_pointer(&conn->src, g_source_unref);
+	mux_leave(conn->mux, conn);
+	conn->mux = NULL;
 	close(conn->fd);
 	conn->fd = -1;
 	while ((b = g_queue_pop_head(&conn->outq)) != NULL)

@@ -6,7 +6,8 @@ noinst_LIBRARIES += %reldir%/libbsrpc.a
 %canon_reldir%_libbsrpc_a_SOURCES = \
 	%reldir%/frame.c %reldir%/frame.h \
 	%reldir%/rpc.h %reldir%/conn-private.h \
-	%reldir%/conn.c %reldir%/call.c %reldir%/server.c %reldir%/dial.c \
+	%reldir%/conn.c %reldir%/mux.c %reldir%/call.c %reldir%/server.c \
+	%reldir%/dial.c \
 	%reldir%/client.c %reldir%/client.h
 # The generated headers must exist before these compile.
 $(%canon_reldir%_libbsrpc_a_OBJECTS): $(PROTO_GEN_H)
