@@ -5,7 +5,8 @@ noinst_LIBRARIES += %reldir%/libbssched.a
 	%reldir%/sched/sched.h %reldir%/sched/sched.c \
 	%reldir%/sched/count.h %reldir%/sched/count.c \
 	%reldir%/sched/pass.h %reldir%/sched/preempt.h \
-	%reldir%/sched/preempt.c %reldir%/sched/relation.c \
+	%reldir%/sched/preempt.c %reldir%/sched/preempt-onehost.c \
+	%reldir%/sched/preempt-try.h %reldir%/sched/relation.c \
 	%reldir%/sched/resume.c %reldir%/sched/reason.c \
 	%reldir%/sched/pool.c %reldir%/sched/open.c \
 	%reldir%/sched/prehosts.c

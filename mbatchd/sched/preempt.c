@@ -81,41 +81,8 @@
 
 #include "pass.h"
 #include "preempt.h"
+#include "preempt-try.h"
 
-/* One preemptor's attempt. */
-typedef struct {
-	Pass *p;
-	Preempt *pre;
-	guint idx;                /* the preemptor, in SchedSnapshot.pending */
-	const SchedJob *job;
-	int need;
-	GArray *cand;             /* candidate hosts (guint), least loaded first */
-	guint *pos;               /* [n_hosts]: position in cand + 1, 0 = none */
-	int *offer;               /* [cand->len]: slots each offers the job */
-	int total;                /* sum of offer */
-	guint only;               /* span[hosts=1]: the one cand position */
-	GArray *victims;          /* Victim, in the order of rule 4 */
-	GArray **by_host;         /* span[hosts=1]: [cand]: positions in victims */
-	int *vslots;              /* span[hosts=1]: [cand]: slots victims hold */
-	guint min_rank;           /* span[hosts=1]: best rank of any victim */
-	gboolean fitting;         /* span[hosts=1]: list_host_victims lists */
-	gboolean *taken;          /* [victims->len] */
-	GArray *order;            /* positions in victims, in the order taken */
-	/* Listing victims lazily (default order only): the next rank and
-	 * candidate position to list, until every rank was listed. */
-	gboolean lazy;
-	gboolean all_listed;
-	guint next_rank, next_c;
-	const guint *rank;        /* [n_queues]: queue ranks for this job */
-	guint n_ranks;
-	/* Candidates come a class of equally loaded hosts at a time; with
-	 * lazy_cand only as far as the victims listed need them. */
-	CandGen gen;
-	gboolean lazy_cand;
-	guint offer_cap;          /* room in offer */
-} Try;
-
-#define NO_HOST G_MAXUINT
 
 static int job_room(Try *t);
 
@@ -135,8 +102,8 @@ cmp_start(const Victim *x, const Victim *y)
 	return 0;
 }
 
-static int
-cmp_victim(gconstpointer a, gconstpointer b, gpointer data)
+int
+pt_cmp_victim(gconstpointer a, gconstpointer b, gpointer data)
 {
 	const Try *t = data;
 	const Victim *x = a, *y = b;
@@ -236,8 +203,8 @@ all_candidates(Try *t)
 	t->lazy_cand = FALSE;
 }
 
-static gboolean
-eligible(const Try *t, guint r)
+gboolean
+pt_eligible(const Try *t, guint r)
 {
 	const SchedRunning *run = &t->p->snap->running[r];
 
@@ -246,8 +213,8 @@ eligible(const Try *t, guint r)
 	    (run->max_preempt <= 0 || run->preempt_count < run->max_preempt);
 }
 
-static int
-slots_on_candidates(const Try *t, const SchedRunning *r)
+int
+pt_slots_on_candidates(const Try *t, const SchedRunning *r)
 {
 	int n = 0;
 
@@ -257,7 +224,7 @@ slots_on_candidates(const Try *t, const SchedRunning *r)
 	return n;
 }
 
-/* The eligible victims on candidate host c not listed yet, in rule 4 order. */
+/* The pt_eligible victims on candidate host c not listed yet, in rule 4 order. */
 static void
 host_victims(Try *t, guint c, const guint *rank, guint only_rank, GArray *out)
 {
@@ -275,22 +242,22 @@ host_victims(Try *t, guint c, const guint *rank, guint only_rank, GArray *out)
 
 		if (pre->seen[r] == pre->stamp ||
 		    (only_rank != G_MAXUINT && v.rank != only_rank) ||
-		    !eligible(t, r))
+		    !pt_eligible(t, r))
 			continue;
 		pre->seen[r] = pre->stamp;
 		/* Its other hosts must be listed before it is counted on. */
 		for (guint a = 0; t->lazy_cand && a < run->n_allocs; a++)
 			reach_host(t, run->allocs[a].host);
-		v.slots = slots_on_candidates(t, run);
+		v.slots = pt_slots_on_candidates(t, run);
 		g_array_append_val(out, v);
 	}
 	if (out->len > 1)
-		g_array_sort_with_data(out, cmp_victim, t);
+		g_array_sort_with_data(out, pt_cmp_victim, t);
 }
 
 /* Victims listed from position `from` on are not taken yet. */
-static void
-untaken_from(Try *t, guint from)
+void
+pt_untaken_from(Try *t, guint from)
 {
 	for (guint v = from; v < t->victims->len; v++)
 		t->taken[v] = FALSE;
@@ -337,8 +304,8 @@ list_all_victims(Try *t)
 		g_array_append_vals(t->victims, bucket[r]->data, bucket[r]->len);
 	if ((pf & SCHED_PREEMPT_FOR_LEAST_RUN_TIME) ||
 	    ((pf & SCHED_PREEMPT_FOR_OPTIMAL_MINI_JOB) && t->need > 1))
-		g_array_sort_with_data(t->victims, cmp_victim, t);
-	untaken_from(t, had);
+		g_array_sort_with_data(t->victims, pt_cmp_victim, t);
+	pt_untaken_from(t, had);
 }
 
 /* List the next host's victims of the rank being listed; FALSE when every
@@ -371,7 +338,7 @@ more_victims(Try *t)
 		}
 		host_victims(t, t->next_c++, t->rank, t->next_rank, one);
 		g_array_append_vals(t->victims, one->data, one->len);
-		untaken_from(t, had);
+		pt_untaken_from(t, had);
 		if (one->len > 0)
 			return TRUE;
 	}
@@ -599,8 +566,8 @@ drop_unneeded(Try *t)
 	}
 }
 
-static void
-release_all(Try *t)
+void
+pt_release_all(Try *t)
 {
 	for (guint i = t->order->len; i-- > 0;)
 		apply(t, g_array_index(t->order, guint, i), -1);
@@ -611,8 +578,8 @@ release_all(Try *t)
  * Choose victims for the current host scope (t->only).  TRUE with the
  * victims taken (in t->order, applied to the counters); FALSE with none.
  */
-static gboolean
-choose(Try *t)
+gboolean
+pt_choose(Try *t)
 {
 	guint pf = t->p->snap->preempt_for;
 	gboolean mini = t->need > 1 && (pf & (SCHED_PREEMPT_FOR_MINI_JOB |
@@ -637,7 +604,7 @@ choose(Try *t)
 			take(t, v);
 	}
 	if (!fits(t)) {
-		release_all(t);
+		pt_release_all(t);
 		return FALSE;
 	}
 	drop_unneeded(t);
@@ -647,7 +614,7 @@ choose(Try *t)
 /*
  * Whether the job-level limits can let the job run at all.  Suspending or
  * killing a victim only lowers counters, so the room is largest with every
- * victim that can change it taken: the eligible jobs of the job's user and
+ * victim that can change it taken: the pt_eligible jobs of the job's user and
  * of its groups' members holding slots on a host the job can use.  If that
  * is still short, every choice of victims fails rule 6 and there is no
  * need to list victims, or to try them host by host for span[hosts=1],
@@ -719,7 +686,7 @@ relieve_with(Try *t, GArray *jobs, gboolean member, GArray *took)
 		    !s->queues[s->running[r].queue].terminate_on_preempt)
 			continue;
 		pre->seen[r] = pre->stamp;
-		if (!eligible(t, r) || !on_usable_host(t, &t->p->snap->running[r]))
+		if (!pt_eligible(t, r) || !on_usable_host(t, &t->p->snap->running[r]))
 			continue;
 		relieve_room(t->p, &t->p->snap->running[r], 1);
 		g_array_append_val(took, r);
@@ -749,152 +716,6 @@ room_reachable(Try *t)
 		    -1);
 	g_array_free(took, TRUE);
 	return ok;
-}
-
-/* ---- span[hosts=1]: one host at a time --------------------------------- */
-
-/* The least preferred victim taken: its place in the victim order. */
-static guint
-worst_taken(const Try *t)
-{
-	guint worst = 0;
-
-	for (guint i = 0; i < t->order->len; i++)
-		worst = MAX(worst, g_array_index(t->order, guint, i));
-	return worst;
-}
-
-static int
-rank_of(const Try *t, guint v)
-{
-	/* 0 when v's queue ranks with the best victim's, > 0 when after. */
-	return (int)(g_array_index(t->victims, Victim, v).rank - t->min_rank);
-}
-
-/*
- * Whether candidate c could offer the job enough alone.  Victims lower its
- * slots in use by at most the slots they hold there, so when MXJ would
- * still leave too little, choose() is sure to fail on it: no need to try.
- */
-static gboolean
-may_fit_alone(const Try *t, guint c)
-{
-	guint h = g_array_index(t->cand, guint, c);
-	const SchedHost *host = &t->p->snap->hosts[h];
-
-	if (t->offer[c] >= t->need || host->max_slots < 0)
-		return TRUE;
-	return host->max_slots - sched_count_host(&t->p->count, h) +
-	    t->vslots[c] >= t->need;
-}
-
-/* Slots the eligible victims hold on each candidate host, and the best
- * rank among them all. */
-static void
-count_host_victims(Try *t)
-{
-	Preempt *pre = t->pre;
-
-	t->vslots = g_new0(int, MAX(t->cand->len, 1u));
-	t->min_rank = G_MAXUINT;
-	for (guint c = 0; c < t->cand->len; c++) {
-		guint h = g_array_index(t->cand, guint, c);
-		GArray *on = pre->on_host[h];
-
-		pre->stamp++;
-		for (guint i = 0; on != NULL && i < on->len; i++) {
-			guint r = g_array_index(on, guint, i);
-			const SchedRunning *run = &t->p->snap->running[r];
-
-			if (pre->seen[r] == pre->stamp || !eligible(t, r))
-				continue;
-			pre->seen[r] = pre->stamp;
-			for (guint a = 0; a < run->n_allocs; a++)
-				if (run->allocs[a].host == h)
-					t->vslots[c] += run->allocs[a].slots;
-			t->min_rank = MIN(t->min_rank, t->rank[run->queue]);
-		}
-	}
-}
-
-/*
- * span[hosts=1] when the job-level room is already enough: choose() on a
- * host then looks only at that host's victims, so each host's victims are
- * listed when its turn comes, alone.  Each gets the keys the whole list
- * would give it (its first candidate host, its slots on candidates), so
- * sorting them by those keys keeps the order they have in the whole list;
- * the positions differ, but they are only compared within one host.
- */
-static void
-list_host_victims(Try *t, guint c)
-{
-	Preempt *pre = t->pre;
-	GArray *on = pre->on_host[g_array_index(t->cand, guint, c)];
-
-	g_array_set_size(t->victims, 0);
-	pre->stamp++;
-	for (guint i = 0; on != NULL && i < on->len; i++) {
-		guint r = g_array_index(on, guint, i);
-		const SchedRunning *run = &t->p->snap->running[r];
-		Victim v = {
-			.run = r, .rank = t->rank[run->queue],
-			.host_rank = G_MAXUINT, .start = run->start_time,
-			.id = run->id,
-		};
-
-		if (pre->seen[r] == pre->stamp || !eligible(t, r))
-			continue;
-		pre->seen[r] = pre->stamp;
-		for (guint a = 0; a < run->n_allocs; a++)
-			if (t->pos[run->allocs[a].host] != 0)
-				v.host_rank = MIN(v.host_rank,
-				    t->pos[run->allocs[a].host] - 1);
-		v.slots = slots_on_candidates(t, run);
-		g_array_append_val(t->victims, v);
-	}
-	if (t->victims->len > 1)
-		g_array_sort_with_data(t->victims, cmp_victim, t);
-	untaken_from(t, 0);
-	if (t->by_host[c] == NULL)
-		t->by_host[c] = g_array_new(FALSE, FALSE, sizeof(guint));
-	g_array_set_size(t->by_host[c], 0);
-	for (guint v = 0; v < t->victims->len; v++)
-		g_array_append_val(t->by_host[c], v);
-}
-
-/*
- * Each candidate host alone; keep the one whose worst victim ranks best in
- * queue order, the least loaded among equals (cand is in load order).
- */
-static gboolean
-choose_one_host(Try *t)
-{
-	guint best = NO_HOST;
-	int best_rank = G_MAXINT;
-
-	for (guint c = 0; c < t->cand->len && best_rank > 0; c++) {
-		int rank;
-
-		if (!may_fit_alone(t, c))
-			continue;
-		if (t->fitting)
-			list_host_victims(t, c);
-		t->only = c;
-		if (!choose(t))
-			continue;
-		rank = t->order->len > 0 ? rank_of(t, worst_taken(t)) : 0;
-		if (rank < best_rank) {
-			best_rank = rank;
-			best = c;
-		}
-		release_all(t);
-	}
-	if (best == NO_HOST)
-		return FALSE;
-	if (t->fitting)
-		list_host_victims(t, best);
-	t->only = best;
-	return choose(t);
 }
 
 /* ---- the preemptor's dispatch ------------------------------------------ */
@@ -1019,7 +840,7 @@ preempt_try(Pass *p, guint idx, gboolean placed_none)
 	find_candidates(&t);
 	find_victims(&t);
 	if (t.job->one_host) {
-		count_host_victims(&t);
+		pt_count_host_victims(&t);
 		if (t.fitting)
 			t.by_host = g_new0(GArray *, MAX(t.cand->len, 1u));
 		else
@@ -1027,13 +848,13 @@ preempt_try(Pass *p, guint idx, gboolean placed_none)
 	}
 	/* Listed host by host, a span[hosts=1] try knows from the count. */
 	if (t.fitting ? t.min_rank != G_MAXUINT : have_victim(&t, 0))
-		ok = t.job->one_host ? choose_one_host(&t) : choose(&t);
+		ok = t.job->one_host ? pt_choose_one_host(&t) : pt_choose(&t);
 	/* A job that fits without victims did not need preemption: whatever
 	 * stopped it is not something a victim can change. */
 	if (ok && t.order->len > 0)
 		commit_try(&t);
 	else
-		release_all(&t);
+		pt_release_all(&t);
 	ok = ok && t.order->len > 0;
 	try_clear(&t);
 	return ok;
