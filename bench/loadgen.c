@@ -10,7 +10,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,28 +98,6 @@ lg_maybe_finish(Lg *lg)
 		g_main_loop_quit(lg->loop);
 }
 
-/* Numeric address of a host name (the dialer takes no names). */
-static char *
-numeric(const char *name, GError **err)
-{
-	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM };
-	struct addrinfo *ai = NULL;
-	char buf[NI_MAXHOST];
-	int rc = getaddrinfo(name, NULL, &hints, &ai);
-
-	if (rc == 0)
-		rc = getnameinfo(ai->ai_addr, ai->ai_addrlen, buf, sizeof buf, NULL, 0,
-		    NI_NUMERICHOST);
-	if (ai != NULL)
-		freeaddrinfo(ai);
-	if (rc != 0) {
-		g_set_error(err, BS_ERROR, BS_ERROR_CONFIG,
-		    "cannot resolve master host %s: %s", name, gai_strerror(rc));
-		return NULL;
-	}
-	return g_strdup(buf);
-}
-
 /* Where mbatchd listens, from lsf.conf as sbatchd and the commands read it. */
 static gboolean
 locate_mbd(Lg *lg, gboolean need_port, GError **err)
@@ -144,7 +121,7 @@ locate_mbd(Lg *lg, gboolean need_port, GError **err)
 		g_auto(GStrv) words = g_strsplit_set(v, " \t,", -1);
 
 		for (char **w = words; *w != NULL && lg->mbd_address == NULL; w++)
-			if (**w != '\0' && (lg->mbd_address = numeric(*w, err)) == NULL)
+			if (**w != '\0' && (lg->mbd_address = bs_rpc_master_address(*w, err)) == NULL)
 				return FALSE;
 	}
 	if (lg->mbd_address == NULL)

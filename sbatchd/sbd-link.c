@@ -17,7 +17,6 @@
  */
 #include "config.h"
 
-#include <netdb.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -128,30 +127,13 @@ static char *
 master_address(Sbd *sbd, GError **error)
 {
 	g_autofree char *name = master_name(sbd);
-	struct addrinfo hints, *ai = NULL;
-	char buf[NI_MAXHOST];
-	int rc;
 
 	if (name == NULL) {
 		g_set_error(error, BS_ERROR, BS_ERROR_CONFIG, "no master: set "
 		    "LSF_MASTER_LIST in lsf.conf or list a host in lsf.cluster");
 		return NULL;
 	}
-	memset(&hints, 0, sizeof hints);
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
-	rc = getaddrinfo(name, NULL, &hints, &ai);
-	if (rc == 0)
-		rc = getnameinfo(ai->ai_addr, ai->ai_addrlen, buf, sizeof buf, NULL, 0,
-		    NI_NUMERICHOST);
-	if (ai != NULL)
-		freeaddrinfo(ai);
-	if (rc != 0) {
-		g_set_error(error, BS_ERROR, BS_ERROR_CONFIG,
-		    "cannot resolve master host %s: %s", name, gai_strerror(rc));
-		return NULL;
-	}
-	return g_strdup(buf);
+	return bs_rpc_master_address(name, error);
 }
 
 /* ---- reconnecting ---- */

@@ -205,3 +205,25 @@ bs_rpc_dial(const BsRpcDialOptions *opts, GMainContext *ctx,
 	g_free(desc);
 	return conn;
 }
+
+char *
+bs_rpc_master_address(const char *name, GError **err)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC,
+	    .ai_socktype = SOCK_STREAM };
+	struct addrinfo *ai = NULL;
+	char buf[NI_MAXHOST];
+	int rc = getaddrinfo(name, NULL, &hints, &ai);
+
+	if (rc == 0)
+		rc = getnameinfo(ai->ai_addr, ai->ai_addrlen, buf, sizeof buf, NULL, 0,
+		    NI_NUMERICHOST);
+	if (ai != NULL)
+		freeaddrinfo(ai);
+	if (rc != 0) {
+		g_set_error(err, BS_ERROR, BS_ERROR_CONFIG,
+		    "cannot resolve master host %s: %s", name, gai_strerror(rc));
+		return NULL;
+	}
+	return g_strdup(buf);
+}

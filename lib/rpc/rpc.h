@@ -134,6 +134,10 @@ void bs_rpc_dial_options_init(BsRpcDialOptions *opts);
 BsRpcConn *bs_rpc_dial(const BsRpcDialOptions *opts, GMainContext *ctx,
     BsRpcConnFunc ready, BsRpcClosedFunc closed, void *data, GError **err);
 
+/* The numeric address of host `name` (the dialer takes no names), or NULL
+ * with "cannot resolve master host NAME: why" in err. */
+char *bs_rpc_master_address(const char *name, GError **err);
+
 /* Connections are reference counted; a closed one stays valid, inert. */
 BsRpcConn *bs_rpc_conn_ref(BsRpcConn *conn);
 void bs_rpc_conn_unref(BsRpcConn *conn);
