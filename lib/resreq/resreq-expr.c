@@ -310,12 +310,19 @@ parse_paren(RrParser *p, const RrTok *open)
 {
 	RrTok t;
 	RrExpr *e;
+	/* A comparison's right side already counted a level for these
+	 * parentheses (parse_rhs), which the printer adds around any
+	 * arithmetic there: they must not count twice, or an expression
+	 * accepted at the limit would print as one that is refused. */
+	gboolean counted = p->rhs_paren;
 
-	if (!enter(p, open->start + 1))
+	p->rhs_paren = FALSE;
+	if (!counted && !enter(p, open->start + 1))
 		return NULL;
 	if ((e = parse_or(p)) == NULL)
 		return NULL;
-	p->depth--;
+	if (!counted)
+		p->depth--;
 	rr_peek(p, &t);
 	if (t.kind != RR_T_RPAREN) {
 		rr_expr_free(e);
@@ -452,7 +459,7 @@ is_word_char(char c)
 
 /* The right-hand side of a comparison; see the note at the top. */
 static RrExpr *
-parse_rhs(RrParser *p, const RrTok *op)
+parse_rhs_value(RrParser *p, const RrTok *op)
 {
 	RrTok t;
 	RrExpr *e;
@@ -476,6 +483,27 @@ parse_rhs(RrParser *p, const RrTok *op)
 	p->pos = end;
 	e = expr_new(RR_E_STR);
 	e->str = g_strndup(p->text + t.start, end - t.start);
+	return e;
+}
+
+/*
+ * A comparison's right side counts one nesting level, whether or not it
+ * is in parentheses: the printer writes arithmetic there as "x>(a-b)",
+ * and the reprint must nest no deeper than what was parsed.
+ */
+static RrExpr *
+parse_rhs(RrParser *p, const RrTok *op)
+{
+	RrTok t;
+	RrExpr *e;
+
+	if (!enter(p, op->start + 1))
+		return NULL;
+	rr_peek(p, &t);
+	p->rhs_paren = t.kind == RR_T_LPAREN;
+	e = parse_rhs_value(p, op);
+	p->rhs_paren = FALSE;
+	p->depth--;
 	return e;
 }
 

@@ -48,6 +48,7 @@ typedef struct {
 	const char *text;
 	gsize pos;
 	int depth;
+	gboolean rhs_paren;  /* the next '(' opens a comparison's right side */
 	GError **error;
 } RrParser;
 

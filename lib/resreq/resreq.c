@@ -436,7 +436,7 @@ parse_all(RrParser *p, BsResReq *rr)
 BsResReq *
 bs_resreq_parse(const char *text, GError **error)
 {
-	RrParser p = { text, 0, 0, error };
+	RrParser p = { .text = text, .error = error };
 	BsResReq *rr;
 	gsize len;
 
