@@ -11,6 +11,13 @@ noinst_LIBRARIES += %reldir%/libbssched.a
 	%reldir%/sched/pool.c %reldir%/sched/open.c \
 	%reldir%/sched/prehosts.c
 
+# The configuration side of the snapshot (hosts, queues, pools, users),
+# shared by the daemon and the policy scenarios (tests/sched, bscenario).
+noinst_LIBRARIES += %reldir%/libbsschedin.a
+%canon_reldir%_libbsschedin_a_SOURCES = \
+	%reldir%/sched-input.h %reldir%/sched-input.c
+%canon_reldir%_libbsschedin_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+
 # state/: the tables and state_apply(), the only mutator.
 noinst_LIBRARIES += %reldir%/libbsstate.a
 %canon_reldir%_libbsstate_a_SOURCES = \
@@ -26,7 +33,8 @@ sbin_PROGRAMS += %reldir%/mbatchd
 	%reldir%/svc/svc.h %reldir%/svc/common.c %reldir%/svc/submit.c \
 	%reldir%/svc/query.c %reldir%/svc/control.c %reldir%/svc/admin.c
 %canon_reldir%_mbatchd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
-%canon_reldir%_mbatchd_LDADD = %reldir%/libbsstate.a %reldir%/libbssched.a \
+%canon_reldir%_mbatchd_LDADD = %reldir%/libbsstate.a %reldir%/libbsschedin.a \
+	%reldir%/libbssched.a \
 	%reldir%/log/libbslog.a \
 	lib/conf/libbsconf.a lib/resreq/libbsresreq.a lib/job/libbsjob.a \
 	$(BSRPC_LIBS) -lm

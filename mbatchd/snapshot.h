@@ -9,21 +9,18 @@
 #define BS_MBD_SNAPSHOT_H
 
 #include "mbatchd/manager.h"
+#include "mbatchd/sched-input.h"
 #include "mbatchd/sched/sched.h"
 
 typedef struct {
 	Manager *m;
 	SchedSnapshot snap;
-	GArray *hosts, *queues, *users, *groups, *running, *pending;
+	SchedInput in;            /* hosts, queues, pools, users, groups */
+	GArray *running, *pending;
 	GArray *allocs;           /* SchedAlloc storage for running jobs */
-	GArray *queue_hosts;      /* SchedQueueHost storage */
-	GArray *ints;             /* guint storage: asked hosts, user groups */
-	GHashTable *host_index;   /* name -> index + 1 */
-	GHashTable *user_index;   /* interned name -> index + 1 */
-	GArray *pools;            /* SchedPool, one per SLOT_POOL name */
+	GArray *ints;             /* guint storage: asked hosts */
 	GPtrArray *pending_jobs;  /* Job*, parallel to pending */
 	GPtrArray *running_jobs;  /* Job*, parallel to running */
-	GArray *queue_refs;       /* SchedQueueRef storage: PREEMPTION lists */
 	GPtrArray *filter_data;   /* JobFilter*, freed with the pass */
 	GDateTime *now;
 } Build;

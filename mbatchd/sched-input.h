@@ -1,0 +1,84 @@
+/*
+ * The configuration side of the scheduler's snapshot, without the daemon:
+ * hosts, queues, pools, users and groups built from a BsConfig and the
+ * runtime facts a caller states explicitly (which hosts are up, their
+ * CPUs and load, which are closed by an administrator, which queues are
+ * active, each queue's pool usage, the time).  mbatchd takes the facts
+ * from its Manager (snapshot.c); the policy scenarios take them from a
+ * scenario file (tests/sched/, bscenario).  One translation for both, so
+ * a scenario exercises exactly what the daemon feeds the scheduler.
+ *
+ * Arrays grow while building, so cross-references are kept as offsets and
+ * turned into pointers by sched_input_finish(), after the caller has added
+ * its jobs (which may add users on demand).
+ */
+#ifndef BS_SCHED_INPUT_H
+#define BS_SCHED_INPUT_H
+
+#include <glib.h>
+
+#include "conf/conf.h"
+#include "mbatchd/sched/sched.h"
+
+/* What the caller knows of a host at the time of the pass. */
+typedef struct {
+	gboolean up;              /* registered and heartbeating */
+	int ncpus;                /* <= 0: unknown, counted as 1 */
+	double r15s, r1m;
+	gboolean closed_adm;      /* badmin hclose */
+} SchedInputHost;
+
+/* What the caller knows of a queue. */
+typedef struct {
+	gboolean active;          /* not inactivated by badmin qinact */
+	double pool_usage;        /* decayed accumulated slots (SLOT_POOL) */
+} SchedInputQueue;
+
+/*
+ * The facts, asked per configured name while building.  Each function
+ * fills `out` (zeroed beforehand); host() returns FALSE when the host is
+ * unknown to the caller (never registered): it is then UNAVAIL with one
+ * CPU and no load.
+ */
+typedef struct {
+	gboolean (*host)(const char *name, SchedInputHost *out, void *data);
+	void (*queue)(const char *name, SchedInputQueue *out, void *data);
+	void *data;
+	GDateTime *now;           /* decides DISPATCH_WINDOW and RUN_WINDOW */
+} SchedInputFacts;
+
+typedef struct {
+	const BsConfig *cfg;
+	GArray *hosts;            /* SchedHost */
+	GArray *queues;           /* SchedQueue, lsb.queues order */
+	GArray *users;            /* SchedUser, in order of first use */
+	GArray *groups;           /* SchedGroup */
+	GArray *pools;            /* SchedPool, one per SLOT_POOL name */
+	GArray *queue_hosts;      /* SchedQueueHost storage */
+	GArray *queue_refs;       /* SchedQueueRef storage: PREEMPTION lists */
+	GArray *user_groups;      /* guint storage: SchedUser.groups */
+	GHashTable *host_index;   /* name -> index + 1 */
+	GHashTable *user_index;   /* name -> index + 1 */
+	GStringChunk *names;      /* user names not owned by the caller */
+} SchedInput;
+
+/* Hosts, queues, PREEMPTION lists and pools from cfg and the facts. */
+void sched_input_build(SchedInput *in, const BsConfig *cfg,
+    const SchedInputFacts *facts);
+/* A host's index by name; FALSE if it is no server host of the cluster. */
+gboolean sched_input_host(const SchedInput *in, const char *name, guint *idx);
+/* A queue's index by name; FALSE if lsb.queues has no such queue. */
+gboolean sched_input_queue(const SchedInput *in, const char *name, guint *idx);
+/*
+ * A user's index, adding the user (lsb.users MAX_JOBS, JL/P and the group
+ * limits that apply) on first use.  `name` must outlive the snapshot
+ * unless `copy` is set.
+ */
+guint sched_input_user(SchedInput *in, const char *name, gboolean copy);
+/* Fix the offsets and fill the configuration side of `snap`: hosts,
+ * queues, users, groups, pools and PREEMPT_FOR.  The arrays must not grow
+ * afterwards. */
+void sched_input_finish(SchedInput *in, SchedSnapshot *snap);
+void sched_input_free(SchedInput *in);
+
+#endif
