@@ -1,0 +1,9 @@
+# The policy scenarios: run-scenarios runs every tests/sched/*.scn (and
+# refuses every bad/*.scn) as one TAP test case each.
+check_PROGRAMS += %reldir%/run-scenarios
+TESTS += %reldir%/run-scenarios
+%canon_reldir%_run_scenarios_SOURCES = %reldir%/run-scenarios.c
+%canon_reldir%_run_scenarios_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_run_scenarios_LDADD = $(SCN_LIBS)
+# The scenario files travel with their folder.
+EXTRA_DIST += %reldir%

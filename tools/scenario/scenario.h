@@ -1,0 +1,84 @@
+/*
+ * Policy scenarios (basalt-scenario(5)): a text file that describes a
+ * cluster, its jobs and the decisions the scheduler is expected to take.
+ * This header is the small library shared by the bscenario tool and the
+ * `make check` runner (tests/sched/run-scenarios.c):
+ *
+ *   scn_load()      parse a file, load its configuration fragments with
+ *                   the real lib/conf readers, build the SchedSnapshot
+ *                   through mbatchd's own builder (sched-input.h);
+ *   scn_plan_lines() run-free rendering of a SchedPlan as expectation
+ *                   lines (scn-plan.c, the one place that reads a plan);
+ *   scn_check()     compare those lines with the file's expectations.
+ *
+ * Errors carry "file:line: message" in the GError.
+ */
+#ifndef BS_SCENARIO_H
+#define BS_SCENARIO_H
+
+#include <glib.h>
+
+#include "conf/conf.h"
+#include "mbatchd/sched-input.h"
+#include "mbatchd/sched/sched.h"
+
+#define SCN_ERROR (scn_error_quark())
+GQuark scn_error_quark(void);
+
+/* What an expectation line says; also what scn-plan.c produces. */
+typedef enum {
+	SCN_DISPATCH,             /* dispatch ID on HOSTS */
+	SCN_PREEMPT,              /* preempt VICTIM for ID (suspend) */
+	SCN_TERMINATE,            /* terminate VICTIM for ID */
+	SCN_RESUME,               /* resume ID */
+	SCN_PENDING,              /* pending ID "reason text" */
+	SCN_DESERVED,             /* deserved QUEUE N */
+	SCN_POOL,                 /* pool POOL N: its size T this pass */
+} ScnKind;
+
+typedef struct {
+	ScnKind kind;
+	char *text;               /* the line after "expect ", normalised */
+	int line;                 /* in the scenario file; 0 for actual lines */
+} ScnLine;
+
+typedef struct {
+	char *path;
+	char *title;
+	BsConfig *cfg;
+	SchedInput in;
+	SchedSnapshot snap;
+	GArray *running;          /* SchedRunning */
+	GArray *run_index;        /* guint32, parallel to running: array index */
+	GArray *pending;          /* SchedJob */
+	GArray *allocs;           /* SchedAlloc storage */
+	GArray *ints;             /* guint storage: -m hosts */
+	GPtrArray *resreqs;       /* BsResReq*, the jobs' -R */
+	GPtrArray *strings;       /* names owned by the scenario */
+	GPtrArray *expect;        /* ScnLine*, in file order */
+	gboolean ordered;         /* "expect order": decision order matters */
+	GDateTime *now;
+} Scenario;
+
+/* Parse and build; NULL with *error set ("file:line: message"). */
+Scenario *scn_load(const char *path, GError **error);
+void scn_free(Scenario *s);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(Scenario, scn_free)
+
+/* The plan as ScnLine* (decisions in plan order, then pending reasons
+ * in snapshot order, then deserved and pool sizes).  scn-plan.c. */
+GPtrArray *scn_plan_lines(const Scenario *s, const SchedPlan *plan);
+
+/*
+ * Compare expectations with the plan's lines.  Every decision (dispatch,
+ * preempt, terminate, resume) must be expected, in any order unless the
+ * file says "expect order"; pending, deserved and pool lines are checked
+ * only for what the file names.  TRUE when all agree; otherwise `report`
+ * gets a diff ("-" expected and missing, "+" done and not expected).
+ */
+gboolean scn_check(const Scenario *s, GPtrArray *actual, GString *report);
+
+/* "dispatch", "preempt", ... */
+const char *scn_kind_name(ScnKind k);
+
+#endif
