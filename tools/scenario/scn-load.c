@@ -445,8 +445,17 @@ host_filter(const void *job_data, const SchedHost *host, void *data)
 static gboolean
 job_queue(Scenario *s, const char *v, int line, guint *q, GError **error)
 {
-	if (v == NULL)
-		v = bs_config_default_queues(s->cfg)[0];
+	/* Without queue=, DEFAULT_QUEUE's first existing queue, else the first
+	 * of lsb.queues: a one-queue scenario need not name it. */
+	if (v == NULL) {
+		const char *const *dq = bs_config_default_queues(s->cfg);
+
+		for (guint i = 0; dq[i] != NULL; i++)
+			if (sched_input_queue(&s->in, dq[i], q))
+				return TRUE;
+		*q = 0;
+		return TRUE;
+	}
 	if (!sched_input_queue(&s->in, v, q))
 		FAIL(line, "no queue %s in the configuration", v);
 	return TRUE;
