@@ -4,8 +4,9 @@
  * `queue` lines become facts, job and expect lines wait.  Then the
  * configuration is loaded (scn-config.c), mbatchd's builder makes hosts,
  * queues, pools and users from it (sched-input.h), and the job lines are
- * read against it, as the daemon would list them: pending jobs queue by
- * queue in lsb.queues order, each queue's in file order.
+ * read against it.  Pending jobs reach the scheduler in file order, which
+ * stands for submission order (each queue's dispatch order, and the order
+ * among queues of equal priority).
  */
 #include "config.h"
 
@@ -661,16 +662,6 @@ pend_line(Scenario *s, char **argv, int line, GArray *out, GError **error)
 	return TRUE;
 }
 
-static gint
-by_queue(gconstpointer a, gconstpointer b)
-{
-	const PendLine *x = a, *y = b;
-
-	if (x->job.queue != y->job.queue)
-		return x->job.queue < y->job.queue ? -1 : 1;
-	return x->line < y->line ? -1 : x->line > y->line;
-}
-
 /* Each job once, pending or running. */
 static gboolean
 unique_ids(Scenario *s, ScnParse *p, GError **error)
@@ -702,7 +693,6 @@ add_jobs(Scenario *s, ScnParse *p, GError **error)
 		if (!ok)
 			return FALSE;
 	}
-	g_array_sort(pend, by_queue);
 	for (guint i = 0; i < pend->len; i++)
 		g_array_append_val(s->pending, g_array_index(pend, PendLine, i).job);
 	return TRUE;
