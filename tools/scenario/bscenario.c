@@ -23,12 +23,23 @@ usage(FILE *f)
 	    "  Run the scheduler once over each policy scenario and print its plan\n"
 	    "  as expect lines.\n"
 	    "  -c  check the file's expectations; exit 1 if any is not met\n"
-	    "  -a  with the plan, print every pending job's reason, not only those\n"
-	    "      of jobs the file expects to pend\n"
+	    "  -a  print every pending job's reason and every queue's slots, not\n"
+	    "      only those the file names\n"
 	    "  -h  this help\n", f);
 }
 
-/* Print the plan; pending lines only for jobs the file names unless all. */
+/* "pending 13" of "pending 13 \"...\"": what a keyed line is about. */
+static gboolean
+same_key(const char *a, const char *b)
+{
+	const char *sp = strchr(a, ' ');
+
+	sp = sp != NULL ? strchr(sp + 1, ' ') : NULL;
+	return sp != NULL && strncmp(a, b, (size_t)(sp - a + 1)) == 0;
+}
+
+/* Print the plan.  Pending reasons and slot counts only for what the file
+ * names, unless all: the rest would bury the decisions. */
 static void
 print_plan(const Scenario *s, GPtrArray *lines, gboolean all)
 {
@@ -36,14 +47,12 @@ print_plan(const Scenario *s, GPtrArray *lines, gboolean all)
 		printf("# %s\n", s->title);
 	for (guint i = 0; i < lines->len; i++) {
 		const ScnLine *l = g_ptr_array_index(lines, i);
-		gboolean named = all || l->kind != SCN_PENDING;
+		gboolean named = all || (l->kind != SCN_PENDING && l->kind != SCN_SLOTS);
 
 		for (guint k = 0; !named && k < s->expect->len; k++) {
 			const ScnLine *e = g_ptr_array_index(s->expect, k);
-			const char *q = strchr(l->text, '"');
 
-			named = e->kind == SCN_PENDING && q != NULL &&
-			    strncmp(e->text, l->text, (size_t)(q - l->text)) == 0;
+			named = e->kind == l->kind && same_key(e->text, l->text);
 		}
 		if (named)
 			printf("expect %s\n", l->text);

@@ -34,12 +34,14 @@ typedef enum {
 	SCN_PENDING,              /* pending ID "reason text" */
 	SCN_DESERVED,             /* deserved QUEUE N */
 	SCN_POOL,                 /* pool POOL N: its size T this pass */
+	SCN_SLOTS,                /* slots QUEUE N: held once the plan is applied */
 } ScnKind;
 
 typedef struct {
 	ScnKind kind;
 	char *text;               /* the line after "expect ", normalised */
 	int line;                 /* in the scenario file; 0 for actual lines */
+	guint queue;              /* dispatch and slots lines: the queue */
 } ScnLine;
 
 typedef struct {
@@ -72,8 +74,9 @@ GPtrArray *scn_plan_lines(const Scenario *s, const SchedPlan *plan);
 /*
  * Compare expectations with the plan's lines.  Every decision (dispatch,
  * preempt, terminate, resume) must be expected, in any order unless the
- * file says "expect order"; pending, deserved and pool lines are checked
- * only for what the file names.  TRUE when all agree; otherwise `report`
+ * file says "expect order"; a dispatch is also expected when the file
+ * counts its queue's slots ("expect slots QUEUE N").  Pending, deserved,
+ * pool and slots lines are checked only for what the file names.  TRUE when all agree; otherwise `report`
  * gets a diff ("-" expected and missing, "+" done and not expected).
  */
 gboolean scn_check(const Scenario *s, GPtrArray *actual, GString *report);

@@ -662,17 +662,48 @@ pend_line(Scenario *s, char **argv, int line, GArray *out, GError **error)
 	return TRUE;
 }
 
+/* "pend FIRST-LAST ...": many alike jobs on one line. */
+static gboolean
+id_range(const char *w, guint64 *lo, guint64 *hi)
+{
+	char *end;
+
+	if (w == NULL || !g_ascii_isdigit(*w))
+		return FALSE;
+	*lo = g_ascii_strtoull(w, &end, 10);
+	if (*end != '-' || !g_ascii_isdigit(end[1]))
+		return FALSE;
+	*hi = g_ascii_strtoull(end + 1, &end, 10);
+	return *end == '\0';
+}
+
 /* Each job once, pending or running. */
 static gboolean
 unique_ids(Scenario *s, ScnParse *p, GError **error)
 {
-	g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+	g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal,
+	    g_free, NULL);
 
 	for (guint i = 0; i < p->jobs->len; i++) {
 		const ScnDeferred *d = g_ptr_array_index(p->jobs, i);
+		guint64 lo, hi;
 
-		if (d->argv[1] != NULL && !g_hash_table_add(seen, d->argv[1]))
-			FAIL(d->line, "job %s appears twice", d->argv[1]);
+		if (d->argv[1] == NULL)
+			continue;
+		if (!id_range(d->argv[1], &lo, &hi)) {
+			if (!g_hash_table_add(seen, g_strdup(d->argv[1])))
+				FAIL(d->line, "job %s appears twice", d->argv[1]);
+			continue;
+		}
+		if (strcmp(d->argv[0], "pend") != 0 || lo == 0 || hi < lo ||
+		    hi - lo >= 100000 || hi > G_MAXINT32)
+			FAIL(d->line, "%s: bad job id range %s", d->argv[0], d->argv[1]);
+		for (guint64 id = lo; id <= hi; id++) {
+			char *n = g_strdup_printf("%" G_GUINT64_FORMAT, id);
+
+			if (!g_hash_table_add(seen, n))
+				FAIL(d->line, "job %s appears twice", n);
+		}
 	}
 	return TRUE;
 }
@@ -686,10 +717,25 @@ add_jobs(Scenario *s, ScnParse *p, GError **error)
 		return FALSE;
 	for (guint i = 0; i < p->jobs->len; i++) {
 		const ScnDeferred *d = g_ptr_array_index(p->jobs, i);
-		gboolean ok = strcmp(d->argv[0], "run") == 0 ?
-		    run_line(s, d->argv, d->line, error) :
-		    pend_line(s, d->argv, d->line, pend, error);
+		guint64 lo, hi;
+		gboolean ok;
 
+		if (strcmp(d->argv[0], "run") == 0) {
+			ok = run_line(s, d->argv, d->line, error);
+		} else if (id_range(d->argv[1], &lo, &hi)) {
+			char *range = d->argv[1];
+
+			ok = TRUE;
+			for (guint64 id = lo; ok && id <= hi; id++) {
+				g_autofree char *one = g_strdup_printf("%" G_GUINT64_FORMAT, id);
+
+				d->argv[1] = one;
+				ok = pend_line(s, d->argv, d->line, pend, error);
+			}
+			d->argv[1] = range;
+		} else {
+			ok = pend_line(s, d->argv, d->line, pend, error);
+		}
 		if (!ok)
 			return FALSE;
 	}
@@ -746,7 +792,7 @@ running_known(const Scenario *s, const char *name)
 	return FALSE;
 }
 
-static void
+static ScnLine *
 add_expect(Scenario *s, ScnKind k, int line, char *text)
 {
 	ScnLine *l = g_new0(ScnLine, 1);
@@ -755,6 +801,7 @@ add_expect(Scenario *s, ScnKind k, int line, char *text)
 	l->line = line;
 	l->text = text;
 	g_ptr_array_add(s->expect, l);
+	return l;
 }
 
 /* Hosts of an expect dispatch line, checked and rewritten canonically. */
@@ -839,6 +886,13 @@ expect_line(Scenario *s, char **a, int line, GError **error)
 			FAIL(line, "expect deserved: a number of slots, not \"%s\"", a[3]);
 		add_expect(s, SCN_DESERVED, line,
 		    g_strdup_printf("deserved %s %d", a[2], (int)num));
+	} else if (n == 4 && strcmp(a[1], "slots") == 0) {
+		if (!sched_input_queue(&s->in, a[2], &idx))
+			FAIL(line, "expect slots: no queue %s", a[2]);
+		if (!parse_int(a[3], 0, 10000000, &num))
+			FAIL(line, "expect slots: a number of slots, not \"%s\"", a[3]);
+		add_expect(s, SCN_SLOTS, line,
+		    g_strdup_printf("slots %s %d", a[2], (int)num))->queue = idx;
 	} else if (n == 4 && strcmp(a[1], "pool") == 0) {
 		gboolean found = FALSE;
 
@@ -852,7 +906,7 @@ expect_line(Scenario *s, char **a, int line, GError **error)
 	} else {
 		FAIL(line, "expect: not understood (dispatch ID on HOSTS, preempt V for ID, "
 		    "terminate V for ID, resume ID, pending ID \"TEXT\", deserved QUEUE N, "
-		    "pool POOL N, order, nothing)");
+		    "pool POOL N, slots QUEUE N, order, nothing)");
 	}
 	return TRUE;
 }

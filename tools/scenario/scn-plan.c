@@ -9,7 +9,7 @@
 
 #include "tools/scenario/scn-internal.h"
 
-static void
+static ScnLine *
 add(GPtrArray *out, ScnKind k, char *text)
 {
 	ScnLine *l = g_new0(ScnLine, 1);
@@ -17,6 +17,7 @@ add(GPtrArray *out, ScnKind k, char *text)
 	l->kind = k;
 	l->text = text;
 	g_ptr_array_add(out, l);
+	return l;
 }
 
 static char *
@@ -49,6 +50,8 @@ scn_plan_lines(const Scenario *s, const SchedPlan *plan)
 {
 	GPtrArray *out = g_ptr_array_new_with_free_func(line_free);
 	g_autofree gboolean *dispatched = g_new0(gboolean, s->snap.n_pending + 1);
+	g_autofree gboolean *victim = g_new0(gboolean, s->snap.n_running + 1);
+	g_autofree int *held = g_new0(int, s->snap.n_queues + 1);
 
 	/* The daemon resumes first, then suspends each dispatch's victims
 	 * and starts it: the lines follow that order. */
@@ -68,16 +71,24 @@ scn_plan_lines(const Scenario *s, const SchedPlan *plan)
 		    k < d->first_preemption + d->n_preemptions; k++) {
 			const SchedPreemption *p =
 			    &g_array_index(plan->preemptions, SchedPreemption, k);
-			g_autofree char *victim = running_name(s, p->victim);
+			g_autofree char *victim_name = running_name(s, p->victim);
 			g_autofree char *by = pending_name(s, p->preemptor);
 
 			add(out, p->terminate ? SCN_TERMINATE : SCN_PREEMPT,
 			    g_strdup_printf("%s %s for %s",
-			    p->terminate ? "terminate" : "preempt", victim, by));
+			    p->terminate ? "terminate" : "preempt", victim_name, by));
+			victim[p->victim] = TRUE;
 		}
-		add(out, SCN_DISPATCH, g_strdup_printf("dispatch %s on %s", job, hosts));
+		add(out, SCN_DISPATCH, g_strdup_printf("dispatch %s on %s", job, hosts))
+		    ->queue = s->snap.pending[d->job].queue;
 		dispatched[d->job] = TRUE;
+		for (guint a = 0; a < d->n_allocs; a++)
+			held[s->snap.pending[d->job].queue] +=
+			    g_array_index(plan->allocs, SchedAlloc, d->first_alloc + a).slots;
 	}
+	for (guint i = 0; i < s->snap.n_running; i++)
+		for (guint a = 0; !victim[i] && a < s->snap.running[i].n_allocs; a++)
+			held[s->snap.running[i].queue] += s->snap.running[i].allocs[a].slots;
 	for (guint i = 0; i < plan->n_pending && i < s->snap.n_pending; i++) {
 		g_autofree char *n = NULL;
 		g_autofree char *text = NULL;
@@ -97,5 +108,10 @@ scn_plan_lines(const Scenario *s, const SchedPlan *plan)
 	for (guint i = 0; plan->pool_slots != NULL && i < plan->n_pools; i++)
 		add(out, SCN_POOL, g_strdup_printf("pool %s %d", s->snap.pools[i].name,
 		    plan->pool_slots[i]));
+	/* Not read from the plan but summed from it: what each queue holds once
+	 * the plan is applied, the figure the pool examples speak of. */
+	for (guint q = 0; q < s->snap.n_queues; q++)
+		add(out, SCN_SLOTS, g_strdup_printf("slots %s %d", s->snap.queues[q].name,
+		    held[q]))->queue = q;
 	return out;
 }
