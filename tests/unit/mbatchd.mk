@@ -13,26 +13,3 @@ TESTS += %reldir%/check_state
 %canon_reldir%_check_state_LDADD = mbatchd/libbsstate.a proto/libbsproto.a \
 	lib/resreq/libbsresreq.a lib/job/libbsjob.a \
 	lib/util/libbsutil.a $(TEST_LIBS)
-
-check_PROGRAMS += %reldir%/check_preempt
-TESTS += %reldir%/check_preempt
-%canon_reldir%_check_preempt_SOURCES = %reldir%/check_preempt.c \
-	%reldir%/preempt-test.h
-%canon_reldir%_check_preempt_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
-%canon_reldir%_check_preempt_CFLAGS = $(TEST_CFLAGS)
-%canon_reldir%_check_preempt_LDADD = mbatchd/libbssched.a $(TEST_LIBS) -lm
-
-check_PROGRAMS += %reldir%/check_preempt_limits
-TESTS += %reldir%/check_preempt_limits
-%canon_reldir%_check_preempt_limits_SOURCES = %reldir%/check_preempt_limits.c \
-	%reldir%/preempt-test.h
-%canon_reldir%_check_preempt_limits_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
-%canon_reldir%_check_preempt_limits_CFLAGS = $(TEST_CFLAGS)
-%canon_reldir%_check_preempt_limits_LDADD = mbatchd/libbssched.a $(TEST_LIBS) -lm
-
-check_PROGRAMS += %reldir%/check_pool
-TESTS += %reldir%/check_pool
-%canon_reldir%_check_pool_SOURCES = %reldir%/check_pool.c
-%canon_reldir%_check_pool_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
-%canon_reldir%_check_pool_CFLAGS = $(TEST_CFLAGS)
-%canon_reldir%_check_pool_LDADD = mbatchd/libbssched.a $(TEST_LIBS) -lm

@@ -59,6 +59,7 @@ typedef struct {
 	GPtrArray *strings;       /* names owned by the scenario */
 	GPtrArray *expect;        /* ScnLine*, in file order */
 	gboolean ordered;         /* "expect order": decision order matters */
+	int nothing_line;         /* "expect nothing": no decision at all */
 	GDateTime *now;
 } Scenario;
 

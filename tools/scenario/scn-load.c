@@ -848,7 +848,9 @@ expect_line(Scenario *s, char **a, int line, GError **error)
 	if (n == 2 && strcmp(a[1], "order") == 0) {
 		s->ordered = TRUE;
 	} else if (n == 2 && strcmp(a[1], "nothing") == 0) {
-		/* Every decision must be expected anyway; this says so. */
+		/* Every decision must be expected anyway; this says so, and makes
+		 * a scenario about a job that waits a complete one. */
+		s->nothing_line = line;
 	} else if (n >= 5 && strcmp(a[1], "dispatch") == 0 && strcmp(a[3], "on") == 0) {
 		char *hosts;
 
@@ -945,6 +947,13 @@ load(Scenario *s, ScnParse *p, const char *text, GError **error)
 
 		if (!expect_line(s, d->argv, d->line, error))
 			return FALSE;
+	}
+	for (guint i = 0; s->nothing_line > 0 && i < s->expect->len; i++) {
+		const ScnLine *l = g_ptr_array_index(s->expect, i);
+
+		if (l->kind <= SCN_RESUME)
+			FAIL(s->nothing_line, "expect nothing, but line %d expects a %s",
+			    l->line, scn_kind_name(l->kind));
 	}
 	fix_pointers(s);
 	sched_input_finish(&s->in, &s->snap);
