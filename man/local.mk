@@ -8,10 +8,14 @@ dist_man_MANS += \
 	%reldir%/man5/lsb.hosts.5 \
 	%reldir%/man5/lsb.users.5 \
 	%reldir%/man5/lsb.resources.5 \
-	%reldir%/man5/lsb.applications.5
+	%reldir%/man5/lsb.applications.5 \
+	%reldir%/man5/basalt-scenario.5
 
 # Section 8: the daemons.
 dist_man_MANS += %reldir%/man8/mbatchd.8 %reldir%/man8/sbatchd.8
+
+# Section 8: the policy scenario tool (tools/scenario).
+dist_man_MANS += %reldir%/man8/bscenario.8
 
 # Sections 1 and 8: the user commands and badmin (cmd/).
 dist_man_MANS += \
