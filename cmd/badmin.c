@@ -13,7 +13,7 @@
  *
  * `journal check` and `journal salvage` never talk to mbatchd: they are
  * what an operator runs when mbatchd refuses to start on a damaged
- * journal, so they work on the files, with mbatchd/log's own check (the
+ * journal, so they work on the files, with lib/journal's own check (the
  * same walk recovery does, so its verdict is the next start's).  Salvage
  * rewrites files, so it wants an administrator and a stopped mbatchd: a
  * live daemon appending to a segment being rewritten would lose events.
@@ -32,8 +32,8 @@
 #include "cmd-util.h"
 #include "conf/conf.h"
 #include "hist-io.h"
-#include "mbatchd/log/evlog.h"
-#include "mbatchd/log/journal.h"
+#include "journal/evlog.h"
+#include "journal/journal.h"
 
 #define BADMIN_USAGE \
 	"badmin [-h] [-V] subcommand\n" \

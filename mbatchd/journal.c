@@ -1,5 +1,5 @@
 /*
- * mbatchd's use of the event journal (mbatchd/log): recovery at start,
+ * mbatchd's use of the event journal (lib/journal): recovery at start,
  * group commit before the main loop sleeps, snapshots and rotation, and
  * what happens when the disk refuses.
  *
@@ -22,9 +22,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mbatchd/log/evlog.h"
-#include "mbatchd/log/journal.h"
-#include "mbatchd/log/snapshot.h"
+#include "journal/evlog.h"
+#include "journal/journal.h"
+#include "journal/snapshot.h"
 #include "mbatchd/manager.h"
 #include "util/error.h"
 #include "util/log.h"

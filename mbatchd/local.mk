@@ -27,6 +27,6 @@ sbin_PROGRAMS += %reldir%/mbatchd
 	%reldir%/svc/query.c %reldir%/svc/control.c %reldir%/svc/admin.c
 %canon_reldir%_mbatchd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_mbatchd_LDADD = %reldir%/libbsstate.a %reldir%/libbssched.a \
-	%reldir%/log/libbslog.a \
+	lib/journal/libbsjournal.a \
 	lib/conf/libbsconf.a lib/resreq/libbsresreq.a lib/job/libbsjob.a \
 	$(BSRPC_LIBS) -lm

@@ -16,8 +16,8 @@
 #include "tap.h"
 #include "util/crc32c.h"
 #include "util/error.h"
-#include "mbatchd/log/evlog.h"
-#include "mbatchd/log/journal.h"
+#include "journal/evlog.h"
+#include "journal/journal.h"
 
 #define N_RECORDS 10
 

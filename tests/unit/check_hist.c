@@ -2,7 +2,7 @@
  * bhist, bacct and `badmin journal`: the history model fed with
  * hand-built event sequences (seconds per state must come out exact), the
  * layouts compared byte for byte (TZ=UTC, a fixed now), and the programs
- * run as subprocesses on a journal written here with mbatchd/log, as a
+ * run as subprocesses on a journal written here with lib/journal, as a
  * user would run them: LSF_ENVDIR, argv, exit code, stdout, stderr.
  */
 #include "config.h"
@@ -15,8 +15,8 @@
 #include "tap.h"
 #include "hist-format.h"
 #include "hist-model.h"
-#include "mbatchd/log/evlog.h"
-#include "mbatchd/log/journal.h"
+#include "journal/evlog.h"
+#include "journal/journal.h"
 
 #include "cmd-run.h"
 #include "journal-test.h"

@@ -14,9 +14,9 @@
 
 #include "journal-test.h"
 #include "tap.h"
-#include "mbatchd/log/evlog.h"
-#include "mbatchd/log/journal.h"
-#include "mbatchd/log/snapshot.h"
+#include "journal/evlog.h"
+#include "journal/journal.h"
+#include "journal/snapshot.h"
 
 #define TOTAL 300
 

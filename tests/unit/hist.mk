@@ -8,5 +8,5 @@ TESTS += %reldir%/check_hist
 %canon_reldir%_check_hist_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_check_hist_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/cmd
 %canon_reldir%_check_hist_LDADD = cmd/libbshist.a cmd/libbscmd.a \
-	mbatchd/log/libbslog.a proto/libbsproto.a lib/util/libbsutil.a \
+	lib/journal/libbsjournal.a proto/libbsproto.a lib/util/libbsutil.a \
 	$(TEST_LIBS)

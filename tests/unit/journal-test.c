@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "journal-test.h"
-#include "mbatchd/log/journal.h"
+#include "journal/journal.h"
 
 static char *parent_dir;
 static guint dir_counter;

@@ -9,7 +9,7 @@
 #include <glib.h>
 
 #include "event.pb-c.h"
-#include "mbatchd/log/evlog.h"
+#include "journal/evlog.h"
 
 #define JT_KINDS 11
 

@@ -1,6 +1,6 @@
-# The event journal (mbatchd/log): framing, group commit, recovery, salvage,
+# The event journal (lib/journal): framing, group commit, recovery, salvage,
 # snapshots, full disk.
-JOURNAL_TEST_LIBS = mbatchd/log/libbslog.a proto/libbsproto.a \
+JOURNAL_TEST_LIBS = lib/journal/libbsjournal.a proto/libbsproto.a \
 	lib/util/libbsutil.a $(TEST_LIBS)
 noinst_HEADERS += %reldir%/journal-test.h
 

@@ -19,10 +19,10 @@
 #include <unistd.h>
 
 #include "util/error.h"
-#include "mbatchd/log/format.h"
-#include "mbatchd/log/journal.h"
-#include "mbatchd/log/repair.h"
-#include "mbatchd/log/snapshot.h"
+#include "journal/format.h"
+#include "journal/journal.h"
+#include "journal/repair.h"
+#include "journal/snapshot.h"
 
 /* A stretch of whole records with consecutive seqs, contiguous on disk. */
 typedef struct {

@@ -12,7 +12,7 @@
 
 #include <glib.h>
 
-#include "mbatchd/log/journal.h"
+#include "journal/journal.h"
 
 /*
  * Writes dir/snapshot.<seq> holding events (Basalt__Event *), in order: the

@@ -15,7 +15,7 @@
 
 #include "util/crc32c.h"
 #include "util/error.h"
-#include "mbatchd/log/format.h"
+#include "journal/format.h"
 
 #define WINDOW_SIZE (1u << 20)
 

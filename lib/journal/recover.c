@@ -16,10 +16,10 @@
 #include <unistd.h>
 
 #include "util/error.h"
-#include "mbatchd/log/format.h"
-#include "mbatchd/log/journal.h"
-#include "mbatchd/log/repair.h"
-#include "mbatchd/log/snapshot.h"
+#include "journal/format.h"
+#include "journal/journal.h"
+#include "journal/repair.h"
+#include "journal/snapshot.h"
 
 #define SALVAGE_HINT " (the journal check and salvage can recover the " \
 	"readable records)"

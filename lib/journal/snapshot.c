@@ -15,8 +15,8 @@
 
 #include "util/crc32c.h"
 #include "util/error.h"
-#include "mbatchd/log/format.h"
-#include "mbatchd/log/snapshot.h"
+#include "journal/format.h"
+#include "journal/snapshot.h"
 
 #define FLUSH_AT (1u << 20)
 

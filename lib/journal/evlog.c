@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "util/error.h"
-#include "mbatchd/log/format.h"
-#include "mbatchd/log/journal.h"
+#include "journal/format.h"
+#include "journal/journal.h"
 
 struct BsEvlog {
 	char *dir;

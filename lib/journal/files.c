@@ -12,9 +12,9 @@
 #include <unistd.h>
 
 #include "util/error.h"
-#include "mbatchd/log/format.h"
-#include "mbatchd/log/journal.h"
-#include "mbatchd/log/snapshot.h"
+#include "journal/format.h"
+#include "journal/journal.h"
+#include "journal/snapshot.h"
 
 #define SEQ_DIGITS 20
 

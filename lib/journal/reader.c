@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "util/error.h"
-#include "mbatchd/log/format.h"
-#include "mbatchd/log/journal.h"
+#include "journal/format.h"
+#include "journal/journal.h"
 
 struct BsJournalReader {
 	GPtrArray *segs;

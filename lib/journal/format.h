@@ -1,5 +1,5 @@
 /*
- * Internal to mbatchd/log: the byte-level format (evlog.h documents it) in
+ * Internal to lib/journal: the byte-level format (evlog.h documents it) in
  * one place, so the writer, the snapshot code, recovery and the history
  * reader cannot disagree about a header or a record.
  *
@@ -13,7 +13,7 @@
 
 #include <glib.h>
 
-#include "mbatchd/log/evlog.h"
+#include "journal/evlog.h"
 
 #define BS_KIND_SEGMENT   1u
 #define BS_KIND_SNAPSHOT  2u
