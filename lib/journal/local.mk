@@ -9,4 +9,4 @@ noinst_LIBRARIES += %reldir%/libbsjournal.a
 	%reldir%/format.h %reldir%/format.c \
 	%reldir%/journal.h %reldir%/files.c %reldir%/recover.c \
 	%reldir%/repair.h %reldir%/repair.c %reldir%/reader.c \
-	%reldir%/snapshot.h %reldir%/snapshot.c
+	%reldir%/checkpoint.h %reldir%/checkpoint.c
