@@ -22,7 +22,7 @@
 
 #include "event.pb-c.h"
 #include "journal/evlog.h"
-#include "journal/journal.h"
+#include "journal/readback.h"
 #include "util/crc32c.h"
 
 #define RUNS 5

@@ -33,7 +33,7 @@
 #include "conf/conf.h"
 #include "hist-io.h"
 #include "journal/evlog.h"
-#include "journal/journal.h"
+#include "journal/readback.h"
 
 #define BADMIN_USAGE \
 	"badmin [-h] [-V] subcommand\n" \

@@ -8,7 +8,7 @@
 #include "api/api.h"
 #include "cmd-util.h"
 #include "hist-io.h"
-#include "journal/journal.h"
+#include "journal/readback.h"
 
 static char *
 share_file(const char *name, GError **err)

@@ -24,7 +24,7 @@
 
 #include "journal/checkpoint.h"
 #include "journal/evlog.h"
-#include "journal/journal.h"
+#include "journal/readback.h"
 #include "mbatchd/manager.h"
 #include "util/error.h"
 #include "util/log.h"

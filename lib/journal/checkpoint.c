@@ -16,8 +16,8 @@
 
 #include "util/crc32c.h"
 #include "util/error.h"
-#include "journal/format.h"
 #include "journal/checkpoint.h"
+#include "journal/format.h"
 
 #define FLUSH_AT (1u << 20)
 

@@ -8,12 +8,12 @@
  * checkpoints or the new one, never a half file under the final name.  Format
  * in evlog.h.
  */
-#ifndef BS_CHECKPOINT_H
-#define BS_CHECKPOINT_H
+#ifndef BS_JOURNAL_CHECKPOINT_H
+#define BS_JOURNAL_CHECKPOINT_H
 
 #include <glib.h>
 
-#include "journal/journal.h"
+#include "journal/readback.h"
 
 /*
  * Writes dir/snapshot.<seq> holding events (Basalt__Event *), in order: the

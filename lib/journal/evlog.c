@@ -16,7 +16,7 @@
 
 #include "util/error.h"
 #include "journal/format.h"
-#include "journal/journal.h"
+#include "journal/readback.h"
 
 struct BsEvlog {
 	char *dir;

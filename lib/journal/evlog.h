@@ -49,10 +49,10 @@
  * segment only (records are appended, a segment is complete before the next
  * one is created, and new files appear by rename).  Recovery therefore cuts
  * a damaged tail of the newest segment and treats damage anywhere else as an
- * error an operator must look at (journal.h: check and salvage).
+ * error an operator must look at (readback.h: check and salvage).
  */
-#ifndef BS_EVLOG_H
-#define BS_EVLOG_H
+#ifndef BS_JOURNAL_EVLOG_H
+#define BS_JOURNAL_EVLOG_H
 
 #include <glib.h>
 

@@ -12,9 +12,9 @@
 #include <unistd.h>
 
 #include "util/error.h"
-#include "journal/format.h"
-#include "journal/journal.h"
 #include "journal/checkpoint.h"
+#include "journal/format.h"
+#include "journal/readback.h"
 
 #define SEQ_DIGITS 20
 

@@ -8,8 +8,8 @@
  * mapping is a SIGBUS) and classifies every way a record can be bad, so the
  * caller decides whether that is a torn tail or damage.
  */
-#ifndef BS_LOG_FORMAT_H
-#define BS_LOG_FORMAT_H
+#ifndef BS_JOURNAL_FORMAT_H
+#define BS_JOURNAL_FORMAT_H
 
 #include <glib.h>
 

@@ -7,6 +7,6 @@ noinst_LIBRARIES += %reldir%/libbsjournal.a
 %canon_reldir%_libbsjournal_a_SOURCES = \
 	%reldir%/evlog.h %reldir%/evlog.c \
 	%reldir%/format.h %reldir%/format.c \
-	%reldir%/journal.h %reldir%/files.c %reldir%/recover.c \
+	%reldir%/readback.h %reldir%/files.c %reldir%/recover.c \
 	%reldir%/repair.h %reldir%/repair.c %reldir%/reader.c \
 	%reldir%/checkpoint.h %reldir%/checkpoint.c

@@ -11,7 +11,7 @@
 
 #include "util/error.h"
 #include "journal/format.h"
-#include "journal/journal.h"
+#include "journal/readback.h"
 
 struct BsJournalReader {
 	GPtrArray *segs;

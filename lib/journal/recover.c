@@ -16,10 +16,10 @@
 #include <unistd.h>
 
 #include "util/error.h"
-#include "journal/format.h"
-#include "journal/journal.h"
-#include "journal/repair.h"
 #include "journal/checkpoint.h"
+#include "journal/format.h"
+#include "journal/readback.h"
+#include "journal/repair.h"
 
 #define SALVAGE_HINT " (the journal check and salvage can recover the " \
 	"readable records)"

@@ -19,10 +19,10 @@
 #include <unistd.h>
 
 #include "util/error.h"
-#include "journal/format.h"
-#include "journal/journal.h"
-#include "journal/repair.h"
 #include "journal/checkpoint.h"
+#include "journal/format.h"
+#include "journal/readback.h"
+#include "journal/repair.h"
 
 /* A stretch of whole records with consecutive seqs, contiguous on disk. */
 typedef struct {

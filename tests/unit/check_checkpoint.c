@@ -12,11 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "journal-test.h"
+#include "journal-fixture.h"
 #include "tap.h"
-#include "journal/evlog.h"
-#include "journal/journal.h"
 #include "journal/checkpoint.h"
+#include "journal/evlog.h"
+#include "journal/readback.h"
 
 #define TOTAL 300
 

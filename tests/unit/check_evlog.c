@@ -12,12 +12,12 @@
 #include <sys/mount.h>
 #include <unistd.h>
 
-#include "journal-test.h"
+#include "journal-fixture.h"
 #include "tap.h"
 #include "util/crc32c.h"
 #include "util/error.h"
 #include "journal/evlog.h"
-#include "journal/journal.h"
+#include "journal/readback.h"
 
 #define N_RECORDS 10
 

@@ -16,10 +16,10 @@
 #include "hist-format.h"
 #include "hist-model.h"
 #include "journal/evlog.h"
-#include "journal/journal.h"
+#include "journal/readback.h"
 
 #include "cmd-run.h"
-#include "journal-test.h"
+#include "journal-fixture.h"
 
 #define T0 1795255320           /* Sat Nov 21 10:02:00 2026 UTC */
 #define ST(x) BASALT__JOB_STATE__JOB_STATE_ ## x

@@ -1,7 +1,8 @@
 /*
  * Reading the journal back: recovery at start (bs_journal_load), the admin's
  * check and salvage, the files on disk and their retention, and an iterator
- * over history for bhist and bacct.  The format is in evlog.h.
+ * over history for bhist and bacct.  The writer and the format are in
+ * evlog.h; mbatchd's use of both is mbatchd/journal.c.
  *
  * Recovery's rule (Redis's aof-load-truncated): a damaged tail of the NEWEST
  * segment is what a crash leaves, so it is cut at the last whole record and
@@ -9,8 +10,8 @@
  * does, so it stops the start with the file and offset and leaves the choice
  * to an operator (bs_journal_salvage).  None of these functions log.
  */
-#ifndef BS_JOURNAL_H
-#define BS_JOURNAL_H
+#ifndef BS_JOURNAL_READBACK_H
+#define BS_JOURNAL_READBACK_H
 
 #include <glib.h>
 
