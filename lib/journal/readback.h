@@ -2,7 +2,7 @@
  * Reading the journal back: recovery at start (bs_journal_load), the admin's
  * check and salvage, the files on disk and their retention, and an iterator
  * over history for bhist and bacct.  The writer and the format are in
- * evlog.h; mbatchd's use of both is mbatchd/journal.c.
+ * evlog.h; mbatchd's use of both is mbatchd/mbd-journal.c.
  *
  * Recovery's rule (Redis's aof-load-truncated): a damaged tail of the NEWEST
  * segment is what a crash leaves, so it is cut at the last whole record and

@@ -25,7 +25,7 @@
 #include "journal/checkpoint.h"
 #include "journal/evlog.h"
 #include "journal/readback.h"
-#include "mbatchd/manager.h"
+#include "mbatchd/mbd.h"
 #include "util/error.h"
 #include "util/log.h"
 
