@@ -4,7 +4,7 @@
  * runtime facts a caller states explicitly (which hosts are up, their
  * CPUs and load, which are closed by an administrator, which queues are
  * active, each queue's pool usage, the time).  mbatchd takes the facts
- * from its Manager (snapshot.c); the policy scenarios take them from a
+ * from its Manager (mbd-snapshot.c); the policy scenarios take them from a
  * scenario file (tests/sched/, bscenario).  One translation for both, so
  * a scenario exercises exactly what the daemon feeds the scheduler.
  *

@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "mbatchd/snapshot.h"
+#include "mbatchd/mbd-snapshot.h"
 #include "util/log.h"
 
 static void

@@ -1,5 +1,5 @@
 /*
- * Building the scheduler's snapshot (snapshot.h).  The configuration side
+ * Building the scheduler's snapshot (mbd-snapshot.h).  The configuration side
  * (hosts, queues, pools, users, groups) is sched-input.c's, fed with the
  * Manager's facts (host links, admin-closed hosts, active queues, pool
  * usage); here are running jobs with what they hold and pending jobs in
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "job/depend.h"
-#include "mbatchd/snapshot.h"
+#include "mbatchd/mbd-snapshot.h"
 #include "resreq/resreq.h"
 
 /* What the host filter needs: the job's -R and the host's live figures. */
