@@ -76,8 +76,10 @@ scn_file_free(gpointer data)
 	g_free(f);
 }
 
+/* lsf.conf, lsf.shared and the cluster's Host table; lsf.conf gets the
+ * directory lines once it is known where the files go. */
 static void
-generate(ScnParse *p, const char *dir)
+generate(ScnParse *p)
 {
 	ScnFile *f = scn_file_get(p, "lsf.conf");
 
@@ -98,7 +100,6 @@ generate(ScnParse *p, const char *dir)
 		scn_file_add(f, row, h->line);
 	}
 	scn_file_add(f, "End Host", 0);
-	(void)dir;
 }
 
 /* The scenario line of a diagnostic's file and line, or 0. */
@@ -151,7 +152,7 @@ scn_config_load(ScnParse *p, gint64 now, GError **error)
 		g_set_error(error, SCN_ERROR, 0, "%s: %s", p->path, err->message);
 		return NULL;
 	}
-	generate(p, dir);
+	generate(p);
 	g_hash_table_iter_init(&it, p->files);
 	while (ok && g_hash_table_iter_next(&it, NULL, &v)) {
 		ScnFile *f = v;

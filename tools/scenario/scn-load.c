@@ -565,16 +565,11 @@ run_line(Scenario *s, char **argv, int line, GError **error)
 	return TRUE;
 }
 
-typedef struct {
-	SchedJob job;
-	int line;
-} PendLine;
-
 static gboolean
-pend_line(Scenario *s, char **argv, int line, GArray *out, GError **error)
+pend_line(Scenario *s, char **argv, int line, GError **error)
 {
-	PendLine pl = { { 0 }, line };
-	SchedJob *j = &pl.job;
+	SchedJob job = { 0 };
+	SchedJob *j = &job;
 	const char *queue = NULL, *user = "user1";
 	guint start = s->ints->len;
 
@@ -658,7 +653,7 @@ pend_line(Scenario *s, char **argv, int line, GArray *out, GError **error)
 		j->n_asked_hosts = s->ints->len - start;
 	}
 	j->user = sched_input_user(&s->in, user, TRUE);
-	g_array_append_val(out, pl);
+	g_array_append_val(s->pending, job);
 	return TRUE;
 }
 
@@ -711,8 +706,6 @@ unique_ids(Scenario *s, ScnParse *p, GError **error)
 static gboolean
 add_jobs(Scenario *s, ScnParse *p, GError **error)
 {
-	g_autoptr(GArray) pend = g_array_new(FALSE, FALSE, sizeof(PendLine));
-
 	if (!unique_ids(s, p, error))
 		return FALSE;
 	for (guint i = 0; i < p->jobs->len; i++) {
@@ -730,17 +723,15 @@ add_jobs(Scenario *s, ScnParse *p, GError **error)
 				g_autofree char *one = g_strdup_printf("%" G_GUINT64_FORMAT, id);
 
 				d->argv[1] = one;
-				ok = pend_line(s, d->argv, d->line, pend, error);
+				ok = pend_line(s, d->argv, d->line, error);
 			}
 			d->argv[1] = range;
 		} else {
-			ok = pend_line(s, d->argv, d->line, pend, error);
+			ok = pend_line(s, d->argv, d->line, error);
 		}
 		if (!ok)
 			return FALSE;
 	}
-	for (guint i = 0; i < pend->len; i++)
-		g_array_append_val(s->pending, g_array_index(pend, PendLine, i).job);
 	return TRUE;
 }
 
