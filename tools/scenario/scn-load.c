@@ -896,6 +896,9 @@ expect_line(Scenario *s, char **a, int line, GError **error)
 		if (!parse_int(a[3], 0, 10000000, &num))
 			FAIL(line, "expect pool: a number of slots, not \"%s\"", a[3]);
 		add_expect(s, SCN_POOL, line, g_strdup_printf("pool %s %d", a[2], (int)num));
+	} else if (n >= 2 && strcmp(a[1], "wake") == 0) {
+		/* Reserved for the plan's next wake time (scn-plan.c). */
+		FAIL(line, "expect wake: the scheduler's plan has no wake time yet");
 	} else {
 		FAIL(line, "expect: not understood (dispatch ID on HOSTS, preempt V for ID, "
 		    "terminate V for ID, resume ID, pending ID \"TEXT\", deserved QUEUE N, "

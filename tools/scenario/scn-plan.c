@@ -3,7 +3,9 @@
  * pending reason, deserved share and pool size becomes a line in the
  * syntax of the scenario file's expectations, so the tool's output can be
  * pasted back as `expect` lines.  When the plan's shape changes (a typed
- * list of decisions, a wake time), only this file follows.
+ * list of decisions, a wake time), only this file follows: a new kind of
+ * decision becomes a new ScnKind and line ("window-suspend 12"), the wake
+ * time an "wake +90s" line, which scn-load.c now refuses as not there yet.
  */
 #include "config.h"
 
