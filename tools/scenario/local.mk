@@ -4,7 +4,8 @@
 noinst_LIBRARIES += %reldir%/libbsscn.a
 %canon_reldir%_libbsscn_a_SOURCES = \
 	%reldir%/scenario.h %reldir%/scn-internal.h \
-	%reldir%/scn-load.c %reldir%/scn-config.c \
+	%reldir%/scn-load.c %reldir%/scn-parse.c %reldir%/scn-values.c \
+	%reldir%/scn-config.c %reldir%/scn-jobs.c %reldir%/scn-expect.c \
 	%reldir%/scn-plan.c %reldir%/scn-check.c
 %canon_reldir%_libbsscn_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 

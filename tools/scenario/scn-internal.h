@@ -48,6 +48,35 @@ void scn_file_add(ScnFile *f, const char *text, int line);
 void scn_file_free(gpointer f);
 BsConfig *scn_config_load(ScnParse *p, gint64 now, GError **error);
 
+/* 2026-01-05 is a Monday; noon keeps day windows simple. */
+#define SCN_DEFAULT_NOW "2026-01-05T12:00:00Z"
+
+/* Refuse with "file:line: message"; needs `s` (with a path) and `error`. */
+#define FAIL(line, ...) do { \
+	g_autofree char *m_ = g_strdup_printf(__VA_ARGS__); \
+	g_set_error(error, SCN_ERROR, 0, "%s:%d: %s", s->path, (line), m_); \
+	return FALSE; \
+} while (0)
+
+/* The parts of scn_load(), in order. */
+void scn_parse_init(ScnParse *p, const char *path);
+void scn_parse_clear(ScnParse *p);
+gboolean scn_first_pass(Scenario *s, ScnParse *p, const char *text, GError **error);
+gboolean scn_add_jobs(Scenario *s, ScnParse *p, GError **error);
+gboolean scn_expect_line(Scenario *s, char **argv, int line, GError **error);
+void scn_fix_pointers(Scenario *s);
+/* The snapshot's host filter: a job's -R select[] (filter_data). */
+gboolean scn_host_filter(const void *job_data, const SchedHost *host, void *data);
+
+/* Words (scn-values.c).  The value of "key=value" in word w, else NULL. */
+const char *scn_kv(const char *w, const char *key);
+gboolean scn_parse_int(const char *v, gint64 lo, gint64 hi, gint64 *out);
+gboolean scn_parse_double(const char *v, double *out);
+/* N, Ns, Nm, Nh or Nd, optionally negative, in seconds. */
+gboolean scn_parse_duration(const char *v, gint64 *out);
+/* "12" or "12[3]". */
+gboolean scn_parse_job_id(const char *w, guint64 *id, guint32 *index);
+
 /* Canonical text of an allocation list, "2*hostA hostB". */
 char *scn_hosts_text(const SchedSnapshot *snap, const SchedAlloc *a, guint n);
 /* "12" or "12[3]". */

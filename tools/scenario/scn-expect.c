@@ -1,0 +1,161 @@
+/*
+ * The `expect` lines of a scenario, checked against what the scenario
+ * holds (jobs, hosts, queues, pools) and rewritten in the canonical form
+ * the plan's lines use (scn-plan.c), so comparing is comparing text.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "tools/scenario/scn-internal.h"
+
+static gboolean
+pending_known(const Scenario *s, const char *name)
+{
+	for (guint i = 0; i < s->pending->len; i++) {
+		const SchedJob *j = &g_array_index(s->pending, SchedJob, i);
+		g_autofree char *n = scn_job_name(j->id, j->array_id, j->array_index);
+
+		if (strcmp(n, name) == 0)
+			return TRUE;
+	}
+	return FALSE;
+}
+
+static gboolean
+running_known(const Scenario *s, const char *name)
+{
+	for (guint i = 0; i < s->running->len; i++) {
+		const SchedRunning *r = &g_array_index(s->running, SchedRunning, i);
+		g_autofree char *n = scn_job_name(r->id, r->array_id,
+		    g_array_index(s->run_index, guint32, i));
+
+		if (strcmp(n, name) == 0)
+			return TRUE;
+	}
+	return FALSE;
+}
+
+static ScnLine *
+add_expect(Scenario *s, ScnKind k, int line, char *text)
+{
+	ScnLine *l = g_new0(ScnLine, 1);
+
+	l->kind = k;
+	l->line = line;
+	l->text = text;
+	g_ptr_array_add(s->expect, l);
+	return l;
+}
+
+/* Hosts of an expect dispatch line, checked and rewritten canonically. */
+static char *
+canonical_hosts(Scenario *s, char **w, int line, GError **error)
+{
+	GString *out = g_string_new(NULL);
+
+	for (guint i = 0; w[i] != NULL; i++) {
+		const char *star = strchr(w[i], '*');
+		const char *name = star != NULL ? star + 1 : w[i];
+		guint h;
+		gint64 n = 1;
+
+		if (star != NULL) {
+			g_autofree char *num = g_strndup(w[i], (gsize)(star - w[i]));
+
+			if (!scn_parse_int(num, 1, 100000, &n)) {
+				g_set_error(error, SCN_ERROR, 0, "%s:%d: bad slot count in \"%s\"",
+				    s->path, line, w[i]);
+				return g_string_free(out, TRUE), NULL;
+			}
+		}
+		if (!sched_input_host(&s->in, name, &h)) {
+			g_set_error(error, SCN_ERROR, 0, "%s:%d: no host %s", s->path, line, name);
+			return g_string_free(out, TRUE), NULL;
+		}
+		if (out->len > 0)
+			g_string_append_c(out, ' ');
+		if (n != 1)
+			g_string_append_printf(out, "%d*", (int)n);
+		g_string_append(out, name);
+	}
+	return g_string_free(out, FALSE);
+}
+
+gboolean
+scn_expect_line(Scenario *s, char **a, int line, GError **error)
+{
+	guint n = g_strv_length(a);
+	guint idx;
+	gint64 num;
+
+	if (n == 2 && strcmp(a[1], "order") == 0) {
+		s->ordered = TRUE;
+	} else if (n == 2 && strcmp(a[1], "nothing") == 0) {
+		/* Every decision must be expected anyway; this says so, and makes
+		 * a scenario about a job that waits a complete one. */
+		s->nothing_line = line;
+	} else if (n >= 5 && strcmp(a[1], "dispatch") == 0 && strcmp(a[3], "on") == 0) {
+		char *hosts;
+
+		if (!pending_known(s, a[2]))
+			FAIL(line, "expect dispatch: no pending job %s", a[2]);
+		if ((hosts = canonical_hosts(s, a + 4, line, error)) == NULL)
+			return FALSE;
+		add_expect(s, SCN_DISPATCH, line,
+		    g_strdup_printf("dispatch %s on %s", a[2], hosts));
+		g_free(hosts);
+	} else if (n == 5 && (strcmp(a[1], "preempt") == 0 ||
+	    strcmp(a[1], "terminate") == 0) && strcmp(a[3], "for") == 0) {
+		if (!running_known(s, a[2]))
+			FAIL(line, "expect %s: no running job %s", a[1], a[2]);
+		if (!pending_known(s, a[4]))
+			FAIL(line, "expect %s: no pending job %s", a[1], a[4]);
+		add_expect(s, a[1][0] == 'p' ? SCN_PREEMPT : SCN_TERMINATE, line,
+		    g_strdup_printf("%s %s for %s", a[1], a[2], a[4]));
+	} else if (n == 3 && strcmp(a[1], "resume") == 0) {
+		if (!running_known(s, a[2]))
+			FAIL(line, "expect resume: no running job %s", a[2]);
+		add_expect(s, SCN_RESUME, line, g_strdup_printf("resume %s", a[2]));
+	} else if (n == 4 && strcmp(a[1], "pending") == 0) {
+		g_autofree char *text = g_strdup(a[3]);
+
+		if (!pending_known(s, a[2]))
+			FAIL(line, "expect pending: no pending job %s", a[2]);
+		g_strdelimit(text, "\n", ' ');
+		add_expect(s, SCN_PENDING, line,
+		    g_strdup_printf("pending %s \"%s\"", a[2], g_strstrip(text)));
+	} else if (n == 4 && strcmp(a[1], "deserved") == 0) {
+		if (!sched_input_queue(&s->in, a[2], &idx))
+			FAIL(line, "expect deserved: no queue %s", a[2]);
+		if (!scn_parse_int(a[3], -1, 10000000, &num))
+			FAIL(line, "expect deserved: a number of slots, not \"%s\"", a[3]);
+		add_expect(s, SCN_DESERVED, line,
+		    g_strdup_printf("deserved %s %d", a[2], (int)num));
+	} else if (n == 4 && strcmp(a[1], "slots") == 0) {
+		if (!sched_input_queue(&s->in, a[2], &idx))
+			FAIL(line, "expect slots: no queue %s", a[2]);
+		if (!scn_parse_int(a[3], 0, 10000000, &num))
+			FAIL(line, "expect slots: a number of slots, not \"%s\"", a[3]);
+		add_expect(s, SCN_SLOTS, line,
+		    g_strdup_printf("slots %s %d", a[2], (int)num))->queue = idx;
+	} else if (n == 4 && strcmp(a[1], "pool") == 0) {
+		gboolean found = FALSE;
+
+		for (guint i = 0; i < s->in.pools->len; i++)
+			found |= strcmp(g_array_index(s->in.pools, SchedPool, i).name, a[2]) == 0;
+		if (!found)
+			FAIL(line, "expect pool: no SLOT_POOL %s", a[2]);
+		if (!scn_parse_int(a[3], 0, 10000000, &num))
+			FAIL(line, "expect pool: a number of slots, not \"%s\"", a[3]);
+		add_expect(s, SCN_POOL, line, g_strdup_printf("pool %s %d", a[2], (int)num));
+	} else if (n >= 2 && strcmp(a[1], "wake") == 0) {
+		/* Reserved for the plan's next wake time (scn-plan.c). */
+		FAIL(line, "expect wake: the scheduler's plan has no wake time yet");
+	} else {
+		FAIL(line, "expect: not understood (dispatch ID on HOSTS, preempt V for ID, "
+		    "terminate V for ID, resume ID, pending ID \"TEXT\", deserved QUEUE N, "
+		    "pool POOL N, slots QUEUE N, order, nothing)");
+	}
+	return TRUE;
+}
