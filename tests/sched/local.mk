@@ -5,5 +5,8 @@ TESTS += %reldir%/run-scenarios
 %canon_reldir%_run_scenarios_SOURCES = %reldir%/run-scenarios.c
 %canon_reldir%_run_scenarios_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_run_scenarios_LDADD = $(SCN_LIBS)
+# bscenario as a command: print, paste back, -c, exit codes.
+TESTS += %reldir%/bscenario-cli.sh
+
 # The scenario files travel with their folder.
 EXTRA_DIST += %reldir%
