@@ -54,6 +54,21 @@ EXTRA_DIST += %reldir%/fig/sched.sh
 bench-sched: %reldir%/sched-cycle-bench$(EXEEXT)
 	./%reldir%/sched-cycle-bench$(EXEEXT)
 
+# dep-bench: a pass's dependency evaluation, walking every job per
+# reference (the old way) against the index state_apply keeps
+# (`make bench-dep`).
+EXTRA_PROGRAMS += %reldir%/dep-bench
+%canon_reldir%_dep_bench_SOURCES = %reldir%/dep-bench.c
+%canon_reldir%_dep_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_dep_bench_LDADD = mbatchd/libbsstate.a proto/libbsproto.a \
+	lib/resreq/libbsresreq.a lib/job/libbsjob.a lib/util/libbsutil.a \
+	$(GLIB_LIBS) $(PROTOBUF_C_LIBS)
+CLEANFILES += %reldir%/dep-bench$(EXEEXT)
+
+.PHONY: bench-dep
+bench-dep: %reldir%/dep-bench$(EXEEXT)
+	./%reldir%/dep-bench$(EXEEXT)
+
 # The kill -9 soak (bench/crash-soak.sh): many rounds of mbatchd crashes
 # under load; it counts lost and doubled jobs (both must be 0).
 EXTRA_DIST += %reldir%/crash-soak.sh

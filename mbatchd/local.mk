@@ -15,7 +15,7 @@ noinst_LIBRARIES += %reldir%/libbssched.a
 noinst_LIBRARIES += %reldir%/libbsstate.a
 %canon_reldir%_libbsstate_a_SOURCES = \
 	%reldir%/state/state.h %reldir%/state/state.c %reldir%/state/apply.c \
-	%reldir%/state/export.c
+	%reldir%/state/export.c %reldir%/state/depindex.c
 
 # The daemon.
 sbin_PROGRAMS += %reldir%/mbatchd

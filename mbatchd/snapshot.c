@@ -355,70 +355,17 @@ add_running(Build *b, Job *j, guint queue)
 }
 
 typedef struct {
-	Manager *m;
+	const State *st;
 	const Job *job;
 } DepCtx;
 
-static BsDependJobState
-dep_state(const Job *j)
-{
-	switch (j->state) {
-	case JS_PEND: return BS_DEPEND_JOB_PEND;
-	case JS_PSUSP: return BS_DEPEND_JOB_HELD;
-	case JS_USUSP:
-	case JS_SSUSP: return BS_DEPEND_JOB_SUSP;
-	case JS_DONE: return BS_DEPEND_JOB_DONE;
-	case JS_EXIT: return BS_DEPEND_JOB_EXIT;
-	default: return BS_DEPEND_JOB_RUN;
-	}
-}
-
+/* References resolve through the index state_apply keeps (depindex.c). */
 static void
 dep_lookup(const BsDependRef *ref, GArray *out, void *data)
 {
-	DepCtx *c = data;
-	GHashTableIter it;
-	gpointer v;
+	const DepCtx *c = data;
 
-	g_hash_table_iter_init(&it, c->m->st->jobs);
-	while (g_hash_table_iter_next(&it, NULL, &v)) {
-		const Job *j = v;
-		BsDependJob dj = { 0 };
-
-		if (ref->name != NULL) {
-			/* An element answers to its array's name. */
-			const char *br = j->index > 0 ? strrchr(j->name, '[') : NULL;
-			g_autofree char *base = br != NULL ?
-			    g_strndup(j->name, (gsize)(br - j->name)) : g_strdup(j->name);
-
-			if (j->user != c->job->user ||
-			    !bs_depend_name_matches(ref->name, base))
-				continue;
-		} else if (j->id != ref->job_id ||
-		    (ref->index != 0 && j->index != ref->index)) {
-			continue;
-		}
-		dj.state = dep_state(j);
-		dj.exit_code = j->exit_status;
-		dj.post = job_is_finished(j) ? BS_DEPEND_POST_DONE : BS_DEPEND_POST_NONE;
-		g_array_append_val(out, dj);
-	}
-}
-
-static void
-parse_spec(JobSpecRef *ref)
-{
-	const Basalt__JobSpec *spec = ref->spec;
-
-	if (ref->parsed)
-		return;
-	ref->parsed = TRUE;
-	/* Both were checked at submission; a failure here means a journal
-	 * from an older version, and the job then runs without the clause. */
-	if (spec->resreq != NULL && *spec->resreq)
-		ref->resreq = bs_resreq_parse(spec->resreq, NULL);
-	if (spec->dependency != NULL && *spec->dependency)
-		ref->depend = bs_depend_parse(spec->dependency, NULL);
+	state_dep_lookup(c->st, c->job->user, ref, out);
 }
 
 static void
@@ -428,7 +375,6 @@ add_pending(Build *b, Job *j, guint queue)
 	SchedJob sj = { 0 };
 	guint start = b->ints->len;
 
-	parse_spec(j->spec);
 	sj.id = j->id;
 	sj.array_index = j->index;
 	sj.queue = queue;
@@ -450,7 +396,7 @@ add_pending(Build *b, Job *j, guint queue)
 		sj.filter_data = f;
 	}
 	if (j->spec->depend != NULL) {
-		DepCtx c = { b->m, j };
+		DepCtx c = { b->m->st, j };
 		BsDependResult r = bs_depend_eval(j->spec->depend, dep_lookup, &c);
 
 		sj.dep = r == BS_DEPEND_SATISFIED ? SCHED_DEP_NONE :

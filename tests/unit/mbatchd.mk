@@ -14,6 +14,15 @@ TESTS += %reldir%/check_state
 	lib/resreq/libbsresreq.a lib/job/libbsjob.a \
 	lib/util/libbsutil.a $(TEST_LIBS)
 
+check_PROGRAMS += %reldir%/check_depindex
+TESTS += %reldir%/check_depindex
+%canon_reldir%_check_depindex_SOURCES = %reldir%/check_depindex.c
+%canon_reldir%_check_depindex_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_check_depindex_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_depindex_LDADD = mbatchd/libbsstate.a proto/libbsproto.a \
+	lib/resreq/libbsresreq.a lib/job/libbsjob.a \
+	lib/util/libbsutil.a $(TEST_LIBS)
+
 check_PROGRAMS += %reldir%/check_preempt
 TESTS += %reldir%/check_preempt
 %canon_reldir%_check_preempt_SOURCES = %reldir%/check_preempt.c \
