@@ -22,7 +22,7 @@ bench-journal: %reldir%/journal-bench$(EXEEXT)
 EXTRA_PROGRAMS += %reldir%/sched-preempt-bench
 %canon_reldir%_sched_preempt_bench_SOURCES = %reldir%/sched-preempt-bench.c
 %canon_reldir%_sched_preempt_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
-%canon_reldir%_sched_preempt_bench_LDADD = mbatchd/libbssched.a $(GLIB_LIBS) -lm
+%canon_reldir%_sched_preempt_bench_LDADD = $(BSSCHED_LIBS) $(GLIB_LIBS) -lm
 CLEANFILES += %reldir%/sched-preempt-bench$(EXEEXT)
 
 .PHONY: bench-preempt
@@ -34,7 +34,7 @@ bench-preempt: %reldir%/sched-preempt-bench$(EXEEXT)
 EXTRA_PROGRAMS += %reldir%/sched-pool-bench
 %canon_reldir%_sched_pool_bench_SOURCES = %reldir%/sched-pool-bench.c
 %canon_reldir%_sched_pool_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
-%canon_reldir%_sched_pool_bench_LDADD = mbatchd/libbssched.a $(GLIB_LIBS) -lm
+%canon_reldir%_sched_pool_bench_LDADD = $(BSSCHED_LIBS) $(GLIB_LIBS) -lm
 CLEANFILES += %reldir%/sched-pool-bench$(EXEEXT)
 
 .PHONY: bench-pool
@@ -46,7 +46,7 @@ bench-pool: %reldir%/sched-pool-bench$(EXEEXT)
 EXTRA_PROGRAMS += %reldir%/sched-cycle-bench
 %canon_reldir%_sched_cycle_bench_SOURCES = %reldir%/sched-cycle-bench.c
 %canon_reldir%_sched_cycle_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
-%canon_reldir%_sched_cycle_bench_LDADD = mbatchd/libbssched.a $(GLIB_LIBS) -lm
+%canon_reldir%_sched_cycle_bench_LDADD = $(BSSCHED_LIBS) $(GLIB_LIBS) -lm
 CLEANFILES += %reldir%/sched-cycle-bench$(EXEEXT)
 EXTRA_DIST += %reldir%/fig/sched.sh
 

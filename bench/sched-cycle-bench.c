@@ -348,14 +348,9 @@ add_running(Bench *b)
 /* ---- pending jobs ------------------------------------------------------ */
 
 /* -R "select[ncpus>=N]": the filter data is the bound, NULL for none. */
-static gboolean
-ncpus_filter(const void *job_data, const SchedHost *host, void *data)
-{
-	(void)data;
-	return job_data == NULL || host->ncpus >= *(const int *)job_data;
-}
-
-static const int need_8cpus = 8;
+/* 2.5% of the jobs ask -R "select[ncpus>=8]": parsed once in main, as
+ * the daemon parses a job's -R once when its submission is applied. */
+static BsResReq *need_8cpus;
 
 static guint
 pick_queue(Bench *b)
@@ -395,7 +390,7 @@ shape(Bench *b, SchedJob *j)
 		for (guint i = 0; i < n; i++)
 			j->asked_hosts[i] = below(b, b->snap.n_hosts);
 	} else if (r < 1000) {
-		j->filter_data = &need_8cpus;
+		j->resreq = need_8cpus;
 	}
 }
 
@@ -441,7 +436,6 @@ add_pending(Bench *b, guint np)
 	g_free(per_queue);
 	b->snap.pending = jobs;
 	b->snap.n_pending = n;
-	b->snap.host_filter = ncpus_filter;
 	b->snap.now = 1000000;
 }
 
@@ -607,6 +601,8 @@ main(int argc, char **argv)
 	double med;
 
 	parse(argc, argv, &o);
+	need_8cpus = bs_resreq_parse("select[ncpus>=8]", NULL);
+	g_assert(need_8cpus != NULL);
 	b.rng = o.seed;
 	add_hosts(&b, o.n_hosts);
 	add_queues(&b, o.n_queues);
@@ -658,6 +654,7 @@ main(int argc, char **argv)
 	g_free(t);
 	g_free(cpu);
 	g_ptr_array_free(b.blocks, TRUE);
+	bs_resreq_free(need_8cpus);
 	g_ptr_array_free(b.names, TRUE);
 	return 0;
 }

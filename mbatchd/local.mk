@@ -9,7 +9,11 @@ noinst_LIBRARIES += %reldir%/libbssched.a
 	%reldir%/sched/preempt-try.h %reldir%/sched/relation.c \
 	%reldir%/sched/resume.c %reldir%/sched/reason.c \
 	%reldir%/sched/pool.c %reldir%/sched/open.c \
-	%reldir%/sched/prehosts.c
+	%reldir%/sched/prehosts.c %reldir%/sched/resreq-host.c
+
+# What links libbssched.a needs with it: -R evaluation and time windows.
+BSSCHED_LIBS = %reldir%/libbssched.a lib/conf/libbsconf.a \
+	lib/resreq/libbsresreq.a lib/util/libbsutil.a
 
 # state/: the tables and state_apply(), the only mutator.
 noinst_LIBRARIES += %reldir%/libbsstate.a

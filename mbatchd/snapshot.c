@@ -14,16 +14,6 @@
 #include "mbatchd/snapshot.h"
 #include "resreq/resreq.h"
 
-/* What the host filter needs: the job's -R and the host's live figures. */
-typedef struct {
-	const BsResReq *rr;
-} JobFilter;
-
-typedef struct {
-	const SchedHost *host;
-	const HostLink *link;
-} HostView;
-
 static guint
 host_idx(Build *b, const char *name, gboolean *found)
 {
@@ -385,15 +375,13 @@ add_pending(Build *b, Job *j, guint queue)
 	sj.begin_time = spec->begin_time;
 	sj.array_id = j->index > 0 ? j->id : 0;
 	sj.array_limit = j->array_limit;
+	/* Parsed when the submission was applied (state/apply.c). */
 	if (j->spec->resreq != NULL) {
 		int ptile = bs_resreq_span_ptile(j->spec->resreq);
-		JobFilter *f = g_new(JobFilter, 1);
 
 		sj.one_host = bs_resreq_span_hosts(j->spec->resreq) == 1;
 		sj.ptile = ptile > 0 ? ptile : 0;
-		f->rr = j->spec->resreq;
-		g_ptr_array_add(b->filter_data, f);
-		sj.filter_data = f;
+		sj.resreq = j->spec->resreq;
 	}
 	if (j->spec->depend != NULL) {
 		DepCtx c = { b->m->st, j };
@@ -417,60 +405,33 @@ add_pending(Build *b, Job *j, guint queue)
 	g_ptr_array_add(b->pending_jobs, j);
 }
 
-static BsResValue
-host_value(const char *name, void *data)
+/*
+ * What -R select[] and rusage[mem] read of each host, from its link: the
+ * scheduler evaluates them itself (sched/resreq-host.c) and asks the
+ * daemon nothing.  Kept apart from add_hosts, which builds the hosts from
+ * configuration alone.
+ */
+static void
+add_host_resources(Build *b)
 {
-	const HostView *hv = data;
-	BsResValue v = { .kind = BS_RES_NUMBER };
-	const Basalt__LoadIndices *l = hv->link != NULL ? &hv->link->load : NULL;
+	for (guint i = 0; i < b->hosts->len; i++) {
+		SchedHost *h = &g_array_index(b->hosts, SchedHost, i);
+		const HostLink *l = manager_link(b->m, h->name);
 
-	if (strcmp(name, "hname") == 0) {
-		v.kind = BS_RES_STRING;
-		v.str = hv->host->name;
-	} else if (strcmp(name, "type") == 0 || strcmp(name, "model") == 0 ||
-	    strcmp(name, BS_RESREQ_LOCAL_TYPE) == 0 ||
-	    strcmp(name, BS_RESREQ_LOCAL_MODEL) == 0) {
-		v.kind = BS_RES_STRING;
-		v.str = "LINUX";
-	} else if (strcmp(name, "ncpus") == 0) {
-		v.num = hv->host->ncpus;
-	} else if (strcmp(name, "maxmem") == 0) {
-		v.num = hv->link != NULL ? (double)hv->link->mem_kb / 1024 : 0;
-	} else if (l != NULL && strcmp(name, "mem") == 0) {
-		v.num = (double)l->mem_free_kb / 1024;
-	} else if (l != NULL && strcmp(name, "swp") == 0) {
-		v.num = (double)l->swap_free_kb / 1024;
-	} else if (l != NULL && strcmp(name, "tmp") == 0) {
-		v.num = (double)l->tmp_free_kb / 1024;
-	} else if (l != NULL && strcmp(name, "r15s") == 0) {
-		v.num = l->r15s;
-	} else if (l != NULL && strcmp(name, "r1m") == 0) {
-		v.num = l->r1m;
-	} else if (l != NULL && strcmp(name, "r15m") == 0) {
-		v.num = l->r15m;
-	} else if (l != NULL && strcmp(name, "ut") == 0) {
-		v.num = l->ut;
-	} else {
-		v.kind = BS_RES_UNDEFINED;
+		h->type = "LINUX";
+		h->model = "LINUX";
+		if (l == NULL)
+			continue;
+		h->maxmem = (double)l->mem_kb / 1024;
+		h->load_known = TRUE;
+		h->r15s = l->load.r15s;
+		h->r1m = l->load.r1m;
+		h->r15m = l->load.r15m;
+		h->ut = l->load.ut;
+		h->mem = (double)l->load.mem_free_kb / 1024;
+		h->swp = (double)l->load.swap_free_kb / 1024;
+		h->tmp = (double)l->load.tmp_free_kb / 1024;
 	}
-	return v;
-}
-
-static gboolean
-host_filter(const void *job_data, const SchedHost *host, void *data)
-{
-	const JobFilter *f = job_data;
-	Manager *m = data;
-	HostView hv = { host, manager_link(m, host->name) };
-	double mem_mb;
-
-	if (f == NULL || f->rr == NULL)
-		return TRUE;
-	if (!bs_resreq_select_eval(f->rr, host_value, &hv, NULL))
-		return FALSE;
-	mem_mb = bs_resreq_rusage_mem_mb(f->rr);
-	return mem_mb <= 0 || hv.link == NULL || hv.link->load.mem_free_kb == 0 ||
-	    mem_mb <= (double)hv.link->load.mem_free_kb / 1024;
 }
 
 /* Offsets stored during the build become pointers into the final arrays. */
@@ -556,9 +517,9 @@ snapshot_build(Build *b, Manager *m)
 	b->pools = g_array_new(FALSE, FALSE, sizeof(SchedPool));
 	b->running_jobs = g_ptr_array_new();
 	b->queue_refs = g_array_new(FALSE, FALSE, sizeof(SchedQueueRef));
-	b->filter_data = g_ptr_array_new_with_free_func(g_free);
 
 	add_hosts(b);
+	add_host_resources(b);
 	for (guint i = 0; i < queues->len; i++)
 		add_queue(b, g_ptr_array_index(queues, i));
 	add_preemption(b);
@@ -602,8 +563,6 @@ snapshot_build(Build *b, Manager *m)
 	b->snap.preempt_for = m->cfg->params->preempt_for;
 	b->snap.pools = (SchedPool *)(void *)b->pools->data;
 	b->snap.n_pools = b->pools->len;
-	b->snap.host_filter = host_filter;
-	b->snap.host_filter_data = m;
 	b->snap.now = manager_now();
 }
 
@@ -625,7 +584,6 @@ snapshot_free(Build *b)
 	g_array_free(b->pools, TRUE);
 	g_ptr_array_free(b->running_jobs, TRUE);
 	g_array_free(b->queue_refs, TRUE);
-	g_ptr_array_free(b->filter_data, TRUE);
 	g_date_time_unref(b->now);
 }
 

@@ -24,7 +24,6 @@ typedef struct {
 	GPtrArray *pending_jobs;  /* Job*, parallel to pending */
 	GPtrArray *running_jobs;  /* Job*, parallel to running */
 	GArray *queue_refs;       /* SchedQueueRef storage: PREEMPTION lists */
-	GPtrArray *filter_data;   /* JobFilter*, freed with the pass */
 	GDateTime *now;
 } Build;
 

@@ -46,9 +46,9 @@ void sched_consider(Pass *p, guint idx);
  * its min_slots. */
 int sched_job_headroom(Pass *p, const SchedJob *j, SchedPendReason *why);
 /* Free slots for j on host h under the slot limits alone (no host state,
- * no host filter), capped by ptile; 0 with the reason in *why. */
+ * no -R), capped by ptile; 0 with the reason in *why. */
 int sched_host_room(Pass *p, const SchedJob *j, guint h, SchedHostReason *why);
-/* Whether h can take j at all: up, asked for (-m) and passing the filter. */
+/* Whether h can take j at all: up, asked for (-m) and meeting its -R. */
 gboolean sched_host_usable(Pass *p, const SchedJob *j, guint h);
 /* Record the dispatch of pending job idx on allocs [first, first + n) and
  * preemptions [first_pre, first_pre + n_pre), and count its slots. */
@@ -81,6 +81,13 @@ void open_reopen(Pass *p, guint h);
 gboolean sched_host_full(Pass *p, guint h);
 /* ceil(per_cpu x ncpus), INT_MAX when per_cpu < 0 (no limit). */
 int sched_cpu_cap(double per_cpu, int ncpus);
+
+/* resreq-host.c: whether the host meets the job's -R select[] and
+ * rusage[mem]; TRUE for a NULL rr. */
+gboolean sched_resreq_host_ok(const BsResReq *rr, const SchedHost *host);
+/* Whether rr can rule out a host at all (has a select or a memory ask):
+ * jobs without one may share what the pass learnt about their shape. */
+gboolean sched_resreq_constrains(const BsResReq *rr);
 
 /* prehosts.c: position c of queue q's open list left it or came back. */
 void prehosts_listed(Pass *p, guint q, guint h, gboolean listed);

@@ -300,7 +300,7 @@ preempt_cand_begin(Pass *p, const SchedJob *j, CandGen *g)
 	}
 	g->q = q;
 	g->plain = j->asked_hosts == NULL &&
-	    (s->host_filter == NULL || j->filter_data == NULL);
+	    !sched_resreq_constrains(j->resreq);
 	g->next = 0;
 }
 

@@ -276,12 +276,9 @@ host_up(const SchedHost *host, SchedHostReason *why)
 }
 
 static gboolean
-host_passes_filter(Pass *p, const SchedJob *j, guint h)
+host_meets_resreq(Pass *p, const SchedJob *j, guint h)
 {
-	const SchedSnapshot *s = p->snap;
-
-	return s->host_filter == NULL ||
-	    s->host_filter(j->filter_data, &s->hosts[h], s->host_filter_data);
+	return sched_resreq_host_ok(j->resreq, &p->snap->hosts[h]);
 }
 
 /* Free slots for this job on host h, or 0 with the host reason in *why. */
@@ -295,7 +292,7 @@ host_free(Pass *p, const SchedJob *j, guint h, SchedHostReason *why)
 	free = sched_host_room(p, j, h, why);
 	if (free <= 0)
 		return 0;
-	if (!host_passes_filter(p, j, h)) {
+	if (!host_meets_resreq(p, j, h)) {
 		*why = SCHED_HR_RESREQ;
 		return 0;
 	}
@@ -319,7 +316,7 @@ sched_host_usable(Pass *p, const SchedJob *j, guint h)
 	SchedHostReason why;
 
 	return asked_for(j, h) && host_up(&p->snap->hosts[h], &why) &&
-	    host_passes_filter(p, j, h);
+	    host_meets_resreq(p, j, h);
 }
 
 /* Take host h for the job if it offers what the job needs: TRUE when it
@@ -531,7 +528,7 @@ sched_consider(Pass *p, guint idx)
 	SchedPending *pend = &p->plan->pending[idx];
 	Shape shape = { j->queue, j->user, j->min_slots, j->ptile, j->one_host };
 	gboolean memo = j->asked_hosts == NULL &&
-	    (p->snap->host_filter == NULL || j->filter_data == NULL);
+	    !sched_resreq_constrains(j->resreq);
 	const SchedPending *known;
 	guint first, n;
 	int want, room;

@@ -15,6 +15,8 @@
 #include <glib.h>
 #include <stdint.h>
 
+#include "resreq/resreq.h"
+
 #define SCHED_UNLIMITED (-1)
 
 typedef enum {
@@ -32,6 +34,14 @@ typedef struct {
 	SchedHostState state;
 	double r15s;              /* load, for the least-loaded-first order */
 	double r1m;               /* breaks r15s ties when choosing victims */
+	/* What -R select[] and rusage[mem] read (resreq-host.c).  Memory
+	 * in MB.  load_known FALSE: the host never reported its load, and
+	 * a select on a load index fails there. */
+	gboolean load_known;
+	double r15m, ut, mem, swp, tmp;
+	double maxmem;            /* 0 when unknown */
+	const char *type;         /* NULL: "LINUX" */
+	const char *model;        /* NULL: "LINUX" */
 } SchedHost;
 
 typedef struct {
@@ -115,14 +125,6 @@ typedef enum {
 	SCHED_DEP_NEVER,
 } SchedDepState;
 
-/*
- * The host filter decides whether a job may run on a host for reasons the
- * scheduler does not model itself (the -R select expression, memory).  It
- * must be pure: same answer for the same arguments.
- */
-typedef gboolean (*SchedHostFilter)(const void *job_data, const SchedHost *host,
-    void *filter_data);
-
 typedef struct {
 	guint64 id;
 	guint32 array_index;
@@ -139,7 +141,11 @@ typedef struct {
 	gint64 begin_time;        /* bsub -b; 0 = none */
 	guint64 array_id;         /* job id of its array; 0 if not an element */
 	int array_limit;          /* "%N" of the array; 0 = none */
-	const void *filter_data;  /* handed to the host filter */
+	/* bsub -R as parsed when the submission was applied; select[] and
+	 * rusage[mem] are checked against each host's figures
+	 * (resreq-host.c).  NULL: none.  one_host and ptile above are its
+	 * span[], copied out. */
+	const BsResReq *resreq;
 } SchedJob;
 
 typedef enum {
@@ -193,8 +199,6 @@ typedef struct {
 	 * (submission, btop/bbot, requeue-to-head already applied). */
 	SchedJob *pending;
 	guint n_pending;
-	SchedHostFilter host_filter;   /* NULL: every host passes */
-	void *host_filter_data;
 	gint64 now;
 	/* PREEMPT_FOR.  Whether preemption is configured at all is not a
 	 * field: it is whether any queue is preemptive or preemptable. */
@@ -240,7 +244,7 @@ typedef enum {
 	SCHED_HR_USER_HOST,           /* lsb.hosts JL/U */
 	SCHED_HR_USER_CPU,            /* lsb.users JL/P */
 	SCHED_HR_GROUP_CPU,           /* lsb.users JL/P of a user group */
-	SCHED_HR_RESREQ,              /* the host filter said no */
+	SCHED_HR_RESREQ,              /* -R select[] or rusage[mem] not met */
 	SCHED_HR_NOT_ENOUGH,          /* free, but fewer slots than the job needs */
 	_SCHED_HR_MAX
 } SchedHostReason;
