@@ -452,18 +452,31 @@ mix(guint64 h, guint64 v)
 	return h;
 }
 
+/*
+ * The digest walks the typed plan but mixes what it mixed when the plan
+ * kept dispatches, preemptions and resumes apart, in the same order:
+ * every resume, then each dispatch (job, allocations) followed by its
+ * victims (job, whether killed), so digests stay comparable across that
+ * change.  A preemption comes right before its dispatch in the plan.
+ */
 static guint64
 digest(const SchedSnapshot *s, const SchedPlan *plan)
 {
 	guint64 h = G_GUINT64_CONSTANT(0xcbf29ce484222325);
 	gboolean *started = g_new0(gboolean, s->n_pending);
+	guint first_victim = 0;
 
-	for (guint i = 0; i < plan->resumes->len; i++)
-		h = mix(h, g_array_index(plan->resumes, SchedResume, i).job);
-	for (guint i = 0; i < plan->dispatches->len; i++) {
-		const SchedDispatch *d = &g_array_index(plan->dispatches,
-		    SchedDispatch, i);
+	for (guint i = 0; i < plan->decisions->len; i++)
+		if (sched_plan_decision(plan, i)->kind == SCHED_DO_RESUME)
+			h = mix(h, sched_plan_decision(plan, i)->job);
+	for (guint i = 0; i < plan->decisions->len; i++) {
+		const SchedDecision *d = sched_plan_decision(plan, i);
 
+		if (d->kind != SCHED_DO_DISPATCH) {
+			if (!sched_kind_preempts(d->kind))
+				first_victim = i + 1;
+			continue;
+		}
 		started[d->job] = TRUE;
 		h = mix(h, d->job);
 		for (guint a = d->first_alloc; a < d->first_alloc + d->n_allocs; a++) {
@@ -472,14 +485,13 @@ digest(const SchedSnapshot *s, const SchedPlan *plan)
 			h = mix(h, al->host);
 			h = mix(h, (guint64)al->slots);
 		}
-		for (guint p = d->first_preemption;
-		    p < d->first_preemption + d->n_preemptions; p++) {
-			const SchedPreemption *pr = &g_array_index(plan->preemptions,
-			    SchedPreemption, p);
+		for (guint v = first_victim; v < i; v++) {
+			const SchedDecision *pr = sched_plan_decision(plan, v);
 
-			h = mix(h, pr->victim);
-			h = mix(h, (guint64)pr->terminate);
+			h = mix(h, pr->job);
+			h = mix(h, (guint64)(pr->kind == SCHED_DO_PREEMPT_TERMINATE));
 		}
+		first_victim = i + 1;
 	}
 	/* A dispatched job's pending entry is not read by the daemon. */
 	for (guint i = 0; i < plan->n_pending; i++) {
@@ -627,9 +639,10 @@ main(int argc, char **argv)
 		t[i] = (double)(g_get_monotonic_time() - t0) / 1000.0;
 		cpu[i] = cpu_ms() - c0;
 		if (i == 0) {
-			dispatched = plan->dispatches->len;
-			preempted = plan->preemptions->len;
-			resumed = plan->resumes->len;
+			dispatched = sched_plan_count(plan, SCHED_DO_DISPATCH);
+			preempted = sched_plan_count(plan, SCHED_DO_PREEMPT_SUSPEND) +
+			    sched_plan_count(plan, SCHED_DO_PREEMPT_TERMINATE);
+			resumed = sched_plan_count(plan, SCHED_DO_RESUME);
 			for (guint a = 0; a < plan->allocs->len; a++)
 				slots += (guint)g_array_index(plan->allocs,
 				    SchedAlloc, a).slots;

@@ -9,7 +9,11 @@ noinst_LIBRARIES += %reldir%/libbssched.a
 	%reldir%/sched/preempt-try.h %reldir%/sched/relation.c \
 	%reldir%/sched/resume.c %reldir%/sched/reason.c \
 	%reldir%/sched/pool.c %reldir%/sched/open.c \
-	%reldir%/sched/prehosts.c %reldir%/sched/resreq-host.c
+	%reldir%/sched/prehosts.c %reldir%/sched/resreq-host.c \
+	%reldir%/sched/plan.c %reldir%/sched/window.c \
+	%reldir%/sched/stage-entitle.c %reldir%/sched/stage-order.c \
+	%reldir%/sched/stage-place.c %reldir%/sched/stage-preempt.c \
+	%reldir%/sched/limits.c
 
 # What links libbssched.a needs with it: -R evaluation and time windows.
 BSSCHED_LIBS = %reldir%/libbssched.a lib/conf/libbsconf.a \
@@ -26,7 +30,7 @@ sbin_PROGRAMS += %reldir%/mbatchd
 %canon_reldir%_mbatchd_SOURCES = \
 	%reldir%/mbd.c %reldir%/manager.h %reldir%/manager.c \
 	%reldir%/events.c %reldir%/journal.c %reldir%/hosts.c \
-	%reldir%/snapshot.h %reldir%/snapshot.c %reldir%/dispatch.c %reldir%/usage.c %reldir%/windows.c \
+	%reldir%/snapshot.h %reldir%/snapshot.c %reldir%/dispatch.c %reldir%/usage.c \
 	%reldir%/svc/svc.h %reldir%/svc/common.c %reldir%/svc/submit.c \
 	%reldir%/svc/query.c %reldir%/svc/control.c %reldir%/svc/admin.c
 %canon_reldir%_mbatchd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)

@@ -324,6 +324,9 @@ add_running(Build *b, Job *j, guint queue)
 	r.preempt_count = (int)j->preempt_count;
 	r.max_preempt = max_job_preempt(b->m, j);
 	r.preempted = j->state == JS_SSUSP && j->preempted_by != 0;
+	r.window_held = j->state == JS_SSUSP && j->preempted_by == 0 &&
+	    g_strcmp0(j->suspend_reason, WINDOW_REASON) == 0;
+	r.terminating = j->window_kill_sent;
 	r.allocs = GUINT_TO_POINTER(b->allocs->len + 1);
 	for (guint i = 0; j->exec_hosts[i] != NULL; i++) {
 		gboolean found;
@@ -434,6 +437,35 @@ add_host_resources(Build *b)
 	}
 }
 
+/*
+ * The time windows, parsed by lib/conf, for the scheduler's time-driven
+ * stage (sched/window.c), which decides from snap.now alone whether they
+ * are open.  add_queue and host_state (config side) may have folded the
+ * windows already; undo that, so the stage is the one place they act.
+ */
+static void
+add_windows(Build *b)
+{
+	for (guint i = 0; i < b->queues->len; i++) {
+		const BsQueueConf *qc = g_ptr_array_index(b->m->cfg->queues, i);
+		SchedQueue *q = &g_array_index(b->queues, SchedQueue, i);
+
+		q->dispatch_window = qc->dispatch_window;
+		q->run_window = qc->run_window;
+		q->terminate_on_window =
+		    (qc->terminate_when & BS_TERMINATE_WHEN_WINDOW) != 0;
+		q->dispatch_ok = !q->inactive_by_admin;
+	}
+	for (guint i = 0; i < b->hosts->len; i++) {
+		SchedHost *h = &g_array_index(b->hosts, SchedHost, i);
+		const BsHostConf *hc = bs_config_host(b->m->cfg, h->name);
+
+		h->dispatch_window = hc != NULL ? hc->dispatch_window : NULL;
+		if (h->state == SCHED_HOST_CLOSED_WIND)
+			h->state = SCHED_HOST_OK;
+	}
+}
+
 /* Offsets stored during the build become pointers into the final arrays. */
 static void
 fix_pointers(Build *b)
@@ -524,6 +556,7 @@ snapshot_build(Build *b, Manager *m)
 		add_queue(b, g_ptr_array_index(queues, i));
 	add_preemption(b);
 	add_pools(b);
+	add_windows(b);
 	/* Pending jobs queue by queue, each in its own order; the policy
 	 * merges queues of equal priority by position, so list them by
 	 * submission within a priority level: configured order is close
@@ -564,6 +597,8 @@ snapshot_build(Build *b, Manager *m)
 	b->snap.pools = (SchedPool *)(void *)b->pools->data;
 	b->snap.n_pools = b->pools->len;
 	b->snap.now = manager_now();
+	b->snap.utc_offset = (int)(g_date_time_get_utc_offset(b->now) /
+	    G_USEC_PER_SEC);
 }
 
 void

@@ -79,6 +79,7 @@ static gboolean
 victim_for(const Preempt *pre, guint a, const SchedRunning *run)
 {
 	return run->state == SCHED_RUN_RUN &&
+	    !pre->held[run - pre->snap->running] &&
 	    preempt_rel(pre, a, run->queue)->may &&
 	    (run->max_preempt <= 0 || run->preempt_count < run->max_preempt);
 }

@@ -42,6 +42,9 @@ typedef struct {
 	double maxmem;            /* 0 when unknown */
 	const char *type;         /* NULL: "LINUX" */
 	const char *model;        /* NULL: "LINUX" */
+	/* lsb.hosts DISPATCH_WINDOW (BsTimeWindow array, NULL: always open):
+	 * outside it the host is closed_Wind for new jobs (window.c). */
+	const GArray *dispatch_window;
 } SchedHost;
 
 typedef struct {
@@ -63,7 +66,10 @@ typedef struct {
 typedef struct {
 	const char *name;
 	int priority;
-	gboolean dispatch_ok;     /* active, and its dispatch/run windows open */
+	/* Not inactivated by badmin qinact.  (A builder may also fold
+	 * closed windows in and say so with inactive_by_admin FALSE; the
+	 * windows below are checked either way.) */
+	gboolean dispatch_ok;
 	gboolean inactive_by_admin; /* why dispatch_ok is FALSE: admin or window */
 	int qjob_limit;           /* slots of the whole queue */
 	int ujob_limit;           /* slots per user in the queue */
@@ -80,6 +86,14 @@ typedef struct {
 	SchedQueueRef *preemptable_queues;
 	guint n_preemptable_queues;
 	gboolean terminate_on_preempt;  /* TERMINATE_WHEN=PREEMPT */
+	/* Time windows, lib/conf BsTimeWindow arrays (NULL: always open),
+	 * read against now by the time-driven stage (window.c).  Outside
+	 * dispatch_window the queue starts nothing; outside run_window it
+	 * starts nothing and its running jobs are suspended, or killed with
+	 * terminate_on_window (TERMINATE_WHEN=WINDOW). */
+	const GArray *dispatch_window;
+	const GArray *run_window;
+	gboolean terminate_on_window;
 	/* Queue-based fairshare (pool.c).  in_pool FALSE (a zeroed struct):
 	 * the queue is in no SLOT_POOL. */
 	gboolean in_pool;
@@ -170,6 +184,10 @@ typedef struct {
 	                           * queue > lsb.params); <= 0 unlimited */
 	gboolean preempted;       /* with state SSUSP: suspended by preemption,
 	                           * so the policy resumes it (resume.c) */
+	gboolean window_held;     /* with state SSUSP: suspended because its
+	                           * queue's run window closed (window.c) */
+	gboolean terminating;     /* a kill was already ordered: the window
+	                           * stage does not order it again */
 } SchedRunning;
 
 /* PREEMPT_FOR keywords: the same bits as BsPreemptFor in lib/conf/conf.h,
@@ -199,7 +217,9 @@ typedef struct {
 	 * (submission, btop/bbot, requeue-to-head already applied). */
 	SchedJob *pending;
 	guint n_pending;
-	gint64 now;
+	gint64 now;               /* seconds since the epoch: the only clock */
+	int utc_offset;           /* seconds east of UTC at now: windows are
+	                           * written in local time */
 	/* PREEMPT_FOR.  Whether preemption is configured at all is not a
 	 * field: it is whether any queue is preemptive or preemptable. */
 	guint preempt_for;        /* SchedPreemptFor bits */
@@ -257,34 +277,37 @@ typedef struct {
 	const char *pool;
 } SchedPending;
 
-typedef struct {
-	guint job;                /* index into SchedSnapshot.pending */
-	guint first_alloc;        /* into SchedPlan.allocs */
-	guint n_allocs;
-	/* Jobs to suspend (or kill) before this one starts on their slots. */
-	guint first_preemption;   /* into SchedPlan.preemptions */
-	guint n_preemptions;
-} SchedDispatch;
-
-typedef struct {
-	guint victim;             /* index into SchedSnapshot.running */
-	guint preemptor;          /* index into SchedSnapshot.pending */
-	gboolean terminate;       /* TERMINATE_WHEN=PREEMPT: kill, not suspend */
-} SchedPreemption;
-
-typedef struct {
-	guint job;                /* index into SchedSnapshot.running */
-} SchedResume;
-
 /*
- * The daemon applies a plan in this order: resumes, then each dispatch
- * after suspending its preemptions.
+ * What the daemon is to do, one decision at a time.  A preemption names
+ * its preemptor and comes right before that preemptor's dispatch; the
+ * daemon applies decisions in plan order, one small function per kind
+ * (mbatchd/dispatch.c).
  */
+typedef enum {
+	SCHED_DO_DISPATCH = 0,        /* start a pending job on its allocs */
+	SCHED_DO_PREEMPT_SUSPEND,     /* suspend a running job for a preemptor */
+	SCHED_DO_PREEMPT_TERMINATE,   /* kill it instead: TERMINATE_WHEN=PREEMPT */
+	SCHED_DO_RESUME,              /* resume a job suspended by preemption */
+	SCHED_DO_WINDOW_SUSPEND,      /* its queue's run window closed */
+	SCHED_DO_WINDOW_RESUME,       /* the run window opened again */
+	SCHED_DO_WINDOW_TERMINATE,    /* closed, and TERMINATE_WHEN=WINDOW */
+	_SCHED_DO_MAX
+} SchedDecisionKind;
+
 typedef struct {
-	GArray *dispatches;       /* SchedDispatch, in decision order */
+	SchedDecisionKind kind;
+	/* SCHED_DO_DISPATCH: index into SchedSnapshot.pending; every other
+	 * kind: index into SchedSnapshot.running. */
+	guint job;
+	guint first_alloc;        /* SCHED_DO_DISPATCH: into SchedPlan.allocs */
+	guint n_allocs;
+	guint by;                 /* SCHED_DO_PREEMPT_*: the preemptor, index
+	                           * into SchedSnapshot.pending */
+} SchedDecision;
+
+typedef struct {
+	GArray *decisions;        /* SchedDecision, in the order to apply */
 	GArray *allocs;           /* SchedAlloc, referenced by dispatches */
-	GArray *preemptions;      /* SchedPreemption, referenced by dispatches */
-	GArray *resumes;          /* SchedResume, preempted jobs to resume */
 	SchedPending *pending;    /* one per snapshot pending job */
 	guint n_pending;
 	/* Queue-based fairshare, for bqueues -l: each queue's deserved slots
@@ -294,7 +317,28 @@ typedef struct {
 	guint n_queues;
 	int *pool_slots;          /* [n_pools] */
 	guint n_pools;
+	/* When the scheduler must run again though nothing else happens
+	 * (a window opens or closes, a begin time comes), on the clock of
+	 * SchedSnapshot.now; 0: nothing timed. */
+	gint64 next_wake;
 } SchedPlan;
+
+static inline const SchedDecision *
+sched_plan_decision(const SchedPlan *plan, guint i)
+{
+	return &g_array_index(plan->decisions, SchedDecision, i);
+}
+
+/* How many decisions of this kind the plan holds. */
+guint sched_plan_count(const SchedPlan *plan, SchedDecisionKind kind);
+/* Whether the kind frees a running job's slots for a preemptor. */
+static inline gboolean
+sched_kind_preempts(SchedDecisionKind kind)
+{
+	return kind == SCHED_DO_PREEMPT_SUSPEND || kind == SCHED_DO_PREEMPT_TERMINATE;
+}
+/* The kind's name, for logs and tests ("dispatch", "window-suspend"). */
+const char *sched_kind_name(SchedDecisionKind kind);
 
 SchedPlan *sched_run(const SchedSnapshot *snap);
 void sched_plan_free(SchedPlan *plan);

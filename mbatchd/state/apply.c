@@ -145,6 +145,7 @@ clear_run(State *st, Job *j)
 	j->start_time = 0;
 	j->end_time = 0;
 	g_clear_pointer(&j->suspend_reason, g_free);
+	j->window_kill_sent = FALSE;
 	basalt__resource_usage__init(&j->usage);
 }
 

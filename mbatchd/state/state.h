@@ -86,6 +86,8 @@ typedef struct Job {
 	char *suspend_reason;
 	guint preempt_count;      /* times preempted (MAX_JOB_PREEMPT) */
 	guint64 preempted_by;     /* job_key of the preemptor while SSUSP by it */
+	gboolean window_kill_sent; /* volatile: TERMINATE_WHEN=WINDOW ordered the
+	                           * kill of this run; cleared with the run */
 
 	GList *qlink;             /* in its queue's pending list, when pending */
 	GList *flink;             /* in State.finished, when DONE/EXIT */

@@ -124,9 +124,11 @@ dispatched(void)
 {
 	GString *s = g_string_new(NULL);
 
-	for (guint i = 0; i < t.plan->dispatches->len; i++) {
-		SchedDispatch *d = &g_array_index(t.plan->dispatches, SchedDispatch, i);
+	for (guint i = 0; i < t.plan->decisions->len; i++) {
+		const SchedDecision *d = sched_plan_decision(t.plan, i);
 
+		if (d->kind != SCHED_DO_DISPATCH)
+			continue;
 		for (guint a = d->first_alloc; a < d->first_alloc + d->n_allocs; a++) {
 			SchedAlloc *al = &g_array_index(t.plan->allocs, SchedAlloc, a);
 
@@ -398,7 +400,7 @@ START_TEST(test_array_running_limit)
 		j->array_limit = 2;
 	}
 	run();
-	ck_assert_uint_eq(t.plan->dispatches->len, 2);
+	ck_assert_uint_eq(sched_plan_count(t.plan, SCHED_DO_DISPATCH), 2);
 	expect_reason(2, "The job array has reached its running element limit;");
 }
 END_TEST
@@ -554,7 +556,7 @@ START_TEST(test_preemption_reopens_a_full_host)
 	run();
 	expect("2@hA*1 3@hA*1");
 	expect_reason(0, "Job slot limit reached: 1 host;");
-	ck_assert_uint_eq(t.plan->preemptions->len, 1);
+	ck_assert_uint_eq((sched_plan_count(t.plan, SCHED_DO_PREEMPT_SUSPEND) + sched_plan_count(t.plan, SCHED_DO_PREEMPT_TERMINATE)), 1);
 }
 END_TEST
 
