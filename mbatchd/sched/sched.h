@@ -1,9 +1,18 @@
 /*
- * The scheduler's contract: a read-only snapshot of the cluster goes in, a
- * plan comes out.  Nothing here touches sockets, files, clocks or globals;
- * the daemon builds the snapshot from its state, runs sched_run(), and turns
- * the plan into journaled events.  The same code runs in unit tests and in
- * benchmarks over simulated clusters.
+ * The scheduler's contract: a read-only, closed snapshot of the cluster
+ * goes in, a plan comes out.  Closed: everything the policies read is in
+ * the snapshot (hosts with their load and memory figures, queues with
+ * their limits and parsed time windows, each job's parsed -R and
+ * evaluated dependencies, the time as `now`), so nothing here touches
+ * sockets, files, clocks or globals, or calls back into the daemon
+ * (tests/unit/sched-closed.sh checks the sources).  The daemon builds the
+ * snapshot from its state, runs sched_run(), and applies the plan's
+ * decisions in order.  The same code runs in unit tests and in benchmarks
+ * over simulated clusters.
+ *
+ * sched_run() is a pipeline of stages (sched.c lists them): time windows,
+ * entitlement, queue order, resume, placement, preemption.  The plan is a
+ * list of typed decisions, the pending reasons, and when to run next.
  *
  * Indexes, not pointers, link the pieces: a job names its queue and user by
  * their position in the snapshot's arrays, a placement names hosts the same

@@ -3,8 +3,9 @@
 # fails when a file there includes a daemon header (anything of mbatchd/
 # outside mbatchd/sched/, or a wire-format .pb-c.h) or names a daemon
 # symbol (Manager, State, Job, HostLink, manager_*, state_*, hosts_*,
-# commit_job*, job_spec) outside a comment: the scheduler must read
-# everything from the snapshot and call nothing back.
+# commit_job*, job_spec) or reads a clock outside a comment: the scheduler
+# must read everything, the time included (snap->now), from the snapshot
+# and call nothing back.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 dir="$top_srcdir/mbatchd/sched"
@@ -59,6 +60,12 @@ for f in "$dir"/*.c "$dir"/*.h; do
 		ok "$name names no daemon symbol"
 	else
 		notok "$name names daemon symbols: $syms"
+	fi
+	clocks=$(strip "$f" | grep -oE '\<(g_get_real_time|g_get_monotonic_time|g_date_time_new_now[a-z_]*|time|clock_gettime|gettimeofday|localtime[a-z_]*)[[:space:]]*\(' | sort -u | tr '\n' ' ')
+	if [ -z "$clocks" ]; then
+		ok "$name reads no clock"
+	else
+		notok "$name reads a clock: $clocks"
 	fi
 done
 echo "1..$n"
