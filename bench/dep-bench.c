@@ -1,7 +1,7 @@
 /*
  * dep-bench: what evaluating every pending job's `bsub -w` costs in one
  * scheduling pass, resolving references by a walk over every job (as
- * snapshot.c did before the dependency index) and through the index
+ * mbd-snapshot.c did before the dependency index) and through the index
  * state_apply keeps (mbatchd/state/depindex.c).  Both run over the same
  * state and must agree job by job; the program fails if they do not.
  *
@@ -23,7 +23,7 @@ typedef struct {
 	const Job *job;
 } Ctx;
 
-/* The walk snapshot.c used to do: every job, for every reference. */
+/* The walk mbd-snapshot.c used to do: every job, for every reference. */
 static void
 scan_lookup(const BsDependRef *ref, GArray *out, void *data)
 {

@@ -290,7 +290,7 @@ typedef struct {
  * What the daemon is to do, one decision at a time.  A preemption names
  * its preemptor and comes right before that preemptor's dispatch; the
  * daemon applies decisions in plan order, one small function per kind
- * (mbatchd/dispatch.c).
+ * (mbatchd/mbd-dispatch.c).
  */
 typedef enum {
 	SCHED_DO_DISPATCH = 0,        /* start a pending job on its allocs */

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "mbatchd/manager.h"
+#include "mbatchd/mbd.h"
 #include "util/log.h"
 
 #define ORDER_TIMEOUT_MS 30000

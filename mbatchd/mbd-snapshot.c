@@ -1,5 +1,5 @@
 /*
- * Building the scheduler's snapshot (snapshot.h): hosts with their slots
+ * Building the scheduler's snapshot (mbd-snapshot.h): hosts with their slots
  * and state, queues with limits, windows and PREEMPTION lists, users and
  * groups with their limits, running jobs with what they hold, and pending
  * jobs in each queue's order with their dependencies evaluated.  Arrays
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "job/depend.h"
-#include "mbatchd/snapshot.h"
+#include "mbatchd/mbd-snapshot.h"
 #include "resreq/resreq.h"
 
 static guint

@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "mbatchd/snapshot.h"
+#include "mbatchd/mbd-snapshot.h"
 #include "util/log.h"
 
 static void
