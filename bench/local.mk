@@ -159,4 +159,4 @@ CLEANFILES += %reldir%/results.md %reldir%/results-smoke.md \
 
 # The in-process micro benchmarks, each with its own report.
 .PHONY: bench-micro
-bench-micro: bench-journal bench-preempt bench-pool
+bench-micro: bench-journal bench-preempt bench-pool bench-dep
