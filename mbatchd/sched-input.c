@@ -1,9 +1,11 @@
 /*
  * The configuration-to-snapshot translation (sched-input.h): server hosts
- * with MXJ, JL/U, state and load; queues with limits, windows, HOSTS and
- * their "+N" preferences, PREEMPTION lists and SLOT_POOLs; users with the
- * lsb.users rows and group limits that apply to them.  Nothing here reads
- * a clock or the daemon: the facts come in through SchedInputFacts.
+ * with MXJ, JL/U, DISPATCH_WINDOW, state and load; queues with limits,
+ * windows, HOSTS and their "+N" preferences, PREEMPTION lists and
+ * SLOT_POOLs; users with the lsb.users rows and group limits that apply
+ * to them.  Nothing here reads a clock or the daemon: the facts come in
+ * through SchedInputFacts, and windows go to the scheduler as configured
+ * (its time-driven stage, sched/window.c, is the one place they act).
  */
 #include "config.h"
 
@@ -41,17 +43,12 @@ host_mxj(const BsConfig *cfg, const char *name, int ncpus)
 }
 
 static SchedHostState
-host_state(const BsConfig *cfg, const char *name, gboolean known,
-    const SchedInputHost *f, GDateTime *now)
+host_state(gboolean known, const SchedInputHost *f)
 {
-	const BsHostConf *hc = bs_config_host(cfg, name);
-
 	if (!known || !f->up)
 		return SCHED_HOST_UNAVAIL;
 	if (f->closed_adm)
 		return SCHED_HOST_CLOSED_ADM;
-	if (hc != NULL && !bs_conf_windows_open(hc->dispatch_window, now))
-		return SCHED_HOST_CLOSED_WIND;
 	return SCHED_HOST_OK;
 }
 
@@ -74,7 +71,8 @@ add_hosts(SchedInput *in, const SchedInputFacts *facts)
 		h.ncpus = known && f.ncpus > 0 ? f.ncpus : 1;
 		h.max_slots = host_mxj(in->cfg, ch->name, h.ncpus);
 		h.jl_u = hc != NULL ? hc->jl_u : SCHED_UNLIMITED;
-		h.state = host_state(in->cfg, ch->name, known, &f, facts->now);
+		h.state = host_state(known, &f);
+		h.dispatch_window = hc != NULL ? hc->dispatch_window : NULL;
 		h.r15s = known ? f.r15s : 0;
 		h.r1m = known ? f.r1m : 0;
 		g_array_append_val(in->hosts, h);
@@ -111,15 +109,16 @@ add_queue(SchedInput *in, const BsQueueConf *qc, const SchedInputFacts *facts)
 {
 	SchedInputQueue f = { 0 };
 	g_auto(GStrv) hosts = bs_config_queue_hosts(in->cfg, qc);
-	gboolean windows_open = bs_conf_windows_open(qc->dispatch_window, facts->now) &&
-	    bs_conf_windows_open(qc->run_window, facts->now);
 	SchedQueue q = { 0 };
 
 	facts->queue(qc->name, &f, facts->data);
 	q.name = qc->name;
 	q.priority = qc->priority;
-	q.dispatch_ok = f.active && windows_open;
+	q.dispatch_ok = f.active;
 	q.inactive_by_admin = !f.active;
+	q.dispatch_window = qc->dispatch_window;
+	q.run_window = qc->run_window;
+	q.terminate_on_window = (qc->terminate_when & BS_TERMINATE_WHEN_WINDOW) != 0;
 	q.qjob_limit = qc->qjob_limit;
 	q.ujob_limit = qc->ujob_limit;
 	q.hjob_limit = qc->hjob_limit;

@@ -3,10 +3,11 @@
  * hosts, queues, pools, users and groups built from a BsConfig and the
  * runtime facts a caller states explicitly (which hosts are up, their
  * CPUs and load, which are closed by an administrator, which queues are
- * active, each queue's pool usage, the time).  mbatchd takes the facts
- * from its Manager (mbd-snapshot.c); the policy scenarios take them from a
- * scenario file (tests/sched/, bscenario).  One translation for both, so
- * a scenario exercises exactly what the daemon feeds the scheduler.
+ * active, each queue's pool usage).  Time windows are handed over as
+ * configured; the scheduler reads them against its own `now`.  mbatchd
+ * takes the facts from its Manager (mbd-snapshot.c), the policy scenarios
+ * from a scenario file (tests/sched/, bscenario): one translation for
+ * both, so a scenario exercises what the daemon feeds the scheduler.
  *
  * Arrays grow while building, so cross-references are kept as offsets and
  * turned into pointers by sched_input_finish(), after the caller has added
@@ -44,7 +45,6 @@ typedef struct {
 	gboolean (*host)(const char *name, SchedInputHost *out, void *data);
 	void (*queue)(const char *name, SchedInputQueue *out, void *data);
 	void *data;
-	GDateTime *now;           /* decides DISPATCH_WINDOW and RUN_WINDOW */
 } SchedInputFacts;
 
 typedef struct {
@@ -62,7 +62,8 @@ typedef struct {
 	GStringChunk *names;      /* user names not owned by the caller */
 } SchedInput;
 
-/* Hosts, queues, PREEMPTION lists and pools from cfg and the facts. */
+/* Hosts, queues, PREEMPTION lists, windows and pools from cfg and the
+ * facts. */
 void sched_input_build(SchedInput *in, const BsConfig *cfg,
     const SchedInputFacts *facts);
 /* A host's index by name; FALSE if it is no server host of the cluster. */

@@ -3,7 +3,7 @@ TESTS += %reldir%/check_sched
 %canon_reldir%_check_sched_SOURCES = %reldir%/check_sched.c
 %canon_reldir%_check_sched_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_check_sched_CFLAGS = $(TEST_CFLAGS)
-%canon_reldir%_check_sched_LDADD = mbatchd/libbssched.a $(TEST_LIBS) -lm
+%canon_reldir%_check_sched_LDADD = $(BSSCHED_LIBS) $(TEST_LIBS) -lm
 
 check_PROGRAMS += %reldir%/check_state
 TESTS += %reldir%/check_state
@@ -13,3 +13,23 @@ TESTS += %reldir%/check_state
 %canon_reldir%_check_state_LDADD = mbatchd/libbsstate.a proto/libbsproto.a \
 	lib/resreq/libbsresreq.a lib/job/libbsjob.a \
 	lib/util/libbsutil.a $(TEST_LIBS)
+
+check_PROGRAMS += %reldir%/check_window
+TESTS += %reldir%/check_window
+%canon_reldir%_check_window_SOURCES = %reldir%/check_window.c
+%canon_reldir%_check_window_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_check_window_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_window_LDADD = $(BSSCHED_LIBS) $(TEST_LIBS) -lm
+
+check_PROGRAMS += %reldir%/check_depindex
+TESTS += %reldir%/check_depindex
+%canon_reldir%_check_depindex_SOURCES = %reldir%/check_depindex.c
+%canon_reldir%_check_depindex_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_check_depindex_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_depindex_LDADD = mbatchd/libbsstate.a proto/libbsproto.a \
+	lib/resreq/libbsresreq.a lib/job/libbsjob.a \
+	lib/util/libbsutil.a $(TEST_LIBS)
+
+# mbatchd/sched stays closed: no daemon header, no daemon symbol.
+TESTS += %reldir%/sched-closed.sh
+EXTRA_DIST += %reldir%/sched-closed.sh

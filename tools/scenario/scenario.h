@@ -25,17 +25,28 @@
 #define SCN_ERROR (scn_error_quark())
 GQuark scn_error_quark(void);
 
-/* What an expectation line says; also what scn-plan.c produces. */
+/* What an expectation line says; also what scn-plan.c produces.  The
+ * decisions come first, in the scheduler's kinds. */
 typedef enum {
 	SCN_DISPATCH,             /* dispatch ID on HOSTS */
 	SCN_PREEMPT,              /* preempt VICTIM for ID (suspend) */
 	SCN_TERMINATE,            /* terminate VICTIM for ID */
 	SCN_RESUME,               /* resume ID */
+	SCN_WINDOW_SUSPEND,       /* window-suspend ID: its run window closed */
+	SCN_WINDOW_RESUME,        /* window-resume ID: the window opened */
+	SCN_WINDOW_TERMINATE,     /* window-terminate ID: TERMINATE_WHEN=WINDOW */
 	SCN_PENDING,              /* pending ID "reason text" */
 	SCN_DESERVED,             /* deserved QUEUE N */
 	SCN_POOL,                 /* pool POOL N: its size T this pass */
 	SCN_SLOTS,                /* slots QUEUE N: held once the plan is applied */
+	SCN_WAKE,                 /* wake +DURATION | none: the next pass */
 } ScnKind;
+
+static inline gboolean
+scn_kind_is_decision(ScnKind k)
+{
+	return k <= SCN_WINDOW_TERMINATE;
+}
 
 typedef struct {
 	ScnKind kind;
@@ -69,15 +80,16 @@ void scn_free(Scenario *s);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Scenario, scn_free)
 
 /* The plan as ScnLine* (decisions in plan order, then pending reasons
- * in snapshot order, then deserved and pool sizes).  scn-plan.c. */
+ * in snapshot order, deserved, pool sizes, slots, the wake time).
+ * scn-plan.c. */
 GPtrArray *scn_plan_lines(const Scenario *s, const SchedPlan *plan);
 
 /*
  * Compare expectations with the plan's lines.  Every decision (dispatch,
- * preempt, terminate, resume) must be expected, in any order unless the
+ * preempt, terminate, resume, window-*) must be expected, in any order unless the
  * file says "expect order"; a dispatch is also expected when the file
  * counts its queue's slots ("expect slots QUEUE N").  Pending, deserved,
- * pool and slots lines are checked only for what the file names.  TRUE when all agree; otherwise `report`
+ * pool, slots and wake lines are checked only for what the file names.  TRUE when all agree; otherwise `report`
  * gets a diff ("-" expected and missing, "+" done and not expected).
  */
 gboolean scn_check(const Scenario *s, GPtrArray *actual, GString *report);

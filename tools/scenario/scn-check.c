@@ -16,8 +16,9 @@ const char *
 scn_kind_name(ScnKind k)
 {
 	static const char *const names[] = {
-		"dispatch", "preempt", "terminate", "resume", "pending", "deserved", "pool",
-		"slots",
+		"dispatch", "preempt", "terminate", "resume", "window-suspend",
+		"window-resume", "window-terminate", "pending", "deserved", "pool",
+		"slots", "wake",
 	};
 
 	return (guint)k < G_N_ELEMENTS(names) ? names[k] : "?";
@@ -26,16 +27,18 @@ scn_kind_name(ScnKind k)
 static gboolean
 is_decision(const ScnLine *l)
 {
-	return l->kind == SCN_DISPATCH || l->kind == SCN_PREEMPT ||
-	    l->kind == SCN_TERMINATE || l->kind == SCN_RESUME;
+	return scn_kind_is_decision(l->kind);
 }
 
-/* "pending 13" of "pending 13 \"...\"": what a keyed line is about. */
+/* "pending 13" of "pending 13 \"...\"": what a keyed line is about
+ * ("wake": there is one). */
 static char *
 key_of(const char *text)
 {
 	const char *sp = strchr(text, ' ');
 
+	if (g_str_has_prefix(text, "wake "))
+		return g_strdup("wake");
 	sp = sp != NULL ? strchr(sp + 1, ' ') : NULL;
 	return sp != NULL ? g_strndup(text, (gsize)(sp - text)) : g_strdup(text);
 }

@@ -48,6 +48,23 @@ add_expect(Scenario *s, ScnKind k, int line, char *text)
 	return l;
 }
 
+/* The kinds that name one running job; SCN_PENDING for none of them. */
+static ScnKind
+running_kind(const char *w)
+{
+	static const struct { const char *word; ScnKind kind; } kinds[] = {
+		{ "resume", SCN_RESUME },
+		{ "window-suspend", SCN_WINDOW_SUSPEND },
+		{ "window-resume", SCN_WINDOW_RESUME },
+		{ "window-terminate", SCN_WINDOW_TERMINATE },
+	};
+
+	for (guint i = 0; i < G_N_ELEMENTS(kinds); i++)
+		if (strcmp(w, kinds[i].word) == 0)
+			return kinds[i].kind;
+	return SCN_PENDING;
+}
+
 /* Hosts of an expect dispatch line, checked and rewritten canonically. */
 static char *
 canonical_hosts(Scenario *s, char **w, int line, GError **error)
@@ -88,6 +105,7 @@ scn_expect_line(Scenario *s, char **a, int line, GError **error)
 	guint n = g_strv_length(a);
 	guint idx;
 	gint64 num;
+	ScnKind k;
 
 	if (n == 2 && strcmp(a[1], "order") == 0) {
 		s->ordered = TRUE;
@@ -113,10 +131,10 @@ scn_expect_line(Scenario *s, char **a, int line, GError **error)
 			FAIL(line, "expect %s: no pending job %s", a[1], a[4]);
 		add_expect(s, a[1][0] == 'p' ? SCN_PREEMPT : SCN_TERMINATE, line,
 		    g_strdup_printf("%s %s for %s", a[1], a[2], a[4]));
-	} else if (n == 3 && strcmp(a[1], "resume") == 0) {
+	} else if (n == 3 && (k = running_kind(a[1])) != SCN_PENDING) {
 		if (!running_known(s, a[2]))
-			FAIL(line, "expect resume: no running job %s", a[2]);
-		add_expect(s, SCN_RESUME, line, g_strdup_printf("resume %s", a[2]));
+			FAIL(line, "expect %s: no running job %s", a[1], a[2]);
+		add_expect(s, k, line, g_strdup_printf("%s %s", a[1], a[2]));
 	} else if (n == 4 && strcmp(a[1], "pending") == 0) {
 		g_autofree char *text = g_strdup(a[3]);
 
@@ -149,13 +167,19 @@ scn_expect_line(Scenario *s, char **a, int line, GError **error)
 		if (!scn_parse_int(a[3], 0, 10000000, &num))
 			FAIL(line, "expect pool: a number of slots, not \"%s\"", a[3]);
 		add_expect(s, SCN_POOL, line, g_strdup_printf("pool %s %d", a[2], (int)num));
-	} else if (n >= 2 && strcmp(a[1], "wake") == 0) {
-		/* Reserved for the plan's next wake time (scn-plan.c). */
-		FAIL(line, "expect wake: the scheduler's plan has no wake time yet");
+	} else if (n == 3 && strcmp(a[1], "wake") == 0) {
+		gint64 in = -1;
+
+		if (strcmp(a[2], "none") != 0 &&
+		    (!scn_parse_duration(a[2] + (a[2][0] == '+'), &in) || in <= 0))
+			FAIL(line, "expect wake: +DURATION (90s, 30m, 2h, 1d) or none, "
+			    "not \"%s\"", a[2]);
+		add_expect(s, SCN_WAKE, line, scn_wake_text(in));
 	} else {
 		FAIL(line, "expect: not understood (dispatch ID on HOSTS, preempt V for ID, "
 		    "terminate V for ID, resume ID, pending ID \"TEXT\", deserved QUEUE N, "
-		    "pool POOL N, slots QUEUE N, order, nothing)");
+		    "pool POOL N, slots QUEUE N, window-suspend ID, window-resume ID, "
+		    "window-terminate ID, wake +DURATION, order, nothing)");
 	}
 	return TRUE;
 }

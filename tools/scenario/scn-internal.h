@@ -18,7 +18,10 @@ typedef struct {
 typedef struct {
 	char *name;
 	int line;
-	SchedInputHost facts;
+	SchedInputHost facts;     /* for the builder */
+	/* What -R select[] and rusage[mem] read beyond r15s and r1m, set on
+	 * the built host as mbatchd sets them from its host links; MB. */
+	double r15m, ut, mem, swp, tmp, maxmem;
 } ScnHostLine;
 
 typedef struct {
@@ -65,8 +68,7 @@ gboolean scn_first_pass(Scenario *s, ScnParse *p, const char *text, GError **err
 gboolean scn_add_jobs(Scenario *s, ScnParse *p, GError **error);
 gboolean scn_expect_line(Scenario *s, char **argv, int line, GError **error);
 void scn_fix_pointers(Scenario *s);
-/* The snapshot's host filter: a job's -R select[] (filter_data). */
-gboolean scn_host_filter(const void *job_data, const SchedHost *host, void *data);
+
 
 /* Words (scn-values.c).  The value of "key=value" in word w, else NULL. */
 const char *scn_kv(const char *w, const char *key);
@@ -79,6 +81,8 @@ gboolean scn_parse_job_id(const char *w, guint64 *id, guint32 *index);
 
 /* Canonical text of an allocation list, "2*hostA hostB". */
 char *scn_hosts_text(const SchedSnapshot *snap, const SchedAlloc *a, guint n);
+/* "wake +30m", in the largest whole unit; in < 0: "wake none". */
+char *scn_wake_text(gint64 in);
 /* "12" or "12[3]". */
 char *scn_job_name(guint64 id, guint64 array_id, guint32 index);
 

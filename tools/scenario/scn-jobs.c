@@ -1,7 +1,7 @@
 /*
  * Running and pending jobs of a scenario, read against the loaded
  * configuration (queues, hosts, users through sched-input), as the
- * daemon's snapshot holds them; and the -R select[] view of a host.
+ * daemon's snapshot holds them.
  * Pending jobs reach the scheduler in file order, which stands for
  * submission order (each queue's dispatch order, and the order among
  * queues of equal priority).
@@ -12,42 +12,6 @@
 
 #include "resreq/resreq.h"
 #include "tools/scenario/scn-internal.h"
-
-/* What -R select[] sees of a host in a scenario. */
-static BsResValue
-host_value(const char *name, void *data)
-{
-	const SchedHost *h = data;
-	BsResValue v = { .kind = BS_RES_NUMBER };
-
-	if (strcmp(name, "hname") == 0) {
-		v.kind = BS_RES_STRING;
-		v.str = h->name;
-	} else if (strcmp(name, "type") == 0 || strcmp(name, "model") == 0 ||
-	    strcmp(name, BS_RESREQ_LOCAL_TYPE) == 0 ||
-	    strcmp(name, BS_RESREQ_LOCAL_MODEL) == 0) {
-		v.kind = BS_RES_STRING;
-		v.str = "LINUX";
-	} else if (strcmp(name, "ncpus") == 0) {
-		v.num = h->ncpus;
-	} else if (strcmp(name, "r15s") == 0) {
-		v.num = h->r15s;
-	} else if (strcmp(name, "r1m") == 0) {
-		v.num = h->r1m;
-	} else {
-		v.kind = BS_RES_UNDEFINED;
-	}
-	return v;
-}
-
-gboolean
-scn_host_filter(const void *job_data, const SchedHost *host, void *data)
-{
-	const BsResReq *rr = job_data;
-
-	(void)data;
-	return rr == NULL || bs_resreq_select_eval(rr, host_value, (void *)host, NULL);
-}
 
 static gboolean
 job_queue(Scenario *s, const char *v, int line, guint *q, GError **error)
@@ -144,14 +108,21 @@ run_line(Scenario *s, char **argv, int line, GError **error)
 			r.preempt_count = (int)n;
 		} else if (strcmp(argv[i], "preempted") == 0) {
 			preempted = TRUE;
+		} else if (strcmp(argv[i], "window-held") == 0) {
+			r.window_held = TRUE;
+		} else if (strcmp(argv[i], "terminating") == 0) {
+			r.terminating = TRUE;
 		} else {
 			FAIL(line, "run: unknown word \"%s\"", argv[i]);
 		}
 	}
 	if (!have_hosts)
 		FAIL(line, "run: hosts=\"...\" is needed (e.g. hosts=\"2*hostA hostB\")");
-	if (preempted && r.state != SCHED_RUN_SSUSP)
-		FAIL(line, "run: only an SSUSP job can be suspended by preemption");
+	if ((preempted || r.window_held) && r.state != SCHED_RUN_SSUSP)
+		FAIL(line, "run: only an SSUSP job can be suspended by preemption "
+		    "or a window");
+	if (preempted && r.window_held)
+		FAIL(line, "run: preempted or window-held, not both");
 	if (!job_queue(s, queue, line, &r.queue, error))
 		return FALSE;
 	if (app != NULL && bs_config_app(s->cfg, app) == NULL)
@@ -224,7 +195,7 @@ pend_line(Scenario *s, char **argv, int line, GError **error)
 			j->one_host = bs_resreq_span_hosts(rr) == 1;
 			ptile = bs_resreq_span_ptile(rr);
 			j->ptile = ptile > 0 ? ptile : 0;
-			j->filter_data = rr;
+			j->resreq = rr;
 		} else if (strcmp(argv[i], "held") == 0) {
 			j->held = TRUE;
 		} else if ((v = scn_kv(argv[i], "dep")) != NULL) {

@@ -55,6 +55,32 @@ queue_facts(const char *name, SchedInputQueue *out, void *data)
 	}
 }
 
+/* The host figures -R reads, as mbatchd's add_host_resources sets them:
+ * every described host has reported its load. */
+static void
+host_resources(Scenario *s, ScnParse *p)
+{
+	for (guint i = 0; i < s->in.hosts->len; i++) {
+		SchedHost *h = &g_array_index(s->in.hosts, SchedHost, i);
+
+		h->type = "LINUX";
+		h->model = "LINUX";
+		for (guint k = 0; k < p->hosts->len; k++) {
+			const ScnHostLine *l = g_ptr_array_index(p->hosts, k);
+
+			if (strcmp(l->name, h->name) != 0)
+				continue;
+			h->load_known = TRUE;
+			h->r15m = l->r15m;
+			h->ut = l->ut;
+			h->mem = l->mem;
+			h->swp = l->swp;
+			h->tmp = l->tmp;
+			h->maxmem = l->maxmem;
+		}
+	}
+}
+
 static gboolean
 check_queue_facts(Scenario *s, ScnParse *p, GError **error)
 {
@@ -71,15 +97,15 @@ check_queue_facts(Scenario *s, ScnParse *p, GError **error)
 static gboolean
 load(Scenario *s, ScnParse *p, const char *text, GError **error)
 {
-	SchedInputFacts facts = { host_facts, queue_facts, p, NULL };
+	SchedInputFacts facts = { host_facts, queue_facts, p };
 
 	if (!scn_first_pass(s, p, text, error))
 		return FALSE;
 	s->cfg = scn_config_load(p, g_date_time_to_unix(s->now), error);
 	if (s->cfg == NULL)
 		return FALSE;
-	facts.now = s->now;
 	sched_input_build(&s->in, s->cfg, &facts);
+	host_resources(s, p);
 	if (!check_queue_facts(s, p, error) || !scn_add_jobs(s, p, error))
 		return FALSE;
 	for (guint i = 0; i < p->expects->len; i++) {
@@ -91,7 +117,7 @@ load(Scenario *s, ScnParse *p, const char *text, GError **error)
 	for (guint i = 0; s->nothing_line > 0 && i < s->expect->len; i++) {
 		const ScnLine *l = g_ptr_array_index(s->expect, i);
 
-		if (l->kind <= SCN_RESUME)
+		if (scn_kind_is_decision(l->kind))
 			FAIL(s->nothing_line, "expect nothing, but line %d expects a %s",
 			    l->line, scn_kind_name(l->kind));
 	}
@@ -101,8 +127,9 @@ load(Scenario *s, ScnParse *p, const char *text, GError **error)
 	s->snap.n_running = s->running->len;
 	s->snap.pending = (SchedJob *)(void *)s->pending->data;
 	s->snap.n_pending = s->pending->len;
-	s->snap.host_filter = scn_host_filter;
 	s->snap.now = g_date_time_to_unix(s->now);
+	/* Windows are read in the zone `now` was written in (UTC if none). */
+	s->snap.utc_offset = (int)(g_date_time_get_utc_offset(s->now) / G_USEC_PER_SEC);
 	return TRUE;
 }
 

@@ -58,6 +58,23 @@ scn_parse_clear(ScnParse *p)
 	g_ptr_array_free(p->expects, TRUE);
 }
 
+/* r15m, ut, mem, swp, tmp, maxmem: TRUE if the word is one of them. */
+static gboolean
+figure(ScnHostLine *h, const char *w, const char **v, gboolean *ok)
+{
+	const struct { const char *key; double *field; } keys[] = {
+		{ "r15m", &h->r15m }, { "ut", &h->ut }, { "mem", &h->mem },
+		{ "swp", &h->swp }, { "tmp", &h->tmp }, { "maxmem", &h->maxmem },
+	};
+
+	for (guint i = 0; i < G_N_ELEMENTS(keys); i++)
+		if ((*v = scn_kv(w, keys[i].key)) != NULL) {
+			*ok = scn_parse_double(*v, keys[i].field);
+			return TRUE;
+		}
+	return FALSE;
+}
+
 static gboolean
 host_line(ScnParse *p, char **argv, int line, GError **error)
 {
@@ -80,6 +97,7 @@ host_line(ScnParse *p, char **argv, int line, GError **error)
 	for (guint i = 2; argv[i] != NULL; i++) {
 		const char *v;
 		gint64 n;
+		gboolean ok;
 
 		if ((v = scn_kv(argv[i], "ncpus")) != NULL) {
 			if (!scn_parse_int(v, 1, 100000, &n))
@@ -91,6 +109,9 @@ host_line(ScnParse *p, char **argv, int line, GError **error)
 		} else if ((v = scn_kv(argv[i], "r1m")) != NULL) {
 			if (!scn_parse_double(v, &h->facts.r1m))
 				FAIL(line, "host %s: bad r1m \"%s\"", h->name, v);
+		} else if (figure(h, argv[i], &v, &ok)) {
+			if (!ok)
+				FAIL(line, "host %s: bad figure \"%s\"", h->name, argv[i]);
 		} else if ((v = scn_kv(argv[i], "status")) != NULL) {
 			if (strcmp(v, "ok") == 0) {
 				h->facts.up = TRUE;

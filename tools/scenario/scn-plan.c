@@ -1,11 +1,9 @@
 /*
  * The one place that reads a SchedPlan for the scenarios: each decision,
- * pending reason, deserved share and pool size becomes a line in the
- * syntax of the scenario file's expectations, so the tool's output can be
- * pasted back as `expect` lines.  When the plan's shape changes (a typed
- * list of decisions, a wake time), only this file follows: a new kind of
- * decision becomes a new ScnKind and line ("window-suspend 12"), the wake
- * time an "wake +90s" line, which scn-load.c now refuses as not there yet.
+ * pending reason, deserved share, pool size and the next wake time
+ * becomes a line in the syntax of the scenario file's expectations, so
+ * the tool's output can be pasted back as `expect` lines.  When the
+ * plan's shape changes, only this file follows.
  */
 #include "config.h"
 
@@ -47,50 +45,66 @@ line_free(gpointer data)
 	g_free(l);
 }
 
-GPtrArray *
-scn_plan_lines(const Scenario *s, const SchedPlan *plan)
+/* One decision as a line; dispatches and victims noted for the counts. */
+static void
+decision(const Scenario *s, const SchedPlan *plan, const SchedDecision *d,
+    GPtrArray *out, gboolean *dispatched, gboolean *gone, int *held)
 {
-	GPtrArray *out = g_ptr_array_new_with_free_func(line_free);
-	g_autofree gboolean *dispatched = g_new0(gboolean, s->snap.n_pending + 1);
-	g_autofree gboolean *victim = g_new0(gboolean, s->snap.n_running + 1);
-	g_autofree int *held = g_new0(int, s->snap.n_queues + 1);
+	g_autofree char *job = d->kind == SCHED_DO_DISPATCH ?
+	    pending_name(s, d->job) : running_name(s, d->job);
+	g_autofree char *by = NULL;
+	g_autofree char *hosts = NULL;
 
-	/* The daemon resumes first, then suspends each dispatch's victims
-	 * and starts it: the lines follow that order. */
-	for (guint i = 0; i < plan->resumes->len; i++) {
-		const SchedResume *r = &g_array_index(plan->resumes, SchedResume, i);
-		g_autofree char *n = running_name(s, r->job);
-
-		add(out, SCN_RESUME, g_strdup_printf("resume %s", n));
-	}
-	for (guint i = 0; i < plan->dispatches->len; i++) {
-		const SchedDispatch *d = &g_array_index(plan->dispatches, SchedDispatch, i);
-		g_autofree char *job = pending_name(s, d->job);
-		g_autofree char *hosts = scn_hosts_text(&s->snap,
+	switch (d->kind) {
+	case SCHED_DO_DISPATCH:
+		hosts = scn_hosts_text(&s->snap,
 		    &g_array_index(plan->allocs, SchedAlloc, d->first_alloc), d->n_allocs);
-
-		for (guint k = d->first_preemption;
-		    k < d->first_preemption + d->n_preemptions; k++) {
-			const SchedPreemption *p =
-			    &g_array_index(plan->preemptions, SchedPreemption, k);
-			g_autofree char *victim_name = running_name(s, p->victim);
-			g_autofree char *by = pending_name(s, p->preemptor);
-
-			add(out, p->terminate ? SCN_TERMINATE : SCN_PREEMPT,
-			    g_strdup_printf("%s %s for %s",
-			    p->terminate ? "terminate" : "preempt", victim_name, by));
-			victim[p->victim] = TRUE;
-		}
 		add(out, SCN_DISPATCH, g_strdup_printf("dispatch %s on %s", job, hosts))
 		    ->queue = s->snap.pending[d->job].queue;
 		dispatched[d->job] = TRUE;
 		for (guint a = 0; a < d->n_allocs; a++)
 			held[s->snap.pending[d->job].queue] +=
 			    g_array_index(plan->allocs, SchedAlloc, d->first_alloc + a).slots;
+		return;
+	case SCHED_DO_PREEMPT_SUSPEND:
+	case SCHED_DO_PREEMPT_TERMINATE:
+		by = pending_name(s, d->by);
+		add(out, d->kind == SCHED_DO_PREEMPT_SUSPEND ? SCN_PREEMPT : SCN_TERMINATE,
+		    g_strdup_printf("%s %s for %s", d->kind == SCHED_DO_PREEMPT_SUSPEND ?
+		    "preempt" : "terminate", job, by));
+		gone[d->job] = TRUE;
+		return;
+	case SCHED_DO_RESUME:
+		add(out, SCN_RESUME, g_strdup_printf("resume %s", job));
+		return;
+	case SCHED_DO_WINDOW_SUSPEND:
+		add(out, SCN_WINDOW_SUSPEND, g_strdup_printf("window-suspend %s", job));
+		return;
+	case SCHED_DO_WINDOW_RESUME:
+		add(out, SCN_WINDOW_RESUME, g_strdup_printf("window-resume %s", job));
+		return;
+	case SCHED_DO_WINDOW_TERMINATE:
+		add(out, SCN_WINDOW_TERMINATE, g_strdup_printf("window-terminate %s", job));
+		gone[d->job] = TRUE;
+		return;
+	default:
+		add(out, SCN_DISPATCH, g_strdup_printf("unknown-decision %s %s",
+		    sched_kind_name(d->kind), job));
+		return;
 	}
-	for (guint i = 0; i < s->snap.n_running; i++)
-		for (guint a = 0; !victim[i] && a < s->snap.running[i].n_allocs; a++)
-			held[s->snap.running[i].queue] += s->snap.running[i].allocs[a].slots;
+}
+
+GPtrArray *
+scn_plan_lines(const Scenario *s, const SchedPlan *plan)
+{
+	GPtrArray *out = g_ptr_array_new_with_free_func(line_free);
+	g_autofree gboolean *dispatched = g_new0(gboolean, s->snap.n_pending + 1);
+	g_autofree gboolean *gone = g_new0(gboolean, s->snap.n_running + 1);
+	g_autofree int *held = g_new0(int, s->snap.n_queues + 1);
+
+	/* In the order the daemon applies them. */
+	for (guint i = 0; i < plan->decisions->len; i++)
+		decision(s, plan, sched_plan_decision(plan, i), out, dispatched, gone, held);
 	for (guint i = 0; i < plan->n_pending && i < s->snap.n_pending; i++) {
 		g_autofree char *n = NULL;
 		g_autofree char *text = NULL;
@@ -111,9 +125,15 @@ scn_plan_lines(const Scenario *s, const SchedPlan *plan)
 		add(out, SCN_POOL, g_strdup_printf("pool %s %d", s->snap.pools[i].name,
 		    plan->pool_slots[i]));
 	/* Not read from the plan but summed from it: what each queue holds once
-	 * the plan is applied, the figure the pool examples speak of. */
+	 * the plan is applied (started jobs neither preempted nor killed by
+	 * it, plus its dispatches), the figure the pool examples speak of. */
+	for (guint i = 0; i < s->snap.n_running; i++)
+		for (guint a = 0; !gone[i] && a < s->snap.running[i].n_allocs; a++)
+			held[s->snap.running[i].queue] += s->snap.running[i].allocs[a].slots;
 	for (guint q = 0; q < s->snap.n_queues; q++)
 		add(out, SCN_SLOTS, g_strdup_printf("slots %s %d", s->snap.queues[q].name,
 		    held[q]))->queue = q;
+	add(out, SCN_WAKE, scn_wake_text(plan->next_wake == 0 ? -1 :
+	    plan->next_wake - s->snap.now));
 	return out;
 }

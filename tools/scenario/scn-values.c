@@ -117,3 +117,19 @@ scn_hosts_text(const SchedSnapshot *snap, const SchedAlloc *a, guint n)
 	}
 	return g_string_free(s, FALSE);
 }
+
+char *
+scn_wake_text(gint64 in)
+{
+	static const struct { gint64 secs; char unit; } units[] = {
+		{ 86400, 'd' }, { 3600, 'h' }, { 60, 'm' },
+	};
+
+	if (in < 0)
+		return g_strdup("wake none");
+	for (guint i = 0; i < G_N_ELEMENTS(units); i++)
+		if (in > 0 && in % units[i].secs == 0)
+			return g_strdup_printf("wake +%" G_GINT64_FORMAT "%c",
+			    in / units[i].secs, units[i].unit);
+	return g_strdup_printf("wake +%" G_GINT64_FORMAT "s", in);
+}
