@@ -19,7 +19,7 @@ echo 1..7
 "$tool" "$dir/seed-preempt-p2-least-loaded.scn" > "$tmp/plan" 2> "$tmp/err"
 check "the plan prints, exit 0" test $? -eq 0
 check "the plan is the expected decisions" \
-    test "$(grep '^expect' "$tmp/plan")" = "$(printf 'expect preempt 2 for 10\nexpect dispatch 10 on h1')"
+    test "$(grep '^expect' "$tmp/plan")" = "$(printf 'expect preempt 2 for 10\nexpect dispatch 10 on h1\nexpect wake none')"
 
 # Paste: the file without its expectations plus the printed plan checks ok.
 grep -v '^expect' "$dir/seed-preempt-p2-least-loaded.scn" > "$tmp/pasted.scn"
