@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "job/depend.h"
+#include "mbatchd/effective.h"
 #include "mbatchd/snapshot.h"
 #include "resreq/resreq.h"
 
@@ -308,17 +309,6 @@ user_idx(Build *b, const char *user)
 	return b->users->len - 1;
 }
 
-/* MAX_JOB_PREEMPT: the application's, else the queue's, else
- * lsb.params'; 0 = unlimited. */
-static int
-max_job_preempt(const Manager *m, const Job *j)
-{
-	int n = bs_config_max_job_preempt(m->cfg, bs_config_queue(m->cfg, j->queue),
-	    bs_config_app(m->cfg, job_spec(j)->app_profile));
-
-	return n == BS_CONF_UNLIMITED ? 0 : n;
-}
-
 static void
 add_running(Build *b, Job *j, guint queue)
 {
@@ -332,7 +322,7 @@ add_running(Build *b, Job *j, guint queue)
 	r.array_id = j->index > 0 ? j->id : 0;
 	r.start_time = j->start_time;
 	r.preempt_count = (int)j->preempt_count;
-	r.max_preempt = max_job_preempt(b->m, j);
+	r.max_preempt = (int)effective_max_preempt(b->m->cfg, j);
 	r.preempted = j->state == JS_SSUSP && j->preempted_by != 0;
 	r.allocs = GUINT_TO_POINTER(b->allocs->len + 1);
 	for (guint i = 0; j->exec_hosts[i] != NULL; i++) {

@@ -127,6 +127,9 @@ clear_run(State *st, Job *j)
 	j->end_time = 0;
 	g_clear_pointer(&j->suspend_reason, g_free);
 	basalt__resource_usage__init(&j->usage);
+	if (j->effective != NULL)
+		basalt__job_effective__free_unpacked(j->effective, NULL);
+	j->effective = NULL;
 }
 
 static void
@@ -206,6 +209,8 @@ apply_dispatch(State *st, const Basalt__EvJobDispatch *e, gint64 now,
 	state_host_index_add(st, j);
 	j->state = JS_RUN;
 	j->start_time = now;
+	if (e->effective != NULL)
+		j->effective = job_effective_copy(e->effective);
 	g_clear_pointer(&j->pending_reason, g_free);
 	return TRUE;
 }
