@@ -6,9 +6,10 @@
  * wins; and what a job started with was never written down, so a
  * reconfiguration silently changed it for running jobs after a restart.
  *
- * A configured limit of 0 counts as "not set", as it did in the start
- * order before: the next level applies.  CPU normalisation (`/host` after
- * a time limit) is not applied; the stamped value is the raw one.
+ * A configured time limit of 0 counts as "not set", as it did in the start
+ * order before (the next level applies); a size limit of 0 is a limit.
+ * CPU normalisation (`/host` after a time limit) is not applied; the
+ * stamped value is the raw one.
  * THREADLIMIT is not parsed by lib/conf, so it has no field yet.
  */
 #include "config.h"
@@ -26,50 +27,90 @@ effective_app(const BsConfig *cfg, const Basalt__JobSpec *spec)
 	return bs_config_default_app(cfg);
 }
 
-/* The value a level offers: its default, else its maximum; 0 = none. */
-static guint64
-level(const BsLimit *l, guint64 unit)
+/* A limit as resolved: its value when `set`. */
+typedef struct {
+	guint64 v;
+	gboolean set;
+} Lim;
+
+/* What a level's value counts as.  Time limits of 0 count as not set
+ * (bsub -W 0 and a RUNLIMIT of 0 have always meant "none"); a size limit
+ * of 0 is a limit (CORELIMIT = 0: no core file). */
+typedef struct {
+	guint64 unit;           /* seconds or KB per configured unit */
+	gboolean zero_is_limit;
+} Kind;
+
+static const Kind TIME = { MINUTE, FALSE };
+static const Kind SIZE = { 1, TRUE };
+
+static gboolean
+given(gint64 x, Kind k)
 {
-	if (l->def > 0)
-		return (guint64)l->def * unit;
-	if (l->max > 0)
-		return (guint64)l->max * unit;
-	return 0;
+	return x > 0 || (x == 0 && k.zero_is_limit);
 }
 
-/* A level's hard limit; 0 = none. */
-static guint64
-hard(const BsLimit *l, guint64 unit)
+/* The value a level offers: its default, else its maximum. */
+static Lim
+level(const BsLimit *l, Kind k)
 {
-	return l->max > 0 ? (guint64)l->max * unit : 0;
+	if (given(l->def, k))
+		return (Lim){ (guint64)l->def * k.unit, TRUE };
+	if (given(l->max, k))
+		return (Lim){ (guint64)l->max * k.unit, TRUE };
+	return (Lim){ 0, FALSE };
 }
 
-static guint64
-bound(guint64 v, guint64 max)
+/* A level's hard limit. */
+static Lim
+hard(const BsLimit *l, Kind k)
 {
-	return max > 0 && (v == 0 || v > max) ? max : v;
+	return given(l->max, k) ? (Lim){ (guint64)l->max * k.unit, TRUE } :
+	    (Lim){ 0, FALSE };
+}
+
+static Lim
+bound(Lim v, Lim max)
+{
+	return max.set && (!v.set || v.v > max.v) ? max : v;
 }
 
 /*
- * One limit: the job's own value, else the profile's, else the queue's;
- * then every hard limit bounds it.  `app` and `q` point at the same limit
- * of the profile and the queue, or are NULL.
+ * One limit: the job's own value (0 = none given), else the profile's,
+ * else the queue's; then every hard limit bounds it.  `app` and `q` point
+ * at the same limit of the profile and the queue, or are NULL.
  */
-static guint64
-limit(guint64 job, const BsLimit *app, const BsLimit *q, guint64 unit)
+static Lim
+limit(guint64 job, const BsLimit *app, const BsLimit *q, Kind k)
 {
-	guint64 v = job;
+	Lim v = { job, job > 0 };
 
-	if (v == 0 && app != NULL)
-		v = level(app, unit);
-	if (v == 0 && q != NULL)
-		v = level(q, unit);
+	if (!v.set && app != NULL)
+		v = level(app, k);
+	if (!v.set && q != NULL)
+		v = level(q, k);
 	if (app != NULL)
-		v = bound(v, hard(app, unit));
+		v = bound(v, hard(app, k));
 	if (q != NULL)
-		v = bound(v, hard(q, unit));
+		v = bound(v, hard(q, k));
 	return v;
 }
+
+/* A plain count (PROCESSLIMIT): the profile's, else the queue's; no
+ * default/maximum pair, so nothing to bound. */
+static Lim
+count(int app, int q)
+{
+	if (app > 0)
+		return (Lim){ (guint64)app, TRUE };
+	if (q > 0)
+		return (Lim){ (guint64)q, TRUE };
+	return (Lim){ 0, FALSE };
+}
+
+/* The same limit of the profile and of the queue, each NULL when absent,
+ * in the order limit() and over() take them. */
+#define LIM(field) (app != NULL ? &app->field : NULL), (q != NULL ? &q->field : NULL)
 
 /* A string the profile overrides when it sets it; NULL = neither. */
 static const char *
@@ -86,25 +127,32 @@ effective_resolve(const BsConfig *cfg, const BsQueueConf *q,
 {
 	Basalt__JobEffective e = BASALT__JOB_EFFECTIVE__INIT;
 	static const Basalt__JobSpec none = BASALT__JOB_SPEC__INIT;
+	Basalt__JobLimit lims[9];    /* borrowed: job_effective_copy() owns the result */
+	guint n = 0;
 	const char *cmd;
 	int max_preempt;
 
 	if (spec == NULL)
 		spec = &none;
-#define LIM(field) (app != NULL ? &app->field : NULL), (q != NULL ? &q->field : NULL)
-	e.runlimit_s = limit(spec->runlimit_s, LIM(runlimit), MINUTE);
-	e.cpulimit_s = limit(spec->cpulimit_s, LIM(cpulimit), MINUTE);
-	e.memlimit_kb = limit(spec->memlimit_kb, LIM(memlimit), 1);
-	e.corelimit_kb = limit(0, LIM(corelimit), 1);
-	e.datalimit_kb = limit(0, LIM(datalimit), 1);
-	e.filelimit_kb = limit(0, LIM(filelimit), 1);
-	e.stacklimit_kb = limit(0, LIM(stacklimit), 1);
-	e.swaplimit_kb = limit(0, LIM(swaplimit), 1);
-#undef LIM
-	if (app != NULL && app->processlimit > 0)
-		e.processlimit = (guint32)app->processlimit;
-	else if (q != NULL && q->processlimit > 0)
-		e.processlimit = (guint32)q->processlimit;
+
+#define SET(field, l) do { \
+		Lim l_ = (l); \
+		basalt__job_limit__init(&lims[n]); \
+		lims[n].value = l_.v; \
+		e.field = l_.set ? &lims[n] : NULL; \
+		n++; \
+	} while (0)
+	SET(runlimit_s, limit(spec->runlimit_s, LIM(runlimit), TIME));
+	SET(cpulimit_s, limit(spec->cpulimit_s, LIM(cpulimit), TIME));
+	SET(memlimit_kb, limit(spec->memlimit_kb, LIM(memlimit), SIZE));
+	SET(corelimit_kb, limit(0, LIM(corelimit), SIZE));
+	SET(datalimit_kb, limit(0, LIM(datalimit), SIZE));
+	SET(filelimit_kb, limit(0, LIM(filelimit), SIZE));
+	SET(stacklimit_kb, limit(0, LIM(stacklimit), SIZE));
+	SET(swaplimit_kb, limit(0, LIM(swaplimit), SIZE));
+	SET(processlimit, count(app != NULL ? app->processlimit : BS_CONF_UNLIMITED,
+	    q != NULL ? q->processlimit : BS_CONF_UNLIMITED));
+#undef SET
 	if (app != NULL && app->nice.set)
 		e.nice = app->nice.value;
 	else if (q != NULL)
@@ -144,27 +192,31 @@ effective_resolve_job(const BsConfig *cfg, const Job *j)
 	    bs_config_app(cfg, spec->app_profile), spec);
 }
 
+/* One of the job's own limits against the hard limits above it. */
+static EffectiveCheck
+over(guint64 asked, const BsLimit *app, const BsLimit *q, Kind k)
+{
+	Lim a = { asked, TRUE };
+
+	if (asked == 0)
+		return EFFECTIVE_OK;
+	if (app != NULL && bound(a, hard(app, k)).v < asked)
+		return EFFECTIVE_OVER_APP;
+	if (q != NULL && bound(a, hard(q, k)).v < asked)
+		return EFFECTIVE_OVER_QUEUE;
+	return EFFECTIVE_OK;
+}
+
 EffectiveCheck
 effective_check_spec(const BsQueueConf *q, const BsAppConf *app,
     const Basalt__JobSpec *spec)
 {
-	const guint64 asked[] = { spec->runlimit_s, spec->cpulimit_s, spec->memlimit_kb };
-	const guint64 unit[] = { MINUTE, MINUTE, 1 };
+	EffectiveCheck c;
 
-	for (guint i = 0; i < G_N_ELEMENTS(asked); i++) {
-		const BsLimit *al = app == NULL ? NULL : i == 0 ? &app->runlimit :
-		    i == 1 ? &app->cpulimit : &app->memlimit;
-		const BsLimit *ql = q == NULL ? NULL : i == 0 ? &q->runlimit :
-		    i == 1 ? &q->cpulimit : &q->memlimit;
-
-		if (asked[i] == 0)
-			continue;
-		if (al != NULL && hard(al, unit[i]) > 0 && asked[i] > hard(al, unit[i]))
-			return EFFECTIVE_OVER_APP;
-		if (ql != NULL && hard(ql, unit[i]) > 0 && asked[i] > hard(ql, unit[i]))
-			return EFFECTIVE_OVER_QUEUE;
-	}
-	return EFFECTIVE_OK;
+	if ((c = over(spec->runlimit_s, LIM(runlimit), TIME)) != EFFECTIVE_OK ||
+	    (c = over(spec->cpulimit_s, LIM(cpulimit), TIME)) != EFFECTIVE_OK)
+		return c;
+	return over(spec->memlimit_kb, LIM(memlimit), SIZE);
 }
 
 guint
@@ -182,7 +234,7 @@ void
 effective_fill_start(const Basalt__JobEffective *e,
     Basalt__StartJobRequest *req, GPtrArray *env)
 {
-	req->runlimit_s = e->runlimit_s;
+	req->runlimit_s = e->runlimit_s != NULL ? e->runlimit_s->value : 0;
 	req->nice = e->nice;
 	req->pre_exec = e->pre_exec;
 	req->post_exec = e->post_exec;
