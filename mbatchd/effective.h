@@ -33,7 +33,8 @@ const BsAppConf *effective_app(const BsConfig *cfg, const Basalt__JobSpec *spec)
  * (MAX_JOB_PREEMPT only), else none.  A limit's default wins over its
  * maximum at the same level; whatever is chosen is then bounded by every
  * maximum that applies (profile and queue), so a job never runs with more
- * than a hard limit allows.  Free with effective_free().
+ * than a hard limit allows.  A limit left absent (NULL) means none.
+ * `spec` may be NULL (no limits of its own).  Free with effective_free().
  */
 Basalt__JobEffective *effective_resolve(const BsConfig *cfg,
     const BsQueueConf *q, const BsAppConf *app, const Basalt__JobSpec *spec);
