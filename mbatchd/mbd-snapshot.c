@@ -12,7 +12,7 @@
 
 #include "job/depend.h"
 #include "mbatchd/effective.h"
-#include "mbatchd/snapshot.h"
+#include "mbatchd/mbd-snapshot.h"
 #include "resreq/resreq.h"
 
 /* What the host filter needs: the job's -R and the host's live figures. */

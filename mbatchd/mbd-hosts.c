@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "mbatchd/effective.h"
-#include "mbatchd/manager.h"
+#include "mbatchd/mbd.h"
 #include "util/log.h"
 
 #define ORDER_TIMEOUT_MS 30000

@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "mbatchd/manager.h"
+#include "mbatchd/mbd.h"
 #include "util/log.h"
 
 #define WINDOW_REASON "The run windows of the queue are closed;"

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "mbatchd/effective.h"
-#include "mbatchd/snapshot.h"
+#include "mbatchd/mbd-snapshot.h"
 #include "util/log.h"
 
 static void

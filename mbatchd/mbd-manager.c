@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mbatchd/manager.h"
+#include "mbatchd/mbd.h"
 #include "util/error.h"
 #include "util/log.h"
 
