@@ -203,6 +203,7 @@ state_new(void)
 	st->envs = g_hash_table_new(shared_env_hash, shared_env_equal);
 	st->by_host = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 	    (GDestroyNotify)g_hash_table_destroy);
+	state_dep_index_init(st);
 	return st;
 }
 
@@ -216,6 +217,7 @@ state_free(State *st)
 		return;
 	g_queue_clear(&st->finished);
 	g_hash_table_destroy(st->by_host);
+	state_dep_index_free(st);
 	g_hash_table_destroy(st->queues);
 	g_hash_table_destroy(st->jobs);
 	g_hash_table_destroy(st->hosts);

@@ -18,6 +18,7 @@
 
 #include "common.pb-c.h"
 #include "event.pb-c.h"
+#include "job/depend.h"
 
 typedef Basalt__JobState JobState;
 #define JS_PEND  BASALT__JOB_STATE__JOB_STATE_PEND
@@ -48,15 +49,16 @@ typedef struct SharedEnv {
 } SharedEnv;
 
 /* The submission an array's elements share, kept once, with its -R and -w
- * parsed on first use by the scheduler.  spec->env points into env, which
- * is shared with other specs: never free or change it through spec. */
+ * parsed when the submission (or bmod) is applied, so the scheduler reads
+ * them and never parses.  spec->env points into env, which is shared with
+ * other specs: never free or change it through spec. */
 typedef struct {
 	gint ref;
 	Basalt__JobSpec *spec;
 	SharedEnv *env;             /* NULL: no environment */
-	gboolean parsed;
-	struct _BsResReq *resreq;   /* NULL: no -R */
-	struct _BsDepend *depend;   /* NULL: no -w */
+	struct _BsResReq *resreq;   /* NULL: no -R (or one this version
+	                             * cannot read, from an old journal) */
+	struct _BsDepend *depend;   /* NULL: no -w (same) */
 } JobSpecRef;
 
 typedef struct Job {
@@ -84,6 +86,8 @@ typedef struct Job {
 	char *suspend_reason;
 	guint preempt_count;      /* times preempted (MAX_JOB_PREEMPT) */
 	guint64 preempted_by;     /* job_key of the preemptor while SSUSP by it */
+	gboolean window_kill_sent; /* volatile: TERMINATE_WHEN=WINDOW ordered the
+	                           * kill of this run; cleared with the run */
 	/* What the current (or last) run started with, from its dispatch
 	 * event; NULL while pending, or when the dispatch was journaled
 	 * before stamps existed (mbatchd/effective.c resolves then). */
@@ -117,6 +121,9 @@ typedef struct {
 	GHashTable *interned;     /* string -> its copy in names */
 	GHashTable *envs;         /* SharedEnv set: identical environments once */
 	GHashTable *by_host;      /* exec_hosts[0] -> set of Job* run there */
+	/* depindex.c: the jobs a -w reference can name. */
+	GHashTable *dep_by_id;    /* &id -> set of Job* (array elements share it) */
+	GHashTable *dep_by_name;  /* interned user -> (base name -> set of Job*) */
 } State;
 
 static inline guint64
@@ -141,6 +148,19 @@ GPtrArray *state_jobs_on_host(const State *st, const char *host);
 void state_host_index_add(State *st, Job *j);
 void state_host_index_remove(State *st, Job *j);
 Job *state_job(const State *st, guint64 id, guint32 index);
+
+/* depindex.c: apply.c keeps the dependency index as jobs come, change
+ * name and are cleaned. */
+void state_dep_index_init(State *st);
+void state_dep_index_free(State *st);
+void state_dep_index_add(State *st, Job *j);
+void state_dep_index_remove(State *st, Job *j);
+/* Appends one BsDependJob (job/depend.h) to out for every job the
+ * reference names, as BsDependLookup promises: for a name, the jobs of
+ * `user` (interned) answering to it; for an id, that job or every element
+ * of that array; for an element, that element. */
+void state_dep_lookup(const State *st, const char *user,
+    const BsDependRef *ref, GArray *out);
 QueueRt *state_queue(State *st, const char *name);
 /* The queue's runtime record, created open and active on first use. */
 QueueRt *state_queue_ensure(State *st, const char *name);
