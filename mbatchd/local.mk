@@ -32,6 +32,13 @@ noinst_LIBRARIES += %reldir%/libbsstate.a
 	%reldir%/state/state.h %reldir%/state/state.c %reldir%/state/apply.c \
 	%reldir%/state/export.c %reldir%/state/depindex.c
 
+# effective.c: a job's effective parameters from its spec and the
+# configuration, without a Manager, so tests and tools link it alone.
+noinst_LIBRARIES += %reldir%/libbseffective.a
+%canon_reldir%_libbseffective_a_SOURCES = \
+	%reldir%/effective.h %reldir%/effective.c
+%canon_reldir%_libbseffective_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+
 # The daemon.
 sbin_PROGRAMS += %reldir%/mbatchd
 %canon_reldir%_mbatchd_SOURCES = \
@@ -42,8 +49,8 @@ sbin_PROGRAMS += %reldir%/mbatchd
 	%reldir%/svc/svc.h %reldir%/svc/common.c %reldir%/svc/submit.c \
 	%reldir%/svc/query.c %reldir%/svc/control.c %reldir%/svc/admin.c
 %canon_reldir%_mbatchd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
-%canon_reldir%_mbatchd_LDADD = %reldir%/libbsstate.a %reldir%/libbsschedin.a \
-	%reldir%/libbssched.a \
+%canon_reldir%_mbatchd_LDADD = %reldir%/libbseffective.a \
+	%reldir%/libbsstate.a %reldir%/libbsschedin.a %reldir%/libbssched.a \
 	lib/journal/libbsjournal.a \
 	lib/conf/libbsconf.a lib/resreq/libbsresreq.a lib/job/libbsjob.a \
 	$(BSRPC_LIBS) -lm

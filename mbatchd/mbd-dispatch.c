@@ -11,6 +11,7 @@
 
 #include <string.h>
 
+#include "mbatchd/effective.h"
 #include "mbatchd/mbd-snapshot.h"
 #include "util/log.h"
 
@@ -32,11 +33,13 @@ dispatch_one(Build *b, const SchedPlan *plan, const SchedDecision *d)
 	e.array_index = j->index;
 	e.exec_hosts = (char **)hosts->pdata;
 	e.n_exec_hosts = hosts->len;
+	e.effective = effective_resolve_job(b->m->cfg, j);
 	ev.body_case = BASALT__EVENT__BODY_JOB_DISPATCH;
 	ev.job_dispatch = &e;
 	if (manager_commit(b->m, &ev, NULL) && !hosts_start_job(b->m, j))
 		log_warning("job %" G_GUINT64_FORMAT ": host %s went away before "
 		    "the start order", j->id, j->exec_hosts[0]);
+	effective_free(e.effective);
 	g_ptr_array_free(hosts, TRUE);
 }
 

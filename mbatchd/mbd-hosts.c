@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "mbatchd/effective.h"
 #include "mbatchd/mbd.h"
 #include "util/log.h"
 
@@ -481,39 +482,12 @@ job_env(Manager *m, const Job *j)
 	return env;
 }
 
-/* A limit's value in seconds: its default, else its maximum; 0 = none. */
-static guint64
-limit_s(const BsLimit *l)
-{
-	if (l->def != BS_CONF_UNLIMITED)
-		return (guint64)l->def * 60;
-	if (l->max != BS_CONF_UNLIMITED)
-		return (guint64)l->max * 60;
-	return 0;
-}
-
-/* RUNLIMIT: the job's -W, else its application profile's, else the queue's. */
-static guint64
-runlimit_s(const Manager *m, const Job *j)
-{
-	const BsQueueConf *q = bs_config_queue(m->cfg, j->queue);
-	const Basalt__JobSpec *spec = job_spec(j);
-	const BsAppConf *app = bs_config_app(m->cfg, spec->app_profile);
-
-	if (spec->runlimit_s > 0)
-		return spec->runlimit_s;
-	if (app != NULL && limit_s(&app->runlimit) > 0)
-		return limit_s(&app->runlimit);
-	return q != NULL ? limit_s(&q->runlimit) : 0;
-}
-
 gboolean
 hosts_start_job(Manager *m, Job *j)
 {
 	HostLink *l = live_link(m, j);
-	const BsQueueConf *q = bs_config_queue(m->cfg, j->queue);
-	const BsAppConf *app = bs_config_app(m->cfg, job_spec(j)->app_profile);
 	Basalt__StartJobRequest req = BASALT__START_JOB_REQUEST__INIT;
+	g_autoptr(Basalt__JobEffective) unstamped = NULL;
 	GPtrArray *env;
 	Order *o;
 	GError *err = NULL;
@@ -533,29 +507,13 @@ hosts_start_job(Manager *m, Job *j)
 	req.exec_hosts = j->exec_hosts;
 	req.n_exec_hosts = g_strv_length(j->exec_hosts);
 	req.queue = (char *)j->queue;
-	req.runlimit_s = runlimit_s(m, j);
 	req.job_terminate_interval_s = (guint32)m->cfg->params->job_terminate_interval;
-	if (q != NULL) {
-		req.nice = q->nice;
-		req.pre_exec = q->pre_exec;
-		req.post_exec = q->post_exec;
-		req.job_starter = q->job_starter;
-	}
-	/* An application profile's settings override its queue's. */
-	if (app != NULL) {
-		if (app->nice.set)
-			req.nice = app->nice.value;
-		if (app->pre_exec != NULL)
-			req.pre_exec = app->pre_exec;
-		if (app->post_exec != NULL)
-			req.post_exec = app->post_exec;
-		if (app->job_starter != NULL)
-			req.job_starter = app->job_starter;
-		for (guint i = 0; app->env_vars != NULL && app->env_vars[i] != NULL; i++)
-			g_ptr_array_add(env, g_strdup(app->env_vars[i]));
-		req.env = (char **)env->pdata;
-		req.n_env = env->len;
-	}
+	/* What the dispatch event stamped; a job dispatched before stamps
+	 * existed is resolved from today's configuration. */
+	if (j->effective == NULL)
+		unstamped = effective_resolve_job(m->cfg, j);
+	effective_fill_start(j->effective != NULL ? j->effective : unstamped,
+	    &req, env);
 	o = g_new(Order, 1);
 	o->m = m;
 	o->id = j->id;

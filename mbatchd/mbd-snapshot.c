@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "job/depend.h"
+#include "mbatchd/effective.h"
 #include "mbatchd/mbd-snapshot.h"
 #include "resreq/resreq.h"
 
@@ -57,17 +58,6 @@ queue_facts(const char *name, SchedInputQueue *out, void *data)
 	out->pool_usage = usage_of(m, name);
 }
 
-/* MAX_JOB_PREEMPT: the application's, else the queue's, else
- * lsb.params'; 0 = unlimited. */
-static int
-max_job_preempt(const Manager *m, const Job *j)
-{
-	int n = bs_config_max_job_preempt(m->cfg, bs_config_queue(m->cfg, j->queue),
-	    bs_config_app(m->cfg, job_spec(j)->app_profile));
-
-	return n == BS_CONF_UNLIMITED ? 0 : n;
-}
-
 static void
 add_running(Build *b, Job *j, guint queue)
 {
@@ -81,7 +71,7 @@ add_running(Build *b, Job *j, guint queue)
 	r.array_id = j->index > 0 ? j->id : 0;
 	r.start_time = j->start_time;
 	r.preempt_count = (int)j->preempt_count;
-	r.max_preempt = max_job_preempt(b->m, j);
+	r.max_preempt = (int)effective_max_preempt(b->m->cfg, j);
 	r.preempted = j->state == JS_SSUSP && j->preempted_by != 0;
 	r.window_held = j->state == JS_SSUSP && j->preempted_by == 0 &&
 	    g_strcmp0(j->suspend_reason, WINDOW_REASON) == 0;

@@ -25,6 +25,8 @@
  *   state/           the tables and state_apply(), the only mutator
  *   sched/           the pure scheduling policy: snapshot in, plan out
  *                    (time windows are its time-driven stage)
+ *   effective.c      a job's effective parameters from its spec and the
+ *                    configuration, stamped into its dispatch event
  */
 #ifndef BS_MBD_MBD_H
 #define BS_MBD_MBD_H

@@ -147,6 +147,9 @@ clear_run(State *st, Job *j)
 	g_clear_pointer(&j->suspend_reason, g_free);
 	j->window_kill_sent = FALSE;
 	basalt__resource_usage__init(&j->usage);
+	if (j->effective != NULL)
+		basalt__job_effective__free_unpacked(j->effective, NULL);
+	j->effective = NULL;
 }
 
 static void
@@ -227,6 +230,8 @@ apply_dispatch(State *st, const Basalt__EvJobDispatch *e, gint64 now,
 	state_host_index_add(st, j);
 	j->state = JS_RUN;
 	j->start_time = now;
+	if (e->effective != NULL)
+		j->effective = job_effective_copy(e->effective);
 	g_clear_pointer(&j->pending_reason, g_free);
 	return TRUE;
 }

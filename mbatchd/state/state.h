@@ -88,6 +88,10 @@ typedef struct Job {
 	guint64 preempted_by;     /* job_key of the preemptor while SSUSP by it */
 	gboolean window_kill_sent; /* volatile: TERMINATE_WHEN=WINDOW ordered the
 	                           * kill of this run; cleared with the run */
+	/* What the current (or last) run started with, from its dispatch
+	 * event; NULL while pending, or when the dispatch was journaled
+	 * before stamps existed (mbatchd/effective.c resolves then). */
+	Basalt__JobEffective *effective;
 
 	GList *qlink;             /* in its queue's pending list, when pending */
 	GList *flink;             /* in State.finished, when DONE/EXIT */
@@ -168,6 +172,8 @@ gboolean job_is_finished(const Job *j);  /* DONE, EXIT */
 const char *job_state_name(JobState s);  /* "PEND", "RUN", ... */
 int job_slots(const Job *j);             /* slots held while started */
 const Basalt__JobSpec *job_spec(const Job *j);
+/* An owned copy of a stamp; free with basalt__job_effective__free_unpacked(). */
+Basalt__JobEffective *job_effective_copy(const Basalt__JobEffective *e);
 
 void job_spec_ref_drop(JobSpecRef *r);
 /* A reference to the shared copy of these n variables (n > 0). */

@@ -33,3 +33,15 @@ TESTS += %reldir%/check_depindex
 # mbatchd/sched stays closed: no daemon header, no daemon symbol.
 TESTS += %reldir%/sched-closed.sh
 EXTRA_DIST += %reldir%/sched-closed.sh
+
+# effective.c: the precedence of a job's effective parameters.  Reads its
+# configuration from conf-data like the lib/conf suites.
+check_PROGRAMS += %reldir%/check_effective
+TESTS += %reldir%/check_effective
+%canon_reldir%_check_effective_SOURCES = %reldir%/check_effective.c %reldir%/conf_test.h
+%canon_reldir%_check_effective_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_check_effective_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_effective_LDADD = mbatchd/libbseffective.a \
+	mbatchd/libbsstate.a lib/conf/libbsconf.a proto/libbsproto.a \
+	lib/resreq/libbsresreq.a lib/job/libbsjob.a lib/util/libbsutil.a \
+	$(TEST_LIBS)
