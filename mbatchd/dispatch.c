@@ -2,13 +2,15 @@
  * One scheduling pass in the daemon: build the snapshot (snapshot.c), run
  * the pure policy (mbatchd/sched), then apply the plan in its order:
  * resume preempted jobs whose slots are free, and for each dispatch first
- * suspend (or kill) its victims, then commit the dispatch and send the
- * start order; finally record why every other job still waits.
+ * suspend (or kill) its victims, then dispatch it; each decision is one
+ * call into the orders module (orders.h), which commits, then sends.
+ * Finally record why every other job still waits.
  */
 #include "config.h"
 
 #include <string.h>
 
+#include "mbatchd/orders.h"
 #include "mbatchd/snapshot.h"
 #include "util/log.h"
 
@@ -16,9 +18,8 @@ static void
 dispatch_one(Build *b, const SchedPlan *plan, const SchedDispatch *d)
 {
 	Job *j = g_ptr_array_index(b->pending_jobs, d->job);
-	Basalt__Event ev = BASALT__EVENT__INIT;
-	Basalt__EvJobDispatch e = BASALT__EV_JOB_DISPATCH__INIT;
 	GPtrArray *hosts = g_ptr_array_new();
+	GError *err = NULL;
 
 	for (guint a = d->first_alloc; a < d->first_alloc + d->n_allocs; a++) {
 		const SchedAlloc *al = &g_array_index(plan->allocs, SchedAlloc, a);
@@ -26,15 +27,12 @@ dispatch_one(Build *b, const SchedPlan *plan, const SchedDispatch *d)
 		for (int s = 0; s < al->slots; s++)
 			g_ptr_array_add(hosts, (gpointer)b->snap.hosts[al->host].name);
 	}
-	e.job_id = j->id;
-	e.array_index = j->index;
-	e.exec_hosts = (char **)hosts->pdata;
-	e.n_exec_hosts = hosts->len;
-	ev.body_case = BASALT__EVENT__BODY_JOB_DISPATCH;
-	ev.job_dispatch = &e;
-	if (manager_commit(b->m, &ev, NULL) && !hosts_start_job(b->m, j))
-		log_warning("job %" G_GUINT64_FORMAT ": host %s went away before "
-		    "the start order", j->id, j->exec_hosts[0]);
+	g_ptr_array_add(hosts, NULL);
+	if (!orders_dispatch(b->m, j, (char *const *)hosts->pdata, &err)) {
+		log_warning("job %" G_GUINT64_FORMAT "[%u]: not started: %s", j->id,
+		    j->index, err != NULL ? err->message : "?");
+		g_clear_error(&err);
+	}
 	g_ptr_array_free(hosts, TRUE);
 }
 
@@ -43,51 +41,30 @@ resume_one(Build *b, const SchedResume *r)
 {
 	Job *j = g_ptr_array_index(b->running_jobs, r->job);
 
-	if (hosts_signal_job(b->m, j, BASALT__EXEC_ACTION__EXEC_ACTION_RESUME, 0,
-	    "slots are free again"))
-		commit_job_status(b->m, j, JS_RUN, NULL, NULL);
+	(void)orders_resume(b->m, j, NULL);
 }
 
 /*
  * Suspend (or, with TERMINATE_WHEN=PREEMPT, kill) a victim so its slots go
  * to the preemptor.  The suspend is journaled with the preemptor, which
- * counts toward the victim's MAX_JOB_PREEMPT.
+ * counts toward the victim's MAX_JOB_PREEMPT; a killed rerunnable victim
+ * goes back to pending at once, another ends EXIT when its host reports.
  */
 static void
 preempt_one(Build *b, const SchedPreemption *p)
 {
 	Job *victim = g_ptr_array_index(b->running_jobs, p->victim);
 	const Job *by = g_ptr_array_index(b->pending_jobs, p->preemptor);
-	const Basalt__JobSpec *spec = job_spec(victim);
 	g_autofree char *reason = g_strdup_printf(
 	    "The job was preempted by job <%" G_GUINT64_FORMAT "> (queue <%s>);",
 	    by->id, by->queue);
-	Basalt__Event ev = BASALT__EVENT__INIT;
-	Basalt__EvJobStatus st = BASALT__EV_JOB_STATUS__INIT;
 
 	log_info("job %" G_GUINT64_FORMAT "[%u]: %s", victim->id, victim->index,
 	    reason);
-	if (p->terminate) {
-		hosts_signal_job(b->m, victim, BASALT__EXEC_ACTION__EXEC_ACTION_TERMINATE,
-		    0, reason);
-		/* A rerunnable victim goes back to pending at once; another
-		 * ends EXIT when its host reports the kill. */
-		if (spec != NULL && spec->rerunnable)
-			commit_job_requeue(b->m, victim, FALSE, reason);
-		return;
-	}
-	if (!hosts_signal_job(b->m, victim, BASALT__EXEC_ACTION__EXEC_ACTION_SUSPEND,
-	    0, reason))
-		return;
-	st.job_id = victim->id;
-	st.array_index = victim->index;
-	st.state = JS_SSUSP;
-	st.reason = reason;
-	st.preempted_by_job = by->id;
-	st.preempted_by_index = by->index;
-	ev.body_case = BASALT__EVENT__BODY_JOB_STATUS;
-	ev.job_status = &st;
-	manager_commit(b->m, &ev, NULL);
+	if (p->terminate)
+		(void)orders_terminate(b->m, victim, NULL, reason, TRUE, NULL);
+	else
+		(void)orders_suspend(b->m, victim, JS_SSUSP, reason, by, NULL);
 }
 
 /* Consecutive pending jobs mostly wait for the same reason. */

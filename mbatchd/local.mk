@@ -23,6 +23,7 @@ sbin_PROGRAMS += %reldir%/mbatchd
 	%reldir%/mbd.c %reldir%/manager.h %reldir%/manager.c \
 	%reldir%/events.c %reldir%/journal.c %reldir%/hosts.c \
 	%reldir%/snapshot.h %reldir%/snapshot.c %reldir%/dispatch.c %reldir%/usage.c %reldir%/windows.c \
+	%reldir%/orders.h %reldir%/orders.c \
 	%reldir%/svc/svc.h %reldir%/svc/common.c %reldir%/svc/submit.c \
 	%reldir%/svc/query.c %reldir%/svc/control.c %reldir%/svc/admin.c
 %canon_reldir%_mbatchd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)

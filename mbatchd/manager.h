@@ -68,6 +68,10 @@ typedef struct Manager {
 	gint64 usage_last;
 	GHashTable *deserved;     /* interned queue name -> GINT_TO_POINTER(n + 1) */
 
+	/* Orders (mbatchd/orders.c): kills mbatchd decided by itself and has
+	 * journaled, per run, so a tick deciding again journals nothing. */
+	GHashTable *terminating;  /* &job key (owned) -> GUINT_TO_POINTER(instance) */
+
 	Basalt__BatchService_Service batch_service;
 	Basalt__HostService_Service host_service;
 } Manager;
@@ -125,10 +129,7 @@ void hosts_init_services(Manager *m);
 void hosts_expect_recovered(Manager *m);
 void hosts_check_heartbeats(Manager *m);
 void hosts_conn_closed(Manager *m, BsRpcConn *conn, const char *reason);
-/* Order a started job's host to act on it; FALSE when the host is away. */
-gboolean hosts_signal_job(Manager *m, Job *j, Basalt__ExecAction action,
-    int signal, const char *reason);
-gboolean hosts_start_job(Manager *m, Job *j);
+/* Orders to hosts are mbatchd/orders.h's. */
 
 /* The journal (mbatchd/journal.c). */
 gboolean journal_open(Manager *m, GError **err);

@@ -2,13 +2,15 @@
  * RUN_WINDOW: outside its queue's run windows a running job is suspended
  * (SSUSP, "The run windows of the queue are closed;"), and it is resumed
  * when a window opens again.  With TERMINATE_WHEN = WINDOW the job is
- * killed instead.  Checked on every tick of the manager.
+ * killed instead.  Checked on every tick of the manager; each action is
+ * an order (orders.h): committed first, then sent.
  */
 #include "config.h"
 
 #include <string.h>
 
 #include "mbatchd/manager.h"
+#include "mbatchd/orders.h"
 #include "util/log.h"
 
 #define WINDOW_REASON "The run windows of the queue are closed;"
@@ -19,19 +21,15 @@ apply_window(Manager *m, Job *j, const BsQueueConf *q, gboolean open)
 	gboolean held = j->state == JS_SSUSP &&
 	    g_strcmp0(j->suspend_reason, WINDOW_REASON) == 0;
 
+	/* A host without a link is tried again on the next tick. */
 	if (!open && j->state == JS_RUN) {
-		if (q->terminate_when & BS_TERMINATE_WHEN_WINDOW) {
-			hosts_signal_job(m, j, BASALT__EXEC_ACTION__EXEC_ACTION_TERMINATE,
-			    0, "the run window closed");
-			return;
-		}
-		if (hosts_signal_job(m, j, BASALT__EXEC_ACTION__EXEC_ACTION_SUSPEND,
-		    0, WINDOW_REASON))
-			commit_job_status(m, j, JS_SSUSP, NULL, WINDOW_REASON);
+		if (q->terminate_when & BS_TERMINATE_WHEN_WINDOW)
+			(void)orders_terminate(m, j, NULL, "the run window closed",
+			    FALSE, NULL);
+		else
+			(void)orders_suspend(m, j, JS_SSUSP, WINDOW_REASON, NULL, NULL);
 	} else if (open && held) {
-		if (hosts_signal_job(m, j, BASALT__EXEC_ACTION__EXEC_ACTION_RESUME,
-		    0, NULL))
-			commit_job_status(m, j, JS_RUN, NULL, NULL);
+		(void)orders_resume(m, j, NULL);
 	}
 }
 

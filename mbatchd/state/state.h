@@ -84,6 +84,7 @@ typedef struct Job {
 	char *suspend_reason;
 	guint preempt_count;      /* times preempted (MAX_JOB_PREEMPT) */
 	guint64 preempted_by;     /* job_key of the preemptor while SSUSP by it */
+	guint32 instance;         /* number of the current (or last) run, 0 = never */
 
 	GList *qlink;             /* in its queue's pending list, when pending */
 	GList *flink;             /* in State.finished, when DONE/EXIT */
