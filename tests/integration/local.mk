@@ -23,6 +23,7 @@ INTEGRATION_TESTS += \
 	%reldir%/t0150-both-restart.sh
 # Issue 11: orders commit before they leave, job instances.
 INTEGRATION_TESTS += \
+	%reldir%/t0145-disk-full-window.sh \
 	%reldir%/t0160-preempt-race.sh \
 	%reldir%/t0170-ghost.sh \
 	%reldir%/t0180-start-order-limit.sh
