@@ -21,9 +21,9 @@
 #include <unistd.h>
 
 #include "event.pb-c.h"
+#include "journal/evlog.h"
+#include "journal/readback.h"
 #include "util/crc32c.h"
-#include "mbatchd/log/evlog.h"
-#include "mbatchd/log/journal.h"
 
 #define RUNS 5
 

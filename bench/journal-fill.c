@@ -3,7 +3,7 @@
  * for the restart figure (bench/fig/restart.sh).
  *
  * The records are the events mbatchd journals (proto/event.proto), through
- * the same library (mbatchd/log), in one segment and with no snapshot, so a
+ * the same library (lib/journal), in one segment and with no checkpoint, so a
  * daemon started on the directory replays every one of them.  The stream is
  * a small simulation of a cluster of HOSTS hosts with 4 slots each: users
  * submit jobs (with a login environment of ~1.5 KB, now and then an array
@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 #include "event.pb-c.h"
-#include "mbatchd/log/evlog.h"
+#include "journal/evlog.h"
 
 #define SLOTS_PER_HOST 4
 #define MAX_FINISHED 1000       /* MAX_JOB_NUM's default */
@@ -476,7 +476,7 @@ main(int argc, char **argv)
 
 	bs_evlog_options_init(&o);
 	o.sync_mode = BS_EVLOG_SYNC_NONE;
-	o.segment_size = G_MAXUINT64;   /* one segment: no rotation, no snapshot */
+	o.segment_size = G_MAXUINT64;   /* one segment: no rotation, no checkpoint */
 	s.log = bs_evlog_open(dir, &o, &err);
 	if (s.log == NULL)
 		die(dir, err);

@@ -6,7 +6,7 @@
 EXTRA_PROGRAMS += %reldir%/journal-bench
 %canon_reldir%_journal_bench_SOURCES = %reldir%/journal-bench.c
 %canon_reldir%_journal_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
-%canon_reldir%_journal_bench_LDADD = mbatchd/log/libbslog.a \
+%canon_reldir%_journal_bench_LDADD = lib/journal/libbsjournal.a \
 	proto/libbsproto.a lib/util/libbsutil.a $(GLIB_LIBS) $(PROTOBUF_C_LIBS)
 CLEANFILES += %reldir%/journal-bench$(EXEEXT)
 
@@ -113,7 +113,7 @@ bench-fig-programs: all $(bench_fig_programs)
 EXTRA_PROGRAMS += %reldir%/journal-fill
 %canon_reldir%_journal_fill_SOURCES = %reldir%/journal-fill.c
 %canon_reldir%_journal_fill_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
-%canon_reldir%_journal_fill_LDADD = mbatchd/log/libbslog.a \
+%canon_reldir%_journal_fill_LDADD = lib/journal/libbsjournal.a \
 	proto/libbsproto.a lib/util/libbsutil.a $(GLIB_LIBS) $(PROTOBUF_C_LIBS)
 CLEANFILES += %reldir%/journal-fill$(EXEEXT)
 EXTRA_DIST += %reldir%/fig/restart.sh

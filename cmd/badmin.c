@@ -13,7 +13,7 @@
  *
  * `journal check` and `journal salvage` never talk to mbatchd: they are
  * what an operator runs when mbatchd refuses to start on a damaged
- * journal, so they work on the files, with mbatchd/log's own check (the
+ * journal, so they work on the files, with lib/journal's own check (the
  * same walk recovery does, so its verdict is the next start's).  Salvage
  * rewrites files, so it wants an administrator and a stopped mbatchd: a
  * live daemon appending to a segment being rewritten would lose events.
@@ -32,8 +32,8 @@
 #include "cmd-util.h"
 #include "conf/conf.h"
 #include "hist-io.h"
-#include "mbatchd/log/evlog.h"
-#include "mbatchd/log/journal.h"
+#include "journal/evlog.h"
+#include "journal/readback.h"
 
 #define BADMIN_USAGE \
 	"badmin [-h] [-V] subcommand\n" \
@@ -308,13 +308,13 @@ record_end(const char *path, guint64 off, guint64 *end)
 static guint64
 load_would_drop(const char *dir)
 {
-	GPtrArray *segs = NULL, *snaps = NULL;
+	GPtrArray *segs = NULL, *ckpts = NULL;
 	BsJournalReader *rd;
 	Basalt__Event *ev;
 	const BsJournalFile *f;
 	guint64 end = BS_EVLOG_HEADER_SIZE, drop = 0;
 
-	if (!bs_journal_list(dir, &segs, &snaps, NULL) || segs->len == 0)
+	if (!bs_journal_list(dir, &segs, &ckpts, NULL) || segs->len == 0)
 		goto out;
 	f = g_ptr_array_index(segs, segs->len - 1);
 	drop = f->size;
@@ -335,8 +335,8 @@ load_would_drop(const char *dir)
 out:
 	if (segs != NULL)
 		g_ptr_array_unref(segs);
-	if (snaps != NULL)
-		g_ptr_array_unref(snaps);
+	if (ckpts != NULL)
+		g_ptr_array_unref(ckpts);
 	return drop;
 }
 
@@ -344,11 +344,11 @@ static void
 print_report(const BsJournalReport *rep)
 {
 	printf("Segments:           %u\n", rep->segments);
-	if (rep->snapshot_path != NULL)
-		printf("Snapshot:           %s (state after seq %" G_GUINT64_FORMAT
-		    ")\n", rep->snapshot_path, rep->snapshot_seq);
+	if (rep->checkpoint_path != NULL)
+		printf("Checkpoint:         %s (state after seq %" G_GUINT64_FORMAT
+		    ")\n", rep->checkpoint_path, rep->checkpoint_seq);
 	else
-		printf("Snapshot:           none\n");
+		printf("Checkpoint:         none\n");
 	if (rep->records > 0)
 		printf("Records:            %" G_GUINT64_FORMAT " (seq %"
 		    G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT ")\n", rep->records,

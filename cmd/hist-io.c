@@ -1,6 +1,6 @@
 /*
  * The journal as the history commands see it (see hist-io.h): read only,
- * without mbatchd, with the reader of mbatchd/log, which stops quietly at
+ * without mbatchd, with the reader of lib/journal, which stops quietly at
  * a record being written right now.
  */
 #include "config.h"
@@ -8,7 +8,7 @@
 #include "api/api.h"
 #include "cmd-util.h"
 #include "hist-io.h"
-#include "mbatchd/log/journal.h"
+#include "journal/readback.h"
 
 static char *
 share_file(const char *name, GError **err)

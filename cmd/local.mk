@@ -89,15 +89,15 @@ bin_PROGRAMS += \
 %canon_reldir%_badmin_SOURCES = %reldir%/badmin.c \
 	%reldir%/hist-io.c %reldir%/hist-io.h
 # ckconfig without a running mbatchd loads the configuration itself;
-# `journal check|salvage` work on the journal files with mbatchd/log.
+# `journal check|salvage` work on the journal files with lib/journal.
 %canon_reldir%_badmin_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_badmin_LDADD = cmd/libbscmdmain.a lib/api/libbsapi.a \
 	lib/rpc/libbsrpc.a cmd/libbshist.a cmd/libbscmd.a lib/conf/libbsconf.a \
-	mbatchd/log/libbslog.a proto/libbsproto.a lib/util/libbsutil.a \
+	lib/journal/libbsjournal.a proto/libbsproto.a lib/util/libbsutil.a \
 	$(CMD_DEP_LIBS)
 
 # bhist and bacct: the journal's history, folded by the pure history model
-# (libbshist.a, unit-tested on its own) and read with mbatchd/log's reader.
+# (libbshist.a, unit-tested on its own) and read with lib/journal's reader.
 noinst_LIBRARIES += %reldir%/libbshist.a
 %canon_reldir%_libbshist_a_SOURCES = \
 	%reldir%/hist-model.c %reldir%/hist-model.h %reldir%/hist-select.c \
@@ -105,7 +105,7 @@ noinst_LIBRARIES += %reldir%/libbshist.a
 $(%canon_reldir%_libbshist_a_OBJECTS): $(PROTO_GEN_H)
 
 HIST_PROG_LIBS = cmd/libbscmdmain.a lib/api/libbsapi.a lib/rpc/libbsrpc.a \
-	cmd/libbshist.a cmd/libbscmd.a mbatchd/log/libbslog.a \
+	cmd/libbshist.a cmd/libbscmd.a lib/journal/libbsjournal.a \
 	proto/libbsproto.a lib/util/libbsutil.a $(CMD_DEP_LIBS)
 %canon_reldir%_bhist_SOURCES = %reldir%/bhist.c \
 	%reldir%/hist-io.c %reldir%/hist-io.h

@@ -20,14 +20,15 @@ noinst_LIBRARIES += %reldir%/libbsstate.a
 # The daemon.
 sbin_PROGRAMS += %reldir%/mbatchd
 %canon_reldir%_mbatchd_SOURCES = \
-	%reldir%/mbd.c %reldir%/manager.h %reldir%/manager.c \
-	%reldir%/events.c %reldir%/journal.c %reldir%/hosts.c \
-	%reldir%/snapshot.h %reldir%/snapshot.c %reldir%/dispatch.c %reldir%/usage.c %reldir%/windows.c \
-	%reldir%/orders.h %reldir%/orders.c \
+	%reldir%/mbd.c %reldir%/mbd.h %reldir%/mbd-manager.c \
+	%reldir%/mbd-events.c %reldir%/mbd-journal.c %reldir%/mbd-hosts.c \
+	%reldir%/mbd-snapshot.h %reldir%/mbd-snapshot.c %reldir%/mbd-dispatch.c \
+	%reldir%/mbd-usage.c %reldir%/mbd-windows.c \
+	%reldir%/mbd-orders.h %reldir%/mbd-orders.c \
 	%reldir%/svc/svc.h %reldir%/svc/common.c %reldir%/svc/submit.c \
 	%reldir%/svc/query.c %reldir%/svc/control.c %reldir%/svc/admin.c
 %canon_reldir%_mbatchd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_mbatchd_LDADD = %reldir%/libbsstate.a %reldir%/libbssched.a \
-	%reldir%/log/libbslog.a \
+	lib/journal/libbsjournal.a \
 	lib/conf/libbsconf.a lib/resreq/libbsresreq.a lib/job/libbsjob.a \
 	$(BSRPC_LIBS) -lm

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "conf/conf.h"
-#include "mbatchd/manager.h"
+#include "mbatchd/mbd.h"
 #include "util/log.h"
 
 static const char usage[] =

@@ -6,7 +6,7 @@
 # bench/journal-fill writes the journal a busy mbatchd would have written
 # (submissions with a login environment, dispatch, start, finish, clean...,
 # ending with jobs pending and running), all in one segment with no
-# snapshot, so every record is replayed.  Then mbatchd starts on it and
+# checkpoint, so every record is replayed.  Then mbatchd starts on it and
 # `bqueues` is run in a tight loop until it answers.  The replayed state is
 # checked: `bjobs -u all -a` must show exactly the pending, started and
 # finished jobs the generator left.  The hosts of the running jobs are in
@@ -27,7 +27,7 @@ hosts=$(i=1; while [ $i -le $nhosts ]; do printf 'host%04d ' $i; i=$((i + 1)); d
 # shellcheck disable=SC2086
 make_cluster $hosts
 # Quiet logs, and a segment size over the journal's so that mbatchd's
-# first commit does not snapshot and rotate.
+# first commit does not checkpoint and rotate.
 sed -i 's/^LSF_LOG_MASK=.*/LSF_LOG_MASK=LOG_NOTICE/' "$T/conf/lsf.conf"
 echo "LSB_JOURNAL_SEGMENT_MB=4096" >>"$T/conf/lsf.conf"
 

@@ -274,7 +274,7 @@ apply_status(State *st, const Basalt__EvJobStatus *e, gint64 now, GError **err)
 		g_free(j->suspend_reason);
 		j->suspend_reason = g_strdup(e->reason);
 		if (e->state == JS_SSUSP && e->preempted_by_job != 0) {
-			if (!e->from_snapshot)
+			if (!e->from_checkpoint)
 				j->preempt_count++;
 			j->preempted_by = job_key(e->preempted_by_job,
 			    e->preempted_by_index);

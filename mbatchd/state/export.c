@@ -1,8 +1,8 @@
 /*
- * The live state as a list of events: what a snapshot stores.  Replaying
+ * The live state as a list of events: what a checkpoint stores.  Replaying
  * the list into an empty State through state_apply() rebuilds the same
  * jobs in the same states, the same pending order in every queue, the
- * same queue and host controls and the same job id counter, so a snapshot
+ * same queue and host controls and the same job id counter, so a checkpoint
  * is read by the very code that reads the journal.
  *
  * The events borrow strings from the state: pack them before the state
@@ -91,7 +91,7 @@ export_status(Export *x, const Job *j, JobState s, gint64 t, const char *reason)
 	if (s == JS_SSUSP && j->preempted_by != 0) {
 		e->preempted_by_job = j->preempted_by >> 32;
 		e->preempted_by_index = (guint32)j->preempted_by;
-		e->from_snapshot = TRUE;
+		e->from_checkpoint = TRUE;
 	}
 	ev->body_case = BASALT__EVENT__BODY_JOB_STATUS;
 	ev->job_status = e;

@@ -156,7 +156,7 @@ SharedEnv *state_env_intern(State *st, char *const *vars, size_t n);
 void shared_env_unref(SharedEnv *e);
 
 /*
- * The live state as events (state/export.c), for a snapshot.  The events
+ * The live state as events (state/export.c), for a checkpoint.  The events
  * borrow from the state and from *blocks; free both arrays after packing.
  */
 GPtrArray *state_export_events(const State *st, GPtrArray **blocks);

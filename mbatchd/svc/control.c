@@ -3,7 +3,7 @@
  *
  * Each acts job by job on a selection and reports per job, as LSF does:
  * "Job <12> is being terminated", or why not.  A running job is acted on
- * by its execution host through an order (mbatchd/orders.h): the event is
+ * by its execution host through an order (mbatchd/mbd-orders.h): the event is
  * committed first and the order sent after; the state follows from the
  * host's report (a kill) or from the committed event (stop, resume).
  */
@@ -12,7 +12,7 @@
 #include <signal.h>
 #include <string.h>
 
-#include "mbatchd/orders.h"
+#include "mbatchd/mbd-orders.h"
 #include "mbatchd/svc/svc.h"
 
 #define E(code) BASALT__ERROR_CODE__ERROR_CODE_##code

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "mbatchd/manager.h"
+#include "mbatchd/mbd.h"
 
 typedef struct {
 	Manager *m;

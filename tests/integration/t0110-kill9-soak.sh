@@ -34,7 +34,7 @@ make_cluster vh1 vh2
 # send the oldest to history once a long soak passes 1000).
 sed -i 's/^End Parameters/MAX_JOB_NUM = 10000000\n&/' \
 	"$T/conf/lsbatch/basalt/configdir/lsb.params"
-# Small segments, so that snapshots and rotations happen during the soak
+# Small segments, so that checkpoints and rotations happen during the soak
 # (a few hundred jobs per MB) and some kills land on them.
 echo "LSB_JOURNAL_SEGMENT_MB=1" >>"$T/conf/lsf.conf"
 start_mbd || exit 1
@@ -109,9 +109,9 @@ $delays
 DELAYS
 check "mbatchd restarted after each of the $ROUNDS kills" \
 	test "$restarts_ok" -eq "$ROUNDS"
-snaps=$(grep -c "journal: snapshot at seq" "$T/log/mbatchd.out")
-recovered_snap=$(grep -c "journal: recovered [1-9][0-9]* snapshot events" "$T/log/mbatchd.out")
-diag "snapshots taken: $snaps; restarts that loaded a snapshot: $recovered_snap"
+ckpts=$(grep -c "journal: checkpoint at seq" "$T/log/mbatchd.out")
+recovered_ckpt=$(grep -c "journal: recovered [1-9][0-9]* checkpoint events" "$T/log/mbatchd.out")
+diag "checkpoints taken: $ckpts; restarts that loaded a checkpoint: $recovered_ckpt"
 
 touch "$S/stop"
 wait "$GEN"

@@ -12,12 +12,12 @@
 #include <sys/mount.h>
 #include <unistd.h>
 
-#include "journal-test.h"
+#include "journal-fixture.h"
 #include "tap.h"
 #include "util/crc32c.h"
 #include "util/error.h"
-#include "mbatchd/log/evlog.h"
-#include "mbatchd/log/journal.h"
+#include "journal/evlog.h"
+#include "journal/readback.h"
 
 #define N_RECORDS 10
 
@@ -134,7 +134,7 @@ START_TEST(test_roundtrip_every_kind)
 	ck_assert_uint_eq(rep.first_seq, 1);
 	ck_assert_uint_eq(rep.last_seq, 2 * JT_KINDS);
 	ck_assert_uint_eq(rep.dropped_bytes, 0);
-	ck_assert_uint_eq(rep.snapshot_seq, 0);
+	ck_assert_uint_eq(rep.checkpoint_seq, 0);
 	log = bs_evlog_open(dir, &nosync, &err);
 	ck_assert_ptr_nonnull(log);
 	ck_assert_uint_eq(bs_evlog_next_seq(log), 2 * JT_KINDS + 1);

@@ -2,7 +2,7 @@
  * bhist, bacct and `badmin journal`: the history model fed with
  * hand-built event sequences (seconds per state must come out exact), the
  * layouts compared byte for byte (TZ=UTC, a fixed now), and the programs
- * run as subprocesses on a journal written here with mbatchd/log, as a
+ * run as subprocesses on a journal written here with lib/journal, as a
  * user would run them: LSF_ENVDIR, argv, exit code, stdout, stderr.
  */
 #include "config.h"
@@ -15,11 +15,11 @@
 #include "tap.h"
 #include "hist-format.h"
 #include "hist-model.h"
-#include "mbatchd/log/evlog.h"
-#include "mbatchd/log/journal.h"
+#include "journal/evlog.h"
+#include "journal/readback.h"
 
 #include "cmd-run.h"
-#include "journal-test.h"
+#include "journal-fixture.h"
 
 #define T0 1795255320           /* Sat Nov 21 10:02:00 2026 UTC */
 #define ST(x) BASALT__JOB_STATE__JOB_STATE_ ## x

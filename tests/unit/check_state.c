@@ -276,7 +276,7 @@ START_TEST(test_queue_and_host_control)
 }
 END_TEST
 
-/* Everything a snapshot must keep, as text. */
+/* Everything a checkpoint must keep, as text. */
 static char *
 describe(State *s)
 {

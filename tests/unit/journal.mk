@@ -1,21 +1,21 @@
-# The event journal (mbatchd/log): framing, group commit, recovery, salvage,
-# snapshots, full disk.
-JOURNAL_TEST_LIBS = mbatchd/log/libbslog.a proto/libbsproto.a \
+# The event journal (lib/journal): framing, group commit, recovery, salvage,
+# checkpoints, full disk.
+JOURNAL_TEST_LIBS = lib/journal/libbsjournal.a proto/libbsproto.a \
 	lib/util/libbsutil.a $(TEST_LIBS)
-noinst_HEADERS += %reldir%/journal-test.h
+noinst_HEADERS += %reldir%/journal-fixture.h
 
 check_PROGRAMS += %reldir%/check_evlog
 TESTS += %reldir%/check_evlog
 %canon_reldir%_check_evlog_SOURCES = %reldir%/check_evlog.c \
-	%reldir%/journal-test.c
+	%reldir%/journal-fixture.c
 %canon_reldir%_check_evlog_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_check_evlog_CFLAGS = $(TEST_CFLAGS)
 %canon_reldir%_check_evlog_LDADD = $(JOURNAL_TEST_LIBS)
 
-check_PROGRAMS += %reldir%/check_snapshot
-TESTS += %reldir%/check_snapshot
-%canon_reldir%_check_snapshot_SOURCES = %reldir%/check_snapshot.c \
-	%reldir%/journal-test.c
-%canon_reldir%_check_snapshot_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
-%canon_reldir%_check_snapshot_CFLAGS = $(TEST_CFLAGS)
-%canon_reldir%_check_snapshot_LDADD = $(JOURNAL_TEST_LIBS)
+check_PROGRAMS += %reldir%/check_checkpoint
+TESTS += %reldir%/check_checkpoint
+%canon_reldir%_check_checkpoint_SOURCES = %reldir%/check_checkpoint.c \
+	%reldir%/journal-fixture.c
+%canon_reldir%_check_checkpoint_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_check_checkpoint_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_checkpoint_LDADD = $(JOURNAL_TEST_LIBS)

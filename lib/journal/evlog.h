@@ -14,19 +14,21 @@
  *     events.<first_seq>     segments, first_seq zero-padded to 20 digits so
  *                            names sort in seq order; the newest one is
  *                            written, older ones are kept for history
- *     snapshot.<seq>         the state after event <seq>, as events
+ *     snapshot.<seq>         checkpoints: the state after event <seq>, as
+ *                            events (the name predates "checkpoint")
  *     *.tmp                  a file being written; ignored when reading
  *     *.damaged              a file salvage set aside; ignored when reading
  *
- *   File header, 40 bytes, at the start of segments and snapshots:
+ *   File header, 40 bytes, at the start of segments and checkpoints:
  *     0   char[8] magic       "BSEVLOG\0"
  *     8   u32     version     BS_EVLOG_VERSION; a reader refuses a newer one
- *     12  u32     kind        1 = segment, 2 = snapshot
+ *     12  u32     kind        1 = segment, 2 = checkpoint
  *     16  u64     generation  segments: 1 for the first, +1 per new segment
  *                             (a stale file from another journal shows up as
- *                             a generation that goes backwards); snapshots: 0
+ *                             a generation that goes backwards);
+ *                             checkpoints: 0
  *     24  u64     first_seq   segment: seq of its first record;
- *                             snapshot: the seq the state is taken after
+ *                             checkpoint: the seq the state is taken after
  *     32  u32     flags       BS_EVLOG_F_SALVAGED: a seq gap before this
  *                             segment was accepted by an operator (salvage)
  *     36  u32     crc32c      of bytes 0..35
@@ -38,19 +40,19 @@
  *   In a segment, record seqs are consecutive: first_seq, first_seq + 1, ...
  *   and the next segment's first_seq follows the previous segment's last.
  *
- *   Snapshot: header, then one record per event describing the live state
+ *   Checkpoint: header, then one record per event describing the live state
  *   (seq of those events is not interpreted), then a 24-byte footer:
  *     char[8] "BSSNEND\0" | u64 record count | u32 0 | u32 crc32c(bytes 0..19)
- *   A snapshot without its exact footer at the exact end is not used.
+ *   A checkpoint without its exact footer at the exact end is not used.
  *
  * Failure model: a crash can leave a partial record at the end of the newest
  * segment only (records are appended, a segment is complete before the next
  * one is created, and new files appear by rename).  Recovery therefore cuts
  * a damaged tail of the newest segment and treats damage anywhere else as an
- * error an operator must look at (journal.h: check and salvage).
+ * error an operator must look at (readback.h: check and salvage).
  */
-#ifndef BS_EVLOG_H
-#define BS_EVLOG_H
+#ifndef BS_JOURNAL_EVLOG_H
+#define BS_JOURNAL_EVLOG_H
 
 #include <glib.h>
 
@@ -125,7 +127,7 @@ gboolean bs_evlog_should_rotate(const BsEvlog *log);
 
 /*
  * Syncs, then starts a new segment whose first seq is bs_evlog_next_seq().
- * The caller writes the snapshot (snapshot.h) at bs_evlog_synced_seq()
+ * The caller writes the checkpoint (checkpoint.h) at bs_evlog_synced_seq()
  * before calling this.
  */
 gboolean bs_evlog_rotate(BsEvlog *log, GError **err);

@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "util/error.h"
-#include "mbatchd/log/format.h"
-#include "mbatchd/log/journal.h"
+#include "journal/format.h"
+#include "journal/readback.h"
 
 struct BsEvlog {
 	char *dir;
@@ -126,28 +126,28 @@ resume_segment(BsEvlog *log, const BsJournalFile *f, GError **err)
 static gboolean
 open_files(BsEvlog *log, GError **err)
 {
-	GPtrArray *segs = NULL, *snaps = NULL;
-	guint64 snap_next = 1;
+	GPtrArray *segs = NULL, *ckpts = NULL;
+	guint64 ckpt_next = 1;
 	gboolean ok;
 
-	if (!bs_journal_list(log->dir, &segs, &snaps, err))
+	if (!bs_journal_list(log->dir, &segs, &ckpts, err))
 		return FALSE;
-	if (snaps->len > 0)
-		snap_next = ((BsJournalFile *)g_ptr_array_index(snaps,
-		    snaps->len - 1))->seq + 1;
+	if (ckpts->len > 0)
+		ckpt_next = ((BsJournalFile *)g_ptr_array_index(ckpts,
+		    ckpts->len - 1))->seq + 1;
 	if (segs->len == 0) {
-		ok = start_segment(log, snap_next, 1, err);
+		ok = start_segment(log, ckpt_next, 1, err);
 	} else {
 		ok = resume_segment(log, g_ptr_array_index(segs, segs->len - 1),
 		    err);
-		/* Segments lost behind a snapshot: continue after the snapshot. */
-		if (ok && log->next_seq < snap_next)
-			ok = start_segment(log, snap_next, log->generation + 1, err);
+		/* Segments lost behind a checkpoint: continue after it. */
+		if (ok && log->next_seq < ckpt_next)
+			ok = start_segment(log, ckpt_next, log->generation + 1, err);
 	}
 	if (ok)
 		log->next_seq = MAX(log->next_seq, log->first_seq);
 	g_ptr_array_unref(segs);
-	g_ptr_array_unref(snaps);
+	g_ptr_array_unref(ckpts);
 	return ok;
 }
 

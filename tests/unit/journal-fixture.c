@@ -1,4 +1,4 @@
-/* Helpers for the journal's test suites (see journal-test.h). */
+/* Helpers for the journal's test suites (see journal-fixture.h). */
 #include "config.h"
 
 #include <check.h>
@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "journal-test.h"
-#include "mbatchd/log/journal.h"
+#include "journal-fixture.h"
+#include "journal/readback.h"
 
 static char *parent_dir;
 static guint dir_counter;

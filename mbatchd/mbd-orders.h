@@ -36,10 +36,10 @@
  *   host unavailable (MAX_SBD_FAIL)               rerunnable: requeued,
  *                                                 else UNKWN until it returns
  */
-#ifndef BS_MBD_ORDERS_H
-#define BS_MBD_ORDERS_H
+#ifndef BS_MBD_MBD_ORDERS_H
+#define BS_MBD_MBD_ORDERS_H
 
-#include "mbatchd/manager.h"
+#include "mbatchd/mbd.h"
 
 /* bkill -s, bpeek and friends: the host could not be asked at all. */
 #define ORDERS_ERROR_UNREACHABLE "The execution host is unreachable"

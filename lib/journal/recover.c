@@ -1,5 +1,5 @@
 /*
- * Recovery at start: newest whole snapshot, then the journal after it.
+ * Recovery at start: newest whole checkpoint, then the journal after it.
  *
  * The one judgement made here is "torn tail or damage?".  A crash can only
  * leave a partial last write at the end of the newest segment, so bad bytes
@@ -16,10 +16,10 @@
 #include <unistd.h>
 
 #include "util/error.h"
-#include "mbatchd/log/format.h"
-#include "mbatchd/log/journal.h"
-#include "mbatchd/log/repair.h"
-#include "mbatchd/log/snapshot.h"
+#include "journal/checkpoint.h"
+#include "journal/format.h"
+#include "journal/readback.h"
+#include "journal/repair.h"
 
 #define SALVAGE_HINT " (the journal check and salvage can recover the " \
 	"readable records)"
@@ -28,7 +28,7 @@ typedef struct {
 	BsJournalEventFn fn;
 	void *data;
 	BsJournalReport *rep;
-	guint64 skip_upto;      /* snapshot seq: its events are already fed */
+	guint64 skip_upto;      /* checkpoint seq: its events are already fed */
 	guint64 expect;         /* seq the next segment should start at */
 	gboolean seen_segment;
 	guint64 prev_gen;
@@ -46,7 +46,7 @@ bs_journal_report_init(BsJournalReport *rep)
 void
 bs_journal_report_clear(BsJournalReport *rep)
 {
-	g_free(rep->snapshot_path);
+	g_free(rep->checkpoint_path);
 	g_free(rep->dropped_path);
 	if (rep->problems != NULL)
 		g_ptr_array_unref(rep->problems);
@@ -54,24 +54,24 @@ bs_journal_report_clear(BsJournalReport *rep)
 }
 
 /*
- * Feeds the newest snapshot that is whole.  Damaged ones are passed over
- * (and reported); a newer format version is not, since the older snapshot
+ * Feeds the newest checkpoint that is whole.  Damaged ones are passed over
+ * (and reported); a newer format version is not, since the older checkpoint
  * would silently lose what the newer daemon did.
  */
 static gboolean
-load_snapshot(Load *ld, GPtrArray *snaps, GError **err)
+load_checkpoint(Load *ld, GPtrArray *ckpts, GError **err)
 {
-	for (guint i = snaps->len; i-- > 0;) {
-		BsJournalFile *f = g_ptr_array_index(snaps, i);
+	for (guint i = ckpts->len; i-- > 0;) {
+		BsJournalFile *f = g_ptr_array_index(ckpts, i);
 		GError *e = NULL;
 		gboolean fatal = FALSE;
 		guint64 seq = 0, n = 0;
 
-		if (bs_snapshot_load(f->path, ld->fn, ld->data, &seq, &n, &fatal,
+		if (bs_checkpoint_load(f->path, ld->fn, ld->data, &seq, &n, &fatal,
 		    &e)) {
-			ld->rep->snapshot_seq = seq;
-			ld->rep->snapshot_path = g_strdup(f->path);
-			ld->rep->snapshot_events = n;
+			ld->rep->checkpoint_seq = seq;
+			ld->rep->checkpoint_path = g_strdup(f->path);
+			ld->rep->checkpoint_events = n;
 			ld->skip_upto = seq;
 			ld->expect = seq + 1;
 			return TRUE;
@@ -81,7 +81,7 @@ load_snapshot(Load *ld, GPtrArray *snaps, GError **err)
 			return FALSE;
 		}
 		g_ptr_array_add(ld->rep->problems, g_strdup_printf(
-		    "%s, using an older snapshot", e->message));
+		    "%s, using an older checkpoint", e->message));
 		g_error_free(e);
 	}
 	ld->expect = 1;
@@ -264,19 +264,19 @@ bs_journal_replay(const char *dir, gboolean dry_run, BsJournalEventFn fn,
     void *data, BsJournalReport *rep, GError **err)
 {
 	Load ld = { .fn = fn, .data = data, .rep = rep, .dry_run = dry_run };
-	GPtrArray *segs, *snaps;
+	GPtrArray *segs, *ckpts;
 	gboolean ok;
 
-	if (!bs_journal_list(dir, &segs, &snaps, err))
+	if (!bs_journal_list(dir, &segs, &ckpts, err))
 		return FALSE;
 	ld.arena = bs_event_arena_new();
-	ok = load_snapshot(&ld, snaps, err);
+	ok = load_checkpoint(&ld, ckpts, err);
 	for (guint i = first_needed(segs, ld.expect); ok && i < segs->len; i++)
 		ok = load_segment(&ld, g_ptr_array_index(segs, i),
 		    i + 1 == segs->len, err);
 	bs_event_arena_free(ld.arena);
 	g_ptr_array_unref(segs);
-	g_ptr_array_unref(snaps);
+	g_ptr_array_unref(ckpts);
 	return ok;
 }
 

@@ -11,7 +11,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "mbatchd/manager.h"
+#include "mbatchd/mbd.h"
 
 static double
 half_life_s(const Manager *m)

@@ -1,9 +1,10 @@
 /*
- * Snapshot files: written in one stream to snapshot.<seq>.tmp, made durable,
- * then renamed, and only trusted whole: a snapshot is used only when its
- * header, every record and the footer with the record count all check out,
- * because a snapshot that silently lacks a job is worse than none (recovery
- * then falls back to the previous snapshot and replays more).
+ * Checkpoint files: written in one stream to snapshot.<seq>.tmp (the
+ * on-disk name, format.h), made durable, then renamed, and only trusted
+ * whole: a checkpoint is used only when its header, every record and the
+ * footer with the record count all check out, because a checkpoint that
+ * silently lacks a job is worse than none (recovery then falls back to the
+ * previous checkpoint and replays more).
  */
 #include "config.h"
 
@@ -15,16 +16,16 @@
 
 #include "util/crc32c.h"
 #include "util/error.h"
-#include "mbatchd/log/format.h"
-#include "mbatchd/log/snapshot.h"
+#include "journal/checkpoint.h"
+#include "journal/format.h"
 
 #define FLUSH_AT (1u << 20)
 
 static void
-footer_encode(guint8 out[BS_SNAP_FOOTER_SIZE], guint64 count)
+footer_encode(guint8 out[BS_CKPT_FOOTER_SIZE], guint64 count)
 {
-	memset(out, 0, BS_SNAP_FOOTER_SIZE);
-	memcpy(out, BS_SNAP_FOOTER_MAGIC, sizeof BS_SNAP_FOOTER_MAGIC);
+	memset(out, 0, BS_CKPT_FOOTER_SIZE);
+	memcpy(out, BS_CKPT_FOOTER_MAGIC, sizeof BS_CKPT_FOOTER_MAGIC);
 	bs_put64(out + 8, count);
 	bs_put32(out + 20, bs_crc32c(0, out, 20));
 }
@@ -32,7 +33,7 @@ footer_encode(guint8 out[BS_SNAP_FOOTER_SIZE], guint64 count)
 static gboolean
 footer_decode(const guint8 *p, guint64 *count)
 {
-	if (memcmp(p, BS_SNAP_FOOTER_MAGIC, sizeof BS_SNAP_FOOTER_MAGIC) != 0 ||
+	if (memcmp(p, BS_CKPT_FOOTER_MAGIC, sizeof BS_CKPT_FOOTER_MAGIC) != 0 ||
 	    bs_get32(p + 20) != bs_crc32c(0, p, 20))
 		return FALSE;
 	*count = bs_get64(p + 8);
@@ -43,7 +44,7 @@ footer_decode(const guint8 *p, guint64 *count)
 static int
 write_stream(int fd, guint64 seq, GPtrArray *events)
 {
-	BsLogHeader h = { BS_EVLOG_VERSION, BS_KIND_SNAPSHOT, 0, seq, 0 };
+	BsLogHeader h = { BS_EVLOG_VERSION, BS_KIND_CHECKPOINT, 0, seq, 0 };
 	GByteArray *buf = g_byte_array_sized_new(FLUSH_AT + 4096);
 	guint64 off = 0;
 	int r = 0;
@@ -54,7 +55,7 @@ write_stream(int fd, guint64 seq, GPtrArray *events)
 		if (i == events->len) {
 			guint old = buf->len;
 
-			g_byte_array_set_size(buf, old + BS_SNAP_FOOTER_SIZE);
+			g_byte_array_set_size(buf, old + BS_CKPT_FOOTER_SIZE);
 			footer_encode(buf->data + old, events->len);
 		} else if (!bs_record_append(buf, events->pdata[i], NULL)) {
 			r = -EFBIG;
@@ -73,10 +74,10 @@ write_stream(int fd, guint64 seq, GPtrArray *events)
 }
 
 gboolean
-bs_snapshot_write(const char *dir, guint64 seq, GPtrArray *events,
+bs_checkpoint_write(const char *dir, guint64 seq, GPtrArray *events,
     GError **err)
 {
-	g_autofree char *path = bs_file_name(dir, "snapshot", seq);
+	g_autofree char *path = bs_file_name(dir, BS_CKPT_FILE_PREFIX, seq);
 	g_autofree char *tmp = g_strconcat(path, ".tmp", NULL);
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	int r;
@@ -110,7 +111,7 @@ bs_snapshot_write(const char *dir, guint64 seq, GPtrArray *events,
  * with r->size cut to the footer.  *count is the footer's record count.
  */
 static gboolean
-snap_open(BsSegReader *r, const char *path, guint64 *count, gboolean *fatal,
+ckpt_open(BsSegReader *r, const char *path, guint64 *count, gboolean *fatal,
     GError **err)
 {
 	BsHdrResult hres;
@@ -121,22 +122,22 @@ snap_open(BsSegReader *r, const char *path, guint64 *count, gboolean *fatal,
 		*fatal = hres == BS_HDR_NEWER;
 		return FALSE;
 	}
-	if (r->hdr.kind != BS_KIND_SNAPSHOT) {
+	if (r->hdr.kind != BS_KIND_CHECKPOINT) {
 		g_set_error(err, BS_ERROR, BS_ERROR_FAILED,
-		    "%s: offset 0: not a snapshot file", path);
+		    "%s: offset 0: not a checkpoint file", path);
 		return FALSE;
 	}
-	f = r->size >= BS_EVLOG_HEADER_SIZE + BS_SNAP_FOOTER_SIZE ?
-	    bs_seg_peek(r, r->size - BS_SNAP_FOOTER_SIZE, BS_SNAP_FOOTER_SIZE) :
+	f = r->size >= BS_EVLOG_HEADER_SIZE + BS_CKPT_FOOTER_SIZE ?
+	    bs_seg_peek(r, r->size - BS_CKPT_FOOTER_SIZE, BS_CKPT_FOOTER_SIZE) :
 	    NULL;
 	if (f == NULL || !footer_decode(f, count)) {
 		g_set_error(err, BS_ERROR, BS_ERROR_FAILED,
 		    "%s: offset %" G_GUINT64_FORMAT ": no valid footer (torn or "
-		    "damaged snapshot)", path,
-		    r->size >= BS_SNAP_FOOTER_SIZE ? r->size - BS_SNAP_FOOTER_SIZE : 0);
+		    "damaged checkpoint)", path,
+		    r->size >= BS_CKPT_FOOTER_SIZE ? r->size - BS_CKPT_FOOTER_SIZE : 0);
 		return FALSE;
 	}
-	r->size -= BS_SNAP_FOOTER_SIZE;
+	r->size -= BS_CKPT_FOOTER_SIZE;
 	return TRUE;
 }
 
@@ -145,7 +146,7 @@ snap_open(BsSegReader *r, const char *path, guint64 *count, gboolean *fatal,
  * record or when the count is not the footer's.
  */
 static gboolean
-snap_walk(BsSegReader *r, guint64 count, BsJournalEventFn fn, void *data,
+ckpt_walk(BsSegReader *r, guint64 count, BsJournalEventFn fn, void *data,
     GError **err)
 {
 	guint64 n = 0;
@@ -180,15 +181,15 @@ snap_walk(BsSegReader *r, guint64 count, BsJournalEventFn fn, void *data,
 }
 
 gboolean
-bs_snapshot_verify(const char *path, guint64 *seq, guint64 *n_events,
+bs_checkpoint_verify(const char *path, guint64 *seq, guint64 *n_events,
     gboolean *fatal, GError **err)
 {
 	BsSegReader r;
 	guint64 count = 0;
 	gboolean ok;
 
-	ok = snap_open(&r, path, &count, fatal, err) &&
-	    snap_walk(&r, count, NULL, NULL, err);
+	ok = ckpt_open(&r, path, &count, fatal, err) &&
+	    ckpt_walk(&r, count, NULL, NULL, err);
 	if (ok && seq != NULL)
 		*seq = r.hdr.first_seq;
 	if (ok && n_events != NULL)
@@ -198,19 +199,19 @@ bs_snapshot_verify(const char *path, guint64 *seq, guint64 *n_events,
 }
 
 gboolean
-bs_snapshot_load(const char *path, BsJournalEventFn fn, void *data,
+bs_checkpoint_load(const char *path, BsJournalEventFn fn, void *data,
     guint64 *seq, guint64 *n_events, gboolean *fatal, GError **err)
 {
 	BsSegReader r;
 	guint64 count = 0;
 	gboolean ok;
 
-	if (!bs_snapshot_verify(path, seq, NULL, fatal, err))
+	if (!bs_checkpoint_verify(path, seq, NULL, fatal, err))
 		return FALSE;
 	/* Damage that appears between the two passes is a disk failing. */
 	*fatal = TRUE;
-	ok = snap_open(&r, path, &count, fatal, err) &&
-	    snap_walk(&r, count, fn, data, err);
+	ok = ckpt_open(&r, path, &count, fatal, err) &&
+	    ckpt_walk(&r, count, fn, data, err);
 	*fatal = TRUE;
 	if (ok && n_events != NULL)
 		*n_events = count;

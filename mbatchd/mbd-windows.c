@@ -3,14 +3,14 @@
  * (SSUSP, "The run windows of the queue are closed;"), and it is resumed
  * when a window opens again.  With TERMINATE_WHEN = WINDOW the job is
  * killed instead.  Checked on every tick of the manager; each action is
- * an order (orders.h): committed first, then sent.
+ * an order (mbd-orders.h): committed first, then sent.
  */
 #include "config.h"
 
 #include <string.h>
 
-#include "mbatchd/manager.h"
-#include "mbatchd/orders.h"
+#include "mbatchd/mbd.h"
+#include "mbatchd/mbd-orders.h"
 #include "util/log.h"
 
 #define WINDOW_REASON "The run windows of the queue are closed;"

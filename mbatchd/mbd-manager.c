@@ -19,8 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mbatchd/manager.h"
-#include "mbatchd/orders.h"
+#include "mbatchd/mbd.h"
+#include "mbatchd/mbd-orders.h"
 #include "util/error.h"
 #include "util/log.h"
 

@@ -1,5 +1,5 @@
 /*
- * The journal's files by name: which segments and snapshots exist, and
+ * The journal's files by name: which segments and checkpoints exist, and
  * retention (LSF keeps lsb.events.1 .. lsb.events.N for history; we keep the
  * newest N segments).  Only exact names count, so a *.tmp being written or a
  * *.damaged set aside by salvage is never read by mistake.
@@ -12,9 +12,9 @@
 #include <unistd.h>
 
 #include "util/error.h"
-#include "mbatchd/log/format.h"
-#include "mbatchd/log/journal.h"
-#include "mbatchd/log/snapshot.h"
+#include "journal/checkpoint.h"
+#include "journal/format.h"
+#include "journal/readback.h"
 
 #define SEQ_DIGITS 20
 
@@ -68,7 +68,7 @@ add_file(GPtrArray *to, BsJournalFileKind kind, guint64 seq, const char *dir,
 }
 
 gboolean
-bs_journal_list(const char *dir, GPtrArray **segments, GPtrArray **snapshots,
+bs_journal_list(const char *dir, GPtrArray **segments, GPtrArray **checkpoints,
     GError **err)
 {
 	GError *e = NULL;
@@ -77,7 +77,7 @@ bs_journal_list(const char *dir, GPtrArray **segments, GPtrArray **snapshots,
 	guint64 seq;
 
 	*segments = g_ptr_array_new_with_free_func(file_free);
-	*snapshots = g_ptr_array_new_with_free_func(file_free);
+	*checkpoints = g_ptr_array_new_with_free_func(file_free);
 	if (d == NULL) {
 		gboolean missing = g_error_matches(e, G_FILE_ERROR,
 		    G_FILE_ERROR_NOENT);
@@ -91,12 +91,13 @@ bs_journal_list(const char *dir, GPtrArray **segments, GPtrArray **snapshots,
 	while ((name = g_dir_read_name(d)) != NULL) {
 		if (parse_name(name, "events.", &seq))
 			add_file(*segments, BS_JOURNAL_FILE_SEGMENT, seq, dir, name);
-		else if (parse_name(name, "snapshot.", &seq))
-			add_file(*snapshots, BS_JOURNAL_FILE_SNAPSHOT, seq, dir, name);
+		else if (parse_name(name, BS_CKPT_FILE_PREFIX ".", &seq))
+			add_file(*checkpoints, BS_JOURNAL_FILE_CHECKPOINT, seq,
+			    dir, name);
 	}
 	g_dir_close(d);
 	g_ptr_array_sort(*segments, file_cmp);
-	g_ptr_array_sort(*snapshots, file_cmp);
+	g_ptr_array_sort(*checkpoints, file_cmp);
 	return TRUE;
 }
 
@@ -112,7 +113,7 @@ delete_file(const char *path, guint *n, GError **err)
 	return TRUE;
 }
 
-/* Leftovers of a crash while writing a snapshot or creating a segment. */
+/* Leftovers of a crash while writing a checkpoint or creating a segment. */
 static gboolean
 delete_tmp_files(const char *dir, guint *n, GError **err)
 {
@@ -135,20 +136,20 @@ delete_tmp_files(const char *dir, guint *n, GError **err)
 
 /*
  * The seq recovery needs the journal from: one past the older of the two
- * newest valid snapshots (0: no valid snapshot, everything is needed).
- * Deletes the valid snapshots older than those two.
+ * newest valid checkpoints (0: no valid checkpoint, everything is needed).
+ * Deletes the valid checkpoints older than those two.
  */
 static gboolean
-prune_snapshots(GPtrArray *snaps, guint64 *need_from, guint *n, GError **err)
+prune_checkpoints(GPtrArray *ckpts, guint64 *need_from, guint *n, GError **err)
 {
 	guint valid = 0;
 
 	*need_from = 0;
-	for (guint i = snaps->len; i-- > 0;) {
-		BsJournalFile *f = g_ptr_array_index(snaps, i);
+	for (guint i = ckpts->len; i-- > 0;) {
+		BsJournalFile *f = g_ptr_array_index(ckpts, i);
 		gboolean fatal;
 
-		if (!bs_snapshot_verify(f->path, NULL, NULL, &fatal, NULL))
+		if (!bs_checkpoint_verify(f->path, NULL, NULL, &fatal, NULL))
 			continue;   /* damaged: salvage's business, not retention's */
 		if (++valid <= 2) {
 			*need_from = f->seq + 1;
@@ -164,14 +165,14 @@ gboolean
 bs_journal_prune(const char *dir, guint keep_segments, guint *n_deleted,
     GError **err)
 {
-	GPtrArray *segs, *snaps;
+	GPtrArray *segs, *ckpts;
 	guint64 need_from;
 	guint n = 0;
 	gboolean ok;
 
-	if (!bs_journal_list(dir, &segs, &snaps, err))
+	if (!bs_journal_list(dir, &segs, &ckpts, err))
 		return FALSE;
-	ok = prune_snapshots(snaps, &need_from, &n, err);
+	ok = prune_checkpoints(ckpts, &need_from, &n, err);
 	/* Segment i is not needed when segment i+1 starts at or before need_from. */
 	for (guint i = 0; ok && i + 1 < segs->len &&
 	    i + keep_segments < segs->len; i++) {
@@ -189,6 +190,6 @@ bs_journal_prune(const char *dir, guint keep_segments, guint *n_deleted,
 	if (n_deleted != NULL)
 		*n_deleted = n;
 	g_ptr_array_unref(segs);
-	g_ptr_array_unref(snaps);
+	g_ptr_array_unref(ckpts);
 	return ok;
 }

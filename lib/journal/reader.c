@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "util/error.h"
-#include "mbatchd/log/format.h"
-#include "mbatchd/log/journal.h"
+#include "journal/format.h"
+#include "journal/readback.h"
 
 struct BsJournalReader {
 	GPtrArray *segs;
@@ -27,15 +27,15 @@ BsJournalReader *
 bs_journal_reader_open(const char *dir, guint newest_segments, GError **err)
 {
 	BsJournalReader *rd = g_new0(BsJournalReader, 1);
-	GPtrArray *snaps;
+	GPtrArray *ckpts;
 
-	if (!bs_journal_list(dir, &rd->segs, &snaps, err)) {
+	if (!bs_journal_list(dir, &rd->segs, &ckpts, err)) {
 		g_ptr_array_unref(rd->segs);
-		g_ptr_array_unref(snaps);
+		g_ptr_array_unref(ckpts);
 		g_free(rd);
 		return NULL;
 	}
-	g_ptr_array_unref(snaps);
+	g_ptr_array_unref(ckpts);
 	if (newest_segments > 0 && rd->segs->len > newest_segments)
 		rd->idx = rd->segs->len - newest_segments;
 	return rd;

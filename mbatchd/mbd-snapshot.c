@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "job/depend.h"
-#include "mbatchd/snapshot.h"
+#include "mbatchd/mbd-snapshot.h"
 #include "resreq/resreq.h"
 
 /* What the host filter needs: the job's -R and the host's live figures. */

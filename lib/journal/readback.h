@@ -1,7 +1,8 @@
 /*
  * Reading the journal back: recovery at start (bs_journal_load), the admin's
  * check and salvage, the files on disk and their retention, and an iterator
- * over history for bhist and bacct.  The format is in evlog.h.
+ * over history for bhist and bacct.  The writer and the format are in
+ * evlog.h; mbatchd's use of both is mbatchd/mbd-journal.c.
  *
  * Recovery's rule (Redis's aof-load-truncated): a damaged tail of the NEWEST
  * segment is what a crash leaves, so it is cut at the last whole record and
@@ -9,17 +10,17 @@
  * does, so it stops the start with the file and offset and leaves the choice
  * to an operator (bs_journal_salvage).  None of these functions log.
  */
-#ifndef BS_JOURNAL_H
-#define BS_JOURNAL_H
+#ifndef BS_JOURNAL_READBACK_H
+#define BS_JOURNAL_READBACK_H
 
 #include <glib.h>
 
 #include "event.pb-c.h"
 
 typedef struct {
-	guint64 snapshot_seq;     /* snapshot used (0: none) */
-	char *snapshot_path;      /* NULL: none */
-	guint64 snapshot_events;  /* events fed from it */
+	guint64 checkpoint_seq;     /* checkpoint used (0: none) */
+	char *checkpoint_path;      /* NULL: none */
+	guint64 checkpoint_events;  /* events fed from it */
 	guint64 first_seq;        /* first and last journal record seen */
 	guint64 last_seq;         /* (0 and 0: none) */
 	guint64 records;          /* journal records fed (load) or read (check) */
@@ -41,10 +42,10 @@ typedef enum {
 } BsJournalLoadFlags;
 
 /*
- * Feeds the newest valid snapshot's events, then every journal record with a
- * higher seq, in order.  A torn tail of the newest segment is truncated
- * (rep->dropped_bytes says how much).  A snapshot that is not whole is passed
- * over for the one before it (and listed in rep->problems).  Anything else
+ * Feeds the newest valid checkpoint's events, then every journal record with
+ * a higher seq, in order.  A torn tail of the newest segment is truncated
+ * (rep->dropped_bytes says how much).  A checkpoint that is not whole is
+ * passed over for the one before it (and listed in rep->problems).  Anything else
  * fails with the file and the offset.  An empty or missing dir is a new
  * journal: success with nothing fed.
  */
@@ -52,7 +53,7 @@ gboolean bs_journal_load(const char *dir, BsJournalLoadFlags flags,
     BsJournalEventFn fn, void *data, BsJournalReport *rep, GError **err);
 
 /*
- * Reads every snapshot and segment without changing anything.  Returns TRUE
+ * Reads every checkpoint and segment without changing anything.  Returns TRUE
  * when the journal would load without an operator's help (a torn tail is
  * fine: it is listed in rep->problems as what load would cut).
  */
@@ -62,7 +63,7 @@ gboolean bs_journal_check(const char *dir, BsJournalReport *rep, GError **err);
  * Makes the journal loadable again, keeping every record that can be read:
  * a damaged segment is rewritten with its readable records (the original is
  * kept as <name>.damaged), seq gaps are accepted by marking the segment after
- * them, bad snapshots are set aside.  Every action goes into rep->problems.
+ * them, bad checkpoints are set aside.  Every action goes into rep->problems.
  * Refuses files of a newer format version.
  */
 gboolean bs_journal_salvage(const char *dir, BsJournalReport *rep,
@@ -71,27 +72,27 @@ gboolean bs_journal_salvage(const char *dir, BsJournalReport *rep,
 /* The journal's files. */
 typedef enum {
 	BS_JOURNAL_FILE_SEGMENT,
-	BS_JOURNAL_FILE_SNAPSHOT,
+	BS_JOURNAL_FILE_CHECKPOINT,
 } BsJournalFileKind;
 
 typedef struct {
 	BsJournalFileKind kind;
-	guint64 seq;              /* from the name: first seq, snapshot seq */
+	guint64 seq;              /* from the name: first seq, checkpoint seq */
 	guint64 size;
 	char *path;
 } BsJournalFile;
 
 /*
- * Segments and snapshots in dir, each array sorted by seq and owning its
+ * Segments and checkpoints in dir, each array sorted by seq and owning its
  * BsJournalFile elements.  A missing dir gives two empty arrays.
  */
 gboolean bs_journal_list(const char *dir, GPtrArray **segments,
-    GPtrArray **snapshots, GError **err);
+    GPtrArray **checkpoints, GError **err);
 
 /*
  * Retention (lsb.events.N): deletes all but the newest keep_segments
- * segments and all but the newest two snapshots, plus leftover *.tmp files,
- * but never a file that recovery from either kept snapshot needs.
+ * segments and all but the newest two checkpoints, plus leftover *.tmp files,
+ * but never a file that recovery from either kept checkpoint needs.
  */
 gboolean bs_journal_prune(const char *dir, guint keep_segments,
     guint *n_deleted, GError **err);

@@ -1,6 +1,6 @@
 /*
- * mbatchd's use of the event journal (mbatchd/log): recovery at start,
- * group commit before the main loop sleeps, snapshots and rotation, and
+ * mbatchd's use of the event journal (lib/journal): recovery at start,
+ * group commit before the main loop sleeps, checkpoints and rotation, and
  * what happens when the disk refuses.
  *
  * Commit protocol: manager_commit() applies an event and appends it to the
@@ -22,10 +22,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mbatchd/log/evlog.h"
-#include "mbatchd/log/journal.h"
-#include "mbatchd/log/snapshot.h"
-#include "mbatchd/manager.h"
+#include "journal/checkpoint.h"
+#include "journal/evlog.h"
+#include "journal/readback.h"
+#include "mbatchd/mbd.h"
 #include "util/error.h"
 #include "util/log.h"
 
@@ -101,9 +101,9 @@ journal_open(Manager *m, GError **err)
 	if (rep.dropped_bytes > 0)
 		log_warning("journal: cut a torn record at the end of %s: %"
 		    G_GUINT64_FORMAT " bytes dropped", rep.dropped_path, rep.dropped_bytes);
-	log_notice("journal: recovered %" G_GUINT64_FORMAT " snapshot events and %"
+	log_notice("journal: recovered %" G_GUINT64_FORMAT " checkpoint events and %"
 	    G_GUINT64_FORMAT " records (last seq %" G_GUINT64_FORMAT ")",
-	    rep.snapshot_events, rep.records, rep.last_seq);
+	    rep.checkpoint_events, rep.records, rep.last_seq);
 	bs_journal_report_clear(&rep);
 	read_options(m, &o);
 	m->log = bs_evlog_open(m->journal_dir, &o, err);
@@ -128,9 +128,9 @@ journal_next_seq(Manager *m)
 	return bs_evlog_next_seq(m->log);
 }
 
-/* Snapshot the state at the synced seq, start a new segment, prune. */
+/* Checkpoint the state at the synced seq, start a new segment, prune. */
 static void
-snapshot_and_rotate(Manager *m)
+checkpoint_and_rotate(Manager *m)
 {
 	GPtrArray *blocks;
 	GPtrArray *events = state_export_events(m->st, &blocks);
@@ -138,14 +138,14 @@ snapshot_and_rotate(Manager *m)
 	guint n = 0;
 	GError *err = NULL;
 
-	if (!bs_snapshot_write(m->journal_dir, seq, events, &err) ||
+	if (!bs_checkpoint_write(m->journal_dir, seq, events, &err) ||
 	    !bs_evlog_rotate(m->log, &err) ||
 	    !bs_journal_prune(m->journal_dir, m->keep_segments, &n, &err)) {
-		log_warning("journal: snapshot and rotation at seq %" G_GUINT64_FORMAT
+		log_warning("journal: checkpoint and rotation at seq %" G_GUINT64_FORMAT
 		    " failed, will retry: %s", seq, err->message);
 		g_error_free(err);
 	} else {
-		log_info("journal: snapshot at seq %" G_GUINT64_FORMAT " (%u events), "
+		log_info("journal: checkpoint at seq %" G_GUINT64_FORMAT " (%u events), "
 		    "new segment, %u old files removed", seq, events->len, n);
 	}
 	g_ptr_array_free(events, TRUE);
@@ -181,7 +181,7 @@ journal_flush(Manager *m)
 	m->storage_failed = FALSE;
 	bs_rpc_server_set_synced(m->srv, bs_evlog_synced_seq(m->log));
 	if (bs_evlog_should_rotate(m->log))
-		snapshot_and_rotate(m);
+		checkpoint_and_rotate(m);
 	return TRUE;
 }
 

@@ -1,13 +1,35 @@
 /*
+ * mbatchd, the daemon: what its parts share.
+ *
  * The Manager owns everything mbatchd has: the configuration, the state,
  * the RPC server, the links to execution hosts and the timers.  It is the
  * only place where an event is committed: commit = apply to the state now
  * (and, with the journal, make it durable before anyone hears of it).
  *
- * One thread, one GMainLoop, as Redis does: no locks anywhere.
+ * One thread, one GMainLoop, as Redis does: no locks anywhere.  The daemon's
+ * parts are files named mbd-<part>.c, each owning one concern; reusable
+ * units that know nothing of the Manager keep plain names, in their own
+ * folders or libraries (as in sbatchd, whose parts are sbd-<part>.c):
+ *
+ *   mbd.c            options, daemonizing, signals, main
+ *   mbd-manager.c    Manager lifecycle, the commit path, the timers
+ *   mbd-events.c     one-line constructors for the job events
+ *   mbd-journal.c    the daemon's use of lib/journal: recovery, group commit
+ *                    before the loop sleeps, checkpoints, a full disk
+ *   mbd-hosts.c      HostService (sbatchd's link): registration, heartbeats,
+ *                    reports, each about one run (instance) of a job
+ *   mbd-orders.c     every decision's effect on a host: commit, then send
+ *   mbd-snapshot.c   building the scheduler's snapshot from the state
+ *   mbd-dispatch.c   one scheduling pass: snapshot, policy, apply the plan
+ *   mbd-usage.c      decayed slot usage per queue, for slot pools
+ *   mbd-windows.c    run windows: suspend and resume on the tick
+ *   svc/             BatchService: the commands' requests
+ *
+ *   state/           the tables and state_apply(), the only mutator
+ *   sched/           the pure scheduling policy: snapshot in, plan out
  */
-#ifndef BS_MBD_MANAGER_H
-#define BS_MBD_MANAGER_H
+#ifndef BS_MBD_MBD_H
+#define BS_MBD_MBD_H
 
 #include <glib.h>
 
@@ -53,7 +75,7 @@ typedef struct Manager {
 	gboolean shutting_down;
 	char **argv;
 
-	/* The journal (mbatchd/journal.c). */
+	/* The journal (mbd-journal.c). */
 	struct BsEvlog *log;
 	char *journal_dir;
 	GSource *commit_src;
@@ -62,13 +84,13 @@ typedef struct Manager {
 	char *storage_error;
 	gint64 storage_retry_at;
 
-	/* Slot pools (usage.c, dispatch.c): decayed slot-seconds per queue,
-	 * and what the last pass deserved each queue. */
+	/* Slot pools (mbd-usage.c, mbd-dispatch.c): decayed slot-seconds per
+	 * queue, and what the last pass deserved each queue. */
 	GHashTable *queue_usage;  /* interned queue name -> double */
 	gint64 usage_last;
 	GHashTable *deserved;     /* interned queue name -> GINT_TO_POINTER(n + 1) */
 
-	/* Orders (mbatchd/orders.c): kills mbatchd decided by itself and has
+	/* Orders (mbd-orders.c): kills mbatchd decided by itself and has
 	 * journaled, per run, so a tick deciding again journals nothing. */
 	GHashTable *terminating;  /* &job key (owned) -> GUINT_TO_POINTER(instance) */
 
@@ -103,7 +125,7 @@ typedef struct {
 	const Basalt__ResourceUsage *usage;
 } JobOutcome;
 
-/* Job events in one line each (mbatchd/events.c). */
+/* Job events in one line each (mbd-events.c). */
 gboolean commit_job_status(Manager *m, const Job *j, JobState state,
     const JobOutcome *out, const char *reason);
 gboolean commit_job_requeue(Manager *m, const Job *j, gboolean hold,
@@ -112,7 +134,7 @@ gboolean commit_job_start(Manager *m, const Job *j, int pgid);
 
 /* Ask for a scheduling pass soon (coalesced). */
 void manager_schedule_soon(Manager *m);
-/* Run a pass now: snapshot, policies, dispatch (mbatchd/dispatch.c). */
+/* Run a pass now: snapshot, policies, dispatch (mbd-dispatch.c). */
 void manager_schedule_now(Manager *m);
 
 /* Load the configuration again; all or nothing.  Diagnostics go to *diags. */
@@ -122,16 +144,16 @@ gint64 manager_now(void);                 /* wall clock, seconds */
 gboolean manager_is_admin(const Manager *m, uid_t uid);
 const char *manager_user_name(uid_t uid, char *buf, gsize len);
 
-/* Hosts (mbatchd/hosts.c). */
+/* Hosts (mbd-hosts.c). */
 HostLink *manager_link(Manager *m, const char *host);
 void hosts_link_free(HostLink *l);
 void hosts_init_services(Manager *m);
 void hosts_expect_recovered(Manager *m);
 void hosts_check_heartbeats(Manager *m);
 void hosts_conn_closed(Manager *m, BsRpcConn *conn, const char *reason);
-/* Orders to hosts are mbatchd/orders.h's. */
+/* Orders to hosts: mbd-orders.h (commit, then send). */
 
-/* The journal (mbatchd/journal.c). */
+/* The journal (mbd-journal.c). */
 gboolean journal_open(Manager *m, GError **err);
 void journal_start_commits(Manager *m);
 gboolean journal_append(Manager *m, Basalt__Event *ev, GError **err);
@@ -140,11 +162,11 @@ guint64 journal_next_seq(Manager *m);
 gboolean journal_flush(Manager *m);
 void journal_close(Manager *m);
 
-/* Queue usage for slot pools (mbatchd/usage.c). */
+/* Queue usage for slot pools (mbd-usage.c). */
 void usage_tick(Manager *m);
 double usage_of(const Manager *m, const char *queue);
 
-/* Run windows (mbatchd/windows.c): suspend and resume on the tick. */
+/* Run windows (mbd-windows.c): suspend and resume on the tick. */
 void windows_check(Manager *m);
 
 /* Services (mbatchd/svc/). */

@@ -4,7 +4,7 @@
  *
  * Salvage never destroys evidence: a segment it rewrites is first kept as
  * <name>.damaged (a hard link, so it costs no space and no copy), bad
- * snapshots are renamed aside, and the readable records are written to new
+ * checkpoints are renamed aside, and the readable records are written to new
  * segments through the usual temp-file-and-rename.  A hole it cannot fill is
  * accepted explicitly, by the BS_EVLOG_F_SALVAGED flag on the segment after
  * it, so normal recovery afterwards still refuses any NEW hole.
@@ -19,10 +19,10 @@
 #include <unistd.h>
 
 #include "util/error.h"
-#include "mbatchd/log/format.h"
-#include "mbatchd/log/journal.h"
-#include "mbatchd/log/repair.h"
-#include "mbatchd/log/snapshot.h"
+#include "journal/checkpoint.h"
+#include "journal/format.h"
+#include "journal/readback.h"
+#include "journal/repair.h"
 
 /* A stretch of whole records with consecutive seqs, contiguous on disk. */
 typedef struct {
@@ -178,19 +178,19 @@ segscan_clear(SegScan *s)
 	g_clear_pointer(&s->runs, g_array_unref);
 }
 
-/* Snapshots are checked whole; the newest valid seq is returned. */
+/* Checkpoints are checked whole; the newest valid seq is returned. */
 static gboolean
-scan_snapshots(GPtrArray *snaps, gboolean set_aside, guint64 *newest,
+scan_checkpoints(GPtrArray *ckpts, gboolean set_aside, guint64 *newest,
     BsJournalReport *rep, GError **err)
 {
 	*newest = 0;
-	for (guint i = 0; i < snaps->len; i++) {
-		BsJournalFile *f = g_ptr_array_index(snaps, i);
+	for (guint i = 0; i < ckpts->len; i++) {
+		BsJournalFile *f = g_ptr_array_index(ckpts, i);
 		GError *e = NULL;
 		gboolean fatal;
 		guint64 seq;
 
-		if (bs_snapshot_verify(f->path, &seq, NULL, &fatal, &e)) {
+		if (bs_checkpoint_verify(f->path, &seq, NULL, &fatal, &e)) {
 			*newest = MAX(*newest, seq);
 			continue;
 		}
@@ -215,10 +215,10 @@ scan_snapshots(GPtrArray *snaps, gboolean set_aside, guint64 *newest,
 
 /*
  * Reports holes between segments: the ones recovery would refuse are those
- * after the newest valid snapshot and not already accepted by salvage.
+ * after the newest valid checkpoint and not already accepted by salvage.
  */
 static gboolean
-gap_blocks(const SegScan *s, guint64 prev_last, guint64 snap_seq)
+gap_blocks(const SegScan *s, guint64 prev_last, guint64 ckpt_seq)
 {
 	guint64 first;
 
@@ -228,7 +228,7 @@ gap_blocks(const SegScan *s, guint64 prev_last, guint64 snap_seq)
 		first = g_array_index(s->runs, Run, 0).first_seq;
 	else
 		return FALSE;
-	if (first <= prev_last + 1 || first <= snap_seq + 1)
+	if (first <= prev_last + 1 || first <= ckpt_seq + 1)
 		return FALSE;
 	return !(s->header_ok && (s->hdr.flags & BS_EVLOG_F_SALVAGED));
 }
@@ -236,33 +236,33 @@ gap_blocks(const SegScan *s, guint64 prev_last, guint64 snap_seq)
 gboolean
 bs_journal_check(const char *dir, BsJournalReport *rep, GError **err)
 {
-	GPtrArray *segs, *snaps;
+	GPtrArray *segs, *ckpts;
 	BsJournalReport dry;
-	guint64 min_seq = 0, snap_seq = 0, prev_last = 0;
+	guint64 min_seq = 0, ckpt_seq = 0, prev_last = 0;
 	gboolean ok;
 
-	if (!bs_journal_list(dir, &segs, &snaps, err))
+	if (!bs_journal_list(dir, &segs, &ckpts, err))
 		return FALSE;
-	ok = scan_snapshots(snaps, FALSE, &snap_seq, rep, err);
+	ok = scan_checkpoints(ckpts, FALSE, &ckpt_seq, rep, err);
 	for (guint i = 0; ok && i < segs->len; i++) {
 		SegScan s;
 
 		ok = scan_segment(&s, g_ptr_array_index(segs, i), &min_seq, rep, err);
-		if (ok && gap_blocks(&s, prev_last, snap_seq))
+		if (ok && gap_blocks(&s, prev_last, ckpt_seq))
 			problem(rep, "%s: seq gap: events after %" G_GUINT64_FORMAT
 			    " are missing before it", s.f->path, prev_last);
 		prev_last = min_seq;
 		segscan_clear(&s);
 	}
 	g_ptr_array_unref(segs);
-	g_ptr_array_unref(snaps);
+	g_ptr_array_unref(ckpts);
 	if (!ok)
 		return FALSE;
 	/* The verdict: would recovery go through?  Same code, changing nothing. */
 	bs_journal_report_init(&dry);
 	ok = bs_journal_replay(dir, TRUE, NULL, NULL, &dry, err);
-	rep->snapshot_seq = dry.snapshot_seq;
-	rep->snapshot_path = g_strdup(dry.snapshot_path);
+	rep->checkpoint_seq = dry.checkpoint_seq;
+	rep->checkpoint_path = g_strdup(dry.checkpoint_path);
 	bs_journal_report_clear(&dry);
 	return ok;
 }
@@ -412,13 +412,13 @@ rewrite_segment(const SegScan *s, guint64 gen, BsJournalReport *rep,
 gboolean
 bs_journal_salvage(const char *dir, BsJournalReport *rep, GError **err)
 {
-	GPtrArray *segs, *snaps;
-	guint64 min_seq = 0, snap_seq = 0, prev_last = 0, prev_gen = 0;
+	GPtrArray *segs, *ckpts;
+	guint64 min_seq = 0, ckpt_seq = 0, prev_last = 0, prev_gen = 0;
 	gboolean ok;
 
-	if (!bs_journal_list(dir, &segs, &snaps, err))
+	if (!bs_journal_list(dir, &segs, &ckpts, err))
 		return FALSE;
-	ok = scan_snapshots(snaps, TRUE, &snap_seq, rep, err);
+	ok = scan_checkpoints(ckpts, TRUE, &ckpt_seq, rep, err);
 	for (guint i = 0; ok && i < segs->len; i++) {
 		gboolean last = i + 1 == segs->len;
 		SegScan s;
@@ -430,7 +430,7 @@ bs_journal_salvage(const char *dir, BsJournalReport *rep, GError **err)
 		}
 		if (s.header_ok)
 			prev_gen = MAX(prev_gen, s.hdr.generation);
-		if (s.damage == 0 && !s.torn && gap_blocks(&s, prev_last, snap_seq))
+		if (s.damage == 0 && !s.torn && gap_blocks(&s, prev_last, ckpt_seq))
 			ok = accept_gap(&s, rep, err);
 		else if (s.damage == 0 && s.torn && last && s.header_ok)
 			ok = cut_torn_tail(&s, rep, err);
@@ -440,6 +440,6 @@ bs_journal_salvage(const char *dir, BsJournalReport *rep, GError **err)
 		segscan_clear(&s);
 	}
 	g_ptr_array_unref(segs);
-	g_ptr_array_unref(snaps);
+	g_ptr_array_unref(ckpts);
 	return ok;
 }

@@ -1,6 +1,6 @@
 /*
- * Internal to mbatchd/log: the byte-level format (evlog.h documents it) in
- * one place, so the writer, the snapshot code, recovery and the history
+ * Internal to lib/journal: the byte-level format (evlog.h documents it) in
+ * one place, so the writer, the checkpoint code, recovery and the history
  * reader cannot disagree about a header or a record.
  *
  * BsSegReader reads one file's records through a window buffer (no mmap: the
@@ -8,17 +8,23 @@
  * mapping is a SIGBUS) and classifies every way a record can be bad, so the
  * caller decides whether that is a torn tail or damage.
  */
-#ifndef BS_LOG_FORMAT_H
-#define BS_LOG_FORMAT_H
+#ifndef BS_JOURNAL_FORMAT_H
+#define BS_JOURNAL_FORMAT_H
 
 #include <glib.h>
 
-#include "mbatchd/log/evlog.h"
+#include "journal/evlog.h"
 
-#define BS_KIND_SEGMENT   1u
-#define BS_KIND_SNAPSHOT  2u
-#define BS_SNAP_FOOTER_MAGIC "BSSNEND"
-#define BS_SNAP_FOOTER_SIZE  24u
+#define BS_KIND_SEGMENT     1u
+#define BS_KIND_CHECKPOINT  2u
+#define BS_CKPT_FOOTER_MAGIC "BSSNEND"
+#define BS_CKPT_FOOTER_SIZE  24u
+/*
+ * Checkpoint files keep the name they had when the code called them
+ * snapshots: journals written before the rename must still load, and
+ * operators may look for the files by that name.
+ */
+#define BS_CKPT_FILE_PREFIX "snapshot"
 
 typedef struct {
 	guint32 version;

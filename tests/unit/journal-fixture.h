@@ -1,15 +1,16 @@
 /*
- * Shared by the journal's test suites: events of every kind, a collector
+ * A fixture shared by the suites that test lib/journal (check_evlog,
+ * check_checkpoint, check_hist): events of every kind, a collector
  * that records what recovery fed, temp directories and file surgery (cut,
  * flip a byte) for the damage tests.
  */
-#ifndef BS_JOURNAL_TEST_H
-#define BS_JOURNAL_TEST_H
+#ifndef BS_JOURNAL_FIXTURE_H
+#define BS_JOURNAL_FIXTURE_H
 
 #include <glib.h>
 
 #include "event.pb-c.h"
-#include "mbatchd/log/evlog.h"
+#include "journal/evlog.h"
 
 #define JT_KINDS 11
 

@@ -3,15 +3,15 @@
  * the pure policy (mbatchd/sched), then apply the plan in its order:
  * resume preempted jobs whose slots are free, and for each dispatch first
  * suspend (or kill) its victims, then dispatch it; each decision is one
- * call into the orders module (orders.h), which commits, then sends.
+ * call into the orders module (mbd-orders.h), which commits, then sends.
  * Finally record why every other job still waits.
  */
 #include "config.h"
 
 #include <string.h>
 
-#include "mbatchd/orders.h"
-#include "mbatchd/snapshot.h"
+#include "mbatchd/mbd-orders.h"
+#include "mbatchd/mbd-snapshot.h"
 #include "util/log.h"
 
 static void

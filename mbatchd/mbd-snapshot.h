@@ -8,7 +8,7 @@
 #ifndef BS_MBD_SNAPSHOT_H
 #define BS_MBD_SNAPSHOT_H
 
-#include "mbatchd/manager.h"
+#include "mbatchd/mbd.h"
 #include "mbatchd/sched/sched.h"
 
 typedef struct {

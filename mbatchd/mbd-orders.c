@@ -1,5 +1,5 @@
 /*
- * Orders: commit the decision, then send it to the host (see orders.h for
+ * Orders: commit the decision, then send it to the host (see mbd-orders.h for
  * the rule and for what each undeliverable order becomes).  This is the
  * only file in mbatchd that calls ExecService on a host link.
  */
@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "mbatchd/orders.h"
+#include "mbatchd/mbd-orders.h"
 #include "rpc/frame.h"
 #include "util/error.h"
 #include "util/log.h"

@@ -4,7 +4,7 @@
  */
 #include "config.h"
 
-#include "mbatchd/manager.h"
+#include "mbatchd/mbd.h"
 
 gboolean
 commit_job_status(Manager *m, const Job *j, JobState state,

@@ -15,7 +15,7 @@
 
 #include "util/crc32c.h"
 #include "util/error.h"
-#include "mbatchd/log/format.h"
+#include "journal/format.h"
 
 #define WINDOW_SIZE (1u << 20)
 
@@ -80,7 +80,7 @@ bs_header_decode(const guint8 *p, gsize len, BsLogHeader *h)
 	h->generation = bs_get64(p + 16);
 	h->first_seq = bs_get64(p + 24);
 	h->flags = bs_get32(p + 32);
-	if (h->kind != BS_KIND_SEGMENT && h->kind != BS_KIND_SNAPSHOT)
+	if (h->kind != BS_KIND_SEGMENT && h->kind != BS_KIND_CHECKPOINT)
 		return BS_HDR_BAD;
 	return BS_HDR_OK;
 }

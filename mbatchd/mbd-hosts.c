@@ -1,7 +1,7 @@
 /*
  * The master's side of the execution hosts: HostService (registration,
  * heartbeats, job reports).  The orders mbatchd sends back over the same
- * connection (ExecService) are mbatchd/orders.c's.
+ * connection (ExecService) are mbd-orders.c's.
  *
  * A host that registers tells us every job it still holds; we reconcile
  * that list with ours, so jobs survive an sbatchd restart, a master
@@ -18,8 +18,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "mbatchd/manager.h"
-#include "mbatchd/orders.h"
+#include "mbatchd/mbd.h"
+#include "mbatchd/mbd-orders.h"
 #include "util/log.h"
 
 static Manager *
