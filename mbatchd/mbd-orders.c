@@ -478,11 +478,16 @@ orders_terminate(Manager *m, Job *j, const char *user, const char *reason,
 
 	if (requeue_rerunnable && spec != NULL && spec->rerunnable)
 		return orders_requeue(m, j, FALSE, reason, err);
-	if (user == NULL && already_terminating(m, j))
-		return TRUE;
 	if (job_link(m, j) == NULL) {
 		set_unreachable(err);
 		return FALSE;
+	}
+	/* Decided again (the next tick, the next pass): the kill of this run
+	 * is journaled already; the order goes again, in case the first was
+	 * lost with a link (sbatchd takes a repeat as the same kill). */
+	if (user == NULL && already_terminating(m, j)) {
+		(void)send_signal(m, j, X(TERMINATE), 0, reason);
+		return TRUE;
 	}
 	if (!commit_signal(m, j, 0, user != NULL ? user : SYSTEM_USER, err))
 		return FALSE;

@@ -64,7 +64,7 @@ gboolean orders_resume(Manager *m, Job *j, GError **err);
 /*
  * Kill a started job with its queue's TERMINATE sequence.  user NULL: a
  * decision of mbatchd's (preemption, run window), journaled once per run
- * however often it is decided again.  With requeue_rerunnable a
+ * however often it is decided again (the order goes again each time).  With requeue_rerunnable a
  * rerunnable job goes back to pending at once (TERMINATE_WHEN=PREEMPT).
  * Otherwise the job ends when its host reports the kill.
  */
