@@ -103,19 +103,24 @@ apply_host_job(Manager *m, const char *host, const Basalt__HostJob *hj,
 	case JS_SSUSP:
 		if (hj->pgid != 0 && j->pgid != hj->pgid)
 			commit_job_start(m, j, hj->pgid);
-		/* mbatchd decides suspensions (orders_suspend commits before
-		 * the order leaves), so a job it holds suspended keeps its state
-		 * and reason whatever the host reports: a stop cannot be told
-		 * from the system's, and a RUN may have been sent before the
-		 * suspend order arrived (the preemption race: taking that RUN,
-		 * then the stop that follows as USUSP, left the job suspended
-		 * forever).  The resume order's RUN comes after mbatchd's. */
+		/* A suspension mbatchd ordered (it has a reason: bstop,
+		 * preemption, a run window; orders_suspend commits it before
+		 * the order leaves) holds whatever the host reports: a stop
+		 * cannot be told from the system's, and a RUN may have left the
+		 * host before the suspend order arrived (the preemption race:
+		 * taking that RUN, then the stop that follows as USUSP, left
+		 * the job suspended for ever).  Only mbatchd's resume ends it.
+		 * A stop the host saw by itself (no reason) ends when the host
+		 * sees the job continue. */
 		if (j->state == JS_USUSP || j->state == JS_SSUSP) {
-			if (hj->state == JS_RUN)
+			if (hj->state != JS_RUN)
+				return;
+			if (j->suspend_reason != NULL) {
 				log_info("job %" G_GUINT64_FORMAT "[%u]: %s reports RUN, "
-				    "but the job is held %s: ignored", j->id, j->index,
-				    host, job_state_name(j->state));
-			return;
+				    "but mbatchd holds the job %s: ignored", j->id,
+				    j->index, host, job_state_name(j->state));
+				return;
+			}
 		}
 		if (j->state != hj->state)
 			commit_job_status(m, j, hj->state, NULL, reason);

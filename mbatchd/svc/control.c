@@ -50,6 +50,9 @@ kill_job(Manager *m, Job *j, const Caller *c)
 	return NULL;
 }
 
+static Basalt__Error *stop_job(Manager *m, Job *j, const Caller *c);
+static Basalt__Error *resume_job(Manager *m, Job *j);
+
 static Basalt__Error *
 signal_job(Manager *m, Job *j, int sig, const Caller *c)
 {
@@ -69,6 +72,13 @@ signal_job(Manager *m, Job *j, int sig, const Caller *c)
 		}
 		return svc_error(E(JOB_STATE), "Job has not started yet");
 	}
+	/* A stop or continue changes the job's state, which is mbatchd's to
+	 * decide: as bstop and bresume (the host's word alone would not
+	 * move a job mbatchd holds suspended). */
+	if ((sig == SIGSTOP || sig == SIGTSTP) && j->state == JS_RUN)
+		return stop_job(m, j, c);
+	if (sig == SIGCONT && (j->state == JS_USUSP || j->state == JS_SSUSP))
+		return resume_job(m, j);
 	if (!orders_signal(m, j, sig, c->user, &err))
 		return order_error(err, ORDERS_ERROR_UNREACHABLE);
 	return NULL;

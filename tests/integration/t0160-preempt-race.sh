@@ -62,5 +62,5 @@ check "in $ROUNDS rounds no victim stayed suspended ($ususp USUSP)" test "$stuck
 check "no job process is left" wait_for 10 sh -c "[ -z \"\$(cluster_job_pids)\" ]"
 # How often the race was actually hit (a stale RUN report arrived for a
 # job already held suspended): the rounds above prove nothing if never.
-diag "stale RUN reports ignored: $(grep -c 'reports RUN, but the job is held' "$T/log/mbatchd.out")"
+diag "stale RUN reports ignored: $(grep -c 'reports RUN, but mbatchd holds the job' "$T/log/mbatchd.out")"
 done_testing
