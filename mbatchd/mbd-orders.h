@@ -16,11 +16,15 @@
  * dispatch), so sbatchd tells a new run from a repeated order and mbatchd
  * tells a report of the current run from one of an older run.
  *
- * What an order that cannot be delivered becomes (the user sees the
- * reason in bjobs -l and bhist -l; no job is left RUN without a process):
+ * What an order that cannot be delivered becomes (the reason is journaled
+ * with the event, and bhist -l shows it; a pending job's reason shows in
+ * bjobs -l too; no job is left RUN without a process):
  *
- *   dispatch, start order over the frame limit   EXIT at once, no dispatch
- *   dispatch, no live link to the first host      requeued (never RUN)
+ *   dispatch, start order over the frame limit    EXIT at once, no dispatch
+ *   dispatch, no live link to the first host      not dispatched: stays
+ *                                                 pending for the next pass
+ *   start order refused by the link (cannot be    requeued with the reason
+ *   packed, link closed under it)
  *   start order refused by the host               EXIT, the host's reason
  *   start order lost (timeout, link cut)          settled by the host's next
  *                                                 registration: requeued
