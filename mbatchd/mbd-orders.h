@@ -17,8 +17,8 @@
  * tells a report of the current run from one of an older run.
  *
  * What an order that cannot be delivered becomes (the reason is journaled
- * with the event, and bhist -l shows it; a pending job's reason shows in
- * bjobs -l too; no job is left RUN without a process):
+ * with the event and bhist -l shows it; no job is left RUN without a
+ * process):
  *
  *   dispatch, start order over the frame limit    EXIT at once, no dispatch
  *   dispatch, no live link to the first host      not dispatched: stays
