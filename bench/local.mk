@@ -22,7 +22,7 @@ bench-journal: %reldir%/journal-bench$(EXEEXT)
 EXTRA_PROGRAMS += %reldir%/sched-preempt-bench
 %canon_reldir%_sched_preempt_bench_SOURCES = %reldir%/sched-preempt-bench.c
 %canon_reldir%_sched_preempt_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
-%canon_reldir%_sched_preempt_bench_LDADD = mbatchd/libbssched.a $(GLIB_LIBS) -lm
+%canon_reldir%_sched_preempt_bench_LDADD = $(BSSCHED_LIBS) $(GLIB_LIBS) -lm
 CLEANFILES += %reldir%/sched-preempt-bench$(EXEEXT)
 
 .PHONY: bench-preempt
@@ -34,7 +34,7 @@ bench-preempt: %reldir%/sched-preempt-bench$(EXEEXT)
 EXTRA_PROGRAMS += %reldir%/sched-pool-bench
 %canon_reldir%_sched_pool_bench_SOURCES = %reldir%/sched-pool-bench.c
 %canon_reldir%_sched_pool_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
-%canon_reldir%_sched_pool_bench_LDADD = mbatchd/libbssched.a $(GLIB_LIBS) -lm
+%canon_reldir%_sched_pool_bench_LDADD = $(BSSCHED_LIBS) $(GLIB_LIBS) -lm
 CLEANFILES += %reldir%/sched-pool-bench$(EXEEXT)
 
 .PHONY: bench-pool
@@ -46,13 +46,28 @@ bench-pool: %reldir%/sched-pool-bench$(EXEEXT)
 EXTRA_PROGRAMS += %reldir%/sched-cycle-bench
 %canon_reldir%_sched_cycle_bench_SOURCES = %reldir%/sched-cycle-bench.c
 %canon_reldir%_sched_cycle_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
-%canon_reldir%_sched_cycle_bench_LDADD = mbatchd/libbssched.a $(GLIB_LIBS) -lm
+%canon_reldir%_sched_cycle_bench_LDADD = $(BSSCHED_LIBS) $(GLIB_LIBS) -lm
 CLEANFILES += %reldir%/sched-cycle-bench$(EXEEXT)
 EXTRA_DIST += %reldir%/fig/sched.sh
 
 .PHONY: bench-sched
 bench-sched: %reldir%/sched-cycle-bench$(EXEEXT)
 	./%reldir%/sched-cycle-bench$(EXEEXT)
+
+# dep-bench: a pass's dependency evaluation, walking every job per
+# reference (the old way) against the index state_apply keeps
+# (`make bench-dep`).
+EXTRA_PROGRAMS += %reldir%/dep-bench
+%canon_reldir%_dep_bench_SOURCES = %reldir%/dep-bench.c
+%canon_reldir%_dep_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_dep_bench_LDADD = mbatchd/libbsstate.a proto/libbsproto.a \
+	lib/resreq/libbsresreq.a lib/job/libbsjob.a lib/util/libbsutil.a \
+	$(GLIB_LIBS) $(PROTOBUF_C_LIBS)
+CLEANFILES += %reldir%/dep-bench$(EXEEXT)
+
+.PHONY: bench-dep
+bench-dep: %reldir%/dep-bench$(EXEEXT)
+	./%reldir%/dep-bench$(EXEEXT)
 
 # The kill -9 soak (bench/crash-soak.sh): many rounds of mbatchd crashes
 # under load; it counts lost and doubled jobs (both must be 0).
@@ -144,4 +159,4 @@ CLEANFILES += %reldir%/results.md %reldir%/results-smoke.md \
 
 # The in-process micro benchmarks, each with its own report.
 .PHONY: bench-micro
-bench-micro: bench-journal bench-preempt bench-pool
+bench-micro: bench-journal bench-preempt bench-pool bench-dep

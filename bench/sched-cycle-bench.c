@@ -348,14 +348,9 @@ add_running(Bench *b)
 /* ---- pending jobs ------------------------------------------------------ */
 
 /* -R "select[ncpus>=N]": the filter data is the bound, NULL for none. */
-static gboolean
-ncpus_filter(const void *job_data, const SchedHost *host, void *data)
-{
-	(void)data;
-	return job_data == NULL || host->ncpus >= *(const int *)job_data;
-}
-
-static const int need_8cpus = 8;
+/* 2.5% of the jobs ask -R "select[ncpus>=8]": parsed once in main, as
+ * the daemon parses a job's -R once when its submission is applied. */
+static BsResReq *need_8cpus;
 
 static guint
 pick_queue(Bench *b)
@@ -395,7 +390,7 @@ shape(Bench *b, SchedJob *j)
 		for (guint i = 0; i < n; i++)
 			j->asked_hosts[i] = below(b, b->snap.n_hosts);
 	} else if (r < 1000) {
-		j->filter_data = &need_8cpus;
+		j->resreq = need_8cpus;
 	}
 }
 
@@ -441,7 +436,6 @@ add_pending(Bench *b, guint np)
 	g_free(per_queue);
 	b->snap.pending = jobs;
 	b->snap.n_pending = n;
-	b->snap.host_filter = ncpus_filter;
 	b->snap.now = 1000000;
 }
 
@@ -458,18 +452,31 @@ mix(guint64 h, guint64 v)
 	return h;
 }
 
+/*
+ * The digest walks the typed plan but mixes what it mixed when the plan
+ * kept dispatches, preemptions and resumes apart, in the same order:
+ * every resume, then each dispatch (job, allocations) followed by its
+ * victims (job, whether killed), so digests stay comparable across that
+ * change.  A preemption comes right before its dispatch in the plan.
+ */
 static guint64
 digest(const SchedSnapshot *s, const SchedPlan *plan)
 {
 	guint64 h = G_GUINT64_CONSTANT(0xcbf29ce484222325);
 	gboolean *started = g_new0(gboolean, s->n_pending);
+	guint first_victim = 0;
 
-	for (guint i = 0; i < plan->resumes->len; i++)
-		h = mix(h, g_array_index(plan->resumes, SchedResume, i).job);
-	for (guint i = 0; i < plan->dispatches->len; i++) {
-		const SchedDispatch *d = &g_array_index(plan->dispatches,
-		    SchedDispatch, i);
+	for (guint i = 0; i < plan->decisions->len; i++)
+		if (sched_plan_decision(plan, i)->kind == SCHED_DO_RESUME)
+			h = mix(h, sched_plan_decision(plan, i)->job);
+	for (guint i = 0; i < plan->decisions->len; i++) {
+		const SchedDecision *d = sched_plan_decision(plan, i);
 
+		if (d->kind != SCHED_DO_DISPATCH) {
+			if (!sched_kind_preempts(d->kind))
+				first_victim = i + 1;
+			continue;
+		}
 		started[d->job] = TRUE;
 		h = mix(h, d->job);
 		for (guint a = d->first_alloc; a < d->first_alloc + d->n_allocs; a++) {
@@ -478,14 +485,13 @@ digest(const SchedSnapshot *s, const SchedPlan *plan)
 			h = mix(h, al->host);
 			h = mix(h, (guint64)al->slots);
 		}
-		for (guint p = d->first_preemption;
-		    p < d->first_preemption + d->n_preemptions; p++) {
-			const SchedPreemption *pr = &g_array_index(plan->preemptions,
-			    SchedPreemption, p);
+		for (guint v = first_victim; v < i; v++) {
+			const SchedDecision *pr = sched_plan_decision(plan, v);
 
-			h = mix(h, pr->victim);
-			h = mix(h, (guint64)pr->terminate);
+			h = mix(h, pr->job);
+			h = mix(h, (guint64)(pr->kind == SCHED_DO_PREEMPT_TERMINATE));
 		}
+		first_victim = i + 1;
 	}
 	/* A dispatched job's pending entry is not read by the daemon. */
 	for (guint i = 0; i < plan->n_pending; i++) {
@@ -607,6 +613,8 @@ main(int argc, char **argv)
 	double med;
 
 	parse(argc, argv, &o);
+	need_8cpus = bs_resreq_parse("select[ncpus>=8]", NULL);
+	g_assert(need_8cpus != NULL);
 	b.rng = o.seed;
 	add_hosts(&b, o.n_hosts);
 	add_queues(&b, o.n_queues);
@@ -631,9 +639,10 @@ main(int argc, char **argv)
 		t[i] = (double)(g_get_monotonic_time() - t0) / 1000.0;
 		cpu[i] = cpu_ms() - c0;
 		if (i == 0) {
-			dispatched = plan->dispatches->len;
-			preempted = plan->preemptions->len;
-			resumed = plan->resumes->len;
+			dispatched = sched_plan_count(plan, SCHED_DO_DISPATCH);
+			preempted = sched_plan_count(plan, SCHED_DO_PREEMPT_SUSPEND) +
+			    sched_plan_count(plan, SCHED_DO_PREEMPT_TERMINATE);
+			resumed = sched_plan_count(plan, SCHED_DO_RESUME);
 			for (guint a = 0; a < plan->allocs->len; a++)
 				slots += (guint)g_array_index(plan->allocs,
 				    SchedAlloc, a).slots;
@@ -658,6 +667,7 @@ main(int argc, char **argv)
 	g_free(t);
 	g_free(cpu);
 	g_ptr_array_free(b.blocks, TRUE);
+	bs_resreq_free(need_8cpus);
 	g_ptr_array_free(b.names, TRUE);
 	return 0;
 }

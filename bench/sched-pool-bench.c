@@ -135,7 +135,7 @@ measure(Bench *b, const char *what)
 		SchedPlan *plan = sched_run(&b->snap);
 
 		t[i] = (double)(g_get_monotonic_time() - t0) / 1000.0;
-		started = plan->dispatches->len;
+		started = sched_plan_count(plan, SCHED_DO_DISPATCH);
 		sched_plan_free(plan);
 	}
 	qsort(t, RUNS, sizeof t[0], cmp_double);

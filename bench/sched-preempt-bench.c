@@ -138,8 +138,9 @@ measure(Bench *b, const char *what)
 		SchedPlan *plan = sched_run(&b->snap);
 
 		t[i] = (double)(g_get_monotonic_time() - t0) / 1000.0;
-		started = plan->dispatches->len;
-		preempted = plan->preemptions->len;
+		started = sched_plan_count(plan, SCHED_DO_DISPATCH);
+		preempted = sched_plan_count(plan, SCHED_DO_PREEMPT_SUSPEND) +
+		    sched_plan_count(plan, SCHED_DO_PREEMPT_TERMINATE);
 		sched_plan_free(plan);
 	}
 	qsort(t, RUNS, sizeof t[0], cmp_double);

@@ -14,6 +14,7 @@
 
 #include "bjobs-format.h"
 #include "cmd-util.h"
+#include "effective-format.h"
 
 #define EXEC_COLUMN 45    /* where EXEC_HOST starts in the default table */
 #define LONGFORM_WIDTH 80     /* -l lines */
@@ -406,7 +407,11 @@ long_job(GString *out, const Basalt__JobInfo *j, const BjobsOpts *o)
 	else if (j->usage != NULL && j->start_time > 0)
 		long_usage(out, j, o->now);
 	long_reasons(out, j);
-	if (j->spec != NULL)
+	/* A started job shows the limits it started with; a pending one
+	 * the limits it asked for. */
+	if (j->effective != NULL)
+		effective_format_limits(out, j->effective);
+	else if (j->spec != NULL)
 		long_limits(out, j->spec);
 }
 

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "cmd-util.h"
+#include "effective-format.h"
 #include "hist-format.h"
 
 #define HIST_LONG_WIDTH 80           /* -l lines */
@@ -318,8 +319,18 @@ hist_format_long(GString *out, GPtrArray *jobs, gint64 now)
 			g_string_append(out, HIST_RULE);
 		g_string_append_c(out, '\n');
 		long_header(out, j);
-		for (guint k = 0; k < j->steps->len; k++)
-			hist_format_step(out, j, g_ptr_array_index(j->steps, k));
+		for (guint k = 0; k < j->steps->len; k++) {
+			const HistStep *s = g_ptr_array_index(j->steps, k);
+
+			hist_format_step(out, j, s);
+			/* What this run started with, below its dispatch,
+			 * in the blocks LSF's bhist -l prints limits in;
+			 * each run has its own, a rerun may differ. */
+			if (s->kind == HIST_STEP_DISPATCH && s->effective != NULL) {
+				effective_format_limits(out, s->effective);
+				effective_format_settings(out, s->effective);
+			}
+		}
 		long_times(out, j, now);
 		g_string_append_c(out, '\n');
 	}

@@ -68,7 +68,21 @@ step_free(gpointer p)
 	HistStep *s = p;
 
 	g_free(s->text);
+	if (s->effective != NULL)
+		basalt__job_effective__free_unpacked(s->effective, NULL);
 	g_free(s);
+}
+
+/* The step's own copy of a dispatch's stamp (the event is freed after
+ * it is fed); through the wire form, so free_unpacked frees it. */
+static Basalt__JobEffective *
+effective_copy(const Basalt__JobEffective *e)
+{
+	gsize len = basalt__job_effective__get_packed_size(e);
+	g_autofree guint8 *buf = g_malloc(len > 0 ? len : 1);
+
+	basalt__job_effective__pack(e, buf);
+	return basalt__job_effective__unpack(NULL, len, buf);
 }
 
 static void
@@ -284,6 +298,8 @@ feed_dispatch(HistJob *j, const Basalt__Event *ev)
 		    e->exec_hosts[i]);
 	s = add_step(j, ev, HIST_STEP_DISPATCH);
 	s->text = g_string_free(hosts, FALSE);
+	if (e->effective != NULL)
+		s->effective = effective_copy(e->effective);
 }
 
 static void

@@ -61,6 +61,9 @@ typedef struct {
 	 * SIGNAL: the user who asked;
 	 * MODIFY: the changes, one per line. */
 	char *text;
+	/* DISPATCH: what the job started with (mbatchd's stamp); NULL in
+	 * journals written before dispatches carried one. */
+	Basalt__JobEffective *effective;
 } HistStep;
 
 typedef struct HistSpec HistSpec;

@@ -11,6 +11,7 @@ noinst_LIBRARIES += %reldir%/libbscmd.a
 	%reldir%/bqueues-format.c %reldir%/bqueues-format.h \
 	%reldir%/bhosts-format.c %reldir%/busers-format.c \
 	%reldir%/bparams-format.c \
+	%reldir%/effective-format.c %reldir%/effective-format.h \
 	%reldir%/pb.h
 
 # What a program links to use cmd/, in dependency order.

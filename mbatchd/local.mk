@@ -9,13 +9,28 @@ noinst_LIBRARIES += %reldir%/libbssched.a
 	%reldir%/sched/preempt-try.h %reldir%/sched/relation.c \
 	%reldir%/sched/resume.c %reldir%/sched/reason.c \
 	%reldir%/sched/pool.c %reldir%/sched/open.c \
-	%reldir%/sched/prehosts.c
+	%reldir%/sched/prehosts.c %reldir%/sched/resreq-host.c \
+	%reldir%/sched/plan.c %reldir%/sched/window.c \
+	%reldir%/sched/stage-entitle.c %reldir%/sched/stage-order.c \
+	%reldir%/sched/stage-place.c %reldir%/sched/stage-preempt.c \
+	%reldir%/sched/limits.c
+
+# What links libbssched.a needs with it: -R evaluation and time windows.
+BSSCHED_LIBS = %reldir%/libbssched.a lib/conf/libbsconf.a \
+	lib/resreq/libbsresreq.a lib/util/libbsutil.a
 
 # state/: the tables and state_apply(), the only mutator.
 noinst_LIBRARIES += %reldir%/libbsstate.a
 %canon_reldir%_libbsstate_a_SOURCES = \
 	%reldir%/state/state.h %reldir%/state/state.c %reldir%/state/apply.c \
-	%reldir%/state/export.c
+	%reldir%/state/export.c %reldir%/state/depindex.c
+
+# effective.c: a job's effective parameters from its spec and the
+# configuration, without a Manager, so tests and tools link it alone.
+noinst_LIBRARIES += %reldir%/libbseffective.a
+%canon_reldir%_libbseffective_a_SOURCES = \
+	%reldir%/effective.h %reldir%/effective.c
+%canon_reldir%_libbseffective_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 
 # The daemon.
 sbin_PROGRAMS += %reldir%/mbatchd
@@ -23,12 +38,13 @@ sbin_PROGRAMS += %reldir%/mbatchd
 	%reldir%/mbd.c %reldir%/mbd.h %reldir%/mbd-manager.c \
 	%reldir%/mbd-events.c %reldir%/mbd-journal.c %reldir%/mbd-hosts.c \
 	%reldir%/mbd-snapshot.h %reldir%/mbd-snapshot.c %reldir%/mbd-dispatch.c \
-	%reldir%/mbd-usage.c %reldir%/mbd-windows.c \
+	%reldir%/mbd-usage.c \
 	%reldir%/mbd-orders.h %reldir%/mbd-orders.c \
 	%reldir%/svc/svc.h %reldir%/svc/common.c %reldir%/svc/submit.c \
 	%reldir%/svc/query.c %reldir%/svc/control.c %reldir%/svc/admin.c
 %canon_reldir%_mbatchd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
-%canon_reldir%_mbatchd_LDADD = %reldir%/libbsstate.a %reldir%/libbssched.a \
+%canon_reldir%_mbatchd_LDADD = %reldir%/libbseffective.a \
+	%reldir%/libbsstate.a %reldir%/libbssched.a \
 	lib/journal/libbsjournal.a \
 	lib/conf/libbsconf.a lib/resreq/libbsresreq.a lib/job/libbsjob.a \
 	$(BSRPC_LIBS) -lm

@@ -1,10 +1,12 @@
 /*
  * One scheduling pass in the daemon: build the snapshot (snapshot.c), run
- * the pure policy (mbatchd/sched), then apply the plan in its order:
- * resume preempted jobs whose slots are free, and for each dispatch first
- * suspend (or kill) its victims, then dispatch it; each decision is one
- * call into the orders module (mbd-orders.h), which commits, then sends.
- * Finally record why every other job still waits.
+ * the pure policy (mbatchd/sched), then apply the plan's decisions in its
+ * order, one small function per kind (apply_decision): run-window
+ * suspensions, resumptions and kills, resumes of preempted jobs, and each
+ * dispatch right after the suspensions (or kills) of its victims; each is
+ * one call into the orders module (mbd-orders.h), which commits, then
+ * sends.  Then record why every other job still waits, and ask for a pass
+ * at the plan's next wake-up (a window opening or closing, a begin time).
  */
 #include "config.h"
 
@@ -15,7 +17,7 @@
 #include "util/log.h"
 
 static void
-dispatch_one(Build *b, const SchedPlan *plan, const SchedDispatch *d)
+dispatch_one(Build *b, const SchedPlan *plan, const SchedDecision *d)
 {
 	Job *j = g_ptr_array_index(b->pending_jobs, d->job);
 	GPtrArray *hosts = g_ptr_array_new();
@@ -37,7 +39,7 @@ dispatch_one(Build *b, const SchedPlan *plan, const SchedDispatch *d)
 }
 
 static void
-resume_one(Build *b, const SchedResume *r)
+resume_one(Build *b, const SchedDecision *r)
 {
 	Job *j = g_ptr_array_index(b->running_jobs, r->job);
 
@@ -51,20 +53,80 @@ resume_one(Build *b, const SchedResume *r)
  * goes back to pending at once, another ends EXIT when its host reports.
  */
 static void
-preempt_one(Build *b, const SchedPreemption *p)
+preempt_one(Build *b, const SchedDecision *p)
 {
-	Job *victim = g_ptr_array_index(b->running_jobs, p->victim);
-	const Job *by = g_ptr_array_index(b->pending_jobs, p->preemptor);
+	Job *victim = g_ptr_array_index(b->running_jobs, p->job);
+	const Job *by = g_ptr_array_index(b->pending_jobs, p->by);
 	g_autofree char *reason = g_strdup_printf(
 	    "The job was preempted by job <%" G_GUINT64_FORMAT "> (queue <%s>);",
 	    by->id, by->queue);
 
 	log_info("job %" G_GUINT64_FORMAT "[%u]: %s", victim->id, victim->index,
 	    reason);
-	if (p->terminate)
+	if (p->kind == SCHED_DO_PREEMPT_TERMINATE)
 		(void)orders_terminate(b->m, victim, NULL, reason, TRUE, NULL);
 	else
 		(void)orders_suspend(b->m, victim, JS_SSUSP, reason, by, NULL);
+}
+
+/* The queue's run window closed: suspend, as sbatchd would for load.  A
+ * host without a link is tried again on the next pass. */
+static void
+window_suspend_one(Build *b, const SchedDecision *d)
+{
+	Job *j = g_ptr_array_index(b->running_jobs, d->job);
+
+	(void)orders_suspend(b->m, j, JS_SSUSP, WINDOW_REASON, NULL, NULL);
+}
+
+/* A run window opened again over a job the window suspended. */
+static void
+window_resume_one(Build *b, const SchedDecision *d)
+{
+	Job *j = g_ptr_array_index(b->running_jobs, d->job);
+
+	(void)orders_resume(b->m, j, NULL);
+}
+
+/* TERMINATE_WHEN=WINDOW: kill once; the job ends when its host reports
+ * it, and until then later passes do not order the kill again. */
+static void
+window_terminate_one(Build *b, const SchedDecision *d)
+{
+	Job *j = g_ptr_array_index(b->running_jobs, d->job);
+
+	if (orders_terminate(b->m, j, NULL, "the run window closed", FALSE, NULL))
+		j->window_kill_sent = TRUE;
+}
+
+static void
+apply_decision(Build *b, const SchedPlan *plan, const SchedDecision *d)
+{
+	switch (d->kind) {
+	case SCHED_DO_DISPATCH:
+		dispatch_one(b, plan, d);
+		break;
+	case SCHED_DO_PREEMPT_SUSPEND:
+	case SCHED_DO_PREEMPT_TERMINATE:
+		preempt_one(b, d);
+		break;
+	case SCHED_DO_RESUME:
+		resume_one(b, d);
+		break;
+	case SCHED_DO_WINDOW_SUSPEND:
+		window_suspend_one(b, d);
+		break;
+	case SCHED_DO_WINDOW_RESUME:
+		window_resume_one(b, d);
+		break;
+	case SCHED_DO_WINDOW_TERMINATE:
+		window_terminate_one(b, d);
+		break;
+	default:
+		log_warning("scheduler decision of unknown kind %d ignored",
+		    (int)d->kind);
+		break;
+	}
 }
 
 /* Consecutive pending jobs mostly wait for the same reason. */
@@ -111,17 +173,10 @@ manager_schedule_now(Manager *m)
 		return;
 	snapshot_build(&b, m);
 	plan = sched_run(&b.snap);
-	/* The plan's order: resumes, then each dispatch after its victims. */
-	for (guint i = 0; i < plan->resumes->len; i++)
-		resume_one(&b, &g_array_index(plan->resumes, SchedResume, i));
-	for (guint i = 0; i < plan->dispatches->len; i++) {
-		const SchedDispatch *d = &g_array_index(plan->dispatches, SchedDispatch, i);
-
-		for (guint p = d->first_preemption; p < d->first_preemption + d->n_preemptions; p++)
-			preempt_one(&b, &g_array_index(plan->preemptions, SchedPreemption, p));
-		dispatch_one(&b, plan, d);
-	}
+	for (guint i = 0; i < plan->decisions->len; i++)
+		apply_decision(&b, plan, sched_plan_decision(plan, i));
 	record_pending_reasons(&b, plan);
+	manager_wake_at(m, plan->next_wake);
 	/* What each pool queue deserved, for bqueues -l. */
 	g_hash_table_remove_all(m->deserved);
 	for (guint q = 0; plan->queue_deserved != NULL && q < b.snap.n_queues; q++)

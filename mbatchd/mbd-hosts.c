@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "mbatchd/effective.h"
 #include "mbatchd/mbd.h"
 #include "mbatchd/mbd-orders.h"
 #include "util/log.h"

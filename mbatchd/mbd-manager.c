@@ -4,9 +4,11 @@
  * Scheduling is event-driven: anything that can let a job start (a
  * submission, a job end, a host joining, a reconfig) calls
  * manager_schedule_soon(), which coalesces a burst of such events into one
- * pass a few milliseconds later.  A slow periodic tick (MBD_SLEEP_TIME)
- * covers what no event announces: time windows opening, begin times
- * passing, hosts falling silent.
+ * pass a few milliseconds later.  What no event announces but the
+ * scheduler can foresee (a time window opening or closing, a begin time
+ * coming) it names as the plan's next_wake, and a timer runs a pass then
+ * (manager_wake_at).  A slow periodic tick (MBD_SLEEP_TIME) covers the
+ * rest: hosts falling silent, usage decay, cleaning.
  */
 #include "config.h"
 
@@ -132,6 +134,37 @@ manager_schedule_soon(Manager *m)
 	    sched_timer_fired, m);
 }
 
+static gboolean
+wake_timer_fired(gpointer data)
+{
+	Manager *m = data;
+
+	m->wake_timer = 0;
+	manager_schedule_soon(m);
+	return G_SOURCE_REMOVE;
+}
+
+/* At most this far ahead: the timer is re-armed after every pass anyway,
+ * and a short one survives a clock step. */
+#define WAKE_MAX_MS (3600 * 1000)
+
+void
+manager_wake_at(Manager *m, gint64 t)
+{
+	gint64 ms;
+
+	if (m->wake_timer != 0) {
+		g_source_remove(m->wake_timer);
+		m->wake_timer = 0;
+	}
+	if (t <= 0 || m->shutting_down)
+		return;
+	/* A window boundary is a whole second: aim just past it. */
+	ms = t * 1000 - g_get_real_time() / 1000 + 5;
+	m->wake_timer = g_timeout_add((guint)CLAMP(ms, 0, WAKE_MAX_MS),
+	    wake_timer_fired, m);
+}
+
 /*
  * Finished jobs leave memory after CLEAN_PERIOD, or sooner when more than
  * MAX_JOB_NUM have finished (oldest first); bhist still finds them in the
@@ -166,7 +199,6 @@ tick(gpointer data)
 
 	hosts_check_heartbeats(m);
 	usage_tick(m);
-	windows_check(m);
 	clean_finished(m);
 	manager_schedule_soon(m);
 	return G_SOURCE_CONTINUE;
@@ -175,7 +207,7 @@ tick(gpointer data)
 static void
 start_tick(Manager *m)
 {
-	/* Windows and heartbeats need a finer tick than a 60 s MBD_SLEEP_TIME. */
+	/* Heartbeats need a finer tick than a 60 s MBD_SLEEP_TIME. */
 	guint s = (guint)CLAMP(m->cfg->params->mbd_sleep_time, 1, (int)m->heartbeat_s);
 
 	if (m->tick_timer != 0)
@@ -390,6 +422,8 @@ manager_free(Manager *m)
 		g_source_remove(m->sched_timer);
 	if (m->tick_timer != 0)
 		g_source_remove(m->tick_timer);
+	if (m->wake_timer != 0)
+		g_source_remove(m->wake_timer);
 	if (m->log != NULL && m->srv != NULL)
 		journal_flush(m);
 	bs_rpc_server_free(m->srv);

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "mbatchd/effective.h"
 #include "mbatchd/mbd-orders.h"
 #include "rpc/frame.h"
 #include "util/error.h"
@@ -96,35 +97,10 @@ lsb_hosts(char *const *hosts, gboolean mcpu)
 	return g_string_free(s, FALSE);
 }
 
-/* A limit's value in seconds: its default, else its maximum; 0 = none. */
-static guint64
-limit_s(const BsLimit *l)
-{
-	if (l->def != BS_CONF_UNLIMITED)
-		return (guint64)l->def * 60;
-	if (l->max != BS_CONF_UNLIMITED)
-		return (guint64)l->max * 60;
-	return 0;
-}
-
-/* RUNLIMIT: the job's -W, else its application profile's, else the queue's. */
-static guint64
-runlimit_s(const BsQueueConf *q, const BsAppConf *app, const Basalt__JobSpec *spec)
-{
-	if (spec->runlimit_s > 0)
-		return spec->runlimit_s;
-	if (app != NULL && limit_s(&app->runlimit) > 0)
-		return limit_s(&app->runlimit);
-	return q != NULL ? limit_s(&q->runlimit) : 0;
-}
-
 void
 orders_start_request_build(Manager *m, const Job *j, char *const *hosts,
-    guint32 instance, StartOrder *o)
+    guint32 instance, const Basalt__JobEffective *eff, StartOrder *o)
 {
-	const BsQueueConf *q = bs_config_queue(m->cfg, j->queue);
-	const Basalt__JobSpec *spec = job_spec(j);
-	const BsAppConf *app = bs_config_app(m->cfg, spec->app_profile);
 	Basalt__StartJobRequest *req = &o->req;
 	GPtrArray *env = g_ptr_array_new_with_free_func(g_free);
 
@@ -147,33 +123,14 @@ orders_start_request_build(Manager *m, const Job *j, char *const *hosts,
 	req->user = (char *)j->user;
 	req->uid = j->uid;
 	req->gid = j->gid;
-	req->spec = (Basalt__JobSpec *)spec;
+	req->spec = (Basalt__JobSpec *)job_spec(j);
 	req->exec_hosts = (char **)hosts;
 	req->n_exec_hosts = g_strv_length((char **)hosts);
 	req->queue = (char *)j->queue;
-	req->runlimit_s = runlimit_s(q, app, spec);
 	req->job_terminate_interval_s = (guint32)m->cfg->params->job_terminate_interval;
-	if (q != NULL) {
-		req->nice = q->nice;
-		req->pre_exec = q->pre_exec;
-		req->post_exec = q->post_exec;
-		req->job_starter = q->job_starter;
-	}
-	/* An application profile's settings override its queue's. */
-	if (app != NULL) {
-		if (app->nice.set)
-			req->nice = app->nice.value;
-		if (app->pre_exec != NULL)
-			req->pre_exec = app->pre_exec;
-		if (app->post_exec != NULL)
-			req->post_exec = app->post_exec;
-		if (app->job_starter != NULL)
-			req->job_starter = app->job_starter;
-		for (guint i = 0; app->env_vars != NULL && app->env_vars[i] != NULL; i++)
-			g_ptr_array_add(env, g_strdup(app->env_vars[i]));
-	}
-	req->env = (char **)env->pdata;
-	req->n_env = env->len;
+	/* Run limit, nice, the commands and the profile's environment: what
+	 * the dispatch event stamps (mbatchd/effective.h). */
+	effective_fill_start(eff, req, env);
 }
 
 void
@@ -223,7 +180,7 @@ start_done(BsRpcConn *conn, Basalt__RpcStatus status,
 
 static gboolean
 commit_dispatch(Manager *m, Job *j, char *const *hosts, guint32 instance,
-    GError **err)
+    Basalt__JobEffective *eff, GError **err)
 {
 	Basalt__Event ev = BASALT__EVENT__INIT;
 	Basalt__EvJobDispatch e = BASALT__EV_JOB_DISPATCH__INIT;
@@ -233,6 +190,7 @@ commit_dispatch(Manager *m, Job *j, char *const *hosts, guint32 instance,
 	e.exec_hosts = (char **)hosts;
 	e.n_exec_hosts = g_strv_length((char **)hosts);
 	e.instance = instance;
+	e.effective = eff;
 	ev.body_case = BASALT__EVENT__BODY_JOB_DISPATCH;
 	ev.job_dispatch = &e;
 	return manager_commit(m, &ev, err);
@@ -243,6 +201,7 @@ orders_dispatch(Manager *m, Job *j, char *const *hosts, GError **err)
 {
 	HostLink *l = hosts != NULL && hosts[0] != NULL ? live_link(m, hosts[0]) : NULL;
 	guint32 instance = j->instance + 1;
+	g_autoptr(Basalt__JobEffective) eff = NULL;
 	StartOrder so;
 	Order *o;
 	gsize size;
@@ -254,7 +213,10 @@ orders_dispatch(Manager *m, Job *j, char *const *hosts, GError **err)
 		set_unreachable(err);
 		return FALSE;
 	}
-	orders_start_request_build(m, j, hosts, instance, &so);
+	/* Resolved once, here: journaled with the dispatch and sent in the
+	 * start order, the same values. */
+	eff = effective_resolve_job(m->cfg, j);
+	orders_start_request_build(m, j, hosts, instance, eff, &so);
 	size = basalt__start_job_request__get_packed_size(&so.req);
 	if (size > orders_start_limit()) {
 		/* It could never be sent: end it now, never RUN. */
@@ -270,7 +232,7 @@ orders_dispatch(Manager *m, Job *j, char *const *hosts, GError **err)
 		g_set_error_literal(err, BS_ERROR, BS_ERROR_FAILED, why);
 		return FALSE;
 	}
-	if (!commit_dispatch(m, j, hosts, instance, err)) {
+	if (!commit_dispatch(m, j, hosts, instance, eff, err)) {
 		orders_start_request_clear(&so);
 		return FALSE;
 	}

@@ -95,16 +95,16 @@ typedef void (*OrdersPeekFunc)(const Basalt__PeekReply *reply,
 gboolean orders_peek(Manager *m, const Job *j, guint64 offset,
     OrdersPeekFunc cb, void *data);
 
-/* The start order for j on hosts with instance: one small function, so
- * its fields can later come from the job's stamped record.  Free with
- * orders_start_request_clear(). */
+/* The start order for run `instance` of j on hosts, with the effective
+ * parameters eff (the dispatch event's stamp).  The request borrows from
+ * j, hosts and eff; free with orders_start_request_clear(). */
 typedef struct {
 	Basalt__StartJobRequest req;
 	GPtrArray *env;
 	char *lsb_hosts, *lsb_mcpu;
 } StartOrder;
 void orders_start_request_build(Manager *m, const Job *j, char *const *hosts,
-    guint32 instance, StartOrder *o);
+    guint32 instance, const Basalt__JobEffective *eff, StartOrder *o);
 void orders_start_request_clear(StartOrder *o);
 /* Largest start order that fits in a frame, envelope included. */
 gsize orders_start_limit(void);

@@ -1,5 +1,5 @@
 /*
- * Building the scheduler's snapshot (snapshot.h): hosts with their slots
+ * Building the scheduler's snapshot (mbd-snapshot.h): hosts with their slots
  * and state, queues with limits, windows and PREEMPTION lists, users and
  * groups with their limits, running jobs with what they hold, and pending
  * jobs in each queue's order with their dependencies evaluated.  Arrays
@@ -11,18 +11,9 @@
 #include <string.h>
 
 #include "job/depend.h"
+#include "mbatchd/effective.h"
 #include "mbatchd/mbd-snapshot.h"
 #include "resreq/resreq.h"
-
-/* What the host filter needs: the job's -R and the host's live figures. */
-typedef struct {
-	const BsResReq *rr;
-} JobFilter;
-
-typedef struct {
-	const SchedHost *host;
-	const HostLink *link;
-} HostView;
 
 static guint
 host_idx(Build *b, const char *name, gboolean *found)
@@ -308,17 +299,6 @@ user_idx(Build *b, const char *user)
 	return b->users->len - 1;
 }
 
-/* MAX_JOB_PREEMPT: the application's, else the queue's, else
- * lsb.params'; 0 = unlimited. */
-static int
-max_job_preempt(const Manager *m, const Job *j)
-{
-	int n = bs_config_max_job_preempt(m->cfg, bs_config_queue(m->cfg, j->queue),
-	    bs_config_app(m->cfg, job_spec(j)->app_profile));
-
-	return n == BS_CONF_UNLIMITED ? 0 : n;
-}
-
 static void
 add_running(Build *b, Job *j, guint queue)
 {
@@ -332,8 +312,11 @@ add_running(Build *b, Job *j, guint queue)
 	r.array_id = j->index > 0 ? j->id : 0;
 	r.start_time = j->start_time;
 	r.preempt_count = (int)j->preempt_count;
-	r.max_preempt = max_job_preempt(b->m, j);
+	r.max_preempt = (int)effective_max_preempt(b->m->cfg, j);
 	r.preempted = j->state == JS_SSUSP && j->preempted_by != 0;
+	r.window_held = j->state == JS_SSUSP && j->preempted_by == 0 &&
+	    g_strcmp0(j->suspend_reason, WINDOW_REASON) == 0;
+	r.terminating = j->window_kill_sent;
 	r.allocs = GUINT_TO_POINTER(b->allocs->len + 1);
 	for (guint i = 0; j->exec_hosts[i] != NULL; i++) {
 		gboolean found;
@@ -355,70 +338,17 @@ add_running(Build *b, Job *j, guint queue)
 }
 
 typedef struct {
-	Manager *m;
+	const State *st;
 	const Job *job;
 } DepCtx;
 
-static BsDependJobState
-dep_state(const Job *j)
-{
-	switch (j->state) {
-	case JS_PEND: return BS_DEPEND_JOB_PEND;
-	case JS_PSUSP: return BS_DEPEND_JOB_HELD;
-	case JS_USUSP:
-	case JS_SSUSP: return BS_DEPEND_JOB_SUSP;
-	case JS_DONE: return BS_DEPEND_JOB_DONE;
-	case JS_EXIT: return BS_DEPEND_JOB_EXIT;
-	default: return BS_DEPEND_JOB_RUN;
-	}
-}
-
+/* References resolve through the index state_apply keeps (depindex.c). */
 static void
 dep_lookup(const BsDependRef *ref, GArray *out, void *data)
 {
-	DepCtx *c = data;
-	GHashTableIter it;
-	gpointer v;
+	const DepCtx *c = data;
 
-	g_hash_table_iter_init(&it, c->m->st->jobs);
-	while (g_hash_table_iter_next(&it, NULL, &v)) {
-		const Job *j = v;
-		BsDependJob dj = { 0 };
-
-		if (ref->name != NULL) {
-			/* An element answers to its array's name. */
-			const char *br = j->index > 0 ? strrchr(j->name, '[') : NULL;
-			g_autofree char *base = br != NULL ?
-			    g_strndup(j->name, (gsize)(br - j->name)) : g_strdup(j->name);
-
-			if (j->user != c->job->user ||
-			    !bs_depend_name_matches(ref->name, base))
-				continue;
-		} else if (j->id != ref->job_id ||
-		    (ref->index != 0 && j->index != ref->index)) {
-			continue;
-		}
-		dj.state = dep_state(j);
-		dj.exit_code = j->exit_status;
-		dj.post = job_is_finished(j) ? BS_DEPEND_POST_DONE : BS_DEPEND_POST_NONE;
-		g_array_append_val(out, dj);
-	}
-}
-
-static void
-parse_spec(JobSpecRef *ref)
-{
-	const Basalt__JobSpec *spec = ref->spec;
-
-	if (ref->parsed)
-		return;
-	ref->parsed = TRUE;
-	/* Both were checked at submission; a failure here means a journal
-	 * from an older version, and the job then runs without the clause. */
-	if (spec->resreq != NULL && *spec->resreq)
-		ref->resreq = bs_resreq_parse(spec->resreq, NULL);
-	if (spec->dependency != NULL && *spec->dependency)
-		ref->depend = bs_depend_parse(spec->dependency, NULL);
+	state_dep_lookup(c->st, c->job->user, ref, out);
 }
 
 static void
@@ -428,7 +358,6 @@ add_pending(Build *b, Job *j, guint queue)
 	SchedJob sj = { 0 };
 	guint start = b->ints->len;
 
-	parse_spec(j->spec);
 	sj.id = j->id;
 	sj.array_index = j->index;
 	sj.queue = queue;
@@ -439,18 +368,16 @@ add_pending(Build *b, Job *j, guint queue)
 	sj.begin_time = spec->begin_time;
 	sj.array_id = j->index > 0 ? j->id : 0;
 	sj.array_limit = j->array_limit;
+	/* Parsed when the submission was applied (state/apply.c). */
 	if (j->spec->resreq != NULL) {
 		int ptile = bs_resreq_span_ptile(j->spec->resreq);
-		JobFilter *f = g_new(JobFilter, 1);
 
 		sj.one_host = bs_resreq_span_hosts(j->spec->resreq) == 1;
 		sj.ptile = ptile > 0 ? ptile : 0;
-		f->rr = j->spec->resreq;
-		g_ptr_array_add(b->filter_data, f);
-		sj.filter_data = f;
+		sj.resreq = j->spec->resreq;
 	}
 	if (j->spec->depend != NULL) {
-		DepCtx c = { b->m, j };
+		DepCtx c = { b->m->st, j };
 		BsDependResult r = bs_depend_eval(j->spec->depend, dep_lookup, &c);
 
 		sj.dep = r == BS_DEPEND_SATISFIED ? SCHED_DEP_NONE :
@@ -471,60 +398,62 @@ add_pending(Build *b, Job *j, guint queue)
 	g_ptr_array_add(b->pending_jobs, j);
 }
 
-static BsResValue
-host_value(const char *name, void *data)
+/*
+ * What -R select[] and rusage[mem] read of each host, from its link: the
+ * scheduler evaluates them itself (sched/resreq-host.c) and asks the
+ * daemon nothing.  Kept apart from add_hosts, which builds the hosts from
+ * configuration alone.
+ */
+static void
+add_host_resources(Build *b)
 {
-	const HostView *hv = data;
-	BsResValue v = { .kind = BS_RES_NUMBER };
-	const Basalt__LoadIndices *l = hv->link != NULL ? &hv->link->load : NULL;
+	for (guint i = 0; i < b->hosts->len; i++) {
+		SchedHost *h = &g_array_index(b->hosts, SchedHost, i);
+		const HostLink *l = manager_link(b->m, h->name);
 
-	if (strcmp(name, "hname") == 0) {
-		v.kind = BS_RES_STRING;
-		v.str = hv->host->name;
-	} else if (strcmp(name, "type") == 0 || strcmp(name, "model") == 0 ||
-	    strcmp(name, BS_RESREQ_LOCAL_TYPE) == 0 ||
-	    strcmp(name, BS_RESREQ_LOCAL_MODEL) == 0) {
-		v.kind = BS_RES_STRING;
-		v.str = "LINUX";
-	} else if (strcmp(name, "ncpus") == 0) {
-		v.num = hv->host->ncpus;
-	} else if (strcmp(name, "maxmem") == 0) {
-		v.num = hv->link != NULL ? (double)hv->link->mem_kb / 1024 : 0;
-	} else if (l != NULL && strcmp(name, "mem") == 0) {
-		v.num = (double)l->mem_free_kb / 1024;
-	} else if (l != NULL && strcmp(name, "swp") == 0) {
-		v.num = (double)l->swap_free_kb / 1024;
-	} else if (l != NULL && strcmp(name, "tmp") == 0) {
-		v.num = (double)l->tmp_free_kb / 1024;
-	} else if (l != NULL && strcmp(name, "r15s") == 0) {
-		v.num = l->r15s;
-	} else if (l != NULL && strcmp(name, "r1m") == 0) {
-		v.num = l->r1m;
-	} else if (l != NULL && strcmp(name, "r15m") == 0) {
-		v.num = l->r15m;
-	} else if (l != NULL && strcmp(name, "ut") == 0) {
-		v.num = l->ut;
-	} else {
-		v.kind = BS_RES_UNDEFINED;
+		h->type = "LINUX";
+		h->model = "LINUX";
+		if (l == NULL)
+			continue;
+		h->maxmem = (double)l->mem_kb / 1024;
+		h->load_known = TRUE;
+		h->r15s = l->load.r15s;
+		h->r1m = l->load.r1m;
+		h->r15m = l->load.r15m;
+		h->ut = l->load.ut;
+		h->mem = (double)l->load.mem_free_kb / 1024;
+		h->swp = (double)l->load.swap_free_kb / 1024;
+		h->tmp = (double)l->load.tmp_free_kb / 1024;
 	}
-	return v;
 }
 
-static gboolean
-host_filter(const void *job_data, const SchedHost *host, void *data)
+/*
+ * The time windows, parsed by lib/conf, for the scheduler's time-driven
+ * stage (sched/window.c), which decides from snap.now alone whether they
+ * are open.  add_queue and host_state (config side) may have folded the
+ * windows already; undo that, so the stage is the one place they act.
+ */
+static void
+add_windows(Build *b)
 {
-	const JobFilter *f = job_data;
-	Manager *m = data;
-	HostView hv = { host, manager_link(m, host->name) };
-	double mem_mb;
+	for (guint i = 0; i < b->queues->len; i++) {
+		const BsQueueConf *qc = g_ptr_array_index(b->m->cfg->queues, i);
+		SchedQueue *q = &g_array_index(b->queues, SchedQueue, i);
 
-	if (f == NULL || f->rr == NULL)
-		return TRUE;
-	if (!bs_resreq_select_eval(f->rr, host_value, &hv, NULL))
-		return FALSE;
-	mem_mb = bs_resreq_rusage_mem_mb(f->rr);
-	return mem_mb <= 0 || hv.link == NULL || hv.link->load.mem_free_kb == 0 ||
-	    mem_mb <= (double)hv.link->load.mem_free_kb / 1024;
+		q->dispatch_window = qc->dispatch_window;
+		q->run_window = qc->run_window;
+		q->terminate_on_window =
+		    (qc->terminate_when & BS_TERMINATE_WHEN_WINDOW) != 0;
+		q->dispatch_ok = !q->inactive_by_admin;
+	}
+	for (guint i = 0; i < b->hosts->len; i++) {
+		SchedHost *h = &g_array_index(b->hosts, SchedHost, i);
+		const BsHostConf *hc = bs_config_host(b->m->cfg, h->name);
+
+		h->dispatch_window = hc != NULL ? hc->dispatch_window : NULL;
+		if (h->state == SCHED_HOST_CLOSED_WIND)
+			h->state = SCHED_HOST_OK;
+	}
 }
 
 /* Offsets stored during the build become pointers into the final arrays. */
@@ -610,13 +539,14 @@ snapshot_build(Build *b, Manager *m)
 	b->pools = g_array_new(FALSE, FALSE, sizeof(SchedPool));
 	b->running_jobs = g_ptr_array_new();
 	b->queue_refs = g_array_new(FALSE, FALSE, sizeof(SchedQueueRef));
-	b->filter_data = g_ptr_array_new_with_free_func(g_free);
 
 	add_hosts(b);
+	add_host_resources(b);
 	for (guint i = 0; i < queues->len; i++)
 		add_queue(b, g_ptr_array_index(queues, i));
 	add_preemption(b);
 	add_pools(b);
+	add_windows(b);
 	/* Pending jobs queue by queue, each in its own order; the policy
 	 * merges queues of equal priority by position, so list them by
 	 * submission within a priority level: configured order is close
@@ -656,9 +586,9 @@ snapshot_build(Build *b, Manager *m)
 	b->snap.preempt_for = m->cfg->params->preempt_for;
 	b->snap.pools = (SchedPool *)(void *)b->pools->data;
 	b->snap.n_pools = b->pools->len;
-	b->snap.host_filter = host_filter;
-	b->snap.host_filter_data = m;
 	b->snap.now = manager_now();
+	b->snap.utc_offset = (int)(g_date_time_get_utc_offset(b->now) /
+	    G_USEC_PER_SEC);
 }
 
 void
@@ -679,7 +609,6 @@ snapshot_free(Build *b)
 	g_array_free(b->pools, TRUE);
 	g_ptr_array_free(b->running_jobs, TRUE);
 	g_array_free(b->queue_refs, TRUE);
-	g_ptr_array_free(b->filter_data, TRUE);
 	g_date_time_unref(b->now);
 }
 

@@ -2,8 +2,10 @@
  * The scheduler's snapshot as the daemon builds it: configuration, state
  * and host links flattened into the plain arrays of SchedSnapshot, with
  * the daemon objects beside it (which Job each pending and running entry
- * is) so a plan can be applied.  Everything time-dependent (windows, begin
- * times, dependencies) is settled here, so the policy never reads a clock.
+ * is) so a plan can be applied.  The snapshot is closed: the time (now and
+ * the local UTC offset), the parsed windows, the hosts' figures, each
+ * job's parsed -R and evaluated dependencies are in it, so the policy
+ * never reads a clock or calls back into the daemon.
  */
 #ifndef BS_MBD_SNAPSHOT_H
 #define BS_MBD_SNAPSHOT_H
@@ -24,9 +26,12 @@ typedef struct {
 	GPtrArray *pending_jobs;  /* Job*, parallel to pending */
 	GPtrArray *running_jobs;  /* Job*, parallel to running */
 	GArray *queue_refs;       /* SchedQueueRef storage: PREEMPTION lists */
-	GPtrArray *filter_data;   /* JobFilter*, freed with the pass */
 	GDateTime *now;
 } Build;
+
+/* What a run window closing puts on the job it suspends; the window stage
+ * resumes only the jobs suspended with it (SchedRunning.window_held). */
+#define WINDOW_REASON "The run windows of the queue are closed;"
 
 void snapshot_build(Build *b, Manager *m);
 void snapshot_free(Build *b);

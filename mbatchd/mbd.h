@@ -22,11 +22,13 @@
  *   mbd-snapshot.c   building the scheduler's snapshot from the state
  *   mbd-dispatch.c   one scheduling pass: snapshot, policy, apply the plan
  *   mbd-usage.c      decayed slot usage per queue, for slot pools
- *   mbd-windows.c    run windows: suspend and resume on the tick
  *   svc/             BatchService: the commands' requests
  *
  *   state/           the tables and state_apply(), the only mutator
  *   sched/           the pure scheduling policy: snapshot in, plan out
+ *                    (time windows are its time-driven stage)
+ *   effective.c      a job's effective parameters from its spec and the
+ *                    configuration, stamped into its dispatch event
  */
 #ifndef BS_MBD_MBD_H
 #define BS_MBD_MBD_H
@@ -67,7 +69,8 @@ typedef struct Manager {
 	char *master_name;
 
 	guint sched_timer;        /* pending coalesced scheduling pass */
-	guint tick_timer;         /* periodic: heartbeats, windows, cleaning */
+	guint tick_timer;         /* periodic: heartbeats, usage, cleaning */
+	guint wake_timer;         /* a pass at the last plan's next_wake */
 	guint sched_delay_ms;     /* coalescing delay after an event */
 	gint64 sched_last_end;    /* monotonic us when the last pass ended */
 	gint64 sched_last_us;     /* how long it took */
@@ -136,6 +139,9 @@ gboolean commit_job_start(Manager *m, const Job *j, int pgid);
 void manager_schedule_soon(Manager *m);
 /* Run a pass now: snapshot, policies, dispatch (mbd-dispatch.c). */
 void manager_schedule_now(Manager *m);
+/* Run a pass at wall-clock second t (a plan's next_wake), replacing the
+ * previous such request; 0: none. */
+void manager_wake_at(Manager *m, gint64 t);
 
 /* Load the configuration again; all or nothing.  Diagnostics go to *diags. */
 gboolean manager_reconfig(Manager *m, BsDiags *diags);
@@ -166,8 +172,6 @@ void journal_close(Manager *m);
 void usage_tick(Manager *m);
 double usage_of(const Manager *m, const char *queue);
 
-/* Run windows (mbd-windows.c): suspend and resume on the tick. */
-void windows_check(Manager *m);
 
 /* Services (mbatchd/svc/). */
 void svc_init_batch_service(Manager *m);

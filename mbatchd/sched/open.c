@@ -45,15 +45,15 @@ sched_host_full(Pass *p, guint h)
 }
 
 static gboolean
-host_is_up(const SchedHost *host)
+host_is_up(SchedHostState state)
 {
-	return host->state == SCHED_HOST_OK;
+	return state == SCHED_HOST_OK;
 }
 
 static SchedHostReason
-down_reason(const SchedHost *host)
+down_reason(SchedHostState state)
 {
-	switch (host->state) {
+	switch (state) {
 	case SCHED_HOST_CLOSED_ADM:
 		return SCHED_HR_CLOSED_ADM;
 	case SCHED_HOST_CLOSED_WIND:
@@ -132,8 +132,8 @@ build(Pass *p, OpenHosts *oh, guint q)
 	oh->head = NIL;
 	for (guint c = 0; c < n; c++) {
 		guint h = g_array_index(cand, guint, c);
-		guint8 why = host_is_up(&s->hosts[h]) ? closed_for(p, q, h) :
-		    (guint8)down_reason(&s->hosts[h]);
+		guint8 why = host_is_up(sched_host_state(p, h)) ? closed_for(p, q, h) :
+		    (guint8)down_reason(sched_host_state(p, h));
 
 		oh->pos[h] = c + 1;
 		if (why != OPEN) {
@@ -208,7 +208,7 @@ open_reopen(Pass *p, guint h)
 {
 	const SchedSnapshot *s = p->snap;
 
-	if (!host_is_up(&s->hosts[h]))
+	if (!host_is_up(sched_host_state(p, h)))
 		return;
 	for (guint q = 0; q < s->n_queues; q++) {
 		OpenHosts *oh = &p->open[q];

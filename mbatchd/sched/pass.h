@@ -1,6 +1,6 @@
 /*
- * The state of one scheduling pass, shared by the dispatch loop (sched.c),
- * preemption (preempt.c) and resume (resume.c).  Internal to mbatchd/sched.
+ * The state of one scheduling pass, shared by its stages (sched.c lists
+ * them in order) and their helpers.  Internal to mbatchd/sched.
  */
 #ifndef BS_SCHED_PASS_H
 #define BS_SCHED_PASS_H
@@ -28,6 +28,14 @@ typedef struct {
 	const SchedSnapshot *snap;
 	SchedCount count;
 	SchedPlan *plan;
+	/* window.c, the time-driven stage, fills these first; the other
+	 * stages read them instead of the snapshot's raw state. */
+	gboolean *queue_open;     /* [n_queues]: dispatch and run windows open */
+	gboolean *run_open;       /* [n_queues]: run window open */
+	SchedHostState *host_state; /* [n_hosts]: state, closed_Wind applied */
+	gboolean *run_held;       /* [n_running]: suspended or killed by the
+	                           * window stage in this pass */
+	guint *order;             /* stage-order.c: pending jobs in pass order */
 	GArray **queue_hosts;     /* per queue: candidate host indexes, best first */
 	OpenHosts *open;          /* per queue: those that may have a free slot */
 	GHashTable *blocked;      /* Shape -> SchedPending copied to later jobs */
@@ -35,6 +43,35 @@ typedef struct {
 	Preempt *preempt;         /* NULL when no queue may preempt another */
 	Pools *pools;             /* NULL when no queue is in a SLOT_POOL */
 } Pass;
+
+/* The stages, in the order sched_run() runs them. */
+void stage_windows(Pass *p);      /* window.c */
+void stage_entitlement(Pass *p);  /* stage-entitle.c */
+void stage_order(Pass *p);        /* stage-order.c */
+void sched_resume(Pass *p);       /* resume.c */
+void stage_place(Pass *p);        /* stage-place.c */
+void stage_place_clear(Pass *p);
+
+/* stage-preempt.c: the preemption stage, entered by placement for a job
+ * it could not place (placed_none) or that MAX_JOBS holds.  TRUE when
+ * the job was dispatched over victims. */
+gboolean stage_preempt(Pass *p, guint idx, gboolean placed_none);
+
+/* plan.c */
+SchedPlan *plan_new(const SchedSnapshot *snap);
+/* Append a decision on job (pending index for a dispatch, running index
+ * otherwise); by: the preemptor of a preemption, else 0. */
+void plan_add(SchedPlan *plan, SchedDecisionKind kind, guint job, guint by);
+/* The scheduler must run again at t (same clock as snap->now). */
+void plan_wake_at(SchedPlan *plan, gint64 t);
+
+/* A host's state this pass: the snapshot's, closed_Wind outside its
+ * dispatch window (window.c). */
+static inline SchedHostState
+sched_host_state(const Pass *p, guint h)
+{
+	return p->host_state[h];
+}
 
 /* Why job j cannot be considered at all (held, dependency, inactive
  * queue, array limit), or SCHED_PEND_NONE. */
@@ -46,14 +83,13 @@ void sched_consider(Pass *p, guint idx);
  * its min_slots. */
 int sched_job_headroom(Pass *p, const SchedJob *j, SchedPendReason *why);
 /* Free slots for j on host h under the slot limits alone (no host state,
- * no host filter), capped by ptile; 0 with the reason in *why. */
+ * no -R), capped by ptile; 0 with the reason in *why. */
 int sched_host_room(Pass *p, const SchedJob *j, guint h, SchedHostReason *why);
-/* Whether h can take j at all: up, asked for (-m) and passing the filter. */
+/* Whether h can take j at all: up, asked for (-m) and meeting its -R. */
 gboolean sched_host_usable(Pass *p, const SchedJob *j, guint h);
-/* Record the dispatch of pending job idx on allocs [first, first + n) and
- * preemptions [first_pre, first_pre + n_pre), and count its slots. */
-void sched_commit(Pass *p, guint idx, guint first, guint n, guint first_pre,
-    guint n_pre);
+/* Record the dispatch of pending job idx on allocs [first, first + n),
+ * after any preemptions just added for it, and count its slots. */
+void sched_commit(Pass *p, guint idx, guint first, guint n);
 
 /* open.c.  Positions run from open_first() by open_next() to G_MAXUINT. */
 OpenHosts *open_new(const SchedSnapshot *snap);
@@ -82,6 +118,13 @@ gboolean sched_host_full(Pass *p, guint h);
 /* ceil(per_cpu x ncpus), INT_MAX when per_cpu < 0 (no limit). */
 int sched_cpu_cap(double per_cpu, int ncpus);
 
+/* resreq-host.c: whether the host meets the job's -R select[] and
+ * rusage[mem]; TRUE for a NULL rr. */
+gboolean sched_resreq_host_ok(const BsResReq *rr, const SchedHost *host);
+/* Whether rr can rule out a host at all (has a select or a memory ask):
+ * jobs without one may share what the pass learnt about their shape. */
+gboolean sched_resreq_constrains(const BsResReq *rr);
+
 /* prehosts.c: position c of queue q's open list left it or came back. */
 void prehosts_listed(Pass *p, guint q, guint h, gboolean listed);
 
@@ -95,8 +138,6 @@ gboolean preempt_queue_can(const Preempt *pre, guint q);
  * placement has just found no host offering the job a slot. */
 gboolean preempt_try(Pass *p, guint idx, gboolean placed_none);
 
-/* resume.c: resume preempted jobs whose slots are free again. */
-void sched_resume(Pass *p);
 
 /* pool.c: queue-based fairshare. */
 /* NULL when no queue is in a pool.  Fills plan->queue_deserved with -1. */

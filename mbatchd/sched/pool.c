@@ -184,7 +184,7 @@ host_free(Pass *p, guint h)
 {
 	const SchedHost *host = &p->snap->hosts[h];
 
-	if (host->state != SCHED_HOST_OK)
+	if (sched_host_state(p, h) != SCHED_HOST_OK)
 		return 0;
 	if (host->max_slots < 0)
 		return G_MAXINT;

@@ -208,7 +208,7 @@ pt_eligible(const Try *t, guint r)
 {
 	const SchedRunning *run = &t->p->snap->running[r];
 
-	return run->state == SCHED_RUN_RUN && !t->pre->done[r] &&
+	return run->state == SCHED_RUN_RUN && !t->pre->done[r] && !t->pre->held[r] &&
 	    rel_of(t, run->queue)->may &&
 	    (run->max_preempt <= 0 || run->preempt_count < run->max_preempt);
 }
@@ -758,23 +758,20 @@ static void
 commit_try(Try *t)
 {
 	const SchedSnapshot *s = t->p->snap;
-	GArray *pre = t->p->plan->preemptions;
-	guint first_pre = pre->len, first = t->p->plan->allocs->len, n;
+	guint first = t->p->plan->allocs->len, n;
 
+	/* The victims go into the plan right before their preemptor. */
 	for (guint i = 0; i < t->order->len; i++) {
 		guint v = g_array_index(t->order, guint, i);
-		SchedPreemption d = {
-			.victim = g_array_index(t->victims, Victim, v).run,
-			.preemptor = t->idx,
-		};
+		guint victim = g_array_index(t->victims, Victim, v).run;
 
-		d.terminate = s->queues[s->running[d.victim].queue].terminate_on_preempt;
-		t->pre->done[d.victim] = TRUE;
-		prehosts_taken(t->p, d.victim);
-		g_array_append_val(pre, d);
+		t->pre->done[victim] = TRUE;
+		prehosts_taken(t->p, victim);
+		plan_add(t->p->plan, s->queues[s->running[victim].queue].terminate_on_preempt ?
+		    SCHED_DO_PREEMPT_TERMINATE : SCHED_DO_PREEMPT_SUSPEND, victim, t->idx);
 	}
 	n = place_after(t);
-	sched_commit(t->p, t->idx, first, n, first_pre, pre->len - first_pre);
+	sched_commit(t->p, t->idx, first, n);
 }
 
 static void

@@ -29,6 +29,8 @@ struct Preempt {
 	gboolean *can;            /* [n_queues]: may preempt some queue */
 	GArray **on_host;         /* [n_hosts]: RUN jobs holding slots there */
 	gboolean *done;           /* [n_running]: preempted in this pass */
+	const gboolean *held;     /* [n_running]: the window stage suspends or
+	                           * kills it this pass: no victim (Pass.run_held) */
 	guint *seen;              /* [n_running]: stamp of the last listing */
 	guint stamp;
 	guint **qrank;            /* [a]: NULL, or [b]: rank of b for a (4a) */

@@ -79,6 +79,7 @@ static gboolean
 victim_for(const Preempt *pre, guint a, const SchedRunning *run)
 {
 	return run->state == SCHED_RUN_RUN &&
+	    !pre->held[run - pre->snap->running] &&
 	    preempt_rel(pre, a, run->queue)->may &&
 	    (run->max_preempt <= 0 || run->preempt_count < run->max_preempt);
 }
@@ -300,7 +301,7 @@ preempt_cand_begin(Pass *p, const SchedJob *j, CandGen *g)
 	}
 	g->q = q;
 	g->plain = j->asked_hosts == NULL &&
-	    (s->host_filter == NULL || j->filter_data == NULL);
+	    !sched_resreq_constrains(j->resreq);
 	g->next = 0;
 }
 

@@ -1,10 +1,13 @@
 /*
- * Resuming preempted jobs.  Follows lsf-reference.md 4.1 ("A preempted job
+ * The resume stage: preempted jobs take their slots back before anything
+ * new starts.  Follows lsf-reference.md 4.1 ("A preempted job
  * is resumed as soon as enough slots are free again", "Resume of SSUSP
  * jobs") and seeds/lsf-preemptive-scheduling.txt:
  *
  * - Only jobs SSUSP because of preemption (SchedRunning.preempted) are
- *   resumed here; load and window suspensions belong to sbatchd.
+ *   resumed here; load suspensions belong to sbatchd, run-window ones to
+ *   the window stage (window.c), and a preempted job waits here while
+ *   its queue's run window is closed.
  * - It need not wait for the preemptor to end: the job resumes when, with
  *   its slots counted as running again, every limit that stopped counting
  *   them (count.h, SchedRunOnly) still holds.  Limits that count suspended
@@ -84,7 +87,8 @@ alloc_fits(Resume *rs, const SchedRunning *r, const SchedAlloc *a)
 	const SchedHost *host = &p->snap->hosts[a->host];
 	const SchedUser *u = &p->snap->users[r->user];
 
-	if (rs->host_used[a->host] || host->state == SCHED_HOST_UNAVAIL)
+	if (rs->host_used[a->host] ||
+	    sched_host_state(p, a->host) == SCHED_HOST_UNAVAIL)
 		return FALSE;
 	if (c->run_only.host &&
 	    !within(host->max_slots, sched_count_host(c, a->host), a->slots))
@@ -103,8 +107,6 @@ try_resume(Resume *rs, guint idx)
 {
 	Pass *p = rs->p;
 	const SchedRunning *r = &p->snap->running[idx];
-	SchedResume d = { .job = idx };
-
 	if (!job_fits(p, r))
 		return;
 	for (guint a = 0; a < r->n_allocs; a++)
@@ -115,7 +117,7 @@ try_resume(Resume *rs, guint idx)
 		    -r->allocs[a].slots);
 		rs->host_used[r->allocs[a].host] = TRUE;
 	}
-	g_array_append_val(p->plan->resumes, d);
+	plan_add(p->plan, SCHED_DO_RESUME, idx, 0);
 }
 
 static int
@@ -139,7 +141,10 @@ sched_resume(Pass *p)
 	Resume rs = { .p = p, .host_used = g_new0(gboolean, s->n_hosts) };
 
 	for (guint i = 0; i < s->n_running; i++)
-		if (s->running[i].state == SCHED_RUN_SSUSP && s->running[i].preempted)
+		/* Not while its queue's run window is closed: the window
+		 * stage resumes it when the window opens. */
+		if (s->running[i].state == SCHED_RUN_SSUSP && s->running[i].preempted &&
+		    p->run_open[s->running[i].queue])
 			g_array_append_val(order, i);
 	g_array_sort_with_data(order, cmp_resume, (gpointer)s);
 	for (guint i = 0; i < order->len; i++)

@@ -1,9 +1,18 @@
 /*
- * The scheduler's contract: a read-only snapshot of the cluster goes in, a
- * plan comes out.  Nothing here touches sockets, files, clocks or globals;
- * the daemon builds the snapshot from its state, runs sched_run(), and turns
- * the plan into journaled events.  The same code runs in unit tests and in
- * benchmarks over simulated clusters.
+ * The scheduler's contract: a read-only, closed snapshot of the cluster
+ * goes in, a plan comes out.  Closed: everything the policies read is in
+ * the snapshot (hosts with their load and memory figures, queues with
+ * their limits and parsed time windows, each job's parsed -R and
+ * evaluated dependencies, the time as `now`), so nothing here touches
+ * sockets, files, clocks or globals, or calls back into the daemon
+ * (tests/unit/sched-closed.sh checks the sources).  The daemon builds the
+ * snapshot from its state, runs sched_run(), and applies the plan's
+ * decisions in order.  The same code runs in unit tests and in benchmarks
+ * over simulated clusters.
+ *
+ * sched_run() is a pipeline of stages (sched.c lists them): time windows,
+ * entitlement, queue order, resume, placement, preemption.  The plan is a
+ * list of typed decisions, the pending reasons, and when to run next.
  *
  * Indexes, not pointers, link the pieces: a job names its queue and user by
  * their position in the snapshot's arrays, a placement names hosts the same
@@ -14,6 +23,8 @@
 
 #include <glib.h>
 #include <stdint.h>
+
+#include "resreq/resreq.h"
 
 #define SCHED_UNLIMITED (-1)
 
@@ -32,6 +43,17 @@ typedef struct {
 	SchedHostState state;
 	double r15s;              /* load, for the least-loaded-first order */
 	double r1m;               /* breaks r15s ties when choosing victims */
+	/* What -R select[] and rusage[mem] read (resreq-host.c).  Memory
+	 * in MB.  load_known FALSE: the host never reported its load, and
+	 * a select on a load index fails there. */
+	gboolean load_known;
+	double r15m, ut, mem, swp, tmp;
+	double maxmem;            /* 0 when unknown */
+	const char *type;         /* NULL: "LINUX" */
+	const char *model;        /* NULL: "LINUX" */
+	/* lsb.hosts DISPATCH_WINDOW (BsTimeWindow array, NULL: always open):
+	 * outside it the host is closed_Wind for new jobs (window.c). */
+	const GArray *dispatch_window;
 } SchedHost;
 
 typedef struct {
@@ -53,7 +75,10 @@ typedef struct {
 typedef struct {
 	const char *name;
 	int priority;
-	gboolean dispatch_ok;     /* active, and its dispatch/run windows open */
+	/* Not inactivated by badmin qinact.  (A builder may also fold
+	 * closed windows in and say so with inactive_by_admin FALSE; the
+	 * windows below are checked either way.) */
+	gboolean dispatch_ok;
 	gboolean inactive_by_admin; /* why dispatch_ok is FALSE: admin or window */
 	int qjob_limit;           /* slots of the whole queue */
 	int ujob_limit;           /* slots per user in the queue */
@@ -70,6 +95,14 @@ typedef struct {
 	SchedQueueRef *preemptable_queues;
 	guint n_preemptable_queues;
 	gboolean terminate_on_preempt;  /* TERMINATE_WHEN=PREEMPT */
+	/* Time windows, lib/conf BsTimeWindow arrays (NULL: always open),
+	 * read against now by the time-driven stage (window.c).  Outside
+	 * dispatch_window the queue starts nothing; outside run_window it
+	 * starts nothing and its running jobs are suspended, or killed with
+	 * terminate_on_window (TERMINATE_WHEN=WINDOW). */
+	const GArray *dispatch_window;
+	const GArray *run_window;
+	gboolean terminate_on_window;
 	/* Queue-based fairshare (pool.c).  in_pool FALSE (a zeroed struct):
 	 * the queue is in no SLOT_POOL. */
 	gboolean in_pool;
@@ -115,14 +148,6 @@ typedef enum {
 	SCHED_DEP_NEVER,
 } SchedDepState;
 
-/*
- * The host filter decides whether a job may run on a host for reasons the
- * scheduler does not model itself (the -R select expression, memory).  It
- * must be pure: same answer for the same arguments.
- */
-typedef gboolean (*SchedHostFilter)(const void *job_data, const SchedHost *host,
-    void *filter_data);
-
 typedef struct {
 	guint64 id;
 	guint32 array_index;
@@ -139,7 +164,11 @@ typedef struct {
 	gint64 begin_time;        /* bsub -b; 0 = none */
 	guint64 array_id;         /* job id of its array; 0 if not an element */
 	int array_limit;          /* "%N" of the array; 0 = none */
-	const void *filter_data;  /* handed to the host filter */
+	/* bsub -R as parsed when the submission was applied; select[] and
+	 * rusage[mem] are checked against each host's figures
+	 * (resreq-host.c).  NULL: none.  one_host and ptile above are its
+	 * span[], copied out. */
+	const BsResReq *resreq;
 } SchedJob;
 
 typedef enum {
@@ -164,6 +193,10 @@ typedef struct {
 	                           * queue > lsb.params); <= 0 unlimited */
 	gboolean preempted;       /* with state SSUSP: suspended by preemption,
 	                           * so the policy resumes it (resume.c) */
+	gboolean window_held;     /* with state SSUSP: suspended because its
+	                           * queue's run window closed (window.c) */
+	gboolean terminating;     /* a kill was already ordered: the window
+	                           * stage does not order it again */
 } SchedRunning;
 
 /* PREEMPT_FOR keywords: the same bits as BsPreemptFor in lib/conf/conf.h,
@@ -193,9 +226,9 @@ typedef struct {
 	 * (submission, btop/bbot, requeue-to-head already applied). */
 	SchedJob *pending;
 	guint n_pending;
-	SchedHostFilter host_filter;   /* NULL: every host passes */
-	void *host_filter_data;
-	gint64 now;
+	gint64 now;               /* seconds since the epoch: the only clock */
+	int utc_offset;           /* seconds east of UTC at now: windows are
+	                           * written in local time */
 	/* PREEMPT_FOR.  Whether preemption is configured at all is not a
 	 * field: it is whether any queue is preemptive or preemptable. */
 	guint preempt_for;        /* SchedPreemptFor bits */
@@ -240,7 +273,7 @@ typedef enum {
 	SCHED_HR_USER_HOST,           /* lsb.hosts JL/U */
 	SCHED_HR_USER_CPU,            /* lsb.users JL/P */
 	SCHED_HR_GROUP_CPU,           /* lsb.users JL/P of a user group */
-	SCHED_HR_RESREQ,              /* the host filter said no */
+	SCHED_HR_RESREQ,              /* -R select[] or rusage[mem] not met */
 	SCHED_HR_NOT_ENOUGH,          /* free, but fewer slots than the job needs */
 	_SCHED_HR_MAX
 } SchedHostReason;
@@ -253,34 +286,37 @@ typedef struct {
 	const char *pool;
 } SchedPending;
 
-typedef struct {
-	guint job;                /* index into SchedSnapshot.pending */
-	guint first_alloc;        /* into SchedPlan.allocs */
-	guint n_allocs;
-	/* Jobs to suspend (or kill) before this one starts on their slots. */
-	guint first_preemption;   /* into SchedPlan.preemptions */
-	guint n_preemptions;
-} SchedDispatch;
-
-typedef struct {
-	guint victim;             /* index into SchedSnapshot.running */
-	guint preemptor;          /* index into SchedSnapshot.pending */
-	gboolean terminate;       /* TERMINATE_WHEN=PREEMPT: kill, not suspend */
-} SchedPreemption;
-
-typedef struct {
-	guint job;                /* index into SchedSnapshot.running */
-} SchedResume;
-
 /*
- * The daemon applies a plan in this order: resumes, then each dispatch
- * after suspending its preemptions.
+ * What the daemon is to do, one decision at a time.  A preemption names
+ * its preemptor and comes right before that preemptor's dispatch; the
+ * daemon applies decisions in plan order, one small function per kind
+ * (mbatchd/mbd-dispatch.c).
  */
+typedef enum {
+	SCHED_DO_DISPATCH = 0,        /* start a pending job on its allocs */
+	SCHED_DO_PREEMPT_SUSPEND,     /* suspend a running job for a preemptor */
+	SCHED_DO_PREEMPT_TERMINATE,   /* kill it instead: TERMINATE_WHEN=PREEMPT */
+	SCHED_DO_RESUME,              /* resume a job suspended by preemption */
+	SCHED_DO_WINDOW_SUSPEND,      /* its queue's run window closed */
+	SCHED_DO_WINDOW_RESUME,       /* the run window opened again */
+	SCHED_DO_WINDOW_TERMINATE,    /* closed, and TERMINATE_WHEN=WINDOW */
+	_SCHED_DO_MAX
+} SchedDecisionKind;
+
 typedef struct {
-	GArray *dispatches;       /* SchedDispatch, in decision order */
+	SchedDecisionKind kind;
+	/* SCHED_DO_DISPATCH: index into SchedSnapshot.pending; every other
+	 * kind: index into SchedSnapshot.running. */
+	guint job;
+	guint first_alloc;        /* SCHED_DO_DISPATCH: into SchedPlan.allocs */
+	guint n_allocs;
+	guint by;                 /* SCHED_DO_PREEMPT_*: the preemptor, index
+	                           * into SchedSnapshot.pending */
+} SchedDecision;
+
+typedef struct {
+	GArray *decisions;        /* SchedDecision, in the order to apply */
 	GArray *allocs;           /* SchedAlloc, referenced by dispatches */
-	GArray *preemptions;      /* SchedPreemption, referenced by dispatches */
-	GArray *resumes;          /* SchedResume, preempted jobs to resume */
 	SchedPending *pending;    /* one per snapshot pending job */
 	guint n_pending;
 	/* Queue-based fairshare, for bqueues -l: each queue's deserved slots
@@ -290,7 +326,28 @@ typedef struct {
 	guint n_queues;
 	int *pool_slots;          /* [n_pools] */
 	guint n_pools;
+	/* When the scheduler must run again though nothing else happens
+	 * (a window opens or closes, a begin time comes), on the clock of
+	 * SchedSnapshot.now; 0: nothing timed. */
+	gint64 next_wake;
 } SchedPlan;
+
+static inline const SchedDecision *
+sched_plan_decision(const SchedPlan *plan, guint i)
+{
+	return &g_array_index(plan->decisions, SchedDecision, i);
+}
+
+/* How many decisions of this kind the plan holds. */
+guint sched_plan_count(const SchedPlan *plan, SchedDecisionKind kind);
+/* Whether the kind frees a running job's slots for a preemptor. */
+static inline gboolean
+sched_kind_preempts(SchedDecisionKind kind)
+{
+	return kind == SCHED_DO_PREEMPT_SUSPEND || kind == SCHED_DO_PREEMPT_TERMINATE;
+}
+/* The kind's name, for logs and tests ("dispatch", "window-suspend"). */
+const char *sched_kind_name(SchedDecisionKind kind);
 
 SchedPlan *sched_run(const SchedSnapshot *snap);
 void sched_plan_free(SchedPlan *plan);

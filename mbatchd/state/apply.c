@@ -10,6 +10,7 @@
 
 #include <string.h>
 
+#include "resreq/resreq.h"
 #include "state.h"
 #include "util/error.h"
 
@@ -53,6 +54,24 @@ spec_ref_new(State *st, const Basalt__JobSpec *spec)
 	r->spec = spec_copy(&rest);
 	r->spec->env = r->env->vars;
 	r->spec->n_env = r->env->n;
+	return r;
+}
+
+/*
+ * -R and -w are parsed here, once per submission (and per bmod), on the
+ * live path and on replay alike; the scheduler only reads the result.
+ * Both were checked at submission, so a failure means a journal from an
+ * older version: the job then runs without the clause, as it did there.
+ */
+static JobSpecRef *
+spec_ref_parsed(State *st, const Basalt__JobSpec *spec)
+{
+	JobSpecRef *r = spec_ref_new(st, spec);
+
+	if (r->spec->resreq != NULL && *r->spec->resreq)
+		r->resreq = bs_resreq_parse(r->spec->resreq, NULL);
+	if (r->spec->dependency != NULL && *r->spec->dependency)
+		r->depend = bs_depend_parse(r->spec->dependency, NULL);
 	return r;
 }
 
@@ -126,7 +145,11 @@ clear_run(State *st, Job *j)
 	j->start_time = 0;
 	j->end_time = 0;
 	g_clear_pointer(&j->suspend_reason, g_free);
+	j->window_kill_sent = FALSE;
 	basalt__resource_usage__init(&j->usage);
+	if (j->effective != NULL)
+		basalt__job_effective__free_unpacked(j->effective, NULL);
+	j->effective = NULL;
 }
 
 static void
@@ -159,6 +182,7 @@ add_job(State *st, const Basalt__EvJobNew *e, JobSpecRef *spec, guint32 index,
 	j->submit_time = now;
 	j->state = spec->spec->hold ? JS_PSUSP : JS_PEND;
 	g_hash_table_insert(st->jobs, &j->key, j);
+	state_dep_index_add(st, j);
 	pending_insert(st, j, FALSE);
 }
 
@@ -174,7 +198,7 @@ apply_new(State *st, const Basalt__EvJobNew *e, gint64 now, GError **err)
 		    "job %" G_GUINT64_FORMAT " already exists", e->job_id);
 		return FALSE;
 	}
-	spec = spec_ref_new(st, e->spec);
+	spec = spec_ref_parsed(st, e->spec);
 	if (e->n_array_indexes == 0)
 		add_job(st, e, spec, 0, now);
 	for (size_t i = 0; i < e->n_array_indexes; i++)
@@ -209,6 +233,8 @@ apply_dispatch(State *st, const Basalt__EvJobDispatch *e, gint64 now,
 	j->start_time = now;
 	/* A journal from before instances numbers its runs on replay. */
 	j->instance = e->instance != 0 ? e->instance : j->instance + 1;
+	if (e->effective != NULL)
+		j->effective = job_effective_copy(e->effective);
 	g_clear_pointer(&j->pending_reason, g_free);
 	return TRUE;
 }
@@ -344,12 +370,16 @@ apply_modify(State *st, const Basalt__EvJobModify *e, GError **err)
 		return bad_move(j, "modify", err);
 	/* Copy first: the event may borrow strings from the old spec. */
 	old = j->spec;
-	j->spec = spec_ref_new(st, e->spec);
+	j->spec = spec_ref_parsed(st, e->spec);
 	job_spec_ref_drop(old);
 	/* From the job's own copy: the event's strings may be the old spec's. */
 	if (j->index == 0 && job_spec(j)->job_name != NULL &&
-	    *job_spec(j)->job_name)
+	    *job_spec(j)->job_name) {
+		/* The index files the job under its name: refile it. */
+		state_dep_index_remove(st, j);
 		j->name = state_intern(st, job_spec(j)->job_name);
+		state_dep_index_add(st, j);
+	}
 	return TRUE;
 }
 
@@ -387,6 +417,7 @@ apply_clean(State *st, const Basalt__EvJobClean *e, GError **err)
 	if (j->flink != NULL)
 		g_queue_delete_link(&st->finished, j->flink);
 	state_host_index_remove(st, j);
+	state_dep_index_remove(st, j);
 	g_hash_table_remove(st->jobs, &j->key);
 	return TRUE;
 }

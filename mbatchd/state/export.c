@@ -109,6 +109,7 @@ export_run(Export *x, const Job *j)
 	d->exec_hosts = j->exec_hosts;
 	d->n_exec_hosts = g_strv_length(j->exec_hosts);
 	d->instance = j->instance;
+	d->effective = j->effective;
 	ev->body_case = BASALT__EVENT__BODY_JOB_DISPATCH;
 	ev->job_dispatch = d;
 	if (j->pgid != 0) {

@@ -31,6 +31,8 @@ job_free(Job *j)
 {
 	job_spec_ref_drop(j->spec);
 	g_strfreev(j->exec_hosts);
+	if (j->effective != NULL)
+		basalt__job_effective__free_unpacked(j->effective, NULL);
 	g_free(j->pending_reason);
 	g_free(j->suspend_reason);
 	g_free(j);
@@ -201,6 +203,7 @@ state_new(void)
 	st->envs = g_hash_table_new(shared_env_hash, shared_env_equal);
 	st->by_host = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 	    (GDestroyNotify)g_hash_table_destroy);
+	state_dep_index_init(st);
 	return st;
 }
 
@@ -214,6 +217,7 @@ state_free(State *st)
 		return;
 	g_queue_clear(&st->finished);
 	g_hash_table_destroy(st->by_host);
+	state_dep_index_free(st);
 	g_hash_table_destroy(st->queues);
 	g_hash_table_destroy(st->jobs);
 	g_hash_table_destroy(st->hosts);
@@ -326,6 +330,18 @@ job_slots(const Job *j)
 	if (j->exec_hosts != NULL)
 		return (int)g_strv_length(j->exec_hosts);
 	return spec != NULL && spec->min_slots > 0 ? (int)spec->min_slots : 1;
+}
+
+Basalt__JobEffective *
+job_effective_copy(const Basalt__JobEffective *e)
+{
+	size_t len = basalt__job_effective__get_packed_size(e);
+	g_autofree guint8 *buf = g_malloc(len > 0 ? len : 1);
+
+	/* Through the wire form, so that protobuf-c's free_unpacked is the
+	 * one free for every copy, whatever fields the message grows. */
+	basalt__job_effective__pack(e, buf);
+	return basalt__job_effective__unpack(NULL, len, buf);
 }
 
 const Basalt__JobSpec *

@@ -18,6 +18,7 @@
 
 #include "common.pb-c.h"
 #include "event.pb-c.h"
+#include "job/depend.h"
 
 typedef Basalt__JobState JobState;
 #define JS_PEND  BASALT__JOB_STATE__JOB_STATE_PEND
@@ -48,15 +49,16 @@ typedef struct SharedEnv {
 } SharedEnv;
 
 /* The submission an array's elements share, kept once, with its -R and -w
- * parsed on first use by the scheduler.  spec->env points into env, which
- * is shared with other specs: never free or change it through spec. */
+ * parsed when the submission (or bmod) is applied, so the scheduler reads
+ * them and never parses.  spec->env points into env, which is shared with
+ * other specs: never free or change it through spec. */
 typedef struct {
 	gint ref;
 	Basalt__JobSpec *spec;
 	SharedEnv *env;             /* NULL: no environment */
-	gboolean parsed;
-	struct _BsResReq *resreq;   /* NULL: no -R */
-	struct _BsDepend *depend;   /* NULL: no -w */
+	struct _BsResReq *resreq;   /* NULL: no -R (or one this version
+	                             * cannot read, from an old journal) */
+	struct _BsDepend *depend;   /* NULL: no -w (same) */
 } JobSpecRef;
 
 typedef struct Job {
@@ -85,6 +87,12 @@ typedef struct Job {
 	guint preempt_count;      /* times preempted (MAX_JOB_PREEMPT) */
 	guint64 preempted_by;     /* job_key of the preemptor while SSUSP by it */
 	guint32 instance;         /* number of the current (or last) run, 0 = never */
+	gboolean window_kill_sent; /* volatile: TERMINATE_WHEN=WINDOW ordered the
+	                           * kill of this run; cleared with the run */
+	/* What the current (or last) run started with, from its dispatch
+	 * event; NULL while pending, or when the dispatch was journaled
+	 * before stamps existed (mbatchd/effective.c resolves then). */
+	Basalt__JobEffective *effective;
 
 	GList *qlink;             /* in its queue's pending list, when pending */
 	GList *flink;             /* in State.finished, when DONE/EXIT */
@@ -114,6 +122,9 @@ typedef struct {
 	GHashTable *interned;     /* string -> its copy in names */
 	GHashTable *envs;         /* SharedEnv set: identical environments once */
 	GHashTable *by_host;      /* exec_hosts[0] -> set of Job* run there */
+	/* depindex.c: the jobs a -w reference can name. */
+	GHashTable *dep_by_id;    /* &id -> set of Job* (array elements share it) */
+	GHashTable *dep_by_name;  /* interned user -> (base name -> set of Job*) */
 } State;
 
 static inline guint64
@@ -138,6 +149,19 @@ GPtrArray *state_jobs_on_host(const State *st, const char *host);
 void state_host_index_add(State *st, Job *j);
 void state_host_index_remove(State *st, Job *j);
 Job *state_job(const State *st, guint64 id, guint32 index);
+
+/* depindex.c: apply.c keeps the dependency index as jobs come, change
+ * name and are cleaned. */
+void state_dep_index_init(State *st);
+void state_dep_index_free(State *st);
+void state_dep_index_add(State *st, Job *j);
+void state_dep_index_remove(State *st, Job *j);
+/* Appends one BsDependJob (job/depend.h) to out for every job the
+ * reference names, as BsDependLookup promises: for a name, the jobs of
+ * `user` (interned) answering to it; for an id, that job or every element
+ * of that array; for an element, that element. */
+void state_dep_lookup(const State *st, const char *user,
+    const BsDependRef *ref, GArray *out);
 QueueRt *state_queue(State *st, const char *name);
 /* The queue's runtime record, created open and active on first use. */
 QueueRt *state_queue_ensure(State *st, const char *name);
@@ -149,6 +173,8 @@ gboolean job_is_finished(const Job *j);  /* DONE, EXIT */
 const char *job_state_name(JobState s);  /* "PEND", "RUN", ... */
 int job_slots(const Job *j);             /* slots held while started */
 const Basalt__JobSpec *job_spec(const Job *j);
+/* An owned copy of a stamp; free with basalt__job_effective__free_unpacked(). */
+Basalt__JobEffective *job_effective_copy(const Basalt__JobEffective *e);
 
 void job_spec_ref_drop(JobSpecRef *r);
 /* A reference to the shared copy of these n variables (n > 0). */

@@ -367,8 +367,10 @@ svc_fill_job_info(Manager *m, const Job *j, gboolean detail,
 	info->usage->n_pids = 0;
 	info->usage->base.n_unknown_fields = 0;
 	info->usage->base.unknown_fields = NULL;
-	if (detail)
+	if (detail) {
 		info->spec = (Basalt__JobSpec *)job_spec(j);
+		info->effective = j->effective;
+	}
 	(void)m;
 }
 

@@ -2,7 +2,8 @@
  * bsub: choose the queue, check the request against it, give the job its
  * id and commit it.  Everything that can be wrong with a submission is
  * found here, before the job exists: a bad -R, a dependency on a job that
- * does not exist, a run limit over the queue's, a malformed array.
+ * does not exist, a limit over a hard limit of the profile or queue (the
+ * maxima mbatchd/effective.c bounds a job by), a malformed array.
  */
 #include "config.h"
 
@@ -10,6 +11,7 @@
 
 #include "job/array.h"
 #include "job/depend.h"
+#include "mbatchd/effective.h"
 #include "mbatchd/svc/svc.h"
 #include "resreq/resreq.h"
 #include "util/error.h"
@@ -56,16 +58,20 @@ svc_check_spec(Manager *m, const Caller *c, const Basalt__JobSpec *spec,
 	    (app = bs_config_app(m->cfg, spec->app_profile)) == NULL)
 		return svc_error(E(BAD_REQUEST), "%s: Application profile does not "
 		    "exist", spec->app_profile);
-	if (app != NULL && app->runlimit.max != BS_CONF_UNLIMITED &&
-	    spec->runlimit_s > (guint64)app->runlimit.max * 60)
+	if (app == NULL)
+		app = effective_app(m->cfg, spec);
+	switch (effective_check_spec(q, app, spec)) {
+	case EFFECTIVE_OVER_APP:
 		return svc_error(E(LIMIT), "Cannot exceed the application "
 		    "profile's hard limit(s)");
+	case EFFECTIVE_OVER_QUEUE:
+		return svc_error(E(LIMIT), "Cannot exceed queue's hard limit(s)");
+	case EFFECTIVE_OK:
+		break;
+	}
 	if (spec->max_slots > 0 && spec->max_slots < spec->min_slots)
 		return svc_error(E(BAD_REQUEST),
 		    "Bad argument for option -n: maximum is below minimum");
-	if (q != NULL && q->runlimit.max != BS_CONF_UNLIMITED &&
-	    spec->runlimit_s > (guint64)q->runlimit.max * 60)
-		return svc_error(E(LIMIT), "Cannot exceed queue's hard limit(s)");
 	if (spec->resreq != NULL && *spec->resreq) {
 		BsResReq *rr = bs_resreq_parse(spec->resreq, &err);
 

@@ -12,7 +12,10 @@ INTEGRATION_TESTS = \
 	%reldir%/t0100-reconfig.sh \
 	%reldir%/t0200-preempt.sh \
 	%reldir%/t0210-app.sh \
+	%reldir%/t0220-effective.sh \
 	%reldir%/t0300-pool.sh \
+	%reldir%/t0310-windows.sh \
+	%reldir%/t0320-resreq.sh \
 	%reldir%/t0400-loadgen.sh
 # Crash, torn and damaged journal, full disk, both daemons restarted.
 INTEGRATION_TESTS += \

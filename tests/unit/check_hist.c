@@ -502,6 +502,111 @@ START_TEST(test_format_long)
 }
 END_TEST
 
+/* A dispatch stamped with what the job started with: bhist -l prints it
+ * under that dispatch, LSF's limit blocks first, then the settings; each
+ * run shows its own (the rerun here started under a lower RUNLIMIT), and
+ * bacct -l, which tells what a job used, does not repeat them. */
+static void
+dispatch_stamped(gint64 dt, guint64 id, guint64 runlimit_s, gboolean full)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobDispatch e = BASALT__EV_JOB_DISPATCH__INIT;
+	Basalt__JobEffective eff = BASALT__JOB_EFFECTIVE__INIT;
+	Basalt__JobLimit run = BASALT__JOB_LIMIT__INIT, mem = BASALT__JOB_LIMIT__INIT;
+	Basalt__JobLimit core = BASALT__JOB_LIMIT__INIT, proc = BASALT__JOB_LIMIT__INIT;
+	char *hosts[] = { "hostB" };
+	char *env[] = { "A=1", "B=two words" };
+
+	run.value = runlimit_s;
+	eff.runlimit_s = &run;
+	if (full) {
+		mem.value = 2048;
+		core.value = 0;
+		proc.value = 4;
+		eff.memlimit_kb = &mem;
+		eff.corelimit_kb = &core;
+		eff.processlimit = &proc;
+		eff.nice = -2;
+		eff.job_starter = "astart %USRCMD";
+		eff.pre_exec = "/bin/apre";
+		eff.env = env;
+		eff.n_env = 2;
+		eff.max_preempt = 1;
+	}
+	e.job_id = id;
+	e.exec_hosts = hosts;
+	e.n_exec_hosts = 1;
+	e.effective = &eff;
+	ev.body_case = BASALT__EVENT__BODY_JOB_DISPATCH;
+	ev.job_dispatch = &e;
+	add(&ev, dt);
+}
+
+START_TEST(test_format_long_effective)
+{
+	g_autoptr(GString) out = g_string_new(NULL);
+	g_autoptr(GString) acct = g_string_new(NULL);
+	HistAcctHeader h = { 0 };
+	HistModel *m;
+
+	submit(0, 1, "alice");
+	dispatch_stamped(10, 1, 1200, TRUE);
+	requeue(20, 1, FALSE);
+	dispatch_stamped(30, 1, 600, FALSE);
+	status_full(40, 1, 0, ST(DONE), 0, 0, NULL);
+	m = fold();
+	hist_format_long(out, m->jobs, T0 + 100);
+	ck_assert_str_eq(out->str,
+	    "\n"
+	    "Job <1>, Job Name <sleep 100>, User <alice>, Project <default>, Command <sleep 1\n"
+	    "                     00>\n"
+	    "Sat Nov 21 10:02:00: Submitted from host <hostA>, to Queue <normal>, CWD </home/\n"
+	    "                     alice>;\n"
+	    "Sat Nov 21 10:02:10: Dispatched to <hostB>;\n"
+	    "\n"
+	    " RUNLIMIT\n"
+	    " 20.0 min\n"
+	    "\n"
+	    " MEMLIMIT\n"
+	    " 2 Mbytes\n"
+	    "\n"
+	    " CORELIMIT\n"
+	    " 0 Kbytes\n"
+	    "\n"
+	    " PROCESSLIMIT\n"
+	    " 4\n"
+	    "\n"
+	    " NICE\n"
+	    " -2\n"
+	    "\n"
+	    " JOB_STARTER\n"
+	    " astart %USRCMD\n"
+	    "\n"
+	    " PRE_EXEC\n"
+	    " /bin/apre\n"
+	    "\n"
+	    " ENV_VARS\n"
+	    " <A=1> <B=two words>\n"
+	    "\n"
+	    " MAX_JOB_PREEMPT\n"
+	    " 1\n"
+	    "Sat Nov 21 10:02:20: Requeued;\n"
+	    "Sat Nov 21 10:02:30: Dispatched to <hostB>;\n"
+	    "\n"
+	    " RUNLIMIT\n"
+	    " 10.0 min\n"
+	    "Sat Nov 21 10:02:40: Done successfully. The CPU time used is 0.0 seconds;\n"
+	    "\n"
+	    "Summary of time in seconds spent in various states by  Sat Nov 21 10:02:40\n"
+	    "  PEND     PSUSP    RUN      USUSP    SSUSP    UNKWN    TOTAL\n"
+	    "  20       0        20       0        0        0        40\n"
+	    "\n");
+	hist_format_acct(acct, m->jobs, &h, TRUE);
+	ck_assert_ptr_null(strstr(acct->str, "RUNLIMIT"));
+	hist_model_free(m);
+}
+END_TEST
+
 START_TEST(test_format_timeline)
 {
 	g_autoptr(GString) out = g_string_new(NULL);
@@ -833,6 +938,7 @@ hist_suite(void)
 	tcase_add_test(tc, test_time_forms);
 	tcase_add_test(tc, test_format_summary);
 	tcase_add_test(tc, test_format_long);
+	tcase_add_test(tc, test_format_long_effective);
 	tcase_add_test(tc, test_format_timeline);
 	tcase_add_test(tc, test_format_acct);
 	suite_add_tcase(s, tc);

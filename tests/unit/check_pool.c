@@ -159,9 +159,11 @@ slots_of(guint q)
 		if (t.running[i].queue == q)
 			for (guint a = 0; a < t.running[i].n_allocs; a++)
 				n += t.running[i].allocs[a].slots;
-	for (guint i = 0; i < t.plan->dispatches->len; i++) {
-		const SchedDispatch *d =
-		    &g_array_index(t.plan->dispatches, SchedDispatch, i);
+	for (guint i = 0; i < t.plan->decisions->len; i++) {
+		const SchedDecision *d = sched_plan_decision(t.plan, i);
+
+		if (d->kind != SCHED_DO_DISPATCH)
+			continue;
 
 		if (t.jobs[d->job].queue != q)
 			continue;
@@ -220,9 +222,11 @@ expect_order(const char *want)
 	GString *s = g_string_new(NULL);
 	const char *last = NULL;
 
-	for (guint i = 0; i < t.plan->dispatches->len; i++) {
-		const SchedDispatch *d =
-		    &g_array_index(t.plan->dispatches, SchedDispatch, i);
+	for (guint i = 0; i < t.plan->decisions->len; i++) {
+		const SchedDecision *d = sched_plan_decision(t.plan, i);
+
+		if (d->kind != SCHED_DO_DISPATCH)
+			continue;
 		const char *name = t.queues[t.jobs[d->job].queue].name;
 
 		if (name == last)
@@ -526,7 +530,7 @@ START_TEST(test_soft_share_no_preemption)
 	run();
 	expect_deserved(3, "6/4/2");
 	expect_held(3, "2/0/10");
-	ck_assert_uint_eq(t.plan->preemptions->len, 0);
+	ck_assert_uint_eq((sched_plan_count(t.plan, SCHED_DO_PREEMPT_SUSPEND) + sched_plan_count(t.plan, SCHED_DO_PREEMPT_TERMINATE)), 0);
 }
 END_TEST
 
@@ -833,7 +837,7 @@ START_TEST(test_preemption_beside_a_pool)
 	jobs(q, 10);
 	jobs(hi, 1);
 	run();
-	ck_assert_uint_eq(t.plan->preemptions->len, 1);
+	ck_assert_uint_eq((sched_plan_count(t.plan, SCHED_DO_PREEMPT_SUSPEND) + sched_plan_count(t.plan, SCHED_DO_PREEMPT_TERMINATE)), 1);
 	ck_assert_int_eq(slots_of(2), 3);
 	ck_assert_int_eq(slots_of(3), 3);
 }
@@ -855,8 +859,8 @@ START_TEST(test_bare_preemptive_spares_pool_queues)
 	running(q, 0, 1);
 	jobs(hi, 1);
 	run();
-	ck_assert_uint_eq(t.plan->preemptions->len, 0);
-	ck_assert_uint_eq(t.plan->dispatches->len, 0);
+	ck_assert_uint_eq((sched_plan_count(t.plan, SCHED_DO_PREEMPT_SUSPEND) + sched_plan_count(t.plan, SCHED_DO_PREEMPT_TERMINATE)), 0);
+	ck_assert_uint_eq(sched_plan_count(t.plan, SCHED_DO_DISPATCH), 0);
 }
 END_TEST
 

@@ -167,7 +167,7 @@ preempts(guint by, guint victim)
 	running(1, victim, 0, 0, 1, 100);
 	job(10, by, 0, 1);
 	run();
-	return t.plan->preemptions->len == 1 && t.plan->dispatches->len == 1;
+	return (sched_plan_count(t.plan, SCHED_DO_PREEMPT_SUSPEND) + sched_plan_count(t.plan, SCHED_DO_PREEMPT_TERMINATE)) == 1 && sched_plan_count(t.plan, SCHED_DO_DISPATCH) == 1;
 }
 
 START_TEST(test_form_by_priority)

@@ -20,6 +20,7 @@ typedef struct {
 	SchedAlloc run_allocs[16];
 	SchedSnapshot snap;
 	SchedPlan *plan;
+	GPtrArray *resreqs;       /* BsResReq the jobs point to */
 } T;
 
 static T t;
@@ -35,12 +36,14 @@ setup(void)
 	t.snap.pending = t.jobs;
 	t.snap.running = t.running;
 	t.snap.now = 1000;
+	t.resreqs = g_ptr_array_new_with_free_func((GDestroyNotify)bs_resreq_free);
 }
 
 static void
 teardown(void)
 {
 	sched_plan_free(t.plan);
+	g_ptr_array_free(t.resreqs, TRUE);
 }
 
 static guint
@@ -121,9 +124,11 @@ dispatched(void)
 {
 	GString *s = g_string_new(NULL);
 
-	for (guint i = 0; i < t.plan->dispatches->len; i++) {
-		SchedDispatch *d = &g_array_index(t.plan->dispatches, SchedDispatch, i);
+	for (guint i = 0; i < t.plan->decisions->len; i++) {
+		const SchedDecision *d = sched_plan_decision(t.plan, i);
 
+		if (d->kind != SCHED_DO_DISPATCH)
+			continue;
 		for (guint a = d->first_alloc; a < d->first_alloc + d->n_allocs; a++) {
 			SchedAlloc *al = &g_array_index(t.plan->allocs, SchedAlloc, a);
 
@@ -395,7 +400,7 @@ START_TEST(test_array_running_limit)
 		j->array_limit = 2;
 	}
 	run();
-	ck_assert_uint_eq(t.plan->dispatches->len, 2);
+	ck_assert_uint_eq(sched_plan_count(t.plan, SCHED_DO_DISPATCH), 2);
 	expect_reason(2, "The job array has reached its running element limit;");
 }
 END_TEST
@@ -434,26 +439,43 @@ START_TEST(test_host_states_and_order)
 }
 END_TEST
 
-static gboolean
-only_even_hosts(const void *job_data, const SchedHost *h, void *data)
+static BsResReq *
+resreq(const char *text)
 {
-	return job_data == NULL || strchr("02468", h->name[strlen(h->name) - 1]) != NULL;
+	BsResReq *rr = bs_resreq_parse(text, NULL);
+
+	ck_assert_ptr_nonnull(rr);
+	g_ptr_array_add(t.resreqs, rr);
+	return rr;
 }
 
-START_TEST(test_host_filter)
+/* -R select[] is evaluated in the pass from the hosts' figures in the
+ * snapshot: names, ncpus, load indices, memory; no callback. */
+START_TEST(test_resreq_select_from_snapshot)
 {
 	guint q = queue("normal", 30), u = user("alice");
-	static int marker;
+	guint h1 = host("h1", 1), h2 = host("h2", 1), h3 = host("h3", 4);
 
-	host("h1", 1);
-	host("h2", 1);
-	t.snap.host_filter = only_even_hosts;
-	job(1, q, u, 1)->filter_data = &marker;
-	job(2, q, u, 1)->filter_data = &marker;
+	t.hosts[h1].ncpus = 8;
+	t.hosts[h2].ncpus = 8;
+	t.hosts[h3].ncpus = 2;
+	t.hosts[h1].load_known = t.hosts[h2].load_known = TRUE;
+	t.hosts[h1].mem = 100;
+	t.hosts[h2].mem = 4000;
+	t.hosts[h1].ut = 0.9;
+	t.hosts[h2].ut = 0.1;
+	job(1, q, u, 1)->resreq = resreq("select[ncpus>=8 && mem>1000]");
+	job(2, q, u, 1)->resreq = resreq("select[hname==h3]");
+	/* h3 never reported its load: a select on a load index fails there. */
+	job(3, q, u, 1)->resreq = resreq("select[ut<0.5]");
+	job(4, q, u, 1)->resreq = resreq("select[ncpus>=8] rusage[mem=2000]");
 	run();
-	expect("1@h2*1");
-	expect_reason(1, "Job slot limit reached: 1 host;\n"
-	    "Job's resource requirements not satisfied: 1 host;");
+	expect("1@h2*1 2@h3*1");
+	expect_reason(2, "Job slot limit reached: 1 host;\n"
+	    "Job's resource requirements not satisfied: 2 hosts;");
+	/* h1 has 100 MB free, h2 is taken, h3 has 2 CPUs. */
+	expect_reason(3, "Job slot limit reached: 1 host;\n"
+	    "Job's resource requirements not satisfied: 2 hosts;");
 }
 END_TEST
 
@@ -534,7 +556,7 @@ START_TEST(test_preemption_reopens_a_full_host)
 	run();
 	expect("2@hA*1 3@hA*1");
 	expect_reason(0, "Job slot limit reached: 1 host;");
-	ck_assert_uint_eq(t.plan->preemptions->len, 1);
+	ck_assert_uint_eq((sched_plan_count(t.plan, SCHED_DO_PREEMPT_SUSPEND) + sched_plan_count(t.plan, SCHED_DO_PREEMPT_TERMINATE)), 1);
 }
 END_TEST
 
@@ -585,7 +607,7 @@ main(void)
 	tcase_add_test(tc, test_job_gates);
 	tcase_add_test(tc, test_array_running_limit);
 	tcase_add_test(tc, test_host_states_and_order);
-	tcase_add_test(tc, test_host_filter);
+	tcase_add_test(tc, test_resreq_select_from_snapshot);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("open");
 	tcase_add_checked_fixture(tc, setup, teardown);

@@ -466,6 +466,72 @@ START_TEST(test_instances)
 	g_ptr_array_free(blocks, TRUE);
 	state_free(copy);
 	st = orig;
+
+/* A dispatch's stamp of effective parameters: the job keeps its own copy,
+ * a snapshot (export, replay) carries it, a requeue drops it and a
+ * dispatch without one (an old journal) leaves none. */
+START_TEST(test_dispatch_stamp)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobDispatch d = BASALT__EV_JOB_DISPATCH__INIT;
+	Basalt__EvJobRequeue rq = BASALT__EV_JOB_REQUEUE__INIT;
+	Basalt__JobEffective eff = BASALT__JOB_EFFECTIVE__INIT;
+	Basalt__JobLimit run = BASALT__JOB_LIMIT__INIT;
+	char *hosts[] = { "hA" };
+	char *env[] = { "A=1" };
+	GPtrArray *events, *blocks;
+	State *copy;
+	Job *j;
+
+	submit(1, "normal", 10, 0, FALSE);
+	submit(2, "normal", 11, 0, FALSE);
+	run.value = 600;
+	eff.runlimit_s = &run;
+	eff.nice = 4;
+	eff.pre_exec = "/bin/pre";
+	eff.env = env;
+	eff.n_env = 1;
+	eff.max_preempt = 2;
+	d.job_id = 1;
+	d.exec_hosts = hosts;
+	d.n_exec_hosts = 1;
+	d.effective = &eff;
+	ev.body_case = BASALT__EVENT__BODY_JOB_DISPATCH;
+	ev.job_dispatch = &d;
+	ck_assert(apply(&ev, 20));
+	ck_assert(dispatch(2, 0, "hA"));
+	ck_assert_ptr_null(state_job(st, 2, 0)->effective);
+
+	j = state_job(st, 1, 0);
+	ck_assert_ptr_nonnull(j->effective);
+	ck_assert_ptr_ne(j->effective, &eff);
+	ck_assert_ptr_nonnull(j->effective->runlimit_s);
+	ck_assert_uint_eq(j->effective->runlimit_s->value, 600);
+	ck_assert_ptr_null(j->effective->cpulimit_s);
+	ck_assert_int_eq(j->effective->nice, 4);
+	ck_assert_str_eq(j->effective->pre_exec, "/bin/pre");
+	ck_assert_uint_eq(j->effective->n_env, 1);
+	ck_assert_str_eq(j->effective->env[0], "A=1");
+
+	events = state_export_events(st, &blocks);
+	copy = state_new();
+	for (guint i = 0; i < events->len; i++)
+		ck_assert(state_apply(copy, events->pdata[i], NULL));
+	g_ptr_array_free(events, TRUE);
+	g_ptr_array_free(blocks, TRUE);
+	j = state_job(copy, 1, 0);
+	ck_assert_ptr_nonnull(j->effective);
+	ck_assert_uint_eq(j->effective->runlimit_s->value, 600);
+	ck_assert_uint_eq(j->effective->max_preempt, 2);
+	ck_assert_str_eq(j->effective->env[0], "A=1");
+	ck_assert_ptr_null(state_job(copy, 2, 0)->effective);
+	state_free(copy);
+
+	rq.job_id = 1;
+	ev.body_case = BASALT__EVENT__BODY_JOB_REQUEUE;
+	ev.job_requeue = &rq;
+	ck_assert(apply(&ev, 30));
+	ck_assert_ptr_null(state_job(st, 1, 0)->effective);
 }
 END_TEST
 
@@ -601,6 +667,7 @@ main(void)
 	tcase_add_test(tc, test_requeue_switch_move);
 	tcase_add_test(tc, test_queue_and_host_control);
 	tcase_add_test(tc, test_export_replays_to_the_same_state);
+	tcase_add_test(tc, test_dispatch_stamp);
 	tcase_add_test(tc, test_environments_are_shared);
 	tcase_add_test(tc, test_jobs_by_host);
 	tcase_add_test(tc, test_instances);

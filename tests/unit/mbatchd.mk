@@ -3,7 +3,7 @@ TESTS += %reldir%/check_sched
 %canon_reldir%_check_sched_SOURCES = %reldir%/check_sched.c
 %canon_reldir%_check_sched_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_check_sched_CFLAGS = $(TEST_CFLAGS)
-%canon_reldir%_check_sched_LDADD = mbatchd/libbssched.a $(TEST_LIBS) -lm
+%canon_reldir%_check_sched_LDADD = $(BSSCHED_LIBS) $(TEST_LIBS) -lm
 
 check_PROGRAMS += %reldir%/check_state
 TESTS += %reldir%/check_state
@@ -14,13 +14,29 @@ TESTS += %reldir%/check_state
 	lib/resreq/libbsresreq.a lib/job/libbsjob.a \
 	lib/util/libbsutil.a $(TEST_LIBS)
 
+check_PROGRAMS += %reldir%/check_window
+TESTS += %reldir%/check_window
+%canon_reldir%_check_window_SOURCES = %reldir%/check_window.c
+%canon_reldir%_check_window_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_check_window_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_window_LDADD = $(BSSCHED_LIBS) $(TEST_LIBS) -lm
+
+check_PROGRAMS += %reldir%/check_depindex
+TESTS += %reldir%/check_depindex
+%canon_reldir%_check_depindex_SOURCES = %reldir%/check_depindex.c
+%canon_reldir%_check_depindex_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_check_depindex_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_depindex_LDADD = mbatchd/libbsstate.a proto/libbsproto.a \
+	lib/resreq/libbsresreq.a lib/job/libbsjob.a \
+	lib/util/libbsutil.a $(TEST_LIBS)
+
 check_PROGRAMS += %reldir%/check_preempt
 TESTS += %reldir%/check_preempt
 %canon_reldir%_check_preempt_SOURCES = %reldir%/check_preempt.c \
 	%reldir%/preempt-test.h
 %canon_reldir%_check_preempt_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_check_preempt_CFLAGS = $(TEST_CFLAGS)
-%canon_reldir%_check_preempt_LDADD = mbatchd/libbssched.a $(TEST_LIBS) -lm
+%canon_reldir%_check_preempt_LDADD = $(BSSCHED_LIBS) $(TEST_LIBS) -lm
 
 check_PROGRAMS += %reldir%/check_preempt_limits
 TESTS += %reldir%/check_preempt_limits
@@ -28,11 +44,27 @@ TESTS += %reldir%/check_preempt_limits
 	%reldir%/preempt-test.h
 %canon_reldir%_check_preempt_limits_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_check_preempt_limits_CFLAGS = $(TEST_CFLAGS)
-%canon_reldir%_check_preempt_limits_LDADD = mbatchd/libbssched.a $(TEST_LIBS) -lm
+%canon_reldir%_check_preempt_limits_LDADD = $(BSSCHED_LIBS) $(TEST_LIBS) -lm
 
 check_PROGRAMS += %reldir%/check_pool
 TESTS += %reldir%/check_pool
 %canon_reldir%_check_pool_SOURCES = %reldir%/check_pool.c
 %canon_reldir%_check_pool_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_check_pool_CFLAGS = $(TEST_CFLAGS)
-%canon_reldir%_check_pool_LDADD = mbatchd/libbssched.a $(TEST_LIBS) -lm
+%canon_reldir%_check_pool_LDADD = $(BSSCHED_LIBS) $(TEST_LIBS) -lm
+
+# mbatchd/sched stays closed: no daemon header, no daemon symbol.
+TESTS += %reldir%/sched-closed.sh
+EXTRA_DIST += %reldir%/sched-closed.sh
+
+# effective.c: the precedence of a job's effective parameters.  Reads its
+# configuration from conf-data like the lib/conf suites.
+check_PROGRAMS += %reldir%/check_effective
+TESTS += %reldir%/check_effective
+%canon_reldir%_check_effective_SOURCES = %reldir%/check_effective.c %reldir%/conf_test.h
+%canon_reldir%_check_effective_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_check_effective_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_effective_LDADD = mbatchd/libbseffective.a \
+	mbatchd/libbsstate.a lib/conf/libbsconf.a proto/libbsproto.a \
+	lib/resreq/libbsresreq.a lib/job/libbsjob.a lib/util/libbsutil.a \
+	$(TEST_LIBS)

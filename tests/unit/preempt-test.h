@@ -170,9 +170,11 @@ dispatched(void)
 {
 	GString *s = g_string_new(NULL);
 
-	for (guint i = 0; i < t.plan->dispatches->len; i++) {
-		SchedDispatch *d = &g_array_index(t.plan->dispatches, SchedDispatch, i);
+	for (guint i = 0; i < t.plan->decisions->len; i++) {
+		const SchedDecision *d = sched_plan_decision(t.plan, i);
 
+		if (d->kind != SCHED_DO_DISPATCH)
+			continue;
 		for (guint a = d->first_alloc; a < d->first_alloc + d->n_allocs; a++) {
 			SchedAlloc *al = &g_array_index(t.plan->allocs, SchedAlloc, a);
 
@@ -184,26 +186,30 @@ dispatched(void)
 	return g_string_free(s, FALSE);
 }
 
-/* Preemptions, checking each is referenced by its preemptor's dispatch. */
+/* Preemptions, checking each comes right before its preemptor's
+ * dispatch (other preemptions for the same preemptor between). */
 static inline char *
 preempted(void)
 {
 	GString *s = g_string_new(NULL);
 
-	for (guint i = 0; i < t.plan->dispatches->len; i++) {
-		SchedDispatch *d = &g_array_index(t.plan->dispatches, SchedDispatch, i);
+	for (guint i = 0; i < t.plan->decisions->len; i++) {
+		const SchedDecision *pr = sched_plan_decision(t.plan, i);
+		guint k = i + 1;
 
-		for (guint k = d->first_preemption;
-		    k < d->first_preemption + d->n_preemptions; k++) {
-			SchedPreemption *pr =
-			    &g_array_index(t.plan->preemptions, SchedPreemption, k);
-
-			ck_assert_uint_eq(pr->preemptor, d->job);
-			g_string_append_printf(s, "%s%" G_GUINT64_FORMAT "%s>%"
-			    G_GUINT64_FORMAT, s->len ? " " : "",
-			    t.running[pr->victim].id, pr->terminate ? "!" : "",
-			    t.jobs[pr->preemptor].id);
-		}
+		if (!sched_kind_preempts(pr->kind))
+			continue;
+		while (k < t.plan->decisions->len &&
+		    sched_kind_preempts(sched_plan_decision(t.plan, k)->kind))
+			k++;
+		ck_assert_uint_lt(k, t.plan->decisions->len);
+		ck_assert_int_eq(sched_plan_decision(t.plan, k)->kind, SCHED_DO_DISPATCH);
+		ck_assert_uint_eq(sched_plan_decision(t.plan, k)->job, pr->by);
+		g_string_append_printf(s, "%s%" G_GUINT64_FORMAT "%s>%"
+		    G_GUINT64_FORMAT, s->len ? " " : "",
+		    t.running[pr->job].id,
+		    pr->kind == SCHED_DO_PREEMPT_TERMINATE ? "!" : "",
+		    t.jobs[pr->by].id);
 	}
 	return g_string_free(s, FALSE);
 }
@@ -213,9 +219,11 @@ resumed(void)
 {
 	GString *s = g_string_new(NULL);
 
-	for (guint i = 0; i < t.plan->resumes->len; i++) {
-		SchedResume *r = &g_array_index(t.plan->resumes, SchedResume, i);
+	for (guint i = 0; i < t.plan->decisions->len; i++) {
+		const SchedDecision *r = sched_plan_decision(t.plan, i);
 
+		if (r->kind != SCHED_DO_RESUME)
+			continue;
 		g_string_append_printf(s, "%s%" G_GUINT64_FORMAT, s->len ? " " : "",
 		    t.running[r->job].id);
 	}

@@ -1,0 +1,246 @@
+/*
+ * A job's effective parameters, resolved in one place (see effective.h for
+ * the precedence).  Before this file the rule lived three times: the start
+ * order (hosts.c), the scheduler's MAX_JOB_PREEMPT (snapshot.c) and the
+ * submission checks (svc/submit.c), each with its own idea of which level
+ * wins; and what a job started with was never written down, so a
+ * reconfiguration silently changed it for running jobs after a restart.
+ *
+ * A configured time limit of 0 counts as "not set", as it did in the start
+ * order before (the next level applies); a size limit of 0 is a limit.
+ * CPU normalisation (`/host` after a time limit) is not applied; the
+ * stamped value is the raw one.
+ * THREADLIMIT is not parsed by lib/conf, so it has no field yet.
+ */
+#include "config.h"
+
+#include "mbatchd/effective.h"
+#include "mbatchd/state/state.h"
+
+#define MINUTE 60
+
+const BsAppConf *
+effective_app(const BsConfig *cfg, const Basalt__JobSpec *spec)
+{
+	if (spec != NULL && spec->app_profile != NULL && *spec->app_profile)
+		return bs_config_app(cfg, spec->app_profile);
+	return bs_config_default_app(cfg);
+}
+
+/* A limit as resolved: its value when `set`. */
+typedef struct {
+	guint64 v;
+	gboolean set;
+} Lim;
+
+/* What a level's value counts as.  Time limits of 0 count as not set
+ * (bsub -W 0 and a RUNLIMIT of 0 have always meant "none"); a size limit
+ * of 0 is a limit (CORELIMIT = 0: no core file). */
+typedef struct {
+	guint64 unit;           /* seconds or KB per configured unit */
+	gboolean zero_is_limit;
+} Kind;
+
+static const Kind TIME = { MINUTE, FALSE };
+static const Kind SIZE = { 1, TRUE };
+
+static gboolean
+given(gint64 x, Kind k)
+{
+	return x > 0 || (x == 0 && k.zero_is_limit);
+}
+
+/* The value a level offers: its default, else its maximum. */
+static Lim
+level(const BsLimit *l, Kind k)
+{
+	if (given(l->def, k))
+		return (Lim){ (guint64)l->def * k.unit, TRUE };
+	if (given(l->max, k))
+		return (Lim){ (guint64)l->max * k.unit, TRUE };
+	return (Lim){ 0, FALSE };
+}
+
+/* A level's hard limit. */
+static Lim
+hard(const BsLimit *l, Kind k)
+{
+	return given(l->max, k) ? (Lim){ (guint64)l->max * k.unit, TRUE } :
+	    (Lim){ 0, FALSE };
+}
+
+static Lim
+bound(Lim v, Lim max)
+{
+	return max.set && (!v.set || v.v > max.v) ? max : v;
+}
+
+/*
+ * One limit: the job's own value (0 = none given), else the profile's,
+ * else the queue's; then every hard limit bounds it.  `app` and `q` point
+ * at the same limit of the profile and the queue, or are NULL.
+ */
+static Lim
+limit(guint64 job, const BsLimit *app, const BsLimit *q, Kind k)
+{
+	Lim v = { job, job > 0 };
+
+	if (!v.set && app != NULL)
+		v = level(app, k);
+	if (!v.set && q != NULL)
+		v = level(q, k);
+	if (app != NULL)
+		v = bound(v, hard(app, k));
+	if (q != NULL)
+		v = bound(v, hard(q, k));
+	return v;
+}
+
+/* A plain count (PROCESSLIMIT): the profile's, else the queue's; no
+ * default/maximum pair, so nothing to bound. */
+static Lim
+count(int app, int q)
+{
+	if (app > 0)
+		return (Lim){ (guint64)app, TRUE };
+	if (q > 0)
+		return (Lim){ (guint64)q, TRUE };
+	return (Lim){ 0, FALSE };
+}
+
+/* The same limit of the profile and of the queue, each NULL when absent,
+ * in the order limit() and over() take them. */
+#define LIM(field) (app != NULL ? &app->field : NULL), (q != NULL ? &q->field : NULL)
+
+/* A string the profile overrides when it sets it; NULL = neither. */
+static const char *
+either(const char *app, const char *q)
+{
+	if (app != NULL && *app)
+		return app;
+	return q != NULL && *q ? q : NULL;
+}
+
+Basalt__JobEffective *
+effective_resolve(const BsConfig *cfg, const BsQueueConf *q,
+    const BsAppConf *app, const Basalt__JobSpec *spec)
+{
+	Basalt__JobEffective e = BASALT__JOB_EFFECTIVE__INIT;
+	static const Basalt__JobSpec none = BASALT__JOB_SPEC__INIT;
+	Basalt__JobLimit lims[9];    /* borrowed: job_effective_copy() owns the result */
+	guint n = 0;
+	const char *cmd;
+	int max_preempt;
+
+	if (spec == NULL)
+		spec = &none;
+
+#define SET(field, l) do { \
+		Lim l_ = (l); \
+		basalt__job_limit__init(&lims[n]); \
+		lims[n].value = l_.v; \
+		e.field = l_.set ? &lims[n] : NULL; \
+		n++; \
+	} while (0)
+	SET(runlimit_s, limit(spec->runlimit_s, LIM(runlimit), TIME));
+	SET(cpulimit_s, limit(spec->cpulimit_s, LIM(cpulimit), TIME));
+	SET(memlimit_kb, limit(spec->memlimit_kb, LIM(memlimit), SIZE));
+	SET(corelimit_kb, limit(0, LIM(corelimit), SIZE));
+	SET(datalimit_kb, limit(0, LIM(datalimit), SIZE));
+	SET(filelimit_kb, limit(0, LIM(filelimit), SIZE));
+	SET(stacklimit_kb, limit(0, LIM(stacklimit), SIZE));
+	SET(swaplimit_kb, limit(0, LIM(swaplimit), SIZE));
+	SET(processlimit, count(app != NULL ? app->processlimit : BS_CONF_UNLIMITED,
+	    q != NULL ? q->processlimit : BS_CONF_UNLIMITED));
+#undef SET
+	if (app != NULL && app->nice.set)
+		e.nice = app->nice.value;
+	else if (q != NULL)
+		e.nice = q->nice;
+	if ((cmd = either(app ? app->pre_exec : NULL, q ? q->pre_exec : NULL)) != NULL)
+		e.pre_exec = (char *)cmd;
+	if ((cmd = either(app ? app->post_exec : NULL, q ? q->post_exec : NULL)) != NULL)
+		e.post_exec = (char *)cmd;
+	if ((cmd = either(app ? app->job_starter : NULL, q ? q->job_starter : NULL)) != NULL)
+		e.job_starter = (char *)cmd;
+	if (app != NULL && app->env_vars != NULL) {
+		e.env = app->env_vars;
+		e.n_env = g_strv_length(app->env_vars);
+	}
+	/* The one rule for MAX_JOB_PREEMPT lives with the configuration,
+	 * which tests it on its own; here it becomes part of the stamp. */
+	max_preempt = bs_config_max_job_preempt(cfg, q, app);
+	e.max_preempt = max_preempt > 0 ? (guint32)max_preempt : 0;
+	return job_effective_copy(&e);
+}
+
+void
+effective_free(Basalt__JobEffective *e)
+{
+	if (e != NULL)
+		basalt__job_effective__free_unpacked(e, NULL);
+}
+
+Basalt__JobEffective *
+effective_resolve_job(const BsConfig *cfg, const Job *j)
+{
+	const Basalt__JobSpec *spec = job_spec(j);
+
+	/* A job keeps the profile it was submitted with (svc/submit.c writes
+	 * DEFAULT_APPLICATION into the spec), so no default applies here. */
+	return effective_resolve(cfg, bs_config_queue(cfg, j->queue),
+	    bs_config_app(cfg, spec->app_profile), spec);
+}
+
+/* One of the job's own limits against the hard limits above it. */
+static EffectiveCheck
+over(guint64 asked, const BsLimit *app, const BsLimit *q, Kind k)
+{
+	Lim a = { asked, TRUE };
+
+	if (asked == 0)
+		return EFFECTIVE_OK;
+	if (app != NULL && bound(a, hard(app, k)).v < asked)
+		return EFFECTIVE_OVER_APP;
+	if (q != NULL && bound(a, hard(q, k)).v < asked)
+		return EFFECTIVE_OVER_QUEUE;
+	return EFFECTIVE_OK;
+}
+
+EffectiveCheck
+effective_check_spec(const BsQueueConf *q, const BsAppConf *app,
+    const Basalt__JobSpec *spec)
+{
+	EffectiveCheck c;
+
+	if ((c = over(spec->runlimit_s, LIM(runlimit), TIME)) != EFFECTIVE_OK ||
+	    (c = over(spec->cpulimit_s, LIM(cpulimit), TIME)) != EFFECTIVE_OK)
+		return c;
+	return over(spec->memlimit_kb, LIM(memlimit), SIZE);
+}
+
+guint
+effective_max_preempt(const BsConfig *cfg, const Job *j)
+{
+	g_autoptr(Basalt__JobEffective) e = NULL;
+
+	if (j->effective != NULL)
+		return j->effective->max_preempt;
+	e = effective_resolve_job(cfg, j);
+	return e->max_preempt;
+}
+
+void
+effective_fill_start(const Basalt__JobEffective *e,
+    Basalt__StartJobRequest *req, GPtrArray *env)
+{
+	req->runlimit_s = e->runlimit_s != NULL ? e->runlimit_s->value : 0;
+	req->nice = e->nice;
+	req->pre_exec = e->pre_exec;
+	req->post_exec = e->post_exec;
+	req->job_starter = e->job_starter;
+	for (size_t i = 0; i < e->n_env; i++)
+		g_ptr_array_add(env, g_strdup(e->env[i]));
+	req->env = (char **)env->pdata;
+	req->n_env = env->len;
+}
