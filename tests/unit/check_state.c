@@ -466,6 +466,8 @@ START_TEST(test_instances)
 	g_ptr_array_free(blocks, TRUE);
 	state_free(copy);
 	st = orig;
+}
+END_TEST
 
 /* A dispatch's stamp of effective parameters: the job keeps its own copy,
  * a snapshot (export, replay) carries it, a requeue drops it and a
