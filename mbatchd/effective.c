@@ -219,15 +219,20 @@ effective_check_spec(const BsQueueConf *q, const BsAppConf *app,
 	return over(spec->memlimit_kb, LIM(memlimit), SIZE);
 }
 
+/*
+ * MAX_JOB_PREEMPT is a scheduling policy, not something the job runs
+ * with: like LSF, a reconfiguration applies to jobs already running (the
+ * preemption count itself is journaled and survives).  So the scheduler
+ * asks today's configuration, through the same precedence as the stamp,
+ * which records the bound that held at dispatch for bhist -l.
+ */
 guint
 effective_max_preempt(const BsConfig *cfg, const Job *j)
 {
-	g_autoptr(Basalt__JobEffective) e = NULL;
+	int n = bs_config_max_job_preempt(cfg, bs_config_queue(cfg, j->queue),
+	    bs_config_app(cfg, job_spec(j)->app_profile));
 
-	if (j->effective != NULL)
-		return j->effective->max_preempt;
-	e = effective_resolve_job(cfg, j);
-	return e->max_preempt;
+	return n > 0 ? (guint)n : 0;
 }
 
 void

@@ -58,9 +58,9 @@ typedef enum {
 EffectiveCheck effective_check_spec(const BsQueueConf *q, const BsAppConf *app,
     const Basalt__JobSpec *spec);
 
-/* MAX_JOB_PREEMPT of a started job, 0 = unlimited: its stamp, or for a
- * job dispatched before stamps were journaled, resolved from today's
- * configuration. */
+/* MAX_JOB_PREEMPT of a started job, 0 = unlimited, from today's
+ * configuration (a reconfiguration applies to running jobs, as in LSF);
+ * the stamp keeps the bound at dispatch for history. */
 guint effective_max_preempt(const BsConfig *cfg, const struct Job *j);
 
 /* Copy the stamp into a start order: run limit, nice, the commands, and

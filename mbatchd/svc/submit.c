@@ -23,25 +23,17 @@ typedef struct {
 	const char *user;
 } RefCtx;
 
+/* Whether a -w reference names any job: through the dependency index,
+ * not a walk over every job.  A user never interned has no jobs. */
 static void
 ref_lookup(const BsDependRef *ref, GArray *out, void *data)
 {
 	RefCtx *c = data;
-	GHashTableIter it;
-	gpointer v;
-	BsDependJob dj = { .state = BS_DEPEND_JOB_PEND };
+	const char *user = g_hash_table_lookup(c->m->st->interned, c->user);
 
-	g_hash_table_iter_init(&it, c->m->st->jobs);
-	while (g_hash_table_iter_next(&it, NULL, &v)) {
-		const Job *j = v;
-
-		if (ref->name != NULL ? strcmp(j->user, c->user) == 0 &&
-		    bs_depend_name_matches(ref->name, j->name) :
-		    j->id == ref->job_id && (ref->index == 0 || ref->index == j->index)) {
-			g_array_append_val(out, dj);
-			return;
-		}
-	}
+	if (ref->name != NULL && user == NULL)
+		return;
+	state_dep_lookup(c->m->st, user, ref, out);
 }
 
 Basalt__Error *
