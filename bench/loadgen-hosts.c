@@ -613,6 +613,10 @@ registered(BsRpcConn *conn, Basalt__RpcStatus status,
 			if (((LgJob *)v)->id == r->forget_job_ids[i])
 				g_hash_table_iter_remove(&it);
 	}
+	/* Runs mbatchd forgot; the load generator keeps one run per job. */
+	for (size_t i = 0; i < r->n_forget_jobs; i++)
+		g_hash_table_remove(h->jobs, &(guint64){ job_key(
+		    r->forget_jobs[i]->job_id, r->forget_jobs[i]->array_index) });
 	h->sent_upto = 0;
 	reports_send(h);
 	h->next_hb_us = g_get_monotonic_time() + (gint64)h->heartbeat_s * G_USEC_PER_SEC;

@@ -164,6 +164,10 @@ status_text(GString *out, const HistStep *s)
 	case BASALT__JOB_STATE__JOB_STATE_DONE:
 	case BASALT__JOB_STATE__JOB_STATE_EXIT:
 		finish_text(out, s);
+		/* Why it ended, when mbatchd or the host said: a start order
+		 * that could never be sent, a runlimit, bkill -r. */
+		if (*why != '\0')
+			g_string_append_printf(out, " %s;", why);
 		break;
 	default:
 		g_string_append(out, "Unknown; unable to reach the execution "

@@ -3,15 +3,16 @@
  * the pure policy (mbatchd/sched), then apply the plan's decisions in its
  * order, one small function per kind (apply_decision): run-window
  * suspensions, resumptions and kills, resumes of preempted jobs, and each
- * dispatch right after the suspensions (or kills) of its victims.  Then
- * record why every other job still waits, and ask for a pass at the
- * plan's next wake-up (a window opening or closing, a begin time).
+ * dispatch right after the suspensions (or kills) of its victims; each is
+ * one call into the orders module (mbd-orders.h), which commits, then
+ * sends.  Then record why every other job still waits, and ask for a pass
+ * at the plan's next wake-up (a window opening or closing, a begin time).
  */
 #include "config.h"
 
 #include <string.h>
 
-#include "mbatchd/effective.h"
+#include "mbatchd/mbd-orders.h"
 #include "mbatchd/mbd-snapshot.h"
 #include "util/log.h"
 
@@ -19,9 +20,8 @@ static void
 dispatch_one(Build *b, const SchedPlan *plan, const SchedDecision *d)
 {
 	Job *j = g_ptr_array_index(b->pending_jobs, d->job);
-	Basalt__Event ev = BASALT__EVENT__INIT;
-	Basalt__EvJobDispatch e = BASALT__EV_JOB_DISPATCH__INIT;
 	GPtrArray *hosts = g_ptr_array_new();
+	GError *err = NULL;
 
 	for (guint a = d->first_alloc; a < d->first_alloc + d->n_allocs; a++) {
 		const SchedAlloc *al = &g_array_index(plan->allocs, SchedAlloc, a);
@@ -29,17 +29,12 @@ dispatch_one(Build *b, const SchedPlan *plan, const SchedDecision *d)
 		for (int s = 0; s < al->slots; s++)
 			g_ptr_array_add(hosts, (gpointer)b->snap.hosts[al->host].name);
 	}
-	e.job_id = j->id;
-	e.array_index = j->index;
-	e.exec_hosts = (char **)hosts->pdata;
-	e.n_exec_hosts = hosts->len;
-	e.effective = effective_resolve_job(b->m->cfg, j);
-	ev.body_case = BASALT__EVENT__BODY_JOB_DISPATCH;
-	ev.job_dispatch = &e;
-	if (manager_commit(b->m, &ev, NULL) && !hosts_start_job(b->m, j))
-		log_warning("job %" G_GUINT64_FORMAT ": host %s went away before "
-		    "the start order", j->id, j->exec_hosts[0]);
-	effective_free(e.effective);
+	g_ptr_array_add(hosts, NULL);
+	if (!orders_dispatch(b->m, j, (char *const *)hosts->pdata, &err)) {
+		log_warning("job %" G_GUINT64_FORMAT "[%u]: not started: %s", j->id,
+		    j->index, err != NULL ? err->message : "?");
+		g_clear_error(&err);
+	}
 	g_ptr_array_free(hosts, TRUE);
 }
 
@@ -48,62 +43,40 @@ resume_one(Build *b, const SchedDecision *r)
 {
 	Job *j = g_ptr_array_index(b->running_jobs, r->job);
 
-	if (hosts_signal_job(b->m, j, BASALT__EXEC_ACTION__EXEC_ACTION_RESUME, 0,
-	    "slots are free again"))
-		commit_job_status(b->m, j, JS_RUN, NULL, NULL);
+	(void)orders_resume(b->m, j, NULL);
 }
 
 /*
  * Suspend (or, with TERMINATE_WHEN=PREEMPT, kill) a victim so its slots go
  * to the preemptor.  The suspend is journaled with the preemptor, which
- * counts toward the victim's MAX_JOB_PREEMPT.
+ * counts toward the victim's MAX_JOB_PREEMPT; a killed rerunnable victim
+ * goes back to pending at once, another ends EXIT when its host reports.
  */
 static void
 preempt_one(Build *b, const SchedDecision *p)
 {
 	Job *victim = g_ptr_array_index(b->running_jobs, p->job);
 	const Job *by = g_ptr_array_index(b->pending_jobs, p->by);
-	const Basalt__JobSpec *spec = job_spec(victim);
 	g_autofree char *reason = g_strdup_printf(
 	    "The job was preempted by job <%" G_GUINT64_FORMAT "> (queue <%s>);",
 	    by->id, by->queue);
-	Basalt__Event ev = BASALT__EVENT__INIT;
-	Basalt__EvJobStatus st = BASALT__EV_JOB_STATUS__INIT;
 
 	log_info("job %" G_GUINT64_FORMAT "[%u]: %s", victim->id, victim->index,
 	    reason);
-	if (p->kind == SCHED_DO_PREEMPT_TERMINATE) {
-		hosts_signal_job(b->m, victim, BASALT__EXEC_ACTION__EXEC_ACTION_TERMINATE,
-		    0, reason);
-		/* A rerunnable victim goes back to pending at once; another
-		 * ends EXIT when its host reports the kill. */
-		if (spec != NULL && spec->rerunnable)
-			commit_job_requeue(b->m, victim, FALSE, reason);
-		return;
-	}
-	if (!hosts_signal_job(b->m, victim, BASALT__EXEC_ACTION__EXEC_ACTION_SUSPEND,
-	    0, reason))
-		return;
-	st.job_id = victim->id;
-	st.array_index = victim->index;
-	st.state = JS_SSUSP;
-	st.reason = reason;
-	st.preempted_by_job = by->id;
-	st.preempted_by_index = by->index;
-	ev.body_case = BASALT__EVENT__BODY_JOB_STATUS;
-	ev.job_status = &st;
-	manager_commit(b->m, &ev, NULL);
+	if (p->kind == SCHED_DO_PREEMPT_TERMINATE)
+		(void)orders_terminate(b->m, victim, NULL, reason, TRUE, NULL);
+	else
+		(void)orders_suspend(b->m, victim, JS_SSUSP, reason, by, NULL);
 }
 
-/* The queue's run window closed: suspend, as sbatchd would for load. */
+/* The queue's run window closed: suspend, as sbatchd would for load.  A
+ * host without a link is tried again on the next pass. */
 static void
 window_suspend_one(Build *b, const SchedDecision *d)
 {
 	Job *j = g_ptr_array_index(b->running_jobs, d->job);
 
-	if (hosts_signal_job(b->m, j, BASALT__EXEC_ACTION__EXEC_ACTION_SUSPEND, 0,
-	    WINDOW_REASON))
-		commit_job_status(b->m, j, JS_SSUSP, NULL, WINDOW_REASON);
+	(void)orders_suspend(b->m, j, JS_SSUSP, WINDOW_REASON, NULL, NULL);
 }
 
 /* A run window opened again over a job the window suspended. */
@@ -112,9 +85,7 @@ window_resume_one(Build *b, const SchedDecision *d)
 {
 	Job *j = g_ptr_array_index(b->running_jobs, d->job);
 
-	if (hosts_signal_job(b->m, j, BASALT__EXEC_ACTION__EXEC_ACTION_RESUME, 0,
-	    NULL))
-		commit_job_status(b->m, j, JS_RUN, NULL, NULL);
+	(void)orders_resume(b->m, j, NULL);
 }
 
 /* TERMINATE_WHEN=WINDOW: kill once; the job ends when its host reports
@@ -124,8 +95,7 @@ window_terminate_one(Build *b, const SchedDecision *d)
 {
 	Job *j = g_ptr_array_index(b->running_jobs, d->job);
 
-	if (hosts_signal_job(b->m, j, BASALT__EXEC_ACTION__EXEC_ACTION_TERMINATE,
-	    0, "the run window closed"))
+	if (orders_terminate(b->m, j, NULL, "the run window closed", FALSE, NULL))
 		j->window_kill_sent = TRUE;
 }
 

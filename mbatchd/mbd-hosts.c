@@ -1,13 +1,17 @@
 /*
  * The master's side of the execution hosts: HostService (registration,
- * heartbeats, job reports) and the orders mbatchd sends back over the same
- * connection (ExecService: start, signal).
+ * heartbeats, job reports).  The orders mbatchd sends back over the same
+ * connection (ExecService) are mbd-orders.c's.
  *
  * A host that registers tells us every job it still holds; we reconcile
  * that list with ours, so jobs survive an sbatchd restart, a master
  * restart, and a network cut.  A host that falls silent for
  * MAX_SBD_FAIL heartbeats is unavailable: its jobs become UNKWN, and the
  * rerunnable ones are requeued.
+ *
+ * Everything a host says of a job names the run (instance) it is about;
+ * what it says of an older run than the job's current one is ignored, so a
+ * run that was requeued away can never speak for the new one.
  */
 #include "config.h"
 
@@ -16,9 +20,8 @@
 
 #include "mbatchd/effective.h"
 #include "mbatchd/mbd.h"
+#include "mbatchd/mbd-orders.h"
 #include "util/log.h"
-
-#define ORDER_TIMEOUT_MS 30000
 
 static Manager *
 from_host_service(Basalt__HostService_Service *svc)
@@ -60,6 +63,14 @@ job_on_host(const Job *j, const char *host)
 	    strcmp(j->exec_hosts[0], host) == 0;
 }
 
+/* Is what the host says about the job's current run?  Instance 0 comes
+ * from an sbatchd that predates instances: taken as the current run. */
+static gboolean
+current_run(const Job *j, guint32 instance)
+{
+	return instance == 0 || instance == j->instance;
+}
+
 /*
  * Apply what the host says of one job.  Used for reports and for the job
  * list of a registration, so both reconcile the same way.
@@ -72,6 +83,12 @@ apply_host_job(Manager *m, const char *host, const Basalt__HostJob *hj,
 
 	if (j == NULL || !job_on_host(j, host))
 		return;
+	if (!current_run(j, hj->instance)) {
+		log_info("job %" G_GUINT64_FORMAT "[%u]: ignoring %s's word on run %u "
+		    "(the job's run is %u)", j->id, j->index, host, hj->instance,
+		    j->instance);
+		return;
+	}
 	switch (hj->state) {
 	case JS_DONE:
 	case JS_EXIT:
@@ -87,10 +104,25 @@ apply_host_job(Manager *m, const char *host, const Basalt__HostJob *hj,
 	case JS_SSUSP:
 		if (hj->pgid != 0 && j->pgid != hj->pgid)
 			commit_job_start(m, j, hj->pgid);
-		/* The host cannot tell a user's stop from the system's: a job
-		 * the master already holds suspended keeps its state and reason. */
-		if (hj->state != JS_RUN && (j->state == JS_USUSP || j->state == JS_SSUSP))
-			return;
+		/* A suspension mbatchd ordered (it has a reason: bstop,
+		 * preemption, a run window; orders_suspend commits it before
+		 * the order leaves) holds whatever the host reports: a stop
+		 * cannot be told from the system's, and a RUN may have left the
+		 * host before the suspend order arrived (the preemption race:
+		 * taking that RUN, then the stop that follows as USUSP, left
+		 * the job suspended for ever).  Only mbatchd's resume ends it.
+		 * A stop the host saw by itself (no reason) ends when the host
+		 * sees the job continue. */
+		if (j->state == JS_USUSP || j->state == JS_SSUSP) {
+			if (hj->state != JS_RUN)
+				return;
+			if (j->suspend_reason != NULL) {
+				log_info("job %" G_GUINT64_FORMAT "[%u]: %s reports RUN, "
+				    "but mbatchd holds the job %s: ignored", j->id,
+				    j->index, host, job_state_name(j->state));
+				return;
+			}
+		}
 		if (j->state != hj->state)
 			commit_job_status(m, j, hj->state, NULL, reason);
 		return;
@@ -99,32 +131,34 @@ apply_host_job(Manager *m, const char *host, const Basalt__HostJob *hj,
 	}
 }
 
-/* A started job the host no longer has: never started, or lost with it. */
-static void
-job_lost(Manager *m, Job *j, const char *why)
-{
-	const Basalt__JobSpec *spec = job_spec(j);
-
-	if (j->pgid == 0 || (spec != NULL && spec->rerunnable)) {
-		log_notice("job %" G_GUINT64_FORMAT "[%u]: %s, requeued", j->id,
-		    j->index, why);
-		commit_job_requeue(m, j, FALSE, why);
-	} else {
-		log_notice("job %" G_GUINT64_FORMAT "[%u]: %s", j->id, j->index, why);
-		commit_job_status(m, j, JS_EXIT, NULL, why);
-	}
-}
-
 static gboolean
 listed(const Basalt__RegisterRequest *req, const Job *j)
 {
 	for (size_t i = 0; i < req->n_jobs; i++)
 		if (req->jobs[i]->job_id == j->id &&
-		    req->jobs[i]->array_index == j->index)
+		    req->jobs[i]->array_index == j->index &&
+		    current_run(j, req->jobs[i]->instance))
 			return TRUE;
 	return FALSE;
 }
 
+static void
+forget_run(GArray *forget, const Basalt__HostJob *hj)
+{
+	Basalt__ForgetJob f = BASALT__FORGET_JOB__INIT;
+
+	f.job_id = hj->job_id;
+	f.array_index = hj->array_index;
+	f.instance = hj->instance;
+	g_array_append_val(forget, f);
+}
+
+/*
+ * What the host holds against what we know.  A run that is not the job's
+ * current one (the job ended, was removed or requeued while the host was
+ * away) is forgotten, by instance: the host kills it and drops its
+ * reports, and a new run of the same job is never hit.
+ */
 static void
 reconcile(Manager *m, const Basalt__RegisterRequest *req, GArray *forget)
 {
@@ -135,8 +169,9 @@ reconcile(Manager *m, const Basalt__RegisterRequest *req, GArray *forget)
 		const Basalt__HostJob *hj = req->jobs[i];
 		Job *j = state_job(m->st, hj->job_id, hj->array_index);
 
-		if (j == NULL || !job_on_host(j, req->host_name)) {
-			g_array_append_val(forget, hj->job_id);
+		if (j == NULL || !job_on_host(j, req->host_name) ||
+		    !current_run(j, hj->instance)) {
+			forget_run(forget, hj);
 			continue;
 		}
 		apply_host_job(m, req->host_name, hj, NULL);
@@ -151,7 +186,7 @@ reconcile(Manager *m, const Basalt__RegisterRequest *req, GArray *forget)
 			g_ptr_array_add(lost, on_host->pdata[i]);
 	g_ptr_array_free(on_host, TRUE);
 	for (guint i = 0; i < lost->len; i++)
-		job_lost(m, g_ptr_array_index(lost, i),
+		orders_lost(m, g_ptr_array_index(lost, i),
 		    "the execution host no longer has the job");
 	g_ptr_array_free(lost, TRUE);
 }
@@ -165,7 +200,8 @@ register_host(Basalt__HostService_Service *svc,
 	Basalt__RegisterReply reply = BASALT__REGISTER_REPLY__INIT;
 	Basalt__Error error = BASALT__ERROR__INIT;
 	BsRpcConn *conn = bs_rpc_call_conn(call);
-	GArray *forget = g_array_new(FALSE, FALSE, sizeof(guint64));
+	GArray *forget = g_array_new(FALSE, FALSE, sizeof(Basalt__ForgetJob));
+	g_autofree Basalt__ForgetJob **fp = NULL;
 	HostLink *l;
 
 	if (bs_config_cluster_host(m->cfg, req->host_name) == NULL) {
@@ -190,6 +226,12 @@ register_host(Basalt__HostService_Service *svc,
 	l->registered = TRUE;
 	l->unavail = FALSE;
 	l->last_heard = g_get_monotonic_time();
+	/* A new sbatchd (new boot time) may number its reports from anywhere
+	 * (its state directory wiped, say): the guard starts again.  Without
+	 * this, one report with an absurd seq made every later real one look
+	 * applied already, for ever. */
+	if (l->boot_time != req->boot_time)
+		l->last_report_seq = 0;
 	l->boot_time = req->boot_time;
 	l->ncpus = req->ncpus;
 	l->mem_kb = req->mem_kb;
@@ -200,8 +242,11 @@ register_host(Basalt__HostService_Service *svc,
 	reply.heartbeat_interval_s = m->heartbeat_s;
 	reply.job_terminate_interval_s = (guint32)m->cfg->params->job_terminate_interval;
 	reply.cluster_name = m->cfg->cluster->name;
-	reply.forget_job_ids = (guint64 *)forget->data;
-	reply.n_forget_job_ids = forget->len;
+	fp = g_new(Basalt__ForgetJob *, forget->len + 1);
+	for (guint i = 0; i < forget->len; i++)
+		fp[i] = &g_array_index(forget, Basalt__ForgetJob, i);
+	reply.forget_jobs = fp;
+	reply.n_forget_jobs = forget->len;
 	closure(&reply, call);
 	g_array_free(forget, TRUE);
 	manager_schedule_soon(m);
@@ -236,7 +281,8 @@ heartbeat(Basalt__HostService_Service *svc, const Basalt__HeartbeatRequest *req,
 			Job *j = state_job(m->st, req->jobs[i]->job_id,
 			    req->jobs[i]->array_index);
 
-			if (j != NULL && req->jobs[i]->usage != NULL)
+			if (j != NULL && req->jobs[i]->usage != NULL &&
+			    current_run(j, req->jobs[i]->instance))
 				job_set_usage(j, req->jobs[i]->usage);
 		}
 	}
@@ -316,15 +362,9 @@ host_unavailable(Manager *m, HostLink *l)
 	    l->name, m->cfg->params->max_sbd_fail);
 	for (guint i = 0; i < jobs->len; i++) {
 		Job *j = g_ptr_array_index(jobs, i);
-		const Basalt__JobSpec *spec = job_spec(j);
 
-		if (!job_on_host(j, l->name))
-			continue;
-		if (spec != NULL && spec->rerunnable)
-			commit_job_requeue(m, j, FALSE, "the execution host is unavailable");
-		else if (j->state != JS_UNKWN)
-			commit_job_status(m, j, JS_UNKWN, NULL,
-			    "the execution host is unavailable");
+		if (job_on_host(j, l->name))
+			orders_host_unavailable(m, j);
 	}
 	g_ptr_array_free(jobs, TRUE);
 	manager_schedule_soon(m);
@@ -386,178 +426,4 @@ hosts_conn_closed(Manager *m, BsRpcConn *conn, const char *reason)
 	while (g_hash_table_iter_next(&it, NULL, &v))
 		if (((HostLink *)v)->conn == conn)
 			link_lost(v, reason);
-}
-
-/* ---- orders to hosts --------------------------------------------------- */
-
-typedef struct {
-	Manager *m;
-	guint64 id;
-	guint32 index;
-} Order;
-
-static HostLink *
-live_link(Manager *m, const Job *j)
-{
-	HostLink *l;
-
-	if (j->exec_hosts == NULL)
-		return NULL;
-	l = manager_link(m, j->exec_hosts[0]);
-	return l != NULL && l->conn != NULL && bs_rpc_conn_is_open(l->conn) ? l : NULL;
-}
-
-static void
-start_done(BsRpcConn *conn, Basalt__RpcStatus status,
-    const ProtobufCMessage *msg, const GError *error, void *data)
-{
-	Order *o = data;
-	const Basalt__StartJobReply *reply = (const Basalt__StartJobReply *)msg;
-	Job *j = state_job(o->m->st, o->id, o->index);
-	g_autofree char *why = NULL;
-
-	if (j == NULL || j->state != JS_RUN || j->pgid != 0) {
-		g_free(o);
-		return;
-	}
-	if (status == BASALT__RPC_STATUS__RPC_STATUS_OK && reply->error == NULL) {
-		commit_job_start(o->m, j, reply->pgid);
-	} else if (status == BASALT__RPC_STATUS__RPC_STATUS_OK) {
-		why = g_strdup_printf("cannot start on %s: %s", j->exec_hosts[0],
-		    reply->error->message);
-		log_warning("job %" G_GUINT64_FORMAT ": %s", j->id, why);
-		JobOutcome out = { .exit_status = 127 };
-
-		commit_job_status(o->m, j, JS_EXIT, &out, why);
-		manager_schedule_soon(o->m);
-	} else {
-		/* The order may or may not have arrived; the host's next
-		 * registration or report settles it. */
-		log_warning("job %" G_GUINT64_FORMAT ": start order to %s: %s",
-		    j->id, j->exec_hosts[0], error != NULL ? error->message : "failed");
-	}
-	g_free(o);
-}
-
-static char *
-lsb_hosts(const Job *j, gboolean mcpu)
-{
-	GString *s = g_string_new(NULL);
-
-	for (guint i = 0; j->exec_hosts[i] != NULL; i++) {
-		guint n = 1;
-
-		if (mcpu) {
-			while (j->exec_hosts[i + 1] != NULL &&
-			    strcmp(j->exec_hosts[i + 1], j->exec_hosts[i]) == 0) {
-				n++;
-				i++;
-			}
-			g_string_append_printf(s, "%s%s %u", s->len ? " " : "",
-			    j->exec_hosts[i], n);
-		} else {
-			g_string_append_printf(s, "%s%s", s->len ? " " : "",
-			    j->exec_hosts[i]);
-		}
-	}
-	return g_string_free(s, FALSE);
-}
-
-static GPtrArray *
-job_env(Manager *m, const Job *j)
-{
-	GPtrArray *env = g_ptr_array_new_with_free_func(g_free);
-	g_autofree char *hosts = lsb_hosts(j, FALSE);
-	g_autofree char *mcpu = lsb_hosts(j, TRUE);
-
-	g_ptr_array_add(env, g_strdup_printf("LSB_JOBID=%" G_GUINT64_FORMAT, j->id));
-	g_ptr_array_add(env, g_strdup_printf("LSB_JOBINDEX=%u", j->index));
-	g_ptr_array_add(env, g_strdup_printf("LSB_JOBNAME=%s", j->name));
-	g_ptr_array_add(env, g_strdup_printf("LSB_QUEUE=%s", j->queue));
-	g_ptr_array_add(env, g_strdup_printf("LSB_HOSTS=%s", hosts));
-	g_ptr_array_add(env, g_strdup_printf("LSB_MCPU_HOSTS=%s", mcpu));
-	g_ptr_array_add(env, g_strdup_printf("LSB_SUB_HOST=%s",
-	    j->from_host != NULL ? j->from_host : ""));
-	g_ptr_array_add(env, g_strdup_printf("LSF_ENVDIR=%s", m->envdir));
-	return env;
-}
-
-gboolean
-hosts_start_job(Manager *m, Job *j)
-{
-	HostLink *l = live_link(m, j);
-	Basalt__StartJobRequest req = BASALT__START_JOB_REQUEST__INIT;
-	g_autoptr(Basalt__JobEffective) unstamped = NULL;
-	GPtrArray *env;
-	Order *o;
-	GError *err = NULL;
-	gboolean ok;
-
-	if (l == NULL)
-		return FALSE;
-	env = job_env(m, j);
-	req.job_id = j->id;
-	req.array_index = j->index;
-	req.user = (char *)j->user;
-	req.uid = j->uid;
-	req.gid = j->gid;
-	req.spec = (Basalt__JobSpec *)job_spec(j);
-	req.env = (char **)env->pdata;
-	req.n_env = env->len;
-	req.exec_hosts = j->exec_hosts;
-	req.n_exec_hosts = g_strv_length(j->exec_hosts);
-	req.queue = (char *)j->queue;
-	req.job_terminate_interval_s = (guint32)m->cfg->params->job_terminate_interval;
-	/* What the dispatch event stamped; a job dispatched before stamps
-	 * existed is resolved from today's configuration. */
-	if (j->effective == NULL)
-		unstamped = effective_resolve_job(m->cfg, j);
-	effective_fill_start(j->effective != NULL ? j->effective : unstamped,
-	    &req, env);
-	o = g_new(Order, 1);
-	o->m = m;
-	o->id = j->id;
-	o->index = j->index;
-	ok = bs_rpc_conn_call(l->conn, &basalt__exec_service__descriptor, 0,
-	    &req.base, ORDER_TIMEOUT_MS, start_done, o, &err);
-	if (!ok) {
-		log_warning("job %" G_GUINT64_FORMAT ": cannot send start order: %s",
-		    j->id, err->message);
-		g_error_free(err);
-		g_free(o);
-	}
-	g_ptr_array_free(env, TRUE);
-	return ok;
-}
-
-static void
-signal_done(BsRpcConn *conn, Basalt__RpcStatus status,
-    const ProtobufCMessage *msg, const GError *error, void *data)
-{
-	const Basalt__SignalJobReply *reply = (const Basalt__SignalJobReply *)msg;
-
-	if (status != BASALT__RPC_STATUS__RPC_STATUS_OK)
-		log_warning("signal order to %s: %s", bs_rpc_conn_describe(conn),
-		    error != NULL ? error->message : "failed");
-	else if (reply->error != NULL)
-		log_warning("signal order to %s: %s", bs_rpc_conn_describe(conn),
-		    reply->error->message);
-}
-
-gboolean
-hosts_signal_job(Manager *m, Job *j, Basalt__ExecAction action, int signal,
-    const char *reason)
-{
-	HostLink *l = live_link(m, j);
-	Basalt__SignalJobRequest req = BASALT__SIGNAL_JOB_REQUEST__INIT;
-
-	if (l == NULL)
-		return FALSE;
-	req.job_id = j->id;
-	req.array_index = j->index;
-	req.action = action;
-	req.signal = signal;
-	req.reason = (char *)reason;
-	return bs_rpc_conn_call(l->conn, &basalt__exec_service__descriptor, 1,
-	    &req.base, ORDER_TIMEOUT_MS, signal_done, NULL, NULL);
 }

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "mbatchd/mbd.h"
+#include "mbatchd/mbd-orders.h"
 #include "util/error.h"
 #include "util/log.h"
 
@@ -344,6 +345,7 @@ manager_new(const ManagerOptions *opts, GError **err)
 	m->loop = g_main_loop_new(NULL, FALSE);
 	svc_init_batch_service(m);
 	hosts_init_services(m);
+	orders_init(m);
 
 	if (!make_dir(m->sharedir, err) || !journal_open(m, err) ||
 	    !start_server(m, opts->tcp_address, err)) {
@@ -427,6 +429,7 @@ manager_free(Manager *m)
 	bs_rpc_server_free(m->srv);
 	journal_close(m);
 	g_hash_table_destroy(m->links);
+	orders_free(m);
 	g_hash_table_destroy(m->queue_usage);
 	g_hash_table_destroy(m->deserved);
 	state_free(m->st);

@@ -16,7 +16,9 @@
  *   mbd-events.c     one-line constructors for the job events
  *   mbd-journal.c    the daemon's use of lib/journal: recovery, group commit
  *                    before the loop sleeps, checkpoints, a full disk
- *   mbd-hosts.c      HostService (sbatchd's link) and the orders sent back
+ *   mbd-hosts.c      HostService (sbatchd's link): registration, heartbeats,
+ *                    reports, each about one run (instance) of a job
+ *   mbd-orders.c     every decision's effect on a host: commit, then send
  *   mbd-snapshot.c   building the scheduler's snapshot from the state
  *   mbd-dispatch.c   one scheduling pass: snapshot, policy, apply the plan
  *   mbd-usage.c      decayed slot usage per queue, for slot pools
@@ -91,6 +93,10 @@ typedef struct Manager {
 	gint64 usage_last;
 	GHashTable *deserved;     /* interned queue name -> GINT_TO_POINTER(n + 1) */
 
+	/* Orders (mbd-orders.c): kills mbatchd decided by itself and has
+	 * journaled, per run, so a tick deciding again journals nothing. */
+	GHashTable *terminating;  /* &job key (owned) -> GUINT_TO_POINTER(instance) */
+
 	Basalt__BatchService_Service batch_service;
 	Basalt__HostService_Service host_service;
 } Manager;
@@ -151,10 +157,7 @@ void hosts_init_services(Manager *m);
 void hosts_expect_recovered(Manager *m);
 void hosts_check_heartbeats(Manager *m);
 void hosts_conn_closed(Manager *m, BsRpcConn *conn, const char *reason);
-/* Order a started job's host to act on it; FALSE when the host is away. */
-gboolean hosts_signal_job(Manager *m, Job *j, Basalt__ExecAction action,
-    int signal, const char *reason);
-gboolean hosts_start_job(Manager *m, Job *j);
+/* Orders to hosts: mbd-orders.h (commit, then send). */
 
 /* The journal (mbd-journal.c). */
 gboolean journal_open(Manager *m, GError **err);

@@ -91,10 +91,11 @@ x_signal_job(Basalt__ExecService_Service *svc, const Basalt__SignalJobRequest *i
 	Basalt__Error e;
 	g_autoptr(GError) err = NULL;
 	g_autofree char *msg = NULL;
-	SbdJob *job = sbd_job_lookup(exec_sbd, in->job_id, in->array_index);
+	SbdJob *job = sbd_job_lookup(exec_sbd, in->job_id, in->array_index,
+	    in->instance);
 
 	if (in->action == BASALT__EXEC_ACTION__EXEC_ACTION_FORGET) {
-		sbd_job_forget(exec_sbd, in->job_id, in->array_index);
+		sbd_job_forget(exec_sbd, in->job_id, in->array_index, in->instance);
 	} else if (job == NULL) {
 		msg = g_strdup_printf("Job <%" G_GUINT64_FORMAT "> is not found on host %s",
 		    in->job_id, exec_sbd->host);
@@ -137,7 +138,8 @@ x_peek_job(Basalt__ExecService_Service *svc, const Basalt__PeekJobRequest *in,
 	Basalt__PeekReply r = BASALT__PEEK_REPLY__INIT;
 	Basalt__Error e;
 	g_autofree char *msg = NULL;
-	SbdJob *job = sbd_job_lookup(exec_sbd, in->job_id, in->array_index);
+	SbdJob *job = sbd_job_lookup(exec_sbd, in->job_id, in->array_index,
+	    in->instance);
 
 	if (job == NULL) {
 		msg = g_strdup_printf("Job <%" G_GUINT64_FORMAT "> is not found on host %s",

@@ -30,18 +30,47 @@
 
 static void job_finish(SbdJob *job, const BsJobEnd *end);
 
+/* Runs of one job are kept apart by their instance; a run from an older
+ * mbatchd (instance 0) keeps the old name, so its files are found again. */
 char *
-sbd_job_key(guint64 id, guint32 index)
+sbd_job_key(guint64 id, guint32 index, guint32 instance)
 {
-	return g_strdup_printf("%" G_GUINT64_FORMAT ".%u", id, index);
+	if (instance == 0)
+		return g_strdup_printf("%" G_GUINT64_FORMAT ".%u", id, index);
+	return g_strdup_printf("%" G_GUINT64_FORMAT ".%u.%u", id, index, instance);
+}
+
+/* Is a a better answer than b to "the job's run here"? */
+static gboolean
+later_run(const SbdJob *a, const SbdJob *b)
+{
+	if (b == NULL)
+		return TRUE;
+	if (a->finished != b->finished)
+		return !a->finished;
+	return a->instance > b->instance;
 }
 
 SbdJob *
-sbd_job_lookup(Sbd *sbd, guint64 id, guint32 index)
+sbd_job_lookup(Sbd *sbd, guint64 id, guint32 index, guint32 instance)
 {
-	g_autofree char *key = sbd_job_key(id, index);
+	g_autofree char *key = sbd_job_key(id, index, instance);
+	SbdJob *best = g_hash_table_lookup(sbd->jobs, key);
+	GHashTableIter it;
+	gpointer v;
 
-	return g_hash_table_lookup(sbd->jobs, key);
+	if (instance != 0)
+		return best;
+	/* Only orders from an mbatchd without instances come here. */
+	g_hash_table_iter_init(&it, sbd->jobs);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		SbdJob *job = v;
+
+		if (job->id == id && job->index == index && job != best &&
+		    later_run(job, best))
+			best = job;
+	}
+	return best;
 }
 
 /* Out of the table and the disk: mbatchd has everything it needs. */
@@ -76,6 +105,7 @@ sbd_job_to_host_job(SbdJob *job, Basalt__HostJob *hj, Basalt__ResourceUsage *u)
 	basalt__resource_usage__init(u);
 	hj->job_id = job->id;
 	hj->array_index = job->index;
+	hj->instance = job->instance;
 	hj->state = job->state;
 	hj->pgid = job->pgid;
 	hj->exit_status = job->exit_status;
@@ -270,15 +300,11 @@ arm_runlimit(SbdJob *job)
 	    runlimit_reached, job);
 }
 
-void
-sbd_job_forget(Sbd *sbd, guint64 id, guint32 index)
+static void
+forget_one(SbdJob *job)
 {
-	SbdJob *job = sbd_job_lookup(sbd, id, index);
-
-	if (job == NULL)
-		return;
-	sbd_log(BS_LOG_NOTICE, job, "mbatchd forgot the job: %s",
-	    job->finished ? "dropping it" : "killing it");
+	sbd_log(BS_LOG_NOTICE, job, "mbatchd forgot run %u of the job: %s",
+	    job->instance, job->finished ? "dropping it" : "killing it");
 	job->forget = TRUE;
 	if (job->finished) {
 		job_drop(job);
@@ -289,20 +315,41 @@ sbd_job_forget(Sbd *sbd, guint64 id, guint32 index)
 }
 
 void
+sbd_job_forget(Sbd *sbd, guint64 id, guint32 index, guint32 instance)
+{
+	GHashTableIter it;
+	gpointer v;
+	GPtrArray *runs = g_ptr_array_new();
+
+	/* Collect first: dropping changes the table. */
+	g_hash_table_iter_init(&it, sbd->jobs);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		SbdJob *job = v;
+
+		if (job->id == id && job->index == index &&
+		    (instance == 0 || job->instance == instance))
+			g_ptr_array_add(runs, job);
+	}
+	for (guint i = 0; i < runs->len; i++)
+		forget_one(runs->pdata[i]);
+	g_ptr_array_free(runs, TRUE);
+}
+
+void
 sbd_job_forget_all_of(Sbd *sbd, guint64 id)
 {
 	GHashTableIter it;
 	gpointer v;
-	GArray *idx = g_array_new(FALSE, FALSE, sizeof(guint32));
+	GPtrArray *runs = g_ptr_array_new();
 
 	g_hash_table_iter_init(&it, sbd->jobs);
 	while (g_hash_table_iter_next(&it, NULL, &v)) {
 		if (((SbdJob *)v)->id == id)
-			g_array_append_val(idx, ((SbdJob *)v)->index);
+			g_ptr_array_add(runs, v);
 	}
-	for (guint i = 0; i < idx->len; i++)
-		sbd_job_forget(sbd, id, g_array_index(idx, guint32, i));
-	g_array_free(idx, TRUE);
+	for (guint i = 0; i < runs->len; i++)
+		forget_one(runs->pdata[i]);
+	g_ptr_array_free(runs, TRUE);
 }
 
 /* ---- starting ---- */

@@ -359,6 +359,10 @@ registered(BsRpcConn *conn, Basalt__RpcStatus status,
 	sbd_log(BS_LOG_NOTICE, NULL, "registered with mbatchd (cluster %s), heartbeat "
 	    "every %u s, %u reports to send", r->cluster_name, sbd->heartbeat_s,
 	    sbd_spool_length(sbd->spool));
+	for (size_t i = 0; i < r->n_forget_jobs; i++)
+		sbd_job_forget(sbd, r->forget_jobs[i]->job_id,
+		    r->forget_jobs[i]->array_index, r->forget_jobs[i]->instance);
+	/* An mbatchd without instances names jobs, not runs. */
 	for (size_t i = 0; i < r->n_forget_job_ids; i++)
 		sbd_job_forget_all_of(sbd, r->forget_job_ids[i]);
 	sent_upto = 0;

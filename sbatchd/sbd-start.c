@@ -248,7 +248,8 @@ job_new(Sbd *sbd, const Basalt__StartJobRequest *req)
 	job->sbd = sbd;
 	job->id = req->job_id;
 	job->index = req->array_index;
-	job->key = sbd_job_key(job->id, job->index);
+	job->instance = req->instance;
+	job->key = sbd_job_key(job->id, job->index, job->instance);
 	status = g_strconcat(job->key, ".status", NULL);
 	job->status_path = g_build_filename(sbd->jobs_dir, status, NULL);
 	job->runlimit_s = req->runlimit_s ? req->runlimit_s :
@@ -261,13 +262,17 @@ gboolean
 sbd_job_start(Sbd *sbd, const Basalt__StartJobRequest *req, SbdJob **out,
     GError **error)
 {
-	SbdJob *job = sbd_job_lookup(sbd, req->job_id, req->array_index);
+	g_autofree char *key = sbd_job_key(req->job_id, req->array_index,
+	    req->instance);
+	SbdJob *job = g_hash_table_lookup(sbd->jobs, key);
 	StartPlan p;
 	pid_t pgid = 0;
 	gboolean ok;
 
-	if (job != NULL && !job->finished) {
-		*out = job;     /* mbatchd asked again (a lost reply): same job */
+	/* mbatchd asked again (a lost reply): the same run, even finished.
+	 * Without instances a finished run here was requeued: run again. */
+	if (job != NULL && (req->instance != 0 || !job->finished)) {
+		*out = job;
 		return TRUE;
 	}
 	memset(&p, 0, sizeof p);

@@ -140,6 +140,7 @@ sbd_store_save(const SbdJob *job, GError **error)
 
 	g_key_file_set_uint64(kf, GROUP, "job_id", job->id);
 	g_key_file_set_uint64(kf, GROUP, "array_index", job->index);
+	g_key_file_set_uint64(kf, GROUP, "instance", job->instance);
 	g_key_file_set_integer(kf, GROUP, "pgid", job->pgid);
 	set_str(kf, "user", job->user);
 	g_key_file_set_uint64(kf, GROUP, "uid", job->uid);
@@ -224,7 +225,8 @@ load_one(Sbd *sbd, const char *path, GError **error)
 	job->sbd = sbd;
 	job->id = g_key_file_get_uint64(kf, GROUP, "job_id", NULL);
 	job->index = (guint32)g_key_file_get_uint64(kf, GROUP, "array_index", NULL);
-	job->key = sbd_job_key(job->id, job->index);
+	job->instance = (guint32)g_key_file_get_uint64(kf, GROUP, "instance", NULL);
+	job->key = sbd_job_key(job->id, job->index, job->instance);
 	job->pgid = g_key_file_get_integer(kf, GROUP, "pgid", NULL);
 	job->user = get_str(kf, "user");
 	job->uid = (uid_t)g_key_file_get_uint64(kf, GROUP, "uid", NULL);

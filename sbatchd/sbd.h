@@ -41,7 +41,8 @@ typedef struct {
 	Sbd *sbd;
 	guint64 id;
 	guint32 index;
-	char *key;                /* "<id>.<index>": table key and file stem */
+	guint32 instance;         /* mbatchd's run number; 0 from an older mbatchd */
+	char *key;                /* "<id>.<index>[.<instance>]": table key, file stem */
 	char *user;
 	uid_t uid;
 	gid_t gid;
@@ -116,10 +117,14 @@ void sbd_jobs_init(Sbd *sbd);
 void sbd_jobs_free(Sbd *sbd);
 /* Re-adopt what the state directory says is ours (at start). */
 void sbd_jobs_recover(Sbd *sbd);
-SbdJob *sbd_job_lookup(Sbd *sbd, guint64 id, guint32 index);
-char *sbd_job_key(guint64 id, guint32 index);
-/* sbd-start.c: launch a job from mbatchd's request (idempotent: a job
- * already running here is returned as it is). */
+/* The run instance of a job; instance 0 (an order from an mbatchd that
+ * predates instances): the job's latest run here, a live one first. */
+SbdJob *sbd_job_lookup(Sbd *sbd, guint64 id, guint32 index, guint32 instance);
+char *sbd_job_key(guint64 id, guint32 index, guint32 instance);
+/* sbd-start.c: launch a job from mbatchd's request.  Idempotent per run:
+ * a repeated order (same instance) gets the run it already started,
+ * running or finished; a new instance is a new run, even while an older
+ * run of the same job is still being killed (the two are kept apart). */
 gboolean sbd_job_start(Sbd *sbd, const Basalt__StartJobRequest *req,
     SbdJob **out, GError **error);
 /* A launched job joins the table: saved, watched, reported. */
@@ -130,8 +135,9 @@ void sbd_job_to_host_job(SbdJob *job, Basalt__HostJob *hj,
 /* Reports up to acked are in: drop the jobs whose final report it was. */
 void sbd_jobs_acked(Sbd *sbd, guint64 acked);
 void sbd_job_terminate(SbdJob *job, const char *reason);
-/* mbatchd forgot it (bkill -r while away, FORGET): kill and drop it. */
-void sbd_job_forget(Sbd *sbd, guint64 id, guint32 index);
+/* mbatchd forgot that run (requeued, removed while away, FORGET): kill it
+ * and drop it without reporting; instance 0: every run of the job. */
+void sbd_job_forget(Sbd *sbd, guint64 id, guint32 index, guint32 instance);
 void sbd_job_forget_all_of(Sbd *sbd, guint64 id);
 /* Report a state change of a job (spooled, then sent). */
 void sbd_job_report(SbdJob *job, const char *reason);

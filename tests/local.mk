@@ -16,3 +16,9 @@ TEST_LIBS = $(CHECK_LIBS) $(GIO_LIBS) $(GLIB_LIBS) $(PROTOBUF_C_LIBS)
 
 noinst_HEADERS += %reldir%/unit/tap.h
 EXTRA_DIST += %reldir%/lib.sh
+
+# Source checks: rules a grep can prove (issue 11: only the orders module
+# talks to execution hosts).
+LINT_TESTS = %reldir%/lint/orders-only.sh
+TESTS += $(LINT_TESTS)
+EXTRA_DIST += $(LINT_TESTS)

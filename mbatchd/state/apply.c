@@ -178,6 +178,7 @@ add_job(State *st, const Basalt__EvJobNew *e, JobSpecRef *spec, guint32 index,
 	j->spec = spec;
 	j->array_limit = e->array_limit;
 	j->preempt_count = e->preempt_count;
+	j->instance = e->last_instance;
 	j->submit_time = now;
 	j->state = spec->spec->hold ? JS_PSUSP : JS_PEND;
 	g_hash_table_insert(st->jobs, &j->key, j);
@@ -230,6 +231,8 @@ apply_dispatch(State *st, const Basalt__EvJobDispatch *e, gint64 now,
 	state_host_index_add(st, j);
 	j->state = JS_RUN;
 	j->start_time = now;
+	/* A journal from before instances numbers its runs on replay. */
+	j->instance = e->instance != 0 ? e->instance : j->instance + 1;
 	if (e->effective != NULL)
 		j->effective = job_effective_copy(e->effective);
 	g_clear_pointer(&j->pending_reason, g_free);

@@ -57,6 +57,7 @@ export_new(Export *x, const Job *j)
 	e->from_host = (char *)j->from_host;
 	e->array_limit = j->array_limit;
 	e->preempt_count = j->preempt_count;
+	e->last_instance = j->instance;
 	if (j->index > 0) {
 		const char *br = strrchr(j->name, '[');
 
@@ -107,6 +108,7 @@ export_run(Export *x, const Job *j)
 	d->array_index = j->index;
 	d->exec_hosts = j->exec_hosts;
 	d->n_exec_hosts = g_strv_length(j->exec_hosts);
+	d->instance = j->instance;
 	d->effective = j->effective;
 	ev->body_case = BASALT__EVENT__BODY_JOB_DISPATCH;
 	ev->job_dispatch = d;

@@ -86,6 +86,7 @@ typedef struct Job {
 	char *suspend_reason;
 	guint preempt_count;      /* times preempted (MAX_JOB_PREEMPT) */
 	guint64 preempted_by;     /* job_key of the preemptor while SSUSP by it */
+	guint32 instance;         /* number of the current (or last) run, 0 = never */
 	gboolean window_kill_sent; /* volatile: TERMINATE_WHEN=WINDOW ordered the
 	                           * kill of this run; cleared with the run */
 	/* What the current (or last) run started with, from its dispatch

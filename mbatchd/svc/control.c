@@ -3,55 +3,61 @@
  *
  * Each acts job by job on a selection and reports per job, as LSF does:
  * "Job <12> is being terminated", or why not.  A running job is acted on
- * by its execution host; the state follows from the host's report (a
- * kill) or is committed once the order is sent (stop, resume).
+ * by its execution host through an order (mbatchd/mbd-orders.h): the event is
+ * committed first and the order sent after; the state follows from the
+ * host's report (a kill) or from the committed event (stop, resume).
  */
 #include "config.h"
 
 #include <signal.h>
 #include <string.h>
 
+#include "mbatchd/mbd-orders.h"
 #include "mbatchd/svc/svc.h"
 
 #define E(code) BASALT__ERROR_CODE__ERROR_CODE_##code
 #define A(x) BASALT__JOB_ACTION__JOB_ACTION_##x
-#define X(x) BASALT__EXEC_ACTION__EXEC_ACTION_##x
 
-/* Journal the request before the order leaves (bhist shows it). */
-static void
-commit_signal(Manager *m, const Job *j, int sig, const Caller *c)
+/* An order refused before anything was committed: why, for the user. */
+static Basalt__Error *
+order_error(GError *err, const char *unreachable)
 {
-	Basalt__Event ev = BASALT__EVENT__INIT;
-	Basalt__EvJobSignal e = BASALT__EV_JOB_SIGNAL__INIT;
+	Basalt__Error *e;
 
-	e.job_id = j->id;
-	e.array_index = j->index;
-	e.signal = sig;
-	e.user = (char *)c->user;
-	ev.body_case = BASALT__EVENT__BODY_JOB_SIGNAL;
-	ev.job_signal = &e;
-	manager_commit(m, &ev, NULL);
+	if (err != NULL && strcmp(err->message, ORDERS_ERROR_UNREACHABLE) == 0)
+		e = svc_error(E(JOB_STATE), "%s", unreachable);
+	else
+		e = svc_error(E(JOB_STATE), "%s", err != NULL ? err->message :
+		    "the order could not be given");
+	g_clear_error(&err);
+	return e;
 }
 
 static Basalt__Error *
 kill_job(Manager *m, Job *j, const Caller *c)
 {
+	GError *err = NULL;
+
 	if (job_is_finished(j))
 		return svc_error(E(JOB_STATE), "Job has already finished");
 	if (job_is_pending(j)) {
 		commit_job_status(m, j, JS_EXIT, NULL, "The job was killed while pending");
 		return NULL;
 	}
-	if (!hosts_signal_job(m, j, X(TERMINATE), 0, c->user))
-		return svc_error(E(JOB_STATE),
-		    "The execution host is unreachable; use bkill -r to remove the job");
-	commit_signal(m, j, 0, c);
+	if (!orders_terminate(m, j, c->user, c->user, FALSE, &err))
+		return order_error(err, ORDERS_ERROR_UNREACHABLE
+		    "; use bkill -r to remove the job");
 	return NULL;
 }
+
+static Basalt__Error *stop_job(Manager *m, Job *j, const Caller *c);
+static Basalt__Error *resume_job(Manager *m, Job *j);
 
 static Basalt__Error *
 signal_job(Manager *m, Job *j, int sig, const Caller *c)
 {
+	GError *err = NULL;
+
 	if (job_is_finished(j))
 		return svc_error(E(JOB_STATE), "Job has already finished");
 	if (job_is_pending(j)) {
@@ -66,9 +72,15 @@ signal_job(Manager *m, Job *j, int sig, const Caller *c)
 		}
 		return svc_error(E(JOB_STATE), "Job has not started yet");
 	}
-	if (!hosts_signal_job(m, j, X(SIGNAL), sig, c->user))
-		return svc_error(E(JOB_STATE), "The execution host is unreachable");
-	commit_signal(m, j, sig, c);
+	/* A stop or continue changes the job's state, which is mbatchd's to
+	 * decide: as bstop and bresume (the host's word alone would not
+	 * move a job mbatchd holds suspended). */
+	if ((sig == SIGSTOP || sig == SIGTSTP) && j->state == JS_RUN)
+		return stop_job(m, j, c);
+	if (sig == SIGCONT && (j->state == JS_USUSP || j->state == JS_SSUSP))
+		return resume_job(m, j);
+	if (!orders_signal(m, j, sig, c->user, &err))
+		return order_error(err, ORDERS_ERROR_UNREACHABLE);
 	return NULL;
 }
 
@@ -76,6 +88,7 @@ static Basalt__Error *
 stop_job(Manager *m, Job *j, const Caller *c)
 {
 	char reason[320];
+	GError *err = NULL;
 
 	if (job_is_finished(j))
 		return svc_error(E(JOB_STATE), "Job has already finished");
@@ -88,15 +101,16 @@ stop_job(Manager *m, Job *j, const Caller *c)
 	g_snprintf(reason, sizeof reason, c->admin && strcmp(c->user, j->user) != 0 ?
 	    "The job was suspended by LSF admin or root;" :
 	    "The job was suspended by user;");
-	if (!hosts_signal_job(m, j, X(SUSPEND), 0, reason))
-		return svc_error(E(JOB_STATE), "The execution host is unreachable");
-	commit_job_status(m, j, JS_USUSP, NULL, reason);
+	if (!orders_suspend(m, j, JS_USUSP, reason, NULL, &err))
+		return order_error(err, ORDERS_ERROR_UNREACHABLE);
 	return NULL;
 }
 
 static Basalt__Error *
 resume_job(Manager *m, Job *j)
 {
+	GError *err = NULL;
+
 	if (j->state == JS_PSUSP) {
 		commit_job_status(m, j, JS_PEND, NULL, NULL);
 		manager_schedule_soon(m);
@@ -104,22 +118,21 @@ resume_job(Manager *m, Job *j)
 	}
 	if (j->state != JS_USUSP && j->state != JS_SSUSP)
 		return svc_error(E(JOB_STATE), "Job is not suspended");
-	if (!hosts_signal_job(m, j, X(RESUME), 0, NULL))
-		return svc_error(E(JOB_STATE), "The execution host is unreachable");
-	commit_job_status(m, j, JS_RUN, NULL, NULL);
+	if (!orders_resume(m, j, &err))
+		return order_error(err, ORDERS_ERROR_UNREACHABLE);
 	return NULL;
 }
 
 static Basalt__Error *
 requeue_job(Manager *m, Job *j, gboolean hold)
 {
+	GError *err = NULL;
+
 	if (job_is_pending(j))
 		return svc_error(E(JOB_STATE), "Job has not started yet");
-	if (job_is_started(j))
-		/* The host kills what runs; its report finds the job pending
-		 * again and is ignored. */
-		hosts_signal_job(m, j, X(TERMINATE), 0, "requeued");
-	commit_job_requeue(m, j, hold, "requeued by brequeue");
+	/* The old run is killed by instance; its report is ignored. */
+	if (!orders_requeue(m, j, hold, "requeued by brequeue", &err))
+		return order_error(err, ORDERS_ERROR_UNREACHABLE);
 	manager_schedule_soon(m);
 	return NULL;
 }
@@ -127,11 +140,12 @@ requeue_job(Manager *m, Job *j, gboolean hold)
 static Basalt__Error *
 remove_job(Manager *m, Job *j)
 {
+	GError *err = NULL;
+
 	if (job_is_finished(j))
 		return svc_error(E(JOB_STATE), "Job has already finished");
-	if (job_is_started(j))
-		hosts_signal_job(m, j, X(TERMINATE), 0, "removed by bkill -r");
-	commit_job_status(m, j, JS_EXIT, NULL, "The job was removed by bkill -r");
+	if (!orders_remove(m, j, "The job was removed by bkill -r", &err))
+		return order_error(err, ORDERS_ERROR_UNREACHABLE);
 	manager_schedule_soon(m);
 	return NULL;
 }
@@ -459,17 +473,15 @@ typedef struct {
 } PeekWait;
 
 static void
-peek_done(BsRpcConn *conn, Basalt__RpcStatus status, const ProtobufCMessage *msg,
-    const GError *error, void *data)
+peek_done(const Basalt__PeekReply *reply, const char *error, void *data)
 {
 	PeekWait *w = data;
 	Basalt__PeekReply fail = BASALT__PEEK_REPLY__INIT;
 
-	if (status == BASALT__RPC_STATUS__RPC_STATUS_OK) {
-		w->closure((const Basalt__PeekReply *)msg, w->call);
+	if (reply != NULL) {
+		w->closure(reply, w->call);
 	} else {
-		fail.error = svc_error(E(INTERNAL), "bpeek: %s",
-		    error != NULL ? error->message : "the execution host did not answer");
+		fail.error = svc_error(E(INTERNAL), "bpeek: %s", error);
 		w->closure(&fail, w->call);
 		svc_error_free(fail.error);
 	}
@@ -484,9 +496,6 @@ svc_peek(Basalt__BatchService_Service *svc, const Basalt__PeekRequest *req,
 	Manager *m = svc_manager(svc);
 	Basalt__PeekReply reply = BASALT__PEEK_REPLY__INIT;
 	Job *j = state_job(m->st, req->job_id, req->array_index);
-	HostLink *l = j != NULL && j->exec_hosts != NULL ?
-	    manager_link(m, j->exec_hosts[0]) : NULL;
-	Basalt__PeekJobRequest pr = BASALT__PEEK_JOB_REQUEST__INIT;
 	PeekWait *w;
 	Caller c;
 
@@ -499,22 +508,16 @@ svc_peek(Basalt__BatchService_Service *svc, const Basalt__PeekRequest *req,
 		reply.error = svc_error(E(JOB_STATE), "Not yet started.");
 	else if (job_is_finished(j))
 		reply.error = svc_error(E(JOB_STATE), "Already finished.");
-	else if (l == NULL || l->conn == NULL)
-		reply.error = svc_error(E(JOB_STATE), "The execution host is unreachable");
 	if (reply.error != NULL) {
 		closure(&reply, call);
 		svc_error_free(reply.error);
 		return;
 	}
-	pr.job_id = j->id;
-	pr.array_index = j->index;
-	pr.offset = req->offset;
 	w = g_new(PeekWait, 1);
 	w->call = bs_rpc_call_defer(call);
 	w->closure = closure;
-	if (!bs_rpc_conn_call(l->conn, &basalt__exec_service__descriptor, 2, &pr.base,
-	    10000, peek_done, w, NULL)) {
-		reply.error = svc_error(E(JOB_STATE), "The execution host is unreachable");
+	if (!orders_peek(m, j, req->offset, peek_done, w)) {
+		reply.error = svc_error(E(JOB_STATE), ORDERS_ERROR_UNREACHABLE);
 		closure(&reply, w->call);
 		svc_error_free(reply.error);
 		bs_rpc_call_unref(w->call);

@@ -93,7 +93,7 @@ svc_jobs(Basalt__BatchService_Service *svc, const Basalt__JobQuery *req,
 	GPtrArray *jobs;
 	Basalt__JobInfo *infos;
 	Basalt__JobSpec *specs = NULL;
-	gsize bytes = 0;
+	gsize bytes = 0, size;
 	Caller c;
 
 	svc_caller(m, call, &c);
@@ -115,13 +115,18 @@ svc_jobs(Basalt__BatchService_Service *svc, const Basalt__JobQuery *req,
 			specs[reply.n_jobs].n_env = 0;
 			info->spec = &specs[reply.n_jobs];
 		}
-		bytes += basalt__job_info__get_packed_size(info) + 8;
-		reply.jobs[reply.n_jobs++] = info;
-		if (bytes > PAGE_BYTES && i + 1 < jobs->len) {
+		size = basalt__job_info__get_packed_size(info) + 8;
+		/* A job that would take the page past its size starts the
+		 * next page, so a page is at most PAGE_BYTES or one job (and
+		 * submit.c bounds a job well under a frame). */
+		if (reply.n_jobs > 0 && bytes + size > PAGE_BYTES) {
+			svc_free_job_info(info);
 			reply.more = TRUE;
-			reply.next_skip = i + 1;
+			reply.next_skip = i;
 			break;
 		}
+		bytes += size;
+		reply.jobs[reply.n_jobs++] = info;
 	}
 	/* The last page: the selection is not needed any more. */
 	if (!reply.more)

@@ -14,7 +14,18 @@
 #include "mbatchd/effective.h"
 #include "mbatchd/svc/svc.h"
 #include "resreq/resreq.h"
+#include "rpc/frame.h"
 #include "util/error.h"
+
+/*
+ * The largest submission (command, script, environment and options, as
+ * packed) a job may have.  What mbatchd later sends about the job (its
+ * start order, a bjobs page that carries its command and name) must fit
+ * a frame; a quarter of the frame leaves room for both, so one user's
+ * oversized job can neither sit in RUN without a process nor make bjobs
+ * fail for everyone.
+ */
+#define SPEC_MAX_BYTES (BS_FRAME_MAX_DEFAULT / 4)
 
 #define E(code) BASALT__ERROR_CODE__ERROR_CODE_##code
 
@@ -44,8 +55,15 @@ svc_check_spec(Manager *m, const Caller *c, const Basalt__JobSpec *spec,
 	const BsAppConf *app = NULL;
 	GError *err = NULL;
 
+	gsize size;
+
 	if (spec->command == NULL || *spec->command == '\0')
 		return svc_error(E(BAD_REQUEST), "No job command specified");
+	size = basalt__job_spec__get_packed_size(spec);
+	if (size > SPEC_MAX_BYTES)
+		return svc_error(E(BAD_REQUEST), "Job submission too large: %zu "
+		    "bytes of command, script and environment; the limit is %u",
+		    size, SPEC_MAX_BYTES);
 	if (spec->app_profile != NULL && *spec->app_profile &&
 	    (app = bs_config_app(m->cfg, spec->app_profile)) == NULL)
 		return svc_error(E(BAD_REQUEST), "%s: Application profile does not "

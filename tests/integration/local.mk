@@ -24,6 +24,12 @@ INTEGRATION_TESTS += \
 	%reldir%/t0130-flipped-byte.sh \
 	%reldir%/t0140-disk-full.sh \
 	%reldir%/t0150-both-restart.sh
+# Issue 11: orders commit before they leave, job instances.
+INTEGRATION_TESTS += \
+	%reldir%/t0145-disk-full-window.sh \
+	%reldir%/t0160-preempt-race.sh \
+	%reldir%/t0170-ghost.sh \
+	%reldir%/t0180-start-order-limit.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS)
 SH_LOG_COMPILER = $(SHELL)

@@ -54,10 +54,17 @@ wait "$(sbd_pid vh2)" 2>/dev/null
 kill -TERM "$(sbd_pid vh1)"
 wait "$(sbd_pid vh1)" 2>/dev/null
 
-# Two jobs finish while nobody is up: bs-jobwrap leaves their status.
+# Two jobs finish while nobody is up: bs-jobwrap leaves their status
+# (jobs/ID.INDEX.INSTANCE.status, one per run of the job).
 touch "$T/go.a1" "$T/go.b1"
-check "a1 and b1 finish while the daemons are down" wait_for 10 sh -c \
-	"test -s '$T/sbd/vh1/jobs/$a1.0.status' && test -s '$T/sbd/vh2/jobs/$b1.0.status'"
+status_left() {   # status_left HOST ID
+	for f in "$T/sbd/$1/jobs/$2".0.*status; do
+		test -s "$f" && return 0
+	done
+	return 1
+}
+both_left() { status_left vh1 "$a1" && status_left vh2 "$b1"; }
+check "a1 and b1 finish while the daemons are down" wait_for 10 both_left
 
 start_mbd || exit 1
 start_sbd vh1 || exit 1

@@ -43,6 +43,7 @@ typedef struct {
 	int pgid;
 	int exit_status;
 	int term_signal;
+	guint32 instance;
 	char *reason;
 	guint n_registered;       /* registrations seen before this report */
 } Rep;
@@ -118,6 +119,7 @@ m_report(Basalt__HostService_Service *svc, const Basalt__JobReport *in,
 	rep.pgid = in->job->pgid;
 	rep.exit_status = in->job->exit_status;
 	rep.term_signal = in->job->term_signal;
+	rep.instance = in->job->instance;
 	rep.reason = g_strdup(in->reason);
 	rep.n_registered = M->registers->len;
 	g_array_append_val(M->reports, rep);
@@ -722,6 +724,74 @@ START_TEST(test_forget_kills)
 }
 END_TEST
 
+/* SignalJob for one run (instance) of a job; the error message or NULL. */
+static char *
+signal_run(guint64 id, guint32 instance, Basalt__ExecAction action)
+{
+	Basalt__SignalJobRequest req = BASALT__SIGNAL_JOB_REQUEST__INIT;
+	Basalt__SignalJobReply *r;
+	char *msg = NULL;
+
+	req.job_id = id;
+	req.instance = instance;
+	req.action = action;
+	r = (Basalt__SignalJobReply *)exec_call("SignalJob", &req.base);
+	if (r->error != NULL && r->error->code != 0)
+		msg = g_strdup(r->error->message);
+	basalt__signal_job_reply__free_unpacked(r, NULL);
+	return msg;
+}
+
+/*
+ * Runs of one job are kept apart by their instance (issue 11, the ghost):
+ * a repeated start order gets the same run; a new instance starts a new
+ * run even while the old one, forgotten, is still being killed; the old
+ * run's death is never reported, the new run's end is, with its instance.
+ */
+START_TEST(test_instances_kept_apart)
+{
+	Basalt__StartJobRequest req;
+	Basalt__JobSpec spec;
+	guint64 id = 901;
+	pid_t old_pgid, again, new_pgid;
+	Rep run, done;
+	g_autofree char *err = NULL;
+
+	start_sbd();
+	/* The old run shrugs off SIGINT and SIGTERM: it dies only at the
+	 * end of the TERMINATE sequence (2 s with the 1 s interval). */
+	start_req_init(&req, &spec, id, "trap '' INT TERM; sleep 100; sleep 100");
+	req.instance = 1;
+	old_pgid = start_job_full(&req);
+	run = wait_report(id, BASALT__JOB_STATE__JOB_STATE_RUN);
+	ck_assert_uint_eq(run.instance, 1);
+	again = start_job_full(&req);
+	ck_assert_int_eq(again, old_pgid);
+	ck_assert_uint_eq(M->reports->len, 1);
+
+	/* mbatchd forgot run 1 and starts run 2 of the same job at once. */
+	ck_assert_ptr_null(signal_run(id, 1, BASALT__EXEC_ACTION__EXEC_ACTION_FORGET));
+	start_req_init(&req, &spec, id, "exit 0");
+	req.instance = 2;
+	new_pgid = start_job_full(&req);
+	ck_assert_int_ne(new_pgid, old_pgid);
+	ck_assert_msg(bs_proc_group_alive(old_pgid), "the old run died too soon "
+	    "for this test to mean anything");
+	done = wait_report(id, BASALT__JOB_STATE__JOB_STATE_DONE);
+	ck_assert_uint_eq(done.instance, 2);
+	ck_assert_int_eq(done.pgid, new_pgid);
+	/* An order for the old run does not reach the new one, and back. */
+	err = signal_run(id, 3, BASALT__EXEC_ACTION__EXEC_ACTION_SUSPEND);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_msg(sbd_run_until(group_gone, GINT_TO_POINTER(old_pgid), WAIT_MS),
+	    "the forgotten run still runs");
+	ck_assert(sbd_run_until(no_job_files, NULL, WAIT_MS));
+	/* Run 1 said only that it ran; everything after is run 2's. */
+	for (guint i = 1; i < M->reports->len; i++)
+		ck_assert_uint_eq(g_array_index(M->reports, Rep, i).instance, 2);
+}
+END_TEST
+
 /* The seq counter survives an empty spool; a torn last record is cut. */
 START_TEST(test_seq_persists_torn_spool_cut)
 {
@@ -790,6 +860,7 @@ main(void)
 	tcase_add_test(tc, test_master_restart);
 	tcase_add_test(tc, test_sbatchd_restart);
 	tcase_add_test(tc, test_forget_kills);
+	tcase_add_test(tc, test_instances_kept_apart);
 	tcase_add_test(tc, test_seq_persists_torn_spool_cut);
 	tcase_add_test(tc, test_refusals);
 	suite_add_tcase(s, tc);

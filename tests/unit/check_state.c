@@ -303,11 +303,11 @@ describe(State *s)
 
 		g_string_append_printf(out, "%" G_GUINT64_FORMAT "[%u] %s %s %s %s "
 		    "pgid=%d exit=%d sub=%" G_GINT64_FORMAT " reason=%s preempted=%u by=%"
-		    G_GUINT64_FORMAT "\n", j->id, j->index,
+		    G_GUINT64_FORMAT " inst=%u\n", j->id, j->index,
 		    job_state_name(j->state), j->queue, j->name,
 		    j->exec_hosts ? j->exec_hosts[0] : "-", j->pgid, j->exit_status,
 		    j->submit_time, j->suspend_reason ? j->suspend_reason : "-",
-		    j->preempt_count, j->preempted_by);
+		    j->preempt_count, j->preempted_by, j->instance);
 	}
 	for (guint q = 0; q < G_N_ELEMENTS(queues); q++) {
 		QueueRt *rt = state_queue(s, queues[q]);
@@ -392,6 +392,80 @@ START_TEST(test_export_replays_to_the_same_state)
 	st = orig;
 	g_free(want);
 	g_free(got);
+}
+END_TEST
+
+static gboolean
+dispatch_instance(guint64 id, const char *host, guint32 instance)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobDispatch e = BASALT__EV_JOB_DISPATCH__INIT;
+	char *hosts[] = { (char *)host };
+
+	e.job_id = id;
+	e.exec_hosts = hosts;
+	e.n_exec_hosts = 1;
+	e.instance = instance;
+	ev.body_case = BASALT__EVENT__BODY_JOB_DISPATCH;
+	ev.job_dispatch = &e;
+	return apply(&ev, 50);
+}
+
+static gboolean
+requeue(guint64 id)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobRequeue e = BASALT__EV_JOB_REQUEUE__INIT;
+
+	e.job_id = id;
+	e.reason = "the execution host is unavailable";
+	ev.body_case = BASALT__EVENT__BODY_JOB_REQUEUE;
+	ev.job_requeue = &e;
+	return apply(&ev, 55);
+}
+
+/* Every dispatch is a new run: its instance is journaled, kept across a
+ * requeue (the next run must be told from the old one), restored from a
+ * checkpoint even while the job waits, and numbered on replay when an old
+ * journal has none. */
+START_TEST(test_instances)
+{
+	GPtrArray *events, *blocks;
+	State *orig, *copy;
+
+	submit(1, "normal", 10, 0, FALSE);
+	submit(2, "normal", 11, 0, FALSE);
+	ck_assert_uint_eq(state_job(st, 1, 0)->instance, 0);
+	/* A journal from before instances: numbered 1, 2, ... */
+	ck_assert(dispatch(1, 0, "hA"));
+	ck_assert_uint_eq(state_job(st, 1, 0)->instance, 1);
+	ck_assert(requeue(1));
+	ck_assert_uint_eq(state_job(st, 1, 0)->instance, 1);
+	ck_assert(dispatch(1, 0, "hA"));
+	ck_assert_uint_eq(state_job(st, 1, 0)->instance, 2);
+	/* mbatchd names the instance it chose. */
+	ck_assert(requeue(1));
+	ck_assert(dispatch_instance(1, "hA", 7));
+	ck_assert_uint_eq(state_job(st, 1, 0)->instance, 7);
+	ck_assert(requeue(1));
+	ck_assert(dispatch_instance(2, "hA", 3));
+
+	events = state_export_events(st, &blocks);
+	orig = st;
+	copy = st = state_new();
+	for (guint i = 0; i < events->len; i++)
+		ck_assert(state_apply(copy, events->pdata[i], NULL));
+	ck_assert_uint_eq(state_job(copy, 1, 0)->state, JS_PEND);
+	ck_assert_uint_eq(state_job(copy, 1, 0)->instance, 7);
+	ck_assert_uint_eq(state_job(copy, 2, 0)->state, JS_RUN);
+	ck_assert_uint_eq(state_job(copy, 2, 0)->instance, 3);
+	/* The next run after a restart is still a new number. */
+	ck_assert(dispatch(1, 0, "hA"));
+	ck_assert_uint_eq(state_job(copy, 1, 0)->instance, 8);
+	g_ptr_array_free(events, TRUE);
+	g_ptr_array_free(blocks, TRUE);
+	state_free(copy);
+	st = orig;
 }
 END_TEST
 
@@ -598,6 +672,7 @@ main(void)
 	tcase_add_test(tc, test_dispatch_stamp);
 	tcase_add_test(tc, test_environments_are_shared);
 	tcase_add_test(tc, test_jobs_by_host);
+	tcase_add_test(tc, test_instances);
 	suite_add_tcase(s, tc);
 	return bs_run_suite(s);
 }
