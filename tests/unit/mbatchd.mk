@@ -14,13 +14,6 @@ TESTS += %reldir%/check_state
 	lib/resreq/libbsresreq.a lib/job/libbsjob.a \
 	lib/util/libbsutil.a $(TEST_LIBS)
 
-check_PROGRAMS += %reldir%/check_window
-TESTS += %reldir%/check_window
-%canon_reldir%_check_window_SOURCES = %reldir%/check_window.c
-%canon_reldir%_check_window_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
-%canon_reldir%_check_window_CFLAGS = $(TEST_CFLAGS)
-%canon_reldir%_check_window_LDADD = $(BSSCHED_LIBS) $(TEST_LIBS) -lm
-
 check_PROGRAMS += %reldir%/check_depindex
 TESTS += %reldir%/check_depindex
 %canon_reldir%_check_depindex_SOURCES = %reldir%/check_depindex.c
