@@ -6,11 +6,15 @@
  *
  * Two maps, kept by state_apply (apply.c) as jobs come, are renamed and
  * are cleaned:
- *   by id:   job id -> set of Job* (an array's elements share its id);
- *   by name: user -> (base name -> set of Job*), where an element answers
- *            to its array's name ("name" for "name[3]"), as in LSF.
- * Sets, not lists: cleaning one element of a 10,000-element array must
- * not cost a walk of its siblings.  A name reference ending in '*' walks
+ *   by id:   array id -> the array's elements (a plain job is found in the
+ *            job table itself, so it costs nothing here);
+ *   by name: user -> (base name -> its jobs), where an element answers to
+ *            its array's name ("name" for "name[3]"), as in LSF.
+ * "Its jobs" is a bag: one Job* alone, as most names and arrays of one are,
+ * or a set once there are more, tagged in the pointer's low bit.  Every
+ * job is in the index, so a set per job would be most of a pending job's
+ * memory; and sets, not lists, so cleaning one element of a 10,000-element
+ * array does not walk its siblings.  A name reference ending in '*' walks
  * the names of that one user only.
  */
 #include "config.h"
@@ -20,10 +24,59 @@
 #include "job/depend.h"
 #include "state.h"
 
-static GHashTable *
-new_set(void)
+/* A bag of jobs: a Job* (aligned, low bit clear) or a set | 1.  The maps
+ * holding bags free them with bag_free. */
+#define BAG_IS_SET(b) ((GPOINTER_TO_SIZE(b) & 1) != 0)
+#define BAG_SET(b) ((GHashTable *)(GPOINTER_TO_SIZE(b) & ~(gsize)1))
+
+static void
+bag_free(gpointer bag)
 {
-	return g_hash_table_new(g_direct_hash, g_direct_equal);
+	if (bag != NULL && BAG_IS_SET(bag))
+		g_hash_table_destroy(BAG_SET(bag));
+}
+
+/*
+ * Add j to the bag under key; key is a copy the map may keep (it is freed
+ * by the map's key function when one is there already).
+ */
+static void
+map_add(GHashTable *map, gpointer key, Job *j, GDestroyNotify key_free)
+{
+	gpointer bag = g_hash_table_lookup(map, key);
+	GHashTable *set;
+
+	if (bag != NULL && BAG_IS_SET(bag)) {
+		g_hash_table_add(BAG_SET(bag), j);
+		key_free(key);
+		return;
+	}
+	if (bag == NULL) {
+		g_hash_table_insert(map, key, j);
+		return;
+	}
+	/* A second job: the single one becomes a set (replacing the value
+	 * frees the passed key copy, and bag_free leaves a Job* alone). */
+	set = g_hash_table_new(g_direct_hash, g_direct_equal);
+	g_hash_table_add(set, bag);
+	g_hash_table_add(set, j);
+	g_hash_table_insert(map, key, GSIZE_TO_POINTER(GPOINTER_TO_SIZE(set) | 1));
+}
+
+static void
+map_remove(GHashTable *map, gconstpointer key, Job *j)
+{
+	gpointer bag = g_hash_table_lookup(map, key);
+
+	if (bag == NULL)
+		return;
+	if (BAG_IS_SET(bag)) {
+		if (g_hash_table_remove(BAG_SET(bag), j) &&
+		    g_hash_table_size(BAG_SET(bag)) == 0)
+			g_hash_table_remove(map, key);
+	} else if (bag == j) {
+		g_hash_table_remove(map, key);
+	}
 }
 
 /* The name a job answers to in a name reference: an element's name
@@ -41,7 +94,7 @@ void
 state_dep_index_init(State *st)
 {
 	st->dep_by_id = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free,
-	    (GDestroyNotify)g_hash_table_destroy);
+	    bag_free);
 	/* Users are interned: their pointers are the keys. */
 	st->dep_by_name = g_hash_table_new_full(g_direct_hash, g_direct_equal,
 	    NULL, (GDestroyNotify)g_hash_table_destroy);
@@ -57,47 +110,30 @@ state_dep_index_free(State *st)
 void
 state_dep_index_add(State *st, Job *j)
 {
-	GHashTable *set = g_hash_table_lookup(st->dep_by_id, &j->id);
 	GHashTable *names;
-	char *base;
 
-	if (set == NULL) {
-		set = new_set();
-		g_hash_table_insert(st->dep_by_id, g_memdup2(&j->id, sizeof j->id),
-		    set);
-	}
-	g_hash_table_add(set, j);
+	if (j->index > 0)
+		map_add(st->dep_by_id, g_memdup2(&j->id, sizeof j->id), j, g_free);
 	names = g_hash_table_lookup(st->dep_by_name, j->user);
 	if (names == NULL) {
 		names = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-		    (GDestroyNotify)g_hash_table_destroy);
+		    bag_free);
 		g_hash_table_insert(st->dep_by_name, (gpointer)j->user, names);
 	}
-	base = base_name(j);
-	set = g_hash_table_lookup(names, base);
-	if (set == NULL) {
-		set = new_set();
-		g_hash_table_insert(names, base, set);
-	} else {
-		g_free(base);
-	}
-	g_hash_table_add(set, j);
+	map_add(names, base_name(j), j, g_free);
 }
 
 void
 state_dep_index_remove(State *st, Job *j)
 {
-	GHashTable *set = g_hash_table_lookup(st->dep_by_id, &j->id);
 	GHashTable *names = g_hash_table_lookup(st->dep_by_name, j->user);
 	g_autofree char *base = base_name(j);
 
-	if (set != NULL && g_hash_table_remove(set, j) && g_hash_table_size(set) == 0)
-		g_hash_table_remove(st->dep_by_id, &j->id);
+	if (j->index > 0)
+		map_remove(st->dep_by_id, &j->id, j);
 	if (names == NULL)
 		return;
-	set = g_hash_table_lookup(names, base);
-	if (set != NULL && g_hash_table_remove(set, j) && g_hash_table_size(set) == 0)
-		g_hash_table_remove(names, base);
+	map_remove(names, base, j);
 	if (g_hash_table_size(names) == 0)
 		g_hash_table_remove(st->dep_by_name, j->user);
 }
@@ -128,14 +164,18 @@ append_job(GArray *out, const Job *j)
 }
 
 static void
-append_set(GArray *out, GHashTable *set)
+append_bag(GArray *out, gpointer bag)
 {
 	GHashTableIter it;
 	gpointer j;
 
-	if (set == NULL)
+	if (bag == NULL)
 		return;
-	g_hash_table_iter_init(&it, set);
+	if (!BAG_IS_SET(bag)) {
+		append_job(out, bag);
+		return;
+	}
+	g_hash_table_iter_init(&it, BAG_SET(bag));
 	while (g_hash_table_iter_next(&it, &j, NULL))
 		append_job(out, j);
 }
@@ -146,7 +186,7 @@ state_dep_lookup(const State *st, const char *user, const BsDependRef *ref,
 {
 	GHashTable *names;
 	GHashTableIter it;
-	gpointer k, set;
+	gpointer k, bag;
 	gsize len;
 
 	if (ref->name == NULL) {
@@ -157,7 +197,12 @@ state_dep_lookup(const State *st, const char *user, const BsDependRef *ref,
 				append_job(out, j);
 			return;
 		}
-		append_set(out, g_hash_table_lookup(st->dep_by_id, &ref->job_id));
+		/* A plain job is in the job table; an array's elements are
+		 * indexed by its id. */
+		if ((j = state_job(st, ref->job_id, 0)) != NULL)
+			append_job(out, j);
+		else
+			append_bag(out, g_hash_table_lookup(st->dep_by_id, &ref->job_id));
 		return;
 	}
 	names = g_hash_table_lookup(st->dep_by_name, user);
@@ -165,11 +210,11 @@ state_dep_lookup(const State *st, const char *user, const BsDependRef *ref,
 		return;
 	len = strlen(ref->name);
 	if (len == 0 || ref->name[len - 1] != '*') {
-		append_set(out, g_hash_table_lookup(names, ref->name));
+		append_bag(out, g_hash_table_lookup(names, ref->name));
 		return;
 	}
 	g_hash_table_iter_init(&it, names);
-	while (g_hash_table_iter_next(&it, &k, &set))
+	while (g_hash_table_iter_next(&it, &k, &bag))
 		if (bs_depend_name_matches(ref->name, k))
-			append_set(out, set);
+			append_bag(out, bag);
 }
