@@ -1,7 +1,8 @@
 /*
  * A job's effective parameters, resolved in one place (see effective.h for
  * the precedence).  Before this file the rule lived three times: the start
- * order (hosts.c), the scheduler's MAX_JOB_PREEMPT (snapshot.c) and the
+ * order (then in hosts.c), the scheduler's MAX_JOB_PREEMPT (then in
+ * snapshot.c) and the
  * submission checks (svc/submit.c), each with its own idea of which level
  * wins; and what a job started with was never written down, so a
  * reconfiguration silently changed it for running jobs after a restart.

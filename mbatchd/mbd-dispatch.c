@@ -1,5 +1,5 @@
 /*
- * One scheduling pass in the daemon: build the snapshot (snapshot.c), run
+ * One scheduling pass in the daemon: build the snapshot (mbd-snapshot.c), run
  * the pure policy (mbatchd/sched), then apply the plan's decisions in its
  * order, one small function per kind (apply_decision): run-window
  * suspensions, resumptions and kills, resumes of preempted jobs, and each
