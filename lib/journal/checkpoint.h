@@ -3,10 +3,10 @@
  * it, so loading one is feeding events to state_apply() like replay (one
  * code path, one mutator).  (They are not called snapshots, so that word
  * means one thing in Basalt: the scheduler's input, mbatchd/mbd-snapshot.h.)
- * The caller (the daemon) turns its State into those events; this file owns only the file and its atomicity: temp file, fsync,
- * rename, fsync of the directory, so a crash leaves either the old set of
- * checkpoints or the new one, never a half file under the final name.  Format
- * in evlog.h.
+ * The caller (the daemon) turns its State into those events; this file
+ * owns only the file and its atomicity: temp file, fsync, rename, fsync of
+ * the directory, so a crash leaves either the old set of checkpoints or
+ * the new one, never a half file under the final name.  Format in evlog.h.
  */
 #ifndef BS_JOURNAL_CHECKPOINT_H
 #define BS_JOURNAL_CHECKPOINT_H
