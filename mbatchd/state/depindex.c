@@ -48,7 +48,8 @@ map_add(GHashTable *map, gpointer key, Job *j, GDestroyNotify key_free)
 
 	if (bag != NULL && BAG_IS_SET(bag)) {
 		g_hash_table_add(BAG_SET(bag), j);
-		key_free(key);
+		if (key_free != NULL)
+			key_free(key);
 		return;
 	}
 	if (bag == NULL) {
@@ -79,15 +80,23 @@ map_remove(GHashTable *map, gconstpointer key, Job *j)
 	}
 }
 
-/* The name a job answers to in a name reference: an element's name
- * without its "[index]". */
-static char *
-base_name(const Job *j)
+/*
+ * The name a job answers to in a name reference, interned: a plain job's
+ * own (interned) name, an element's name without its "[index]".  Interned
+ * names are the keys of a user's map, so adding and cleaning a job hash
+ * no string.  With add FALSE nothing is interned: NULL if the name never
+ * was (then no job has it).
+ */
+static const char *
+base_key(State *st, const Job *j, gboolean add)
 {
 	const char *br = j->index > 0 ? strrchr(j->name, '[') : NULL;
+	g_autofree char *base = NULL;
 
-	return br != NULL ? g_strndup(j->name, (gsize)(br - j->name)) :
-	    g_strdup(j->name);
+	if (br == NULL)
+		return j->name;
+	base = g_strndup(j->name, (gsize)(br - j->name));
+	return add ? state_intern(st, base) : g_hash_table_lookup(st->interned, base);
 }
 
 void
@@ -116,22 +125,22 @@ state_dep_index_add(State *st, Job *j)
 		map_add(st->dep_by_id, g_memdup2(&j->id, sizeof j->id), j, g_free);
 	names = g_hash_table_lookup(st->dep_by_name, j->user);
 	if (names == NULL) {
-		names = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+		names = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
 		    bag_free);
 		g_hash_table_insert(st->dep_by_name, (gpointer)j->user, names);
 	}
-	map_add(names, base_name(j), j, g_free);
+	map_add(names, (gpointer)base_key(st, j, TRUE), j, NULL);
 }
 
 void
 state_dep_index_remove(State *st, Job *j)
 {
 	GHashTable *names = g_hash_table_lookup(st->dep_by_name, j->user);
-	g_autofree char *base = base_name(j);
+	const char *base = base_key(st, j, FALSE);
 
 	if (j->index > 0)
 		map_remove(st->dep_by_id, &j->id, j);
-	if (names == NULL)
+	if (names == NULL || base == NULL)
 		return;
 	map_remove(names, base, j);
 	if (g_hash_table_size(names) == 0)
@@ -210,7 +219,10 @@ state_dep_lookup(const State *st, const char *user, const BsDependRef *ref,
 		return;
 	len = strlen(ref->name);
 	if (len == 0 || ref->name[len - 1] != '*') {
-		append_bag(out, g_hash_table_lookup(names, ref->name));
+		const char *key = g_hash_table_lookup(st->interned, ref->name);
+
+		if (key != NULL)
+			append_bag(out, g_hash_table_lookup(names, key));
 		return;
 	}
 	g_hash_table_iter_init(&it, names);
