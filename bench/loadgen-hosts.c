@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "auth/auth.h"
 #include "bench/loadgen.h"
 
 #define CALL_TIMEOUT_MS 30000
@@ -660,6 +661,7 @@ host_dial(LgHost *h)
 {
 	Lg *lg = h->lg;
 	g_autoptr(GError) err = NULL;
+	g_autoptr(GBytes) cred = NULL;
 	BsRpcDialOptions opts;
 
 	bs_rpc_dial_options_init(&opts);
@@ -669,6 +671,23 @@ host_dial(LgHost *h)
 	opts.name = h->name;
 	opts.serve = &h->service.base;
 	opts.limits.hello_timeout_ms = 10000;
+	/* As sbatchd: a credential per dial with MUNGE, else the master's
+	 * local socket (the emulator runs as root or an administrator). */
+	if (lg->munge) {
+		cred = bs_auth_hello_credential(lg->munge_socket, opts.role,
+		    h->name, NULL, &err);
+		if (cred == NULL) {
+			g_printerr("loadgen: %s: %s\n", h->name, err->message);
+			h->reconnect_src = g_timeout_add(h->backoff_ms,
+			    reconnect_due, h);
+			h->backoff_ms = MIN(h->backoff_ms * 2, BACKOFF_MAX_MS);
+			return;
+		}
+		opts.credential = g_bytes_get_data(cred, &opts.credential_len);
+	} else {
+		opts.host = NULL;
+		opts.unix_path = lg->sock_path;
+	}
 	h->gen++;
 	h->dialing = TRUE;
 	lg->n_dialing++;

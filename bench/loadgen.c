@@ -19,6 +19,7 @@
 #include <glib-unix.h>
 
 #include "api/api.h"
+#include "auth/auth.h"
 #include "bench/loadgen.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -114,6 +115,8 @@ locate_mbd(Lg *lg, gboolean need_port, GError **err)
 	if (share == NULL)
 		share = g_build_filename(envdir, "work", NULL);
 	lg->sock_path = g_build_filename(share, "mbatchd.sock", NULL);
+	lg->munge = bs_auth_enabled(conf);
+	lg->munge_socket = g_strdup(bs_auth_socket(conf));
 	if (!need_port)
 		return TRUE;
 	v = g_hash_table_lookup(conf, "LSF_MASTER_LIST");
@@ -297,5 +300,6 @@ main(int argc, char **argv)
 	g_strfreev(lg.bsub_argv);
 	g_free(lg.mbd_address);
 	g_free(lg.sock_path);
+	g_free(lg.munge_socket);
 	return lg.status;
 }

@@ -45,6 +45,9 @@ typedef struct {
 	/* where mbatchd is */
 	char *mbd_address;        /* numeric, for the hosts (TCP) */
 	guint16 mbd_port;
+	gboolean munge;           /* LSF_AUTH=munge: hosts dial TCP with a
+	                           * credential, else the Unix socket */
+	char *munge_socket;       /* LSF_MUNGE_SOCKET, NULL: munge's default */
 	char *sock_path;          /* for the users (Unix socket) */
 
 	GMainLoop *loop;

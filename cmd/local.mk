@@ -31,9 +31,9 @@ $(%canon_reldir%_libbscmdmain_a_OBJECTS): $(PROTO_GEN_H)
 # $(CMD_DEP_LIBS) is GLib and protobuf-c, linked statically where configure
 # found their archives: a command starts once per request, and the dynamic
 # loader's work for those libraries was most of a bsub's own CPU time.
-CMD_PROG_LIBS = cmd/libbscmdmain.a lib/api/libbsapi.a lib/rpc/libbsrpc.a \
-	cmd/libbscmd.a proto/libbsproto.a lib/util/libbsutil.a \
-	$(CMD_DEP_LIBS)
+CMD_PROG_LIBS = cmd/libbscmdmain.a lib/api/libbsapi.a lib/auth/libbsauth.a \
+	lib/rpc/libbsrpc.a cmd/libbscmd.a proto/libbsproto.a \
+	lib/util/libbsutil.a $(CMD_DEP_LIBS) $(MUNGE_LIBS)
 
 bin_PROGRAMS += \
 	%reldir%/bsub \
@@ -92,10 +92,10 @@ bin_PROGRAMS += \
 # ckconfig without a running mbatchd loads the configuration itself;
 # `journal check|salvage` work on the journal files with lib/journal.
 %canon_reldir%_badmin_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
-%canon_reldir%_badmin_LDADD = cmd/libbscmdmain.a lib/api/libbsapi.a \
+%canon_reldir%_badmin_LDADD = cmd/libbscmdmain.a lib/api/libbsapi.a lib/auth/libbsauth.a \
 	lib/rpc/libbsrpc.a cmd/libbshist.a cmd/libbscmd.a lib/conf/libbsconf.a \
 	lib/journal/libbsjournal.a proto/libbsproto.a lib/util/libbsutil.a \
-	$(CMD_DEP_LIBS)
+	$(CMD_DEP_LIBS) $(MUNGE_LIBS)
 
 # bhist and bacct: the journal's history, folded by the pure history model
 # (libbshist.a, unit-tested on its own) and read with lib/journal's reader.
@@ -105,9 +105,10 @@ noinst_LIBRARIES += %reldir%/libbshist.a
 	%reldir%/hist-format.c %reldir%/hist-acct.c %reldir%/hist-format.h
 $(%canon_reldir%_libbshist_a_OBJECTS): $(PROTO_GEN_H)
 
-HIST_PROG_LIBS = cmd/libbscmdmain.a lib/api/libbsapi.a lib/rpc/libbsrpc.a \
-	cmd/libbshist.a cmd/libbscmd.a lib/journal/libbsjournal.a \
-	proto/libbsproto.a lib/util/libbsutil.a $(CMD_DEP_LIBS)
+HIST_PROG_LIBS = cmd/libbscmdmain.a lib/api/libbsapi.a lib/auth/libbsauth.a \
+	lib/rpc/libbsrpc.a cmd/libbshist.a cmd/libbscmd.a \
+	lib/journal/libbsjournal.a proto/libbsproto.a lib/util/libbsutil.a \
+	$(CMD_DEP_LIBS) $(MUNGE_LIBS)
 %canon_reldir%_bhist_SOURCES = %reldir%/bhist.c \
 	%reldir%/hist-io.c %reldir%/hist-io.h
 %canon_reldir%_bhist_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)

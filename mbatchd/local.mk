@@ -45,7 +45,7 @@ sbin_PROGRAMS += %reldir%/mbatchd
 	%reldir%/mbd.c %reldir%/mbd.h %reldir%/mbd-manager.c \
 	%reldir%/mbd-events.c %reldir%/mbd-journal.c %reldir%/mbd-hosts.c \
 	%reldir%/mbd-snapshot.h %reldir%/mbd-snapshot.c %reldir%/mbd-dispatch.c \
-	%reldir%/mbd-usage.c \
+	%reldir%/mbd-usage.c %reldir%/mbd-auth.c \
 	%reldir%/mbd-orders.h %reldir%/mbd-orders.c \
 	%reldir%/svc/svc.h %reldir%/svc/common.c %reldir%/svc/submit.c \
 	%reldir%/svc/query.c %reldir%/svc/control.c %reldir%/svc/admin.c
@@ -54,4 +54,4 @@ sbin_PROGRAMS += %reldir%/mbatchd
 	%reldir%/libbsstate.a %reldir%/libbsschedin.a %reldir%/libbssched.a \
 	lib/journal/libbsjournal.a \
 	lib/conf/libbsconf.a lib/resreq/libbsresreq.a lib/job/libbsjob.a \
-	$(BSRPC_LIBS) -lm
+	lib/auth/libbsauth.a $(BSRPC_LIBS) $(MUNGE_LIBS) -lm

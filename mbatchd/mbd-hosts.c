@@ -191,6 +191,40 @@ reconcile(Manager *m, const Basalt__RegisterRequest *req, GArray *forget)
 	g_ptr_array_free(lost, TRUE);
 }
 
+/*
+ * Why this registration is refused, or NULL.  A host registers under the
+ * name its hello gave (the name its credential was made for and checked
+ * against its address), and never over a live link of another
+ * connection: the running sbatchd keeps its host until its link drops.
+ */
+static char *
+registration_refusal(Manager *m, const Basalt__RegisterRequest *req,
+    BsRpcConn *conn)
+{
+	const BsRpcPeer *peer = bs_rpc_conn_peer(conn);
+	HostLink *l;
+
+	if (req->host_name == NULL || *req->host_name == '\0' ||
+	    bs_config_cluster_host(m->cfg, req->host_name) == NULL) {
+		g_autofree char *name = g_strescape(req->host_name != NULL ?
+		    req->host_name : "", NULL);
+
+		return g_strdup_printf("host %.64s is not a host of cluster %s",
+		    name, m->cfg->cluster->name);
+	}
+	if (peer->name == NULL || strcmp(peer->name, req->host_name) != 0)
+		return g_strdup_printf("a connection that said hello as %s may "
+		    "not register host %s", peer->name != NULL ? peer->name :
+		    "nobody", req->host_name);
+	l = manager_link(m, req->host_name);
+	if (l != NULL && l->conn != NULL && l->conn != conn &&
+	    bs_rpc_conn_is_open(l->conn))
+		return g_strdup_printf("host %s is already registered on a live "
+		    "link (%s); a second registration is refused",
+		    req->host_name, bs_rpc_conn_describe(l->conn));
+	return NULL;
+}
+
 static void
 register_host(Basalt__HostService_Service *svc,
     const Basalt__RegisterRequest *req, Basalt__RegisterReply_Closure closure,
@@ -204,10 +238,11 @@ register_host(Basalt__HostService_Service *svc,
 	g_autofree Basalt__ForgetJob **fp = NULL;
 	HostLink *l;
 
-	if (bs_config_cluster_host(m->cfg, req->host_name) == NULL) {
-		error.code = BASALT__ERROR_CODE__ERROR_CODE_NO_HOST;
-		error.message = g_strdup_printf("host %s is not a host of cluster %s",
-		    req->host_name, m->cfg->cluster->name);
+	error.message = registration_refusal(m, req, conn);
+	if (error.message != NULL) {
+		error.code = bs_config_cluster_host(m->cfg, req->host_name) == NULL ?
+		    BASALT__ERROR_CODE__ERROR_CODE_NO_HOST :
+		    BASALT__ERROR_CODE__ERROR_CODE_PERMISSION;
 		log_warning("%s: refused registration: %s",
 		    bs_rpc_conn_describe(conn), error.message);
 		reply.error = &error;
@@ -217,21 +252,17 @@ register_host(Basalt__HostService_Service *svc,
 		return;
 	}
 	l = link_ensure(m, req->host_name);
-	if (l->conn != NULL && l->conn != conn) {
-		bs_rpc_conn_close(l->conn, "replaced by a new registration");
-		bs_rpc_conn_unref(l->conn);
-	}
-	if (l->conn != conn)
+	if (l->conn != conn) {
+		g_clear_pointer(&l->conn, bs_rpc_conn_unref);
 		l->conn = bs_rpc_conn_ref(conn);
+	}
 	l->registered = TRUE;
 	l->unavail = FALSE;
 	l->last_heard = g_get_monotonic_time();
-	/* A new sbatchd (new boot time) may number its reports from anywhere
-	 * (its state directory wiped, say): the guard starts again.  Without
-	 * this, one report with an absurd seq made every later real one look
-	 * applied already, for ever. */
-	if (l->boot_time != req->boot_time)
-		l->last_report_seq = 0;
+	/* Report numbers belong to this registration: whatever an earlier
+	 * one said (a wiped spool, a peer with an absurd seq) never makes a
+	 * report of this one look applied already. */
+	l->last_report_seq = 0;
 	l->boot_time = req->boot_time;
 	l->ncpus = req->ncpus;
 	l->mem_kb = req->mem_kb;

@@ -277,9 +277,9 @@ start_server(Manager *m, const char *tcp_address, GError **err)
 		else if (rl.rlim_cur > opts.max_connections + 256)
 			opts.max_connections = (guint)rl.rlim_cur - 256;
 	}
-	/* Execution hosts and remote clients will authenticate with MUNGE;
-	 * until then TCP is for execution hosts on a trusted network. */
-	opts.allow_unauthenticated_tcp = TRUE;
+	/* TCP peers authenticate with MUNGE, or are refused (mbd-auth.c);
+	 * the port stays open either way so a refused peer hears why. */
+	mbd_auth_setup(m, &opts);
 	m->srv = bs_rpc_server_new(&opts, NULL);
 	bs_rpc_server_register(m->srv, BASALT__ROLE__ROLE_CLIENT,
 	    &m->batch_service.base);

@@ -148,6 +148,13 @@ gboolean manager_reconfig(Manager *m, BsDiags *diags);
 
 gint64 manager_now(void);                 /* wall clock, seconds */
 gboolean manager_is_admin(const Manager *m, uid_t uid);
+
+/* mbd-auth.c: identity and roles of peers (MUNGE on TCP). */
+#define MBD_NO_AUTH_REASON "no MUNGE is configured on the master " \
+	"(LSF_AUTH=munge in lsf.conf): only local connections over the " \
+	"Unix socket are accepted"
+void mbd_auth_setup(Manager *m, BsRpcServerOptions *opts);
+gboolean mbd_auth_enabled(const Manager *m);
 const char *manager_user_name(uid_t uid, char *buf, gsize len);
 
 /* Hosts (mbd-hosts.c). */

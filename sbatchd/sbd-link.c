@@ -399,20 +399,42 @@ on_ready(BsRpcConn *conn, void *data)
 	sbd_host_info_clear(&info);
 }
 
+/* Log a failing dial once, not every 5 s, and try again later. */
+static void
+link_dial_failed(Sbd *sbd, const char *why)
+{
+	if (g_strcmp0(why, last_dial_error) != 0)
+		sbd_log(BS_LOG_WARNING, NULL, "cannot reach mbatchd: %s", why);
+	g_free(last_dial_error);
+	last_dial_error = g_strdup(why);
+	schedule_reconnect(sbd);
+}
+
+/* mbatchd's Unix socket, where mbatchd puts it: $LSB_SHAREDIR/mbatchd.sock
+ * (LSB_SHAREDIR defaults to $LSF_ENVDIR/work). */
+static char *
+master_socket(Sbd *sbd)
+{
+	if (sbd->cfg->lsf->lsb_sharedir != NULL)
+		return g_build_filename(sbd->cfg->lsf->lsb_sharedir,
+		    "mbatchd.sock", NULL);
+	return g_build_filename(sbd->cfg->envdir, "work", "mbatchd.sock", NULL);
+}
+
 static void
 link_connect(Sbd *sbd)
 {
 	g_autoptr(GError) err = NULL;
-	g_autofree char *addr = master_address(sbd, &err);
+	g_autofree char *addr = sbd_auth_enabled(sbd) ?
+	    master_address(sbd, &err) : NULL;
+	g_autofree char *sock = NULL;
 	BsRpcDialOptions opts;
 	guint16 port = 0;
+	GBytes *cred = NULL;
 
-	if (addr == NULL || !master_port(sbd, &port, &err)) {
-		if (g_strcmp0(err->message, last_dial_error) != 0)
-			sbd_log(BS_LOG_WARNING, NULL, "cannot reach mbatchd: %s", err->message);
-		g_free(last_dial_error);
-		last_dial_error = g_strdup(err->message);
-		schedule_reconnect(sbd);
+	if (sbd_auth_enabled(sbd) &&
+	    (addr == NULL || !master_port(sbd, &port, &err))) {
+		link_dial_failed(sbd, err->message);
 		return;
 	}
 	bs_rpc_dial_options_init(&opts);
@@ -422,13 +444,29 @@ link_connect(Sbd *sbd)
 	opts.name = sbd->host;
 	opts.serve = &sbd_exec_service.base;
 	opts.limits.hello_timeout_ms = 10000;
+	if (sbd_auth_enabled(sbd)) {
+		/* A fresh credential (and nonce) per dial: munged refuses a
+		 * credential decoded twice. */
+		cred = sbd_auth_dial(sbd, &opts, &err);
+		if (cred == NULL) {
+			link_dial_failed(sbd, err->message);
+			return;
+		}
+	} else {
+		/* No MUNGE: the master is on this host, behind its socket. */
+		sock = master_socket(sbd);
+		opts.host = NULL;
+		opts.unix_path = sock;
+	}
 	link_gen++;
 	sbd->conn = bs_rpc_dial(&opts, NULL, on_ready, on_closed, sbd, &err);
 	if (sbd->conn == NULL) {
-		sbd_log(BS_LOG_WARNING, NULL, "cannot dial mbatchd at %s:%u: %s", addr,
-		    port, err->message);
+		sbd_log(BS_LOG_WARNING, NULL, "cannot dial mbatchd at %s: %s",
+		    sock != NULL ? sock : addr, err->message);
 		schedule_reconnect(sbd);
 	}
+	if (cred != NULL)
+		g_bytes_unref(cred);
 }
 
 void
@@ -436,6 +474,14 @@ sbd_link_start(Sbd *sbd)
 {
 	link_sbd = sbd;
 	sbd->backoff_ms = BACKOFF_MIN_MS;
+	if (sbd_auth_enabled(sbd))
+		sbd_log(BS_LOG_NOTICE, NULL, "MUNGE authentication on: the link "
+		    "to mbatchd goes over TCP and the master must prove it is "
+		    "root or an LSF administrator");
+	else
+		sbd_log(BS_LOG_NOTICE, NULL, "no MUNGE configured (LSF_AUTH=munge "
+		    "is not set in lsf.conf): this is a one-host cluster; "
+		    "mbatchd is reached on its local Unix socket only");
 	link_connect(sbd);
 }
 

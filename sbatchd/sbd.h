@@ -100,6 +100,12 @@ void sbd_log(BsLogLevel level, const SbdJob *job, const char *fmt, ...)
 
 /* lsf.conf values. */
 const char *sbd_conf_value(const Sbd *sbd, const char *key);
+
+/* sbd-auth.c: MUNGE on the link to mbatchd. */
+gboolean sbd_auth_enabled(const Sbd *sbd);
+/* The hello credential for opts (role and name set) and the master check;
+ * the returned bytes back opts->credential until the dial is made. */
+GBytes *sbd_auth_dial(Sbd *sbd, BsRpcDialOptions *opts, GError **err);
 gboolean sbd_conf_flag(const Sbd *sbd, const char *key);
 
 /* sbd-link.c */

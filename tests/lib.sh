@@ -90,10 +90,43 @@ job_id_of() {
 	sed -n 's/^Job <\([0-9]*\)> is submitted.*/\1/p' | head -n 1
 }
 
+# ---- MUNGE -----------------------------------------------------------------
+
+# start_munged NAME [ORIGIN]: a private munged on socket $T/munge/NAME.sock,
+# its PID in MUNGED_PID_NAME, killed by PID at cleanup.  Every munged of a
+# test shares one key ($T/munge/key), so a second one with ORIGIN 127.0.0.2
+# stands for another host of the same cluster.  No system munged is used
+# or touched.
+start_munged() {
+	command -v munged >/dev/null 2>&1 || {
+		diag "munged is not installed (Debian package munge)"
+		return 1
+	}
+	mkdir -p "$T/munge"
+	chmod 755 "$T/munge"
+	if [ ! -s "$T/munge/key" ]; then
+		(umask 077 && dd if=/dev/urandom of="$T/munge/key" bs=1024 count=1 2>/dev/null)
+	fi
+	munged -F -f -S "$T/munge/$1.sock" --key-file "$T/munge/key" \
+		--pid-file "$T/munge/$1.pid" --log-file "$T/munge/$1.log" \
+		--seed-file "$T/munge/$1.seed" --origin="${2:-127.0.0.1}" \
+		--num-threads=2 >>"$T/munge/$1.out" 2>&1 &
+	eval "MUNGED_PID_$1=\$!"
+	track "$!"
+	wait_for 10 munge -S "$T/munge/$1.sock" -n || {
+		diag "munged $1 did not start:"
+		diag "$(cat "$T/munge/$1.out" "$T/munge/$1.log" 2>/dev/null)"
+		return 1
+	}
+}
+
 # ---- cluster ---------------------------------------------------------------
 
 # make_cluster HOST...: a configuration for these virtual hosts, each with
-# $BS_MXJ slots (default 4), in $T/conf.
+# $BS_MXJ slots (default 4), in $T/conf.  Unless BS_MUNGE=0, the cluster
+# authenticates with a private munged (LSF_AUTH=munge): sbatchd and mbatchd
+# then talk over TCP with credentials, as on a real cluster, and
+# $T/conf/hosts gives every virtual host the address 127.0.0.1.
 make_cluster() {
 	mkdir -p "$T/conf" "$T/work" "$T/log"
 	cp -r "$top_srcdir/conf/." "$T/conf/"
@@ -109,6 +142,13 @@ LSF_MASTER_LIST=127.0.0.1
 LSB_SBD_PORT=0
 LSB_ALLOW_ROOT_JOBS=Y
 CONF
+	if [ "${BS_MUNGE:-1}" != 0 ] && start_munged main 127.0.0.1; then
+		cat >>"$T/conf/lsf.conf" <<CONF
+LSF_AUTH=munge
+LSF_MUNGE_SOCKET=$T/munge/main.sock
+CONF
+		echo "127.0.0.1 $* localhost" >"$T/conf/hosts"
+	fi
 	{
 		echo "Begin ClusterAdmins"
 		echo "Administrators = root $(id -un)"

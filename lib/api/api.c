@@ -17,6 +17,7 @@
 #include "batch.pb-c.h"
 
 #include "api/api.h"
+#include "api/remote.h"
 #include "rpc/client.h"
 #include "util/error.h"
 
@@ -119,32 +120,57 @@ lsb_conf_seconds(GHashTable *conf, const char *key, guint dflt)
 	return (guint)n;
 }
 
-/* Socket path and both timeouts from one read of lsf.conf. */
-static char *
-locate(guint *conn_s, guint *recv_s, GError **err)
+/* Where and how to reach mbatchd, from one read of lsf.conf. */
+typedef struct {
+	char *envdir;
+	GHashTable *conf;
+	char *sock;           /* $LSB_SHAREDIR/mbatchd.sock */
+	guint conn_s, recv_s;
+} Where;
+
+static void
+where_clear(Where *w)
 {
-	g_autofree char *envdir = lsb_envdir();
-	g_autoptr(GHashTable) conf = lsb_read_lsf_conf(envdir, err);
+	g_free(w->envdir);
+	g_free(w->sock);
+	if (w->conf != NULL)
+		g_hash_table_unref(w->conf);
+}
+
+static gboolean
+locate(Where *w, GError **err)
+{
 	g_autofree char *share = NULL;
 
-	if (conf == NULL)
-		return NULL;
-	share = lsb_conf_path(conf, envdir, "LSB_SHAREDIR");
+	memset(w, 0, sizeof *w);
+	w->envdir = lsb_envdir();
+	w->conf = lsb_read_lsf_conf(w->envdir, err);
+	if (w->conf == NULL)
+		return FALSE;
+	share = lsb_conf_path(w->conf, w->envdir, "LSB_SHAREDIR");
 	if (share == NULL)
-		share = g_build_filename(envdir, "work", NULL);
-	*conn_s = lsb_conf_seconds(conf, "LSB_API_CONNTIMEOUT",
+		share = g_build_filename(w->envdir, "work", NULL);
+	w->conn_s = lsb_conf_seconds(w->conf, "LSB_API_CONNTIMEOUT",
 	    CONNTIMEOUT_DEFAULT_S);
-	*recv_s = lsb_conf_seconds(conf, "LSB_API_RECVTIMEOUT",
+	w->recv_s = lsb_conf_seconds(w->conf, "LSB_API_RECVTIMEOUT",
 	    RECVTIMEOUT_DEFAULT_S);
-	return g_build_filename(share, "mbatchd.sock", NULL);
+	w->sock = g_build_filename(share, "mbatchd.sock", NULL);
+	return TRUE;
 }
 
 char *
 lsb_mbd_socket(GError **err)
 {
-	guint c, r;
+	Where w;
+	char *sock;
 
-	return locate(&c, &r, err);
+	if (!locate(&w, err)) {
+		where_clear(&w);
+		return NULL;
+	}
+	sock = g_steal_pointer(&w.sock);
+	where_clear(&w);
+	return sock;
 }
 
 void
@@ -167,27 +193,39 @@ lsb_close(void)
 static gboolean
 connect_mbd(GError **err)
 {
-	guint conn_s = 0, recv_s = 0;
-	g_autofree char *path = locate(&conn_s, &recv_s, err);
+	Where w;
 	BsClientOptions opts;
 	gint64 deadline;
-	gboolean warned = FALSE;
+	gboolean warned = FALSE, tcp;
 
-	if (path == NULL)
+	if (!locate(&w, err)) {
+		where_clear(&w);
 		return FALSE;
+	}
 	bs_client_options_init(&opts);
-	opts.unix_path = path;
-	opts.timeout_ms = recv_s * 1000;
+	opts.unix_path = w.sock;
+	opts.timeout_ms = w.recv_s * 1000;
 	/* The hello's reply comes with the first call's: a bsub makes one
 	 * round trip to mbatchd, not two. */
 	opts.defer_hello = TRUE;
-	deadline = g_get_monotonic_time() + (gint64)conn_s * G_USEC_PER_SEC;
+	tcp = lsb_remote_wanted(w.conf, w.sock);
+	deadline = g_get_monotonic_time() + (gint64)w.conn_s * G_USEC_PER_SEC;
 	for (;;) {
 		GError *cerr = NULL;
 
-		client = bs_client_connect(&opts, &cerr);
-		if (client != NULL)
+		client = tcp ? lsb_connect_remote(w.envdir, w.conf, &opts, &cerr) :
+		    bs_client_connect(&opts, &cerr);
+		if (client != NULL) {
+			where_clear(&w);
 			return TRUE;
+		}
+		if (cerr->code == BS_ERROR_REFUSED) {
+			g_set_error(err, LSB_ERROR, LSB_ERROR_CALL,
+			    "mbatchd refused the connection: %s", cerr->message);
+			g_error_free(cerr);
+			where_clear(&w);
+			return FALSE;
+		}
 		if (cerr->code != BS_ERROR_IO ||
 		    g_get_monotonic_time() >= deadline) {
 			g_set_error(err, LSB_ERROR, cerr->code == BS_ERROR_IO ?
@@ -195,6 +233,7 @@ connect_mbd(GError **err)
 			    "%s: mbatchd is not reachable (%s)",
 			    LSB_MSG_DOWN, cerr->message);
 			g_error_free(cerr);
+			where_clear(&w);
 			return FALSE;
 		}
 		g_error_free(cerr);
@@ -220,10 +259,10 @@ lsb_call(LsbMethod method, const ProtobufCMessage *request,
 	/* Whatever went wrong, the next call starts on a fresh connection. */
 	lsb_close();
 	if (cerr->code == BS_ERROR_REFUSED) {
-		/* The deferred hello was refused: told as connect_mbd does. */
+		/* The deferred hello was refused (or the server could not
+		 * prove it is mbatchd): said as such, not as "down". */
 		g_set_error(err, LSB_ERROR, LSB_ERROR_CALL,
-		    "%s: mbatchd is not reachable (%s)", LSB_MSG_DOWN,
-		    cerr->message);
+		    "mbatchd refused the connection: %s", cerr->message);
 		g_error_free(cerr);
 		return FALSE;
 	}

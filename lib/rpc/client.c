@@ -43,6 +43,8 @@ struct BsClient {
 	gsize rx_off, rx_len;
 	gboolean broken;
 	gboolean hello_pending;   /* reply not read yet (defer_hello) */
+	gboolean (*verify_reply)(const guint8 *, gsize, char **, void *);
+	void *verify_data;
 	GBytes *hello_frame;      /* not sent yet: goes with the first call */
 	GError *last_error;
 	GPtrArray *services;
@@ -210,6 +212,7 @@ client_read_hello(BsClient *c, gint64 deadline, GError **err)
 {
 	Basalt__HelloReply *r;
 	Basalt__Envelope *env;
+	char *reason = NULL;
 	gboolean ok;
 
 	c->hello_pending = FALSE;
@@ -229,7 +232,14 @@ client_read_hello(BsClient *c, gint64 deadline, GError **err)
 		g_set_error(err, BS_ERROR, BS_ERROR_REFUSED,
 		    "%s: server refused the connection: %s", c->address,
 		    r->reason);
-	else
+	else if (c->verify_reply != NULL && !c->verify_reply(
+	    r->credential.data, r->credential.len, &reason, c->verify_data)) {
+		g_set_error(err, BS_ERROR, BS_ERROR_REFUSED,
+		    "%s: the server is not who it should be: %s", c->address,
+		    reason != NULL ? reason : "its credential does not verify");
+		g_free(reason);
+		ok = FALSE;
+	} else
 		c->server_name = g_strdup(r->server_name);
 	basalt__hello_reply__free_unpacked(r, NULL);
 	return ok;
@@ -249,6 +259,8 @@ client_new(int fd, const BsClientOptions *opts, const char *address)
 	c->dec = bs_frame_decoder_new(c->max_frame);
 	c->rx = g_malloc(RX_CHUNK);
 	c->services = g_ptr_array_new_with_free_func(g_free);
+	c->verify_reply = opts->verify_reply;
+	c->verify_data = opts->verify_data;
 	return c;
 }
 

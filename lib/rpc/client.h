@@ -32,6 +32,11 @@ typedef struct {
 	const char *name;          /* Hello.name; default: none */
 	const guint8 *credential;  /* Hello.credential (MUNGE) */
 	gsize credential_len;
+	/* Checks HelloReply.credential (the server's identity); FALSE with
+	 * *reason (g_malloc'd) fails the connect as BS_ERROR_REFUSED. */
+	gboolean (*verify_reply)(const guint8 *cred, gsize len, char **reason,
+	    void *data);
+	void *verify_data;
 	gsize max_frame;           /* 0: BS_FRAME_MAX_DEFAULT */
 	/* Send the hello but read its reply only with the first call's
 	 * reply: one round trip less for a command that makes one call.  A

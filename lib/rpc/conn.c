@@ -491,6 +491,8 @@ conn_peer_clear(BsRpcPeer *peer)
 {
 	g_clear_pointer(&peer->address, g_free);
 	g_clear_pointer(&peer->name, g_free);
+	g_clear_pointer(&peer->auth_origin, g_free);
+	g_clear_pointer(&peer->auth_nonce, g_free);
 }
 
 BsRpcConn *

@@ -28,6 +28,8 @@ typedef struct {
 	void *data;
 	ProtobufCService *serve;
 	GBytes *hello;
+	BsRpcAuthFunc verify_reply;
+	void *verify_data;
 } Dial;
 
 static void
@@ -43,7 +45,7 @@ dial_hello_reply(BsRpcConn *conn, const Basalt__Envelope *env, void *data)
 {
 	Dial *d = data;
 	Basalt__HelloReply *r = NULL;
-	char *why;
+	char *why, *reason = NULL;
 
 	if (env->kind == BASALT__FRAME_KIND__FRAME_KIND_HELLO_REPLY)
 		r = basalt__hello_reply__unpack(NULL, env->body.len,
@@ -53,6 +55,15 @@ dial_hello_reply(BsRpcConn *conn, const Basalt__Envelope *env, void *data)
 		    "no valid hello reply" : r->reason);
 		conn_close_level(conn, BS_LOG_WARNING, why);
 		g_free(why);
+	} else if (d->verify_reply != NULL &&
+	    !d->verify_reply(&conn->peer, r->credential.data,
+	    r->credential.len, &reason, d->verify_data)) {
+		/* Never ready: nothing this peer sends is served. */
+		why = g_strdup_printf("peer refused: %s", reason != NULL ?
+		    reason : "its credential does not verify");
+		conn_close_level(conn, BS_LOG_WARNING, why);
+		g_free(why);
+		g_free(reason);
 	} else {
 		conn->peer.name = g_strndup(r->server_name, 256);
 		conn_set_ready(conn, d->serve);
@@ -191,6 +202,8 @@ bs_rpc_dial(const BsRpcDialOptions *opts, GMainContext *ctx,
 	d->data = data;
 	d->serve = opts->serve;
 	d->hello = hello;
+	d->verify_reply = opts->verify_reply;
+	d->verify_data = opts->verify_data;
 	if (ctx == NULL)
 		ctx = g_main_context_get_thread_default();
 	if (ctx == NULL)

@@ -49,15 +49,30 @@ typedef struct {
 	char *address;            /* "unix:/path", "127.0.0.1:4242", "socketpair" */
 	Basalt__Role role;
 	char *name;               /* Hello.name, free text */
+	/* Filled by an authenticator (MUNGE): the address of the host that
+	 * vouched for the peer, and the nonce a reply credential must carry. */
+	char *auth_origin;
+	char *auth_nonce;
 } BsRpcPeer;
 
 /*
  * Decides whether a TCP peer may proceed, given Hello.credential (the MUNGE
- * hook).  It may set peer->uid/gid and has_cred.  Return FALSE and set
- * *reason (g_malloc'd) to refuse.
+ * hook).  peer->role and peer->name are the hello's.  It may set
+ * peer->uid/gid, has_cred and the auth_ fields.  Return FALSE and set
+ * *reason (g_malloc'd) to refuse.  A dialer's verify_reply hook has the same
+ * shape and gets HelloReply.credential.
  */
 typedef gboolean (*BsRpcAuthFunc)(BsRpcPeer *peer, const guint8 *cred,
     gsize cred_len, char **reason, void *data);
+/*
+ * Decides whether a peer whose identity is known (SO_PEERCRED, or the
+ * authenticator) may take the role its hello claims.  Called for every
+ * peer; FALSE with *reason (g_malloc'd) refuses the hello.
+ */
+typedef gboolean (*BsRpcAdmitFunc)(const BsRpcPeer *peer, char **reason,
+    void *data);
+/* HelloReply.credential for an accepted TCP peer (NULL: none). */
+typedef GBytes *(*BsRpcReplyCredFunc)(const BsRpcPeer *peer, void *data);
 
 typedef struct {
 	BsRpcLimits limits;
@@ -66,6 +81,11 @@ typedef struct {
 	gboolean allow_unauthenticated_tcp; /* tests; daemons set an authenticator */
 	BsRpcAuthFunc authenticate;       /* TCP peers only; NULL: see above */
 	void *auth_data;
+	/* Why TCP peers are refused when there is no authenticator (the
+	 * default names the missing authenticator). */
+	const char *no_auth_reason;
+	BsRpcAdmitFunc admit;             /* every peer; NULL: all roles */
+	BsRpcReplyCredFunc reply_credential; /* TCP peers; gets auth_data */
 } BsRpcServerOptions;
 
 void bs_rpc_server_options_init(BsRpcServerOptions *opts);
@@ -121,6 +141,10 @@ typedef struct {
 	const char *name;         /* Hello.name */
 	const guint8 *credential; /* Hello.credential (MUNGE), may be NULL */
 	gsize credential_len;
+	/* Checks HelloReply.credential before the link is ready; refusing
+	 * closes it, and nothing the peer sends is ever served. */
+	BsRpcAuthFunc verify_reply;
+	void *verify_data;
 	ProtobufCService *serve;  /* what we serve the peer (ExecService), may be NULL */
 	BsRpcLimits limits;       /* hello_timeout_ms also bounds connect() */
 } BsRpcDialOptions;

@@ -454,8 +454,21 @@ server_authenticate(BsRpcServer *srv, BsRpcConn *conn,
 	}
 	if (srv->opts.allow_unauthenticated_tcp)
 		return TRUE;
-	*reason = g_strdup("TCP peers must authenticate and no "
+	*reason = g_strdup(srv->opts.no_auth_reason != NULL ?
+	    srv->opts.no_auth_reason : "TCP peers must authenticate and no "
 	    "authenticator is configured");
+	return FALSE;
+}
+
+/* Identity known: may it take the role it claims? */
+static gboolean
+server_admit(BsRpcServer *srv, BsRpcConn *conn, char **reason)
+{
+	if (srv->opts.admit == NULL ||
+	    srv->opts.admit(&conn->peer, reason, srv->opts.auth_data))
+		return TRUE;
+	if (*reason == NULL)
+		*reason = g_strdup("permission denied");
 	return FALSE;
 }
 
@@ -493,7 +506,12 @@ hello_check(BsRpcServer *srv, BsRpcConn *conn, const Basalt__Hello *h,
 	if (*svc == NULL)
 		return g_strdup_printf("role %s (%d) is not served here",
 		    role_name(h->role), (int)h->role);
-	if (!server_authenticate(srv, conn, h, &reason))
+	/* The hooks judge the claim: role and name as the hello says them. */
+	conn->peer.role = h->role;
+	g_free(conn->peer.name);
+	conn->peer.name = g_strndup(h->name, 256);
+	if (!server_authenticate(srv, conn, h, &reason) ||
+	    !server_admit(srv, conn, &reason))
 		return reason;
 	return NULL;
 }
@@ -505,7 +523,7 @@ server_hello(BsRpcConn *conn, const Basalt__Envelope *env, void *data)
 	Basalt__HelloReply reply = BASALT__HELLO_REPLY__INIT;
 	Basalt__Hello *h = NULL;
 	ProtobufCService *svc = NULL;
-	GBytes *frame;
+	GBytes *frame, *cred = NULL;
 	char *reason, *why;
 
 	if (env->kind == BASALT__FRAME_KIND__FRAME_KIND_HELLO)
@@ -516,18 +534,25 @@ server_hello(BsRpcConn *conn, const Basalt__Envelope *env, void *data)
 	reply.version = BASALT__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT;
 	reply.reason = reason != NULL ? reason : (char *)"";
 	reply.server_name = srv->server_name;
+	if (reason == NULL && conn->peer.is_tcp &&
+	    srv->opts.reply_credential != NULL &&
+	    (cred = srv->opts.reply_credential(&conn->peer,
+	    srv->opts.auth_data)) != NULL) {
+		reply.credential.data = (guint8 *)g_bytes_get_data(cred,
+		    &reply.credential.len);
+	}
 	frame = bs_frame_pack_message(BASALT__FRAME_KIND__FRAME_KIND_HELLO_REPLY,
 	    env->id, 0, BASALT__RPC_STATUS__RPC_STATUS_OK, &reply.base, NULL,
 	    conn->lim.max_frame, NULL);
 	if (frame != NULL)
 		conn_send(conn, frame);
+	if (cred != NULL)
+		g_bytes_unref(cred);
 	if (reason != NULL) {
 		why = g_strdup_printf("hello refused: %s", reason);
 		conn_close_after_flush(conn, BS_LOG_WARNING, why);
 		g_free(why);
 	} else {
-		conn->peer.role = h->role;
-		conn->peer.name = g_strndup(h->name, 256);
 		conn_set_ready(conn, svc);
 		log_info("%s: hello from %s \"%s\"", conn->desc,
 		    role_name(h->role), conn->peer.name);

@@ -6,5 +6,6 @@ TESTS += %reldir%/check_api
 %canon_reldir%_check_api_SOURCES = %reldir%/check_api.c %reldir%/cmd-run.h \
 	%reldir%/fake-mbd.c %reldir%/fake-mbd.h
 %canon_reldir%_check_api_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/cmd
-%canon_reldir%_check_api_LDADD = lib/api/libbsapi.a $(BSRPC_LIBS) \
+%canon_reldir%_check_api_LDADD = lib/api/libbsapi.a lib/auth/libbsauth.a \
+	$(BSRPC_LIBS) $(MUNGE_LIBS) \
 	cmd/libbscmd.a proto/libbsproto.a lib/util/libbsutil.a $(TEST_LIBS)

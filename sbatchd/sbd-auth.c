@@ -1,0 +1,91 @@
+/*
+ * sbatchd's side of MUNGE: the credential it dials mbatchd with, and the
+ * check that whatever answered on the master port is mbatchd.
+ *
+ * sbatchd runs as root and runs what the master orders as any user, so the
+ * master is checked before a single order is served: its HelloReply must
+ * carry a credential of root or of a cluster administrator (lsf.cluster
+ * ClusterAdmins), decoded by our munged (so unexpired and never seen
+ * before), answering the nonce of this very dial.  A user who listens on
+ * the master port while mbatchd is down has none of that; the link is
+ * dropped with the reason in the log, and the dial is tried again later.
+ */
+#include "config.h"
+
+#include <pwd.h>
+#include <string.h>
+
+#include "auth/auth.h"
+#include "sbd.h"
+
+static char *dial_nonce;    /* the nonce of the dial in progress */
+
+gboolean
+sbd_auth_enabled(const Sbd *sbd)
+{
+	return bs_auth_enabled(sbd->cfg->lsf->values);
+}
+
+static gboolean
+is_admin(const Sbd *sbd, uid_t uid)
+{
+	char **admins = sbd->cfg->cluster != NULL ? sbd->cfg->cluster->admins :
+	    NULL;
+	struct passwd pw, *res = NULL;
+	char buf[1024];
+
+	if (uid == 0)
+		return TRUE;
+	if (getpwuid_r(uid, &pw, buf, sizeof buf, &res) != 0 || res == NULL)
+		return FALSE;
+	for (guint i = 0; admins != NULL && admins[i] != NULL; i++)
+		if (strcmp(admins[i], pw.pw_name) == 0)
+			return TRUE;
+	return FALSE;
+}
+
+static gboolean
+verify_master(BsRpcPeer *peer, const guint8 *cred, gsize len, char **reason,
+    void *data)
+{
+	Sbd *sbd = data;
+	BsAuthCred c;
+	GError *err = NULL;
+
+	if (!bs_auth_reply_verify(bs_auth_socket(sbd->cfg->lsf->values), cred,
+	    len, dial_nonce, &c, &err)) {
+		*reason = g_strdup_printf("not accepted as the master: %s",
+		    err->message);
+		g_error_free(err);
+		return FALSE;
+	}
+	if (!is_admin(sbd, c.uid)) {
+		*reason = g_strdup_printf("not accepted as the master: its "
+		    "credential is of uid %u, neither root nor an LSF "
+		    "administrator", (unsigned)c.uid);
+		bs_auth_cred_clear(&c);
+		return FALSE;
+	}
+	peer->has_cred = TRUE;
+	peer->uid = c.uid;
+	peer->gid = c.gid;
+	peer->auth_origin = g_strdup(c.origin);
+	bs_auth_cred_clear(&c);
+	return TRUE;
+}
+
+GBytes *
+sbd_auth_dial(Sbd *sbd, BsRpcDialOptions *opts, GError **err)
+{
+	GBytes *cred;
+
+	g_clear_pointer(&dial_nonce, g_free);
+	cred = bs_auth_hello_credential(bs_auth_socket(sbd->cfg->lsf->values),
+	    opts->role, opts->name, &dial_nonce, err);
+	if (cred == NULL)
+		return NULL;
+	opts->credential = g_bytes_get_data(cred, &opts->credential_len);
+	opts->verify_reply = verify_master;
+	opts->verify_data = sbd;
+	return cred;
+}
