@@ -33,3 +33,12 @@ INTEGRATION_TESTS += \
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS)
 SH_LOG_COMPILER = $(SHELL)
+# Issue 13: trust.  bs-fakepeer plays the hostile host, master and client.
+check_PROGRAMS += tests/tools/bs-fakepeer
+tests_tools_bs_fakepeer_SOURCES = tests/tools/bs-fakepeer.c
+tests_tools_bs_fakepeer_LDADD = lib/auth/libbsauth.a $(BSRPC_LIBS) $(MUNGE_LIBS)
+$(tests_tools_bs_fakepeer_OBJECTS): $(PROTO_GEN_H)
+INTEGRATION_TESTS += \
+	%reldir%/t0500-fake-host.sh \
+	%reldir%/t0510-fake-master.sh \
+	%reldir%/t0520-remote.sh
