@@ -1,5 +1,7 @@
 /*
- * The link to mbatchd: one long-lived connection that sbatchd dials.
+ * The link to mbatchd: one long-lived connection that sbatchd dials, over
+ * TCP with a MUNGE credential (and the master's checked, sbd-auth.c), or
+ * without MUNGE to the master's Unix socket (a one-host cluster).
  *
  * sbatchd is the one that dials, so a master can restart, move to another
  * port (LSB_MBD_PORT=0: the port is re-read from $LSB_SHAREDIR/mbatchd.port

@@ -10,6 +10,9 @@
  *     -> LSB_SHAREDIR (relative paths are relative to LSF_ENVDIR; unset:
  *        $LSF_ENVDIR/work, as mbatchd defaults it)
  *     -> the Unix socket $LSB_SHAREDIR/mbatchd.sock
+ *   or, with LSF_AUTH=munge when LSF_SERVER_HOSTS is set or that socket
+ *   does not exist (a login node, a job on an execution host), mbatchd
+ *   over TCP with a MUNGE credential (remote.c)
  *
  * Timeouts come from LSF's own lsf.conf parameters, which the environment
  * may override as LSF allows:
