@@ -6,9 +6,10 @@
  * The fake master is an rpc server on 127.0.0.1:0 that implements
  * HostService (recording every RegisterHost, Heartbeat and Report, and
  * acknowledging reports) and calls ExecService back on the host's
- * connection, as mbatchd does.  LSB_MBD_PORT=0, so sbatchd finds the port in
- * $LSB_SHAREDIR/mbatchd.port, which lets a test restart the master on a new
- * port.  The test process is a subreaper (the shared fixture's reaper), so
+ * connection, as mbatchd does.  Without LSF_AUTH in lsf.conf sbatchd dials
+ * the master's Unix socket, $LSB_SHAREDIR/mbatchd.sock, where the fake
+ * listens (and on 127.0.0.1:0, its port in $LSB_SHAREDIR/mbatchd.port);
+ * a test can stop the master and start another.  The test process is a subreaper (the shared fixture's reaper), so
  * jobs orphaned by a killed sbatchd come back here and are reaped.  Every
  * wait has a deadline; sbatchd and every job are killed by pid/pgid.
  */
@@ -165,6 +166,7 @@ master_start(void)
 {
 	BsRpcServerOptions opts;
 	g_autoptr(GError) err = NULL;
+	g_autofree char *sock = NULL;
 
 	M = g_new0(Master, 1);
 	M->registers = g_ptr_array_new();
@@ -179,6 +181,10 @@ master_start(void)
 	ck_assert_msg(bs_rpc_server_listen_tcp(M->srv, "127.0.0.1", 0, &M->port, &err),
 	    "%s", err ? err->message : "");
 	write_port(M->port);
+	/* No LSF_AUTH in this lsf.conf: sbatchd dials the master's socket. */
+	sock = g_build_filename(share_dir, "mbatchd.sock", NULL);
+	ck_assert_msg(bs_rpc_server_listen_unix(M->srv, sock, &err), "%s",
+	    err ? err->message : "");
 }
 
 static void
