@@ -178,6 +178,16 @@ End Parameters
 PARAMS
 }
 
+# hosts_at_loopback: with MUNGE, every host of lsf.cluster (rewritten after
+# make_cluster, say by bench/loadgen --print-hosts) proves its name from
+# 127.0.0.1: list them all there in $LSF_ENVDIR/hosts.
+hosts_at_loopback() {
+	[ -f "$T/conf/hosts" ] || return 0
+	awk '/^Begin Host/ {h = 1; next} /^End Host/ {h = 0} h && $1 != "HOSTNAME" {printf "%s ", $1}' \
+		"$T/conf/lsf.cluster.basalt" | sed 's/^/127.0.0.1 /' >>"$T/conf/hosts"
+	echo >>"$T/conf/hosts"
+}
+
 track() {
 	BS_PIDS="$BS_PIDS $1"
 }

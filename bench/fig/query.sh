@@ -31,6 +31,7 @@ BS_MXJ=1 make_cluster
 	echo "End ClusterAdmins"
 	"$LOADGEN" -H "$NHOSTS" -p lg --print-hosts
 } >"$T/conf/lsf.cluster.basalt" || exit 1
+hosts_at_loopback
 sed -i 's/^LSF_LOG_MASK=.*/LSF_LOG_MASK=LOG_WARNING/' "$T/conf/lsf.conf"
 # lib.sh's MAX_SBD_FAIL=2 is for tests that wait for a host to fail.  Here
 # 10,000 hosts must stay ok while 100,000 jobs arrive, and on this machine

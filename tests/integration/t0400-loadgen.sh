@@ -18,7 +18,7 @@ make_cluster
 	"$LOADGEN" -H 50 -p lg --print-hosts
 } >"$T/conf/lsf.cluster.basalt"
 # With MUNGE each emulated host proves its name: all live at 127.0.0.1.
-[ -f "$T/conf/hosts" ] && echo "127.0.0.1 $(awk '/^lg[0-9]/ {printf "%s ", $1}' "$T/conf/lsf.cluster.basalt")" >>"$T/conf/hosts"
+hosts_at_loopback
 check "--print-hosts lists 50 hosts" sh -c "grep -c '^lg[0-9][0-9]  ' '$T/conf/lsf.cluster.basalt' | grep -qx 50"
 start_mbd || exit 1
 
