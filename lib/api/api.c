@@ -209,6 +209,10 @@ connect_mbd(GError **err)
 	 * round trip to mbatchd, not two. */
 	opts.defer_hello = TRUE;
 	tcp = lsb_remote_wanted(w.conf, w.sock);
+	if (!tcp && !lsb_local_possible(w.conf, w.sock, err)) {
+		where_clear(&w);
+		return FALSE;
+	}
 	deadline = g_get_monotonic_time() + (gint64)w.conn_s * G_USEC_PER_SEC;
 	for (;;) {
 		GError *cerr = NULL;

@@ -36,6 +36,19 @@ lsb_remote_wanted(GHashTable *conf, const char *sock)
 	    !g_file_test(sock, G_FILE_TEST_EXISTS);
 }
 
+gboolean
+lsb_local_possible(GHashTable *conf, const char *sock, GError **err)
+{
+	const char *servers = g_hash_table_lookup(conf, "LSF_SERVER_HOSTS");
+
+	if (servers == NULL || *servers == '\0')
+		return TRUE;
+	g_set_error(err, LSB_ERROR, LSB_ERROR_CONF, "LSF_SERVER_HOSTS is set "
+	    "in lsf.conf but LSF_AUTH=munge is not: commands reach mbatchd on "
+	    "another host only with MUNGE");
+	return FALSE;
+}
+
 typedef struct {
 	const char *socket;
 	char *nonce;

@@ -59,6 +59,13 @@ check "a forged credential is refused" test $? -eq 2
 check "and told why" grep -q "MUNGE credential refused" "$T/garbage.out"
 check "no job was made of either" test "$(njobs)" -eq "$before"
 
+mkdir -p "$R/conf2"
+grep -v '^LSF_AUTH=' "$R/conf/lsf.conf" >"$R/conf2/lsf.conf"
+LSF_ENVDIR=$R/conf2 bsub -o /dev/null true >"$T/nomunge.out" 2>&1
+check "without MUNGE a login node's command says why it cannot reach the master" \
+	grep -q "LSF_SERVER_HOSTS is set in lsf.conf but LSF_AUTH=munge is not" "$T/nomunge.out"
+check "and no job was made" test "$(njobs)" -eq "$before"
+
 remote "$FAKE" client "127.0.0.1:$port" --cred "munge:$T/munge/remote.sock" \
 	--hello-name root --env USER=root --env LOGNAME=root --cwd "$R/home" \
 	--submit "id -u >$R/home/forged" >"$T/forged.out" 2>&1
