@@ -112,6 +112,7 @@ static int
 call_failed(const char *what, GError *err)
 {
 	printf("%s failed: %s\n", what, err->message);
+	g_error_free(err);
 	return 1;
 }
 
@@ -135,11 +136,15 @@ run_host(const char *addr)
 		req.n_jobs = 1;
 	}
 	if (!bs_client_call(c, &basalt__host_service__descriptor, 0, &req.base,
-	    (ProtobufCMessage **)&r, &err))
+	    (ProtobufCMessage **)&r, &err)) {
+		bs_client_free(c);
 		return call_failed("RegisterHost", err);
+	}
 	if (r->error != NULL &&
 	    r->error->code != BASALT__ERROR_CODE__ERROR_CODE_OK) {
 		printf("registration refused: %s\n", r->error->message);
+		basalt__register_reply__free_unpacked(r, NULL);
+		bs_client_free(c);
 		return 2;
 	}
 	printf("registered %s\n", opt_name);
@@ -154,8 +159,10 @@ run_host(const char *addr)
 		rep.seq = opt_seq;
 		rep.job = &hj;
 		if (!bs_client_call(c, &basalt__host_service__descriptor, 2,
-		    &rep.base, (ProtobufCMessage **)&rr, &err))
+		    &rep.base, (ProtobufCMessage **)&rr, &err)) {
+			bs_client_free(c);
 			return call_failed("Report", err);
+		}
 		printf("report acked %" G_GUINT64_FORMAT "\n", rr->acked_seq);
 		basalt__job_report_reply__free_unpacked(rr, NULL);
 	}
@@ -180,11 +187,15 @@ run_client(const char *addr)
 	spec.n_env = opt_env != NULL ? g_strv_length(opt_env) : 0;
 	req.spec = &spec;
 	if (!bs_client_call(c, &basalt__batch_service__descriptor, 0, &req.base,
-	    (ProtobufCMessage **)&r, &err))
+	    (ProtobufCMessage **)&r, &err)) {
+		bs_client_free(c);
 		return call_failed("Submit", err);
+	}
 	if (r->error != NULL &&
 	    r->error->code != BASALT__ERROR_CODE__ERROR_CODE_OK) {
 		printf("submission refused: %s\n", r->error->message);
+		basalt__submit_reply__free_unpacked(r, NULL);
+		bs_client_free(c);
 		return 2;
 	}
 	printf("Job <%" G_GUINT64_FORMAT "> is submitted\n", r->job_id);
@@ -358,8 +369,10 @@ main(int argc, char **argv)
 		    "usage: bs-fakepeer host|client|master ...");
 		return 1;
 	}
+	g_option_context_free(ctx);
 	if (seq != NULL)
 		opt_seq = g_ascii_strtoull(seq, NULL, 10);
+	g_free(seq);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	addr = argc > 2 ? argv[2] : NULL;
 	if (strcmp(mode, "master") == 0)
