@@ -18,6 +18,7 @@
 
 #include "api/api.h"
 #include "api/remote.h"
+#include "auth/auth.h"
 #include "rpc/client.h"
 #include "util/error.h"
 
@@ -229,6 +230,15 @@ connect_mbd(GError **err)
 			g_error_free(cerr);
 			where_clear(&w);
 			return FALSE;
+		}
+		/* A socket file nobody accepts on may be another host's (a
+		 * shared LSB_SHAREDIR seen from an execution host): with
+		 * MUNGE, the master is also reachable over TCP. */
+		if (!tcp && cerr->code == BS_ERROR_IO &&
+		    bs_auth_enabled(w.conf)) {
+			g_error_free(cerr);
+			tcp = TRUE;
+			continue;
 		}
 		if (cerr->code != BS_ERROR_IO ||
 		    g_get_monotonic_time() >= deadline) {

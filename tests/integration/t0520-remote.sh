@@ -50,6 +50,17 @@ check "bjobs inside the job reached the master" sh -c "sed -n 2p '$R/home/out' |
 remote bjobs -a -noheader -o "user stat" "$id" >"$T/rq.out" 2>&1
 check "bjobs from the login node shows nobody's DONE job" grep -q "^nobody *DONE" "$T/rq.out"
 
+# An execution host sharing LSB_SHAREDIR sees a socket file that no one
+# there accepts on: with MUNGE the commands go over TCP instead.
+# (A file no one accepts on stands for it: connect() is refused alike.)
+mkdir -p "$R/shared" "$R/conf3"
+: >"$R/shared/mbatchd.sock"
+sed "s|^LSB_SHAREDIR=.*|LSB_SHAREDIR=$R/shared|; /^LSF_SERVER_HOSTS=/d" \
+	"$R/conf/lsf.conf" >"$R/conf3/lsf.conf"
+remote env LSF_ENVDIR="$R/conf3" bjobs -a -noheader -o user "$id" >"$T/shared.out" 2>&1
+check "a dead socket file of a shared LSB_SHAREDIR does not stop bjobs" \
+	grep -qx nobody "$T/shared.out"
+
 before=$(njobs)
 "$FAKE" client "127.0.0.1:$port" --cred none --submit true >"$T/none.out" 2>&1
 check "a client without a credential is refused" test $? -eq 2
