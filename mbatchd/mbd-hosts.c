@@ -212,10 +212,14 @@ registration_refusal(Manager *m, const Basalt__RegisterRequest *req,
 		return g_strdup_printf("host %.64s is not a host of cluster %s",
 		    name, m->cfg->cluster->name);
 	}
-	if (peer->name == NULL || strcmp(peer->name, req->host_name) != 0)
-		return g_strdup_printf("a connection that said hello as %s may "
-		    "not register host %s", peer->name != NULL ? peer->name :
-		    "nobody", req->host_name);
+	if (peer->name == NULL || strcmp(peer->name, req->host_name) != 0) {
+		/* Both names are the peer's words: escaped for the log. */
+		g_autofree char *said = g_strescape(peer->name != NULL ?
+		    peer->name : "", NULL);
+
+		return g_strdup_printf("a connection that said hello as \"%.64s\" "
+		    "may not register host %s", said, req->host_name);
+	}
 	l = manager_link(m, req->host_name);
 	if (l != NULL && l->conn != NULL && l->conn != conn &&
 	    bs_rpc_conn_is_open(l->conn))

@@ -235,6 +235,14 @@ parse_payload(const char *payload, const char *tag, BsAuthCred *out,
 		    "the MUNGE credential's payload lacks a name or nonce");
 		return FALSE;
 	}
+	/* Anyone can put anything in a payload: a name that could forge a
+	 * log line never gets past here. */
+	if (!printable(out->nonce) || !name_ok(out->name, err)) {
+		if (err != NULL && *err == NULL)
+			g_set_error(err, BS_ERROR, BS_ERROR_REFUSED,
+			    "the MUNGE credential's nonce is malformed");
+		return FALSE;
+	}
 	return TRUE;
 }
 

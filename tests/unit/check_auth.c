@@ -15,6 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <munge.h>
+
 #include "tap.h"
 #include "rpc-test.h"
 #include "auth/auth.h"
@@ -159,6 +161,23 @@ START_TEST(test_forged_and_missing)
 	ck_assert(!bs_auth_hello_verify(sock, NULL, 0, 1, "x", &c, &err));
 	ck_assert_str_eq(err->message, "no MUNGE credential");
 	g_clear_error(&err);
+	/* A payload made with libmunge directly, naming a host with a
+	 * newline (a log forger), is refused even though it matches. */
+	{
+		munge_ctx_t ctx = munge_ctx_create();
+		const char *p = "basalt-hello role=2 name=a\nb nonce=0123456789abcdef01";
+		char *cred = NULL;
+
+		ck_assert(munge_ctx_set(ctx, MUNGE_OPT_SOCKET, sock) == EMUNGE_SUCCESS);
+		ck_assert(munge_encode(&cred, ctx, p, (int)strlen(p)) == EMUNGE_SUCCESS);
+		ck_assert(!bs_auth_hello_verify(sock, (const guint8 *)cred,
+		    strlen(cred), 2, "a\nb", &c, &err));
+		ck_assert_msg(strstr(err->message, "printable") != NULL, "%s",
+		    err->message);
+		g_clear_error(&err);
+		free(cred);
+		munge_ctx_destroy(ctx);
+	}
 	/* A NUL inside is refused before munged sees it. */
 	ck_assert(!bs_auth_hello_verify(sock, (const guint8 *)"MUNGE:\0x", 8, 1,
 	    "x", &c, &err));
