@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include <munge.h>
 
 #include "auth/auth.h"
@@ -309,21 +311,28 @@ fail:
 	return FALSE;
 }
 
-/* envdir/hosts: "ADDRESS NAME ALIAS..." lines, # comments. */
-static int
-hosts_file_says(const char *envdir, const char *name, const char *address)
-{
-	g_autofree char *path = NULL;
-	g_autofree char *text = NULL;
-	g_auto(GStrv) lines = NULL;
-	int found = -1;      /* -1: the file does not name the host */
+/*
+ * envdir/hosts: "ADDRESS NAME ALIAS..." lines, # comments.  Parsed once
+ * into name -> addresses and parsed again only when the file changes: a
+ * master checks it for every registration, 10,000 at its start.  One
+ * cache per process, used from one thread (the daemon's main loop).
+ */
+typedef struct {
+	char *path;
+	gint64 mtime;
+	goffset size;
+	GHashTable *names;  /* lower-case name -> "addr addr ... " */
+} HostsCache;
 
-	if (envdir == NULL)
-		return -1;
-	path = g_build_filename(envdir, "hosts", NULL);
-	if (!g_file_get_contents(path, &text, NULL, NULL))
-		return -1;
-	lines = g_strsplit(text, "\n", -1);
+static HostsCache hosts_cache;
+
+static GHashTable *
+hosts_parse(const char *text)
+{
+	GHashTable *t = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+	    g_free);
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+
 	for (char **l = lines; *l != NULL; l++) {
 		char *hash = strchr(*l, '#');
 		g_auto(GStrv) w = NULL;
@@ -334,14 +343,50 @@ hosts_file_says(const char *envdir, const char *name, const char *address)
 		if (w[0] == NULL || *w[0] == '\0')
 			continue;
 		for (char **n = w + 1; *n != NULL; n++) {
-			if (**n == '\0' || g_ascii_strcasecmp(*n, name) != 0)
+			char *key, *old;
+
+			if (**n == '\0')
 				continue;
-			if (strcmp(w[0], address) == 0)
-				return 1;
-			found = 0;
+			key = g_ascii_strdown(*n, -1);
+			old = g_hash_table_lookup(t, key);
+			g_hash_table_replace(t, key, g_strconcat(old != NULL ?
+			    old : " ", w[0], " ", NULL));
 		}
 	}
-	return found;
+	return t;
+}
+
+/* The file's addresses of name ("addr addr " with a leading space), or
+ * NULL when the file does not name the host (or does not exist). */
+static const char *
+hosts_file_addresses(const char *envdir, const char *name)
+{
+	g_autofree char *path = NULL, *text = NULL, *key = NULL;
+	struct stat st;
+	gint64 mtime;
+
+	if (envdir == NULL)
+		return NULL;
+	path = g_build_filename(envdir, "hosts", NULL);
+	if (stat(path, &st) != 0)
+		return NULL;
+	mtime = (gint64)st.st_mtim.tv_sec * G_GINT64_CONSTANT(1000000000) +
+	    st.st_mtim.tv_nsec;
+	if (hosts_cache.names == NULL ||
+	    g_strcmp0(hosts_cache.path, path) != 0 ||
+	    hosts_cache.mtime != mtime ||
+	    hosts_cache.size != (goffset)st.st_size) {
+		if (!g_file_get_contents(path, &text, NULL, NULL))
+			return NULL;
+		g_clear_pointer(&hosts_cache.names, g_hash_table_unref);
+		g_free(hosts_cache.path);
+		hosts_cache.path = g_strdup(path);
+		hosts_cache.mtime = mtime;
+		hosts_cache.size = (goffset)st.st_size;
+		hosts_cache.names = hosts_parse(text);
+	}
+	key = g_ascii_strdown(name, -1);
+	return g_hash_table_lookup(hosts_cache.names, key);
 }
 
 gboolean
@@ -353,10 +398,13 @@ bs_auth_host_has_address(const char *envdir, const char *name,
 	struct addrinfo *ai = NULL;
 	char buf[INET_ADDRSTRLEN];
 	gboolean yes = FALSE;
-	int says = hosts_file_says(envdir, name, address);
+	const char *listed = hosts_file_addresses(envdir, name);
 
-	if (says >= 0)
-		return says == 1;
+	if (listed != NULL) {
+		g_autofree char *word = g_strconcat(" ", address, " ", NULL);
+
+		return strstr(listed, word) != NULL;
+	}
 	if (getaddrinfo(name, NULL, &hints, &ai) != 0)
 		return FALSE;
 	for (struct addrinfo *p = ai; p != NULL && !yes; p = p->ai_next) {

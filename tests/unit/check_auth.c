@@ -236,6 +236,11 @@ START_TEST(test_host_addresses)
 	ck_assert(bs_auth_host_has_address(dir, "localhost", "127.0.0.1"));
 	ck_assert(!bs_auth_host_has_address(NULL, "no-such-host.invalid",
 	    "127.0.0.1"));
+	/* A changed file is read again (the parse is cached). */
+	ck_assert(g_file_set_contents(hosts, "127.0.0.2 vh1 VH2\n", -1, NULL));
+	ck_assert(bs_auth_host_has_address(dir, "vh1", "127.0.0.2"));
+	ck_assert(bs_auth_host_has_address(dir, "vh2", "127.0.0.2"));
+	ck_assert(!bs_auth_host_has_address(dir, "vh1", "127.0.0.1"));
 	unlink(hosts);
 }
 END_TEST
