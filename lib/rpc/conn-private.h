@@ -38,6 +38,19 @@ typedef struct {
 
 typedef struct ConnMux ConnMux;
 
+/*
+ * Output queued by all the clients of a server, against one cap: conn.c
+ * keeps `total` current and calls over(data) when a frame takes it past
+ * `max`; the server then evicts from its main loop (admit.c), never from
+ * inside conn_send().
+ */
+typedef struct {
+	gsize total;
+	gsize max;                /* 0: no cap */
+	void (*over)(void *data);
+	void *data;
+} BsRpcOutBudget;
+
 typedef struct {
 	/* Dialer: connect() finished; send the hello. */
 	void (*connected)(BsRpcConn *conn, void *data);
@@ -82,6 +95,10 @@ struct BsRpcConn {
 	char *closing_reason;
 	BsLogLevel closing_level;
 	gboolean announced;         /* the owner saw "ready" */
+	/* admit.c's accounting: which counts this connection is in. */
+	gboolean admit_client;      /* counted as a client (not a daemon link) */
+	gboolean admit_uid;         /* counted against peer.uid's cap */
+	BsRpcOutBudget *budget;     /* clients' shared output budget, or NULL */
 	const ConnHooks *hooks;
 	void *hook_data;
 };

@@ -210,6 +210,8 @@ conn_do_write(BsRpcConn *conn)
 		}
 		conn->out_off += (gsize)n;
 		conn->out_bytes -= (gsize)n;
+		if (conn->budget != NULL)
+			conn->budget->total -= (gsize)n;
 		conn->last_write_progress = conn->last_traffic =
 		    g_get_monotonic_time();
 		if (conn->out_off == len) {
@@ -417,6 +419,12 @@ conn_send(BsRpcConn *conn, GBytes *frame)
 		conn->last_write_progress = g_get_monotonic_time();
 	conn->out_bytes += g_bytes_get_size(frame);
 	g_queue_push_tail(&conn->outq, frame);
+	if (conn->budget != NULL) {
+		conn->budget->total += g_bytes_get_size(frame);
+		if (conn->budget->max != 0 &&
+		    conn->budget->total > conn->budget->max)
+			conn->budget->over(conn->budget->data);
+	}
 	/* A hello reply depends on no commit; everything after does. */
 	if (conn->gate != NULL && conn->state == CONN_READY)
 		conn->held_until = MAX(conn->held_until, conn->gate->barrier);
@@ -470,6 +478,9 @@ conn_close_level(BsRpcConn *conn, BsLogLevel level, const char *reason)
 	conn->fd = -1;
 	while ((b = g_queue_pop_head(&conn->outq)) != NULL)
 		g_bytes_unref(b);
+	if (conn->budget != NULL)
+		conn->budget->total -= conn->out_bytes;
+	conn->budget = NULL;
 	conn->out_bytes = conn->out_off = 0;
 	call_fail_pending(conn, reason);
 	conn->hooks = NULL;
