@@ -80,6 +80,12 @@ evict_run(gpointer data)
 		conn_close_level(victim, BS_LOG_WARNING, why);
 		g_free(why);
 	}
+	/* Those the spent budget stopped may read again. */
+	if (a->budget.max == 0 || a->budget.total <= a->budget.max) {
+		g_hash_table_iter_init(&it, a->conns);
+		while (g_hash_table_iter_next(&it, &key, NULL))
+			conn_budget_resume(key);
+	}
 	return G_SOURCE_REMOVE;
 }
 

@@ -99,6 +99,7 @@ struct BsRpcConn {
 	gboolean admit_client;      /* counted as a client (not a daemon link) */
 	gboolean admit_uid;         /* counted against peer.uid's cap */
 	BsRpcOutBudget *budget;     /* clients' shared output budget, or NULL */
+	gboolean budget_paused;     /* reads paused while the budget is spent */
 	const ConnHooks *hooks;
 	void *hook_data;
 };
@@ -116,6 +117,8 @@ void conn_close_after_flush(BsRpcConn *conn, BsLogLevel level,
     const char *reason);
 void conn_peer_clear(BsRpcPeer *peer);
 void conn_dispatch(BsRpcConn *conn, GIOCondition cond);
+/* The output budget has room again: read again if only it stopped us. */
+void conn_budget_resume(BsRpcConn *conn);
 
 /* mux.c: the epoll set shared by the connections of one main context. */
 ConnMux *mux_join(GMainContext *ctx, BsRpcConn *conn);

@@ -99,6 +99,24 @@ conn_handle_frame(BsRpcConn *conn, const Basalt__Envelope *env)
 	g_free(reason);
 }
 
+static gboolean
+budget_spent(const BsRpcConn *conn)
+{
+	return conn->budget != NULL && conn->budget->max != 0 &&
+	    conn->budget->total > conn->budget->max;
+}
+
+void
+conn_budget_resume(BsRpcConn *conn)
+{
+	if (!conn->budget_paused || conn->state == CONN_CLOSED)
+		return;
+	conn->budget_paused = FALSE;
+	if (conn->out_bytes <= conn->lim.max_outbound / 2)
+		conn->read_paused = FALSE;
+	conn_update(conn);
+}
+
 /* Feed a chunk; FALSE once the connection stopped accepting input. */
 static gboolean
 conn_feed(BsRpcConn *conn, const guint8 *buf, gsize len)
@@ -108,6 +126,15 @@ conn_feed(BsRpcConn *conn, const guint8 *buf, gsize len)
 	gsize used;
 
 	while (len > 0) {
+		/* The clients' output budget is spent: no new request is
+		 * served by anyone until the eviction (on the main loop) made
+		 * room, or one dispatch over many peers would overshoot it by
+		 * a reply each. */
+		if (budget_spent(conn)) {
+			conn->read_paused = conn->budget_paused = TRUE;
+			g_byte_array_append(conn->stash, buf, (guint)len);
+			return FALSE;
+		}
 		switch (bs_frame_decoder_feed(conn->dec, buf, len, &used, &env,
 		    &err)) {
 		case BS_FRAME_MORE:
