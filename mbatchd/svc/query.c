@@ -125,6 +125,8 @@ svc_jobs(Basalt__BatchService_Service *svc, const Basalt__JobQuery *req,
 		Basalt__JobInfo *info = &infos[reply.n_jobs];
 
 		svc_fill_job_info(m, g_ptr_array_index(jobs, i), req->detail, info);
+		if (svc_sight_of(sight, jobs->pdata[i]) != SIGHT_DETAIL)
+			svc_sight_hide_name(jobs->pdata[i], info);
 		/* The submission environment stays here: no command shows it,
 		 * and it would make the reply ten times bigger. */
 		if (info->spec != NULL) {

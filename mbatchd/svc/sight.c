@@ -3,7 +3,8 @@
  * (lsb.params), read as LSF's table does.  "Summary" is what bjobs shows
  * without -l; "detail" adds what only the owner should read: the command,
  * the submission environment, the working directory, the input, output
- * and error paths, the pre-execution command and a spooled script.
+ * and error paths, the pre-execution command and a spooled script, and
+ * the job name when it was not given (it is then the command line).
  *
  *   level  own  same group      everyone else
  *     0    all  summary+detail  summary+detail      (LSF's default)
@@ -95,6 +96,17 @@ svc_sight_of(const Sight *s, const Job *j)
 	default:
 		return SIGHT_SUMMARY;
 	}
+}
+
+void
+svc_sight_hide_name(const Job *j, Basalt__JobInfo *info)
+{
+	const Basalt__JobSpec *spec = job_spec(j);
+	static char hidden[] = "-";
+
+	/* Without -J the name is the command line: as private as it. */
+	if (spec == NULL || spec->job_name == NULL || *spec->job_name == '\0')
+		info->job_name = hidden;
 }
 
 void

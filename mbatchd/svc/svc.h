@@ -71,6 +71,8 @@ typedef struct Sight Sight;
 Sight *svc_sight_new(Manager *m, const Caller *c);
 SightLevel svc_sight_of(const Sight *s, const Job *j);
 void svc_sight_free(Sight *s);
+/* A job name that is the command by default shows as "-". */
+void svc_sight_hide_name(const Job *j, Basalt__JobInfo *info);
 /* Blank what only SIGHT_DETAIL shows, in a copy of the job's spec. */
 void svc_sight_hide_details(Basalt__JobSpec *spec);
 
