@@ -59,6 +59,7 @@ dial(const char *path)
 	return fd;
 }
 
+/* Send a whole frame, and free it. */
 static gboolean
 send_all(int fd, GBytes *frame)
 {
@@ -71,10 +72,11 @@ send_all(int fd, GBytes *frame)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			return FALSE;
+			break;
 		off += (gsize)n;
 	}
-	return TRUE;
+	g_bytes_unref(frame);
+	return off == len;
 }
 
 static Basalt__Envelope *
@@ -194,6 +196,12 @@ bigquery(const char *path, int n, const char *user)
 		printf("error: %s\n", l->error->message);
 	else
 		printf("jobs %zu\n", l->n_jobs + (l->more ? 1000000 : 0));
+	basalt__job_list__free_unpacked(l, NULL);
+	basalt__envelope__free_unpacked(env, NULL);
+	for (int i = 0; i < n - 1; i++)
+		g_free(names[i]);
+	g_free(names);
+	close(fd);
 	return 0;
 }
 
@@ -255,6 +263,10 @@ idle(const char *path, int n)
 			g_usleep(100000);
 	}
 	printf("closed %d\n", closed);
+	for (int i = 0; i < n; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	g_free(fds);
 	return 0;
 }
 
@@ -296,6 +308,10 @@ slow(const char *path, int n, int nq)
 	end = g_get_monotonic_time() + (gint64)timeout_s() * G_USEC_PER_SEC;
 	while (!stop && g_get_monotonic_time() < end)
 		g_usleep(100000);
+	g_bytes_unref(f);
+	for (int i = 0; i < n; i++)
+		close(fds[i]);
+	g_free(fds);
 	return 0;
 }
 
