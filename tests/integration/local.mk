@@ -36,10 +36,10 @@ check_PROGRAMS += %reldir%/rpc-abuser
 %canon_reldir%_rpc_abuser_CFLAGS = $(AM_CFLAGS) $(GLIB_CFLAGS) $(PROTOBUF_C_CFLAGS)
 %canon_reldir%_rpc_abuser_LDADD = $(BSRPC_LIBS)
 INTEGRATION_TESTS += \
-	%reldir%/t0500-huge-query.sh \
-	%reldir%/t0510-idle-flood.sh \
-	%reldir%/t0520-slow-readers.sh \
-	%reldir%/t0530-job-sight.sh
+	%reldir%/t0540-huge-query.sh \
+	%reldir%/t0550-idle-flood.sh \
+	%reldir%/t0560-slow-readers.sh \
+	%reldir%/t0570-job-sight.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS)
 SH_LOG_COMPILER = $(SHELL)
