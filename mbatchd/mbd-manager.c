@@ -256,6 +256,36 @@ lsf_value(const Manager *m, const char *key)
 	return g_hash_table_lookup(m->cfg->lsf->values, key);
 }
 
+/*
+ * What one client may cost (lsf.conf(5)).  The reserve for daemon links
+ * is not a parameter: one link per configured execution host, plus room
+ * for hosts a reconfiguration adds and for the links of other masters;
+ * clients get the rest of LSB_MBD_MAX_CONNS.
+ */
+#define DAEMON_RESERVE_SPARE 64
+
+static void
+set_client_limits(Manager *m, BsRpcServerOptions *opts)
+{
+	const BsLsfConf *lsf = m->cfg->lsf;
+	guint hosts = m->cfg->cluster != NULL && m->cfg->cluster->hosts != NULL ?
+	    m->cfg->cluster->hosts->len : 0;
+
+	if (lsf->mbd_max_conns > 0 &&
+	    (guint)lsf->mbd_max_conns < opts->max_connections)
+		opts->max_connections = (guint)lsf->mbd_max_conns;
+	opts->daemon_reserve = MIN(hosts + DAEMON_RESERVE_SPARE,
+	    opts->max_connections / 2);
+	opts->max_per_uid = (guint)lsf->mbd_max_conns_per_user;
+	opts->client_idle_timeout_ms = (guint)lsf->mbd_client_idle_timeout * 1000;
+	opts->max_outbound_total = (gsize)lsf->mbd_max_queued_output << 20;
+	log_info("clients: %u connections (%u more kept for daemons), %u per "
+	    "user, idle timeout %d s, %d MiB of queued output",
+	    opts->max_connections - opts->daemon_reserve, opts->daemon_reserve,
+	    opts->max_per_uid, lsf->mbd_client_idle_timeout,
+	    lsf->mbd_max_queued_output);
+}
+
 static gboolean
 start_server(Manager *m, const char *tcp_address, GError **err)
 {
@@ -277,6 +307,7 @@ start_server(Manager *m, const char *tcp_address, GError **err)
 		else if (rl.rlim_cur > opts.max_connections + 256)
 			opts.max_connections = (guint)rl.rlim_cur - 256;
 	}
+	set_client_limits(m, &opts);
 	/* TCP peers authenticate with MUNGE, or are refused (mbd-auth.c);
 	 * the port stays open either way so a refused peer hears why. */
 	mbd_auth_setup(m, &opts);

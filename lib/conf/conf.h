@@ -82,6 +82,10 @@ typedef struct {
 	char *lsf_serverdir;    /* LSF_SERVERDIR: daemons' binaries */
 	int mbd_port;           /* LSB_MBD_PORT 0-65535, default 6881 (0 = any) */
 	int sbd_port;           /* LSB_SBD_PORT 0-65535, default 6882 (0 = any) */
+	int mbd_max_conns;      /* LSB_MBD_MAX_CONNS, -1 = from the descriptor limit */
+	int mbd_max_conns_per_user; /* LSB_MBD_MAX_CONNS_PER_USER, default 256, 0 = no cap */
+	int mbd_client_idle_timeout; /* LSB_MBD_CLIENT_IDLE_TIMEOUT s, default 60, 0 = none */
+	int mbd_max_queued_output;   /* LSB_MBD_MAX_QUEUED_OUTPUT MiB, default 256, 0 = no cap */
 } BsLsfConf;
 
 /* ---- lsf.shared / lsf.cluster.<name> ----------------------------------- */
@@ -185,6 +189,11 @@ typedef struct {
 	 * BS_CONF_UNLIMITED means "use HIST_HOURS"; 0 = no decay. */
 	int pool_usage_half_life;
 	char *default_application;      /* DEFAULT_APPLICATION, NULL = none */
+	/* Who sees what of other users' jobs: LSF's levels 0-5, default 5
+	 * (everyone's summary, details only of one's own jobs). */
+	int secure_job_info_level;
+	/* Basalt: the most entries any list in a request may have. */
+	int max_request_list_size;      /* 100000 */
 	GHashTable *key_lines;          /* KEY -> line in lsb.params */
 } BsParamsConf;
 

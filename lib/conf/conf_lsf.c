@@ -38,6 +38,14 @@ static const BsConfKey lsf_table[] = {
 	{ "LSF_SERVERDIR", BS_CT_STRING, .offset = L(lsf_serverdir), 0, 4095 },
 	{ "LSB_MBD_PORT", BS_CT_INT, .offset = L(mbd_port), 0, 65535, .def = "6881" },
 	{ "LSB_SBD_PORT", BS_CT_INT, .offset = L(sbd_port), 0, 65535, .def = "6882" },
+	/* What one client may cost mbatchd (lsf.conf(5)); read at start. */
+	{ "LSB_MBD_MAX_CONNS", BS_CT_INT, .offset = L(mbd_max_conns), 16, 1000000, .def = "-1" },
+	{ "LSB_MBD_MAX_CONNS_PER_USER", BS_CT_INT, .offset = L(mbd_max_conns_per_user), 0, 1000000,
+	    .def = "256" },
+	{ "LSB_MBD_CLIENT_IDLE_TIMEOUT", BS_CT_INT, .offset = L(mbd_client_idle_timeout), 0, 86400,
+	    .def = "60" },
+	{ "LSB_MBD_MAX_QUEUED_OUTPUT", BS_CT_INT, .offset = L(mbd_max_queued_output), 0, 1048576,
+	    .def = "256" },
 	{ NULL },
 };
 

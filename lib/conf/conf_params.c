@@ -98,6 +98,10 @@ static const BsConfKey params_table[] = {
 	{ "SIMPLIFIED_GUARANTEE", BS_CT_BOOL, .offset = P(simplified_guarantee), .def = "N" },
 	{ "DEFAULT_APPLICATION", BS_CT_STRING, .offset = P(default_application), 0, 59 },
 	{ "POOL_USAGE_HALF_LIFE", BS_CT_INT, .offset = P(pool_usage_half_life), 0, IMAX, .def = "-1" },
+	/* LSF's levels; Basalt's default is 5, not LSF's 0 (lsb.params(5)). */
+	{ "SECURE_JOB_INFO_LEVEL", BS_CT_INT, .offset = P(secure_job_info_level), 0, 5, .def = "5" },
+	{ "MAX_REQUEST_LIST_SIZE", BS_CT_INT, .offset = P(max_request_list_size), 1, IMAX,
+	    .def = "100000" },
 	{ NULL },
 };
 

@@ -38,6 +38,19 @@ typedef struct {
 
 typedef struct ConnMux ConnMux;
 
+/*
+ * Output queued by all the clients of a server, against one cap: conn.c
+ * keeps `total` current and calls over(data) when a frame takes it past
+ * `max`; the server then evicts from its main loop (admit.c), never from
+ * inside conn_send().
+ */
+typedef struct {
+	gsize total;
+	gsize max;                /* 0: no cap */
+	void (*over)(void *data);
+	void *data;
+} BsRpcOutBudget;
+
 typedef struct {
 	/* Dialer: connect() finished; send the hello. */
 	void (*connected)(BsRpcConn *conn, void *data);
@@ -82,6 +95,11 @@ struct BsRpcConn {
 	char *closing_reason;
 	BsLogLevel closing_level;
 	gboolean announced;         /* the owner saw "ready" */
+	/* admit.c's accounting: which counts this connection is in. */
+	gboolean admit_client;      /* counted as a client (not a daemon link) */
+	gboolean admit_uid;         /* counted against peer.uid's cap */
+	BsRpcOutBudget *budget;     /* clients' shared output budget, or NULL */
+	gboolean budget_paused;     /* reads paused while the budget is spent */
 	const ConnHooks *hooks;
 	void *hook_data;
 };
@@ -99,6 +117,8 @@ void conn_close_after_flush(BsRpcConn *conn, BsLogLevel level,
     const char *reason);
 void conn_peer_clear(BsRpcPeer *peer);
 void conn_dispatch(BsRpcConn *conn, GIOCondition cond);
+/* The output budget has room again: read again if only it stopped us. */
+void conn_budget_resume(BsRpcConn *conn);
 
 /* mux.c: the epoll set shared by the connections of one main context. */
 ConnMux *mux_join(GMainContext *ctx, BsRpcConn *conn);

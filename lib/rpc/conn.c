@@ -99,6 +99,24 @@ conn_handle_frame(BsRpcConn *conn, const Basalt__Envelope *env)
 	g_free(reason);
 }
 
+static gboolean
+budget_spent(const BsRpcConn *conn)
+{
+	return conn->budget != NULL && conn->budget->max != 0 &&
+	    conn->budget->total > conn->budget->max;
+}
+
+void
+conn_budget_resume(BsRpcConn *conn)
+{
+	if (!conn->budget_paused || conn->state == CONN_CLOSED)
+		return;
+	conn->budget_paused = FALSE;
+	if (conn->out_bytes <= conn->lim.max_outbound / 2)
+		conn->read_paused = FALSE;
+	conn_update(conn);
+}
+
 /* Feed a chunk; FALSE once the connection stopped accepting input. */
 static gboolean
 conn_feed(BsRpcConn *conn, const guint8 *buf, gsize len)
@@ -108,6 +126,15 @@ conn_feed(BsRpcConn *conn, const guint8 *buf, gsize len)
 	gsize used;
 
 	while (len > 0) {
+		/* The clients' output budget is spent: no new request is
+		 * served by anyone until the eviction (on the main loop) made
+		 * room, or one dispatch over many peers would overshoot it by
+		 * a reply each. */
+		if (budget_spent(conn)) {
+			conn->read_paused = conn->budget_paused = TRUE;
+			g_byte_array_append(conn->stash, buf, (guint)len);
+			return FALSE;
+		}
 		switch (bs_frame_decoder_feed(conn->dec, buf, len, &used, &env,
 		    &err)) {
 		case BS_FRAME_MORE:
@@ -210,6 +237,8 @@ conn_do_write(BsRpcConn *conn)
 		}
 		conn->out_off += (gsize)n;
 		conn->out_bytes -= (gsize)n;
+		if (conn->budget != NULL)
+			conn->budget->total -= (gsize)n;
 		conn->last_write_progress = conn->last_traffic =
 		    g_get_monotonic_time();
 		if (conn->out_off == len) {
@@ -417,6 +446,12 @@ conn_send(BsRpcConn *conn, GBytes *frame)
 		conn->last_write_progress = g_get_monotonic_time();
 	conn->out_bytes += g_bytes_get_size(frame);
 	g_queue_push_tail(&conn->outq, frame);
+	if (conn->budget != NULL) {
+		conn->budget->total += g_bytes_get_size(frame);
+		if (conn->budget->max != 0 &&
+		    conn->budget->total > conn->budget->max)
+			conn->budget->over(conn->budget->data);
+	}
 	/* A hello reply depends on no commit; everything after does. */
 	if (conn->gate != NULL && conn->state == CONN_READY)
 		conn->held_until = MAX(conn->held_until, conn->gate->barrier);
@@ -470,6 +505,9 @@ conn_close_level(BsRpcConn *conn, BsLogLevel level, const char *reason)
 	conn->fd = -1;
 	while ((b = g_queue_pop_head(&conn->outq)) != NULL)
 		g_bytes_unref(b);
+	if (conn->budget != NULL)
+		conn->budget->total -= conn->out_bytes;
+	conn->budget = NULL;
 	conn->out_bytes = conn->out_off = 0;
 	call_fail_pending(conn, reason);
 	conn->hooks = NULL;

@@ -7,7 +7,7 @@ noinst_LIBRARIES += %reldir%/libbsrpc.a
 	%reldir%/frame.c %reldir%/frame.h \
 	%reldir%/rpc.h %reldir%/conn-private.h \
 	%reldir%/conn.c %reldir%/mux.c %reldir%/call.c %reldir%/server.c \
-	%reldir%/dial.c \
+	%reldir%/dial.c %reldir%/admit.c %reldir%/admit.h \
 	%reldir%/client.c %reldir%/client.h
 # The generated headers must exist before these compile.
 $(%canon_reldir%_libbsrpc_a_OBJECTS): $(PROTO_GEN_H)

@@ -86,6 +86,16 @@ typedef struct {
 	const char *no_auth_reason;
 	BsRpcAdmitFunc admit;             /* every peer; NULL: all roles */
 	BsRpcReplyCredFunc reply_credential; /* TCP peers; gets auth_data */
+	/*
+	 * Bounded cost per client (admit.c).  A "client" is any connection
+	 * not known to be a daemon: before its hello, or after a hello as
+	 * ROLE_CLIENT.  Daemon links (every other role) never count against
+	 * the client caps and are never evicted for the output budget.
+	 */
+	guint max_per_uid;            /* client connections per uid; 0: no cap; root exempt */
+	guint daemon_reserve;         /* of max_connections, kept for daemon links */
+	guint client_idle_timeout_ms; /* hello'd clients with nothing in flight; 0: none */
+	gsize max_outbound_total;     /* queued output over all clients; 0: no cap */
 } BsRpcServerOptions;
 
 void bs_rpc_server_options_init(BsRpcServerOptions *opts);

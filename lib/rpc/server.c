@@ -22,6 +22,7 @@
 #include <netinet/tcp.h>
 #include <arpa/inet.h>
 
+#include "rpc/admit.h"
 #include "rpc/conn-private.h"
 #include "util/error.h"
 
@@ -50,6 +51,7 @@ struct BsRpcServer {
 	void *cb_data;
 	guint serial;
 	BsRpcGate gate;            /* see bs_rpc_server_set_barrier() */
+	Admit admit;               /* per-client caps (admit.c) */
 };
 
 static void server_hello(BsRpcConn *conn, const Basalt__Envelope *env,
@@ -91,6 +93,7 @@ bs_rpc_server_new(const BsRpcServerOptions *opts, GMainContext *ctx)
 	srv->services = g_hash_table_new(g_direct_hash, g_direct_equal);
 	srv->listeners = g_ptr_array_new();
 	srv->conns = g_hash_table_new(g_direct_hash, g_direct_equal);
+	admit_init(&srv->admit, &srv->opts, srv->conns, ctx);
 	return srv;
 }
 
@@ -173,6 +176,7 @@ bs_rpc_server_free(BsRpcServer *srv)
 		g_hash_table_iter_next(&it, &key, NULL);
 		bs_rpc_conn_close(key, "server shutting down");
 	}
+	admit_clear(&srv->admit);
 	g_hash_table_destroy(srv->conns);
 	g_hash_table_destroy(srv->services);
 	g_main_context_unref(srv->ctx);
@@ -226,6 +230,7 @@ server_add_conn(BsRpcServer *srv, int fd, const char *address)
 	conn->gate = &srv->gate;
 	server_fill_peer(srv, conn, fd, address);
 	g_hash_table_add(srv->conns, conn);
+	admit_added(&srv->admit, conn);
 	log_debug("%s: accepted", conn->desc);
 	return conn;
 }
@@ -300,7 +305,7 @@ listener_ready(gint fd, GIOCondition cond, gpointer data)
 	BsRpcServer *srv = l->srv;
 	struct sockaddr_storage ss;
 	socklen_t len;
-	char *addr;
+	char *addr, *why;
 	int cfd;
 
 	for (int i = 0; i < ACCEPTS_PER_DISPATCH; i++) {
@@ -325,6 +330,12 @@ listener_ready(gint fd, GIOCondition cond, gpointer data)
 			log_warning("too many connections (%u), closing new "
 			    "connection from %s", srv->opts.max_connections,
 			    addr);
+			close(cfd);
+		} else if ((why = admit_accept(&srv->admit, cfd,
+		    l->is_tcp)) != NULL) {
+			log_warning("%s, closing new connection from %s", why,
+			    addr);
+			g_free(why);
 			close(cfd);
 		} else {
 			server_add_conn(srv, cfd, addr);
@@ -530,6 +541,8 @@ server_hello(BsRpcConn *conn, const Basalt__Envelope *env, void *data)
 		h = basalt__hello__unpack(NULL, env->body.len, env->body.data);
 	reason = env->kind == BASALT__FRAME_KIND__FRAME_KIND_HELLO ?
 	    hello_check(srv, conn, h, &svc) : g_strdup("expected a HELLO");
+	if (reason == NULL)
+		reason = admit_hello(&srv->admit, conn, h->role);
 	reply.accepted = reason == NULL;
 	reply.version = BASALT__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT;
 	reply.reason = reason != NULL ? reason : (char *)"";
@@ -570,6 +583,7 @@ server_conn_closed(BsRpcConn *conn, const char *reason, void *data)
 {
 	BsRpcServer *srv = data;
 
+	admit_closed(&srv->admit, conn);
 	if (conn->announced && srv->closed != NULL)
 		srv->closed(conn, reason, srv->cb_data);
 	if (g_hash_table_remove(srv->conns, conn))

@@ -103,19 +103,24 @@ queue_ctrl(Manager *m, const Caller *c, const Basalt__AdminRequest *req, Out *o)
 
 	while (map[k].action != req->action)
 		k++;
-	for (size_t i = 0; !everything(req) && i < req->n_names; i++)
+	g_autoptr(GHashTable) named = g_hash_table_new(g_str_hash, g_str_equal);
+
+	for (size_t i = 0; !everything(req) && i < req->n_names; i++) {
+		if (!g_hash_table_add(named, req->names[i]))
+			continue;
 		if (bs_config_queue(m->cfg, req->names[i]) == NULL) {
 			say(o, "%s: No such queue", req->names[i]);
+			svc_error_free(err);
 			err = svc_error(E(NO_QUEUE), "%s: No such queue", req->names[i]);
 		}
+	}
 	for (guint i = 0; i < queues->len; i++) {
 		const BsQueueConf *q = g_ptr_array_index(queues, i);
 		Basalt__Event ev = BASALT__EVENT__INIT;
 		Basalt__EvQueueCtrl qc = BASALT__EV_QUEUE_CTRL__INIT;
-		gboolean want = everything(req);
+		gboolean want = everything(req) ||
+		    g_hash_table_contains(named, q->name);
 
-		for (size_t n = 0; n < req->n_names; n++)
-			want |= strcmp(req->names[n], q->name) == 0;
 		if (!want)
 			continue;
 		qc.queue = q->name;
@@ -131,19 +136,34 @@ queue_ctrl(Manager *m, const Caller *c, const Basalt__AdminRequest *req, Out *o)
 	return err;
 }
 
-static gboolean
-host_named(Manager *m, const Basalt__AdminRequest *req, const char *host)
+/* The hosts the names stand for, groups expanded once each; NULL for
+ * every host.  Bad names are reported in o and err. */
+static GHashTable *
+hosts_named(Manager *m, const Basalt__AdminRequest *req, Out *o,
+    Basalt__Error **err)
 {
-	if (everything(req))
-		return TRUE;
-	for (size_t i = 0; i < req->n_names; i++) {
-		g_auto(GStrv) members = bs_config_host_group_expand(m->cfg, req->names[i]);
+	GHashTable *set;
 
-		if (strcmp(req->names[i], host) == 0 ||
-		    (members != NULL && g_strv_contains((const char *const *)members, host)))
-			return TRUE;
+	if (everything(req))
+		return NULL;
+	set = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	for (size_t i = 0; i < req->n_names; i++) {
+		g_auto(GStrv) members = NULL;
+
+		if (g_hash_table_contains(set, req->names[i]))
+			continue;
+		g_hash_table_add(set, g_strdup(req->names[i]));
+		members = bs_config_host_group_expand(m->cfg, req->names[i]);
+		if (members == NULL && bs_config_cluster_host(m->cfg, req->names[i]) == NULL) {
+			say(o, "%s: Bad host name, host group name or cluster name",
+			    req->names[i]);
+			svc_error_free(*err);
+			*err = svc_error(E(NO_HOST), "%s: Bad host name", req->names[i]);
+		}
+		for (guint k = 0; members != NULL && members[k] != NULL; k++)
+			g_hash_table_add(set, g_strdup(members[k]));
 	}
-	return FALSE;
+	return set;
 }
 
 static Basalt__Error *
@@ -152,22 +172,14 @@ host_ctrl(Manager *m, const Caller *c, const Basalt__AdminRequest *req, Out *o)
 	GPtrArray *hosts = m->cfg->cluster->hosts;
 	gboolean close = req->action == AA(HCLOSE);
 	Basalt__Error *err = NULL;
+	g_autoptr(GHashTable) named = hosts_named(m, req, o, &err);
 
-	for (size_t i = 0; !everything(req) && i < req->n_names; i++) {
-		g_auto(GStrv) members = bs_config_host_group_expand(m->cfg, req->names[i]);
-
-		if (members == NULL && bs_config_cluster_host(m->cfg, req->names[i]) == NULL) {
-			say(o, "%s: Bad host name, host group name or cluster name",
-			    req->names[i]);
-			err = svc_error(E(NO_HOST), "%s: Bad host name", req->names[i]);
-		}
-	}
 	for (guint i = 0; i < hosts->len; i++) {
 		const BsClusterHost *h = g_ptr_array_index(hosts, i);
 		Basalt__Event ev = BASALT__EVENT__INIT;
 		Basalt__EvHostCtrl hc = BASALT__EV_HOST_CTRL__INIT;
 
-		if (!h->server || !host_named(m, req, h->name))
+		if (!h->server || (named != NULL && !g_hash_table_contains(named, h->name)))
 			continue;
 		hc.host = h->name;
 		hc.close = close;

@@ -64,98 +64,6 @@ svc_may_control(const Caller *c, const Job *j)
 	return c->known && (c->admin || strcmp(c->user, j->user) == 0);
 }
 
-static gboolean
-user_matches(Manager *m, const Basalt__JobQuery *q, const char *def,
-    const Job *j)
-{
-	if (q->n_users == 0)
-		return def == NULL || strcmp(def, j->user) == 0;
-	for (size_t i = 0; i < q->n_users; i++) {
-		g_auto(GStrv) members = NULL;
-
-		if (strcmp(q->users[i], "all") == 0 || strcmp(q->users[i], j->user) == 0)
-			return TRUE;
-		members = bs_config_user_group_expand(m->cfg, q->users[i]);
-		if (members != NULL &&
-		    g_strv_contains((const char *const *)members, j->user))
-			return TRUE;
-	}
-	return FALSE;
-}
-
-static gboolean
-in_list(char **list, size_t n, const char *s)
-{
-	for (size_t i = 0; i < n; i++)
-		if (s != NULL && strcmp(list[i], s) == 0)
-			return TRUE;
-	return n == 0;
-}
-
-static gboolean
-host_matches(const Basalt__JobQuery *q, const Job *j)
-{
-	if (q->n_hosts == 0)
-		return TRUE;
-	for (guint i = 0; j->exec_hosts != NULL && j->exec_hosts[i] != NULL; i++)
-		if (in_list(q->hosts, q->n_hosts, j->exec_hosts[i]))
-			return TRUE;
-	return FALSE;
-}
-
-static gboolean
-name_matches(const char *pattern, const char *name)
-{
-	gsize n = strlen(pattern);
-
-	if (n > 0 && pattern[n - 1] == '*')
-		return strncmp(pattern, name, n - 1) == 0;
-	return strcmp(pattern, name) == 0;
-}
-
-static gboolean
-state_matches(const Basalt__JobQuery *q, const Job *j, gboolean by_id)
-{
-	gboolean any = q->pending || q->running || q->suspended || q->finished;
-
-	if (q->all_states)
-		return TRUE;
-	if (!any)
-		return by_id || !job_is_finished(j);
-	return (q->pending && job_is_pending(j)) ||
-	    (q->running && (j->state == JS_RUN || j->state == JS_UNKWN)) ||
-	    (q->suspended && (j->state == JS_USUSP || j->state == JS_SSUSP ||
-	    j->state == JS_PSUSP)) ||
-	    (q->finished && job_is_finished(j));
-}
-
-static gboolean
-id_matches(const Basalt__JobQuery *q, const Job *j)
-{
-	for (size_t i = 0; i < q->n_job_ids; i++) {
-		guint32 idx = i < q->n_array_indexes ? q->array_indexes[i] : 0;
-
-		if (q->job_ids[i] == j->id && (idx == 0 || idx == j->index))
-			return TRUE;
-	}
-	return FALSE;
-}
-
-static gboolean
-selected(Manager *m, const Basalt__JobQuery *q, const char *def, const Job *j)
-{
-	gboolean by_id = q->n_job_ids > 0;
-
-	if (by_id && !id_matches(q, j))
-		return FALSE;
-	/* Naming a job by id selects it whoever owns it, as in LSF. */
-	if (!by_id && !user_matches(m, q, def, j))
-		return FALSE;
-	return state_matches(q, j, by_id) && in_list(q->queues, q->n_queues, j->queue) &&
-	    host_matches(q, j) &&
-	    (q->job_name == NULL || *q->job_name == '\0' || name_matches(q->job_name, j->name));
-}
-
 typedef struct {
 	GHashTable *qprio;   /* queue name -> priority */
 	GHashTable *qpos;    /* Job* -> position in its queue */
@@ -280,6 +188,7 @@ svc_select_jobs(Manager *m, const Basalt__JobQuery *q, const char *default_user)
 	guint n_pending = 0, n_listed = 0;
 	GHashTableIter it;
 	gpointer k, v;
+	Selector *sel = svc_selector_new(m, q, default_user);
 
 	g_hash_table_iter_init(&it, m->st->jobs);
 	while (g_hash_table_iter_next(&it, NULL, &v)) {
@@ -290,7 +199,7 @@ svc_select_jobs(Manager *m, const Basalt__JobQuery *q, const char *default_user)
 			n_pending++;
 			continue;
 		}
-		if (!selected(m, q, default_user, j))
+		if (!svc_selector_match(sel, j))
 			continue;
 		p.rank = rank(j);
 		p.t = p.rank == 2 ? j->end_time : j->start_time;
@@ -312,7 +221,7 @@ svc_select_jobs(Manager *m, const Basalt__JobQuery *q, const char *default_user)
 
 		for (GList *l = rt->pending.head; l != NULL; l = l->next) {
 			n_listed++;
-			if (job_is_pending(l->data) && selected(m, q, default_user, l->data))
+			if (job_is_pending(l->data) && svc_selector_match(sel, l->data))
 				g_ptr_array_add(out, l->data);
 		}
 	}
@@ -326,10 +235,11 @@ svc_select_jobs(Manager *m, const Basalt__JobQuery *q, const char *default_user)
 		g_ptr_array_set_size(out, 0);
 		g_hash_table_iter_init(&it, m->st->jobs);
 		while (g_hash_table_iter_next(&it, NULL, &v))
-			if (selected(m, q, default_user, v))
+			if (svc_selector_match(sel, v))
 				g_ptr_array_add(out, v);
 		sort_by_lookups(m, out);
 	}
+	svc_selector_free(sel);
 	return out;
 }
 
@@ -411,4 +321,5 @@ svc_init_batch_service(Manager *m)
 	Basalt__BatchService_Service init = BASALT__BATCH_SERVICE__INIT(svc_);
 
 	m->batch_service = init;
+	svc_bound_requests(m);
 }

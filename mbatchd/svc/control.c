@@ -200,15 +200,25 @@ static void
 add_missing(Manager *m, const Basalt__JobQuery *q, GPtrArray *jobs,
     GPtrArray *results)
 {
+	/* Keys id << 32 | index, and id << 32 | 0 for "any element": one
+	 * lookup per id named, not a pass over the jobs. */
+	g_autoptr(GHashTable) found = g_hash_table_new_full(g_int64_hash,
+	    g_int64_equal, g_free, NULL);
+
+	for (guint k = 0; k < jobs->len; k++) {
+		const Job *j = g_ptr_array_index(jobs, k);
+		gint64 *whole = g_new(gint64, 1), *elem = g_new(gint64, 1);
+
+		*whole = (gint64)(j->id << 32);
+		*elem = (gint64)(j->id << 32 | j->index);
+		g_hash_table_add(found, whole);
+		g_hash_table_add(found, elem);
+	}
 	for (size_t i = 0; i < q->n_job_ids; i++) {
 		guint32 idx = i < q->n_array_indexes ? q->array_indexes[i] : 0;
-		gboolean seen = FALSE;
+		gint64 key = (gint64)(q->job_ids[i] << 32 | idx);
+		gboolean seen = g_hash_table_contains(found, &key);
 
-		for (guint k = 0; k < jobs->len && !seen; k++) {
-			const Job *j = g_ptr_array_index(jobs, k);
-
-			seen = j->id == q->job_ids[i] && (idx == 0 || j->index == idx);
-		}
 		if (!seen)
 			add_result(results, NULL, q->job_ids[i], idx,
 			    svc_error(E(NO_JOB), "No matching job found"));

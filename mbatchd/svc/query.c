@@ -53,6 +53,21 @@ pages_forget(void)
 	pages.n = 0;
 }
 
+/* Jobs the caller may not see at all (SECURE_JOB_INFO_LEVEL 2-4) leave
+ * the listing before it is kept for the next pages. */
+static void
+hide_unseen(Manager *m, const Caller *c, GPtrArray *jobs)
+{
+	Sight *s = svc_sight_new(m, c);
+	guint k = 0;
+
+	for (guint i = 0; i < jobs->len; i++)
+		if (svc_sight_of(s, jobs->pdata[i]) != SIGHT_NONE)
+			jobs->pdata[k++] = jobs->pdata[i];
+	g_ptr_array_set_size(jobs, k);
+	svc_sight_free(s);
+}
+
 /* The jobs of this listing, in order: kept from the previous page or
  * selected now. */
 static GPtrArray *
@@ -75,6 +90,7 @@ listing(Manager *m, const Basalt__JobQuery *req, const Caller *c)
 	}
 	pages_forget();
 	jobs = svc_select_jobs(m, req, c->known ? c->user : NULL);
+	hide_unseen(m, c, jobs);
 	pages.query = key;
 	pages.seq = m->st->last_seq;
 	pages.n = jobs->len;
@@ -95,9 +111,11 @@ svc_jobs(Basalt__BatchService_Service *svc, const Basalt__JobQuery *req,
 	Basalt__JobSpec *specs = NULL;
 	gsize bytes = 0, size;
 	Caller c;
+	Sight *sight;
 
 	svc_caller(m, call, &c);
 	jobs = listing(m, req, &c);
+	sight = svc_sight_new(m, &c);
 	infos = g_new(Basalt__JobInfo, jobs->len);
 	if (req->detail)
 		specs = g_new(Basalt__JobSpec, jobs->len);
@@ -107,12 +125,16 @@ svc_jobs(Basalt__BatchService_Service *svc, const Basalt__JobQuery *req,
 		Basalt__JobInfo *info = &infos[reply.n_jobs];
 
 		svc_fill_job_info(m, g_ptr_array_index(jobs, i), req->detail, info);
+		if (svc_sight_of(sight, jobs->pdata[i]) != SIGHT_DETAIL)
+			svc_sight_hide_name(jobs->pdata[i], info);
 		/* The submission environment stays here: no command shows it,
 		 * and it would make the reply ten times bigger. */
 		if (info->spec != NULL) {
 			specs[reply.n_jobs] = *info->spec;
 			specs[reply.n_jobs].env = NULL;
 			specs[reply.n_jobs].n_env = 0;
+			if (svc_sight_of(sight, jobs->pdata[i]) != SIGHT_DETAIL)
+				svc_sight_hide_details(&specs[reply.n_jobs]);
 			info->spec = &specs[reply.n_jobs];
 		}
 		size = basalt__job_info__get_packed_size(info) + 8;
@@ -138,6 +160,7 @@ svc_jobs(Basalt__BatchService_Service *svc, const Basalt__JobQuery *req,
 	g_free(specs);
 	g_free(reply.jobs);
 	g_ptr_array_free(jobs, TRUE);
+	svc_sight_free(sight);
 }
 
 /* Slots by state per queue, as bqueues counts them (a 4-slot job is 4). */
@@ -298,13 +321,25 @@ queue_params(Manager *m, const BsQueueConf *q, GHashTable *counts)
 	return p;
 }
 
-static gboolean
-named(char **names, size_t n, const char *name)
+/* The names of a request as a set, NULL for none: one lookup per
+ * candidate, however many names the request carries. */
+static GHashTable *
+name_set(char **names, size_t n)
 {
+	GHashTable *set;
+
+	if (n == 0)
+		return NULL;
+	set = g_hash_table_new(g_str_hash, g_str_equal);
 	for (size_t i = 0; i < n; i++)
-		if (strcmp(names[i], name) == 0)
-			return TRUE;
-	return n == 0;
+		g_hash_table_add(set, names[i]);
+	return set;
+}
+
+static gboolean
+named(GHashTable *set, const char *name)
+{
+	return set == NULL || g_hash_table_contains(set, name);
 }
 
 void
@@ -318,6 +353,7 @@ svc_queues(Basalt__BatchService_Service *svc, const Basalt__QueueQuery *req,
 	GPtrArray *params = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
 	GDateTime *now = g_date_time_new_now_local();
 	GHashTable *counts = count_queues(m);
+	GHashTable *names = name_set(req->names, req->n_names);
 
 	for (size_t i = 0; i < req->n_names; i++)
 		if (bs_config_queue(m->cfg, req->names[i]) == NULL) {
@@ -334,7 +370,7 @@ svc_queues(Basalt__BatchService_Service *svc, const Basalt__QueueQuery *req,
 		    bs_conf_windows_open(q->run_window, now);
 		Counts n;
 
-		if (!named(req->names, req->n_names, q->name))
+		if (!named(names, q->name))
 			continue;
 		basalt__queue_info__init(qi);
 		queue_counts(counts, q->name, &n);
@@ -366,6 +402,8 @@ svc_queues(Basalt__BatchService_Service *svc, const Basalt__QueueQuery *req,
 	g_free(reply.queues);
 	g_free(infos);
 	g_ptr_array_free(params, TRUE);
+	if (names != NULL)
+		g_hash_table_destroy(names);
 	g_hash_table_destroy(counts);
 	g_date_time_unref(now);
 }
@@ -455,6 +493,9 @@ hosts_wanted(Manager *m, const Basalt__HostQuery *req)
 			g_hash_table_destroy(set);
 			return NULL;
 		}
+		/* A name said twice is expanded once. */
+		if (g_hash_table_contains(set, req->names[i]))
+			continue;
 		g_hash_table_add(set, g_strdup(req->names[i]));
 		members = bs_config_host_group_expand(m->cfg, req->names[i]);
 		for (guint k = 0; members != NULL && members[k] != NULL; k++)
@@ -474,10 +515,15 @@ svc_hosts(Basalt__BatchService_Service *svc, const Basalt__HostQuery *req,
 	GDateTime *now = g_date_time_new_now_local();
 	GHashTable *counts = count_hosts(m);
 	GHashTable *wanted = hosts_wanted(m, req);
+	g_autoptr(GHashTable) checked = g_hash_table_new(g_str_hash, g_str_equal);
 
 	for (size_t i = 0; i < req->n_names; i++) {
-		g_auto(GStrv) members = bs_config_host_group_expand(m->cfg, req->names[i]);
+		g_auto(GStrv) members = NULL;
 
+		if (bs_config_cluster_host(m->cfg, req->names[i]) != NULL ||
+		    !g_hash_table_add(checked, req->names[i]))
+			continue;
+		members = bs_config_host_group_expand(m->cfg, req->names[i]);
 		if (strcmp(req->names[i], "all") != 0 && members == NULL &&
 		    bs_config_cluster_host(m->cfg, req->names[i]) == NULL) {
 			reply.error = svc_error(E(NO_HOST), "%s: Bad host name, host "
@@ -578,6 +624,7 @@ svc_users(Basalt__BatchService_Service *svc, const Basalt__UserQuery *req,
 	Manager *m = svc_manager(svc);
 	Basalt__UserList reply = BASALT__USER_LIST__INIT;
 	GHashTable *by_user = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+	GHashTable *names = name_set(req->names, req->n_names);
 	GHashTableIter it;
 	gpointer v;
 	GPtrArray *out = g_ptr_array_new();
@@ -620,13 +667,14 @@ svc_users(Basalt__BatchService_Service *svc, const Basalt__UserQuery *req,
 			continue;
 		{
 			Basalt__UserInfo *u = g_new(Basalt__UserInfo, 1);
-			const char *interned = state_intern(m->st, name);
 
+			/* The request's own string, valid until we reply: a
+			 * name without jobs is not kept in the state. */
 			basalt__user_info__init(u);
-			u->name = (char *)interned;
+			u->name = (char *)name;
 			u->max_jobs = -1;
 			u->jl_p = -1;
-			g_hash_table_insert(by_user, (gpointer)interned, u);
+			g_hash_table_insert(by_user, (gpointer)name, u);
 		}
 	}
 	g_hash_table_iter_init(&it, by_user);
@@ -634,9 +682,9 @@ svc_users(Basalt__BatchService_Service *svc, const Basalt__UserQuery *req,
 		Basalt__UserInfo *u = v;
 		gboolean want = req->n_names == 0 ? (!c.known || strcmp(u->name, c.user) == 0) : FALSE;
 
-		for (size_t i = 0; i < req->n_names; i++)
-			want |= strcmp(req->names[i], "all") == 0 ||
-			    strcmp(req->names[i], u->name) == 0;
+		if (names != NULL)
+			want = g_hash_table_contains(names, "all") ||
+			    g_hash_table_contains(names, u->name);
 		if (want)
 			g_ptr_array_add(out, u);
 	}
@@ -645,6 +693,8 @@ svc_users(Basalt__BatchService_Service *svc, const Basalt__UserQuery *req,
 	closure(&reply, call);
 	g_ptr_array_free(out, TRUE);
 	g_hash_table_destroy(by_user);
+	if (names != NULL)
+		g_hash_table_destroy(names);
 }
 
 void

@@ -49,9 +49,36 @@ gboolean svc_may_control(const Caller *c, const Job *j);
 GPtrArray *svc_select_jobs(Manager *m, const Basalt__JobQuery *q,
     const char *default_user);
 
+/* select.c: a query's lists as hash sets, built once per request, so
+ * matching a job costs a few lookups however long the lists are. */
+typedef struct Selector Selector;
+Selector *svc_selector_new(Manager *m, const Basalt__JobQuery *q,
+    const char *default_user);
+gboolean svc_selector_match(const Selector *s, const Job *j);
+void svc_selector_free(Selector *s);
+
 void svc_fill_job_info(Manager *m, const Job *j, gboolean detail,
     Basalt__JobInfo *info);
 void svc_free_job_info(Basalt__JobInfo *info);
+
+/* sight.c: what the caller may see of a job (SECURE_JOB_INFO_LEVEL). */
+typedef enum {
+	SIGHT_NONE,               /* not listed at all */
+	SIGHT_SUMMARY,            /* listed; command, environment, paths hidden */
+	SIGHT_DETAIL,
+} SightLevel;
+typedef struct Sight Sight;
+Sight *svc_sight_new(Manager *m, const Caller *c);
+SightLevel svc_sight_of(const Sight *s, const Job *j);
+void svc_sight_free(Sight *s);
+/* A job name that is the command by default shows as "-". */
+void svc_sight_hide_name(const Job *j, Basalt__JobInfo *info);
+/* Blank what only SIGHT_DETAIL shows, in a copy of the job's spec. */
+void svc_sight_hide_details(Basalt__JobSpec *spec);
+
+/* bounds.c: every request's lists are checked against
+ * MAX_REQUEST_LIST_SIZE before its handler runs. */
+void svc_bound_requests(Manager *m);
 
 /* Handlers, grouped by file. */
 void svc_submit(Basalt__BatchService_Service *svc,

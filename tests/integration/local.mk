@@ -30,6 +30,16 @@ INTEGRATION_TESTS += \
 	%reldir%/t0160-preempt-race.sh \
 	%reldir%/t0170-ghost.sh \
 	%reldir%/t0180-start-order-limit.sh
+# Issue 13: bounded cost per client (rpc-abuser plays the bad client).
+check_PROGRAMS += %reldir%/rpc-abuser
+%canon_reldir%_rpc_abuser_SOURCES = %reldir%/rpc-abuser.c
+%canon_reldir%_rpc_abuser_CFLAGS = $(AM_CFLAGS) $(GLIB_CFLAGS) $(PROTOBUF_C_CFLAGS)
+%canon_reldir%_rpc_abuser_LDADD = $(BSRPC_LIBS)
+INTEGRATION_TESTS += \
+	%reldir%/t0540-huge-query.sh \
+	%reldir%/t0550-idle-flood.sh \
+	%reldir%/t0560-slow-readers.sh \
+	%reldir%/t0570-job-sight.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS)
 SH_LOG_COMPILER = $(SHELL)

@@ -9,6 +9,9 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tap.h"
@@ -373,6 +376,288 @@ START_TEST(test_idle_timeout)
 }
 END_TEST
 
+/* --- bounded cost per client (admit.c) ------------------------------- */
+
+#define NOBODY 65534
+
+/* Connect n sockets to the server as uid (SO_PEERCRED is taken at
+ * connect()), from a child that hands them back: the caps key on the
+ * peer's uid and this test may run as root, which they exempt. */
+static void
+connect_as(uid_t uid, int *fds, int n)
+{
+	int sp[2], st;
+	pid_t pid;
+
+	if (geteuid() != 0 || uid == geteuid()) {
+		for (int i = 0; i < n; i++)
+			fds[i] = raw_connect_unix(ts.path);
+		return;
+	}
+	ck_assert_int_eq(chmod(ts.dir, 0755), 0);
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sp), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		close(sp[0]);
+		if (setresgid(uid, uid, uid) < 0 || setresuid(uid, uid, uid) < 0)
+			_exit(2);
+		for (int i = 0; i < n; i++) {
+			struct sockaddr_un sun = { .sun_family = AF_UNIX };
+			char dummy = 'x';
+			union {
+				char buf[CMSG_SPACE(sizeof(int))];
+				struct cmsghdr align;
+			} u;
+			struct iovec iov = { &dummy, 1 };
+			struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			    .msg_control = u.buf, .msg_controllen = sizeof u.buf };
+			struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+			int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+
+			strncpy(sun.sun_path, ts.path, sizeof sun.sun_path - 1);
+			if (fd < 0 || connect(fd, (struct sockaddr *)&sun,
+			    sizeof sun) < 0)
+				_exit(3);
+			cm->cmsg_level = SOL_SOCKET;
+			cm->cmsg_type = SCM_RIGHTS;
+			cm->cmsg_len = CMSG_LEN(sizeof(int));
+			memcpy(CMSG_DATA(cm), &fd, sizeof fd);
+			if (sendmsg(sp[1], &msg, 0) != 1)
+				_exit(4);
+			close(fd);
+		}
+		_exit(0);
+	}
+	close(sp[1]);
+	for (int i = 0; i < n; i++) {
+		char dummy;
+		union {
+			char buf[CMSG_SPACE(sizeof(int))];
+			struct cmsghdr align;
+		} u;
+		struct iovec iov = { &dummy, 1 };
+		struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+		    .msg_control = u.buf, .msg_controllen = sizeof u.buf };
+
+		ck_assert_int_eq(recvmsg(sp[0], &msg, 0), 1);
+		memcpy(&fds[i], CMSG_DATA(CMSG_FIRSTHDR(&msg)), sizeof(int));
+	}
+	close(sp[0]);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+/* Say hello as role; TRUE if accepted. */
+static gboolean
+hello_as(int fd, int role)
+{
+	Basalt__Envelope *env;
+	Basalt__HelloReply *r;
+	gboolean ok;
+
+	raw_send_hello(fd, BS_HELLO_MAGIC,
+	    BASALT__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT, role);
+	env = raw_recv(fd, 5000);
+	if (env == NULL)
+		return FALSE;
+	r = basalt__hello_reply__unpack(NULL, env->body.len, env->body.data);
+	ok = r != NULL && r->accepted;
+	if (r != NULL)
+		basalt__hello_reply__free_unpacked(r, NULL);
+	basalt__envelope__free_unpacked(env, NULL);
+	return ok;
+}
+
+static void
+three_per_uid(BsRpcServerOptions *o)
+{
+	o->max_per_uid = 3;
+}
+
+START_TEST(test_per_uid_cap)
+{
+	int fds[4], again;
+
+	teardown();
+	start_with(three_per_uid);
+	connect_as(NOBODY, fds, 4);
+	for (int i = 0; i < 3; i++)
+		ck_assert(hello_as(fds[i], BASALT__ROLE__ROLE_CLIENT));
+	ck_assert(raw_wait_closed(fds[3], 5000));
+	ck_assert(log_wait("too many connections from uid 65534 (limit 3 per "
+	    "user), closing new connection from unix:", 1, 5000));
+	/* Another user (root here) is not held to that uid's count. */
+	assert_served();
+	/* A slot freed is a slot again. */
+	close(fds[0]);
+	close(fds[3]);
+	ck_assert(log_wait("peer closed the connection", 1, 5000));
+	connect_as(NOBODY, &again, 1);
+	ck_assert(hello_as(again, BASALT__ROLE__ROLE_CLIENT));
+	close(again);
+	close(fds[1]);
+	close(fds[2]);
+}
+END_TEST
+
+/* TCP peers have a uid once the authenticator says so (MUNGE). */
+static gboolean
+auth_as_nobody(BsRpcPeer *peer, const guint8 *cred, gsize len, char **reason,
+    void *data)
+{
+	(void)cred;
+	(void)len;
+	(void)reason;
+	(void)data;
+	peer->has_cred = TRUE;
+	peer->uid = NOBODY;
+	peer->gid = NOBODY;
+	return TRUE;
+}
+
+static void
+two_per_uid_tcp(BsRpcServerOptions *o)
+{
+	o->max_per_uid = 2;
+	o->authenticate = auth_as_nobody;
+}
+
+START_TEST(test_per_uid_cap_tcp)
+{
+	int fds[3];
+
+	teardown();
+	start_with(two_per_uid_tcp);
+	for (int i = 0; i < 3; i++)
+		fds[i] = raw_connect_tcp(ts.port);
+	ck_assert(hello_as(fds[0], BASALT__ROLE__ROLE_CLIENT));
+	ck_assert(hello_as(fds[1], BASALT__ROLE__ROLE_CLIENT));
+	ck_assert(!hello_as(fds[2], BASALT__ROLE__ROLE_CLIENT));
+	ck_assert(log_wait("hello refused: too many connections from uid "
+	    "65534 (limit 2 per user)", 1, 5000));
+	ck_assert(raw_wait_closed(fds[2], 5000));
+	assert_served();
+	for (int i = 0; i < 3; i++)
+		close(fds[i]);
+}
+END_TEST
+
+static void
+reserve_two(BsRpcServerOptions *o)
+{
+	o->max_connections = 6;
+	o->daemon_reserve = 2;
+}
+
+START_TEST(test_daemon_reserve)
+{
+	int fds[5], host, tcp;
+
+	teardown();
+	start_with(reserve_two);
+	connect_as(NOBODY, fds, 5);
+	for (int i = 0; i < 4; i++)
+		ck_assert(hello_as(fds[i], BASALT__ROLE__ROLE_CLIENT));
+	ck_assert(raw_wait_closed(fds[4], 5000));
+	ck_assert(log_wait("too many client connections (4); the other 2 are "
+	    "kept for daemons", 1, 5000));
+	/* A daemon link still gets in, ... */
+	host = raw_connect_unix(ts.path);
+	ck_assert(hello_as(host, BASALT__ROLE__ROLE_EXEC_HOST));
+	/* ... but not a client that could be anyone until its hello. */
+	tcp = raw_connect_tcp(ts.port);
+	ck_assert(!hello_as(tcp, BASALT__ROLE__ROLE_CLIENT));
+	ck_assert(log_wait("hello refused: too many client connections", 1,
+	    5000));
+	ck_assert(!raw_wait_closed(host, 100));
+	close(tcp);
+	close(host);
+	for (int i = 0; i < 5; i++)
+		close(fds[i]);
+}
+END_TEST
+
+static void
+client_idle(BsRpcServerOptions *o)
+{
+	o->client_idle_timeout_ms = 300;
+}
+
+START_TEST(test_client_idle_timeout)
+{
+	int client, host;
+
+	teardown();
+	start_with(client_idle);
+	host = raw_connect_unix(ts.path);
+	ck_assert(hello_as(host, BASALT__ROLE__ROLE_EXEC_HOST));
+	client = raw_connect_unix(ts.path);
+	raw_handshake(client);
+	ck_assert(raw_wait_closed(client, 5000));
+	ck_assert(log_wait("closed: idle for 300 ms", 1, 5000));
+	/* Daemon links have no idle timeout. */
+	ck_assert_uint_eq(log_count("closed: idle"), 1);
+	ck_assert(!raw_wait_closed(host, 500));
+	ck_assert_uint_eq(ts_n_connections(&ts), 1);
+	close(client);
+	close(host);
+}
+END_TEST
+
+static void
+small_budget(BsRpcServerOptions *o)
+{
+	o->limits.max_outbound = 256 * 1024;
+	o->limits.write_timeout_ms = 20000;
+	o->max_outbound_total = 600 * 1024;
+}
+
+/* Ask for 64 KiB peek replies until the server stops reading. */
+static void
+flood_peeks(int fd, guint n)
+{
+	Basalt__PeekRequest req = BASALT__PEEK_REQUEST__INIT;
+	int buf = 4096;
+
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof buf);
+	req.offset = 64 * 1024;
+	for (guint i = 0; i < n; i++)
+		raw_send_request(fd, i + 1, 10, &req.base);
+}
+
+START_TEST(test_output_budget)
+{
+	enum { N = 4 };
+	int fds[N], host;
+	guint closed = 0;
+
+	teardown();
+	start_with(small_budget);
+	host = raw_connect_unix(ts.path);
+	ck_assert(hello_as(host, BASALT__ROLE__ROLE_EXEC_HOST));
+	/* Four readers that never read: each may queue 256 KiB (and one
+	 * reply more), together no more than 600 KiB. */
+	for (int i = 0; i < N; i++) {
+		fds[i] = raw_connect_unix(ts.path);
+		raw_handshake(fds[i]);
+		flood_peeks(fds[i], 6);
+	}
+	ck_assert(log_wait("closed: slowest reader: ", 1, 5000));
+	ck_assert(log_wait("limit 614400)", 1, 5000));
+	for (int i = 0; i < N; i++)
+		closed += raw_wait_closed(fds[i], 200);
+	ck_assert_uint_ge(closed, 1);
+	ck_assert_uint_lt(closed, N);
+	/* The daemon link is untouched and others are served. */
+	ck_assert(!raw_wait_closed(host, 100));
+	assert_served();
+	for (int i = 0; i < N; i++)
+		close(fds[i]);
+	close(host);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -394,6 +679,11 @@ main(void)
 	tcase_add_test(load, test_thousand_idle_connections);
 	tcase_add_test(load, test_max_connections);
 	tcase_add_test(load, test_idle_timeout);
+	tcase_add_test(load, test_per_uid_cap);
+	tcase_add_test(load, test_per_uid_cap_tcp);
+	tcase_add_test(load, test_daemon_reserve);
+	tcase_add_test(load, test_client_idle_timeout);
+	tcase_add_test(load, test_output_budget);
 	suite_add_tcase(s, frames);
 	suite_add_tcase(s, load);
 	return bs_run_suite(s);
