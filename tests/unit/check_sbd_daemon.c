@@ -927,6 +927,60 @@ START_TEST(test_identity_from_passwd)
 }
 END_TEST
 
+/* bpeek reads what the job's user could, from a regular file, without
+ * blocking the daemon: a symlink put where the output was is refused, and
+ * a FIFO there neither blocks sbatchd nor answers. */
+static Basalt__PeekReply *
+peek(guint64 id)
+{
+	Basalt__PeekJobRequest req = BASALT__PEEK_JOB_REQUEST__INIT;
+
+	req.job_id = id;
+	return (Basalt__PeekReply *)exec_call("PeekJob", &req.base);
+}
+
+START_TEST(test_peek_symlink_fifo)
+{
+	Basalt__StartJobRequest req;
+	Basalt__JobSpec spec;
+	Basalt__PeekReply *r;
+	g_autofree char *out = sbd_path("p905");
+	g_autofree char *secret = sbd_path("secret");
+	pid_t pgid;
+
+	start_sbd();
+	sbd_write(secret, "root:SECRET-HASH\n");
+	start_req_init(&req, &spec, 905, "echo hello; exec sleep 100");
+	spec.stdout_path = out;
+	pgid = start_job_full(&req);
+	ck_assert_msg(sbd_wait_file(out, "hello\n", WAIT_MS), "no output");
+	r = peek(905);
+	ck_assert_ptr_null(r->error);
+	ck_assert_uint_eq(r->stdout_data.len, 6);
+	basalt__peek_reply__free_unpacked(r, NULL);
+
+	ck_assert_int_eq(g_unlink(out), 0);
+	ck_assert_int_eq(symlink(secret, out), 0);
+	r = peek(905);
+	ck_assert_msg(r->error != NULL, "a symlink was followed: %.*s",
+	    (int)r->stdout_data.len, (char *)r->stdout_data.data);
+	ck_assert_msg(strstr(r->error->message, "symbolic link") != NULL, "%s",
+	    r->error->message);
+	basalt__peek_reply__free_unpacked(r, NULL);
+
+	ck_assert_int_eq(g_unlink(out), 0);
+	ck_assert_int_eq(mkfifo(out, 0600), 0);
+	r = peek(905);
+	ck_assert_ptr_nonnull(r->error);
+	ck_assert_msg(strstr(r->error->message, "not a regular file") != NULL, "%s",
+	    r->error->message);
+	basalt__peek_reply__free_unpacked(r, NULL);
+	/* The daemon still answers. */
+	ck_assert_ptr_null(signal_job(905, BASALT__EXEC_ACTION__EXEC_ACTION_TERMINATE));
+	ck_assert(sbd_run_until(group_gone, GINT_TO_POINTER(pgid), WAIT_MS));
+}
+END_TEST
+
 int
 main(void)
 {
@@ -948,6 +1002,7 @@ main(void)
 	tcase_add_test(tc, test_seq_persists_torn_spool_cut);
 	tcase_add_test(tc, test_refusals);
 	tcase_add_test(tc, test_identity_from_passwd);
+	tcase_add_test(tc, test_peek_symlink_fifo);
 	suite_add_tcase(s, tc);
 	return bs_run_suite(s);
 }
