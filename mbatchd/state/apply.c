@@ -145,6 +145,7 @@ clear_run(State *st, Job *j)
 	j->start_time = 0;
 	j->end_time = 0;
 	g_clear_pointer(&j->suspend_reason, g_free);
+	g_clear_pointer(&j->exit_reason, g_free);
 	j->window_kill_sent = FALSE;
 	basalt__resource_usage__init(&j->usage);
 	if (j->effective != NULL)
@@ -292,6 +293,9 @@ apply_status(State *st, const Basalt__EvJobStatus *e, gint64 now, GError **err)
 		j->exit_status = e->exit_status;
 		j->term_signal = e->term_signal;
 		j->end_time = now;
+		g_free(j->exit_reason);
+		j->exit_reason = e->reason != NULL && *e->reason != '\0' ?
+		    g_strdup(e->reason) : NULL;
 		g_queue_push_tail(&st->finished, j);
 		j->flink = st->finished.tail;
 		break;

@@ -140,7 +140,7 @@ export_job(Export *x, const Job *j)
 		break;
 	case JS_DONE:
 	case JS_EXIT:
-		export_status(x, j, j->state, j->end_time, NULL);
+		export_status(x, j, j->state, j->end_time, j->exit_reason);
 		break;
 	default:
 		export_status(x, j, j->state, j->start_time, j->suspend_reason);

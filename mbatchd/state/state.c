@@ -35,6 +35,7 @@ job_free(Job *j)
 		basalt__job_effective__free_unpacked(j->effective, NULL);
 	g_free(j->pending_reason);
 	g_free(j->suspend_reason);
+	g_free(j->exit_reason);
 	g_free(j);
 }
 

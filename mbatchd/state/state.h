@@ -84,6 +84,8 @@ typedef struct Job {
 	Basalt__ResourceUsage usage;  /* scalars only; pids not kept */
 	char *pending_reason;     /* from the last scheduling pass */
 	char *suspend_reason;
+	char *exit_reason;        /* why a run ended EXIT, when mbatchd or the
+	                           * host said (e.g. refused to start) */
 	guint preempt_count;      /* times preempted (MAX_JOB_PREEMPT) */
 	guint64 preempted_by;     /* job_key of the preemptor while SSUSP by it */
 	guint32 instance;         /* number of the current (or last) run, 0 = never */
