@@ -215,8 +215,12 @@ lsb_call(LsbMethod method, const ProtobufCMessage *request,
 	if (client == NULL && !connect_mbd(err))
 		return FALSE;
 	if (bs_client_call(client, &basalt__batch_service__descriptor,
-	    (guint)method, request, reply, &cerr))
+	    (guint)method, request, reply, &cerr)) {
+		/* Names from other users reach a terminal: no forged rows. */
+		if (method != LSB_ADMIN && method != LSB_PEEK)
+			lsb_escape_message(*reply);
 		return TRUE;
+	}
 	/* Whatever went wrong, the next call starts on a fresh connection. */
 	lsb_close();
 	if (cerr->code == BS_ERROR_REFUSED) {

@@ -107,6 +107,14 @@ void lsb_job_pages_clear(LsbJobPages *p);
 /* Closes the connection (a later lsb_call opens a new one). */
 void lsb_close(void);
 
+/*
+ * Escape control characters in every string field of m, nested messages
+ * included (util/escape.h).  lsb_call does it to every reply but Admin's
+ * (multi-line diagnostics) and Peek's (bytes); bhist does it to each
+ * journal event it reads.
+ */
+void lsb_escape_message(ProtobufCMessage *m);
+
 /* Keeps lsb_call from printing LSB_MSG_STILL_TRYING (tests, scripts). */
 void lsb_set_quiet(gboolean quiet);
 

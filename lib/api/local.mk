@@ -2,7 +2,8 @@
 # through LSF_ENVDIR and lsf.conf, and calling its BatchService.  Links
 # lib/rpc's blocking client only: no GIO, no configuration reader.
 noinst_LIBRARIES += %reldir%/libbsapi.a
-%canon_reldir%_libbsapi_a_SOURCES = %reldir%/api.c %reldir%/api.h %reldir%/jobs.c
+%canon_reldir%_libbsapi_a_SOURCES = %reldir%/api.c %reldir%/api.h %reldir%/jobs.c \
+	%reldir%/escape-msg.c
 $(%canon_reldir%_libbsapi_a_OBJECTS): $(PROTO_GEN_H)
 
 # What a program links to use lib/api, in dependency order.

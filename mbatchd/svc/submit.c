@@ -16,6 +16,7 @@
 #include "resreq/resreq.h"
 #include "rpc/frame.h"
 #include "util/error.h"
+#include "util/escape.h"
 
 /*
  * The largest submission (command, script, environment and options, as
@@ -59,6 +60,11 @@ svc_check_spec(Manager *m, const Caller *c, const Basalt__JobSpec *spec,
 
 	if (spec->command == NULL || *spec->command == '\0')
 		return svc_error(E(BAD_REQUEST), "No job command specified");
+	/* bsub refuses these too, but mbatchd does not trust bsub: a
+	 * newline in a name would forge lines in logs and listings. */
+	if (!bs_escape_clean(spec->job_name))
+		return svc_error(E(BAD_REQUEST), "Bad job name: a job name cannot "
+		    "contain a newline or other control characters");
 	size = basalt__job_spec__get_packed_size(spec);
 	if (size > SPEC_MAX_BYTES)
 		return svc_error(E(BAD_REQUEST), "Job submission too large: %zu "
