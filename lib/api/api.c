@@ -32,6 +32,7 @@ G_DEFINE_QUARK(lsb-error-quark, lsb_error)
 
 static BsClient *client;
 static gboolean quiet;
+static gboolean last_sent;    /* the last call's request reached mbatchd */
 
 char *
 lsb_envdir(void)
@@ -147,6 +148,12 @@ lsb_mbd_socket(GError **err)
 	return locate(&c, &r, err);
 }
 
+gboolean
+lsb_call_was_sent(void)
+{
+	return last_sent;
+}
+
 void
 lsb_set_quiet(gboolean q)
 {
@@ -212,8 +219,11 @@ lsb_call(LsbMethod method, const ProtobufCMessage *request,
 	GError *cerr = NULL;
 
 	*reply = NULL;
+	last_sent = FALSE;
 	if (client == NULL && !connect_mbd(err))
 		return FALSE;
+	/* From here the request may reach mbatchd even if no reply does. */
+	last_sent = TRUE;
 	if (bs_client_call(client, &basalt__batch_service__descriptor,
 	    (guint)method, request, reply, &cerr)) {
 		/* Names from other users reach a terminal: no forged rows. */
@@ -224,7 +234,9 @@ lsb_call(LsbMethod method, const ProtobufCMessage *request,
 	/* Whatever went wrong, the next call starts on a fresh connection. */
 	lsb_close();
 	if (cerr->code == BS_ERROR_REFUSED) {
-		/* The deferred hello was refused: told as connect_mbd does. */
+		/* The deferred hello was refused: told as connect_mbd does.
+		 * mbatchd did not act on the request. */
+		last_sent = FALSE;
 		g_set_error(err, LSB_ERROR, LSB_ERROR_CALL,
 		    "%s: mbatchd is not reachable (%s)", LSB_MSG_DOWN,
 		    cerr->message);

@@ -90,6 +90,12 @@ guint lsb_conf_seconds(GHashTable *conf, const char *key, guint dflt);
  */
 gboolean lsb_call(LsbMethod method, const ProtobufCMessage *request,
     ProtobufCMessage **reply, GError **err);
+/*
+ * After a failed lsb_call: TRUE when its request may have reached mbatchd
+ * (the connection was up; the reply was lost or bad), FALSE when mbatchd
+ * certainly did not act on it (no connection, hello refused).
+ */
+gboolean lsb_call_was_sent(void);
 
 /*
  * Every job a query selects, however many pages mbatchd sends them in.

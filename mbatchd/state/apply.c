@@ -184,6 +184,7 @@ add_job(State *st, const Basalt__EvJobNew *e, JobSpecRef *spec, guint32 index,
 	j->state = spec->spec->hold ? JS_PSUSP : JS_PEND;
 	g_hash_table_insert(st->jobs, &j->key, j);
 	state_dep_index_add(st, j);
+	state_token_add(st, j, e->uid, e->submit_token);
 	pending_insert(st, j, FALSE);
 }
 
@@ -422,6 +423,7 @@ apply_clean(State *st, const Basalt__EvJobClean *e, GError **err)
 		g_queue_delete_link(&st->finished, j->flink);
 	state_host_index_remove(st, j);
 	state_dep_index_remove(st, j);
+	state_token_drop(st, j);
 	g_hash_table_remove(st->jobs, &j->key);
 	return TRUE;
 }

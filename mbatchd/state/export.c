@@ -58,6 +58,7 @@ export_new(Export *x, const Job *j)
 	e->array_limit = j->array_limit;
 	e->preempt_count = j->preempt_count;
 	e->last_instance = j->instance;
+	e->submit_token = (char *)state_token_text(j);
 	if (j->index > 0) {
 		const char *br = strrchr(j->name, '[');
 

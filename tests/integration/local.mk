@@ -31,10 +31,11 @@ INTEGRATION_TESTS += \
 	%reldir%/t0170-ghost.sh \
 	%reldir%/t0180-start-order-limit.sh
 # Issue 13: the execution host trusts a user name; bpeek reads as the user;
-# names cannot forge log lines or listing rows.
+# names cannot forge log lines or listing rows; no job is submitted twice.
 INTEGRATION_TESTS += \
 	%reldir%/t0510-exec-user.sh \
-	%reldir%/t0520-names.sh
+	%reldir%/t0520-names.sh \
+	%reldir%/t0530-submit-retry.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS)
 SH_LOG_COMPILER = $(SHELL)
