@@ -923,7 +923,9 @@ START_TEST(test_identity_from_passwd)
 	msg = start_refused(&req);
 	ck_assert_msg(strstr(msg, "User account <nosuchuser\\nforged: line> does not "
 	    "exist on execution host " HOST) != NULL, "%s", msg);
-	ck_assert(!g_file_test(sbd_path("ran"), G_FILE_TEST_EXISTS));
+	g_free(msg);
+	msg = sbd_path("ran");
+	ck_assert(!g_file_test(msg, G_FILE_TEST_EXISTS));
 }
 END_TEST
 
