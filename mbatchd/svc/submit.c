@@ -176,7 +176,7 @@ token_ok(const char *t)
 }
 
 /*
- * Test-only fault points (tests/integration/t0530-submit-retry.sh), named
+ * Test-only fault points (tests/integration/t0620-submit-retry.sh), named
  * by BS_TEST_SUBMIT_FAULT in mbatchd's environment: "exit" makes mbatchd
  * exit at once after a submission is durable in the journal,
  * before its reply is sent (a crash at the worst moment); "drop" closes

@@ -33,9 +33,9 @@ INTEGRATION_TESTS += \
 # Issue 13: the execution host trusts a user name; bpeek reads as the user;
 # names cannot forge log lines or listing rows; no job is submitted twice.
 INTEGRATION_TESTS += \
-	%reldir%/t0510-exec-user.sh \
-	%reldir%/t0520-names.sh \
-	%reldir%/t0530-submit-retry.sh
+	%reldir%/t0600-exec-user.sh \
+	%reldir%/t0610-names.sh \
+	%reldir%/t0620-submit-retry.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS)
 SH_LOG_COMPILER = $(SHELL)
