@@ -358,6 +358,8 @@ long_finished(GString *out, const Basalt__JobInfo *j)
 				       j->exit_status);
 	g_string_append_printf(l, " The CPU time used is %.1f seconds.",
 			       bjobs_cpu_seconds(j));
+	if (j->exit_reason != NULL && j->exit_reason[0] != '\0')
+		g_string_append_printf(l, " %s", j->exit_reason);
 	long_event(out, j->end_time, l->str);
 	if (j->usage != NULL && j->usage->max_rss_kb > 0) {
 		g_string_append(out, "\n MEMORY USAGE:\n MAX MEM: ");

@@ -15,6 +15,7 @@
 #include "bsub-args.h"
 #include "cmd-util.h"
 #include "util/error.h"
+#include "util/escape.h"
 
 typedef enum {
 	O_QUEUE, O_NAME, O_OUT, O_ERR, O_OUT_OW, O_ERR_OW, O_IN, O_SLOTS,
@@ -496,6 +497,14 @@ apply_one(BsubArgs *a, Basalt__JobSpec *s, const OptVal *ov,
 	guint64 n;
 
 	if (field != NULL) {
+		if (id == O_NAME && !bs_escape_clean(v)) {
+			g_autofree char *shown = bs_escape(v);
+
+			/* It would forge lines in logs and listings. */
+			return fail(error, "bsub: Bad job name: %s: a job name "
+			    "cannot contain a newline or other control "
+			    "characters", shown);
+		}
 		if (id == O_NAME && !bsub_check_job_name(v))
 			return fail(error, "bsub: Bad job name: %s", v);
 		cmd_pb_set_str(field, v);

@@ -6,11 +6,20 @@
  * -K polls bjobs' query with a growing interval (0.2 s up to 5 s) rather
  * than holding a stream open: mbatchd keeps no per-client state for
  * waiters, and a restart of mbatchd only delays the poll.
+ *
+ * A submission is never made twice: it carries a random token, and when
+ * the connection breaks after the request may have reached mbatchd (the
+ * reply was lost, mbatchd crashed), bsub sends it again with the same
+ * token, up to LSB_NTRIES times, each time reconnecting for up to
+ * LSB_API_CONNTIMEOUT seconds; mbatchd answers a token it has seen with
+ * the job it already accepted.  When bsub gives up it says whether the
+ * job may exist and how to look for it.
  */
 #include "config.h"
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,6 +34,84 @@ extern char **environ;
 #define POLL_MAX_MS 5000
 /* How long -K keeps polling through an mbatchd that does not answer. */
 #define POLL_DOWN_LIMIT_S 600
+/* Sends of one submission whose reply is lost (LSB_NTRIES overrides). */
+#define SUBMIT_TRIES 5
+#define SUBMIT_RETRY_MS 500
+
+/* 128 random bits in hex: unique to this submission. */
+static char *
+new_token(void)
+{
+	guint8 b[16];
+	GString *s = g_string_new(NULL);
+
+	if (getrandom(b, sizeof b, 0) != (ssize_t)sizeof b) {
+		for (gsize i = 0; i < sizeof b; i++)
+			b[i] = (guint8)g_random_int();
+	}
+	for (gsize i = 0; i < sizeof b; i++)
+		g_string_append_printf(s, "%02x", b[i]);
+	return g_string_free(s, FALSE);
+}
+
+static guint
+submit_tries(void)
+{
+	g_autofree char *envdir = lsb_envdir();
+	g_autoptr(GHashTable) conf = lsb_read_lsf_conf(envdir, NULL);
+
+	return lsb_conf_seconds(conf, "LSB_NTRIES", SUBMIT_TRIES);
+}
+
+/* Where the job may be found when bsub cannot tell whether it exists. */
+static void
+may_exist(const Basalt__JobSpec *spec, const char *token)
+{
+	fprintf(stderr, "bsub: The connection to mbatchd broke before its reply: "
+	    "the job may have been accepted. Check with bjobs -a%s%s before "
+	    "submitting it again (submission token %s).\n",
+	    spec->job_name != NULL && *spec->job_name ? " -J " : "",
+	    spec->job_name != NULL && *spec->job_name ? spec->job_name : "", token);
+}
+
+/* Send the submission, again with the same token while its reply is lost. */
+static Basalt__SubmitReply *
+submit(BsubArgs *a)
+{
+	g_autofree char *token = new_token();
+	guint tries = submit_tries();
+	gboolean told = FALSE;
+
+	a->req->token = token;
+	for (guint n = 1;; n++) {
+		ProtobufCMessage *m = NULL;
+		g_autoptr(GError) err = NULL;
+
+		fflush(stdout);
+		if (lsb_call(LSB_SUBMIT, &a->req->base, &m, &err)) {
+			a->req->token = NULL;
+			return (Basalt__SubmitReply *)m;
+		}
+		if (!lsb_call_was_sent() && n == 1) {
+			/* mbatchd never saw it. */
+			fprintf(stderr, "%s\nJob not submitted.\n", err->message);
+			a->req->token = NULL;
+			return NULL;
+		}
+		if (n >= tries) {
+			fprintf(stderr, "%s\n", err->message);
+			may_exist(a->req->spec, token);
+			a->req->token = NULL;
+			return NULL;
+		}
+		if (!told)
+			fprintf(stderr, "%s ... (the reply to the submission was "
+			    "lost; retrying with the same submission token, so the "
+			    "job is not submitted twice)\n", LSB_MSG_DOWN);
+		told = TRUE;
+		g_usleep(SUBMIT_RETRY_MS * 1000);
+	}
+}
 
 /* The script from stdin, with LSF's "bsub> " prompts on a terminal. */
 static char *
@@ -184,7 +271,7 @@ main(int argc, char **argv)
 	if (a == NULL)
 		return cmd_main_fail(err);
 	spec = a->req->spec;
-	r = (Basalt__SubmitReply *)cmd_main_call(LSB_SUBMIT, &a->req->base);
+	r = submit(a);
 	if (r == NULL)
 		return CMD_EXIT_FAIL;
 	if (r->error != NULL &&

@@ -50,6 +50,8 @@ hist_load(const char *dir, guint nfiles, char **warning, GError **err)
 		return NULL;
 	m = hist_model_new();
 	while (bs_journal_reader_next(rd, &ev, &rerr)) {
+		/* Names in the journal came from users: no forged rows. */
+		lsb_escape_message(&ev->base);
 		hist_model_feed(m, ev);
 		basalt__event__free_unpacked(ev, NULL);
 	}

@@ -164,8 +164,10 @@ start_done(BsRpcConn *conn, Basalt__RpcStatus status,
 	} else if (status == BASALT__RPC_STATUS__RPC_STATUS_OK) {
 		JobOutcome out = { .exit_status = 127 };
 
-		why = g_strdup_printf("cannot start on %s: %s", j->exec_hosts[0],
-		    reply->error->message);
+		/* The host's refusal (unknown user, uid mismatch, root not
+		 * allowed) is the job's exit reason: bjobs -l and bhist -l. */
+		why = g_strdup_printf("The job could not be started on host <%s>: "
+		    "%s;", j->exec_hosts[0], reply->error->message);
 		log_warning("job %" G_GUINT64_FORMAT "[%u]: %s", j->id, j->index, why);
 		commit_job_status(o->m, j, JS_EXIT, &out, why);
 		manager_schedule_soon(o->m);

@@ -20,7 +20,7 @@ sbin_PROGRAMS += %reldir%/sbatchd
 %canon_reldir%_sbatchd_CPPFLAGS = $(AM_CPPFLAGS) -DBS_LIBEXECDIR='"$(libexecdir)"'
 %canon_reldir%_sbatchd_SOURCES = \
 	%reldir%/sbd.c %reldir%/sbd.h \
-	%reldir%/sbd-link.c %reldir%/sbd-exec.c \
+	%reldir%/sbd-link.c %reldir%/sbd-exec.c %reldir%/sbd-peek.c \
 	%reldir%/sbd-job.c %reldir%/sbd-start.c \
 	%reldir%/sbd-store.c %reldir%/sbd-spool.c %reldir%/sbd-load.c \
 	%reldir%/sbd-auth.c

@@ -2,7 +2,8 @@
  * ExecService: what mbatchd asks of this host over the link sbatchd dialed.
  *
  * Handlers are thin: check the request, act through the job table and the
- * process-control library, and answer at once.  An answer never waits for
+ * process-control library, and answer at once (bpeek's answer waits for a
+ * reader child, never the main loop: sbd-peek.c).  An answer never waits for
  * the job (a TERMINATE takes JOB_TERMINATE_INTERVAL steps); what happens
  * later reaches mbatchd as a JobReport.  Application failures travel in the
  * reply's Error with a message a person can act on; mbatchd shows it.
@@ -18,8 +19,6 @@
 #include "batch.pb-c.h"
 #include "sbd.h"
 #include "util/error.h"
-
-#define PEEK_MAX (64 * 1024)
 
 static Sbd *exec_sbd;
 
@@ -113,24 +112,8 @@ x_signal_job(Basalt__ExecService_Service *svc, const Basalt__SignalJobRequest *i
 	closure(&r, call);
 }
 
-/* Up to PEEK_MAX bytes of path from offset; FALSE when unreadable. */
-static gboolean
-read_part(const char *path, guint64 offset, ProtobufCBinaryData *out)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	out->data = NULL;
-	out->len = 0;
-	if (fd < 0)
-		return FALSE;
-	out->data = g_malloc(PEEK_MAX);
-	n = pread(fd, out->data, PEEK_MAX, (off_t)offset);
-	close(fd);
-	out->len = n > 0 ? (size_t)n : 0;
-	return n >= 0;
-}
-
+/* The read runs as the job's user in a child (sbd-peek.c); the reply
+ * waits for it, the main loop does not. */
 static void
 x_peek_job(Basalt__ExecService_Service *svc, const Basalt__PeekJobRequest *in,
     Basalt__PeekReply_Closure closure, void *call)
@@ -138,6 +121,7 @@ x_peek_job(Basalt__ExecService_Service *svc, const Basalt__PeekJobRequest *in,
 	Basalt__PeekReply r = BASALT__PEEK_REPLY__INIT;
 	Basalt__Error e;
 	g_autofree char *msg = NULL;
+	g_autoptr(GError) err = NULL;
 	SbdJob *job = sbd_job_lookup(exec_sbd, in->job_id, in->array_index,
 	    in->instance);
 
@@ -145,21 +129,18 @@ x_peek_job(Basalt__ExecService_Service *svc, const Basalt__PeekJobRequest *in,
 		msg = g_strdup_printf("Job <%" G_GUINT64_FORMAT "> is not found on host %s",
 		    in->job_id, exec_sbd->host);
 		r.error = error_new(&e, BASALT__ERROR_CODE__ERROR_CODE_NO_JOB, msg);
-	} else if (!read_part(job->out_path, in->offset, &r.stdout_data)) {
-		msg = g_strdup_printf("cannot read the output of job <%" G_GUINT64_FORMAT
-		    "> (%s) on host %s: %s", in->job_id, job->out_path, exec_sbd->host,
-		    g_strerror(errno));
-		r.error = error_new(&e, BASALT__ERROR_CODE__ERROR_CODE_INTERNAL, msg);
+	} else if (job->out_path == NULL) {
+		msg = g_strdup_printf("Job <%" G_GUINT64_FORMAT "> has no output on host %s",
+		    in->job_id, exec_sbd->host);
+		r.error = error_new(&e, BASALT__ERROR_CODE__ERROR_CODE_NO_JOB, msg);
+	} else if (sbd_peek_start(exec_sbd, job, in->offset, closure, call, &err)) {
+		return;
 	} else {
-		/* One offset only: stderr is sent whole, with the first part. */
-		if (in->offset == 0 && job->err_path != NULL)
-			(void)read_part(job->err_path, 0, &r.stderr_data);
-		r.next_offset = in->offset + r.stdout_data.len;
-		r.finished = job->finished;
+		msg = g_strdup_printf("cannot read the output of job <%" G_GUINT64_FORMAT
+		    "> on host %s: %s", in->job_id, exec_sbd->host, err->message);
+		r.error = error_new(&e, BASALT__ERROR_CODE__ERROR_CODE_INTERNAL, msg);
 	}
 	closure(&r, call);
-	g_free(r.stdout_data.data);
-	g_free(r.stderr_data.data);
 }
 
 Basalt__ExecService_Service sbd_exec_service = {

@@ -3,7 +3,7 @@
  *
  * mbatchd has resolved the user, queue and environment; this file decides
  * what only the execution host can: whether the user exists here with the
- * same uid, whether a root job is allowed (lsf.conf LSF_ROOT_REX or
+ * same uid (the gid and groups are this host's, never the order's), whether a root job is allowed (lsf.conf LSF_ROOT_REX or
  * LSB_ALLOW_ROOT_JOBS), where output goes when bsub had no -o (a spool file
  * in the state directory, which bpeek reads), and which files sbatchd must
  * create for the job before it switches user (the status record, the spool
@@ -24,6 +24,7 @@
 
 #include "sbd.h"
 #include "util/error.h"
+#include "util/escape.h"
 
 /* Who the job runs as. */
 typedef struct {
@@ -40,10 +41,43 @@ owner_clear(Owner *o)
 	g_free(o->home);
 }
 
+/*
+ * The job's identity comes from this host's password database, never from
+ * the order: mbatchd (or whoever answers on its port) names a user, and
+ * that user's uid here must match the uid it sent; the primary gid is the
+ * one in the password entry and the groups are initgroups' (launch.c), so
+ * an order carrying gid 42 cannot give a job the shadow group.
+ */
+static gboolean
+lookup_user(const char *user, struct passwd *pw, char **buf, GError **error)
+{
+	long max = sysconf(_SC_GETPW_R_SIZE_MAX);
+	gsize len = max > 0 ? (gsize)max : 16384;
+	struct passwd *found = NULL;
+	int rc;
+
+	for (;;) {
+		*buf = g_realloc(*buf, len);
+		rc = getpwnam_r(user, pw, *buf, len, &found);
+		if (rc != ERANGE || len >= 1024 * 1024)
+			break;
+		len *= 2;
+	}
+	if (rc != 0) {
+		g_set_error(error, BS_ERROR, BS_ERROR_IO, "cannot look up user %s: %s",
+		    user, g_strerror(rc));
+		return FALSE;
+	}
+	return found != NULL;
+}
+
 static gboolean
 resolve_owner(Sbd *sbd, const Basalt__StartJobRequest *req, Owner *o, GError **error)
 {
-	struct passwd *pw;
+	struct passwd *pw, pwbuf;
+	g_autofree char *buf = NULL;
+	g_autofree char *user = NULL;
+	GError *local = NULL;
 
 	if (req->uid == 0 && !sbd->allow_root) {
 		g_set_error(error, BS_ERROR, BS_ERROR_REFUSED, "root jobs are not "
@@ -60,21 +94,33 @@ resolve_owner(Sbd *sbd, const Basalt__StartJobRequest *req, Owner *o, GError **e
 		o->home = g_strdup(pw ? pw->pw_dir : "/");
 		return TRUE;
 	}
-	pw = req->user && *req->user ? getpwnam(req->user) : NULL;
-	if (pw == NULL) {
-		g_set_error(error, BS_ERROR, BS_ERROR_REFUSED,
-		    "user %s is unknown on host %s", req->user ? req->user : "", sbd->host);
+	user = bs_escape(req->user ? req->user : "");
+	if (req->user == NULL || *req->user == '\0' ||
+	    !lookup_user(req->user, &pwbuf, &buf, &local)) {
+		if (local != NULL) {
+			g_propagate_error(error, local);
+			return FALSE;
+		}
+		g_set_error(error, BS_ERROR, BS_ERROR_REFUSED, "User account <%s> "
+		    "does not exist on execution host %s", user, sbd->host);
 		return FALSE;
 	}
+	pw = &pwbuf;
 	if (pw->pw_uid != req->uid) {
-		g_set_error(error, BS_ERROR, BS_ERROR_REFUSED, "user %s has uid %u on "
-		    "host %s but %u on the submission host", req->user,
-		    (unsigned)pw->pw_uid, sbd->host, req->uid);
+		g_set_error(error, BS_ERROR, BS_ERROR_REFUSED, "User account <%s> "
+		    "has uid %u on execution host %s but uid %u on the submission "
+		    "host", user, (unsigned)pw->pw_uid, sbd->host, req->uid);
 		return FALSE;
 	}
-	o->user = g_strdup(req->user);
-	o->uid = req->uid;
-	o->gid = req->gid;
+	if (pw->pw_uid == 0 && !sbd->allow_root) {
+		g_set_error(error, BS_ERROR, BS_ERROR_REFUSED, "root jobs are not "
+		    "allowed on host %s (set LSB_ALLOW_ROOT_JOBS=Y in lsf.conf to "
+		    "allow them)", sbd->host);
+		return FALSE;
+	}
+	o->user = g_strdup(pw->pw_name);
+	o->uid = pw->pw_uid;
+	o->gid = pw->pw_gid;
 	o->home = g_strdup(pw->pw_dir);
 	return TRUE;
 }

@@ -117,6 +117,11 @@ void sbd_link_kick(Sbd *sbd);
 /* sbd-exec.c */
 extern Basalt__ExecService_Service sbd_exec_service;
 void sbd_exec_init(Sbd *sbd);
+/* bpeek: read the job's output as its user in a child and reply through
+ * closure(call) when it is done; FALSE (nothing deferred) when no child
+ * could be started. */
+gboolean sbd_peek_start(Sbd *sbd, SbdJob *job, guint64 offset,
+    Basalt__PeekReply_Closure closure, void *call, GError **error);
 
 /* sbd-job.c */
 void sbd_jobs_init(Sbd *sbd);

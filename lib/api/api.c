@@ -34,6 +34,7 @@ G_DEFINE_QUARK(lsb-error-quark, lsb_error)
 
 static BsClient *client;
 static gboolean quiet;
+static gboolean last_sent;    /* the last call's request reached mbatchd */
 
 char *
 lsb_envdir(void)
@@ -174,6 +175,12 @@ lsb_mbd_socket(GError **err)
 	return sock;
 }
 
+gboolean
+lsb_call_was_sent(void)
+{
+	return last_sent;
+}
+
 void
 lsb_set_quiet(gboolean q)
 {
@@ -265,16 +272,25 @@ lsb_call(LsbMethod method, const ProtobufCMessage *request,
 	GError *cerr = NULL;
 
 	*reply = NULL;
+	last_sent = FALSE;
 	if (client == NULL && !connect_mbd(err))
 		return FALSE;
+	/* From here the request may reach mbatchd even if no reply does. */
+	last_sent = TRUE;
 	if (bs_client_call(client, &basalt__batch_service__descriptor,
-	    (guint)method, request, reply, &cerr))
+	    (guint)method, request, reply, &cerr)) {
+		/* Names from other users reach a terminal: no forged rows. */
+		if (method != LSB_ADMIN && method != LSB_PEEK)
+			lsb_escape_message(*reply);
 		return TRUE;
+	}
 	/* Whatever went wrong, the next call starts on a fresh connection. */
 	lsb_close();
 	if (cerr->code == BS_ERROR_REFUSED) {
 		/* The deferred hello was refused (or the server could not
 		 * prove it is mbatchd): said as such, not as "down". */
+		/* mbatchd did not act on the request. */
+		last_sent = FALSE;
 		g_set_error(err, LSB_ERROR, LSB_ERROR_CALL,
 		    "mbatchd refused the connection: %s", cerr->message);
 		g_error_free(cerr);

@@ -93,6 +93,12 @@ guint lsb_conf_seconds(GHashTable *conf, const char *key, guint dflt);
  */
 gboolean lsb_call(LsbMethod method, const ProtobufCMessage *request,
     ProtobufCMessage **reply, GError **err);
+/*
+ * After a failed lsb_call: TRUE when its request may have reached mbatchd
+ * (the connection was up; the reply was lost or bad), FALSE when mbatchd
+ * certainly did not act on it (no connection, hello refused).
+ */
+gboolean lsb_call_was_sent(void);
 
 /*
  * Every job a query selects, however many pages mbatchd sends them in.
@@ -109,6 +115,14 @@ void lsb_job_pages_clear(LsbJobPages *p);
 
 /* Closes the connection (a later lsb_call opens a new one). */
 void lsb_close(void);
+
+/*
+ * Escape control characters in every string field of m, nested messages
+ * included (util/escape.h).  lsb_call does it to every reply but Admin's
+ * (multi-line diagnostics) and Peek's (bytes); bhist does it to each
+ * journal event it reads.
+ */
+void lsb_escape_message(ProtobufCMessage *m);
 
 /* Keeps lsb_call from printing LSB_MSG_STILL_TRYING (tests, scripts). */
 void lsb_set_quiet(gboolean quiet);

@@ -3,7 +3,8 @@
 # lib/rpc's blocking client only: no GIO, no configuration reader.
 noinst_LIBRARIES += %reldir%/libbsapi.a
 %canon_reldir%_libbsapi_a_SOURCES = %reldir%/api.c %reldir%/api.h %reldir%/jobs.c \
-	%reldir%/remote.c %reldir%/remote.h
+	%reldir%/remote.c %reldir%/remote.h \
+	%reldir%/escape-msg.c
 $(%canon_reldir%_libbsapi_a_OBJECTS): $(PROTO_GEN_H)
 
 # What a program links to use lib/api, in dependency order.

@@ -1,10 +1,13 @@
 /*
  * Logging for the daemons.  The format is "Mon DD HH:MM:SS.mmm ident[pid]:
  * level: message", close to what LSF daemons write, so existing log readers
- * keep working.
+ * keep working.  Control characters in a message are escaped (escape.h):
+ * messages carry names from outside, and a newline in one must not forge a
+ * second log line.
  */
 #include "config.h"
 #include "util/log.h"
+#include "util/escape.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -94,12 +97,18 @@ bs_log(BsLogLevel level, const char *fmt, ...)
 	struct tm tm;
 	va_list ap;
 	int saved_errno = errno;
+	g_autofree char *safe = NULL;
 
 	if (level > log_max && log_sink == NULL)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	/* Messages carry names from outside: one event, one line. */
+	if (!bs_escape_clean(msg))
+		safe = bs_escape(msg);
+	if (safe != NULL)
+		g_strlcpy(msg, safe, sizeof msg);
 
 	if (log_sink != NULL)
 		log_sink(level, msg, log_sink_data);

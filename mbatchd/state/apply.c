@@ -145,6 +145,7 @@ clear_run(State *st, Job *j)
 	j->start_time = 0;
 	j->end_time = 0;
 	g_clear_pointer(&j->suspend_reason, g_free);
+	g_clear_pointer(&j->exit_reason, g_free);
 	j->window_kill_sent = FALSE;
 	basalt__resource_usage__init(&j->usage);
 	if (j->effective != NULL)
@@ -183,6 +184,7 @@ add_job(State *st, const Basalt__EvJobNew *e, JobSpecRef *spec, guint32 index,
 	j->state = spec->spec->hold ? JS_PSUSP : JS_PEND;
 	g_hash_table_insert(st->jobs, &j->key, j);
 	state_dep_index_add(st, j);
+	state_token_add(st, j, e->uid, e->submit_token);
 	pending_insert(st, j, FALSE);
 }
 
@@ -292,6 +294,9 @@ apply_status(State *st, const Basalt__EvJobStatus *e, gint64 now, GError **err)
 		j->exit_status = e->exit_status;
 		j->term_signal = e->term_signal;
 		j->end_time = now;
+		g_free(j->exit_reason);
+		j->exit_reason = e->reason != NULL && *e->reason != '\0' ?
+		    g_strdup(e->reason) : NULL;
 		g_queue_push_tail(&st->finished, j);
 		j->flink = st->finished.tail;
 		break;
@@ -418,6 +423,7 @@ apply_clean(State *st, const Basalt__EvJobClean *e, GError **err)
 		g_queue_delete_link(&st->finished, j->flink);
 	state_host_index_remove(st, j);
 	state_dep_index_remove(st, j);
+	state_token_drop(st, j);
 	g_hash_table_remove(st->jobs, &j->key);
 	return TRUE;
 }

@@ -58,6 +58,7 @@ export_new(Export *x, const Job *j)
 	e->array_limit = j->array_limit;
 	e->preempt_count = j->preempt_count;
 	e->last_instance = j->instance;
+	e->submit_token = (char *)state_token_text(j);
 	if (j->index > 0) {
 		const char *br = strrchr(j->name, '[');
 
@@ -140,7 +141,7 @@ export_job(Export *x, const Job *j)
 		break;
 	case JS_DONE:
 	case JS_EXIT:
-		export_status(x, j, j->state, j->end_time, NULL);
+		export_status(x, j, j->state, j->end_time, j->exit_reason);
 		break;
 	default:
 		export_status(x, j, j->state, j->start_time, j->suspend_reason);

@@ -35,6 +35,7 @@ job_free(Job *j)
 		basalt__job_effective__free_unpacked(j->effective, NULL);
 	g_free(j->pending_reason);
 	g_free(j->suspend_reason);
+	g_free(j->exit_reason);
 	g_free(j);
 }
 
@@ -204,6 +205,7 @@ state_new(void)
 	st->by_host = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 	    (GDestroyNotify)g_hash_table_destroy);
 	state_dep_index_init(st);
+	state_tokens_init(st);
 	return st;
 }
 
@@ -220,6 +222,7 @@ state_free(State *st)
 	state_dep_index_free(st);
 	g_hash_table_destroy(st->queues);
 	g_hash_table_destroy(st->jobs);
+	state_tokens_free(st);
 	g_hash_table_destroy(st->hosts);
 	g_hash_table_destroy(st->interned);
 	/* Specs still held elsewhere keep their environment, unlisted. */

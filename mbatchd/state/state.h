@@ -61,6 +61,8 @@ typedef struct {
 	struct _BsDepend *depend;   /* NULL: no -w (same) */
 } JobSpecRef;
 
+typedef struct SubmitToken SubmitToken;
+
 typedef struct Job {
 	guint64 key;              /* job_key(id, index): the table's key */
 	guint64 id;
@@ -84,6 +86,9 @@ typedef struct Job {
 	Basalt__ResourceUsage usage;  /* scalars only; pids not kept */
 	char *pending_reason;     /* from the last scheduling pass */
 	char *suspend_reason;
+	SubmitToken *token;       /* tokens.c; shared by an array's elements */
+	char *exit_reason;        /* why a run ended EXIT, when mbatchd or the
+	                           * host said (e.g. refused to start) */
 	guint preempt_count;      /* times preempted (MAX_JOB_PREEMPT) */
 	guint64 preempted_by;     /* job_key of the preemptor while SSUSP by it */
 	guint32 instance;         /* number of the current (or last) run, 0 = never */
@@ -125,6 +130,8 @@ typedef struct {
 	/* depindex.c: the jobs a -w reference can name. */
 	GHashTable *dep_by_id;    /* &id -> set of Job* (array elements share it) */
 	GHashTable *dep_by_name;  /* interned user -> (base name -> set of Job*) */
+	/* tokens.c: submission tokens of the jobs in the state. */
+	GHashTable *tokens;       /* "uid:token" -> SubmitToken */
 } State;
 
 static inline guint64
@@ -132,6 +139,17 @@ job_key(guint64 id, guint32 index)
 {
 	return (id << 32) | index;
 }
+
+/* tokens.c: a retried submission finds the job it made (see there). */
+#define STATE_TOKEN_MAX 64
+void state_tokens_init(State *st);
+void state_tokens_free(State *st);
+void state_token_add(State *st, Job *j, guint32 uid, const char *token);
+void state_token_drop(State *st, Job *j);
+gboolean state_token_find(State *st, guint32 uid, const char *token,
+    guint64 *job_id, const char **queue);
+/* The job's token as bsub sent it, or NULL. */
+const char *state_token_text(const Job *j);
 
 State *state_new(void);
 void state_free(State *st);

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <unistd.h>
 
 #include "job/array.h"
 #include "job/depend.h"
@@ -16,6 +17,8 @@
 #include "resreq/resreq.h"
 #include "rpc/frame.h"
 #include "util/error.h"
+#include "util/escape.h"
+#include "util/log.h"
 
 /*
  * The largest submission (command, script, environment and options, as
@@ -59,6 +62,11 @@ svc_check_spec(Manager *m, const Caller *c, const Basalt__JobSpec *spec,
 
 	if (spec->command == NULL || *spec->command == '\0')
 		return svc_error(E(BAD_REQUEST), "No job command specified");
+	/* bsub refuses these too, but mbatchd does not trust bsub: a
+	 * newline in a name would forge lines in logs and listings. */
+	if (!bs_escape_clean(spec->job_name))
+		return svc_error(E(BAD_REQUEST), "Bad job name: a job name cannot "
+		    "contain a newline or other control characters");
 	size = basalt__job_spec__get_packed_size(spec);
 	if (size > SPEC_MAX_BYTES)
 		return svc_error(E(BAD_REQUEST), "Job submission too large: %zu "
@@ -159,6 +167,41 @@ next_job_id(Manager *m)
 	return 0;
 }
 
+/* A token bsub could have sent: bounded, printable. */
+static gboolean
+token_ok(const char *t)
+{
+	return strlen(t) <= STATE_TOKEN_MAX && bs_escape_clean(t) &&
+	    strchr(t, ':') == NULL;
+}
+
+/*
+ * Test-only fault points (tests/integration/t0620-submit-retry.sh), named
+ * by BS_TEST_SUBMIT_FAULT in mbatchd's environment: "exit" makes mbatchd
+ * exit at once after a submission is durable in the journal,
+ * before its reply is sent (a crash at the worst moment); "drop" closes
+ * the connection instead of replying.  Unset, nothing changes.
+ */
+static gboolean
+submit_fault(Manager *m, void *call)
+{
+	const char *f = g_getenv("BS_TEST_SUBMIT_FAULT");
+
+	if (f == NULL || *f == '\0')
+		return FALSE;
+	if (strcmp(f, "exit") == 0) {
+		(void)journal_flush(m);
+		log_warning("BS_TEST_SUBMIT_FAULT=exit: exiting after the commit");
+		_exit(137);
+	}
+	if (strcmp(f, "drop") == 0) {
+		log_warning("BS_TEST_SUBMIT_FAULT=drop: dropping the reply");
+		bs_rpc_conn_close(bs_rpc_call_conn(call), "test fault: reply dropped");
+		return TRUE;
+	}
+	return FALSE;
+}
+
 void
 svc_submit(Basalt__BatchService_Service *svc, const Basalt__SubmitRequest *req,
     Basalt__SubmitReply_Closure closure, void *call)
@@ -173,6 +216,7 @@ svc_submit(Basalt__BatchService_Service *svc, const Basalt__SubmitRequest *req,
 	Basalt__JobSpec with_app;
 	BsArraySpec *array = NULL;
 	GError *gerr = NULL;
+	const char *seen_queue = NULL;
 	Caller c;
 
 	svc_caller(m, call, &c);
@@ -183,6 +227,18 @@ svc_submit(Basalt__BatchService_Service *svc, const Basalt__SubmitRequest *req,
 		    "User permission denied: unauthenticated client");
 	else if (spec == NULL)
 		reply.error = svc_error(E(BAD_REQUEST), "No job specification");
+	else if (req->token != NULL && !token_ok(req->token))
+		reply.error = svc_error(E(BAD_REQUEST), "Bad submission token");
+	else if (req->token != NULL && *req->token != '\0' &&
+	    state_token_find(m->st, c.uid, req->token, &reply.job_id, &seen_queue)) {
+		/* A retry of a submission already accepted: the same job. */
+		log_info("submission token of job %" G_GUINT64_FORMAT " seen again "
+		    "(uid %u): answering with that job", reply.job_id, c.uid);
+		reply.queue = (char *)seen_queue;
+		reply.default_queue = spec->n_queues == 0;
+		closure(&reply, call);
+		return;
+	}
 	if (reply.error == NULL)
 		q = choose_queue(m, &c, spec, &reply.error);
 	if (q != NULL)
@@ -208,6 +264,7 @@ svc_submit(Basalt__BatchService_Service *svc, const Basalt__SubmitRequest *req,
 		e.gid = c.gid;
 		e.queue = q->name;
 		e.from_host = spec->submit_host;
+		e.submit_token = req->token;
 		if (array != NULL) {
 			guint n = 0;
 
@@ -231,6 +288,10 @@ svc_submit(Basalt__BatchService_Service *svc, const Basalt__SubmitRequest *req,
 		reply.queue = q->name;
 		reply.default_queue = spec->n_queues == 0;
 		manager_schedule_soon(m);
+		if (submit_fault(m, call)) {
+			bs_array_spec_free(array);
+			return;
+		}
 	}
 	closure(&reply, call);
 	svc_error_free(reply.error);

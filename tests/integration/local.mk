@@ -40,6 +40,12 @@ INTEGRATION_TESTS += \
 	%reldir%/t0550-idle-flood.sh \
 	%reldir%/t0560-slow-readers.sh \
 	%reldir%/t0570-job-sight.sh
+# Issue 13: the execution host trusts a user name; bpeek reads as the user;
+# names cannot forge log lines or listing rows; no job is submitted twice.
+INTEGRATION_TESTS += \
+	%reldir%/t0600-exec-user.sh \
+	%reldir%/t0610-names.sh \
+	%reldir%/t0620-submit-retry.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS)
 SH_LOG_COMPILER = $(SHELL)

@@ -290,6 +290,10 @@ START_TEST(test_job_arrays)
 	ck_assert(!bsub_check_job_name("a]1["));
 	ck_assert(!bsub_check_job_name("a[[1]]"));
 	parse_fails("bsub -J \"a[1-x]\" ls", "bsub: Bad job name: a[1-x]");
+	/* A newline would forge lines in logs and listings. */
+	parse_fails("bsub -J \"a\nJob <9> is submitted\" ls", "bsub: Bad job name: "
+	    "a\\nJob <9> is submitted: a job name cannot contain a newline or other "
+	    "control characters");
 }
 END_TEST
 
@@ -332,6 +336,21 @@ START_TEST(test_script_options)
 	ck_assert_str_eq(s->command, "#!/bin/sh; # a comment; #BSUB -q short; "
 			 "#BSUB -J \"from script\" -n 2; #BSUB -o s.out; "
 			 "echo hello; #BSUB -P late");
+}
+END_TEST
+
+START_TEST(test_script_name_control)
+{
+	g_autoptr(BsubArgs) a = parse("bsub", NULL);
+	BsubContext c = ctx();
+	GError *err = NULL;
+
+	ck_assert(!bsub_args_add_script(a, "#!/bin/sh\n#BSUB -J x\x1b[2Jy\ntrue\n",
+	    &c, &err));
+	ck_assert_ptr_nonnull(err);
+	ck_assert_msg(strstr(err->message, "Bad job name: x\\x1b[2Jy") != NULL, "%s",
+	    err->message);
+	g_error_free(err);
 }
 END_TEST
 
@@ -440,6 +459,7 @@ main(void)
 	tcase_add_test(errs, test_interactive_rejected);
 	tcase_add_test(scr, test_needs_script);
 	tcase_add_test(scr, test_script_options);
+	tcase_add_test(scr, test_script_name_control);
 	tcase_add_test(scr, test_cli_overrides_script);
 	tcase_add_test(scr, test_script_errors);
 	tcase_add_test(scr, test_script_env_and_no_shebang);

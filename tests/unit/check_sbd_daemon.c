@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
 
@@ -849,6 +850,145 @@ START_TEST(test_refusals)
 }
 END_TEST
 
+/* A start order names a user; everything else about the identity is this
+ * host's: a gid or uid in the order cannot change what the job runs as. */
+static char *
+start_refused(Basalt__StartJobRequest *req)
+{
+	Basalt__StartJobReply *r = (Basalt__StartJobReply *)exec_call("StartJob", &req->base);
+	char *msg;
+
+	ck_assert_msg(r->error != NULL, "job %" G_GUINT64_FORMAT " was started",
+	    req->job_id);
+	ck_assert_int_eq(r->error->code, BASALT__ERROR_CODE__ERROR_CODE_PERMISSION);
+	msg = g_strdup(r->error->message);
+	basalt__start_job_reply__free_unpacked(r, NULL);
+	return msg;
+}
+
+START_TEST(test_identity_from_passwd)
+{
+	Basalt__StartJobRequest req;
+	Basalt__JobSpec spec;
+	struct passwd *pw = getpwnam("nobody");
+	g_autofree char *dir = sbd_path("ids");
+	g_autofree char *out = sbd_path("ids/out");
+	g_autofree char *text = NULL;
+	g_autofree char *want = NULL;
+	g_autofree char *msg = NULL;
+	uid_t nobody;
+	gid_t nobody_gid;
+
+	if (getuid() != 0 || pw == NULL)
+		return;               /* needs root and a user nobody */
+	nobody = pw->pw_uid;
+	nobody_gid = pw->pw_gid;
+	ck_assert_int_eq(chmod(sbd_dir, 0711), 0);
+	ck_assert_int_eq(g_mkdir(dir, 0777), 0);
+	ck_assert_int_eq(chmod(dir, 0777), 0);
+	start_sbd();
+
+	/* gid 42 (shadow on Debian) in the order: the job gets nobody's gid
+	 * and groups from this host, and 42 in neither. */
+	start_req_init(&req, &spec, 901, "id -u; id -g; id -G; echo end");
+	req.user = (char *)"nobody";
+	req.uid = nobody;
+	req.gid = 42;
+	spec.cwd = dir;
+	spec.stdout_path = out;
+	start_job_full(&req);
+	wait_report(901, BASALT__JOB_STATE__JOB_STATE_DONE);
+	text = sbd_slurp(out);
+	want = g_strdup_printf("%u\n%u\n", (unsigned)nobody, (unsigned)nobody_gid);
+	ck_assert_msg(g_str_has_prefix(text, want), "job ran as: %s", text);
+	ck_assert_msg(strstr(text, " 42 ") == NULL && strstr(text, "\n42\n") == NULL &&
+	    strstr(text, " 42\n") == NULL && strstr(text, "\n42 ") == NULL,
+	    "gid 42 reached the job: %s", text);
+
+	/* A uid that is not the user's here: refused, nothing runs. */
+	start_req_init(&req, &spec, 902, "touch ran");
+	req.user = (char *)"nobody";
+	req.uid = nobody - 1;
+	msg = start_refused(&req);
+	ck_assert_msg(strstr(msg, "User account <nobody> has uid") != NULL, "%s", msg);
+	g_free(msg);
+
+	/* Root's uid under another name: refused too. */
+	start_req_init(&req, &spec, 903, "touch ran");
+	req.user = (char *)"nobody";
+	req.uid = 0;
+	req.gid = 0;
+	msg = start_refused(&req);
+	ck_assert_msg(strstr(msg, "has uid") != NULL, "%s", msg);
+	g_free(msg);
+
+	/* A user this host does not know, and a name with a newline (which
+	 * must not reach the log as a second line). */
+	start_req_init(&req, &spec, 904, "touch ran");
+	req.user = (char *)"nosuchuser\nforged: line";
+	msg = start_refused(&req);
+	ck_assert_msg(strstr(msg, "User account <nosuchuser\\nforged: line> does not "
+	    "exist on execution host " HOST) != NULL, "%s", msg);
+	g_free(msg);
+	msg = sbd_path("ran");
+	ck_assert(!g_file_test(msg, G_FILE_TEST_EXISTS));
+}
+END_TEST
+
+/* bpeek reads what the job's user could, from a regular file, without
+ * blocking the daemon: a symlink put where the output was is refused, and
+ * a FIFO there neither blocks sbatchd nor answers. */
+static Basalt__PeekReply *
+peek(guint64 id)
+{
+	Basalt__PeekJobRequest req = BASALT__PEEK_JOB_REQUEST__INIT;
+
+	req.job_id = id;
+	return (Basalt__PeekReply *)exec_call("PeekJob", &req.base);
+}
+
+START_TEST(test_peek_symlink_fifo)
+{
+	Basalt__StartJobRequest req;
+	Basalt__JobSpec spec;
+	Basalt__PeekReply *r;
+	g_autofree char *out = sbd_path("p905");
+	g_autofree char *secret = sbd_path("secret");
+	pid_t pgid;
+
+	start_sbd();
+	sbd_write(secret, "root:SECRET-HASH\n");
+	start_req_init(&req, &spec, 905, "echo hello; exec sleep 100");
+	spec.stdout_path = out;
+	pgid = start_job_full(&req);
+	ck_assert_msg(sbd_wait_file(out, "hello\n", WAIT_MS), "no output");
+	r = peek(905);
+	ck_assert_ptr_null(r->error);
+	ck_assert_uint_eq(r->stdout_data.len, 6);
+	basalt__peek_reply__free_unpacked(r, NULL);
+
+	ck_assert_int_eq(g_unlink(out), 0);
+	ck_assert_int_eq(symlink(secret, out), 0);
+	r = peek(905);
+	ck_assert_msg(r->error != NULL, "a symlink was followed: %.*s",
+	    (int)r->stdout_data.len, (char *)r->stdout_data.data);
+	ck_assert_msg(strstr(r->error->message, "symbolic link") != NULL, "%s",
+	    r->error->message);
+	basalt__peek_reply__free_unpacked(r, NULL);
+
+	ck_assert_int_eq(g_unlink(out), 0);
+	ck_assert_int_eq(mkfifo(out, 0600), 0);
+	r = peek(905);
+	ck_assert_ptr_nonnull(r->error);
+	ck_assert_msg(strstr(r->error->message, "not a regular file") != NULL, "%s",
+	    r->error->message);
+	basalt__peek_reply__free_unpacked(r, NULL);
+	/* The daemon still answers. */
+	ck_assert_ptr_null(signal_job(905, BASALT__EXEC_ACTION__EXEC_ACTION_TERMINATE));
+	ck_assert(sbd_run_until(group_gone, GINT_TO_POINTER(pgid), WAIT_MS));
+}
+END_TEST
+
 int
 main(void)
 {
@@ -869,6 +1009,8 @@ main(void)
 	tcase_add_test(tc, test_instances_kept_apart);
 	tcase_add_test(tc, test_seq_persists_torn_spool_cut);
 	tcase_add_test(tc, test_refusals);
+	tcase_add_test(tc, test_identity_from_passwd);
+	tcase_add_test(tc, test_peek_symlink_fifo);
 	suite_add_tcase(s, tc);
 	return bs_run_suite(s);
 }

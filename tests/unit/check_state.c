@@ -428,6 +428,107 @@ requeue(guint64 id)
  * requeue (the next run must be told from the old one), restored from a
  * checkpoint even while the job waits, and numbered on replay when an old
  * journal has none. */
+/* Submission tokens: indexed by uid and token while any element of the
+ * job is in the state, carried by a snapshot, gone with the last clean. */
+static void
+submit_token(guint64 id, guint32 uid, const char *token, guint32 n_elems)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobNew e = BASALT__EV_JOB_NEW__INIT;
+	Basalt__JobSpec spec = BASALT__JOB_SPEC__INIT;
+	guint32 idx[2] = { 1, 2 };
+
+	spec.command = "true";
+	e.job_id = id;
+	e.spec = &spec;
+	e.user = "alice";
+	e.uid = uid;
+	e.queue = "normal";
+	e.job_name = n_elems ? "arr" : "";
+	e.array_indexes = idx;
+	e.n_array_indexes = n_elems;
+	e.submit_token = (char *)token;
+	ev.body_case = BASALT__EVENT__BODY_JOB_NEW;
+	ev.job_new = &e;
+	ck_assert(apply(&ev, 10));
+}
+
+static gboolean
+clean_job(guint64 id, guint32 index)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobClean e = BASALT__EV_JOB_CLEAN__INIT;
+
+	e.job_id = id;
+	e.array_index = index;
+	ev.body_case = BASALT__EVENT__BODY_JOB_CLEAN;
+	ev.job_clean = &e;
+	return apply(&ev, 90);
+}
+
+static gboolean
+status_index(guint64 id, guint32 index, JobState state)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobStatus e = BASALT__EV_JOB_STATUS__INIT;
+
+	e.job_id = id;
+	e.array_index = index;
+	e.state = state;
+	ev.body_case = BASALT__EVENT__BODY_JOB_STATUS;
+	ev.job_status = &e;
+	return apply(&ev, 80);
+}
+
+static gboolean
+has_token(State *s, guint32 uid, const char *token, guint64 want)
+{
+	guint64 id = 0;
+	const char *q = NULL;
+
+	return state_token_find(s, uid, token, &id, &q) && id == want &&
+	    g_strcmp0(q, "normal") == 0;
+}
+
+START_TEST(test_submit_tokens)
+{
+	GPtrArray *events, *blocks;
+	State *orig, *copy;
+
+	submit_token(1, 1000, "aaaa", 0);
+	submit_token(2, 1000, "bbbb", 2);
+	submit_token(3, 1000, "", 0);
+	ck_assert(has_token(st, 1000, "aaaa", 1));
+	ck_assert(has_token(st, 1000, "bbbb", 2));
+	/* Another user's token is not an answer. */
+	ck_assert(!has_token(st, 1001, "aaaa", 1));
+
+	events = state_export_events(st, &blocks);
+	orig = st;
+	copy = st = state_new();
+	for (guint i = 0; i < events->len; i++)
+		ck_assert(state_apply(copy, events->pdata[i], NULL));
+	ck_assert(has_token(copy, 1000, "aaaa", 1));
+	ck_assert(has_token(copy, 1000, "bbbb", 2));
+	g_ptr_array_free(events, TRUE);
+	g_ptr_array_free(blocks, TRUE);
+	state_free(copy);
+	st = orig;
+
+	/* Kept until the job's last element is cleaned. */
+	ck_assert(status(1, JS_EXIT, 1));
+	ck_assert(clean_job(1, 0));
+	ck_assert(!has_token(st, 1000, "aaaa", 1));
+	ck_assert(dispatch(2, 1, "hA") && dispatch(2, 2, "hA"));
+	ck_assert(status_index(2, 1, JS_DONE) && status_index(2, 2, JS_DONE));
+	ck_assert(clean_job(2, 1));
+	ck_assert(has_token(st, 1000, "bbbb", 2));
+	ck_assert(clean_job(2, 2));
+	ck_assert(!has_token(st, 1000, "bbbb", 2));
+	ck_assert_uint_eq(g_hash_table_size(st->tokens), 0);
+}
+END_TEST
+
 START_TEST(test_instances)
 {
 	GPtrArray *events, *blocks;
@@ -673,6 +774,7 @@ main(void)
 	tcase_add_test(tc, test_environments_are_shared);
 	tcase_add_test(tc, test_jobs_by_host);
 	tcase_add_test(tc, test_instances);
+	tcase_add_test(tc, test_submit_tokens);
 	suite_add_tcase(s, tc);
 	return bs_run_suite(s);
 }

@@ -1,0 +1,75 @@
+/*
+ * Control characters escaped in every string of a reply before a command
+ * formats it (escape.h): job names, user names, commands, paths and host
+ * names come from other users and other hosts, and a newline or a
+ * terminal escape in one must not forge a row of bjobs, bhist or bqueues.
+ * The walk follows the message's descriptor, so a field added later is
+ * covered too; bytes fields (bpeek's output) are left alone.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/api.h"
+#include "util/escape.h"
+
+static void
+escape_slot(char **slot)
+{
+	g_autofree char *safe = NULL;
+
+	if (*slot == NULL || bs_escape_clean(*slot))
+		return;
+	safe = bs_escape(*slot);
+	/* protobuf-c frees unpacked strings with free(). */
+	free(*slot);
+	*slot = strdup(safe);
+	if (*slot == NULL)
+		abort();
+}
+
+static gboolean
+field_present(const ProtobufCMessage *m, const ProtobufCFieldDescriptor *f)
+{
+	const char *base = (const char *)m;
+
+	if (f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF)
+		return *(const guint32 *)(base + f->quantifier_offset) == f->id;
+	return TRUE;
+}
+
+void
+lsb_escape_message(ProtobufCMessage *m)
+{
+	const ProtobufCMessageDescriptor *d;
+	char *base = (char *)m;
+
+	if (m == NULL)
+		return;
+	d = m->descriptor;
+	for (unsigned i = 0; i < d->n_fields; i++) {
+		const ProtobufCFieldDescriptor *f = &d->fields[i];
+		void *at = base + f->offset;
+
+		if (f->type != PROTOBUF_C_TYPE_STRING && f->type != PROTOBUF_C_TYPE_MESSAGE)
+			continue;
+		if (!field_present(m, f))
+			continue;
+		if (f->label == PROTOBUF_C_LABEL_REPEATED) {
+			size_t n = *(size_t *)(base + f->quantifier_offset);
+			void **arr = *(void ***)at;
+
+			for (size_t k = 0; k < n && arr != NULL; k++) {
+				if (f->type == PROTOBUF_C_TYPE_STRING)
+					escape_slot((char **)&arr[k]);
+				else
+					lsb_escape_message(arr[k]);
+			}
+		} else if (f->type == PROTOBUF_C_TYPE_STRING) {
+			escape_slot((char **)at);
+		} else {
+			lsb_escape_message(*(ProtobufCMessage **)at);
+		}
+	}
+}

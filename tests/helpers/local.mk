@@ -1,0 +1,6 @@
+# Programs the integration tests run besides the real commands: clients
+# that send what the commands would refuse to send.
+check_PROGRAMS += %reldir%/bs-rawsubmit
+%canon_reldir%_bs_rawsubmit_SOURCES = %reldir%/bs-rawsubmit.c
+%canon_reldir%_bs_rawsubmit_LDADD = $(BSAPI_LIBS)
+$(%canon_reldir%_bs_rawsubmit_OBJECTS): $(PROTO_GEN_H)
