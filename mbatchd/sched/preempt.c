@@ -450,6 +450,10 @@ suspend_run(Pass *p, const SchedRunning *r, int sign)
 			sched_count_suspend(&p->count, s, r->user, al->host,
 			    sign * al->slots);
 	}
+	if (kill)
+		limits_kill(p->limits, r, sign);
+	else
+		limits_suspend(p->limits, r, sign);
 }
 
 static void
