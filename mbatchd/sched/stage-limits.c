@@ -59,12 +59,18 @@ struct Limits {
 	guint *vals;
 	guint mask, n;
 	GArray *use;              /* Use */
+	/* Per limit, when its buckets are few: bucket -> index + 1 directly,
+	 * no hashing (most limits; PER_USER x PER_HOST is hashed). */
+	guint **dense;
 	gboolean *run_only;       /* [n_limits]: SLOTS/JOBS skip suspended */
 	gboolean *run_only_cpu;   /* [n_limits]: SLOTS_PER_PROCESSOR does */
 	gboolean *on_hosts;       /* [n_limits]: names hosts */
 	int *cpus;                /* [n_limits]: CPUs counted without PER_HOST */
 	guint max_res;
 	gboolean any_hosts;
+	guint *host_lims;         /* the limits naming hosts, n_host_lims */
+	guint n_host_lims;
+	gboolean host_reads_job;  /* one of them also names projects or apps */
 	/* The placement in progress. */
 	const SchedJob *cur;
 	guint first;
@@ -81,9 +87,19 @@ slot_of(const Limits *lm, guint64 k)
 	    lm->mask;
 }
 
+#define LOCAL_BITS 44
+#define DENSE_MAX (1u << 18)
+
 static Use *
 find(const Limits *lm, guint64 k)
 {
+	const guint *dense = lm->dense[k >> LOCAL_BITS];
+
+	if (dense != NULL) {
+		guint v = dense[k & ((G_GUINT64_CONSTANT(1) << LOCAL_BITS) - 1)];
+
+		return v != 0 ? &g_array_index(lm->use, Use, v - 1) : NULL;
+	}
 	for (guint i = slot_of(lm, k);; i = (i + 1) & lm->mask) {
 		if (lm->keys[i] == k)
 			return &g_array_index(lm->use, Use, lm->vals[i] - 1);
@@ -121,6 +137,17 @@ get(Limits *lm, guint li, guint64 k, const guint *members)
 
 	if (u != NULL)
 		return u;
+	if (lm->dense[li] != NULL) {
+		nu.limit = li;
+		nu.key = k;
+		memcpy(nu.members, members, sizeof nu.members);
+		if (L->n_res > 0)
+			nu.res = g_new0(double, L->n_res);
+		g_array_append_val(lm->use, nu);
+		lm->dense[li][k & ((G_GUINT64_CONSTANT(1) << LOCAL_BITS) - 1)] =
+		    lm->use->len;
+		return &g_array_index(lm->use, Use, lm->use->len - 1);
+	}
 	if ((lm->n + 1) * 2 > lm->mask + 1) {
 		guint64 *keys = lm->keys;
 		guint *vals = lm->vals, size = lm->mask + 1;
@@ -169,7 +196,7 @@ bucket_of(const Limits *lm, guint li, const guint m[SCHED_LIM_NDIM],
 			mb[d] = b;
 		}
 	}
-	*key = ((guint64)li << 44) + k;
+	*key = ((guint64)li << LOCAL_BITS) + k;
 	return TRUE;
 }
 
@@ -271,6 +298,11 @@ setup_rules(Limits *lm)
 
 		lm->on_hosts[li] = L->bucket[SCHED_LIM_HOST] != NULL;
 		lm->any_hosts |= lm->on_hosts[li];
+		if (lm->on_hosts[li]) {
+			lm->host_lims[lm->n_host_lims++] = li;
+			lm->host_reads_job |= L->bucket[SCHED_LIM_PROJECT] != NULL ||
+			    L->bucket[SCHED_LIM_APP] != NULL;
+		}
 		lm->max_res = MAX(lm->max_res, L->n_res);
 		lm->run_only[li] = pre && users && (s->preempt_for &
 		    (lm->on_hosts[li] ? SCHED_PREEMPT_FOR_HOST_JLU :
@@ -281,6 +313,15 @@ setup_rules(Limits *lm)
 		for (guint h = 0; h < s->n_hosts; h++)
 			if (!lm->on_hosts[li] || L->bucket[SCHED_LIM_HOST][h] != 0)
 				lm->cpus[li] += host_cpus(&s->hosts[h]);
+		{
+			guint64 space = 1;
+
+			for (int d = 0; d < SCHED_LIM_NDIM; d++)
+				if (L->bucket[d] != NULL && L->per[d])
+					space *= (guint64)L->n_buckets[d] + 1;
+			if (space <= DENSE_MAX)
+				lm->dense[li] = g_new0(guint, space);
+		}
 	}
 }
 
@@ -299,6 +340,8 @@ limits_new(const SchedSnapshot *snap)
 	lm->run_only_cpu = g_new0(gboolean, snap->n_limits);
 	lm->on_hosts = g_new0(gboolean, snap->n_limits);
 	lm->cpus = g_new0(int, snap->n_limits);
+	lm->host_lims = g_new0(guint, snap->n_limits);
+	lm->dense = g_new0(guint *, snap->n_limits);
 	setup_rules(lm);
 	lm->dem.res = g_new0(double, MAX(lm->max_res, 1u));
 	for (guint i = 0; i < snap->n_running; i++) {
@@ -324,6 +367,10 @@ limits_free(Limits *lm)
 	g_free(lm->run_only_cpu);
 	g_free(lm->on_hosts);
 	g_free(lm->cpus);
+	g_free(lm->host_lims);
+	for (guint li = 0; li < lm->snap->n_limits; li++)
+		g_free(lm->dense[li]);
+	g_free(lm->dense);
 	g_free(lm->dem.res);
 	g_free(lm);
 }
@@ -434,11 +481,14 @@ limits_job_room(Limits *lm, const SchedJob *j, SchedPending *pend)
 			continue;
 		r = bucket_room(lm, li, find(lm, k), G_MAXUINT, j->resreq, &lm->dem,
 		    0, &what);
-		if (r < j->min_slots && r < room) {
+		if (r < j->min_slots) {
+			/* The first full limit names the reason; no need to
+			 * look further. */
 			pend->reason = SCHED_PEND_RES_LIMIT;
 			pend->limit = lm->snap->limits[li].name;
 			pend->limit_res = what;
 			pend->limit_on = defined_on(&lm->snap->limits[li], FALSE);
+			return r;
 		}
 		room = MIN(room, r);
 	}
@@ -472,14 +522,13 @@ limits_host_room(Limits *lm, const GArray *allocs, const SchedJob *j,
 		lm->pend = NULL;
 		demand_of(lm, j->resreq, &lm->dem);
 	}
-	for (guint li = 0; li < lm->snap->n_limits; li++) {
+	for (guint hl = 0; hl < lm->n_host_lims; hl++) {
+		guint li = lm->host_lims[hl];
 		guint m[SCHED_LIM_NDIM], mb[SCHED_LIM_NDIM];
 		const char *what = NULL;
 		guint64 k, k2;
 		int r, taken = 0;
 
-		if (!lm->on_hosts[li])
-			continue;
 		members_of(m, j->user, j->queue, h, j->project, j->app);
 		if (!bucket_of(lm, li, m, &k, mb))
 			continue;
@@ -556,6 +605,12 @@ limits_suspend(Limits *lm, const SchedRunning *r, int sign)
 			u->susp_slots += sign * r->allocs[a].slots;
 		}
 	}
+}
+
+gboolean
+limits_hosts_read_job(const Limits *lm)
+{
+	return lm != NULL && lm->host_reads_job;
 }
 
 gboolean

@@ -36,5 +36,8 @@ void limits_kill(Limits *lm, const SchedRunning *r, int sign);
  * (a limited resource in their rusage): the pass must not copy one's
  * outcome to the other. */
 gboolean limits_job_varies(const Limits *lm, const SchedJob *j);
+/* Whether a limit naming hosts also names projects or profiles: only
+ * then may two jobs alike but for -P or -app find different hosts. */
+gboolean limits_hosts_read_job(const Limits *lm);
 
 #endif

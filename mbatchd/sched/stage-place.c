@@ -276,8 +276,9 @@ sched_consider(Pass *p, guint idx)
 {
 	const SchedJob *j = &p->snap->pending[idx];
 	SchedPending *pend = &p->plan->pending[idx];
+	gboolean pa = limits_hosts_read_job(p->limits);
 	Shape shape = { j->queue, j->user, j->min_slots, j->ptile, j->one_host,
-		j->project, j->app };
+		pa ? j->project : 0, pa ? j->app : 0 };
 	gboolean memo = j->asked_hosts == NULL &&
 	    !sched_resreq_constrains(j->resreq) &&
 	    !limits_job_varies(p->limits, j);
