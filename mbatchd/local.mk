@@ -50,7 +50,8 @@ sbin_PROGRAMS += %reldir%/mbatchd
 	%reldir%/mbd-usage.c \
 	%reldir%/mbd-orders.h %reldir%/mbd-orders.c \
 	%reldir%/svc/svc.h %reldir%/svc/common.c %reldir%/svc/submit.c \
-	%reldir%/svc/query.c %reldir%/svc/control.c %reldir%/svc/admin.c
+	%reldir%/svc/query.c %reldir%/svc/control.c %reldir%/svc/admin.c \
+	%reldir%/svc/limits.c
 %canon_reldir%_mbatchd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_mbatchd_LDADD = %reldir%/libbseffective.a \
 	%reldir%/libbsstate.a %reldir%/libbsschedin.a %reldir%/libbssched.a \
