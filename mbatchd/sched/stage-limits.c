@@ -24,6 +24,10 @@
  *   HOST_JLU (hosts named), and its per-processor part with USER_JLP
  *   (PER_USER, users one by one) or GROUP_JLP (users together).  Memory
  *   and other resources of a suspended job always count.
+ * - Preemption may free a limit: suspending a victim is counted here
+ *   (limits_suspend), so a per-host limit's room shows in the victims'
+ *   hosts' offer, and a job held by a job-level limit that exempts
+ *   suspended jobs enters the preemption stage as MAX_JOBS does.
  *
  * Counters are built once from the running jobs and kept as the pass
  * dispatches, suspends and resumes: a bucket is one hash lookup, so a job
@@ -76,6 +80,8 @@ struct Limits {
 	guint first;
 	SchedPending *pend;
 	Demand dem;
+	/* limits_job_room's last hold: suspending jobs could free it. */
+	gboolean held_relievable;
 };
 
 #define EMPTY G_MAXUINT64
@@ -467,6 +473,7 @@ limits_job_room(Limits *lm, const SchedJob *j, SchedPending *pend)
 
 	if (lm == NULL)
 		return INT_MAX;
+	lm->held_relievable = FALSE;
 	demand_of(lm, j->resreq, &lm->dem);
 	for (guint li = 0; li < lm->snap->n_limits; li++) {
 		guint m[SCHED_LIM_NDIM], mb[SCHED_LIM_NDIM];
@@ -488,6 +495,8 @@ limits_job_room(Limits *lm, const SchedJob *j, SchedPending *pend)
 			pend->limit = lm->snap->limits[li].name;
 			pend->limit_res = what;
 			pend->limit_on = defined_on(&lm->snap->limits[li], FALSE);
+			lm->held_relievable = lm->run_only[li] &&
+			    (strcmp(what, "slot") == 0 || strcmp(what, "job") == 0);
 			return r;
 		}
 		room = MIN(room, r);
@@ -605,6 +614,12 @@ limits_suspend(Limits *lm, const SchedRunning *r, int sign)
 			u->susp_slots += sign * r->allocs[a].slots;
 		}
 	}
+}
+
+gboolean
+limits_held_relievable(const Limits *lm)
+{
+	return lm != NULL && lm->held_relievable;
 }
 
 gboolean

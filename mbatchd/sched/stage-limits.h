@@ -17,6 +17,9 @@ void limits_free(Limits *lm);
 /* Slots the limits that do not name hosts leave job j; when fewer than
  * its min_slots, pend says which limit (SCHED_PEND_RES_LIMIT). */
 int limits_job_room(Limits *lm, const SchedJob *j, SchedPending *pend);
+/* Whether the limit that limits_job_room last found full stops counting
+ * suspended jobs (PREEMPT_FOR), so preemption could relieve it. */
+gboolean limits_held_relievable(const Limits *lm);
 /* Placement of j starts: allocs from `first` on are j's so far, and a
  * host refused by a limit is named in pend. */
 void limits_place_begin(Limits *lm, const SchedJob *j, guint first,

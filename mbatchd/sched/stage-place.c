@@ -299,8 +299,11 @@ sched_consider(Pass *p, guint idx)
 	}
 	/* lsb.resources limits that name no hosts hold the whole job. */
 	want = MIN(want, limits_job_room(p->limits, j, pend));
-	if (pend->reason != SCHED_PEND_NONE)
+	if (pend->reason != SCHED_PEND_NONE) {
+		if (limits_held_relievable(p->limits))
+			try_preempt_for_limit(p, idx, &shape, memo);
 		return;
+	}
 	/* After the queue's own limits, so a queue held by QJOB_LIMIT says
 	 * so rather than blaming its pool. */
 	room = pools_queue_room(p, j->queue);
