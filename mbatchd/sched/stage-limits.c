@@ -706,16 +706,16 @@ sched_limits_usage_free(GArray *rows)
 /*
  * A limit binds every job of queue q when it covers the queue and names
  * no users, projects, profiles or hosts that could leave some of its
- * jobs out; its room is then the queue's room too.
+ * jobs out; its room is then the queue's room too.  Resources other than
+ * slots and jobs depend on each job's rusage and are left out.
  */
 int
-sched_limits_queue_room(const SchedSnapshot *snap, guint q)
+limits_queue_room(Limits *lm, guint q)
 {
-	Limits *lm = limits_new(snap);
 	int room = INT_MAX;
 
-	for (guint li = 0; lm != NULL && li < snap->n_limits; li++) {
-		const SchedLimit *L = &snap->limits[li];
+	for (guint li = 0; lm != NULL && li < lm->snap->n_limits; li++) {
+		const SchedLimit *L = &lm->snap->limits[li];
 		guint m[SCHED_LIM_NDIM] = { 0 }, mb[SCHED_LIM_NDIM];
 		const char *what = NULL;
 		Demand none = { 0 };
@@ -732,6 +732,15 @@ sched_limits_queue_room(const SchedSnapshot *snap, guint q)
 		room = MIN(room, bucket_room(lm, li, find(lm, k), G_MAXUINT, NULL,
 		    &none, 0, &what));
 	}
+	return room;
+}
+
+int
+sched_limits_queue_room(const SchedSnapshot *snap, guint q)
+{
+	Limits *lm = limits_new(snap);
+	int room = limits_queue_room(lm, q);
+
 	limits_free(lm);
 	return room;
 }

@@ -35,6 +35,11 @@ void limits_commit(Limits *lm, const GArray *allocs, const SchedJob *j,
 void limits_suspend(Limits *lm, const SchedRunning *r, int sign);
 /* Running job r was killed (sign 1: its hold goes) or that was undone. */
 void limits_kill(Limits *lm, const SchedRunning *r, int sign);
+/* Slots the lsb.resources limits binding every job of queue q (QUEUES,
+ * PER_QUEUE or cluster-wide, with SLOTS, SLOTS_PER_PROCESSOR or JOBS)
+ * still leave it in this pass, INT_MAX when none: for the slot-pool
+ * count of what a queue's limits hold (pool.c).  As the pass counts. */
+int limits_queue_room(Limits *lm, guint q);
 /* Whether jobs of one placement shape may still differ under the limits
  * (a limited resource in their rusage): the pass must not copy one's
  * outcome to the other. */
