@@ -70,6 +70,7 @@ struct Limits {
 	gboolean *run_only_cpu;   /* [n_limits]: SLOTS_PER_PROCESSOR does */
 	gboolean *on_hosts;       /* [n_limits]: names hosts */
 	int *cpus;                /* [n_limits]: CPUs counted without PER_HOST */
+	int **grp_cpus;           /* [n_limits]: PER_HOST `group/` bucket -> CPUs */
 	guint max_res;
 	gboolean any_hosts;
 	guint *host_lims;         /* the limits naming hosts, n_host_lims */
@@ -319,6 +320,16 @@ setup_rules(Limits *lm)
 		for (guint h = 0; h < s->n_hosts; h++)
 			if (!lm->on_hosts[li] || L->bucket[SCHED_LIM_HOST][h] != 0)
 				lm->cpus[li] += host_cpus(&s->hosts[h]);
+		if (lm->on_hosts[li] && L->per[SCHED_LIM_HOST] &&
+		    L->n_buckets[SCHED_LIM_HOST] > s->n_hosts) {
+			lm->grp_cpus[li] = g_new0(int, L->n_buckets[SCHED_LIM_HOST] + 1);
+			for (guint h = 0; h < s->n_hosts; h++) {
+				guint b = L->bucket[SCHED_LIM_HOST][h];
+
+				if (b > s->n_hosts && b <= L->n_buckets[SCHED_LIM_HOST])
+					lm->grp_cpus[li][b] += host_cpus(&s->hosts[h]);
+			}
+		}
 		{
 			guint64 space = 1;
 
@@ -348,6 +359,7 @@ limits_new(const SchedSnapshot *snap)
 	lm->cpus = g_new0(int, snap->n_limits);
 	lm->host_lims = g_new0(guint, snap->n_limits);
 	lm->dense = g_new0(guint *, snap->n_limits);
+	lm->grp_cpus = g_new0(int *, snap->n_limits);
 	setup_rules(lm);
 	lm->dem.res = g_new0(double, MAX(lm->max_res, 1u));
 	for (guint i = 0; i < snap->n_running; i++) {
@@ -374,11 +386,31 @@ limits_free(Limits *lm)
 	g_free(lm->on_hosts);
 	g_free(lm->cpus);
 	g_free(lm->host_lims);
-	for (guint li = 0; li < lm->snap->n_limits; li++)
+	for (guint li = 0; li < lm->snap->n_limits; li++) {
 		g_free(lm->dense[li]);
+		g_free(lm->grp_cpus[li]);
+	}
 	g_free(lm->dense);
+	g_free(lm->grp_cpus);
 	g_free(lm->dem.res);
 	g_free(lm);
+}
+
+/*
+ * The CPUs a SLOTS_PER_PROCESSOR limit multiplies for PER_HOST bucket b
+ * (a host, or a `group/` as a whole); without PER_HOST, those of every
+ * host it counts.
+ */
+static int
+bucket_cpus(const Limits *lm, guint li, guint b)
+{
+	const SchedLimit *L = &lm->snap->limits[li];
+
+	if (!L->per[SCHED_LIM_HOST] || b == 0)
+		return lm->cpus[li];
+	if (b <= lm->snap->n_hosts)
+		return host_cpus(&lm->snap->hosts[b - 1]);
+	return lm->grp_cpus[li] != NULL ? lm->grp_cpus[li][b] : lm->cpus[li];
 }
 
 /* What a limit is defined on, in LSF's words for a pending reason. */
@@ -439,8 +471,8 @@ bucket_room(const Limits *lm, guint li, const Use *u, guint h,
 	if (L->slots >= 0)
 		tighten(&room, L->slots - used, what, "slot");
 	if (L->slots_per_proc >= 0) {
-		int cpus = lm->on_hosts[li] && L->per[SCHED_LIM_HOST] && h != G_MAXUINT ?
-		    host_cpus(&lm->snap->hosts[h]) : lm->cpus[li];
+		int cpus = bucket_cpus(lm, li, lm->on_hosts[li] && h != G_MAXUINT ?
+		    L->bucket[SCHED_LIM_HOST][h] : 0);
 
 		tighten(&room, sched_cpu_cap(L->slots_per_proc, cpus) -
 		    (u->slots - (lm->run_only_cpu[li] ? u->susp_slots : 0) + taken),
@@ -667,11 +699,9 @@ sched_limits_usage(const SchedSnapshot *snap)
 		    u->slots - (lm->run_only[u->limit] ? u->susp_slots : 0) : -1;
 		row.slots_max = L->slots;
 		if (L->slots_per_proc >= 0) {
-			int cpus = lm->cpus[u->limit], cap;
+			int cpus = bucket_cpus(lm, u->limit,
+			    u->members[SCHED_LIM_HOST]), cap;
 
-			/* PER_HOST: the host's own CPUs (bucket k is host k - 1). */
-			if (L->per[SCHED_LIM_HOST] && u->members[SCHED_LIM_HOST] > 0)
-				cpus = host_cpus(&snap->hosts[u->members[SCHED_LIM_HOST] - 1]);
 			cap = sched_cpu_cap(L->slots_per_proc, cpus);
 			row.slots_max = row.slots_max >= 0 ? MIN(row.slots_max, cap) : cap;
 		}
