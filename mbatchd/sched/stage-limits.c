@@ -75,6 +75,8 @@ struct Limits {
 	gboolean any_hosts;
 	guint *host_lims;         /* the limits naming hosts, n_host_lims */
 	guint n_host_lims;
+	guint *job_lims;          /* the others, n_job_lims */
+	guint n_job_lims;
 	gboolean host_reads_job;  /* one of them also names projects or apps */
 	/* The placement in progress. */
 	const SchedJob *cur;
@@ -305,6 +307,8 @@ setup_rules(Limits *lm)
 
 		lm->on_hosts[li] = L->bucket[SCHED_LIM_HOST] != NULL;
 		lm->any_hosts |= lm->on_hosts[li];
+		if (!lm->on_hosts[li])
+			lm->job_lims[lm->n_job_lims++] = li;
 		if (lm->on_hosts[li]) {
 			lm->host_lims[lm->n_host_lims++] = li;
 			lm->host_reads_job |= L->bucket[SCHED_LIM_PROJECT] != NULL ||
@@ -351,16 +355,28 @@ limits_new(const SchedSnapshot *snap)
 		return NULL;
 	lm = g_new0(Limits, 1);
 	lm->snap = snap;
-	map_alloc(lm, 1024);
 	lm->use = g_array_new(FALSE, FALSE, sizeof(Use));
 	lm->run_only = g_new0(gboolean, snap->n_limits);
 	lm->run_only_cpu = g_new0(gboolean, snap->n_limits);
 	lm->on_hosts = g_new0(gboolean, snap->n_limits);
 	lm->cpus = g_new0(int, snap->n_limits);
 	lm->host_lims = g_new0(guint, snap->n_limits);
+	lm->job_lims = g_new0(guint, snap->n_limits);
 	lm->dense = g_new0(guint *, snap->n_limits);
 	lm->grp_cpus = g_new0(int *, snap->n_limits);
 	setup_rules(lm);
+	{
+		/* Hashed limits get about a bucket per running job each: size
+		 * the table once rather than grow it while counting. */
+		guint hashed = 0, size = 1024;
+
+		for (guint li = 0; li < snap->n_limits; li++)
+			hashed += lm->dense[li] == NULL;
+		while (size < G_MAXUINT / 4 &&
+		    size < 2 * (guint64)snap->n_running * hashed)
+			size *= 2;
+		map_alloc(lm, size);
+	}
 	lm->dem.res = g_new0(double, MAX(lm->max_res, 1u));
 	for (guint i = 0; i < snap->n_running; i++) {
 		const SchedRunning *r = &snap->running[i];
@@ -386,6 +402,7 @@ limits_free(Limits *lm)
 	g_free(lm->on_hosts);
 	g_free(lm->cpus);
 	g_free(lm->host_lims);
+	g_free(lm->job_lims);
 	for (guint li = 0; li < lm->snap->n_limits; li++) {
 		g_free(lm->dense[li]);
 		g_free(lm->grp_cpus[li]);
@@ -506,15 +523,16 @@ limits_job_room(Limits *lm, const SchedJob *j, SchedPending *pend)
 	if (lm == NULL)
 		return INT_MAX;
 	lm->held_relievable = FALSE;
+	if (lm->n_job_lims == 0)
+		return INT_MAX;
 	demand_of(lm, j->resreq, &lm->dem);
-	for (guint li = 0; li < lm->snap->n_limits; li++) {
+	for (guint jl = 0; jl < lm->n_job_lims; jl++) {
+		guint li = lm->job_lims[jl];
 		guint m[SCHED_LIM_NDIM], mb[SCHED_LIM_NDIM];
 		const char *what = NULL;
 		guint64 k;
 		int r;
 
-		if (lm->on_hosts[li])
-			continue;
 		members_of(m, j->user, j->queue, 0, j->project, j->app);
 		if (!bucket_of(lm, li, m, &k, mb))
 			continue;
