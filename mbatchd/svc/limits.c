@@ -3,8 +3,9 @@
  * (-c) the Limit sections as configured.  Usage is counted by the
  * scheduler's own code (sched_limits_usage over a fresh snapshot), so
  * blimits shows exactly what the limit stage enforces.  Read-only: any
- * user may ask, as in LSF; the request's lists only filter rows, so a
- * hostile list costs one comparison per name and row.
+ * user may ask, as in LSF.  The request's lists only filter rows; each
+ * name costs a group expansion per row, so a list longer than
+ * MAX_FILTER_NAMES is refused rather than let one client spin mbatchd.
  */
 #include "config.h"
 
@@ -12,6 +13,8 @@
 
 #include "mbatchd/mbd-snapshot.h"
 #include "mbatchd/svc/svc.h"
+
+#define MAX_FILTER_NAMES 256
 
 /* Whether a consumer list covers `name` (groups expanded). */
 static gboolean
@@ -219,6 +222,19 @@ svc_limits(Basalt__BatchService_Service *svc, const Basalt__LimitQuery *req,
 	GArray *use;
 	Build b;
 
+	if (req->n_users > MAX_FILTER_NAMES || req->n_queues > MAX_FILTER_NAMES ||
+	    req->n_hosts > MAX_FILTER_NAMES || req->n_projects > MAX_FILTER_NAMES ||
+	    req->n_names > MAX_FILTER_NAMES) {
+		reply.error = svc_error(BASALT__ERROR_CODE__ERROR_CODE_BAD_REQUEST,
+		    "blimits: more than %d names in one option", MAX_FILTER_NAMES);
+		closure(&reply, call);
+		svc_error_free(reply.error);
+		g_ptr_array_free(rows, TRUE);
+		g_ptr_array_free(cfgs, TRUE);
+		g_ptr_array_free(k.strs, TRUE);
+		g_ptr_array_free(k.blocks, TRUE);
+		return;
+	}
 	snapshot_build(&b, m);
 	use = sched_limits_usage(&b.snap);
 	for (guint i = 0; i < use->len; i++) {

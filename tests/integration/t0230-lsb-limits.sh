@@ -49,6 +49,9 @@ check "blimits shows the limit with its usage" \
 check "blimits -u names the user's limit" sh -c "blimits -u $me | grep -q ulim"
 check "blimits -u other shows nobody's limit" \
 	sh -c "! blimits -u nosuchuser | grep -q ulim"
+names=$(seq 1 300 | sed 's/^/u/' | tr '\n' ' ')
+check "blimits refuses an overlong name list" \
+	sh -c "! blimits -u '$names' >/dev/null 2>&1"
 check "blimits -c shows the section as configured" \
 	sh -c "blimits -c | grep -q '^SLOTS *= 2'"
 
