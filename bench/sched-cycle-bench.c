@@ -21,6 +21,12 @@
  *   min < max, bsub -m, -R (a host filter), held, waiting on a
  *   dependency, -b in the future, array elements with "%N".
  *
+ * - with --limits N: N lsb.resources Limit sections (stage-limits.c) of
+ *   eight kinds in turn (PER_USER slots; a queue's slots; PER_PROJECT
+ *   jobs; a user set PER_HOST; PER_QUEUE slots; an application's slots;
+ *   a host slice's slots; PER_USER x PER_HOST slots), over 20 projects
+ *   and 5 profiles spread on the jobs.
+ *
  * sched_run() is pure, so each cycle runs on the same snapshot and makes
  * the same decisions; the median, best and worst cycle are reported, and
  * the dispatches made per second of the median cycle.  A digest of the
@@ -46,6 +52,7 @@ typedef struct {
 	guint64 seed;
 	gboolean no_preemption;   /* the same cluster, PREEMPTION switched off */
 	guint preempt_for;        /* SchedPreemptFor bits */
+	guint n_limits;           /* --limits: lsb.resources limits, 0 none */
 } Opts;
 
 typedef struct {
@@ -500,8 +507,13 @@ digest(const SchedSnapshot *s, const SchedPlan *plan)
 		if (started[i])
 			continue;
 		h = mix(h, (guint64)p->reason);
-		for (guint r = 0; r < _SCHED_HR_MAX; r++)
+		for (guint r = 0; r < _SCHED_HR_MAX; r++) {
+			/* A reason added later mixes in only when it counts, so
+			 * digests of plans without it stay comparable. */
+			if (r == SCHED_HR_RES_LIMIT && p->host_counts[r] == 0)
+				continue;
 			h = mix(h, p->host_counts[r]);
+		}
 		for (const char *c = p->pool; c != NULL && *c != '\0'; c++)
 			h = mix(h, (guint64)(guchar)*c);
 	}
@@ -511,6 +523,112 @@ digest(const SchedSnapshot *s, const SchedPlan *plan)
 		h = mix(h, (guint64)(gint64)plan->pool_slots[k]);
 	g_free(started);
 	return h;
+}
+
+/* ---- lsb.resources limits ---------------------------------------------- */
+
+/* One dimension's buckets: every member its own (per) or all in one,
+ * members for which keep() is FALSE left uncovered. */
+static const guint *
+buckets(Bench *b, guint n, gboolean per, guint every)
+{
+	guint *k = keep(b, g_new0(guint, MAX(n, 1u)));
+
+	for (guint i = 0; i < n; i++)
+		if (every <= 1 || i % every == 0)
+			k[i] = per ? i + 1 : 1;
+	return k;
+}
+
+static void
+add_limits(Bench *b, guint n)
+{
+	SchedSnapshot *s = &b->snap;
+	SchedLimit *L = keep(b, g_new0(SchedLimit, n));
+	const char **projects = keep(b, g_new0(const char *, 20));
+	const char **apps = keep(b, g_new0(const char *, 5));
+
+	for (guint i = 0; i < 20; i++)
+		projects[i] = name(b, "proj", i);
+	apps[0] = "";
+	for (guint i = 1; i < 5; i++)
+		apps[i] = name(b, "app", i);
+	for (guint i = 0; i < n; i++) {
+		SchedLimit *l = &L[i];
+
+		l->name = name(b, "lim", i);
+		l->slots = SCHED_UNLIMITED;
+		l->jobs = SCHED_UNLIMITED;
+		l->slots_per_proc = l->mem = l->swp = l->tmp = -1;
+		switch (i % 8) {
+		case 0:     /* PER_USER = all, SLOTS */
+			l->bucket[SCHED_LIM_USER] = buckets(b, s->n_users, TRUE, 1);
+			l->n_buckets[SCHED_LIM_USER] = s->n_users;
+			l->per[SCHED_LIM_USER] = TRUE;
+			l->slots = 40 + (int)i;
+			break;
+		case 1:     /* QUEUES = one queue, SLOTS */
+			l->bucket[SCHED_LIM_QUEUE] = keep(b, g_new0(guint, s->n_queues));
+			((guint *)l->bucket[SCHED_LIM_QUEUE])[(i * 7) % s->n_queues] = 1;
+			l->n_buckets[SCHED_LIM_QUEUE] = 1;
+			l->slots = 2000;
+			break;
+		case 2:     /* PER_PROJECT = all, JOBS */
+			l->bucket[SCHED_LIM_PROJECT] = buckets(b, 20, TRUE, 1);
+			l->n_buckets[SCHED_LIM_PROJECT] = 20;
+			l->per[SCHED_LIM_PROJECT] = TRUE;
+			l->jobs = 2500;
+			break;
+		case 3:     /* USERS = every tenth user, PER_HOST = all */
+			l->bucket[SCHED_LIM_USER] = buckets(b, s->n_users, FALSE, 10);
+			l->n_buckets[SCHED_LIM_USER] = 1;
+			l->bucket[SCHED_LIM_HOST] = buckets(b, s->n_hosts, TRUE, 1);
+			l->n_buckets[SCHED_LIM_HOST] = s->n_hosts;
+			l->per[SCHED_LIM_HOST] = TRUE;
+			l->slots = 3;
+			break;
+		case 4:     /* PER_QUEUE = all, SLOTS */
+			l->bucket[SCHED_LIM_QUEUE] = buckets(b, s->n_queues, TRUE, 1);
+			l->n_buckets[SCHED_LIM_QUEUE] = s->n_queues;
+			l->per[SCHED_LIM_QUEUE] = TRUE;
+			l->slots = 3000;
+			break;
+		case 5:     /* APPS = one profile, SLOTS */
+			l->bucket[SCHED_LIM_APP] = keep(b, g_new0(guint, 5));
+			((guint *)l->bucket[SCHED_LIM_APP])[1 + i % 4] = 1;
+			l->n_buckets[SCHED_LIM_APP] = 1;
+			l->slots = 9000;
+			break;
+		case 6:     /* HOSTS = a slice of the hosts together, SLOTS */
+			l->bucket[SCHED_LIM_HOST] = buckets(b, s->n_hosts, FALSE, 3);
+			l->n_buckets[SCHED_LIM_HOST] = 1;
+			l->slots = (int)s->n_hosts * 2;
+			break;
+		default:    /* PER_USER = all, PER_HOST = all: JL/U-like */
+			l->bucket[SCHED_LIM_USER] = buckets(b, s->n_users, TRUE, 1);
+			l->n_buckets[SCHED_LIM_USER] = s->n_users;
+			l->per[SCHED_LIM_USER] = TRUE;
+			l->bucket[SCHED_LIM_HOST] = buckets(b, s->n_hosts, TRUE, 1);
+			l->n_buckets[SCHED_LIM_HOST] = s->n_hosts;
+			l->per[SCHED_LIM_HOST] = TRUE;
+			l->slots = 4;
+			break;
+		}
+	}
+	for (guint i = 0; i < s->n_pending; i++) {
+		s->pending[i].project = below(b, 20);
+		s->pending[i].app = below(b, 5);
+	}
+	for (guint i = 0; i < s->n_running; i++) {
+		s->running[i].project = below(b, 20);
+		s->running[i].app = below(b, 5);
+	}
+	s->limits = L;
+	s->n_limits = n;
+	s->projects = projects;
+	s->n_projects = 20;
+	s->apps = apps;
+	s->n_apps = 5;
 }
 
 /* ---- measuring --------------------------------------------------------- */
@@ -540,7 +658,7 @@ usage(void)
 	fprintf(stderr,
 	    "usage: sched-cycle-bench [-p PENDING] [-H HOSTS] [-q QUEUES] "
 	    "[-u USERS] [-r RUNS] [-s SEED] [-f PREEMPT_FOR_BITS] [--smoke]\n"
-	    "  [--no-preemption]\n"
+	    "  [--no-preemption] [--limits N]\n"
 	    "  defaults: 100000 pending, 10000 hosts, 50 queues, 1000 users, "
 	    "5 runs\n");
 	exit(2);
@@ -570,17 +688,18 @@ parse(int argc, char **argv, Opts *o)
 		{ "runs", required_argument, NULL, 'r' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "preempt-for", required_argument, NULL, 'f' },
+		{ "limits", required_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
 	*o = (Opts){ 100000, 10000, 50, 1000, 5, 1, FALSE,
-	    SCHED_PREEMPT_FOR_MINI_JOB };
+	    SCHED_PREEMPT_FOR_MINI_JOB, 0 };
 	while ((c = getopt_long(argc, argv, "p:H:q:u:r:s:f:", longs, NULL)) != -1) {
 		switch (c) {
 		case 'S':
 			*o = (Opts){ 2000, 200, 20, 50, 3, o->seed,
-			    o->no_preemption, o->preempt_for };
+			    o->no_preemption, o->preempt_for, o->n_limits };
 			break;
 		case 'N':
 			o->no_preemption = TRUE;
@@ -592,6 +711,7 @@ parse(int argc, char **argv, Opts *o)
 		case 'r': o->runs = num(optarg); break;
 		case 's': o->seed = num(optarg); break;
 		case 'f': o->preempt_for = (guint)strtoul(optarg, NULL, 0); break;
+		case 'L': o->n_limits = num(optarg); break;
 		default: usage();
 		}
 	}
@@ -621,13 +741,15 @@ main(int argc, char **argv)
 	add_users(&b, o.n_users);
 	add_running(&b);
 	add_pending(&b, o.n_pending);
+	if (o.n_limits > 0)
+		add_limits(&b, o.n_limits);
 	b.snap.preempt_for = o.preempt_for;
 	for (guint q = 0; o.no_preemption && q < b.snap.n_queues; q++)
 		b.snap.queues[q].preemptive = b.snap.queues[q].preemptable = FALSE;
 	fprintf(stderr, "sched-cycle-bench: %u hosts, %u queues (%u pools), "
-	    "%u users, %u running, %u pending, seed %" G_GUINT64_FORMAT "\n",
-	    b.snap.n_hosts, b.snap.n_queues, b.snap.n_pools, b.snap.n_users,
-	    b.snap.n_running, b.snap.n_pending, o.seed);
+	    "%u users, %u running, %u pending, %u limits, seed %" G_GUINT64_FORMAT
+	    "\n", b.snap.n_hosts, b.snap.n_queues, b.snap.n_pools, b.snap.n_users,
+	    b.snap.n_running, b.snap.n_pending, b.snap.n_limits, o.seed);
 
 	t = g_new(double, o.runs);
 	cpu = g_new(double, o.runs);
@@ -661,8 +783,12 @@ main(int argc, char **argv)
 	    t[o.runs - 1], med > 0 ? dispatched / (med / 1000.0) : 0.0);
 	fprintf(stderr, "  CPU time per cycle: median %.2f ms, min %.2f ms\n",
 	    cpu[o.runs / 2], cpu[0]);
-	printf("result\tsched.cycle\t%.2f\tms\n", med);
-	printf("result\tsched.decisions\t%.0f\tdecisions/s\n",
+	/* With limits the figures are sched.cycle_limits and
+	 * sched.decisions_limits (bench/fig/sched-limits.sh). */
+	printf("result\tsched.cycle%s\t%.2f\tms\n",
+	    o.n_limits > 0 ? "_limits" : "", med);
+	printf("result\tsched.decisions%s\t%.0f\tdecisions/s\n",
+	    o.n_limits > 0 ? "_limits" : "",
 	    med > 0 ? dispatched / (med / 1000.0) : 0.0);
 	g_free(t);
 	g_free(cpu);

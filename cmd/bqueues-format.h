@@ -26,6 +26,10 @@ void bhosts_format_table(GString *out, const Basalt__HostList *l,
 void bhosts_format_long(GString *out, const Basalt__HostList *l);
 
 /* USER/GROUP JL/P MAX NJOBS PEND RUN SSUSP USUSP RSV */
+/* blimits: usage rows (LSF's INTERNAL RESOURCE LIMITS) and -c. */
+void blimits_format_table(GString *out, const Basalt__LimitList *l,
+    gboolean wide);
+void blimits_format_config(GString *out, const Basalt__LimitList *l);
 void busers_format_table(GString *out, const Basalt__UserList *l,
 			 gboolean wide);
 

@@ -10,6 +10,7 @@ noinst_LIBRARIES += %reldir%/libbscmd.a
 	%reldir%/bjobs-format.c %reldir%/bjobs-fields.c %reldir%/bjobs-format.h \
 	%reldir%/bqueues-format.c %reldir%/bqueues-format.h \
 	%reldir%/bhosts-format.c %reldir%/busers-format.c \
+	%reldir%/blimits-format.c \
 	%reldir%/bparams-format.c \
 	%reldir%/effective-format.c %reldir%/effective-format.h \
 	%reldir%/pb.h
@@ -42,6 +43,7 @@ bin_PROGRAMS += \
 	%reldir%/bhosts \
 	%reldir%/bparams \
 	%reldir%/busers \
+	%reldir%/blimits \
 	%reldir%/lsid \
 	%reldir%/bkill \
 	%reldir%/bstop \
@@ -67,6 +69,8 @@ bin_PROGRAMS += \
 %canon_reldir%_bparams_LDADD = $(CMD_PROG_LIBS)
 %canon_reldir%_busers_SOURCES = %reldir%/busers.c
 %canon_reldir%_busers_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_blimits_SOURCES = %reldir%/blimits.c
+%canon_reldir%_blimits_LDADD = $(CMD_PROG_LIBS)
 %canon_reldir%_lsid_SOURCES = %reldir%/lsid.c
 %canon_reldir%_lsid_LDADD = $(CMD_PROG_LIBS)
 %canon_reldir%_bkill_SOURCES = %reldir%/bkill.c

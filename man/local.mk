@@ -25,6 +25,7 @@ dist_man_MANS += \
 	%reldir%/man1/bhosts.1 \
 	%reldir%/man1/bparams.1 \
 	%reldir%/man1/busers.1 \
+	%reldir%/man1/blimits.1 \
 	%reldir%/man1/lsid.1 \
 	%reldir%/man1/bkill.1 \
 	%reldir%/man1/bstop.1 \

@@ -13,7 +13,8 @@ noinst_LIBRARIES += %reldir%/libbssched.a
 	%reldir%/sched/plan.c %reldir%/sched/window.c \
 	%reldir%/sched/stage-entitle.c %reldir%/sched/stage-order.c \
 	%reldir%/sched/stage-place.c %reldir%/sched/stage-preempt.c \
-	%reldir%/sched/limits.c
+	%reldir%/sched/limits.c \
+	%reldir%/sched/stage-limits.h %reldir%/sched/stage-limits.c
 
 # What links libbssched.a needs with it: -R evaluation and time windows.
 BSSCHED_LIBS = %reldir%/libbssched.a lib/conf/libbsconf.a \
@@ -23,7 +24,8 @@ BSSCHED_LIBS = %reldir%/libbssched.a lib/conf/libbsconf.a \
 # shared by the daemon and the policy scenarios (tests/sched, bscenario).
 noinst_LIBRARIES += %reldir%/libbsschedin.a
 %canon_reldir%_libbsschedin_a_SOURCES = \
-	%reldir%/sched-input.h %reldir%/sched-input.c
+	%reldir%/sched-input.h %reldir%/sched-input.c \
+	%reldir%/limits-input.c
 %canon_reldir%_libbsschedin_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 
 # state/: the tables and state_apply(), the only mutator.
@@ -50,7 +52,8 @@ sbin_PROGRAMS += %reldir%/mbatchd
 	%reldir%/mbd-orders.h %reldir%/mbd-orders.c \
 	%reldir%/svc/svc.h %reldir%/svc/common.c %reldir%/svc/submit.c \
 	%reldir%/svc/query.c %reldir%/svc/control.c %reldir%/svc/admin.c \
-	%reldir%/svc/select.c %reldir%/svc/bounds.c %reldir%/svc/sight.c
+	%reldir%/svc/select.c %reldir%/svc/bounds.c %reldir%/svc/sight.c \
+	%reldir%/svc/limits.c
 %canon_reldir%_mbatchd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_mbatchd_LDADD = %reldir%/libbseffective.a \
 	%reldir%/libbsstate.a %reldir%/libbsschedin.a %reldir%/libbssched.a \

@@ -134,6 +134,8 @@ static gboolean
 same_pending(const SchedPending *a, const SchedPending *b)
 {
 	return a->reason == b->reason && g_strcmp0(a->pool, b->pool) == 0 &&
+	    g_strcmp0(a->limit, b->limit) == 0 &&
+	    g_strcmp0(a->limit_res, b->limit_res) == 0 &&
 	    memcmp(a->host_counts, b->host_counts, sizeof a->host_counts) == 0;
 }
 

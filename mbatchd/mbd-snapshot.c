@@ -58,6 +58,17 @@ queue_facts(const char *name, SchedInputQueue *out, void *data)
 	out->pool_usage = usage_of(m, name);
 }
 
+/* -app as limits see it: the job's profile, else DEFAULT_APPLICATION. */
+static guint
+app_idx(Build *b, const Basalt__JobSpec *spec)
+{
+	const BsAppConf *def = bs_config_default_app(b->m->cfg);
+
+	if (spec->app_profile != NULL && spec->app_profile[0] != '\0')
+		return sched_input_app(&b->in, spec->app_profile);
+	return sched_input_app(&b->in, def != NULL ? def->name : NULL);
+}
+
 static void
 add_running(Build *b, Job *j, guint queue)
 {
@@ -76,6 +87,9 @@ add_running(Build *b, Job *j, guint queue)
 	r.window_held = j->state == JS_SSUSP && j->preempted_by == 0 &&
 	    g_strcmp0(j->suspend_reason, WINDOW_REASON) == 0;
 	r.terminating = j->window_kill_sent;
+	r.project = sched_input_project(&b->in, job_spec(j)->project);
+	r.app = app_idx(b, job_spec(j));
+	r.resreq = j->spec->resreq;
 	r.allocs = GUINT_TO_POINTER(b->allocs->len + 1);
 	for (guint i = 0; j->exec_hosts[i] != NULL; i++) {
 		gboolean found;
@@ -127,6 +141,8 @@ add_pending(Build *b, Job *j, guint queue)
 	sj.begin_time = spec->begin_time;
 	sj.array_id = j->index > 0 ? j->id : 0;
 	sj.array_limit = j->array_limit;
+	sj.project = sched_input_project(&b->in, spec->project);
+	sj.app = app_idx(b, spec);
 	/* Parsed when the submission was applied (state/apply.c). */
 	if (j->spec->resreq != NULL) {
 		int ptile = bs_resreq_span_ptile(j->spec->resreq);

@@ -244,6 +244,7 @@ sched_input_build(SchedInput *in, const BsConfig *cfg,
 	in->host_index = g_hash_table_new(g_str_hash, g_str_equal);
 	in->user_index = g_hash_table_new(g_str_hash, g_str_equal);
 	in->names = g_string_chunk_new(256);
+	sched_input_limits_init(in);
 
 	add_hosts(in, facts);
 	for (guint i = 0; i < cfg->queues->len; i++)
@@ -365,6 +366,8 @@ sched_input_finish(SchedInput *in, SchedSnapshot *snap)
 	snap->pools = (SchedPool *)(void *)in->pools->data;
 	snap->n_pools = in->pools->len;
 	snap->preempt_for = in->cfg->params->preempt_for;
+	/* Last: limits resolve against every user the jobs brought in. */
+	sched_input_limits(in, snap);
 }
 
 void
@@ -382,6 +385,7 @@ sched_input_free(SchedInput *in)
 	g_array_free(in->user_groups, TRUE);
 	g_hash_table_destroy(in->host_index);
 	g_hash_table_destroy(in->user_index);
+	sched_input_limits_free(in);
 	g_string_chunk_free(in->names);
 	memset(in, 0, sizeof *in);
 }

@@ -60,6 +60,13 @@ typedef struct {
 	GHashTable *host_index;   /* name -> index + 1 */
 	GHashTable *user_index;   /* name -> index + 1 */
 	GStringChunk *names;      /* user names not owned by the caller */
+	/* lsb.resources limits (limits-input.c). */
+	GArray *limits;           /* SchedLimit */
+	GPtrArray *lim_mem;       /* their bucket arrays, freed with in */
+	GPtrArray *projects;      /* const char*: SchedSnapshot.projects */
+	GPtrArray *apps;          /* const char*: SchedSnapshot.apps */
+	GHashTable *project_index;
+	GHashTable *app_index;
 } SchedInput;
 
 /* Hosts, queues, PREEMPTION lists, windows and pools from cfg and the
@@ -76,6 +83,14 @@ gboolean sched_input_queue(const SchedInput *in, const char *name, guint *idx);
  * unless `copy` is set.
  */
 guint sched_input_user(SchedInput *in, const char *name, gboolean copy);
+/* A job's bsub -P (NULL or "": DEFAULT_PROJECT) and -app (NULL: none)
+ * as indexes for SchedJob and SchedRunning. */
+guint sched_input_project(SchedInput *in, const char *name);
+guint sched_input_app(SchedInput *in, const char *name);
+/* limits-input.c, called by build, finish and free. */
+void sched_input_limits_init(SchedInput *in);
+void sched_input_limits(SchedInput *in, SchedSnapshot *snap);
+void sched_input_limits_free(SchedInput *in);
 /* Fix the offsets and fill the configuration side of `snap`: hosts,
  * queues, users, groups, pools and PREEMPT_FOR.  The arrays must not grow
  * afterwards. */

@@ -62,6 +62,7 @@ typedef enum {
 	LSB_PEEK = 10,
 	LSB_ADMIN = 11,
 	LSB_CLUSTER = 12,
+	LSB_LIMITS = 13,
 } LsbMethod;
 
 /* $LSF_ENVDIR, else the built-in SYSCONFDIR/basalt.  g_free() it. */

@@ -404,8 +404,53 @@ typedef struct {
 	GPtrArray *row_lines;   /* GINT_TO_POINTER(line) per row */
 } BsResourceSection;
 
+/*
+ * A Limit section, typed (conf_limits.c).  Each consumer keyword is kept
+ * as written; the scheduler's builder resolves names and groups against
+ * the cluster (mbatchd/limits-input.c).
+ */
+typedef enum {
+	BS_LIMIT_USERS = 0,     /* USERS / PER_USER */
+	BS_LIMIT_QUEUES,        /* QUEUES / PER_QUEUE */
+	BS_LIMIT_HOSTS,         /* HOSTS / PER_HOST */
+	BS_LIMIT_PROJECTS,      /* PROJECTS / PER_PROJECT */
+	BS_LIMIT_APPS,          /* APPS / PER_APP */
+	BS_LIMIT_NCONS
+} BsLimitConsKind;
+
+typedef struct {
+	gboolean set;           /* the keyword was written with a value */
+	gboolean per;           /* the PER_ form: each member apart */
+	gboolean all;           /* `all` was listed */
+	char **names;           /* other names, NULL-terminated; a group written
+	                         * `name/` keeps the slash (group as a whole) */
+	char **excluded;        /* `~name`, the ~ stripped */
+} BsLimitCons;
+
+typedef struct {
+	double value;           /* < 0: not set */
+	gboolean percent;       /* `N%`: of the hosts' memory (PER_HOST only) */
+} BsLimitAmount;
+
+typedef struct {
+	char *name;             /* a numeric resource of lsf.shared */
+	double value;
+} BsLimitResource;
+
+typedef struct {
+	char *name;             /* NAME, or NONAMEnnn when none was given */
+	int line;
+	BsLimitCons cons[BS_LIMIT_NCONS];
+	int slots;              /* BS_CONF_UNLIMITED */
+	double slots_per_processor; /* < 0: not set */
+	int jobs;               /* BS_CONF_UNLIMITED */
+	BsLimitAmount mem, swp, tmp; /* MB or percent */
+	GPtrArray *resources;   /* BsLimitResource*: RESOURCE = [name,n] ... */
+} BsLimitConf;
+
 typedef struct {
 	GPtrArray *sections;    /* BsResourceSection*, file order */
+	GPtrArray *limits;      /* BsLimitConf*, file order (rows in order) */
 } BsResourcesConf;
 
 /* ---- the whole configuration ------------------------------------------- */
@@ -445,6 +490,10 @@ const BsClusterHost *bs_config_cluster_host(const BsConfig *cfg, const char *nam
 const BsHostConf *bs_config_host(const BsConfig *cfg, const char *name); /* lsb.hosts row, then `default` */
 const BsHostGroupConf *bs_config_host_group(const BsConfig *cfg, const char *name);
 const BsUserGroupConf *bs_config_user_group(const BsConfig *cfg, const char *name);
+/* A Limit section of lsb.resources by NAME, or NULL. */
+const BsLimitConf *bs_config_limit(const BsConfig *cfg, const char *name);
+/* The keyword of a consumer kind, "USERS" or "PER_USER" by per. */
+const char *bs_limit_cons_keyword(BsLimitConsKind k, gboolean per);
 /* Local hosts of a host group, nested groups and `~` resolved, in cluster
  * order; NULL if no such group.  g_strfreev() the result. */
 char **bs_config_host_group_expand(const BsConfig *cfg, const char *group);

@@ -14,7 +14,8 @@
  *           list; SLOT_RESERVE in a pool queue; a pool queue in
  *           FAIRSHARE_QUEUES; pool-wide keys set outside the pool's first
  *           queue; lsb.hosts rows and group members that are not cluster
- *           hosts.
+ *           hosts; a Limit section of lsb.resources naming a queue, host
+ *           or host group, or application profile that does not exist.
  * USERS is not checked: a name that is not a user group is taken as an OS
  * user, which LSF does not verify either.
  */
@@ -285,4 +286,9 @@ bs_conf_check(BsConfig *cfg, BsDiags *d)
 	check_queues(&c);
 	check_default_queue(&c);
 	check_default_app(&c);
+	{
+		BsConfCtx res = { d, "lsb.resources", 0 };
+
+		bs_conf_limits_check(cfg, &res);
+	}
 }

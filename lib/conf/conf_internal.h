@@ -53,6 +53,13 @@ void bs_conf_users_load(BsUsersConf *u, const BsConfCtx *ctx, const BsLexFile *f
 BsResourcesConf *bs_conf_resources_new(void);
 void bs_conf_resources_free(BsResourcesConf *r);
 void bs_conf_resources_load(BsResourcesConf *r, const BsConfCtx *ctx, const BsLexFile *f);
+/* conf_limits.c: type one Limit section (its rows, in the column form)
+ * into r->limits, reporting bad values at their line. */
+void bs_conf_limits_load(BsResourcesConf *r, const BsConfCtx *ctx, const BsLexSection *s);
+void bs_conf_limit_free(gpointer p);
+/* Names a Limit section gives that the configuration does not know
+ * (queues, host groups, profiles): warnings, at the section's line. */
+void bs_conf_limits_check(const BsConfig *cfg, const BsConfCtx *ctx);
 
 /* Cross-file checks; file names are those used in diagnostics. */
 void bs_conf_check(BsConfig *cfg, BsDiags *d);

@@ -1,8 +1,9 @@
 /*
  * lsb.resources: section skeleton (lsf-reference.md 3.4, 5.4, 5.5).
  *
- * Limit, HostExport, SharedResourceExport, GuaranteedResourcePool,
- * HybridPlan and HybridConsumer sections are kept as generic records (keys
+ * Limit sections are typed by conf_limits.c (r->limits).  Every section
+ * (Limit, HostExport, SharedResourceExport, GuaranteedResourcePool,
+ * HybridPlan and HybridConsumer) is also kept as a generic record (keys
  * or rows with their line numbers), so the lease, pool and hybrid work can
  * type them later without re-reading the file.  What is cheap to check
  * now is checked: the required keys of the two export sections and that
@@ -49,6 +50,7 @@ bs_conf_resources_new(void)
 	BsResourcesConf *r = g_new0(BsResourcesConf, 1);
 
 	r->sections = g_ptr_array_new_with_free_func(section_free);
+	r->limits = g_ptr_array_new_with_free_func(bs_conf_limit_free);
 	return r;
 }
 
@@ -58,6 +60,7 @@ bs_conf_resources_free(BsResourcesConf *r)
 	if (r == NULL)
 		return;
 	g_ptr_array_unref(r->sections);
+	g_ptr_array_unref(r->limits);
 	g_free(r);
 }
 
@@ -168,6 +171,8 @@ bs_conf_resources_load(BsResourcesConf *r, const BsConfCtx *ctx, const BsLexFile
 			continue;
 		}
 		g_ptr_array_add(r->sections, copy_section(ls));
+		if (g_ascii_strcasecmp(ls->name, "Limit") == 0)
+			bs_conf_limits_load(r, ctx, ls);
 		check_export(ctx, r->sections->pdata[r->sections->len - 1]);
 	}
 }

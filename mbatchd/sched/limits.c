@@ -9,7 +9,8 @@
  * - Job-level headroom: QJOB_LIMIT, UJOB_LIMIT, lsb.users MAX_JOBS of the
  *   user and its groups, which no host choice can change.
  * - Host-level room: MXJ, HJOB_LIMIT, PJOB_LIMIT, JL/U, JL/P of the user
- *   and its groups, and span[ptile].
+ *   and its groups, lsb.resources limits naming hosts (stage-limits.c),
+ *   and span[ptile].
  *
  * A job that fails names the layer that said no, which is what `bjobs -p`
  * shows.
@@ -134,6 +135,9 @@ sched_host_room(Pass *p, const SchedJob *j, guint h, SchedHostReason *why)
 		return 0;
 	if (u->n_groups > 0 && !bound(group_cpu_room(p, j, h),
 	    SCHED_HR_GROUP_CPU, &free, why))
+		return 0;
+	if (p->limits != NULL && !bound(limits_host_room(p->limits,
+	    p->plan->allocs, j, h, why), SCHED_HR_RES_LIMIT, &free, why))
 		return 0;
 	if (j->ptile > 0)
 		free = MIN(free, j->ptile);

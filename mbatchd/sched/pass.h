@@ -7,6 +7,7 @@
 
 #include "count.h"
 #include "sched.h"
+#include "stage-limits.h"
 
 typedef struct Preempt Preempt;
 typedef struct Pools Pools;
@@ -42,6 +43,7 @@ typedef struct {
 	GHashTable *no_victims;   /* Shapes held by MAX_JOBS that found no victims */
 	Preempt *preempt;         /* NULL when no queue may preempt another */
 	Pools *pools;             /* NULL when no queue is in a SLOT_POOL */
+	Limits *limits;           /* NULL when lsb.resources has no Limit */
 } Pass;
 
 /* The stages, in the order sched_run() runs them. */

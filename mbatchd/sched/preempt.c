@@ -14,8 +14,9 @@
  *    list entries naming a queue of equal or higher priority do nothing.
  *
  * 2. When.  A pending job that finds no slots (or is stopped by its user's
- *    or a user group's MAX_JOBS, which suspending jobs can relieve) in a
- *    queue that may preempt.  Queue limits always count suspended jobs, so
+ *    or a user group's MAX_JOBS, or by an lsb.resources limit whose
+ *    PREEMPT_FOR rule exempts suspended jobs, which suspending jobs can
+ *    relieve) in a queue that may preempt.  Queue limits always count suspended jobs, so
  *    a job they stop never preempts.
  *
  * 3. Victims.  RUN jobs (not SSUSP/USUSP, not already preempted in this
@@ -403,8 +404,11 @@ static int
 job_room(Try *t)
 {
 	SchedPendReason why;
+	SchedPending scratch = { 0 };
 
-	return sched_job_headroom(t->p, t->job, &why);
+	/* lsb.resources limits without hosts hold the whole job too. */
+	return MIN(sched_job_headroom(t->p, t->job, &why),
+	    limits_job_room(t->p->limits, t->job, &scratch));
 }
 
 static int
@@ -450,6 +454,10 @@ suspend_run(Pass *p, const SchedRunning *r, int sign)
 			sched_count_suspend(&p->count, s, r->user, al->host,
 			    sign * al->slots);
 	}
+	if (kill)
+		limits_kill(p->limits, r, sign);
+	else
+		limits_suspend(p->limits, r, sign);
 }
 
 static void
@@ -656,10 +664,12 @@ relieve_room(Pass *p, const SchedRunning *run, int sign)
 		c->user[run->user] -= slots;
 		for (guint g = 0; g < u->n_groups; g++)
 			c->group[u->groups[g]] -= slots;
+		limits_kill(p->limits, run, sign);
 	} else {
 		c->susp_user[run->user] += slots;
 		for (guint g = 0; g < u->n_groups; g++)
 			c->susp_group[u->groups[g]] += slots;
+		limits_suspend(p->limits, run, sign);
 	}
 }
 

@@ -26,6 +26,7 @@ static const char *const pend_text[_SCHED_PEND_MAX] = {
 	    "The job array has reached its running element limit",
 	[SCHED_PEND_NO_HOSTS] = "No host can run the job",
 	[SCHED_PEND_POOL_SHARE] = "Queue's slot-pool share reached",
+	[SCHED_PEND_RES_LIMIT] = "Resource limit has been reached",
 };
 
 static const char *const host_text[_SCHED_HR_MAX] = {
@@ -42,6 +43,8 @@ static const char *const host_text[_SCHED_HR_MAX] = {
 	[SCHED_HR_GROUP_CPU] = "User group's per-CPU job slot limit reached",
 	[SCHED_HR_RESREQ] = "Job's resource requirements not satisfied",
 	[SCHED_HR_NOT_ENOUGH] = "Not enough job slot(s)",
+	[SCHED_HR_RES_LIMIT] =
+	    "Resource limit defined on host and/or host group has been reached",
 };
 
 const char *
@@ -67,6 +70,16 @@ sched_pending_format(const SchedPending *p)
 		    p->pool != NULL ? p->pool : "?");
 		return g_string_free(s, FALSE);
 	}
+	if (p->reason == SCHED_PEND_RES_LIMIT) {
+		/* LSF's wording, with the limit's NAME as blimits shows it. */
+		g_string_append_printf(s, "Resource (%s) limit defined %s%s has "
+		    "been reached (Limit Name: %s);",
+		    p->limit_res != NULL ? p->limit_res : "slot",
+		    p->limit_on != NULL ? "on " : "cluster-wide",
+		    p->limit_on != NULL ? p->limit_on : "",
+		    p->limit != NULL ? p->limit : "?");
+		return g_string_free(s, FALSE);
+	}
 	if (p->reason != SCHED_PEND_NO_HOSTS) {
 		g_string_append_printf(s, "%s;", sched_pend_reason_text(p->reason));
 		return g_string_free(s, FALSE);
@@ -78,6 +91,13 @@ sched_pending_format(const SchedPending *p)
 			continue;
 		if (s->len > 0)
 			g_string_append_c(s, '\n');
+		if (r == SCHED_HR_RES_LIMIT && p->limit != NULL) {
+			g_string_append_printf(s, "Resource (%s) limit defined on "
+			    "host and/or host group has been reached (Limit Name: "
+			    "%s): %u host%s;", p->limit_res != NULL ?
+			    p->limit_res : "slot", p->limit, n, n == 1 ? "" : "s");
+			continue;
+		}
 		g_string_append_printf(s, "%s: %u host%s;",
 		    sched_host_reason_text((SchedHostReason)r), n, n == 1 ? "" : "s");
 	}

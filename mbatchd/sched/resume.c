@@ -117,6 +117,7 @@ try_resume(Resume *rs, guint idx)
 		    -r->allocs[a].slots);
 		rs->host_used[r->allocs[a].host] = TRUE;
 	}
+	limits_suspend(p->limits, r, -1);
 	plan_add(p->plan, SCHED_DO_RESUME, idx, 0);
 }
 

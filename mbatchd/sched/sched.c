@@ -9,7 +9,8 @@
  *   stage-entitle.c   entitlement: slot-pool shares (pool.c)
  *   stage-order.c     queue order, and each queue's host order
  *   resume.c          preempted jobs take their slots back first
- *   stage-place.c     placement, job by job, under limits.c and -R
+ *   stage-place.c     placement, job by job, under limits.c, the
+ *                     lsb.resources limits (stage-limits.c) and -R
  *   stage-preempt.c   preemption, for a job placement could not start
  *                     (preempt.c and its helpers choose the victims)
  *
@@ -30,6 +31,7 @@ sched_run(const SchedSnapshot *snap)
 
 	p.plan = plan_new(snap);
 	sched_count_init(&p.count, snap);
+	p.limits = limits_new(snap);
 	stage_windows(&p);
 	stage_entitlement(&p);
 	stage_order(&p);
@@ -43,6 +45,7 @@ sched_run(const SchedSnapshot *snap)
 	g_free(p.order);
 	pools_free(p.pools);
 	preempt_free(p.preempt);
+	limits_free(p.limits);
 	for (guint q = 0; q < snap->n_queues; q++)
 		g_array_free(p.queue_hosts[q], TRUE);
 	g_free(p.queue_hosts);

@@ -169,6 +169,10 @@ typedef struct {
 	 * (resreq-host.c).  NULL: none.  one_host and ptile above are its
 	 * span[], copied out. */
 	const BsResReq *resreq;
+	/* bsub -P and -app, as indexes into SchedSnapshot.projects and
+	 * .apps; read only when the snapshot has limits (stage-limits.c). */
+	guint project;
+	guint app;
 } SchedJob;
 
 typedef enum {
@@ -197,6 +201,11 @@ typedef struct {
 	                           * queue's run window closed (window.c) */
 	gboolean terminating;     /* a kill was already ordered: the window
 	                           * stage does not order it again */
+	/* What lsb.resources limits count (stage-limits.c): -P, -app as
+	 * indexes like SchedJob's, and -R for its rusage. */
+	guint project;
+	guint app;
+	const BsResReq *resreq;
 } SchedRunning;
 
 /* PREEMPT_FOR keywords: the same bits as BsPreemptFor in lib/conf/conf.h,
@@ -210,6 +219,45 @@ typedef enum {
 	SCHED_PREEMPT_FOR_MINI_JOB = 1 << 5,
 	SCHED_PREEMPT_FOR_OPTIMAL_MINI_JOB = 1 << 6,
 } SchedPreemptFor;
+
+/*
+ * An lsb.resources Limit section, resolved against the snapshot by the
+ * builder (mbatchd/limits-input.c).  Each consumer dimension maps a
+ * member (user, queue, host, project, application profile, by index) to
+ * a bucket: NULL is a dimension the limit does not name (every member,
+ * one bucket); else bucket[i] == 0 is a member the limit does not cover
+ * and k > 0 its bucket.  All members share bucket 1 in the plain forms
+ * (USERS = a b: a and b together); the PER_ forms give each member its
+ * own (or a `group/` one for the group).  n_buckets bounds the k.
+ */
+typedef enum {
+	SCHED_LIM_USER = 0,
+	SCHED_LIM_QUEUE,
+	SCHED_LIM_HOST,
+	SCHED_LIM_PROJECT,
+	SCHED_LIM_APP,
+	SCHED_LIM_NDIM
+} SchedLimitDim;
+
+typedef struct {
+	const char *name;
+	const guint *bucket[SCHED_LIM_NDIM];
+	guint n_buckets[SCHED_LIM_NDIM];
+	gboolean per[SCHED_LIM_NDIM];     /* written as PER_ */
+	/* For blimits: the name of bucket k of a PER_ dimension at [k]. */
+	const char *const *bucket_names[SCHED_LIM_NDIM];
+	/* PER_USER naming users one by one (no `group/`): under
+	 * PREEMPT_FOR its per-processor part is USER_JLP, not GROUP_JLP. */
+	gboolean per_single_user;
+	int slots;                /* SCHED_UNLIMITED when not set */
+	double slots_per_proc;    /* < 0 not set */
+	int jobs;                 /* SCHED_UNLIMITED when not set */
+	double mem, swp, tmp;     /* MB, or percent when *_pct; < 0 not set */
+	gboolean mem_pct, swp_pct, tmp_pct;
+	const char *const *res_names; /* RESOURCE names, n_res of them */
+	const double *res_values;
+	guint n_res;
+} SchedLimit;
 
 typedef struct {
 	SchedHost *hosts;
@@ -236,6 +284,14 @@ typedef struct {
 	 * fairshare. */
 	SchedPool *pools;
 	guint n_pools;
+	/* lsb.resources Limit sections; none = nothing to enforce.  Job
+	 * projects and profiles index these names. */
+	SchedLimit *limits;
+	guint n_limits;
+	const char *const *projects;
+	guint n_projects;
+	const char *const *apps;  /* apps[0] is "" : no -app */
+	guint n_apps;
 } SchedSnapshot;
 
 /*
@@ -258,6 +314,7 @@ typedef enum {
 	SCHED_PEND_ARRAY_LIMIT,       /* job array "%N" */
 	SCHED_PEND_NO_HOSTS,          /* the host reasons below tell why */
 	SCHED_PEND_POOL_SHARE,        /* the queue's slot-pool share is used */
+	SCHED_PEND_RES_LIMIT,         /* an lsb.resources Limit is full */
 	_SCHED_PEND_MAX
 } SchedPendReason;
 
@@ -275,6 +332,7 @@ typedef enum {
 	SCHED_HR_GROUP_CPU,           /* lsb.users JL/P of a user group */
 	SCHED_HR_RESREQ,              /* -R select[] or rusage[mem] not met */
 	SCHED_HR_NOT_ENOUGH,          /* free, but fewer slots than the job needs */
+	SCHED_HR_RES_LIMIT,           /* an lsb.resources Limit on hosts is full */
 	_SCHED_HR_MAX
 } SchedHostReason;
 
@@ -284,6 +342,12 @@ typedef struct {
 	/* With SCHED_PEND_POOL_SHARE: the pool's name, from the snapshot
 	 * (valid while the snapshot's strings are). */
 	const char *pool;
+	/* With SCHED_PEND_RES_LIMIT, or a SCHED_HR_RES_LIMIT host count:
+	 * the Limit's NAME, the resource ("slot", "job", "mem", ...) and
+	 * on what it is defined ("user or user group", "queue", ...). */
+	const char *limit;
+	const char *limit_res;
+	const char *limit_on;
 } SchedPending;
 
 /*
@@ -350,6 +414,33 @@ sched_kind_preempts(SchedDecisionKind kind)
 const char *sched_kind_name(SchedDecisionKind kind);
 
 SchedPlan *sched_run(const SchedSnapshot *snap);
+
+/*
+ * What lsb.resources limits hold now (stage-limits.c), counted from the
+ * snapshot's running jobs by the same code the stage uses: for blimits.
+ * One row per limit and bucket in use.  used/limit of a resource not set
+ * in the limit are -1.
+ */
+typedef struct {
+	guint limit;              /* index into SchedSnapshot.limits */
+	/* The member each PER_ dimension names in this row, or NULL. */
+	const char *member[SCHED_LIM_NDIM];
+	int slots_used, slots_max;
+	int jobs_used, jobs_max;
+	double mem_used, mem_max, swp_used, swp_max, tmp_used, tmp_max;
+	double *res_used;         /* [n_res of the limit] */
+} SchedLimitUsage;
+
+GArray *sched_limits_usage(const SchedSnapshot *snap);
+void sched_limits_usage_free(GArray *rows);
+
+/*
+ * For queue-based fairshare: how many more slots jobs of queue q (of any
+ * user, project and profile the limits could cover) could take under the
+ * lsb.resources limits that cover every job of the queue, counted from
+ * the snapshot's running jobs; INT_MAX when no such limit binds it.
+ */
+int sched_limits_queue_room(const SchedSnapshot *snap, guint q);
 void sched_plan_free(SchedPlan *plan);
 
 /* LSF's wording for a reason, as `bjobs -p` prints it. */

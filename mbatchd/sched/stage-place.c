@@ -31,6 +31,7 @@ typedef struct {
 	guint queue, user;
 	int min_slots, ptile;
 	gboolean one_host;
+	guint project, app;       /* what lsb.resources limits also read */
 } Shape;
 
 static guint
@@ -39,7 +40,8 @@ shape_hash(gconstpointer p)
 	const Shape *s = p;
 
 	return (s->queue * 31u + s->user) * 31u + (guint)s->min_slots * 7u +
-	    (guint)s->ptile * 3u + (guint)s->one_host;
+	    (guint)s->ptile * 3u + (guint)s->one_host + s->project * 131u +
+	    s->app * 17u;
 }
 
 static gboolean
@@ -49,7 +51,8 @@ shape_equal(gconstpointer a, gconstpointer b)
 
 	return x->queue == y->queue && x->user == y->user &&
 	    x->min_slots == y->min_slots && x->ptile == y->ptile &&
-	    x->one_host == y->one_host;
+	    x->one_host == y->one_host && x->project == y->project &&
+	    x->app == y->app;
 }
 
 static gboolean
@@ -206,6 +209,7 @@ place(Pass *p, const SchedJob *j, int want, SchedPending *pend)
 	guint first = allocs->len;
 	int got = 0;
 
+	limits_place_begin(p->limits, j, first, pend);
 	if (j->asked_hosts != NULL)
 		place_asked(p, j, want, &got, pend);
 	else
@@ -246,6 +250,7 @@ sched_commit(Pass *p, guint idx, guint first, guint n)
 	}
 	if (j->array_id != 0)
 		sched_count_add_array(&p->count, j->array_id);
+	limits_commit(p->limits, p->plan->allocs, j, first, n);
 	g_array_append_val(p->plan->decisions, d);
 }
 
@@ -271,20 +276,31 @@ sched_consider(Pass *p, guint idx)
 {
 	const SchedJob *j = &p->snap->pending[idx];
 	SchedPending *pend = &p->plan->pending[idx];
-	Shape shape = { j->queue, j->user, j->min_slots, j->ptile, j->one_host };
+	gboolean pa = limits_hosts_read_job(p->limits);
+	Shape shape = { j->queue, j->user, j->min_slots, j->ptile, j->one_host,
+		pa ? j->project : 0, pa ? j->app : 0 };
 	gboolean memo = j->asked_hosts == NULL &&
-	    !sched_resreq_constrains(j->resreq);
+	    !sched_resreq_constrains(j->resreq) &&
+	    !limits_job_varies(p->limits, j);
 	const SchedPending *known;
 	guint first, n;
 	int want, room;
 
 	pend->pool = NULL;
+	pend->limit = NULL;
 	pend->reason = sched_job_gate(p, j);
 	if (pend->reason != SCHED_PEND_NONE)
 		return;
 	want = MIN(j->max_slots, sched_job_headroom(p, j, &pend->reason));
 	if (pend->reason != SCHED_PEND_NONE) {
 		if (relievable(pend->reason))
+			try_preempt_for_limit(p, idx, &shape, memo);
+		return;
+	}
+	/* lsb.resources limits that name no hosts hold the whole job. */
+	want = MIN(want, limits_job_room(p->limits, j, pend));
+	if (pend->reason != SCHED_PEND_NONE) {
+		if (limits_held_relievable(p->limits))
 			try_preempt_for_limit(p, idx, &shape, memo);
 		return;
 	}

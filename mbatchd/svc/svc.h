@@ -99,6 +99,9 @@ void svc_users(Basalt__BatchService_Service *svc, const Basalt__UserQuery *req,
 void svc_cluster(Basalt__BatchService_Service *svc,
     const Basalt__ClusterInfoRequest *req, Basalt__ClusterInfo_Closure closure,
     void *call);
+void svc_limits(Basalt__BatchService_Service *svc,
+    const Basalt__LimitQuery *req, Basalt__LimitList_Closure closure,
+    void *call);
 void svc_control(Basalt__BatchService_Service *svc,
     const Basalt__JobControlRequest *req,
     Basalt__JobControlReply_Closure closure, void *call);

@@ -13,6 +13,7 @@ INTEGRATION_TESTS = \
 	%reldir%/t0200-preempt.sh \
 	%reldir%/t0210-app.sh \
 	%reldir%/t0220-effective.sh \
+	%reldir%/t0230-lsb-limits.sh \
 	%reldir%/t0300-pool.sh \
 	%reldir%/t0310-windows.sh \
 	%reldir%/t0320-resreq.sh \

@@ -205,6 +205,68 @@ START_TEST(test_busers_table)
 }
 END_TEST
 
+START_TEST(test_blimits_table)
+{
+	GS(out);
+	Basalt__LimitUsage a = BASALT__LIMIT_USAGE__INIT, b = BASALT__LIMIT_USAGE__INIT;
+	Basalt__LimitUsage *rows[] = { &a, &b };
+	Basalt__LimitList l = BASALT__LIMIT_LIST__INIT;
+	Basalt__KeyValue k1 = BASALT__KEY_VALUE__INIT, k2 = BASALT__KEY_VALUE__INIT;
+	Basalt__KeyValue *kv[] = { &k1, &k2 };
+	Basalt__LimitConfig c = BASALT__LIMIT_CONFIG__INIT;
+	Basalt__LimitConfig *cs[] = { &c };
+	char *rn[] = { "lic" };
+	double ru[] = { 1 }, rm[] = { 2 };
+
+	blimits_format_table(out, &l, FALSE);
+	ck_assert_str_eq(out->str, "No resource usage found.\n");
+	g_string_truncate(out, 0);
+	a.name = "ulim";
+	a.users = "alice";
+	a.queues = a.hosts = a.projects = a.apps = "-";
+	a.slots_used = 2;
+	a.slots_max = 2;
+	a.jobs_used = a.jobs_max = -1;
+	a.mem_used = a.mem_max = a.swp_used = a.swp_max = -1;
+	a.tmp_used = a.tmp_max = -1;
+	b = a;
+	b.name = "a_long_limit_name";
+	b.users = "-";
+	b.queues = "normal";
+	b.slots_used = b.slots_max = -1;
+	b.mem_used = 600;
+	b.mem_max = 1000;
+	b.res_names = rn;
+	b.n_res_names = 1;
+	b.res_used = ru;
+	b.n_res_used = 1;
+	b.res_max = rm;
+	b.n_res_max = 1;
+	l.limits = rows;
+	l.n_limits = 2;
+	blimits_format_table(out, &l, FALSE);
+	ck_assert_str_eq(out->str,
+		"INTERNAL RESOURCE LIMITS:\n\n"
+		"    NAME         USERS        QUEUES       HOSTS        PROJECTS        SLOTS      MEM      TMP      SWP     JOBS      lic\n"
+		"    ulim         alice        -            -            -                 2/2        -        -        -        -        -\n"
+		"    a_long_limi* -            normal       -            -                   - 600/1000        -        -        -      1/2\n");
+	k1.key = "NAME";
+	k1.value = "ulim";
+	k2.key = "SLOTS";
+	k2.value = "2";
+	c.keys = kv;
+	c.n_keys = 2;
+	l.configured = cs;
+	l.n_configured = 1;
+	g_string_truncate(out, 0);
+	blimits_format_config(out, &l);
+	ck_assert_str_eq(out->str, "Begin Limit\n"
+		"NAME                = ulim\n"
+		"SLOTS               = 2\n"
+		"End Limit\n");
+}
+END_TEST
+
 static Basalt__ParamsReply
 params(Basalt__KeyValue **kv, size_t n)
 {
@@ -301,6 +363,7 @@ main(void)
 	tcase_add_test(tc, test_bhosts_table);
 	tcase_add_test(tc, test_bhosts_long);
 	tcase_add_test(tc, test_busers_table);
+	tcase_add_test(tc, test_blimits_table);
 	tcase_add_test(tc, test_bparams_short);
 	tcase_add_test(tc, test_bparams_long_and_all);
 	suite_add_tcase(s, tc);

@@ -179,7 +179,7 @@ START_TEST(test_unknown_method_keeps_connection)
 	raw_send_request(fd, 1, 99, &req.base);
 	env = expect_reply(fd, 1, BASALT__RPC_STATUS__RPC_STATUS_BAD_METHOD);
 	ck_assert_msg(strstr(env->error, "unknown method 99 of "
-	    "basalt.BatchService (13 methods)"), "%s", env->error);
+	    "basalt.BatchService (14 methods)"), "%s", env->error);
 	basalt__envelope__free_unpacked(env, NULL);
 	ck_assert(log_wait("request 1: unknown method 99", 1, 5000));
 

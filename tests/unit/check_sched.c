@@ -172,6 +172,79 @@ START_TEST(test_host_fills_mid_pass)
 }
 END_TEST
 
+/*
+ * lsb.resources limits outside a pass: sched_limits_usage() (blimits)
+ * and sched_limits_queue_room() (the slot-pool count) read what the
+ * running jobs hold, by the stage's own counting.
+ */
+START_TEST(test_limits_usage_and_queue_room)
+{
+	guint qn = queue("normal", 30), qs = queue("short", 20);
+	guint a = user("alice"), b = user("bob"), h = host("hA", 8);
+	static guint per_queue[2] = { 1, 2 };    /* PER_QUEUE = all */
+	static guint users_ab[2] = { 1, 1 };     /* USERS = alice bob */
+	static const char *qnames[3] = { "", "normal", "short" };
+	SchedAlloc al[3] = { { h, 2 }, { h, 1 }, { h, 1 } };
+	SchedRunning r[3] = { { 0 } };
+	SchedLimit lim[2] = { { 0 } };
+	GArray *rows;
+
+	for (guint i = 0; i < 3; i++) {
+		r[i].id = 100 + i;
+		r[i].queue = i == 2 ? qs : qn;
+		r[i].user = i == 0 ? a : b;
+		r[i].allocs = &al[i];
+		r[i].n_allocs = 1;
+	}
+	r[2].state = SCHED_RUN_USUSP;
+	t.snap.running = r;
+	t.snap.n_running = 3;
+	for (guint i = 0; i < 2; i++) {
+		lim[i].slots = SCHED_UNLIMITED;
+		lim[i].jobs = SCHED_UNLIMITED;
+		lim[i].slots_per_proc = lim[i].mem = lim[i].swp = lim[i].tmp = -1;
+	}
+	lim[0].name = "perq";
+	lim[0].bucket[SCHED_LIM_QUEUE] = per_queue;
+	lim[0].n_buckets[SCHED_LIM_QUEUE] = 2;
+	lim[0].per[SCHED_LIM_QUEUE] = TRUE;
+	lim[0].bucket_names[SCHED_LIM_QUEUE] = qnames;
+	lim[0].slots = 5;
+	lim[1].name = "ab";
+	lim[1].bucket[SCHED_LIM_USER] = users_ab;
+	lim[1].n_buckets[SCHED_LIM_USER] = 1;
+	lim[1].jobs = 4;
+	t.snap.limits = lim;
+	t.snap.n_limits = 2;
+
+	rows = sched_limits_usage(&t.snap);
+	ck_assert_uint_eq(rows->len, 3);
+	for (guint i = 0; i < rows->len; i++) {
+		const SchedLimitUsage *u = &g_array_index(rows, SchedLimitUsage, i);
+
+		if (u->limit == 1) {
+			/* Suspended jobs count: no preemption configured. */
+			ck_assert_int_eq(u->jobs_used, 3);
+			ck_assert_int_eq(u->jobs_max, 4);
+			ck_assert_int_eq(u->slots_used, -1);
+			ck_assert_ptr_null(u->member[SCHED_LIM_USER]);
+		} else if (strcmp(u->member[SCHED_LIM_QUEUE], "normal") == 0) {
+			ck_assert_int_eq(u->slots_used, 3);
+			ck_assert_int_eq(u->slots_max, 5);
+		} else {
+			ck_assert_str_eq(u->member[SCHED_LIM_QUEUE], "short");
+			ck_assert_int_eq(u->slots_used, 1);
+		}
+	}
+	sched_limits_usage_free(rows);
+	/* "ab" names users, so it binds no whole queue; perq does. */
+	ck_assert_int_eq(sched_limits_queue_room(&t.snap, qn), 2);
+	ck_assert_int_eq(sched_limits_queue_room(&t.snap, qs), 4);
+	t.snap.n_limits = 0;
+	ck_assert_int_eq(sched_limits_queue_room(&t.snap, qn), G_MAXINT);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -180,6 +253,7 @@ main(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_host_fills_mid_pass);
+	tcase_add_test(tc, test_limits_usage_and_queue_room);
 	suite_add_tcase(s, tc);
 	return bs_run_suite(s);
 }

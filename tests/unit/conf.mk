@@ -1,6 +1,8 @@
 # Check suites for lib/conf.  Data files are read through $top_srcdir.
-check_PROGRAMS += %reldir%/check_conf_lex %reldir%/check_conf_load %reldir%/check_conf_apps
-TESTS += %reldir%/check_conf_lex %reldir%/check_conf_load %reldir%/check_conf_apps
+check_PROGRAMS += %reldir%/check_conf_lex %reldir%/check_conf_load %reldir%/check_conf_apps \
+	%reldir%/check_conf_limits
+TESTS += %reldir%/check_conf_lex %reldir%/check_conf_load %reldir%/check_conf_apps \
+	%reldir%/check_conf_limits
 %canon_reldir%_check_conf_lex_SOURCES = %reldir%/check_conf_lex.c
 %canon_reldir%_check_conf_lex_CFLAGS = $(TEST_CFLAGS)
 %canon_reldir%_check_conf_lex_LDADD = lib/conf/libbsconf.a lib/util/libbsutil.a $(TEST_LIBS)
@@ -10,4 +12,7 @@ TESTS += %reldir%/check_conf_lex %reldir%/check_conf_load %reldir%/check_conf_ap
 %canon_reldir%_check_conf_apps_SOURCES = %reldir%/check_conf_apps.c %reldir%/conf_test.h
 %canon_reldir%_check_conf_apps_CFLAGS = $(TEST_CFLAGS)
 %canon_reldir%_check_conf_apps_LDADD = lib/conf/libbsconf.a lib/util/libbsutil.a $(TEST_LIBS)
+%canon_reldir%_check_conf_limits_SOURCES = %reldir%/check_conf_limits.c %reldir%/conf_test.h
+%canon_reldir%_check_conf_limits_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_conf_limits_LDADD = lib/conf/libbsconf.a lib/util/libbsutil.a $(TEST_LIBS)
 EXTRA_DIST += %reldir%/conf-data

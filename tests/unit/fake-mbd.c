@@ -324,6 +324,16 @@ fake_cluster(Basalt__BatchService_Service *s,
 	done(&r, call);
 }
 
+static void
+fake_limits(Basalt__BatchService_Service *s, const Basalt__LimitQuery *req,
+    Basalt__LimitList_Closure done, void *call)
+{
+	Basalt__LimitList r = BASALT__LIMIT_LIST__INIT;
+
+	keep(LSB_LIMITS, &req->base);
+	done(&r, call);
+}
+
 static Basalt__BatchService_Service fake_service =
     BASALT__BATCH_SERVICE__INIT(fake_);
 

@@ -64,12 +64,23 @@ parse_allocs(Scenario *s, const char *v, int line, SchedRunning *r, GError **err
 	return TRUE;
 }
 
+/* -app as mbatchd gives it to limits: the profile, else the default. */
+static guint
+scn_job_app(Scenario *s, const char *app)
+{
+	const BsAppConf *def = bs_config_default_app(s->cfg);
+
+	if (app != NULL)
+		return sched_input_app(&s->in, app);
+	return sched_input_app(&s->in, def != NULL ? def->name : NULL);
+}
+
 static gboolean
 run_line(Scenario *s, char **argv, int line, GError **error)
 {
 	SchedRunning r = { 0 };
 	guint32 index;
-	const char *queue = NULL, *user = "user1", *app = NULL;
+	const char *queue = NULL, *user = "user1", *app = NULL, *project = NULL;
 	gboolean have_hosts = FALSE, preempted = FALSE;
 	gint64 ran = 0;
 
@@ -86,6 +97,16 @@ run_line(Scenario *s, char **argv, int line, GError **error)
 			user = v;
 		} else if ((v = scn_kv(argv[i], "app")) != NULL) {
 			app = v;
+		} else if ((v = scn_kv(argv[i], "P")) != NULL) {
+			project = v;
+		} else if ((v = scn_kv(argv[i], "R")) != NULL) {
+			g_autoptr(GError) err = NULL;
+			BsResReq *rr = bs_resreq_parse(v, &err);
+
+			if (rr == NULL)
+				FAIL(line, "run: R: %s", err->message);
+			g_ptr_array_add(s->resreqs, rr);
+			r.resreq = rr;
 		} else if ((v = scn_kv(argv[i], "hosts")) != NULL) {
 			if (!parse_allocs(s, v, line, &r, error))
 				return FALSE;
@@ -135,6 +156,8 @@ run_line(Scenario *s, char **argv, int line, GError **error)
 		r.max_preempt = mp == BS_CONF_UNLIMITED ? 0 : mp;
 	}
 	r.user = sched_input_user(&s->in, user, TRUE);
+	r.project = sched_input_project(&s->in, project);
+	r.app = scn_job_app(s, app);
 	r.start_time = g_date_time_to_unix(s->now) - ran;
 	r.preempted = preempted;
 	g_array_append_val(s->running, r);
@@ -147,7 +170,7 @@ pend_line(Scenario *s, char **argv, int line, GError **error)
 {
 	SchedJob job = { 0 };
 	SchedJob *j = &job;
-	const char *queue = NULL, *user = "user1";
+	const char *queue = NULL, *user = "user1", *app = NULL, *project = NULL;
 	guint start = s->ints->len;
 
 	if (!scn_parse_job_id(argv[1], &j->id, &j->array_index))
@@ -162,6 +185,12 @@ pend_line(Scenario *s, char **argv, int line, GError **error)
 			queue = v;
 		} else if ((v = scn_kv(argv[i], "user")) != NULL) {
 			user = v;
+		} else if ((v = scn_kv(argv[i], "P")) != NULL) {
+			project = v;
+		} else if ((v = scn_kv(argv[i], "app")) != NULL) {
+			if (bs_config_app(s->cfg, v) == NULL)
+				FAIL(line, "pend: no application profile %s", v);
+			app = v;
 		} else if ((v = scn_kv(argv[i], "n")) != NULL) {
 			g_auto(GStrv) mm = g_strsplit(v, ",", 3);
 			gint64 lo, hi;
@@ -230,6 +259,8 @@ pend_line(Scenario *s, char **argv, int line, GError **error)
 		j->n_asked_hosts = s->ints->len - start;
 	}
 	j->user = sched_input_user(&s->in, user, TRUE);
+	j->project = sched_input_project(&s->in, project);
+	j->app = scn_job_app(s, app);
 	g_array_append_val(s->pending, job);
 	return TRUE;
 }
