@@ -13,7 +13,8 @@ noinst_LIBRARIES += %reldir%/libbssched.a
 	%reldir%/sched/plan.c %reldir%/sched/window.c \
 	%reldir%/sched/stage-entitle.c %reldir%/sched/stage-order.c \
 	%reldir%/sched/stage-place.c %reldir%/sched/stage-preempt.c \
-	%reldir%/sched/limits.c
+	%reldir%/sched/limits.c %reldir%/sched/stage-reserve.c \
+	%reldir%/sched/reserve.h
 
 # What links libbssched.a needs with it: -R evaluation and time windows.
 BSSCHED_LIBS = %reldir%/libbssched.a lib/conf/libbsconf.a \

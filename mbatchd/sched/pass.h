@@ -10,6 +10,7 @@
 
 typedef struct Preempt Preempt;
 typedef struct Pools Pools;
+typedef struct Reserve Reserve;
 
 /* open.c: one queue's candidate hosts that may still take its jobs. */
 typedef struct {
@@ -42,6 +43,7 @@ typedef struct {
 	GHashTable *no_victims;   /* Shapes held by MAX_JOBS that found no victims */
 	Preempt *preempt;         /* NULL when no queue may preempt another */
 	Pools *pools;             /* NULL when no queue is in a SLOT_POOL */
+	Reserve *reserve;         /* NULL when no queue has SLOT_RESERVE */
 } Pass;
 
 /* The stages, in the order sched_run() runs them. */

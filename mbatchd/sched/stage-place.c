@@ -26,11 +26,13 @@
 #include <string.h>
 
 #include "pass.h"
+#include "reserve.h"
 
 typedef struct {
 	guint queue, user;
 	int min_slots, ptile;
 	gboolean one_host;
+	gint64 run_limit;         /* backfill candidates only, else 0 */
 } Shape;
 
 static guint
@@ -39,7 +41,7 @@ shape_hash(gconstpointer p)
 	const Shape *s = p;
 
 	return (s->queue * 31u + s->user) * 31u + (guint)s->min_slots * 7u +
-	    (guint)s->ptile * 3u + (guint)s->one_host;
+	    (guint)s->ptile * 3u + (guint)s->one_host + (guint)s->run_limit * 13u;
 }
 
 static gboolean
@@ -49,7 +51,7 @@ shape_equal(gconstpointer a, gconstpointer b)
 
 	return x->queue == y->queue && x->user == y->user &&
 	    x->min_slots == y->min_slots && x->ptile == y->ptile &&
-	    x->one_host == y->one_host;
+	    x->one_host == y->one_host && x->run_limit == y->run_limit;
 }
 
 static gboolean
@@ -193,6 +195,28 @@ place_open(Pass *p, const SchedJob *j, int want, int *got, SchedPending *pend)
 		pend->host_counts[r] += oh->closed[r];
 }
 
+/* A backfill candidate (stage-reserve.c): hosts whose reserved slots
+ * filled them are out of the open lists; look at those too.  Their
+ * reasons were counted with the open list's. */
+static void
+place_reserved(Pass *p, const SchedJob *j, int want, int *got, guint first)
+{
+	g_autoptr(GArray) hosts = reserve_hosts(p, j->queue);
+	SchedPending ignored = { 0 };
+
+	for (guint i = 0; i < hosts->len && *got < want; i++) {
+		guint h = g_array_index(hosts, guint, i);
+		gboolean taken = FALSE;
+
+		for (guint a = first; a < p->plan->allocs->len && !taken; a++)
+			taken = g_array_index(p->plan->allocs, SchedAlloc, a).host == h;
+		if (taken || !sched_host_usable(p, j, h))
+			continue;
+		if (try_host(p, j, h, want, got, &ignored) && j->one_host)
+			break;
+	}
+}
+
 /*
  * Choose hosts for up to `want` slots (at least min_slots), the first in
  * the queue's order that have room.  On success the allocations are
@@ -210,6 +234,9 @@ place(Pass *p, const SchedJob *j, int want, SchedPending *pend)
 		place_asked(p, j, want, &got, pend);
 	else
 		place_open(p, j, want, &got, pend);
+	if (got < want && !(j->one_host && got > 0) &&
+	    reserve_backfill_candidate(p, j))
+		place_reserved(p, j, want, &got, first);
 	if (got >= j->min_slots)
 		return allocs->len - first;
 	/* Hosts that offered some slots were not enough together. */
@@ -266,14 +293,19 @@ try_preempt_for_limit(Pass *p, guint idx, const Shape *shape, gboolean memo)
 		g_hash_table_add(p->no_victims, g_memdup2(shape, sizeof *shape));
 }
 
-void
-sched_consider(Pass *p, guint idx)
+static void
+consider(Pass *p, guint idx)
 {
 	const SchedJob *j = &p->snap->pending[idx];
 	SchedPending *pend = &p->plan->pending[idx];
-	Shape shape = { j->queue, j->user, j->min_slots, j->ptile, j->one_host };
+	Shape shape = { j->queue, j->user, j->min_slots, j->ptile, j->one_host,
+	    reserve_backfill_candidate(p, j) ? j->run_limit : 0 };
+	/* A job that may reserve collects slots even where its shape found
+	 * no host: it takes its own turn. */
 	gboolean memo = j->asked_hosts == NULL &&
-	    !sched_resreq_constrains(j->resreq);
+	    !sched_resreq_constrains(j->resreq) &&
+	    !(p->reserve != NULL && p->snap->queues[j->queue].reserve_time > 0 &&
+	    j->min_slots > 1);
 	const SchedPending *known;
 	guint first, n;
 	int want, room;
@@ -319,6 +351,16 @@ sched_consider(Pass *p, guint idx)
 		    g_memdup2(pend, sizeof *pend));
 }
 
+/* One job's turn; a job of a SLOT_RESERVE queue gets its reserved slots
+ * back before and collects more after (stage-reserve.c). */
+void
+sched_consider(Pass *p, guint idx)
+{
+	reserve_turn_begin(p, idx);
+	consider(p, idx);
+	reserve_turn_end(p, idx);
+}
+
 void
 stage_place(Pass *p)
 {
@@ -327,10 +369,12 @@ stage_place(Pass *p)
 	p->open = open_new(snap);
 	p->blocked = g_hash_table_new_full(shape_hash, shape_equal, g_free, g_free);
 	p->no_victims = g_hash_table_new_full(shape_hash, shape_equal, g_free, NULL);
+	p->reserve = reserve_new(p);
 	for (guint i = 0; i < snap->n_pending; i++)
 		if (!pools_take_turn(p, p->order[i]))
 			sched_consider(p, p->order[i]);
 	pools_finish(p);
+	reserve_finish(p);
 }
 
 void
@@ -342,4 +386,5 @@ stage_place_clear(Pass *p)
 		g_hash_table_destroy(p->no_victims);
 	if (p->open != NULL)
 		open_free(p->open, p->snap->n_queues);
+	reserve_free(p->reserve);
 }
