@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "mbatchd/mbd-reserve.h"
 #include "mbatchd/svc/svc.h"
 
 #define E(code) BASALT__ERROR_CODE__ERROR_CODE_##code
@@ -501,6 +502,9 @@ svc_hosts(Basalt__BatchService_Service *svc, const Basalt__HostQuery *req,
 		hi->jl_u = hc != NULL ? hc->jl_u : BS_CONF_UNLIMITED;
 		hi->ncpus = ncpus;
 		host_counts(counts, ch->name, hi);
+		/* Reserved slots are part of NJOBS, as LSF counts them. */
+		hi->rsv = reserve_on_host(m, ch->name);
+		hi->njobs += hi->rsv;
 		hi->status = (char *)host_status(m, ch->name, l, hi, now);
 		if (l != NULL) {
 			hi->mem_kb = l->mem_kb;

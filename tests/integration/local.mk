@@ -30,6 +30,9 @@ INTEGRATION_TESTS += \
 	%reldir%/t0160-preempt-race.sh \
 	%reldir%/t0170-ghost.sh \
 	%reldir%/t0180-start-order-limit.sh
+# Issue 12: slot reservation and backfill.
+INTEGRATION_TESTS += \
+	%reldir%/t0330-reserve.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS)
 SH_LOG_COMPILER = $(SHELL)
