@@ -25,7 +25,9 @@ void reserve_turn_end(Pass *p, guint idx);
 
 /* Whether j may backfill into reserved slots this pass (BACKFILL queue,
  * a run limit, some reservation held). */
-gboolean reserve_backfill_candidate(const Pass *p, const SchedJob *j);
+gboolean reserve_backfill_candidate(Pass *p, const SchedJob *j);
+/* Whether pending job idx came into the pass with a reservation. */
+gboolean reserve_holds(const Pass *p, guint idx);
 /* Reserved slots on host h that j may borrow, for the host limits: all
  * of them (MXJ), those of j's queue (HJOB_LIMIT, PJOB_LIMIT) and of j's
  * user (JL/U, JL/P).  Zero for a job that is no candidate. */
@@ -33,7 +35,7 @@ void reserve_borrow(Pass *p, const SchedJob *j, guint h, int *all, int *queue,
     int *user);
 /* Hosts holding reserved slots, in queue q's host order (for the walk of
  * a backfill candidate: the open host lists leave full hosts out). */
-GArray *reserve_hosts(Pass *p, guint q);
+const GArray *reserve_hosts(Pass *p, guint q);
 
 /* After placement: the reservations held go into the plan. */
 void reserve_finish(Pass *p);

@@ -201,7 +201,7 @@ place_open(Pass *p, const SchedJob *j, int want, int *got, SchedPending *pend)
 static void
 place_reserved(Pass *p, const SchedJob *j, int want, int *got, guint first)
 {
-	g_autoptr(GArray) hosts = reserve_hosts(p, j->queue);
+	const GArray *hosts = reserve_hosts(p, j->queue);
 	SchedPending ignored = { 0 };
 
 	for (guint i = 0; i < hosts->len && *got < want; i++) {
@@ -300,12 +300,10 @@ consider(Pass *p, guint idx)
 	SchedPending *pend = &p->plan->pending[idx];
 	Shape shape = { j->queue, j->user, j->min_slots, j->ptile, j->one_host,
 	    reserve_backfill_candidate(p, j) ? j->run_limit : 0 };
-	/* A job that may reserve collects slots even where its shape found
-	 * no host: it takes its own turn. */
+	/* A job that came with a reservation has its own slots back this
+	 * turn: what its shape found before does not hold for it. */
 	gboolean memo = j->asked_hosts == NULL &&
-	    !sched_resreq_constrains(j->resreq) &&
-	    !(p->reserve != NULL && p->snap->queues[j->queue].reserve_time > 0 &&
-	    j->min_slots > 1);
+	    !sched_resreq_constrains(j->resreq) && !reserve_holds(p, idx);
 	const SchedPending *known;
 	guint first, n;
 	int want, room;

@@ -53,10 +53,20 @@ struct Reserve {
 	guint *held_of;           /* [n_pending]: index + 1 into held, 0 none */
 	gint64 *banned;           /* [n_pending]: may not reserve before */
 	gboolean *started;        /* [n_pending]: dispatched this pass */
-	GHashTable *by_host;      /* host + 1 -> GArray of alloc indexes */
+	/* The allocs on each host, as lists through `on_host`: looked up
+	 * for every host a backfill candidate considers. */
+	guint *host_head;         /* [n_hosts]: last alloc on it + 1, 0 none */
+	GArray *on_host;          /* guint per alloc: previous on its host + 1 */
+	GArray *hosts;            /* hosts that ever had a reservation */
+	GArray **queue_hosts;     /* [n_queues]: those, in the queue's order */
+	guint *queue_hosts_len;   /* [n_queues]: hosts->len when sorted */
 	GArray **host_run;        /* [n_hosts]: running job indexes, lazily */
 	guint n_counted;          /* held reservations counted now */
+	guint gen;                /* bumped whenever a reservation is counted */
+	guint latest_gen;         /* gen when latest_start was computed + 1 */
+	gint64 latest_start;      /* the latest known start of those counted */
 	guint decisions_before;   /* plan length at the turn's start */
+	guint n_hosts, n_queues;
 };
 
 static const SchedQueue *
@@ -95,6 +105,7 @@ count_held(Pass *p, Held *h, int sign)
 			open_reopen(p, a->host);
 	}
 	h->counted = sign > 0;
+	p->reserve->gen++;
 	if (sign > 0)
 		p->reserve->n_counted++;
 	else
@@ -105,13 +116,12 @@ static void
 index_alloc(Reserve *r, guint i)
 {
 	guint host = g_array_index(r->allocs, SchedAlloc, i).host;
-	GArray *list = g_hash_table_lookup(r->by_host, GUINT_TO_POINTER(host + 1));
 
-	if (list == NULL) {
-		list = g_array_new(FALSE, FALSE, sizeof(guint));
-		g_hash_table_insert(r->by_host, GUINT_TO_POINTER(host + 1), list);
-	}
-	g_array_append_val(list, i);
+	g_array_set_size(r->on_host, i + 1);
+	g_array_index(r->on_host, guint, i) = r->host_head[host];
+	if (r->host_head[host] == 0)
+		g_array_append_val(r->hosts, host);
+	r->host_head[host] = i + 1;
 }
 
 /* A new held reservation over allocs [first, end of r->allocs). */
@@ -129,12 +139,6 @@ add_held(Reserve *r, guint job, guint first, gint64 since)
 	g_array_append_val(r->held, h);
 	r->held_of[job] = r->held->len;
 	return &g_array_index(r->held, Held, r->held->len - 1);
-}
-
-static void
-free_list(gpointer data)
-{
-	g_array_free(data, TRUE);
 }
 
 /* The snapshot's reservation of job i, if it is still one to keep. */
@@ -183,8 +187,13 @@ reserve_new(Pass *p)
 	r->held_of = g_new0(guint, s->n_pending + 1);
 	r->banned = g_new0(gint64, s->n_pending + 1);
 	r->started = g_new0(gboolean, s->n_pending + 1);
-	r->by_host = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
-	    free_list);
+	r->n_hosts = s->n_hosts;
+	r->n_queues = s->n_queues;
+	r->host_head = g_new0(guint, s->n_hosts + 1);
+	r->on_host = g_array_new(FALSE, FALSE, sizeof(guint));
+	r->hosts = g_array_new(FALSE, FALSE, sizeof(guint));
+	r->queue_hosts = g_new0(GArray *, s->n_queues + 1);
+	r->queue_hosts_len = g_new0(guint, s->n_queues + 1);
 	p->reserve = r;
 	for (guint i = 0; i < s->n_pending; i++) {
 		if (s->pending[i].reserve_banned_until > s->now)
@@ -205,9 +214,18 @@ reserve_free(Reserve *r)
 	g_free(r->held_of);
 	g_free(r->banned);
 	g_free(r->started);
-	g_hash_table_destroy(r->by_host);
-	if (r->host_run != NULL)
-		g_free(r->host_run);
+	g_free(r->host_head);
+	g_array_free(r->on_host, TRUE);
+	g_array_free(r->hosts, TRUE);
+	for (guint q = 0; q < r->n_queues; q++)
+		if (r->queue_hosts[q] != NULL)
+			g_array_free(r->queue_hosts[q], TRUE);
+	g_free(r->queue_hosts);
+	g_free(r->queue_hosts_len);
+	for (guint h = 0; r->host_run != NULL && h < r->n_hosts; h++)
+		if (r->host_run[h] != NULL)
+			g_array_free(r->host_run[h], TRUE);
+	g_free(r->host_run);
 	g_free(r);
 }
 
@@ -304,6 +322,7 @@ collect(Pass *p, guint idx, const Held *old)
 	h = add_held(r, idx, first, old != NULL ? old->since : p->snap->now);
 	h->counted = TRUE;
 	r->n_counted++;
+	r->gen++;
 }
 
 /* Reasons that slots freeing can end: no host has room, its pool queue's
@@ -361,12 +380,41 @@ reserve_turn_end(Pass *p, guint idx)
 	collect(p, idx, old);
 }
 
+static gint64 estimate(Pass *p, Held *h);
+
+/* The latest known start among the reservations counted now: a job that
+ * would run past it cannot backfill anywhere. */
+static gint64
+latest_start(Pass *p)
+{
+	Reserve *r = p->reserve;
+
+	if (r->latest_gen == r->gen + 1)
+		return r->latest_start;
+	r->latest_start = 0;
+	for (guint k = 0; k < r->held->len; k++) {
+		Held *h = &g_array_index(r->held, Held, k);
+
+		if (h->counted)
+			r->latest_start = MAX(r->latest_start, estimate(p, h));
+	}
+	r->latest_gen = r->gen + 1;
+	return r->latest_start;
+}
+
 gboolean
-reserve_backfill_candidate(const Pass *p, const SchedJob *j)
+reserve_backfill_candidate(Pass *p, const SchedJob *j)
 {
 	return p->reserve != NULL && p->reserve->n_counted > 0 &&
 	    !p->reserve->collecting &&
-	    p->snap->queues[j->queue].backfill && j->run_limit > 0;
+	    p->snap->queues[j->queue].backfill && j->run_limit > 0 &&
+	    p->snap->now + j->run_limit <= latest_start(p);
+}
+
+gboolean
+reserve_holds(const Pass *p, guint idx)
+{
+	return p->reserve != NULL && p->reserve->held_of[idx] != 0;
 }
 
 static int
@@ -464,19 +512,17 @@ reserve_borrow(Pass *p, const SchedJob *j, guint h, int *all, int *queue,
     int *user)
 {
 	Reserve *r = p->reserve;
-	const GArray *list;
 
 	*all = *queue = *user = 0;
-	if (!reserve_backfill_candidate(p, j))
+	if (r == NULL || r->host_head[h] == 0 || !reserve_backfill_candidate(p, j))
 		return;
-	list = g_hash_table_lookup(r->by_host, GUINT_TO_POINTER(h + 1));
-	for (guint i = 0; list != NULL && i < list->len; i++) {
-		guint ai = g_array_index(list, guint, i);
+	for (guint ai = r->host_head[h] - 1, nx = 1; nx != 0; ai = nx - 1) {
 		Held *hd = &g_array_index(r->held, Held,
 		    g_array_index(r->owner, guint, ai));
 		const SchedJob *rj;
 		gint64 start;
 
+		nx = g_array_index(r->on_host, guint, ai);
 		if (!hd->counted)
 			continue;
 		rj = &p->snap->pending[hd->job];
@@ -503,17 +549,22 @@ cmp_pos(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-GArray *
+const GArray *
 reserve_hosts(Pass *p, guint q)
 {
+	Reserve *r = p->reserve;
 	OpenHosts *oh = open_hosts(p, q);
-	GArray *out = g_array_new(FALSE, FALSE, sizeof(guint));
-	GHashTableIter it;
-	gpointer key, val;
+	GArray *out = r->queue_hosts[q];
 
-	g_hash_table_iter_init(&it, p->reserve->by_host);
-	while (g_hash_table_iter_next(&it, &key, &val)) {
-		guint h = GPOINTER_TO_UINT(key) - 1;
+	/* Hosts only join the list: sorted again when it grew. */
+	if (out != NULL && r->queue_hosts_len[q] == r->hosts->len)
+		return out;
+	if (out == NULL)
+		out = r->queue_hosts[q] = g_array_new(FALSE, FALSE, sizeof(guint));
+	g_array_set_size(out, 0);
+	r->queue_hosts_len[q] = r->hosts->len;
+	for (guint i = 0; i < r->hosts->len; i++) {
+		guint h = g_array_index(r->hosts, guint, i);
 
 		if (oh->pos[h] != 0)
 			g_array_append_val(out, h);
