@@ -539,12 +539,10 @@ reserve_borrow(Pass *p, const SchedJob *j, guint h, int *all, int *queue,
 	}
 }
 
-static const guint *sort_pos;
-
 static int
-cmp_pos(const void *a, const void *b)
+cmp_u64(const void *a, const void *b)
 {
-	guint x = sort_pos[*(const guint *)a], y = sort_pos[*(const guint *)b];
+	guint64 x = *(const guint64 *)a, y = *(const guint64 *)b;
 
 	return x < y ? -1 : x > y;
 }
@@ -555,6 +553,8 @@ reserve_hosts(Pass *p, guint q)
 	Reserve *r = p->reserve;
 	OpenHosts *oh = open_hosts(p, q);
 	GArray *out = r->queue_hosts[q];
+	guint64 *keys;
+	guint n = 0;
 
 	/* Hosts only join the list: sorted again when it grew. */
 	if (out != NULL && r->queue_hosts_len[q] == r->hosts->len)
@@ -563,16 +563,21 @@ reserve_hosts(Pass *p, guint q)
 		out = r->queue_hosts[q] = g_array_new(FALSE, FALSE, sizeof(guint));
 	g_array_set_size(out, 0);
 	r->queue_hosts_len[q] = r->hosts->len;
+	/* Sorted by position in the queue's order: (position, host) pairs. */
+	keys = g_new(guint64, r->hosts->len + 1);
 	for (guint i = 0; i < r->hosts->len; i++) {
 		guint h = g_array_index(r->hosts, guint, i);
 
 		if (oh->pos[h] != 0)
-			g_array_append_val(out, h);
+			keys[n++] = ((guint64)oh->pos[h] << 32) | h;
 	}
-	/* The pass is single-threaded: a file-level pointer for qsort. */
-	sort_pos = oh->pos;
-	qsort(out->data, out->len, sizeof(guint), cmp_pos);
-	sort_pos = NULL;
+	qsort(keys, n, sizeof *keys, cmp_u64);
+	for (guint i = 0; i < n; i++) {
+		guint h = (guint)(keys[i] & 0xffffffffu);
+
+		g_array_append_val(out, h);
+	}
+	g_free(keys);
 	return out;
 }
 
