@@ -605,9 +605,14 @@ svc_users(Basalt__BatchService_Service *svc, const Basalt__UserQuery *req,
 			g_hash_table_insert(by_user, (gpointer)j->user, u);
 		}
 		u->njobs += n;
-		if (job_is_pending(j))
+		if (job_is_pending(j)) {
+			const MbdReserve *r = reserve_of(m, j);
+
 			u->pend += n;
-		else if (j->state == JS_SSUSP)
+			/* Slots its pending jobs hold reserved (SLOT_RESERVE). */
+			if (r != NULL && r->hosts != NULL)
+				u->rsv += g_strv_length(r->hosts);
+		} else if (j->state == JS_SSUSP)
 			u->ssusp += n;
 		else if (j->state == JS_USUSP)
 			u->ususp += n;

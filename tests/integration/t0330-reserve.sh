@@ -60,6 +60,7 @@ nudge=$(bsub -H -o /dev/null true | job_id_of)
 bkill "$nudge" >/dev/null
 wait_for 10 state_is "$nudge" EXIT
 check "the 1-slot job behind does not overtake it" state_is "$small" PEND
+check "busers shows the slot under RSV" sh -c "busers $(id -un) | awk 'NR == 2 { print \$9 }' | grep -qx 1"
 
 bf=$(bsub -W 1 -o /dev/null sleep 1 | job_id_of)
 check "a -W 1 job ends before the reservation starts: it backfills" \
