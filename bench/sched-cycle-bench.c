@@ -477,7 +477,8 @@ reserve_carry(Bench *b)
 	SchedAlloc *al = keep(b, g_new0(SchedAlloc, plan->allocs->len + 1));
 	guint n = 0;
 
-	memcpy(al, plan->allocs->data, plan->allocs->len * sizeof *al);
+	if (plan->allocs->len > 0)
+		memcpy(al, plan->allocs->data, plan->allocs->len * sizeof *al);
 	for (guint i = 0; i < plan->reserves->len; i++) {
 		const SchedReserve *r = &g_array_index(plan->reserves, SchedReserve, i);
 		SchedJob *j = &b->snap.pending[r->job];

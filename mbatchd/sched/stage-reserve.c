@@ -485,7 +485,8 @@ estimate(Pass *p, Held *h)
 	}
 	if (have >= j->min_slots)
 		return h->start = s->now;
-	qsort(ends->data, ends->len, 2 * sizeof(gint64), cmp_end);
+	if (ends->len > 1)
+		qsort(ends->data, ends->len, 2 * sizeof(gint64), cmp_end);
 	for (guint i = 0; i < ends->len; i++) {
 		const gint64 *e = &((const gint64 *)(void *)ends->data)[2 * i];
 
@@ -571,7 +572,8 @@ reserve_hosts(Pass *p, guint q)
 		if (oh->pos[h] != 0)
 			keys[n++] = ((guint64)oh->pos[h] << 32) | h;
 	}
-	qsort(keys, n, sizeof *keys, cmp_u64);
+	if (n > 1)
+		qsort(keys, n, sizeof *keys, cmp_u64);
 	for (guint i = 0; i < n; i++) {
 		guint h = (guint)(keys[i] & 0xffffffffu);
 
