@@ -9,7 +9,10 @@
  *   stage-entitle.c   entitlement: slot-pool shares (pool.c)
  *   stage-order.c     queue order, and each queue's host order
  *   resume.c          preempted jobs take their slots back first
- *   stage-place.c     placement, job by job, under limits.c and -R
+ *   stage-place.c     placement, job by job, under limits.c and -R;
+ *                     around each job's turn, slot reservation and
+ *                     backfill (stage-reserve.c, whose reservations go
+ *                     out in the plan for the next pass)
  *   stage-preempt.c   preemption, for a job placement could not start
  *                     (preempt.c and its helpers choose the victims)
  *
