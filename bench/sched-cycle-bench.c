@@ -23,8 +23,9 @@
  *
  * --reserve switches slot reservation and backfill on (stage-reserve.c):
  * every queue outside the pools gets SLOT_RESERVE = MAX_RESERVE_TIME[5]
- * (MBD_SLEEP_TIME 60) and BACKFILL = Y; 80 % of the running jobs and 60 %
- * of the pending ones have run limits.  One pass is run first and the
+ * (MBD_SLEEP_TIME 60) and BACKFILL = Y; 80 % of the running jobs have run
+ * limits that end them 10 minutes to 2 hours from now, 60 % of the
+ * pending ones run limits of 5 minutes to 2 hours.  One pass is run first and the
  * reservations of its plan are handed to the snapshot, as the daemon does,
  * so the cycles measured carry reservations in (collected a minute ago)
  * as well as make new ones.
@@ -460,9 +461,12 @@ reserve_switch_on(Bench *b)
 		b->snap.queues[q].reserve_time = 5 * 60;
 		b->snap.queues[q].backfill = TRUE;
 	}
+	/* Running jobs end 10 minutes to 2 hours from now. */
 	for (guint i = 0; i < b->snap.n_running; i++)
 		if (below(b, 10) < 8)
-			b->snap.running[i].run_limit = 600 + 600 * (gint64)below(b, 12);
+			b->snap.running[i].run_limit = b->snap.now -
+			    b->snap.running[i].start_time + 600 +
+			    600 * (gint64)below(b, 12);
 	for (guint i = 0; i < b->snap.n_pending; i++)
 		if (below(b, 10) < 6)
 			b->snap.pending[i].run_limit = 300 + 300 * (gint64)below(b, 24);

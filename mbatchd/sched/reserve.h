@@ -33,8 +33,9 @@ gboolean reserve_holds(const Pass *p, guint idx);
  * user (JL/U, JL/P).  Zero for a job that is no candidate. */
 void reserve_borrow(Pass *p, const SchedJob *j, guint h, int *all, int *queue,
     int *user);
-/* Hosts holding reserved slots, in queue q's host order (for the walk of
- * a backfill candidate: the open host lists leave full hosts out). */
+/* Hosts holding reserved slots of a reservation with a known start, in
+ * queue q's host order (for the walk of a backfill candidate: the open
+ * host lists leave full hosts out).  Owned by the pass. */
 const GArray *reserve_hosts(Pass *p, guint q);
 
 /* After placement: the reservations held go into the plan. */

@@ -57,7 +57,10 @@ struct Reserve {
 	 * for every host a backfill candidate considers. */
 	guint *host_head;         /* [n_hosts]: last alloc on it + 1, 0 none */
 	GArray *on_host;          /* guint per alloc: previous on its host + 1 */
-	GArray *hosts;            /* hosts that ever had a reservation */
+	/* Hosts holding a reservation with a known start, the only ones a
+	 * backfill candidate may use (each listed once). */
+	GArray *hosts;
+	guint8 *listed;           /* [n_hosts]: in hosts */
 	GArray **queue_hosts;     /* [n_queues]: those, in the queue's order */
 	guint *queue_hosts_len;   /* [n_queues]: hosts->len when sorted */
 	GArray **host_run;        /* [n_hosts]: running job indexes, lazily */
@@ -119,16 +122,18 @@ index_alloc(Reserve *r, guint i)
 
 	g_array_set_size(r->on_host, i + 1);
 	g_array_index(r->on_host, guint, i) = r->host_head[host];
-	if (r->host_head[host] == 0)
-		g_array_append_val(r->hosts, host);
 	r->host_head[host] = i + 1;
 }
 
+static gint64 estimate(Pass *p, Held *h);
+
 /* A new held reservation over allocs [first, end of r->allocs). */
 static Held *
-add_held(Reserve *r, guint job, guint first, gint64 since)
+add_held(Pass *p, guint job, guint first, gint64 since)
 {
+	Reserve *r = p->reserve;
 	Held h = { .job = job, .first = first, .since = since };
+	Held *out;
 
 	h.n = r->allocs->len - first;
 	g_array_set_size(r->owner, r->allocs->len);
@@ -138,7 +143,19 @@ add_held(Reserve *r, guint job, guint first, gint64 since)
 	}
 	g_array_append_val(r->held, h);
 	r->held_of[job] = r->held->len;
-	return &g_array_index(r->held, Held, r->held->len - 1);
+	out = &g_array_index(r->held, Held, r->held->len - 1);
+	/* Backfill needs a known start: list the hosts where there is one. */
+	if (estimate(p, out) == 0)
+		return out;
+	for (guint i = first; i < r->allocs->len; i++) {
+		guint host = g_array_index(r->allocs, SchedAlloc, i).host;
+
+		if (!r->listed[host]) {
+			r->listed[host] = 1;
+			g_array_append_val(r->hosts, host);
+		}
+	}
+	return out;
 }
 
 /* The snapshot's reservation of job i, if it is still one to keep. */
@@ -166,7 +183,7 @@ take_over(Pass *p, guint i)
 			g_array_append_val(r->allocs, *a);
 	}
 	if (r->allocs->len > first)
-		count_held(p, add_held(r, i, first, j->reserve_since), 1);
+		count_held(p, add_held(p, i, first, j->reserve_since), 1);
 }
 
 Reserve *
@@ -192,6 +209,7 @@ reserve_new(Pass *p)
 	r->host_head = g_new0(guint, s->n_hosts + 1);
 	r->on_host = g_array_new(FALSE, FALSE, sizeof(guint));
 	r->hosts = g_array_new(FALSE, FALSE, sizeof(guint));
+	r->listed = g_new0(guint8, s->n_hosts + 1);
 	r->queue_hosts = g_new0(GArray *, s->n_queues + 1);
 	r->queue_hosts_len = g_new0(guint, s->n_queues + 1);
 	p->reserve = r;
@@ -217,6 +235,7 @@ reserve_free(Reserve *r)
 	g_free(r->host_head);
 	g_array_free(r->on_host, TRUE);
 	g_array_free(r->hosts, TRUE);
+	g_free(r->listed);
 	for (guint q = 0; q < r->n_queues; q++)
 		if (r->queue_hosts[q] != NULL)
 			g_array_free(r->queue_hosts[q], TRUE);
@@ -319,7 +338,7 @@ collect(Pass *p, guint idx, const Held *old)
 		if (sched_host_full(p, host))
 			open_host_filled(p, host);
 	}
-	h = add_held(r, idx, first, old != NULL ? old->since : p->snap->now);
+	h = add_held(p, idx, first, old != NULL ? old->since : p->snap->now);
 	h->counted = TRUE;
 	r->n_counted++;
 	r->gen++;
@@ -379,8 +398,6 @@ reserve_turn_end(Pass *p, guint idx)
 	}
 	collect(p, idx, old);
 }
-
-static gint64 estimate(Pass *p, Held *h);
 
 /* The latest known start among the reservations counted now: a job that
  * would run past it cannot backfill anywhere. */
@@ -457,12 +474,13 @@ estimate(Pass *p, Held *h)
 	const SchedSnapshot *s = p->snap;
 	const SchedJob *j = &s->pending[h->job];
 	Reserve *r = p->reserve;
-	g_autoptr(GArray) ends = g_array_new(FALSE, FALSE, 2 * sizeof(gint64));
+	g_autoptr(GArray) ends = NULL;
 	int have = 0;
 
 	if (h->start_done)
 		return h->start;
 	h->start_done = TRUE;
+	ends = g_array_new(FALSE, FALSE, 2 * sizeof(gint64));
 	if (r->host_run == NULL)
 		build_host_run(p);
 	for (guint k = h->first; k < h->first + h->n; k++) {
