@@ -329,8 +329,12 @@ collect(Pass *p, guint idx, const Held *old)
 			    need - got);
 	}
 	r->collecting = FALSE;
-	if (got == 0)
+	if (got == 0) {
+		/* Its old slots went elsewhere or went down: freed for all. */
+		if (old != NULL)
+			g_hash_table_remove_all(p->blocked);
 		return;
+	}
 	/* Already counted host by host in take(): only close full hosts. */
 	for (guint i = first; i < r->allocs->len; i++) {
 		guint host = g_array_index(r->allocs, SchedAlloc, i).host;
