@@ -5,12 +5,13 @@
  * bhosts (RSV) and bjobs -l.
  *
  * Not journaled: a reservation is the scheduler's working state, not a
- * fact of a job.  After a restart the first pass rebuilds it from the
- * free slots (the reserving jobs come first in their queues' order, and
- * nothing has started before that pass); only the MAX_RESERVE_TIME clock
- * starts again, so a job may hold slots one period longer across a
- * restart.  Journaling each pass's reservations would cost a record per
- * reserving job per pass for that.
+ * fact of a job.  After a restart nothing starts before the first pass,
+ * and that pass collects the free slots again in the same job order, so
+ * the slots a job held are free for it again unless a job before it in
+ * that order takes them; what is lost is the MAX_RESERVE_TIME clock,
+ * which starts again (a job may hold slots one period longer across a
+ * restart) and the session without reservation of an expired job.
+ * Journaling them would cost a record per reserving job per pass.
  */
 #ifndef BS_MBD_RESERVE_H
 #define BS_MBD_RESERVE_H
