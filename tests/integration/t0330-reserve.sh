@@ -6,7 +6,9 @@
 # behind small jobs for ever); bhosts shows the slot under RSV and bjobs -l
 # the reservation.  A job with -W short enough to end before the running
 # jobs reach their run limits backfills into the reserved slot; once the
-# others end, the -n 4 job starts.
+# others end, the -n 4 job starts.  In a queue with MAX_RESERVE_TIME[5]
+# (MBD_SLEEP_TIME is 1 s here) the reservation ends after 5 seconds by
+# itself, and the small job behind then takes the slot.
 . "$top_srcdir/tests/lib.sh"
 
 BS_MXJ=4
@@ -17,6 +19,12 @@ QUEUE_NAME   = normal
 PRIORITY     = 30
 SLOT_RESERVE = MAX_RESERVE_TIME[600]
 BACKFILL     = Y
+End Queue
+
+Begin Queue
+QUEUE_NAME   = brief
+PRIORITY     = 20
+SLOT_RESERVE = MAX_RESERVE_TIME[5]
 End Queue
 Q
 start_mbd || exit 1
@@ -72,4 +80,24 @@ check "once the others end, the -n 4 job starts on the 4 slots" \
 	wait_for 30 state_is "$big" DONE
 check "and the small job after it" wait_for 30 state_is "$small" DONE
 check "no slot is reserved any more" sh -c "test \"\$(bhosts vh1 | awk 'NR == 2 { print \$9 }')\" = 0"
+
+# MAX_RESERVE_TIME: the reservation lapses without any other event.
+f1=$(bsub -q brief -o /dev/null sleep 300 | job_id_of)
+f2=$(bsub -q brief -o /dev/null sleep 300 | job_id_of)
+f3=$(bsub -q brief -o /dev/null sleep 300 | job_id_of)
+wait_for 20 state_is "$f3" RUN || diag "job $f3 did not start"
+big2=$(bsub -q brief -n 4 -o /dev/null true | job_id_of)
+small2=$(bsub -q brief -o /dev/null sleep 300 | job_id_of)
+rsv_one() {
+	test "$(bhosts vh1 | awk 'NR == 2 { print $9 }')" = 1
+}
+check "a -n 4 job of a MAX_RESERVE_TIME[5] queue reserves the free slot" \
+	wait_for 10 rsv_one
+check "the small job behind it waits" state_is "$small2" PEND
+check "after 5 seconds the reservation lapses and the small job starts" \
+	wait_for 15 state_is "$small2" RUN
+check "the -n 4 job still waits, holding nothing" sh -c \
+	"bjobs $big2 | grep -q PEND && test \"\$(bhosts vh1 | awk 'NR == 2 { print \$9 }')\" = 0"
+bkill "$f1" "$f2" "$f3" "$small2" >/dev/null
+check "once the host is free the -n 4 job runs" wait_for 30 state_is "$big2" DONE
 done_testing
