@@ -4,7 +4,7 @@
 # job behind it.  When a slot frees, the -n 4 job reserves it: the 1-slot
 # job behind no longer takes it (it used to, and the parallel job starved
 # behind small jobs for ever); bhosts shows the slot under RSV and bjobs -l
-# the reservation.  A job with -W short enough to end before the running
+# the reservation, again after mbatchd restarts.  A job with -W short enough to end before the running
 # jobs reach their run limits backfills into the reserved slot; once the
 # others end, the -n 4 job starts.  In a queue with MAX_RESERVE_TIME[5]
 # (MBD_SLEEP_TIME is 1 s here) the reservation ends after 5 seconds by
@@ -69,6 +69,11 @@ bkill "$nudge" >/dev/null
 wait_for 10 state_is "$nudge" EXIT
 check "the 1-slot job behind does not overtake it" state_is "$small" PEND
 check "busers shows the slot under RSV" sh -c "busers $(id -un) | awk 'NR == 2 { print \$9 }' | grep -qx 1"
+# Reservations are not journaled: a restarted mbatchd reserves again.
+stop_mbd
+start_mbd || exit 1
+check "after mbatchd restarts, the slot is reserved again" wait_for 30 reserved
+check "and the 1-slot job behind still waits" state_is "$small" PEND
 
 bf=$(bsub -W 1 -o /dev/null sleep 1 | job_id_of)
 check "a -W 1 job ends before the reservation starts: it backfills" \
