@@ -25,6 +25,7 @@
 
 #include "pass.h"
 #include "preempt.h"
+#include "reserve.h"
 
 SchedPlan *
 sched_run(const SchedSnapshot *snap)
@@ -34,6 +35,9 @@ sched_run(const SchedSnapshot *snap)
 	p.plan = plan_new(snap);
 	sched_count_init(&p.count, snap);
 	stage_windows(&p);
+	/* Reserved slots count as used from here on: for pool entitlements,
+	 * resumes and placement alike (stage-reserve.c). */
+	p.reserve = reserve_new(&p);
 	stage_entitlement(&p);
 	stage_order(&p);
 	p.preempt = preempt_new(snap);
@@ -43,6 +47,7 @@ sched_run(const SchedSnapshot *snap)
 	stage_place(&p);
 
 	stage_place_clear(&p);
+	reserve_free(p.reserve);
 	g_free(p.order);
 	pools_free(p.pools);
 	preempt_free(p.preempt);

@@ -367,7 +367,6 @@ stage_place(Pass *p)
 	p->open = open_new(snap);
 	p->blocked = g_hash_table_new_full(shape_hash, shape_equal, g_free, g_free);
 	p->no_victims = g_hash_table_new_full(shape_hash, shape_equal, g_free, NULL);
-	p->reserve = reserve_new(p);
 	for (guint i = 0; i < snap->n_pending; i++)
 		if (!pools_take_turn(p, p->order[i]))
 			sched_consider(p, p->order[i]);
@@ -384,5 +383,4 @@ stage_place_clear(Pass *p)
 		g_hash_table_destroy(p->no_victims);
 	if (p->open != NULL)
 		open_free(p->open, p->snap->n_queues);
-	reserve_free(p->reserve);
 }
