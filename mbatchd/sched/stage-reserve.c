@@ -5,14 +5,17 @@
  * - In a queue with SLOT_RESERVE = MAX_RESERVE_TIME[n], a parallel job
  *   (-n > 1) that cannot start reserves the free slots it can get on
  *   hosts that fit it, and keeps collecting them pass after pass as they
- *   free, its old hosts first, so later, smaller jobs cannot take them.
- *   Reserved slots count as used for every other job and every limit,
- *   like the slots of a running job of its queue and user.
+ *   free, its old hosts first, so later, smaller jobs cannot take them;
+ *   no more than its queue, user and pool limits leave it.  Reserved
+ *   slots count as used for every other job and every limit, like the
+ *   slots of a running job of its queue and user, from right after the
+ *   window stage on (sched.c).
  * - It holds a reservation for at most n x MBD_SLEEP_TIME seconds
  *   (SchedQueue.reserve_time); then it lets the slots go and may not
  *   reserve again for one session (SchedSnapshot.session_time).  A job
- *   that is not considered (held, a dependency, a job-level limit) lets
- *   its reservation go at once.
+ *   held by anything that freeing slots cannot end (PSUSP, a dependency,
+ *   a begin time, an inactive queue, its array's limit) lets its
+ *   reservation go at once.
  * - The reservation's expected start is when enough jobs running on its
  *   hosts will have reached their run limits to give it its -n (jobs
  *   without a run limit never count as ending: if the slots cannot be
