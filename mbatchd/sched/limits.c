@@ -112,10 +112,11 @@ sched_host_room(Pass *p, const SchedJob *j, guint h, SchedHostReason *why)
 	const SchedQueue *q = &s->queues[j->queue];
 	const SchedUser *u = &s->users[j->user];
 	int free = INT_MAX, qh = 0;
-	int b_all, b_queue, b_user;
+	int b_all = 0, b_queue = 0, b_user = 0;
 
 	/* Backfill borrows reserved slots across these limits alone. */
-	reserve_borrow(p, j, h, &b_all, &b_queue, &b_user);
+	if (p->reserve != NULL)
+		reserve_borrow(p, j, h, &b_all, &b_queue, &b_user);
 	if (host->max_slots >= 0 && !bound(host->max_slots -
 	    sched_count_host(&p->count, h) + b_all, SCHED_HR_SLOTS, &free, why))
 		return 0;
