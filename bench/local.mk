@@ -54,6 +54,11 @@ EXTRA_DIST += %reldir%/fig/sched.sh %reldir%/fig/sched-limits.sh
 bench-sched: %reldir%/sched-cycle-bench$(EXEEXT)
 	./%reldir%/sched-cycle-bench$(EXEEXT)
 
+# The same cycle with SLOT_RESERVE and BACKFILL switched on.
+.PHONY: bench-sched-reserve
+bench-sched-reserve: %reldir%/sched-cycle-bench$(EXEEXT)
+	./%reldir%/sched-cycle-bench$(EXEEXT) --reserve
+
 # dep-bench: a pass's dependency evaluation, walking every job per
 # reference (the old way) against the index state_apply keeps
 # (`make bench-dep`).

@@ -27,6 +27,15 @@
  *   a host slice's slots; PER_USER x PER_HOST slots), over 20 projects
  *   and 5 profiles spread on the jobs.
  *
+ * --reserve switches slot reservation and backfill on (stage-reserve.c):
+ * every queue outside the pools gets SLOT_RESERVE = MAX_RESERVE_TIME[5]
+ * (MBD_SLEEP_TIME 60) and BACKFILL = Y; 80 % of the running jobs have run
+ * limits that end them 10 minutes to 2 hours from now, 60 % of the
+ * pending ones run limits of 5 minutes to 2 hours.  One pass is run first and the
+ * reservations of its plan are handed to the snapshot, as the daemon does,
+ * so the cycles measured carry reservations in (collected a minute ago)
+ * as well as make new ones.
+ *
  * sched_run() is pure, so each cycle runs on the same snapshot and makes
  * the same decisions; the median, best and worst cycle are reported, and
  * the dispatches made per second of the median cycle.  A digest of the
@@ -53,6 +62,7 @@ typedef struct {
 	gboolean no_preemption;   /* the same cluster, PREEMPTION switched off */
 	guint preempt_for;        /* SchedPreemptFor bits */
 	guint n_limits;           /* --limits: lsb.resources limits, 0 none */
+	gboolean reserve;         /* SLOT_RESERVE and BACKFILL switched on */
 } Opts;
 
 typedef struct {
@@ -446,6 +456,56 @@ add_pending(Bench *b, guint np)
 	b->snap.now = 1000000;
 }
 
+/* ---- slot reservation and backfill (--reserve) ------------------------- */
+
+static void
+reserve_switch_on(Bench *b)
+{
+	b->snap.session_time = 60;
+	for (guint q = 0; q < b->snap.n_queues; q++) {
+		if (b->snap.queues[q].in_pool)
+			continue;
+		b->snap.queues[q].reserve_time = 5 * 60;
+		b->snap.queues[q].backfill = TRUE;
+	}
+	/* Running jobs end 10 minutes to 2 hours from now. */
+	for (guint i = 0; i < b->snap.n_running; i++)
+		if (below(b, 10) < 8)
+			b->snap.running[i].run_limit = b->snap.now -
+			    b->snap.running[i].start_time + 600 +
+			    600 * (gint64)below(b, 12);
+	for (guint i = 0; i < b->snap.n_pending; i++)
+		if (below(b, 10) < 6)
+			b->snap.pending[i].run_limit = 300 + 300 * (gint64)below(b, 24);
+}
+
+/* A first pass's reservations into the snapshot, as the daemon keeps them
+ * (mbd-reserve.c); returns how many. */
+static guint
+reserve_carry(Bench *b)
+{
+	SchedPlan *plan = sched_run(&b->snap);
+	SchedAlloc *al = keep(b, g_new0(SchedAlloc, plan->allocs->len + 1));
+	guint n = 0;
+
+	if (plan->allocs->len > 0)
+		memcpy(al, plan->allocs->data, plan->allocs->len * sizeof *al);
+	for (guint i = 0; i < plan->reserves->len; i++) {
+		const SchedReserve *r = &g_array_index(plan->reserves, SchedReserve, i);
+		SchedJob *j = &b->snap.pending[r->job];
+
+		j->reserve_banned_until = r->banned_until;
+		if (r->n_allocs == 0)
+			continue;
+		j->reserved = al + r->first_alloc;
+		j->n_reserved = r->n_allocs;
+		j->reserve_since = b->snap.now - 60;
+		n++;
+	}
+	sched_plan_free(plan);
+	return n;
+}
+
 /* ---- the plan's digest ------------------------------------------------- */
 
 static guint64
@@ -658,7 +718,7 @@ usage(void)
 	fprintf(stderr,
 	    "usage: sched-cycle-bench [-p PENDING] [-H HOSTS] [-q QUEUES] "
 	    "[-u USERS] [-r RUNS] [-s SEED] [-f PREEMPT_FOR_BITS] [--smoke]\n"
-	    "  [--no-preemption] [--limits N]\n"
+	    "  [--no-preemption] [--limits N] [--reserve]\n"
 	    "  defaults: 100000 pending, 10000 hosts, 50 queues, 1000 users, "
 	    "5 runs\n");
 	exit(2);
@@ -681,6 +741,7 @@ parse(int argc, char **argv, Opts *o)
 	static const struct option longs[] = {
 		{ "smoke", no_argument, NULL, 'S' },
 		{ "no-preemption", no_argument, NULL, 'N' },
+		{ "reserve", no_argument, NULL, 'R' },
 		{ "pending", required_argument, NULL, 'p' },
 		{ "hosts", required_argument, NULL, 'H' },
 		{ "queues", required_argument, NULL, 'q' },
@@ -694,15 +755,19 @@ parse(int argc, char **argv, Opts *o)
 	int c;
 
 	*o = (Opts){ 100000, 10000, 50, 1000, 5, 1, FALSE,
-	    SCHED_PREEMPT_FOR_MINI_JOB, 0 };
+	    SCHED_PREEMPT_FOR_MINI_JOB, 0, FALSE };
 	while ((c = getopt_long(argc, argv, "p:H:q:u:r:s:f:", longs, NULL)) != -1) {
 		switch (c) {
 		case 'S':
 			*o = (Opts){ 2000, 200, 20, 50, 3, o->seed,
-			    o->no_preemption, o->preempt_for, o->n_limits };
+			    o->no_preemption, o->preempt_for, o->n_limits,
+			    o->reserve };
 			break;
 		case 'N':
 			o->no_preemption = TRUE;
+			break;
+		case 'R':
+			o->reserve = TRUE;
 			break;
 		case 'p': o->n_pending = num(optarg); break;
 		case 'H': o->n_hosts = num(optarg); break;
@@ -729,6 +794,7 @@ main(int argc, char **argv)
 	};
 	double *t, *cpu;
 	guint dispatched = 0, preempted = 0, resumed = 0, slots = 0;
+	guint carried = 0, reserving = 0, rsv_slots = 0, rsv_known = 0;
 	guint64 sum = 0;
 	double med;
 
@@ -746,6 +812,10 @@ main(int argc, char **argv)
 	b.snap.preempt_for = o.preempt_for;
 	for (guint q = 0; o.no_preemption && q < b.snap.n_queues; q++)
 		b.snap.queues[q].preemptive = b.snap.queues[q].preemptable = FALSE;
+	if (o.reserve) {
+		reserve_switch_on(&b);
+		carried = reserve_carry(&b);
+	}
 	fprintf(stderr, "sched-cycle-bench: %u hosts, %u queues (%u pools), "
 	    "%u users, %u running, %u pending, %u limits, seed %" G_GUINT64_FORMAT
 	    "\n", b.snap.n_hosts, b.snap.n_queues, b.snap.n_pools, b.snap.n_users,
@@ -765,10 +835,26 @@ main(int argc, char **argv)
 			preempted = sched_plan_count(plan, SCHED_DO_PREEMPT_SUSPEND) +
 			    sched_plan_count(plan, SCHED_DO_PREEMPT_TERMINATE);
 			resumed = sched_plan_count(plan, SCHED_DO_RESUME);
-			for (guint a = 0; a < plan->allocs->len; a++)
-				slots += (guint)g_array_index(plan->allocs,
-				    SchedAlloc, a).slots;
+			/* The dispatches' allocations, not the reservations'. */
+			for (guint k = 0; k < plan->decisions->len; k++) {
+				const SchedDecision *d = sched_plan_decision(plan, k);
+
+				for (guint a = 0; d->kind == SCHED_DO_DISPATCH &&
+				    a < d->n_allocs; a++)
+					slots += (guint)g_array_index(plan->allocs,
+					    SchedAlloc, d->first_alloc + a).slots;
+			}
 			sum = digest(&b.snap, plan);
+			for (guint k = 0; k < plan->reserves->len; k++) {
+				const SchedReserve *r = &g_array_index(plan->reserves,
+				    SchedReserve, k);
+
+				reserving += r->n_allocs > 0;
+				rsv_known += r->n_allocs > 0 && r->start > 0;
+				for (guint a = 0; a < r->n_allocs; a++)
+					rsv_slots += (guint)g_array_index(plan->allocs,
+					    SchedAlloc, r->first_alloc + a).slots;
+			}
 		}
 		sched_plan_free(plan);
 	}
@@ -778,6 +864,10 @@ main(int argc, char **argv)
 	fprintf(stderr, "  plan: %u dispatched (%u slots), %u preempted, "
 	    "%u resumed; digest %016" G_GINT64_MODIFIER "x\n",
 	    dispatched, slots, preempted, resumed, sum);
+	if (o.reserve)
+		fprintf(stderr, "  reservation: %u carried in; the plan holds %u "
+		    "(%u slots, %u with a known start)\n", carried, reserving,
+		    rsv_slots, rsv_known);
 	fprintf(stderr, "  cycle over %u runs: median %.2f ms, min %.2f ms, "
 	    "max %.2f ms; %.0f dispatch decisions/s\n", o.runs, med, t[0],
 	    t[o.runs - 1], med > 0 ? dispatched / (med / 1000.0) : 0.0);

@@ -322,6 +322,31 @@ long_started(GString *out, const Basalt__JobInfo *j)
 	long_event(out, j->start_time, l->str);
 }
 
+/* SLOT_RESERVE: the slots a pending job holds, since when, and when the
+ * scheduler expects it to start. */
+static void
+long_reserved(GString *out, const Basalt__JobInfo *j)
+{
+	Basalt__JobInfo view = *j;
+	g_auto(GStrv) groups = NULL;
+	g_autoptr(GString) l = g_string_new(NULL);
+
+	view.exec_hosts = j->reserved_hosts;
+	view.n_exec_hosts = j->n_reserved_hosts;
+	groups = bjobs_exec_groups(&view);
+	g_string_append_printf(l, "Reserved <%zu> job slot(s) on host(s) ",
+			       j->n_reserved_hosts);
+	for (guint i = 0; groups[i] != NULL; i++)
+		g_string_append_printf(l, "%s<%s>", i ? " " : "", groups[i]);
+	g_string_append_c(l, ';');
+	if (j->reserve_start > 0) {
+		g_string_append(l, " Estimated job start time: ");
+		cmd_time_long(l, j->reserve_start);
+		g_string_append_c(l, ';');
+	}
+	long_event(out, j->reserve_time, l->str);
+}
+
 static void
 long_usage(GString *out, const Basalt__JobInfo *j, gint64 now)
 {
@@ -402,6 +427,8 @@ long_job(GString *out, const Basalt__JobInfo *j, const BjobsOpts *o)
 	g_string_append_c(out, '\n');
 	long_header(out, j);
 	long_submitted(out, j);
+	if (is_pending(j) && j->n_reserved_hosts > 0)
+		long_reserved(out, j);
 	if (j->start_time > 0 && j->n_exec_hosts > 0)
 		long_started(out, j);
 	if (j->end_time > 0)

@@ -14,7 +14,8 @@ noinst_LIBRARIES += %reldir%/libbssched.a
 	%reldir%/sched/stage-entitle.c %reldir%/sched/stage-order.c \
 	%reldir%/sched/stage-place.c %reldir%/sched/stage-preempt.c \
 	%reldir%/sched/limits.c \
-	%reldir%/sched/stage-limits.h %reldir%/sched/stage-limits.c
+	%reldir%/sched/stage-limits.h %reldir%/sched/stage-limits.c \
+	%reldir%/sched/stage-reserve.c %reldir%/sched/reserve.h
 
 # What links libbssched.a needs with it: -R evaluation and time windows.
 BSSCHED_LIBS = %reldir%/libbssched.a lib/conf/libbsconf.a \
@@ -48,6 +49,7 @@ sbin_PROGRAMS += %reldir%/mbatchd
 	%reldir%/mbd.c %reldir%/mbd.h %reldir%/mbd-manager.c \
 	%reldir%/mbd-events.c %reldir%/mbd-journal.c %reldir%/mbd-hosts.c \
 	%reldir%/mbd-snapshot.h %reldir%/mbd-snapshot.c %reldir%/mbd-dispatch.c \
+	%reldir%/mbd-reserve.h %reldir%/mbd-reserve.c \
 	%reldir%/mbd-usage.c %reldir%/mbd-auth.c \
 	%reldir%/mbd-orders.h %reldir%/mbd-orders.c \
 	%reldir%/svc/svc.h %reldir%/svc/common.c %reldir%/svc/submit.c \

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "mbatchd/mbd-orders.h"
+#include "mbatchd/mbd-reserve.h"
 #include "mbatchd/mbd-snapshot.h"
 #include "util/log.h"
 
@@ -178,6 +179,7 @@ manager_schedule_now(Manager *m)
 	for (guint i = 0; i < plan->decisions->len; i++)
 		apply_decision(&b, plan, sched_plan_decision(plan, i));
 	record_pending_reasons(&b, plan);
+	reserve_from_plan(m, &b, plan);
 	manager_wake_at(m, plan->next_wake);
 	/* What each pool queue deserved, for bqueues -l. */
 	g_hash_table_remove_all(m->deserved);

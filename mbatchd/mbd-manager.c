@@ -23,6 +23,7 @@
 
 #include "mbatchd/mbd.h"
 #include "mbatchd/mbd-orders.h"
+#include "mbatchd/mbd-reserve.h"
 #include "util/error.h"
 #include "util/log.h"
 
@@ -371,6 +372,7 @@ manager_new(const ManagerOptions *opts, GError **err)
 	    (GDestroyNotify)hosts_link_free);
 	m->queue_usage = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
 	m->deserved = g_hash_table_new(g_str_hash, g_str_equal);
+	reserve_table_init(m);
 	m->sched_delay_ms = SCHED_DELAY_MS;
 	m->heartbeat_s = HEARTBEAT_S;
 	m->loop = g_main_loop_new(NULL, FALSE);
@@ -463,6 +465,7 @@ manager_free(Manager *m)
 	orders_free(m);
 	g_hash_table_destroy(m->queue_usage);
 	g_hash_table_destroy(m->deserved);
+	reserve_table_free(m);
 	state_free(m->st);
 	bs_config_free(m->cfg);
 	g_main_loop_unref(m->loop);

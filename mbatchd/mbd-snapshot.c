@@ -13,6 +13,7 @@
 
 #include "job/depend.h"
 #include "mbatchd/effective.h"
+#include "mbatchd/mbd-reserve.h"
 #include "mbatchd/mbd-snapshot.h"
 #include "resreq/resreq.h"
 
@@ -90,6 +91,7 @@ add_running(Build *b, Job *j, guint queue)
 	r.project = sched_input_project(&b->in, job_spec(j)->project);
 	r.app = app_idx(b, job_spec(j));
 	r.resreq = j->spec->resreq;
+	r.run_limit = reserve_running_limit(j);
 	r.allocs = GUINT_TO_POINTER(b->allocs->len + 1);
 	for (guint i = 0; j->exec_hosts[i] != NULL; i++) {
 		gboolean found;
@@ -169,6 +171,7 @@ add_pending(Build *b, Job *j, guint queue)
 		sj.asked_hosts = GUINT_TO_POINTER(start + 1);
 		sj.n_asked_hosts = b->ints->len - start;
 	}
+	reserve_to_snapshot(b, j, g_ptr_array_index(b->m->cfg->queues, queue), &sj);
 	g_array_append_val(b->pending, sj);
 	g_ptr_array_add(b->pending_jobs, j);
 }
@@ -219,6 +222,7 @@ fix_pointers(Build *b)
 
 		if (j->asked_hosts != NULL)
 			j->asked_hosts = ints + GPOINTER_TO_UINT(j->asked_hosts) - 1;
+		reserve_fix_pointers(b, j);
 	}
 }
 

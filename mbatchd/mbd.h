@@ -93,6 +93,10 @@ typedef struct Manager {
 	gint64 usage_last;
 	GHashTable *deserved;     /* interned queue name -> GINT_TO_POINTER(n + 1) */
 
+	/* Slot reservations of the last pass (mbd-reserve.c). */
+	GHashTable *reserves;     /* &job key (owned) -> MbdReserve */
+	GHashTable *reserved_on;  /* host name (owned) -> GUINT_TO_POINTER(slots) */
+
 	/* Orders (mbd-orders.c): kills mbatchd decided by itself and has
 	 * journaled, per run, so a tick deciding again journals nothing. */
 	GHashTable *terminating;  /* &job key (owned) -> GUINT_TO_POINTER(instance) */

@@ -125,6 +125,10 @@ add_queue(SchedInput *in, const BsQueueConf *qc, const SchedInputFacts *facts)
 	q.pjob_limit = qc->pjob_limit;
 	q.terminate_on_preempt = (qc->terminate_when & BS_TERMINATE_WHEN_PREEMPT) != 0;
 	q.pool_usage = f.pool_usage;
+	/* SLOT_RESERVE counts in sessions of MBD_SLEEP_TIME. */
+	q.reserve_time = qc->slot_reserve_time == BS_CONF_UNLIMITED ? 0 :
+	    (gint64)qc->slot_reserve_time * MAX(in->cfg->params->mbd_sleep_time, 1);
+	q.backfill = qc->backfill;
 	/* Hosts are stored as offsets now and turned into pointers once all
 	 * queues are in, since the storage array may still move. */
 	q.n_hosts = 0;
@@ -366,8 +370,26 @@ sched_input_finish(SchedInput *in, SchedSnapshot *snap)
 	snap->pools = (SchedPool *)(void *)in->pools->data;
 	snap->n_pools = in->pools->len;
 	snap->preempt_for = in->cfg->params->preempt_for;
+	snap->session_time = in->cfg->params->mbd_sleep_time;
 	/* Last: limits resolve against every user the jobs brought in. */
 	sched_input_limits(in, snap);
+}
+
+/* A configured RUNLIMIT level: its default, else its maximum, in seconds. */
+static gint64
+runlimit_level(const BsLimit *l)
+{
+	if (l->def > 0)
+		return l->def * 60;
+	return l->max > 0 ? l->max * 60 : 0;
+}
+
+gint64
+sched_input_run_limit(const BsQueueConf *q, const BsAppConf *app)
+{
+	gint64 v = app != NULL ? runlimit_level(&app->runlimit) : 0;
+
+	return v > 0 ? v : runlimit_level(&q->runlimit);
 }
 
 void

@@ -96,5 +96,10 @@ void sched_input_limits_free(SchedInput *in);
  * afterwards. */
 void sched_input_finish(SchedInput *in, SchedSnapshot *snap);
 void sched_input_free(SchedInput *in);
+/* The run limit, in seconds, of a job that asked for none (no -W): the
+ * application profile's RUNLIMIT, else the queue's (each its default,
+ * else its maximum); 0 when neither has one.  The daemon resolves it in
+ * effective.c; this is the scenarios' reading of the same rule. */
+gint64 sched_input_run_limit(const BsQueueConf *q, const BsAppConf *app);
 
 #endif

@@ -110,10 +110,14 @@ check_pool_member(Check *c, const BsQueueConf *q, const BsQueueConf *first,
 	if (q->slot_share == 0)
 		ctx_error(&c->queues, qline(q, "SLOT_POOL"),
 		    "queue %s: SLOT_POOL %s needs SLOT_SHARE", q->name, q->slot_pool);
+	/* What the scheduler does with it (sched/stage-reserve.c). */
 	if (q->slot_reserve_time != BS_CONF_UNLIMITED)
 		ctx_warning(&c->queues, qline(q, "SLOT_RESERVE"),
-		    "queue %s: SLOT_RESERVE in slot pool %s; reserved slots would distort "
-		    "the pool's shares", q->name, q->slot_pool);
+		    "queue %s: SLOT_RESERVE in slot pool %s; reserved slots count "
+		    "against the queue's share%s", q->name, q->slot_pool,
+		    q->backfill && first->max_slots_in_pool != BS_CONF_UNLIMITED ?
+		    ", and with MAX_SLOTS_IN_POOL and BACKFILL its jobs do not backfill "
+		    "into slots its own jobs reserved" : "");
 	if (q == first)
 		return;
 	if (!g_strv_equal((const char *const *)hosts, (const char *const *)first_hosts))

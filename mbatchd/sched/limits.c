@@ -21,6 +21,7 @@
 #include <math.h>
 
 #include "pass.h"
+#include "reserve.h"
 
 static int
 headroom(int limit, int used)
@@ -112,12 +113,16 @@ sched_host_room(Pass *p, const SchedJob *j, guint h, SchedHostReason *why)
 	const SchedQueue *q = &s->queues[j->queue];
 	const SchedUser *u = &s->users[j->user];
 	int free = INT_MAX, qh = 0;
+	int b_all = 0, b_queue = 0, b_user = 0;
 
+	/* Backfill borrows reserved slots across these limits alone. */
+	if (p->reserve != NULL)
+		reserve_borrow(p, j, h, &b_all, &b_queue, &b_user);
 	if (host->max_slots >= 0 && !bound(host->max_slots -
-	    sched_count_host(&p->count, h), SCHED_HR_SLOTS, &free, why))
+	    sched_count_host(&p->count, h) + b_all, SCHED_HR_SLOTS, &free, why))
 		return 0;
 	if (q->hjob_limit >= 0 || q->pjob_limit >= 0)
-		qh = sched_count_pair(p->count.queue_host, j->queue, h);
+		qh = sched_count_pair(p->count.queue_host, j->queue, h) - b_queue;
 	if (q->hjob_limit >= 0 && !bound(q->hjob_limit - qh,
 	    SCHED_HR_QUEUE_HOST, &free, why))
 		return 0;
@@ -126,11 +131,11 @@ sched_host_room(Pass *p, const SchedJob *j, guint h, SchedHostReason *why)
 	    SCHED_HR_QUEUE_CPU, &free, why))
 		return 0;
 	if (host->jl_u >= 0 && !bound(host->jl_u -
-	    sched_count_user_host_jlu(&p->count, j->user, h),
+	    sched_count_user_host_jlu(&p->count, j->user, h) + b_user,
 	    SCHED_HR_USER_HOST, &free, why))
 		return 0;
 	if (u->jl_p >= 0 && !bound(sched_cpu_cap(u->jl_p, host->ncpus) -
-	    sched_count_user_host_cpu(&p->count, j->user, h),
+	    sched_count_user_host_cpu(&p->count, j->user, h) + b_user,
 	    SCHED_HR_USER_CPU, &free, why))
 		return 0;
 	if (u->n_groups > 0 && !bound(group_cpu_room(p, j, h),

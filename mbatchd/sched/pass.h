@@ -11,6 +11,7 @@
 
 typedef struct Preempt Preempt;
 typedef struct Pools Pools;
+typedef struct Reserve Reserve;
 
 /* open.c: one queue's candidate hosts that may still take its jobs. */
 typedef struct {
@@ -44,6 +45,7 @@ typedef struct {
 	Preempt *preempt;         /* NULL when no queue may preempt another */
 	Pools *pools;             /* NULL when no queue is in a SLOT_POOL */
 	Limits *limits;           /* NULL when lsb.resources has no Limit */
+	Reserve *reserve;         /* NULL when no queue has SLOT_RESERVE */
 } Pass;
 
 /* The stages, in the order sched_run() runs them. */

@@ -14,6 +14,7 @@ plan_new(const SchedSnapshot *snap)
 
 	plan->decisions = g_array_new(FALSE, FALSE, sizeof(SchedDecision));
 	plan->allocs = g_array_new(FALSE, FALSE, sizeof(SchedAlloc));
+	plan->reserves = g_array_new(FALSE, FALSE, sizeof(SchedReserve));
 	plan->pending = g_new0(SchedPending, snap->n_pending);
 	plan->n_pending = snap->n_pending;
 	return plan;
@@ -67,6 +68,7 @@ sched_plan_free(SchedPlan *plan)
 		return;
 	g_array_free(plan->decisions, TRUE);
 	g_array_free(plan->allocs, TRUE);
+	g_array_free(plan->reserves, TRUE);
 	g_free(plan->pending);
 	g_free(plan->queue_deserved);
 	g_free(plan->pool_slots);

@@ -64,6 +64,10 @@ sched_pending_format(const SchedPending *p)
 {
 	GString *s = g_string_new(NULL);
 
+	/* SLOT_RESERVE: the job is collecting slots (stage-reserve.c). */
+	if (p->reserved > 0)
+		g_string_append_printf(s, "Waiting for reserved job slots: %d of %d "
+		    "reserved;\n", p->reserved, p->reserve_need);
 	if (p->reason == SCHED_PEND_POOL_SHARE) {
 		g_string_append_printf(s, "%s (pool %s);",
 		    sched_pend_reason_text(p->reason),
@@ -89,7 +93,7 @@ sched_pending_format(const SchedPending *p)
 
 		if (n == 0)
 			continue;
-		if (s->len > 0)
+		if (s->len > 0 && s->str[s->len - 1] != '\n')
 			g_string_append_c(s, '\n');
 		if (r == SCHED_HR_RES_LIMIT && p->limit != NULL) {
 			g_string_append_printf(s, "Resource (%s) limit defined on "
@@ -101,7 +105,7 @@ sched_pending_format(const SchedPending *p)
 		g_string_append_printf(s, "%s: %u host%s;",
 		    sched_host_reason_text((SchedHostReason)r), n, n == 1 ? "" : "s");
 	}
-	if (s->len == 0)
+	if (s->len == 0 || s->str[s->len - 1] == '\n')
 		g_string_append_printf(s, "%s;", pend_text[SCHED_PEND_NO_HOSTS]);
 	return g_string_free(s, FALSE);
 }

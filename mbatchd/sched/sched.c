@@ -10,7 +10,10 @@
  *   stage-order.c     queue order, and each queue's host order
  *   resume.c          preempted jobs take their slots back first
  *   stage-place.c     placement, job by job, under limits.c, the
- *                     lsb.resources limits (stage-limits.c) and -R
+ *                     lsb.resources limits (stage-limits.c) and -R;
+ *                     around each job's turn, slot reservation and
+ *                     backfill (stage-reserve.c, whose reservations go
+ *                     out in the plan for the next pass)
  *   stage-preempt.c   preemption, for a job placement could not start
  *                     (preempt.c and its helpers choose the victims)
  *
@@ -23,6 +26,7 @@
 
 #include "pass.h"
 #include "preempt.h"
+#include "reserve.h"
 
 SchedPlan *
 sched_run(const SchedSnapshot *snap)
@@ -33,6 +37,9 @@ sched_run(const SchedSnapshot *snap)
 	sched_count_init(&p.count, snap);
 	p.limits = limits_new(snap);
 	stage_windows(&p);
+	/* Reserved slots count as used from here on: for pool entitlements,
+	 * resumes and placement alike (stage-reserve.c). */
+	p.reserve = reserve_new(&p);
 	stage_entitlement(&p);
 	stage_order(&p);
 	p.preempt = preempt_new(snap);
@@ -42,6 +49,7 @@ sched_run(const SchedSnapshot *snap)
 	stage_place(&p);
 
 	stage_place_clear(&p);
+	reserve_free(p.reserve);
 	g_free(p.order);
 	pools_free(p.pools);
 	preempt_free(p.preempt);

@@ -110,6 +110,11 @@ typedef struct {
 	int slot_share;           /* SLOT_SHARE, percent of the pool */
 	double pool_usage;        /* decayed accumulated slots used, kept by
 	                           * the daemon; orders queues of equal need */
+	/* SLOT_RESERVE and BACKFILL (stage-reserve.c).  reserve_time: how
+	 * long a parallel job may hold reserved slots, MAX_RESERVE_TIME x
+	 * MBD_SLEEP_TIME seconds; 0: the queue does not reserve. */
+	gint64 reserve_time;
+	gboolean backfill;
 } SchedQueue;
 
 /* A SLOT_POOL of lsb.queues: the queues naming it share its slots. */
@@ -173,6 +178,16 @@ typedef struct {
 	 * .apps; read only when the snapshot has limits (stage-limits.c). */
 	guint project;
 	guint app;
+	/* Run limit in seconds (-W, else the queue's or application's
+	 * RUNLIMIT), 0: none.  Only a job with one may backfill. */
+	gint64 run_limit;
+	/* Slot reservation carried from the previous pass's plan
+	 * (SchedPlan.reserves): the slots it holds, since when, and until
+	 * when it may not reserve after its reservation expired (0: none). */
+	const SchedAlloc *reserved;
+	guint n_reserved;
+	gint64 reserve_since;
+	gint64 reserve_banned_until;
 } SchedJob;
 
 typedef enum {
@@ -206,6 +221,8 @@ typedef struct {
 	guint project;
 	guint app;
 	const BsResReq *resreq;
+	gint64 run_limit;         /* seconds, 0: none; with start_time, when a
+	                           * reservation's slots are expected free */
 } SchedRunning;
 
 /* PREEMPT_FOR keywords: the same bits as BsPreemptFor in lib/conf/conf.h,
@@ -292,6 +309,9 @@ typedef struct {
 	guint n_projects;
 	const char *const *apps;  /* apps[0] is "" : no -app */
 	guint n_apps;
+	/* MBD_SLEEP_TIME in seconds: one scheduling session, how long a job
+	 * whose reservation expired may not reserve again. */
+	int session_time;
 } SchedSnapshot;
 
 /*
@@ -348,7 +368,28 @@ typedef struct {
 	const char *limit;
 	const char *limit_res;
 	const char *limit_on;
+	/* Slots the job holds reserved after this pass (SLOT_RESERVE), and
+	 * how many it needs: the reason then says it is collecting them. */
+	int reserved;
+	int reserve_need;
 } SchedPending;
+
+/*
+ * A slot reservation the daemon keeps for the next pass (SLOT_RESERVE):
+ * the pending job, the slots it holds (first_alloc, n_allocs into
+ * SchedPlan.allocs), since when, and when it is expected to be able to
+ * start (the run limits of the jobs on its hosts; 0: unknown).  An entry
+ * with no slots and banned_until set is a job whose reservation expired:
+ * it may not reserve again before then.
+ */
+typedef struct {
+	guint job;                /* index into SchedSnapshot.pending */
+	guint first_alloc;
+	guint n_allocs;
+	gint64 since;
+	gint64 start;
+	gint64 banned_until;
+} SchedReserve;
 
 /*
  * What the daemon is to do, one decision at a time.  A preemption names
@@ -394,6 +435,7 @@ typedef struct {
 	 * (a window opens or closes, a begin time comes), on the clock of
 	 * SchedSnapshot.now; 0: nothing timed. */
 	gint64 next_wake;
+	GArray *reserves;         /* SchedReserve, at most one per pending job */
 } SchedPlan;
 
 static inline const SchedDecision *

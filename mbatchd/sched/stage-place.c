@@ -26,12 +26,14 @@
 #include <string.h>
 
 #include "pass.h"
+#include "reserve.h"
 
 typedef struct {
 	guint queue, user;
 	int min_slots, ptile;
 	gboolean one_host;
 	guint project, app;       /* what lsb.resources limits also read */
+	gint64 run_limit;         /* backfill candidates only, else 0 */
 } Shape;
 
 static guint
@@ -41,7 +43,7 @@ shape_hash(gconstpointer p)
 
 	return (s->queue * 31u + s->user) * 31u + (guint)s->min_slots * 7u +
 	    (guint)s->ptile * 3u + (guint)s->one_host + s->project * 131u +
-	    s->app * 17u;
+	    s->app * 17u + (guint)s->run_limit * 13u;
 }
 
 static gboolean
@@ -52,7 +54,7 @@ shape_equal(gconstpointer a, gconstpointer b)
 	return x->queue == y->queue && x->user == y->user &&
 	    x->min_slots == y->min_slots && x->ptile == y->ptile &&
 	    x->one_host == y->one_host && x->project == y->project &&
-	    x->app == y->app;
+	    x->app == y->app && x->run_limit == y->run_limit;
 }
 
 static gboolean
@@ -196,6 +198,28 @@ place_open(Pass *p, const SchedJob *j, int want, int *got, SchedPending *pend)
 		pend->host_counts[r] += oh->closed[r];
 }
 
+/* A backfill candidate (stage-reserve.c): hosts whose reserved slots
+ * filled them are out of the open lists; look at those too.  Their
+ * reasons were counted with the open list's. */
+static void
+place_reserved(Pass *p, const SchedJob *j, int want, int *got, guint first)
+{
+	const GArray *hosts = reserve_hosts(p, j->queue);
+	SchedPending ignored = { 0 };
+
+	for (guint i = 0; i < hosts->len && *got < want; i++) {
+		guint h = g_array_index(hosts, guint, i);
+		gboolean taken = FALSE;
+
+		for (guint a = first; a < p->plan->allocs->len && !taken; a++)
+			taken = g_array_index(p->plan->allocs, SchedAlloc, a).host == h;
+		if (taken || !sched_host_usable(p, j, h))
+			continue;
+		if (try_host(p, j, h, want, got, &ignored) && j->one_host)
+			break;
+	}
+}
+
 /*
  * Choose hosts for up to `want` slots (at least min_slots), the first in
  * the queue's order that have room.  On success the allocations are
@@ -214,6 +238,9 @@ place(Pass *p, const SchedJob *j, int want, SchedPending *pend)
 		place_asked(p, j, want, &got, pend);
 	else
 		place_open(p, j, want, &got, pend);
+	if (got < want && !(j->one_host && got > 0) &&
+	    reserve_backfill_candidate(p, j))
+		place_reserved(p, j, want, &got, first);
 	if (got >= j->min_slots)
 		return allocs->len - first;
 	/* Hosts that offered some slots were not enough together. */
@@ -271,17 +298,20 @@ try_preempt_for_limit(Pass *p, guint idx, const Shape *shape, gboolean memo)
 		g_hash_table_add(p->no_victims, g_memdup2(shape, sizeof *shape));
 }
 
-void
-sched_consider(Pass *p, guint idx)
+static void
+consider(Pass *p, guint idx)
 {
 	const SchedJob *j = &p->snap->pending[idx];
 	SchedPending *pend = &p->plan->pending[idx];
 	gboolean pa = limits_hosts_read_job(p->limits);
 	Shape shape = { j->queue, j->user, j->min_slots, j->ptile, j->one_host,
-		pa ? j->project : 0, pa ? j->app : 0 };
+		pa ? j->project : 0, pa ? j->app : 0,
+		reserve_backfill_candidate(p, j) ? j->run_limit : 0 };
+	/* A job that came with a reservation has its own slots back this
+	 * turn: what its shape found before does not hold for it. */
 	gboolean memo = j->asked_hosts == NULL &&
 	    !sched_resreq_constrains(j->resreq) &&
-	    !limits_job_varies(p->limits, j);
+	    !limits_job_varies(p->limits, j) && !reserve_holds(p, idx);
 	const SchedPending *known;
 	guint first, n;
 	int want, room;
@@ -335,6 +365,16 @@ sched_consider(Pass *p, guint idx)
 		    g_memdup2(pend, sizeof *pend));
 }
 
+/* One job's turn; a job of a SLOT_RESERVE queue gets its reserved slots
+ * back before and collects more after (stage-reserve.c). */
+void
+sched_consider(Pass *p, guint idx)
+{
+	reserve_turn_begin(p, idx);
+	consider(p, idx);
+	reserve_turn_end(p, idx);
+}
+
 void
 stage_place(Pass *p)
 {
@@ -347,6 +387,7 @@ stage_place(Pass *p)
 		if (!pools_take_turn(p, p->order[i]))
 			sched_consider(p, p->order[i]);
 	pools_finish(p);
+	reserve_finish(p);
 }
 
 void

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "mbatchd/mbd-reserve.h"
 #include "mbatchd/svc/svc.h"
 
 void
@@ -279,10 +280,17 @@ svc_fill_job_info(Manager *m, const Job *j, gboolean detail,
 	info->usage->base.n_unknown_fields = 0;
 	info->usage->base.unknown_fields = NULL;
 	if (detail) {
+		const MbdReserve *r = job_is_pending(j) ? reserve_of(m, j) : NULL;
+
 		info->spec = (Basalt__JobSpec *)job_spec(j);
 		info->effective = j->effective;
+		if (r != NULL && r->hosts != NULL) {
+			info->reserved_hosts = r->hosts;
+			info->n_reserved_hosts = g_strv_length(r->hosts);
+			info->reserve_time = r->since;
+			info->reserve_start = r->start;
+		}
 	}
-	(void)m;
 }
 
 void

@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "mbatchd/mbd-reserve.h"
 #include "mbatchd/svc/svc.h"
 
 #define E(code) BASALT__ERROR_CODE__ERROR_CODE_##code
@@ -547,6 +548,9 @@ svc_hosts(Basalt__BatchService_Service *svc, const Basalt__HostQuery *req,
 		hi->jl_u = hc != NULL ? hc->jl_u : BS_CONF_UNLIMITED;
 		hi->ncpus = ncpus;
 		host_counts(counts, ch->name, hi);
+		/* Reserved slots are part of NJOBS, as LSF counts them. */
+		hi->rsv = reserve_on_host(m, ch->name);
+		hi->njobs += hi->rsv;
 		hi->status = (char *)host_status(m, ch->name, l, hi, now);
 		if (l != NULL) {
 			hi->mem_kb = l->mem_kb;
@@ -648,9 +652,14 @@ svc_users(Basalt__BatchService_Service *svc, const Basalt__UserQuery *req,
 			g_hash_table_insert(by_user, (gpointer)j->user, u);
 		}
 		u->njobs += n;
-		if (job_is_pending(j))
+		if (job_is_pending(j)) {
+			const MbdReserve *r = reserve_of(m, j);
+
 			u->pend += n;
-		else if (j->state == JS_SSUSP)
+			/* Slots its pending jobs hold reserved (SLOT_RESERVE). */
+			if (r != NULL && r->hosts != NULL)
+				u->rsv += g_strv_length(r->hosts);
+		} else if (j->state == JS_SSUSP)
 			u->ssusp += n;
 		else if (j->state == JS_USUSP)
 			u->ususp += n;

@@ -47,6 +47,9 @@ INTEGRATION_TESTS += \
 	%reldir%/t0600-exec-user.sh \
 	%reldir%/t0610-names.sh \
 	%reldir%/t0620-submit-retry.sh
+# Issue 12: slot reservation and backfill.
+INTEGRATION_TESTS += \
+	%reldir%/t0330-reserve.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS)
 SH_LOG_COMPILER = $(SHELL)

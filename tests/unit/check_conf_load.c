@@ -459,10 +459,15 @@ static const ErrCase err_cases[] = {
 	  "priority, ignoring\n", TRUE },
 	{ "lsb.queues", Q1 "SLOT_POOL = P\nSLOT_SHARE = 60\nSLOT_RESERVE = MAX_RESERVE_TIME[5]\n"
 	  QEND "Begin Queue\nQUEUE_NAME = b\nFAIRSHARE_QUEUES = a\n" QEND,
-	  "lsb.queues:5: warning: queue a: SLOT_RESERVE in slot pool P; reserved slots would "
-	  "distort the pool's shares\n"
+	  "lsb.queues:5: warning: queue a: SLOT_RESERVE in slot pool P; reserved slots count "
+	  "against the queue's share\n"
 	  "lsb.queues:9: warning: queue b: FAIRSHARE_QUEUES includes a of slot pool P; "
 	  "cross-queue fairshare would undo the pool's shares\n", TRUE },
+	{ "lsb.queues", Q1 "SLOT_POOL = P\nSLOT_SHARE = 60\nMAX_SLOTS_IN_POOL = 8\n"
+	  "SLOT_RESERVE = MAX_RESERVE_TIME[5]\nBACKFILL = Y\n" QEND,
+	  "lsb.queues:6: warning: queue a: SLOT_RESERVE in slot pool P; reserved slots count "
+	  "against the queue's share, and with MAX_SLOTS_IN_POOL and BACKFILL its jobs do "
+	  "not backfill into slots its own jobs reserved\n", TRUE },
 	/* Several problems in one run come out in line order. */
 	{ "lsb.queues", "Begin Queue\nQUEUE_NAME = default\nPRIORITY = 1\nPRIORITY = 2\n"
 	  "RUNLIMIT = 10 5\nBOGUS = 1\nSUSPEND_CONTROL = SIGSTOP\nJOB_CONTROLS = SUSPEND[x]\n"

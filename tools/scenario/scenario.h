@@ -35,6 +35,8 @@ typedef enum {
 	SCN_WINDOW_SUSPEND,       /* window-suspend ID: its run window closed */
 	SCN_WINDOW_RESUME,        /* window-resume ID: the window opened */
 	SCN_WINDOW_TERMINATE,     /* window-terminate ID: TERMINATE_WHEN=WINDOW */
+	SCN_RESERVE,              /* reserve ID on HOSTS start +DURATION|now|unknown */
+	SCN_RESERVE_BAN,          /* reserve-ban ID until +DURATION */
 	SCN_PENDING,              /* pending ID "reason text" */
 	SCN_DESERVED,             /* deserved QUEUE N */
 	SCN_POOL,                 /* pool POOL N: its size T this pass */
@@ -45,7 +47,7 @@ typedef enum {
 static inline gboolean
 scn_kind_is_decision(ScnKind k)
 {
-	return k <= SCN_WINDOW_TERMINATE;
+	return k <= SCN_RESERVE_BAN;
 }
 
 typedef struct {

@@ -17,7 +17,7 @@ scn_kind_name(ScnKind k)
 {
 	static const char *const names[] = {
 		"dispatch", "preempt", "terminate", "resume", "window-suspend",
-		"window-resume", "window-terminate", "pending", "deserved", "pool",
+		"window-resume", "window-terminate", "reserve", "reserve-ban", "pending", "deserved", "pool",
 		"slots", "wake",
 	};
 

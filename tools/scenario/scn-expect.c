@@ -135,6 +135,42 @@ scn_expect_line(Scenario *s, char **a, int line, GError **error)
 		if (!running_known(s, a[2]))
 			FAIL(line, "expect %s: no running job %s", a[1], a[2]);
 		add_expect(s, k, line, g_strdup_printf("%s %s", a[1], a[2]));
+	} else if (n >= 7 && strcmp(a[1], "reserve") == 0 && strcmp(a[3], "on") == 0 &&
+	    strcmp(a[n - 2], "start") == 0) {
+		g_autofree char *hosts = NULL;
+		g_autofree char *when = NULL;
+		char *start = a[n - 2];
+		gint64 in;
+
+		if (!pending_known(s, a[2]))
+			FAIL(line, "expect reserve: no pending job %s", a[2]);
+		if (strcmp(a[n - 1], "unknown") == 0)
+			in = -1;
+		else if (strcmp(a[n - 1], "now") == 0)
+			in = 0;
+		else if (!scn_parse_duration(a[n - 1] + (a[n - 1][0] == '+'), &in) || in <= 0)
+			FAIL(line, "expect reserve: start is +DURATION, now or unknown, "
+			    "not \"%s\"", a[n - 1]);
+		a[n - 2] = NULL;
+		hosts = canonical_hosts(s, a + 4, line, error);
+		a[n - 2] = start;
+		if (hosts == NULL)
+			return FALSE;
+		when = scn_start_text(in);
+		add_expect(s, SCN_RESERVE, line, g_strdup_printf("reserve %s on %s start %s",
+		    a[2], hosts, when));
+	} else if (n == 5 && strcmp(a[1], "reserve-ban") == 0 &&
+	    strcmp(a[3], "until") == 0) {
+		g_autofree char *when = NULL;
+		gint64 in;
+
+		if (!pending_known(s, a[2]))
+			FAIL(line, "expect reserve-ban: no pending job %s", a[2]);
+		if (!scn_parse_duration(a[4] + (a[4][0] == '+'), &in) || in <= 0)
+			FAIL(line, "expect reserve-ban: until +DURATION, not \"%s\"", a[4]);
+		when = scn_start_text(in);
+		add_expect(s, SCN_RESERVE_BAN, line,
+		    g_strdup_printf("reserve-ban %s until %s", a[2], when));
 	} else if (n == 4 && strcmp(a[1], "pending") == 0) {
 		g_autofree char *text = g_strdup(a[3]);
 
@@ -177,7 +213,8 @@ scn_expect_line(Scenario *s, char **a, int line, GError **error)
 		add_expect(s, SCN_WAKE, line, scn_wake_text(in));
 	} else {
 		FAIL(line, "expect: not understood (dispatch ID on HOSTS, preempt V for ID, "
-		    "terminate V for ID, resume ID, pending ID \"TEXT\", deserved QUEUE N, "
+		    "terminate V for ID, resume ID, reserve ID on HOSTS start WHEN, "
+		    "reserve-ban ID until +DURATION, pending ID \"TEXT\", deserved QUEUE N, "
 		    "pool POOL N, slots QUEUE N, window-suspend ID, window-resume ID, "
 		    "window-terminate ID, wake +DURATION, order, nothing)");
 	}

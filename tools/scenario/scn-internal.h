@@ -83,6 +83,8 @@ gboolean scn_parse_job_id(const char *w, guint64 *id, guint32 *index);
 char *scn_hosts_text(const SchedSnapshot *snap, const SchedAlloc *a, guint n);
 /* "wake +30m", in the largest whole unit; in < 0: "wake none". */
 char *scn_wake_text(gint64 in);
+/* A reservation's start from now: "+10m", "now", or for in < 0 "unknown". */
+char *scn_start_text(gint64 in);
 /* "12" or "12[3]". */
 char *scn_job_name(guint64 id, guint64 array_id, guint32 index);
 

@@ -32,13 +32,15 @@ job_queue(Scenario *s, const char *v, int line, guint *q, GError **error)
 	return TRUE;
 }
 
-/* "2*hostA hostB" into allocs; slots of one host are merged. */
+/* "2*hostA hostB" into allocs, stored as an offset (scn_fix_pointers
+ * turns it into a pointer); slots of one host are merged. */
 static gboolean
-parse_allocs(Scenario *s, const char *v, int line, SchedRunning *r, GError **error)
+parse_allocs(Scenario *s, const char *v, int line, SchedAlloc **first,
+    guint *n_allocs, GError **error)
 {
 	g_auto(GStrv) w = g_strsplit_set(v, " ,", -1);
 
-	r->allocs = GUINT_TO_POINTER(s->allocs->len + 1);
+	*first = GUINT_TO_POINTER(s->allocs->len + 1);
 	for (guint i = 0; w[i] != NULL; i++) {
 		const char *star = strchr(w[i], '*');
 		const char *name = star != NULL ? star + 1 : w[i];
@@ -57,10 +59,10 @@ parse_allocs(Scenario *s, const char *v, int line, SchedRunning *r, GError **err
 		if (!sched_input_host(&s->in, name, &a.host))
 			FAIL(line, "hosts: no host %s", name);
 		g_array_append_val(s->allocs, a);
-		r->n_allocs++;
+		(*n_allocs)++;
 	}
-	if (r->n_allocs == 0)
-		FAIL(line, "run: hosts=\"...\" is needed (e.g. hosts=\"2*hostA hostB\")");
+	if (*n_allocs == 0)
+		FAIL(line, "hosts=\"...\" is needed (e.g. hosts=\"2*hostA hostB\")");
 	return TRUE;
 }
 
@@ -73,6 +75,23 @@ scn_job_app(Scenario *s, const char *app)
 	if (app != NULL)
 		return sched_input_app(&s->in, app);
 	return sched_input_app(&s->in, def != NULL ? def->name : NULL);
+}
+
+/* W=DURATION: the job's run limit (bsub -W), in seconds. */
+static gboolean
+parse_run_limit(const char *v, int line, gint64 *out, GError **error, Scenario *s)
+{
+	if (!scn_parse_duration(v, out) || *out <= 0)
+		FAIL(line, "W is a run limit (90s, 30m, 2h), not \"%s\"", v);
+	return TRUE;
+}
+
+/* No W=: the application's or the queue's RUNLIMIT. */
+static gint64
+default_run_limit(Scenario *s, guint queue, const char *app)
+{
+	return sched_input_run_limit(g_ptr_array_index(s->cfg->queues, queue),
+	    app != NULL ? bs_config_app(s->cfg, app) : bs_config_default_app(s->cfg));
 }
 
 static gboolean
@@ -108,9 +127,12 @@ run_line(Scenario *s, char **argv, int line, GError **error)
 			g_ptr_array_add(s->resreqs, rr);
 			r.resreq = rr;
 		} else if ((v = scn_kv(argv[i], "hosts")) != NULL) {
-			if (!parse_allocs(s, v, line, &r, error))
+			if (!parse_allocs(s, v, line, &r.allocs, &r.n_allocs, error))
 				return FALSE;
 			have_hosts = TRUE;
+		} else if ((v = scn_kv(argv[i], "W")) != NULL) {
+			if (!parse_run_limit(v, line, &r.run_limit, error, s))
+				return FALSE;
 		} else if ((v = scn_kv(argv[i], "state")) != NULL) {
 			if (strcmp(v, "RUN") == 0)
 				r.state = SCHED_RUN_RUN;
@@ -159,6 +181,8 @@ run_line(Scenario *s, char **argv, int line, GError **error)
 	r.project = sched_input_project(&s->in, project);
 	r.app = scn_job_app(s, app);
 	r.start_time = g_date_time_to_unix(s->now) - ran;
+	if (r.run_limit == 0)
+		r.run_limit = default_run_limit(s, r.queue, app);
 	r.preempted = preempted;
 	g_array_append_val(s->running, r);
 	g_array_append_val(s->run_index, index);
@@ -172,6 +196,9 @@ pend_line(Scenario *s, char **argv, int line, GError **error)
 	SchedJob *j = &job;
 	const char *queue = NULL, *user = "user1", *app = NULL, *project = NULL;
 	guint start = s->ints->len;
+	SchedAlloc *reserved = NULL;
+	guint n_reserved = 0;
+	gint64 reserving = -1, banned = 0;
 
 	if (!scn_parse_job_id(argv[1], &j->id, &j->array_index))
 		FAIL(line, "pend: a job id is needed (12 or 12[3])");
@@ -225,6 +252,22 @@ pend_line(Scenario *s, char **argv, int line, GError **error)
 			ptile = bs_resreq_span_ptile(rr);
 			j->ptile = ptile > 0 ? ptile : 0;
 			j->resreq = rr;
+		} else if ((v = scn_kv(argv[i], "app")) != NULL) {
+			app = v;
+		} else if ((v = scn_kv(argv[i], "W")) != NULL) {
+			if (!parse_run_limit(v, line, &j->run_limit, error, s))
+				return FALSE;
+		} else if ((v = scn_kv(argv[i], "reserved")) != NULL) {
+			if (!parse_allocs(s, v, line, &reserved, &n_reserved, error))
+				return FALSE;
+		} else if ((v = scn_kv(argv[i], "reserving")) != NULL) {
+			if (!scn_parse_duration(v, &reserving) || reserving < 0)
+				FAIL(line, "pend: reserving is how long the job has held its "
+				    "reservation (0s, 5m), not \"%s\"", v);
+		} else if ((v = scn_kv(argv[i], "reserve-banned")) != NULL) {
+			if (!scn_parse_duration(v, &banned) || banned <= 0)
+				FAIL(line, "pend: reserve-banned is how long until the job may "
+				    "reserve again (1m), not \"%s\"", v);
 		} else if (strcmp(argv[i], "held") == 0) {
 			j->held = TRUE;
 		} else if ((v = scn_kv(argv[i], "dep")) != NULL) {
@@ -258,6 +301,18 @@ pend_line(Scenario *s, char **argv, int line, GError **error)
 		j->asked_hosts = GUINT_TO_POINTER(start + 1);
 		j->n_asked_hosts = s->ints->len - start;
 	}
+	if (app != NULL && bs_config_app(s->cfg, app) == NULL)
+		FAIL(line, "pend: no application profile %s", app);
+	if (j->run_limit == 0)
+		j->run_limit = default_run_limit(s, j->queue, app);
+	if (reserving >= 0 && reserved == NULL)
+		FAIL(line, "pend: reserving= goes with reserved=\"HOSTS\"");
+	j->reserved = reserved;
+	j->n_reserved = n_reserved;
+	if (reserved != NULL)
+		j->reserve_since = g_date_time_to_unix(s->now) - MAX(reserving, 0);
+	if (banned > 0)
+		j->reserve_banned_until = g_date_time_to_unix(s->now) + banned;
 	j->user = sched_input_user(&s->in, user, TRUE);
 	j->project = sched_input_project(&s->in, project);
 	j->app = scn_job_app(s, app);
@@ -359,5 +414,7 @@ scn_fix_pointers(Scenario *s)
 
 		if (j->asked_hosts != NULL)
 			j->asked_hosts = ints + GPOINTER_TO_UINT(j->asked_hosts) - 1;
+		if (j->reserved != NULL)
+			j->reserved = al + GPOINTER_TO_UINT(j->reserved) - 1;
 	}
 }

@@ -94,6 +94,29 @@ decision(const Scenario *s, const SchedPlan *plan, const SchedDecision *d,
 	}
 }
 
+/* A reservation the daemon keeps for the next pass, or a job that may not
+ * reserve for a while. */
+static void
+reserve(const Scenario *s, const SchedPlan *plan, const SchedReserve *r,
+    GPtrArray *out)
+{
+	g_autofree char *job = pending_name(s, r->job);
+	g_autofree char *hosts = NULL;
+	g_autofree char *when = NULL;
+
+	if (r->n_allocs == 0) {
+		when = scn_start_text(r->banned_until - s->snap.now);
+		add(out, SCN_RESERVE_BAN, g_strdup_printf("reserve-ban %s until %s", job,
+		    when));
+		return;
+	}
+	hosts = scn_hosts_text(&s->snap,
+	    &g_array_index(plan->allocs, SchedAlloc, r->first_alloc), r->n_allocs);
+	when = scn_start_text(r->start == 0 ? -1 : r->start - s->snap.now);
+	add(out, SCN_RESERVE, g_strdup_printf("reserve %s on %s start %s", job, hosts,
+	    when));
+}
+
 GPtrArray *
 scn_plan_lines(const Scenario *s, const SchedPlan *plan)
 {
@@ -105,6 +128,8 @@ scn_plan_lines(const Scenario *s, const SchedPlan *plan)
 	/* In the order the daemon applies them. */
 	for (guint i = 0; i < plan->decisions->len; i++)
 		decision(s, plan, sched_plan_decision(plan, i), out, dispatched, gone, held);
+	for (guint i = 0; i < plan->reserves->len; i++)
+		reserve(s, plan, &g_array_index(plan->reserves, SchedReserve, i), out);
 	for (guint i = 0; i < plan->n_pending && i < s->snap.n_pending; i++) {
 		g_autofree char *n = NULL;
 		g_autofree char *text = NULL;

@@ -133,3 +133,16 @@ scn_wake_text(gint64 in)
 			    in / units[i].secs, units[i].unit);
 	return g_strdup_printf("wake +%" G_GINT64_FORMAT "s", in);
 }
+
+char *
+scn_start_text(gint64 in)
+{
+	g_autofree char *w = NULL;
+
+	if (in < 0)
+		return g_strdup("unknown");
+	if (in == 0)
+		return g_strdup("now");
+	w = scn_wake_text(in);
+	return g_strdup(w + strlen("wake "));
+}
