@@ -11,21 +11,23 @@
  *   taken by queues outside the pool shrink T.  T is taken when the pool's
  *   turn comes, so a higher-priority queue outside the pool that
  *   dispatched earlier in the pass has already taken its slots.
- * - Entitlement: queues by PRIORITY (ties: lower decayed usage per share,
- *   then lsb.queues order), each gets ceil(T x SLOT_SHARE / 100) clamped
- *   to what is left, to its demand (pending + held slots) and to what its
- *   own limits allow (QJOB_LIMIT, HJOB_LIMIT on its hosts).  Not largest
- *   remainder: 7 slots at 50/30/20 give 4, 3, 0.
+ * - Entitlement: each queue gets ceil(T x SLOT_SHARE / 100) clamped to
+ *   what is left, to its demand (pending + held slots) and to what its
+ *   own limits allow (queue_need: queue, per-user, per-host and lsb.users
+ *   limits).  Not largest remainder: 7 slots at 50/30/20 give 4, 3, 0.
+ *   Queues are taken lowest decayed usage per share first, then by
+ *   PRIORITY, then lsb.queues order: with balanced usage that is the
+ *   PRIORITY order of the seed's examples; with a queue behind its share
+ *   it gets the rounding slots first, so no queue starves.
  * - Leftover, from queues without demand or held by their own limits,
  *   goes once more by the same rule applied to the leftover to queues with
  *   unmet demand, then whatever is still left to the first of them in the
  *   same order, then the next.
- * - Dispatch: the pool takes its turn where its highest-priority queue
- *   would; inside it queues go by deficit (entitlement minus slots held),
- *   largest first, ties by lower decayed usage per share, then priority,
- *   then lsb.queues order, and each only up to its entitlement.  With
- *   USE_PRIORITY_IN_POOL the slots of the pool still free after that go to
- *   pending jobs of the pool's queues in priority order.
+ * - Dispatch: each queue at its own PRIORITY in the pass order, merged
+ *   with the queues outside the pool and other pools (stage-order.c), each
+ *   only up to its entitlement.  With USE_PRIORITY_IN_POOL, once every
+ *   queue of the pool had its place, the slots of the pool still free go
+ *   to pending jobs of the pool's queues in priority order.
  *
  * Pool queues are neither preemptive nor preemptable (lib/conf checks
  * that), so nothing here preempts.
@@ -45,6 +47,8 @@ struct Pools {
 	guint *first;
 	GArray **jobs;            /* per queue: its pending jobs, in pass order */
 	gboolean *done;           /* [n_pools] the pool had its turn */
+	guint *left;              /* [n_pools] its pending jobs not yet considered */
+	guint *rank;              /* [n_queues] place in its pool's entitlement order */
 	gboolean *by_priority;    /* [n_pools] in its USE_PRIORITY_IN_POOL round */
 	guint8 *mark;             /* [n_hosts] scratch for a pool's host set */
 	guint n_queues;
@@ -64,6 +68,15 @@ usage_per_share(const SchedQueue *q)
 	return q->slot_share > 0 ? q->pool_usage / q->slot_share : INFINITY;
 }
 
+/*
+ * The order shares are handed out in: the queue furthest below its share
+ * by decayed usage first (decisions.md), so the slots the ceil rule
+ * leaves over (7 slots at 50/30/20: 4/3/0) rotate to the queues that had
+ * fewer and, over a few half-lives, every flooded queue's slot-time comes
+ * to its share.  With balanced usage (none yet, or usage in proportion to
+ * the shares) this is PRIORITY order, then lsb.queues order: the rule of
+ * the seed's examples.
+ */
 static int
 cmp_entitlement_order(gconstpointer a, gconstpointer b, gpointer data)
 {
@@ -72,10 +85,10 @@ cmp_entitlement_order(gconstpointer a, gconstpointer b, gpointer data)
 	const SchedQueue *qx = &s->queues[x], *qy = &s->queues[y];
 	double ux = usage_per_share(qx), uy = usage_per_share(qy);
 
-	if (qx->priority != qy->priority)
-		return qx->priority > qy->priority ? -1 : 1;
 	if (ux != uy)
 		return ux < uy ? -1 : 1;
+	if (qx->priority != qy->priority)
+		return qx->priority > qy->priority ? -1 : 1;
 	return x < y ? -1 : x > y;
 }
 
@@ -117,8 +130,13 @@ pools_new(Pass *p)
 		    (gint)(pl->first[k + 1] - pl->first[k]), sizeof(guint),
 		    cmp_entitlement_order, (gpointer)s);
 	pl->n_queues = s->n_queues;
+	pl->rank = g_new0(guint, s->n_queues);
+	for (guint k = 0; k < s->n_pools; k++)
+		for (guint m = pl->first[k]; m < pl->first[k + 1]; m++)
+			pl->rank[pl->members[m]] = m - pl->first[k];
 	pl->jobs = g_new0(GArray *, s->n_queues);
 	pl->done = g_new0(gboolean, s->n_pools);
+	pl->left = g_new0(guint, s->n_pools);
 	pl->by_priority = g_new0(gboolean, s->n_pools);
 	pl->mark = g_new0(guint8, s->n_hosts);
 	return pl;
@@ -132,6 +150,8 @@ pools_free(Pools *pl)
 	g_free(pl->members);
 	g_free(pl->first);
 	g_free(pl->done);
+	g_free(pl->left);
+	g_free(pl->rank);
 	g_free(pl->by_priority);
 	g_free(pl->mark);
 	for (guint q = 0; q < pl->n_queues; q++)
@@ -141,23 +161,51 @@ pools_free(Pools *pl)
 	g_free(pl);
 }
 
-int *
-pools_sort_priority(const SchedSnapshot *snap)
+static int
+cmp_sort_key(gconstpointer a, gconstpointer b, gpointer data)
 {
-	int *prio = g_new(int, snap->n_queues);
-	int *top = g_new(int, snap->n_pools);
+	const int *const *k = data;
+	guint x = *(const guint *)a, y = *(const guint *)b;
 
-	for (guint k = 0; k < snap->n_pools; k++)
-		top[k] = INT_MIN;
-	for (guint q = 0; q < snap->n_queues; q++)
-		if (queue_pooled(snap, q))
-			top[snap->queues[q].pool] = MAX(top[snap->queues[q].pool],
-			    snap->queues[q].priority);
-	for (guint q = 0; q < snap->n_queues; q++)
-		prio[q] = queue_pooled(snap, q) ? top[snap->queues[q].pool] :
-		    snap->queues[q].priority;
-	g_free(top);
-	return prio;
+	if (k[0][x] != k[0][y])
+		return k[0][x] > k[0][y] ? -1 : 1;
+	if (k[1][x] != k[1][y])
+		return k[1][x] < k[1][y] ? -1 : 1;
+	return 0;
+}
+
+/*
+ * Each queue's own PRIORITY, whichever pool it is in (decisions.md: the
+ * seed's ordered list); queues of one pool at the same priority in the
+ * entitlement order, so the one furthest below its share goes first.
+ * The key is dense: equal keys are taken together, in snapshot order.
+ */
+int *
+pools_sort_key(const Pools *pl, const SchedSnapshot *snap)
+{
+	guint n = snap->n_queues;
+	int *key = g_new(int, MAX(n, 1u));
+	int *prio = g_new(int, MAX(n, 1u)), *rank = g_new0(int, MAX(n, 1u));
+	guint *by = g_new(guint, MAX(n, 1u));
+	const int *keys[2] = { prio, rank };
+	int level = (int)n;
+
+	for (guint q = 0; q < n; q++) {
+		prio[q] = snap->queues[q].priority;
+		if (pl != NULL && queue_pooled(snap, q))
+			rank[q] = (int)pl->rank[q];
+		by[q] = q;
+	}
+	g_qsort_with_data(by, (gint)n, sizeof(guint), cmp_sort_key, keys);
+	for (guint i = 0; i < n; i++) {
+		if (i > 0 && cmp_sort_key(&by[i - 1], &by[i], keys) != 0)
+			level--;
+		key[by[i]] = level;
+	}
+	g_free(prio);
+	g_free(rank);
+	g_free(by);
+	return key;
 }
 
 void
@@ -174,6 +222,7 @@ pools_set_order(Pools *pl, const SchedSnapshot *snap, const guint *order,
 		if (pl->jobs[q] == NULL)
 			pl->jobs[q] = g_array_new(FALSE, FALSE, sizeof(guint));
 		g_array_append_val(pl->jobs[q], order[i]);
+		pl->left[snap->queues[q].pool]++;
 	}
 }
 
@@ -229,26 +278,158 @@ pool_size(Pass *p, guint k)
 	return (int)t;
 }
 
+/*
+ * What a queue's limits let it hold, so entitlement they hold back goes
+ * to the other queues of the pool (the seed: "the remaining ... job
+ * slots are redistributed among other queues belonging to the same
+ * pool").  Two kinds:
+ *
+ * - Per job, in the queue's order: how many more slots the job's user may
+ *   still take (UJOB_LIMIT; lsb.users MAX_JOBS of the user and of each
+ *   of its groups; JL/P of the user over the queue's hosts), given what
+ *   the queue's jobs before it in this count already took.  Each source
+ *   is one function of need_sources[]; another limit layer plugs in as
+ *   one more entry.
+ * - For the whole queue: QJOB_LIMIT, and HJOB_LIMIT and PJOB_LIMIT summed
+ *   over the queue's hosts.
+ *
+ * The count is an upper bound (a user's jobs in other queues may take
+ * some of the room first), which is what an entitlement needs: a queue
+ * is never entitled to less than it could use.
+ */
+typedef struct {
+	Pass *p;
+	guint q;
+	GHashTable *user_took;    /* user + 1 -> slots counted so far */
+	GHashTable *group_took;   /* group + 1 -> slots counted so far */
+} NeedCount;
+
+static gint64
+took(GHashTable *t, guint key)
+{
+	return GPOINTER_TO_INT(g_hash_table_lookup(t, GUINT_TO_POINTER(key + 1)));
+}
+
+static void
+add_took(GHashTable *t, guint key, gint64 n)
+{
+	g_hash_table_insert(t, GUINT_TO_POINTER(key + 1),
+	    GINT_TO_POINTER((int)MIN(took(t, key) + n, G_MAXINT)));
+}
+
+static gint64
+room_of(int limit, gint64 used)
+{
+	return limit < 0 ? G_MAXINT : MAX((gint64)limit - used, 0);
+}
+
+/* UJOB_LIMIT: slots per user in the queue. */
+static gint64
+need_queue_user(NeedCount *c, const SchedJob *j)
+{
+	const SchedQueue *sq = &c->p->snap->queues[c->q];
+
+	if (sq->ujob_limit < 0)
+		return G_MAXINT;
+	return room_of(sq->ujob_limit, sched_count_pair(c->p->count.queue_user,
+	    c->q, j->user) + took(c->user_took, j->user));
+}
+
+/* lsb.users MAX_JOBS of the user and of its groups. */
+static gint64
+need_user(NeedCount *c, const SchedJob *j)
+{
+	const SchedSnapshot *s = c->p->snap;
+	const SchedUser *u = &s->users[j->user];
+	gint64 room = room_of(u->max_jobs, sched_count_user(&c->p->count, j->user) +
+	    took(c->user_took, j->user));
+
+	for (guint g = 0; g < u->n_groups; g++)
+		room = MIN(room, room_of(s->groups[u->groups[g]].max_jobs,
+		    sched_count_group(&c->p->count, u->groups[g]) +
+		    took(c->group_took, u->groups[g])));
+	return room;
+}
+
+/* lsb.users JL/P of the user, summed over the queue's hosts. */
+static gint64
+need_user_cpu(NeedCount *c, const SchedJob *j)
+{
+	const SchedSnapshot *s = c->p->snap;
+	const SchedUser *u = &s->users[j->user];
+	GArray *cand = c->p->queue_hosts[c->q];
+	gint64 room = 0;
+
+	if (u->jl_p < 0)
+		return G_MAXINT;
+	for (guint i = 0; i < cand->len; i++) {
+		guint h = g_array_index(cand, guint, i);
+
+		room += MAX(sched_cpu_cap(u->jl_p, s->hosts[h].ncpus) -
+		    sched_count_user_host_cpu(&c->p->count, j->user, h), 0);
+	}
+	return MAX(room - took(c->user_took, j->user), 0);
+}
+
+static gint64 (*const need_sources[])(NeedCount *, const SchedJob *) = {
+	need_queue_user,
+	need_user,
+	need_user_cpu,
+};
+
+/* QJOB_LIMIT, and the per-host limits over the queue's hosts. */
+static gint64
+queue_cap(Pass *p, guint q)
+{
+	const SchedQueue *sq = &p->snap->queues[q];
+	GArray *cand = p->queue_hosts[q];
+	gint64 cap = sq->qjob_limit >= 0 ? sq->qjob_limit : G_MAXINT, hosts = 0;
+
+	if (sq->hjob_limit < 0 && sq->pjob_limit < 0)
+		return cap;
+	for (guint i = 0; i < cand->len; i++) {
+		const SchedHost *h = &p->snap->hosts[g_array_index(cand, guint, i)];
+		gint64 one = G_MAXINT;
+
+		if (sq->hjob_limit >= 0)
+			one = MIN(one, sq->hjob_limit);
+		if (sq->pjob_limit >= 0)
+			one = MIN(one, sched_cpu_cap(sq->pjob_limit, h->ncpus));
+		hosts = MIN(hosts + one, G_MAXINT);
+	}
+	return MIN(cap, hosts);
+}
+
 /* Slots queue q can use this pass: what it holds plus what its pending
  * jobs ask for, bounded by its own limits. */
 static gint64
 queue_need(Pass *p, guint q)
 {
-	const SchedQueue *sq = &p->snap->queues[q];
 	GArray *jobs = p->pools->jobs[q];
 	gint64 need = p->count.queue[q];
+	NeedCount c = { p, q, NULL, NULL };
 
+	c.user_took = g_hash_table_new(NULL, NULL);
+	c.group_took = g_hash_table_new(NULL, NULL);
 	for (guint i = 0; jobs != NULL && i < jobs->len; i++) {
 		const SchedJob *j = &p->snap->pending[g_array_index(jobs, guint, i)];
+		const SchedUser *u = &p->snap->users[j->user];
+		gint64 add = j->max_slots;
 
-		if (sched_job_gate(p, j) == SCHED_PEND_NONE)
-			need = MIN(need + j->max_slots, G_MAXINT);
+		if (sched_job_gate(p, j) != SCHED_PEND_NONE)
+			continue;
+		for (guint k = 0; k < G_N_ELEMENTS(need_sources); k++)
+			add = MIN(add, need_sources[k](&c, j));
+		if (add < j->min_slots)
+			continue;
+		add_took(c.user_took, j->user, add);
+		for (guint g = 0; g < u->n_groups; g++)
+			add_took(c.group_took, u->groups[g], add);
+		need = MIN(need + add, G_MAXINT);
 	}
-	if (sq->qjob_limit >= 0)
-		need = MIN(need, sq->qjob_limit);
-	if (sq->hjob_limit >= 0)
-		need = MIN(need, (gint64)sq->hjob_limit * p->queue_hosts[q]->len);
-	return need;
+	g_hash_table_destroy(c.user_took);
+	g_hash_table_destroy(c.group_took);
+	return MIN(need, queue_cap(p, q));
 }
 
 static gint64
@@ -306,55 +487,9 @@ compute(Pass *p, guint k)
 	entitle(p, k, total);
 }
 
-static int
-cmp_dispatch_order(gconstpointer a, gconstpointer b, gpointer data)
-{
-	const Pass *p = data;
-	guint x = *(const guint *)a, y = *(const guint *)b;
-	int dx = p->plan->queue_deserved[x] - p->count.queue[x];
-	int dy = p->plan->queue_deserved[y] - p->count.queue[y];
-
-	if (dx != dy)
-		return dx > dy ? -1 : 1;
-	/* Same deficit: the entitlement order decides. */
-	return cmp_entitlement_order(a, b, (gpointer)p->snap);
-}
-
-static void
-consider_queue(Pass *p, guint q, gboolean only_share_held)
-{
-	GArray *jobs = p->pools->jobs[q];
-
-	for (guint i = 0; jobs != NULL && i < jobs->len; i++) {
-		guint idx = g_array_index(jobs, guint, i);
-
-		if (only_share_held &&
-		    p->plan->pending[idx].reason != SCHED_PEND_POOL_SHARE)
-			continue;
-		sched_consider(p, idx);
-	}
-}
-
-static void
-pool_turn(Pass *p, guint k)
-{
-	Pools *pl = p->pools;
-	guint first = pl->first[k], n = pl->first[k + 1] - first;
-	guint *order = g_memdup2(pl->members + first, sizeof(guint) * n);
-
-	pl->done[k] = TRUE;
-	compute(p, k);
-	g_qsort_with_data(order, (gint)n, sizeof(guint), cmp_dispatch_order, p);
-	for (guint i = 0; i < n; i++)
-		consider_queue(p, order[i], FALSE);
-	if (p->snap->pools[k].use_priority) {
-		pl->by_priority[k] = TRUE;
-		for (guint i = 0; i < n; i++)
-			consider_queue(p, pl->members[first + i], TRUE);
-	}
-	g_free(order);
-}
-
+/* A pool's turn comes with its first pending job in the pass order: T
+ * is measured and the entitlements computed then.  Its queues then
+ * dispatch each at its own place in the order, up to its entitlement. */
 gboolean
 pools_take_turn(Pass *p, guint idx)
 {
@@ -364,9 +499,61 @@ pools_take_turn(Pass *p, guint idx)
 	if (p->pools == NULL || !queue_pooled(p->snap, q))
 		return FALSE;
 	k = p->snap->queues[q].pool;
-	if (!p->pools->done[k])
-		pool_turn(p, k);
+	if (!p->pools->done[k]) {
+		p->pools->done[k] = TRUE;
+		compute(p, k);
+	}
 	return TRUE;
+}
+
+static int
+cmp_priority(gconstpointer a, gconstpointer b, gpointer data)
+{
+	const SchedSnapshot *s = data;
+	guint x = *(const guint *)a, y = *(const guint *)b;
+
+	if (s->queues[x].priority != s->queues[y].priority)
+		return s->queues[x].priority > s->queues[y].priority ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* USE_PRIORITY_IN_POOL: once every queue of the pool had its place, the
+ * slots of the pool still free go to the jobs its share held, by queue
+ * priority. */
+static void
+priority_round(Pass *p, guint k)
+{
+	Pools *pl = p->pools;
+	guint first = pl->first[k], n = pl->first[k + 1] - first;
+	guint *order = g_memdup2(pl->members + first, sizeof(guint) * n);
+
+	pl->by_priority[k] = TRUE;
+	g_qsort_with_data(order, (gint)n, sizeof(guint), cmp_priority,
+	    (gpointer)p->snap);
+	for (guint i = 0; i < n; i++) {
+		GArray *jobs = pl->jobs[order[i]];
+
+		for (guint x = 0; jobs != NULL && x < jobs->len; x++) {
+			guint idx = g_array_index(jobs, guint, x);
+
+			if (p->plan->pending[idx].reason == SCHED_PEND_POOL_SHARE)
+				sched_consider(p, idx);
+		}
+	}
+	g_free(order);
+}
+
+void
+pools_considered(Pass *p, guint idx)
+{
+	guint q = p->snap->pending[idx].queue;
+	guint k;
+
+	if (p->pools == NULL || !queue_pooled(p->snap, q))
+		return;
+	k = p->snap->queues[q].pool;
+	if (--p->pools->left[k] == 0 && p->snap->pools[k].use_priority)
+		priority_round(p, k);
 }
 
 int

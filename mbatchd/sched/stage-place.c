@@ -8,8 +8,8 @@
  * keeps a pending reason naming the layer that said no, host by host as
  * `bjobs -p` counts them; one that a queue allowed to preempt could start
  * over victims goes to the preemption stage (stage-preempt.c).  Queues in
- * a SLOT_POOL take their turn together and only up to their shares
- * (pool.c).
+ * a SLOT_POOL dispatch at their own place in the order, only up to their
+ * shares, computed when the pool's first job comes (pool.c).
  *
  * Counters only grow during a pass, except when a preemption suspends
  * jobs, so once a job of a given shape (queue, user, slots, span) finds no
@@ -327,9 +327,13 @@ stage_place(Pass *p)
 	p->open = open_new(snap);
 	p->blocked = g_hash_table_new_full(shape_hash, shape_equal, g_free, g_free);
 	p->no_victims = g_hash_table_new_full(shape_hash, shape_equal, g_free, NULL);
-	for (guint i = 0; i < snap->n_pending; i++)
-		if (!pools_take_turn(p, p->order[i]))
-			sched_consider(p, p->order[i]);
+	for (guint i = 0; i < snap->n_pending; i++) {
+		gboolean pooled = pools_take_turn(p, p->order[i]);
+
+		sched_consider(p, p->order[i]);
+		if (pooled)
+			pools_considered(p, p->order[i]);
+	}
 	pools_finish(p);
 }
 
