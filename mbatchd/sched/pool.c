@@ -48,6 +48,7 @@ struct Pools {
 	GArray **jobs;            /* per queue: its pending jobs, in pass order */
 	gboolean *done;           /* [n_pools] the pool had its turn */
 	guint *left;              /* [n_pools] its pending jobs not yet considered */
+	gboolean *full;           /* [n_pools] no free slot on its hosts at its turn */
 	guint *rank;              /* [n_queues] place in its pool's entitlement order */
 	gboolean *by_priority;    /* [n_pools] in its USE_PRIORITY_IN_POOL round */
 	guint8 *mark;             /* [n_hosts] scratch for a pool's host set */
@@ -137,6 +138,7 @@ pools_new(Pass *p)
 	pl->jobs = g_new0(GArray *, s->n_queues);
 	pl->done = g_new0(gboolean, s->n_pools);
 	pl->left = g_new0(guint, s->n_pools);
+	pl->full = g_new0(gboolean, s->n_pools);
 	pl->by_priority = g_new0(gboolean, s->n_pools);
 	pl->mark = g_new0(guint8, s->n_hosts);
 	return pl;
@@ -151,6 +153,7 @@ pools_free(Pools *pl)
 	g_free(pl->first);
 	g_free(pl->done);
 	g_free(pl->left);
+	g_free(pl->full);
 	g_free(pl->rank);
 	g_free(pl->by_priority);
 	g_free(pl->mark);
@@ -252,13 +255,14 @@ pool_used(Pass *p, guint k)
 }
 
 /* T: slots held by the pool's queues plus the free slots of its hosts,
- * bounded by MAX_SLOTS_IN_POOL. */
+ * bounded by MAX_SLOTS_IN_POOL.  Whether no host had a free slot is
+ * noted for the pending reasons. */
 static int
 pool_size(Pass *p, guint k)
 {
 	Pools *pl = p->pools;
 	const SchedPool *pool = &p->snap->pools[k];
-	gint64 t = pool_used(p, k);
+	gint64 used = pool_used(p, k), t = used;
 
 	memset(pl->mark, 0, p->snap->n_hosts);
 	for (guint m = pl->first[k]; m < pl->first[k + 1]; m++) {
@@ -273,6 +277,7 @@ pool_size(Pass *p, guint k)
 			t = MIN(t + host_free(p, h), G_MAXINT);
 		}
 	}
+	pl->full[k] = t == used;
 	if (pool->max_slots > 0)
 		t = MIN(t, pool->max_slots);
 	return (int)t;
@@ -570,6 +575,14 @@ pools_queue_room(Pass *p, guint q)
 	else
 		room = p->plan->queue_deserved[q] - p->count.queue[q];
 	return (int)MAX(room, 0);
+}
+
+gboolean
+pools_hosts_full(Pass *p, guint q)
+{
+	if (p->pools == NULL || !queue_pooled(p->snap, q))
+		return FALSE;
+	return p->pools->full[p->snap->queues[q].pool];
 }
 
 void

@@ -266,6 +266,14 @@ try_preempt_for_limit(Pass *p, guint idx, const Shape *shape, gboolean memo)
 		g_hash_table_add(p->no_victims, g_memdup2(shape, sizeof *shape));
 }
 
+static void
+pool_share_reached(Pass *p, const SchedJob *j, SchedPending *pend)
+{
+	memset(pend, 0, sizeof *pend);
+	pend->reason = SCHED_PEND_POOL_SHARE;
+	pend->pool = p->snap->pools[p->snap->queues[j->queue].pool].name;
+}
+
 void
 sched_consider(Pass *p, guint idx)
 {
@@ -289,20 +297,27 @@ sched_consider(Pass *p, guint idx)
 		return;
 	}
 	/* After the queue's own limits, so a queue held by QJOB_LIMIT says
-	 * so rather than blaming its pool. */
+	 * so rather than blaming its pool; and when the pool's hosts were
+	 * full at its turn, the hosts say why (placement counts them). */
 	room = pools_queue_room(p, j->queue);
-	want = MIN(want, room);
-	if (room < j->min_slots) {
-		pend->reason = SCHED_PEND_POOL_SHARE;
-		pend->pool = p->snap->pools[p->snap->queues[j->queue].pool].name;
+	if (room < j->min_slots && !pools_hosts_full(p, j->queue)) {
+		pool_share_reached(p, j, pend);
 		return;
 	}
+	if (room >= j->min_slots)
+		want = MIN(want, room);
 	if (memo && (known = g_hash_table_lookup(p->blocked, &shape)) != NULL) {
 		*pend = *known;
 		return;
 	}
 	first = p->plan->allocs->len;
 	n = place(p, j, want, pend);
+	if (n > 0 && room < j->min_slots) {
+		/* A slot the pool did not count: still its share's to give. */
+		g_array_set_size(p->plan->allocs, first);
+		pool_share_reached(p, j, pend);
+		return;
+	}
 	if (n > 0) {
 		/* The hosts passed over on the way say nothing: it started. */
 		memset(pend, 0, sizeof *pend);
