@@ -49,6 +49,7 @@ struct Pools {
 	gboolean *done;           /* [n_pools] the pool had its turn */
 	guint *left;              /* [n_pools] its pending jobs not yet considered */
 	gboolean *full;           /* [n_pools] no free slot on its hosts at its turn */
+	gboolean *outside;        /* [n_pools] and queues outside it hold some */
 	guint *rank;              /* [n_queues] place in its pool's entitlement order */
 	gboolean *by_priority;    /* [n_pools] in its USE_PRIORITY_IN_POOL round */
 	guint8 *mark;             /* [n_hosts] scratch for a pool's host set */
@@ -139,6 +140,7 @@ pools_new(Pass *p)
 	pl->done = g_new0(gboolean, s->n_pools);
 	pl->left = g_new0(guint, s->n_pools);
 	pl->full = g_new0(gboolean, s->n_pools);
+	pl->outside = g_new0(gboolean, s->n_pools);
 	pl->by_priority = g_new0(gboolean, s->n_pools);
 	pl->mark = g_new0(guint8, s->n_hosts);
 	return pl;
@@ -154,6 +156,7 @@ pools_free(Pools *pl)
 	g_free(pl->done);
 	g_free(pl->left);
 	g_free(pl->full);
+	g_free(pl->outside);
 	g_free(pl->rank);
 	g_free(pl->by_priority);
 	g_free(pl->mark);
@@ -262,7 +265,7 @@ pool_size(Pass *p, guint k)
 {
 	Pools *pl = p->pools;
 	const SchedPool *pool = &p->snap->pools[k];
-	gint64 used = pool_used(p, k), t = used;
+	gint64 used = pool_used(p, k), t = used, held = 0;
 
 	memset(pl->mark, 0, p->snap->n_hosts);
 	for (guint m = pl->first[k]; m < pl->first[k + 1]; m++) {
@@ -275,9 +278,11 @@ pool_size(Pass *p, guint k)
 				continue;
 			pl->mark[h] = 1;
 			t = MIN(t + host_free(p, h), G_MAXINT);
+			held += sched_count_host(&p->count, h);
 		}
 	}
 	pl->full[k] = t == used;
+	pl->outside[k] = held > used;
 	if (pool->max_slots > 0)
 		t = MIN(t, pool->max_slots);
 	return (int)t;
@@ -577,12 +582,26 @@ pools_queue_room(Pass *p, guint q)
 	return (int)MAX(room, 0);
 }
 
+/*
+ * The share holds a queue that has its entitlement while its pool's own
+ * queues fill the hosts.  The hosts hold it when they had no free slot at
+ * the pool's turn and either queues outside the pool hold some of them
+ * (its T shrank to what the pool holds, so its "share" says nothing), or
+ * the queue is below its entitlement (over-share queues of the pool hold
+ * the slots and nothing is preempted inside a pool).
+ */
 gboolean
 pools_hosts_full(Pass *p, guint q)
 {
+	guint k;
+
 	if (p->pools == NULL || !queue_pooled(p->snap, q))
 		return FALSE;
-	return p->pools->full[p->snap->queues[q].pool];
+	k = p->snap->queues[q].pool;
+	if (!p->pools->full[k])
+		return FALSE;
+	return p->pools->outside[k] ||
+	    p->count.queue[q] < p->plan->queue_deserved[q];
 }
 
 void
