@@ -154,6 +154,11 @@ void pools_set_order(Pools *pl, const SchedSnapshot *snap, const guint *order,
  * pool's turn has not come yet, measure the pool and compute its
  * entitlements.  TRUE for a pool queue's job. */
 gboolean pools_take_turn(Pass *p, guint idx);
+/* Slots queue q may take on host h, given what its pool keeps there for
+ * its queues with per-host limits; INT_MAX when nothing is kept. */
+int pools_host_room(Pass *p, guint q, guint h);
+/* Queue q placed `slots` on host h. */
+void pools_placed(Pass *p, guint q, guint h, int slots);
 /* After job idx was considered: the pool's USE_PRIORITY_IN_POOL round
  * once its last job had its place. */
 void pools_considered(Pass *p, guint idx);

@@ -25,7 +25,9 @@
  *   same order, then the next.
  * - Dispatch: each queue at its own PRIORITY in the pass order, merged
  *   with the queues outside the pool and other pools (stage-order.c), each
- *   only up to its entitlement.  With USE_PRIORITY_IN_POOL, once every
+ *   only up to its entitlement.  The other queues of the pool leave alone
+ *   the slots a queue with per-host limits needs for its entitlement
+ *   (pool-hosts.c).  With USE_PRIORITY_IN_POOL, once every
  *   queue of the pool had its place, the slots of the pool still free go
  *   to pending jobs of the pool's queues in priority order.
  *
@@ -39,6 +41,7 @@
 #include <string.h>
 
 #include "pass.h"
+#include "pool-hosts.h"
 
 struct Pools {
 	/* Members of pool k, in entitlement order, are
@@ -50,10 +53,12 @@ struct Pools {
 	guint *left;              /* [n_pools] its pending jobs not yet considered */
 	gboolean *full;           /* [n_pools] no free slot on its hosts at its turn */
 	gboolean *outside;        /* [n_pools] and queues outside it hold some */
+	PoolHolds *holds;         /* slots kept for host-limited queues */
 	guint *rank;              /* [n_queues] place in its pool's entitlement order */
 	gboolean *by_priority;    /* [n_pools] in its USE_PRIORITY_IN_POOL round */
 	guint8 *mark;             /* [n_hosts] scratch for a pool's host set */
 	guint n_queues;
+	guint n_pools;
 };
 
 static gboolean
@@ -132,6 +137,7 @@ pools_new(Pass *p)
 		    (gint)(pl->first[k + 1] - pl->first[k]), sizeof(guint),
 		    cmp_entitlement_order, (gpointer)s);
 	pl->n_queues = s->n_queues;
+	pl->n_pools = s->n_pools;
 	pl->rank = g_new0(guint, s->n_queues);
 	for (guint k = 0; k < s->n_pools; k++)
 		for (guint m = pl->first[k]; m < pl->first[k + 1]; m++)
@@ -141,6 +147,7 @@ pools_new(Pass *p)
 	pl->left = g_new0(guint, s->n_pools);
 	pl->full = g_new0(gboolean, s->n_pools);
 	pl->outside = g_new0(gboolean, s->n_pools);
+	pl->holds = pool_holds_new(s->n_pools, s->n_hosts);
 	pl->by_priority = g_new0(gboolean, s->n_pools);
 	pl->mark = g_new0(guint8, s->n_hosts);
 	return pl;
@@ -157,6 +164,7 @@ pools_free(Pools *pl)
 	g_free(pl->left);
 	g_free(pl->full);
 	g_free(pl->outside);
+	pool_holds_free(pl->holds, pl->n_pools);
 	g_free(pl->rank);
 	g_free(pl->by_priority);
 	g_free(pl->mark);
@@ -299,7 +307,7 @@ pool_size(Pass *p, guint k)
  *   of its groups; JL/P of the user over the queue's hosts), given what
  *   the queue's jobs before it in this count already took.  Each source
  *   is one function of need_sources[]; another limit layer plugs in as
- *   one more entry.
+ *   one more entry there and one more test in job_limited().
  * - For the whole queue: QJOB_LIMIT, and HJOB_LIMIT and PJOB_LIMIT summed
  *   over the queue's hosts.
  *
@@ -312,6 +320,7 @@ typedef struct {
 	guint q;
 	GHashTable *user_took;    /* user + 1 -> slots counted so far */
 	GHashTable *group_took;   /* group + 1 -> slots counted so far */
+	GHashTable *user_cpu;     /* user + 1 -> CpuWalk, JL/P room found so far */
 } NeedCount;
 
 static gint64
@@ -351,34 +360,69 @@ need_user(NeedCount *c, const SchedJob *j)
 {
 	const SchedSnapshot *s = c->p->snap;
 	const SchedUser *u = &s->users[j->user];
-	gint64 room = room_of(u->max_jobs, sched_count_user(&c->p->count, j->user) +
-	    took(c->user_took, j->user));
+	gint64 room = G_MAXINT;
 
-	for (guint g = 0; g < u->n_groups; g++)
-		room = MIN(room, room_of(s->groups[u->groups[g]].max_jobs,
-		    sched_count_group(&c->p->count, u->groups[g]) +
-		    took(c->group_took, u->groups[g])));
+	if (u->max_jobs >= 0)
+		room = room_of(u->max_jobs, sched_count_user(&c->p->count, j->user) +
+		    took(c->user_took, j->user));
+	for (guint g = 0; g < u->n_groups; g++) {
+		int max = s->groups[u->groups[g]].max_jobs;
+
+		if (max >= 0)
+			room = MIN(room, room_of(max, sched_count_group(&c->p->count,
+			    u->groups[g]) + took(c->group_took, u->groups[g])));
+	}
 	return room;
 }
 
-/* lsb.users JL/P of the user, summed over the queue's hosts. */
+/* Whether any per-job source can hold job j in queue q: else its slots
+ * are counted as asked, without a lookup (a new source adds its test). */
+static gboolean
+job_limited(const Pass *p, guint q, const SchedJob *j)
+{
+	const SchedSnapshot *s = p->snap;
+	const SchedUser *u = &s->users[j->user];
+
+	if (s->queues[q].ujob_limit >= 0 || u->max_jobs >= 0 || u->jl_p >= 0)
+		return TRUE;
+	for (guint g = 0; g < u->n_groups; g++)
+		if (s->groups[u->groups[g]].max_jobs >= 0)
+			return TRUE;
+	return FALSE;
+}
+
+/* lsb.users JL/P of the user, summed over the queue's hosts.  The walk
+ * goes only as far as the user's jobs in this count need, and goes on
+ * from there for the next job: summing every host for every job would
+ * cost jobs x hosts. */
+typedef struct {
+	gint64 room;
+	guint next;               /* next position in the queue's hosts */
+} CpuWalk;
+
 static gint64
 need_user_cpu(NeedCount *c, const SchedJob *j)
 {
 	const SchedSnapshot *s = c->p->snap;
 	const SchedUser *u = &s->users[j->user];
 	GArray *cand = c->p->queue_hosts[c->q];
-	gint64 room = 0;
+	gint64 want = took(c->user_took, j->user) + j->max_slots;
+	CpuWalk *w;
 
 	if (u->jl_p < 0)
 		return G_MAXINT;
-	for (guint i = 0; i < cand->len; i++) {
-		guint h = g_array_index(cand, guint, i);
+	w = g_hash_table_lookup(c->user_cpu, GUINT_TO_POINTER(j->user + 1));
+	if (w == NULL) {
+		w = g_new0(CpuWalk, 1);
+		g_hash_table_insert(c->user_cpu, GUINT_TO_POINTER(j->user + 1), w);
+	}
+	for (; w->room < want && w->next < cand->len; w->next++) {
+		guint h = g_array_index(cand, guint, w->next);
 
-		room += MAX(sched_cpu_cap(u->jl_p, s->hosts[h].ncpus) -
+		w->room += MAX(sched_cpu_cap(u->jl_p, s->hosts[h].ncpus) -
 		    sched_count_user_host_cpu(&c->p->count, j->user, h), 0);
 	}
-	return MAX(room - took(c->user_took, j->user), 0);
+	return MAX(w->room - took(c->user_took, j->user), 0);
 }
 
 static gint64 (*const need_sources[])(NeedCount *, const SchedJob *) = {
@@ -417,10 +461,11 @@ queue_need(Pass *p, guint q)
 {
 	GArray *jobs = p->pools->jobs[q];
 	gint64 need = p->count.queue[q];
-	NeedCount c = { p, q, NULL, NULL };
+	NeedCount c = { p, q, NULL, NULL, NULL };
 
 	c.user_took = g_hash_table_new(NULL, NULL);
 	c.group_took = g_hash_table_new(NULL, NULL);
+	c.user_cpu = g_hash_table_new_full(NULL, NULL, NULL, g_free);
 	for (guint i = 0; jobs != NULL && i < jobs->len; i++) {
 		const SchedJob *j = &p->snap->pending[g_array_index(jobs, guint, i)];
 		const SchedUser *u = &p->snap->users[j->user];
@@ -428,17 +473,20 @@ queue_need(Pass *p, guint q)
 
 		if (sched_job_gate(p, j) != SCHED_PEND_NONE)
 			continue;
-		for (guint k = 0; k < G_N_ELEMENTS(need_sources); k++)
-			add = MIN(add, need_sources[k](&c, j));
-		if (add < j->min_slots)
-			continue;
-		add_took(c.user_took, j->user, add);
-		for (guint g = 0; g < u->n_groups; g++)
-			add_took(c.group_took, u->groups[g], add);
+		if (job_limited(p, q, j)) {
+			for (guint k = 0; k < G_N_ELEMENTS(need_sources); k++)
+				add = MIN(add, need_sources[k](&c, j));
+			if (add < j->min_slots)
+				continue;
+			add_took(c.user_took, j->user, add);
+			for (guint g = 0; g < u->n_groups; g++)
+				add_took(c.group_took, u->groups[g], add);
+		}
 		need = MIN(need + add, G_MAXINT);
 	}
 	g_hash_table_destroy(c.user_took);
 	g_hash_table_destroy(c.group_took);
+	g_hash_table_destroy(c.user_cpu);
 	return MIN(need, queue_cap(p, q));
 }
 
@@ -510,10 +558,34 @@ pools_take_turn(Pass *p, guint idx)
 		return FALSE;
 	k = p->snap->queues[q].pool;
 	if (!p->pools->done[k]) {
-		p->pools->done[k] = TRUE;
+		Pools *pl = p->pools;
+
+		pl->done[k] = TRUE;
 		compute(p, k);
+		for (guint m = pl->first[k]; m < pl->first[k + 1]; m++) {
+			guint mq = pl->members[m];
+
+			pool_holds_mark(pl->holds, p, k, mq,
+			    p->plan->queue_deserved[mq] - p->count.queue[mq]);
+		}
 	}
 	return TRUE;
+}
+
+int
+pools_host_room(Pass *p, guint q, guint h)
+{
+	if (p->pools == NULL || !queue_pooled(p->snap, q))
+		return INT_MAX;
+	return pool_holds_room(p->pools->holds, p, p->snap->queues[q].pool, q, h);
+}
+
+void
+pools_placed(Pass *p, guint q, guint h, int slots)
+{
+	if (p->pools == NULL || !queue_pooled(p->snap, q))
+		return;
+	pool_holds_take(p->pools->holds, p->snap->queues[q].pool, q, h, slots);
 }
 
 static int
@@ -562,7 +634,10 @@ pools_considered(Pass *p, guint idx)
 	if (p->pools == NULL || !queue_pooled(p->snap, q))
 		return;
 	k = p->snap->queues[q].pool;
-	if (--p->pools->left[k] == 0 && p->snap->pools[k].use_priority)
+	if (--p->pools->left[k] > 0)
+		return;
+	pool_holds_release(p->pools->holds, k);
+	if (p->snap->pools[k].use_priority)
 		priority_round(p, k);
 }
 

@@ -88,6 +88,13 @@ host_free(Pass *p, const SchedJob *j, guint h, SchedHostReason *why)
 	free = sched_host_room(p, j, h, why);
 	if (free <= 0)
 		return 0;
+	/* Slots its pool keeps here for a host-limited queue (pool-hosts.c)
+	 * are as good as taken for the pool's other queues. */
+	free = MIN(free, pools_host_room(p, j->queue, h));
+	if (free <= 0) {
+		*why = SCHED_HR_SLOTS;
+		return 0;
+	}
 	if (!host_meets_resreq(p, j, h)) {
 		*why = SCHED_HR_RESREQ;
 		return 0;
@@ -241,6 +248,7 @@ sched_commit(Pass *p, guint idx, guint first, guint n)
 
 		sched_count_add(&p->count, p->snap, j->queue, j->user, a->host,
 		    a->slots);
+		pools_placed(p, j->queue, a->host, a->slots);
 		if (!was_full && sched_host_full(p, a->host))
 			open_host_filled(p, a->host);
 	}
