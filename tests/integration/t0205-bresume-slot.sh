@@ -4,7 +4,9 @@
 # there; bresume then makes the first job SSUSP, not RUN, and it waits,
 # its processes still stopped, until a slot is free, when the scheduler
 # resumes it (bresume(1)).  Issue 12, item 4: it used to go straight to
-# RUN beside the other job on a one-slot host.
+# RUN beside the other job on a one-slot host.  On the side, bqueues -l
+# shows a PREEMPTIVE list emptied by the priority check as no PREEMPTIVE
+# at all (item 3), not as PREEMPTIVE[].
 . "$top_srcdir/tests/lib.sh"
 
 BS_MXJ=1
@@ -21,11 +23,20 @@ Begin Queue
 QUEUE_NAME = normal
 PRIORITY   = 30
 End Queue
+
+Begin Queue
+QUEUE_NAME = odd
+PRIORITY   = 35
+PREEMPTION = PREEMPTIVE[high] PREEMPTABLE
+End Queue
 Q
 start_mbd || exit 1
 start_sbd vh1 || exit 1
 
-running() { bjobs -r -u all -noheader -o jobid 2>/dev/null | grep -c .; }
+# Item 3 on the side: odd's PREEMPTIVE[high] names a higher queue, so the
+# list is emptied and the queue preempts nothing; bqueues says so.
+check "bqueues -l shows an emptied PREEMPTIVE list as nothing" \
+	sh -c "bqueues -l odd | grep -q 'PREEMPTION = PREEMPTABLE\$'"
 
 a=$(bsub -q normal -o /dev/null 'sleep 300 & sleep 300 & wait' | job_id_of)
 check "the first job runs" wait_for 10 state_is "$a" RUN

@@ -5,6 +5,7 @@
 # slots each, shares 50/30/20.  With UJOB_LIMIT = 3 (one user) q1 runs 3
 # and q2, q3 get 5 and 4; with PJOB_LIMIT worth 2 slots per host q1 runs 4
 # and q2, q3 get 5 and 3.  Before, the slots q1 could not use stayed idle.
+# Last, a pool queue named in a PREEMPTIVE list is refused (item 9).
 . "$top_srcdir/tests/lib.sh"
 
 BS_MXJ=6
@@ -84,4 +85,19 @@ flood
 check "q1 held to 4 by PJOB_LIMIT gives the rest of its share away (4, 5, 3)" \
 	wait_for 15 counts_are "4 5 3"
 say_counts
+
+# lsb.queues(5): a pool queue named in another queue's PREEMPTIVE list is
+# an error (issue 12, item 9): ckconfig says so, reconfig is refused and
+# the running configuration stays.
+bkill -u all 0 >/dev/null 2>&1
+wait_for 30 all_gone
+cp "$lsb/lsb.queues" "$T/queues.good"
+printf '\nBegin Queue\nQUEUE_NAME = urgent\nPRIORITY = 60\nPREEMPTION = PREEMPTIVE[q3]\nEnd Queue\n' \
+	>>"$lsb/lsb.queues"
+check "badmin ckconfig reports the pool queue in a PREEMPTIVE list" \
+	sh -c "badmin ckconfig 2>&1 | grep -q 'PREEMPTIVE\[q3\] names a queue of slot pool pool1'"
+check "mbatchd -C fails on it" sh -c "! mbatchd -C >/dev/null 2>&1"
+check "badmin reconfig is refused" sh -c "! badmin reconfig >/dev/null 2>&1"
+check "the running configuration is unchanged" sh -c "! bqueues urgent >/dev/null 2>&1 && bqueues q3 >/dev/null"
+cp "$T/queues.good" "$lsb/lsb.queues"
 done_testing
