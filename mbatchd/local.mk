@@ -9,7 +9,8 @@ noinst_LIBRARIES += %reldir%/libbssched.a
 	%reldir%/sched/preempt-try.h %reldir%/sched/relation.c \
 	%reldir%/sched/resume.c %reldir%/sched/reason.c \
 	%reldir%/sched/pool.c %reldir%/sched/pool-hosts.c \
-	%reldir%/sched/pool-hosts.h %reldir%/sched/open.c \
+	%reldir%/sched/pool-hosts.h %reldir%/sched/pool-need.c \
+	%reldir%/sched/pool-need.h %reldir%/sched/open.c \
 	%reldir%/sched/prehosts.c %reldir%/sched/resreq-host.c \
 	%reldir%/sched/plan.c %reldir%/sched/window.c \
 	%reldir%/sched/stage-entitle.c %reldir%/sched/stage-order.c \

@@ -165,8 +165,9 @@ void pools_considered(Pass *p, guint idx);
 /* Slots queue q may still take in this pass under its pool, INT_MAX
  * when it is in no pool. */
 int pools_queue_room(Pass *p, guint q);
-/* Whether queue q's pool found no free slot on its hosts at its turn:
- * then the hosts, not the share, are what holds its jobs. */
+/* Whether the hosts, not the share, hold queue q's jobs: its pool found
+ * no free slot on its hosts at its turn, and queues outside the pool hold
+ * some of them or q is below its entitlement. */
 gboolean pools_hosts_full(Pass *p, guint q);
 /* Entitlements of pools that had no turn (nothing pending), for bqueues. */
 void pools_finish(Pass *p);
