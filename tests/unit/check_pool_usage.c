@@ -42,6 +42,10 @@ typedef struct {
 	guint64 next_id;
 } Sim;
 
+static const char *const names[MAX_Q] = {
+	"q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "q8", "q9",
+};
+
 static void
 sim_init(Sim *s, int slots, const int *shares, const int *prios, guint n)
 {
@@ -58,7 +62,7 @@ sim_init(Sim *s, int slots, const int *shares, const int *prios, guint n)
 	for (guint q = 0; q < n; q++) {
 		SchedQueue *sq = &s->queues[q];
 
-		sq->name = g_intern_string(g_strdup_printf("q%u", q));
+		sq->name = names[q];
 		sq->priority = prios[q];
 		sq->dispatch_ok = TRUE;
 		sq->qjob_limit = sq->ujob_limit = sq->hjob_limit = SCHED_UNLIMITED;
