@@ -10,8 +10,10 @@
  * marked on the hosts where its own limits let it run, in its host order,
  * and the other queues of the same pool leave those slots alone; the
  * queue takes them back as it places its jobs, and what it has not taken
- * when the pool's last job had its place is released (the
- * USE_PRIORITY_IN_POOL round then sees every free slot).  Queues outside
+ * when its own last job had its place (a job's -R or -m may rule a kept
+ * host out) is released for the queues after it; all are released when
+ * the pool's last job had its place (the USE_PRIORITY_IN_POOL round then
+ * sees every free slot).  Queues outside
  * the pool do not see the marks: they dispatch all they can, as the seed
  * says.
  */
@@ -146,6 +148,18 @@ pool_holds_take(PoolHolds *ph, guint k, guint q, guint h, int slots)
 	n = MIN(marks[h], slots);
 	marks[h] -= n;
 	ph->total[k][h] -= n;
+}
+
+void
+pool_holds_release_queue(PoolHolds *ph, guint k, guint q)
+{
+	int *marks = queue_marks(ph, q, FALSE);
+
+	if (marks == NULL)
+		return;
+	for (guint h = 0; ph->total[k] != NULL && h < ph->n_hosts; h++)
+		ph->total[k][h] -= marks[h];
+	g_hash_table_remove(ph->of_queue, GUINT_TO_POINTER(q + 1));
 }
 
 void

@@ -21,6 +21,8 @@ void pool_holds_mark(PoolHolds *ph, Pass *p, guint k, guint q, int want);
 int pool_holds_room(PoolHolds *ph, Pass *p, guint k, guint q, guint h);
 /* Queue q placed `slots` on h: what was kept for it there is used. */
 void pool_holds_take(PoolHolds *ph, guint k, guint q, guint h, int slots);
+/* Queue q's last job had its place: nothing is kept for it any more. */
+void pool_holds_release_queue(PoolHolds *ph, guint k, guint q);
 /* Pool k's last job had its place: nothing is kept any more. */
 void pool_holds_release(PoolHolds *ph, guint k);
 

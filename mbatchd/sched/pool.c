@@ -52,6 +52,7 @@ struct Pools {
 	GArray **jobs;            /* per queue: its pending jobs, in pass order */
 	gboolean *done;           /* [n_pools] the pool had its turn */
 	guint *left;              /* [n_pools] its pending jobs not yet considered */
+	guint *queue_left;        /* [n_queues] the same per queue */
 	gboolean *full;           /* [n_pools] no free slot on its hosts at its turn */
 	gboolean *outside;        /* [n_pools] and queues outside it hold some */
 	PoolHolds *holds;         /* slots kept for host-limited queues */
@@ -146,6 +147,7 @@ pools_new(Pass *p)
 	pl->jobs = g_new0(GArray *, s->n_queues);
 	pl->done = g_new0(gboolean, s->n_pools);
 	pl->left = g_new0(guint, s->n_pools);
+	pl->queue_left = g_new0(guint, s->n_queues);
 	pl->full = g_new0(gboolean, s->n_pools);
 	pl->outside = g_new0(gboolean, s->n_pools);
 	pl->holds = pool_holds_new(s->n_pools, s->n_hosts);
@@ -163,6 +165,7 @@ pools_free(Pools *pl)
 	g_free(pl->first);
 	g_free(pl->done);
 	g_free(pl->left);
+	g_free(pl->queue_left);
 	g_free(pl->full);
 	g_free(pl->outside);
 	pool_holds_free(pl->holds, pl->n_pools);
@@ -238,6 +241,7 @@ pools_set_order(Pools *pl, const SchedSnapshot *snap, const guint *order,
 			pl->jobs[q] = g_array_new(FALSE, FALSE, sizeof(guint));
 		g_array_append_val(pl->jobs[q], order[i]);
 		pl->left[snap->queues[q].pool]++;
+		pl->queue_left[q]++;
 	}
 }
 
@@ -441,6 +445,10 @@ pools_considered(Pass *p, guint idx)
 	if (p->pools == NULL || !queue_pooled(p->snap, q))
 		return;
 	k = p->snap->queues[q].pool;
+	/* Slots kept for a queue whose jobs all had their place (some could
+	 * not use them: -R, -m) go back to the queues after it. */
+	if (--p->pools->queue_left[q] == 0)
+		pool_holds_release_queue(p->pools->holds, k, q);
 	if (--p->pools->left[k] > 0)
 		return;
 	pool_holds_release(p->pools->holds, k);
