@@ -8,7 +8,9 @@ noinst_LIBRARIES += %reldir%/libbssched.a
 	%reldir%/sched/preempt.c %reldir%/sched/preempt-onehost.c \
 	%reldir%/sched/preempt-try.h %reldir%/sched/relation.c \
 	%reldir%/sched/resume.c %reldir%/sched/reason.c \
-	%reldir%/sched/pool.c %reldir%/sched/open.c \
+	%reldir%/sched/pool.c %reldir%/sched/pool-hosts.c \
+	%reldir%/sched/pool-hosts.h %reldir%/sched/pool-need.c \
+	%reldir%/sched/pool-need.h %reldir%/sched/open.c \
 	%reldir%/sched/prehosts.c %reldir%/sched/resreq-host.c \
 	%reldir%/sched/plan.c %reldir%/sched/window.c \
 	%reldir%/sched/stage-entitle.c %reldir%/sched/stage-order.c \

@@ -400,6 +400,15 @@ orders_resume(Manager *m, Job *j, GError **err)
 	return TRUE;
 }
 
+gboolean
+orders_resume_wait(Manager *m, Job *j, GError **err)
+{
+	if (!commit_status(m, j, JS_SSUSP, RESUME_WAIT_REASON, NULL, err))
+		return FALSE;
+	manager_schedule_soon(m);
+	return TRUE;
+}
+
 /* System kills already journaled, per run: job key -> instance. */
 static gboolean
 already_terminating(Manager *m, const Job *j)

@@ -65,6 +65,14 @@ gboolean orders_suspend(Manager *m, Job *j, JobState as, const char *reason,
     const Job *preemptor, GError **err);
 /* Resume a suspended job (bresume, free slots, a run window opening). */
 gboolean orders_resume(Manager *m, Job *j, GError **err);
+/* What bresume puts on a USUSP job: SSUSP until the resume stage finds
+ * it a slot (SchedRunning.preempted marks the jobs that stage resumes). */
+#define RESUME_WAIT_REASON "The job was resumed by the user and waits for a job slot;"
+
+/* bresume of a USUSP job: it becomes SSUSP with RESUME_WAIT_REASON and
+ * the scheduler's resume stage resumes it when a slot is free for it
+ * (bresume(1)); nothing is sent to the host until then. */
+gboolean orders_resume_wait(Manager *m, Job *j, GError **err);
 /*
  * Kill a started job with its queue's TERMINATE sequence.  user NULL: a
  * decision of mbatchd's (preemption, run window), journaled once per run

@@ -14,6 +14,7 @@
 #include "job/depend.h"
 #include "mbatchd/effective.h"
 #include "mbatchd/mbd-reserve.h"
+#include "mbatchd/mbd-orders.h"
 #include "mbatchd/mbd-snapshot.h"
 #include "resreq/resreq.h"
 
@@ -84,7 +85,8 @@ add_running(Build *b, Job *j, guint queue)
 	r.start_time = j->start_time;
 	r.preempt_count = (int)j->preempt_count;
 	r.max_preempt = (int)effective_max_preempt(b->m->cfg, j);
-	r.preempted = j->state == JS_SSUSP && j->preempted_by != 0;
+	r.preempted = j->state == JS_SSUSP && (j->preempted_by != 0 ||
+	    g_strcmp0(j->suspend_reason, RESUME_WAIT_REASON) == 0);
 	r.window_held = j->state == JS_SSUSP && j->preempted_by == 0 &&
 	    g_strcmp0(j->suspend_reason, WINDOW_REASON) == 0;
 	r.terminating = j->window_kill_sent;

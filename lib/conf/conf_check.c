@@ -7,11 +7,13 @@
  *           DEFAULT_APPLICATION (lsb.params); a HOSTS word that is neither a cluster host nor
  *           a host group (`x@cluster` is not checked, as in LSF); a host
  *           group named like a host; a slot-pool queue that is preemptive
- *           or preemptable, without SLOT_SHARE, with other HOSTS than the
- *           pool's first queue, or pushing the pool's shares over 100.
+ *           or preemptable, or named in another queue's PREEMPTIVE[] or
+ *           PREEMPTABLE[] list, without SLOT_SHARE, with other HOSTS than
+ *           the pool's first queue, or pushing the pool's shares over 100.
  * Warnings: PREEMPTIVE[] naming a queue of equal or higher priority (and
  *           PREEMPTABLE[] one of equal or lower), which is dropped from the
- *           list; SLOT_RESERVE in a pool queue; a pool queue in
+ *           list (a list left empty clears its keyword: it allows nothing);
+ *           SLOT_RESERVE in a pool queue; a pool queue in
  *           FAIRSHARE_QUEUES; pool-wide keys set outside the pool's first
  *           queue; lsb.hosts rows and group members that are not cluster
  *           hosts; a Limit section of lsb.resources naming a queue, host
@@ -56,10 +58,21 @@ check_host_refs(Check *c, BsQueueConf *q)
 	}
 }
 
-/* Drop (with a warning) list entries on the wrong side of our priority. */
+/*
+ * Drop (with a warning) list entries on the wrong side of our priority.
+ * A list that loses every entry allows nothing: the keyword is cleared,
+ * since a keyword without a list would mean every queue, the opposite of
+ * what was written.  A pool queue named in the list is an error
+ * (lsb.queues(5)): pool queues are neither preemptive nor preemptable.
+ */
 static void
-check_pref_list(Check *c, BsQueueConf *q, GPtrArray *list, gboolean ive)
+check_pref_list(Check *c, BsQueueConf *q, GPtrArray **listp, gboolean *flag,
+    gboolean ive)
 {
+	GPtrArray *list = *listp;
+	const char *kw = ive ? "PREEMPTIVE" : "PREEMPTABLE";
+	guint dropped = 0;
+
 	for (guint i = 0; list != NULL && i < list->len;) {
 		const BsQueueRef *r = list->pdata[i];
 		const BsQueueConf *o = bs_config_queue(c->cfg, r->queue);
@@ -67,16 +80,27 @@ check_pref_list(Check *c, BsQueueConf *q, GPtrArray *list, gboolean ive)
 		if (o == NULL) {
 			ctx_error(&c->queues, qline(q, "PREEMPTION"),
 			    "queue %s: PREEMPTION names unknown queue %s", q->name, r->queue);
+		} else if (o->slot_pool != NULL) {
+			ctx_error(&c->queues, qline(q, "PREEMPTION"),
+			    "queue %s: %s[%s] names a queue of slot pool %s, which cannot be "
+			    "preempted or preempt", q->name, kw, r->queue, o->slot_pool);
 		} else if (ive ? o->priority >= q->priority : o->priority <= q->priority) {
 			ctx_warning(&c->queues, qline(q, "PREEMPTION"),
 			    "queue %s: %s[%s] names a queue of %s priority, ignoring",
-			    q->name, ive ? "PREEMPTIVE" : "PREEMPTABLE", r->queue,
-			    ive ? "equal or higher" : "equal or lower");
+			    q->name, kw, r->queue, ive ? "equal or higher" : "equal or lower");
 			g_ptr_array_remove_index(list, i);
+			dropped++;
 			continue;
 		}
 		i++;
 	}
+	if (list == NULL || list->len > 0 || dropped == 0)
+		return;
+	ctx_warning(&c->queues, qline(q, "PREEMPTION"),
+	    "queue %s: no queue is left in %s[], so the queue %s no queue",
+	    q->name, kw, ive ? "preempts" : "is preempted by");
+	g_clear_pointer(listp, g_ptr_array_unref);
+	*flag = FALSE;
 }
 
 static void
@@ -188,11 +212,19 @@ check_queues(Check *c)
 		BsQueueConf *q = c->cfg->queues->pdata[i];
 
 		check_host_refs(c, q);
-		check_pref_list(c, q, q->preemption.preemptive_queues, TRUE);
-		check_pref_list(c, q, q->preemption.preemptable_queues, FALSE);
+	}
+	/* Pools first: an emptied list clears the keyword a pool queue must
+	 * not have, and that error must still be seen. */
+	check_pools(c);
+	for (guint i = 0; i < c->cfg->queues->len; i++) {
+		BsQueueConf *q = c->cfg->queues->pdata[i];
+
+		check_pref_list(c, q, &q->preemption.preemptive_queues,
+		    &q->preemption.preemptive, TRUE);
+		check_pref_list(c, q, &q->preemption.preemptable_queues,
+		    &q->preemption.preemptable, FALSE);
 		check_fairshare_queues(c, q);
 	}
-	check_pools(c);
 }
 
 static void

@@ -147,18 +147,32 @@ gboolean preempt_try(Pass *p, guint idx, gboolean placed_none);
 /* NULL when no queue is in a pool.  Fills plan->queue_deserved with -1. */
 Pools *pools_new(Pass *p);
 void pools_free(Pools *pl);
-/* The priority pending jobs are sorted by: a pool queue's jobs take the
- * priority of the pool's highest-priority queue.  [n_queues], g_free. */
-int *pools_sort_priority(const SchedSnapshot *snap);
+/* The key pending jobs are sorted by, highest first: each queue's own
+ * PRIORITY; a pool's queues of equal priority in its entitlement order.
+ * pl may be NULL.  [n_queues], g_free. */
+int *pools_sort_key(const Pools *pl, const SchedSnapshot *snap);
 /* Remember the pass order (order[0..n)) to find each queue's jobs. */
 void pools_set_order(Pools *pl, const SchedSnapshot *snap, const guint *order,
     guint n);
-/* When pending job idx is a pool queue's, run the pool's turn if it has
- * not come yet and return TRUE: the pool dispatches its jobs itself. */
+/* Before pending job idx is considered: when it is a pool queue's and the
+ * pool's turn has not come yet, measure the pool and compute its
+ * entitlements.  TRUE for a pool queue's job. */
 gboolean pools_take_turn(Pass *p, guint idx);
+/* Slots queue q may take on host h, given what its pool keeps there for
+ * its queues with per-host limits; INT_MAX when nothing is kept. */
+int pools_host_room(Pass *p, guint q, guint h);
+/* Queue q placed `slots` on host h. */
+void pools_placed(Pass *p, guint q, guint h, int slots);
+/* After job idx was considered: the pool's USE_PRIORITY_IN_POOL round
+ * once its last job had its place. */
+void pools_considered(Pass *p, guint idx);
 /* Slots queue q may still take in this pass under its pool, INT_MAX
  * when it is in no pool. */
 int pools_queue_room(Pass *p, guint q);
+/* Whether the hosts, not the share, hold queue q's jobs: its pool found
+ * no free slot on its hosts at its turn, and queues outside the pool hold
+ * some of them or q is below its entitlement. */
+gboolean pools_hosts_full(Pass *p, guint q);
 /* Entitlements of pools that had no turn (nothing pending), for bqueues. */
 void pools_finish(Pass *p);
 

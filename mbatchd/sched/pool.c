@@ -11,21 +11,25 @@
  *   taken by queues outside the pool shrink T.  T is taken when the pool's
  *   turn comes, so a higher-priority queue outside the pool that
  *   dispatched earlier in the pass has already taken its slots.
- * - Entitlement: queues by PRIORITY (ties: lower decayed usage per share,
- *   then lsb.queues order), each gets ceil(T x SLOT_SHARE / 100) clamped
- *   to what is left, to its demand (pending + held slots) and to what its
- *   own limits allow (QJOB_LIMIT, HJOB_LIMIT on its hosts).  Not largest
- *   remainder: 7 slots at 50/30/20 give 4, 3, 0.
+ * - Entitlement: each queue gets ceil(T x SLOT_SHARE / 100) clamped to
+ *   what is left, to its demand (pending + held slots) and to what its
+ *   own limits allow (pool-need.c: queue, per-user, per-host and lsb.users
+ *   limits).  Not largest remainder: 7 slots at 50/30/20 give 4, 3, 0.
+ *   Queues are taken lowest decayed usage per share first, then by
+ *   PRIORITY, then lsb.queues order: with balanced usage that is the
+ *   PRIORITY order of the seed's examples; with a queue behind its share
+ *   it gets the rounding slots first, so no queue starves.
  * - Leftover, from queues without demand or held by their own limits,
  *   goes once more by the same rule applied to the leftover to queues with
  *   unmet demand, then whatever is still left to the first of them in the
  *   same order, then the next.
- * - Dispatch: the pool takes its turn where its highest-priority queue
- *   would; inside it queues go by deficit (entitlement minus slots held),
- *   largest first, ties by lower decayed usage per share, then priority,
- *   then lsb.queues order, and each only up to its entitlement.  With
- *   USE_PRIORITY_IN_POOL the slots of the pool still free after that go to
- *   pending jobs of the pool's queues in priority order.
+ * - Dispatch: each queue at its own PRIORITY in the pass order, merged
+ *   with the queues outside the pool and other pools (stage-order.c), each
+ *   only up to its entitlement.  The other queues of the pool leave alone
+ *   the slots a queue with per-host limits needs for its entitlement
+ *   (pool-hosts.c).  With USE_PRIORITY_IN_POOL, once every
+ *   queue of the pool had its place, the slots of the pool still free go
+ *   to pending jobs of the pool's queues in priority order.
  *
  * Pool queues are neither preemptive nor preemptable (lib/conf checks
  * that), so nothing here preempts.
@@ -37,6 +41,8 @@
 #include <string.h>
 
 #include "pass.h"
+#include "pool-hosts.h"
+#include "pool-need.h"
 
 struct Pools {
 	/* Members of pool k, in entitlement order, are
@@ -45,9 +51,16 @@ struct Pools {
 	guint *first;
 	GArray **jobs;            /* per queue: its pending jobs, in pass order */
 	gboolean *done;           /* [n_pools] the pool had its turn */
+	guint *left;              /* [n_pools] its pending jobs not yet considered */
+	guint *queue_left;        /* [n_queues] the same per queue */
+	gboolean *full;           /* [n_pools] no free slot on its hosts at its turn */
+	gboolean *outside;        /* [n_pools] and queues outside it hold some */
+	PoolHolds *holds;         /* slots kept for host-limited queues */
+	guint *rank;              /* [n_queues] place in its pool's entitlement order */
 	gboolean *by_priority;    /* [n_pools] in its USE_PRIORITY_IN_POOL round */
 	guint8 *mark;             /* [n_hosts] scratch for a pool's host set */
 	guint n_queues;
+	guint n_pools;
 };
 
 static gboolean
@@ -64,6 +77,15 @@ usage_per_share(const SchedQueue *q)
 	return q->slot_share > 0 ? q->pool_usage / q->slot_share : INFINITY;
 }
 
+/*
+ * The order shares are handed out in: the queue furthest below its share
+ * by decayed usage first (decisions.md), so the slots the ceil rule
+ * leaves over (7 slots at 50/30/20: 4/3/0) rotate to the queues that had
+ * fewer and, over a few half-lives, every flooded queue's slot-time comes
+ * to its share.  With balanced usage (none yet, or usage in proportion to
+ * the shares) this is PRIORITY order, then lsb.queues order: the rule of
+ * the seed's examples.
+ */
 static int
 cmp_entitlement_order(gconstpointer a, gconstpointer b, gpointer data)
 {
@@ -72,10 +94,10 @@ cmp_entitlement_order(gconstpointer a, gconstpointer b, gpointer data)
 	const SchedQueue *qx = &s->queues[x], *qy = &s->queues[y];
 	double ux = usage_per_share(qx), uy = usage_per_share(qy);
 
-	if (qx->priority != qy->priority)
-		return qx->priority > qy->priority ? -1 : 1;
 	if (ux != uy)
 		return ux < uy ? -1 : 1;
+	if (qx->priority != qy->priority)
+		return qx->priority > qy->priority ? -1 : 1;
 	return x < y ? -1 : x > y;
 }
 
@@ -117,8 +139,18 @@ pools_new(Pass *p)
 		    (gint)(pl->first[k + 1] - pl->first[k]), sizeof(guint),
 		    cmp_entitlement_order, (gpointer)s);
 	pl->n_queues = s->n_queues;
+	pl->n_pools = s->n_pools;
+	pl->rank = g_new0(guint, s->n_queues);
+	for (guint k = 0; k < s->n_pools; k++)
+		for (guint m = pl->first[k]; m < pl->first[k + 1]; m++)
+			pl->rank[pl->members[m]] = m - pl->first[k];
 	pl->jobs = g_new0(GArray *, s->n_queues);
 	pl->done = g_new0(gboolean, s->n_pools);
+	pl->left = g_new0(guint, s->n_pools);
+	pl->queue_left = g_new0(guint, s->n_queues);
+	pl->full = g_new0(gboolean, s->n_pools);
+	pl->outside = g_new0(gboolean, s->n_pools);
+	pl->holds = pool_holds_new(s->n_pools, s->n_hosts);
 	pl->by_priority = g_new0(gboolean, s->n_pools);
 	pl->mark = g_new0(guint8, s->n_hosts);
 	return pl;
@@ -132,6 +164,12 @@ pools_free(Pools *pl)
 	g_free(pl->members);
 	g_free(pl->first);
 	g_free(pl->done);
+	g_free(pl->left);
+	g_free(pl->queue_left);
+	g_free(pl->full);
+	g_free(pl->outside);
+	pool_holds_free(pl->holds, pl->n_pools);
+	g_free(pl->rank);
 	g_free(pl->by_priority);
 	g_free(pl->mark);
 	for (guint q = 0; q < pl->n_queues; q++)
@@ -141,23 +179,51 @@ pools_free(Pools *pl)
 	g_free(pl);
 }
 
-int *
-pools_sort_priority(const SchedSnapshot *snap)
+static int
+cmp_sort_key(gconstpointer a, gconstpointer b, gpointer data)
 {
-	int *prio = g_new(int, snap->n_queues);
-	int *top = g_new(int, snap->n_pools);
+	const int *const *k = data;
+	guint x = *(const guint *)a, y = *(const guint *)b;
 
-	for (guint k = 0; k < snap->n_pools; k++)
-		top[k] = INT_MIN;
-	for (guint q = 0; q < snap->n_queues; q++)
-		if (queue_pooled(snap, q))
-			top[snap->queues[q].pool] = MAX(top[snap->queues[q].pool],
-			    snap->queues[q].priority);
-	for (guint q = 0; q < snap->n_queues; q++)
-		prio[q] = queue_pooled(snap, q) ? top[snap->queues[q].pool] :
-		    snap->queues[q].priority;
-	g_free(top);
-	return prio;
+	if (k[0][x] != k[0][y])
+		return k[0][x] > k[0][y] ? -1 : 1;
+	if (k[1][x] != k[1][y])
+		return k[1][x] < k[1][y] ? -1 : 1;
+	return 0;
+}
+
+/*
+ * Each queue's own PRIORITY, whichever pool it is in (decisions.md: the
+ * seed's ordered list); queues of one pool at the same priority in the
+ * entitlement order, so the one furthest below its share goes first.
+ * The key is dense: equal keys are taken together, in snapshot order.
+ */
+int *
+pools_sort_key(const Pools *pl, const SchedSnapshot *snap)
+{
+	guint n = snap->n_queues;
+	int *key = g_new(int, MAX(n, 1u));
+	int *prio = g_new(int, MAX(n, 1u)), *rank = g_new0(int, MAX(n, 1u));
+	guint *by = g_new(guint, MAX(n, 1u));
+	const int *keys[2] = { prio, rank };
+	int level = (int)n;
+
+	for (guint q = 0; q < n; q++) {
+		prio[q] = snap->queues[q].priority;
+		if (pl != NULL && queue_pooled(snap, q))
+			rank[q] = (int)pl->rank[q];
+		by[q] = q;
+	}
+	g_qsort_with_data(by, (gint)n, sizeof(guint), cmp_sort_key, keys);
+	for (guint i = 0; i < n; i++) {
+		if (i > 0 && cmp_sort_key(&by[i - 1], &by[i], keys) != 0)
+			level--;
+		key[by[i]] = level;
+	}
+	g_free(prio);
+	g_free(rank);
+	g_free(by);
+	return key;
 }
 
 void
@@ -174,6 +240,8 @@ pools_set_order(Pools *pl, const SchedSnapshot *snap, const guint *order,
 		if (pl->jobs[q] == NULL)
 			pl->jobs[q] = g_array_new(FALSE, FALSE, sizeof(guint));
 		g_array_append_val(pl->jobs[q], order[i]);
+		pl->left[snap->queues[q].pool]++;
+		pl->queue_left[q]++;
 	}
 }
 
@@ -203,13 +271,14 @@ pool_used(Pass *p, guint k)
 }
 
 /* T: slots held by the pool's queues plus the free slots of its hosts,
- * bounded by MAX_SLOTS_IN_POOL. */
+ * bounded by MAX_SLOTS_IN_POOL.  Whether no host had a free slot is
+ * noted for the pending reasons. */
 static int
 pool_size(Pass *p, guint k)
 {
 	Pools *pl = p->pools;
 	const SchedPool *pool = &p->snap->pools[k];
-	gint64 t = pool_used(p, k);
+	gint64 used = pool_used(p, k), t = used, held = 0;
 
 	memset(pl->mark, 0, p->snap->n_hosts);
 	for (guint m = pl->first[k]; m < pl->first[k + 1]; m++) {
@@ -222,33 +291,14 @@ pool_size(Pass *p, guint k)
 				continue;
 			pl->mark[h] = 1;
 			t = MIN(t + host_free(p, h), G_MAXINT);
+			held += sched_count_host(&p->count, h);
 		}
 	}
+	pl->full[k] = t == used;
+	pl->outside[k] = held > used;
 	if (pool->max_slots > 0)
 		t = MIN(t, pool->max_slots);
 	return (int)t;
-}
-
-/* Slots queue q can use this pass: what it holds plus what its pending
- * jobs ask for, bounded by its own limits. */
-static gint64
-queue_need(Pass *p, guint q)
-{
-	const SchedQueue *sq = &p->snap->queues[q];
-	GArray *jobs = p->pools->jobs[q];
-	gint64 need = p->count.queue[q];
-
-	for (guint i = 0; jobs != NULL && i < jobs->len; i++) {
-		const SchedJob *j = &p->snap->pending[g_array_index(jobs, guint, i)];
-
-		if (sched_job_gate(p, j) == SCHED_PEND_NONE)
-			need = MIN(need + j->max_slots, G_MAXINT);
-	}
-	if (sq->qjob_limit >= 0)
-		need = MIN(need, sq->qjob_limit);
-	if (sq->hjob_limit >= 0)
-		need = MIN(need, (gint64)sq->hjob_limit * p->queue_hosts[q]->len);
-	return need;
 }
 
 static gint64
@@ -271,7 +321,7 @@ entitle(Pass *p, guint k, int total)
 	for (guint i = 0; i < n; i++) {
 		guint q = pl->members[first + i];
 
-		need[i] = queue_need(p, q);
+		need[i] = pool_queue_need(p, q, pl->jobs[q]);
 		got[i] = MIN(MIN(share_of(total, p->snap->queues[q].slot_share),
 		    left), need[i]);
 		left -= got[i];
@@ -306,55 +356,9 @@ compute(Pass *p, guint k)
 	entitle(p, k, total);
 }
 
-static int
-cmp_dispatch_order(gconstpointer a, gconstpointer b, gpointer data)
-{
-	const Pass *p = data;
-	guint x = *(const guint *)a, y = *(const guint *)b;
-	int dx = p->plan->queue_deserved[x] - p->count.queue[x];
-	int dy = p->plan->queue_deserved[y] - p->count.queue[y];
-
-	if (dx != dy)
-		return dx > dy ? -1 : 1;
-	/* Same deficit: the entitlement order decides. */
-	return cmp_entitlement_order(a, b, (gpointer)p->snap);
-}
-
-static void
-consider_queue(Pass *p, guint q, gboolean only_share_held)
-{
-	GArray *jobs = p->pools->jobs[q];
-
-	for (guint i = 0; jobs != NULL && i < jobs->len; i++) {
-		guint idx = g_array_index(jobs, guint, i);
-
-		if (only_share_held &&
-		    p->plan->pending[idx].reason != SCHED_PEND_POOL_SHARE)
-			continue;
-		sched_consider(p, idx);
-	}
-}
-
-static void
-pool_turn(Pass *p, guint k)
-{
-	Pools *pl = p->pools;
-	guint first = pl->first[k], n = pl->first[k + 1] - first;
-	guint *order = g_memdup2(pl->members + first, sizeof(guint) * n);
-
-	pl->done[k] = TRUE;
-	compute(p, k);
-	g_qsort_with_data(order, (gint)n, sizeof(guint), cmp_dispatch_order, p);
-	for (guint i = 0; i < n; i++)
-		consider_queue(p, order[i], FALSE);
-	if (p->snap->pools[k].use_priority) {
-		pl->by_priority[k] = TRUE;
-		for (guint i = 0; i < n; i++)
-			consider_queue(p, pl->members[first + i], TRUE);
-	}
-	g_free(order);
-}
-
+/* A pool's turn comes with its first pending job in the pass order: T
+ * is measured and the entitlements computed then.  Its queues then
+ * dispatch each at its own place in the order, up to its entitlement. */
 gboolean
 pools_take_turn(Pass *p, guint idx)
 {
@@ -364,9 +368,92 @@ pools_take_turn(Pass *p, guint idx)
 	if (p->pools == NULL || !queue_pooled(p->snap, q))
 		return FALSE;
 	k = p->snap->queues[q].pool;
-	if (!p->pools->done[k])
-		pool_turn(p, k);
+	if (!p->pools->done[k]) {
+		Pools *pl = p->pools;
+
+		pl->done[k] = TRUE;
+		compute(p, k);
+		for (guint m = pl->first[k]; m < pl->first[k + 1]; m++) {
+			guint mq = pl->members[m];
+
+			pool_holds_mark(pl->holds, p, k, mq,
+			    p->plan->queue_deserved[mq] - p->count.queue[mq]);
+		}
+	}
 	return TRUE;
+}
+
+int
+pools_host_room(Pass *p, guint q, guint h)
+{
+	if (p->pools == NULL || !queue_pooled(p->snap, q))
+		return INT_MAX;
+	return pool_holds_room(p->pools->holds, p, p->snap->queues[q].pool, q, h);
+}
+
+void
+pools_placed(Pass *p, guint q, guint h, int slots)
+{
+	if (p->pools == NULL || !queue_pooled(p->snap, q))
+		return;
+	pool_holds_take(p->pools->holds, p->snap->queues[q].pool, q, h, slots);
+}
+
+static int
+cmp_priority(gconstpointer a, gconstpointer b, gpointer data)
+{
+	const SchedSnapshot *s = data;
+	guint x = *(const guint *)a, y = *(const guint *)b;
+
+	if (s->queues[x].priority != s->queues[y].priority)
+		return s->queues[x].priority > s->queues[y].priority ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* USE_PRIORITY_IN_POOL: once every queue of the pool had its place, the
+ * slots of the pool still free go to the jobs its share held, by queue
+ * priority. */
+static void
+priority_round(Pass *p, guint k)
+{
+	Pools *pl = p->pools;
+	guint first = pl->first[k], n = pl->first[k + 1] - first;
+	guint *order = g_memdup2(pl->members + first, sizeof(guint) * n);
+
+	pl->by_priority[k] = TRUE;
+	g_qsort_with_data(order, (gint)n, sizeof(guint), cmp_priority,
+	    (gpointer)p->snap);
+	for (guint i = 0; i < n; i++) {
+		GArray *jobs = pl->jobs[order[i]];
+
+		for (guint x = 0; jobs != NULL && x < jobs->len; x++) {
+			guint idx = g_array_index(jobs, guint, x);
+
+			if (p->plan->pending[idx].reason == SCHED_PEND_POOL_SHARE)
+				sched_consider(p, idx);
+		}
+	}
+	g_free(order);
+}
+
+void
+pools_considered(Pass *p, guint idx)
+{
+	guint q = p->snap->pending[idx].queue;
+	guint k;
+
+	if (p->pools == NULL || !queue_pooled(p->snap, q))
+		return;
+	k = p->snap->queues[q].pool;
+	/* Slots kept for a queue whose jobs all had their place (some could
+	 * not use them: -R, -m) go back to the queues after it. */
+	if (--p->pools->queue_left[q] == 0)
+		pool_holds_release_queue(p->pools->holds, k, q);
+	if (--p->pools->left[k] > 0)
+		return;
+	pool_holds_release(p->pools->holds, k);
+	if (p->snap->pools[k].use_priority)
+		priority_round(p, k);
 }
 
 int
@@ -383,6 +470,28 @@ pools_queue_room(Pass *p, guint q)
 	else
 		room = p->plan->queue_deserved[q] - p->count.queue[q];
 	return (int)MAX(room, 0);
+}
+
+/*
+ * The share holds a queue that has its entitlement while its pool's own
+ * queues fill the hosts.  The hosts hold it when they had no free slot at
+ * the pool's turn and either queues outside the pool hold some of them
+ * (its T shrank to what the pool holds, so its "share" says nothing), or
+ * the queue is below its entitlement (over-share queues of the pool hold
+ * the slots and nothing is preempted inside a pool).
+ */
+gboolean
+pools_hosts_full(Pass *p, guint q)
+{
+	guint k;
+
+	if (p->pools == NULL || !queue_pooled(p->snap, q))
+		return FALSE;
+	k = p->snap->queues[q].pool;
+	if (!p->pools->full[k])
+		return FALSE;
+	return p->pools->outside[k] ||
+	    p->count.queue[q] < p->plan->queue_deserved[q];
 }
 
 void

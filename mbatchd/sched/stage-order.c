@@ -4,9 +4,11 @@
  * first, and within a queue jobs in the order the snapshot gives (first
  * come, first served, as btop/bbot and requeues left it).  Queues of equal
  * priority are taken together in snapshot order, as LSF schedules
- * equal-priority FCFS queues.  Queues in a SLOT_POOL take the order of
- * seeds/lsf-queue-based-fairshare.txt (decisions.md, "Queue-based
- * fairshare"): pool.c gives each queue its sort priority.
+ * equal-priority FCFS queues.  Queues in a SLOT_POOL keep their own
+ * PRIORITY, merged with every other queue (the ordered list of
+ * seeds/lsf-queue-based-fairshare.txt, decisions.md "Queue-based
+ * fairshare"); pool.c gives each queue its sort key, which also orders a
+ * pool's queues of equal priority by their entitlement order.
  *
  * Hosts, for each queue: HOSTS "+N" preference first, then least loaded
  * (r15s), then name.
@@ -109,9 +111,8 @@ cmp_int_desc(gconstpointer a, gconstpointer b)
 }
 
 /*
- * The pass order: pending jobs by their queue's sort priority (pools
- * merged, pool.c), highest first, the snapshot's order kept within a
- * priority.  Priorities are few, so a stable bucket sort: count each
+ * The pass order: pending jobs by their queue's sort key (pool.c),
+ * highest first, the snapshot's order kept within a key.  Priorities are few, so a stable bucket sort: count each
  * priority's jobs, then place every job after those of higher priority.
  */
 static guint *
@@ -169,7 +170,7 @@ stage_order(Pass *p)
 		    rank);
 	g_free(by_load);
 	g_free(rank);
-	prio = pools_sort_priority(snap);
+	prio = pools_sort_key(p->pools, snap);
 	p->order = pass_order(snap, prio);
 	pools_set_order(p->pools, snap, p->order, snap->n_pending);
 	g_free(prio);

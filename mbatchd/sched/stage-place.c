@@ -8,8 +8,8 @@
  * keeps a pending reason naming the layer that said no, host by host as
  * `bjobs -p` counts them; one that a queue allowed to preempt could start
  * over victims goes to the preemption stage (stage-preempt.c).  Queues in
- * a SLOT_POOL take their turn together and only up to their shares
- * (pool.c).
+ * a SLOT_POOL dispatch at their own place in the order, only up to their
+ * shares, computed when the pool's first job comes (pool.c).
  *
  * Counters only grow during a pass, except when a preemption suspends
  * jobs, so once a job of a given shape (queue, user, slots, span) finds no
@@ -93,6 +93,13 @@ host_free(Pass *p, const SchedJob *j, guint h, SchedHostReason *why)
 	free = sched_host_room(p, j, h, why);
 	if (free <= 0)
 		return 0;
+	/* Slots its pool keeps here for a host-limited queue (pool-hosts.c)
+	 * are as good as taken for the pool's other queues. */
+	free = MIN(free, pools_host_room(p, j->queue, h));
+	if (free <= 0) {
+		*why = SCHED_HR_SLOTS;
+		return 0;
+	}
 	if (!host_meets_resreq(p, j, h)) {
 		*why = SCHED_HR_RESREQ;
 		return 0;
@@ -272,6 +279,7 @@ sched_commit(Pass *p, guint idx, guint first, guint n)
 
 		sched_count_add(&p->count, p->snap, j->queue, j->user, a->host,
 		    a->slots);
+		pools_placed(p, j->queue, a->host, a->slots);
 		if (!was_full && sched_host_full(p, a->host))
 			open_host_filled(p, a->host);
 	}
@@ -296,6 +304,14 @@ try_preempt_for_limit(Pass *p, guint idx, const Shape *shape, gboolean memo)
 		return;
 	if (!stage_preempt(p, idx, FALSE) && memo)
 		g_hash_table_add(p->no_victims, g_memdup2(shape, sizeof *shape));
+}
+
+static void
+pool_share_reached(Pass *p, const SchedJob *j, SchedPending *pend)
+{
+	memset(pend, 0, sizeof *pend);
+	pend->reason = SCHED_PEND_POOL_SHARE;
+	pend->pool = p->snap->pools[p->snap->queues[j->queue].pool].name;
 }
 
 static void
@@ -335,20 +351,27 @@ consider(Pass *p, guint idx)
 		return;
 	}
 	/* After the queue's own limits, so a queue held by QJOB_LIMIT says
-	 * so rather than blaming its pool. */
+	 * so rather than blaming its pool; and when the pool's hosts were
+	 * full at its turn, the hosts say why (placement counts them). */
 	room = pools_queue_room(p, j->queue);
-	want = MIN(want, room);
-	if (room < j->min_slots) {
-		pend->reason = SCHED_PEND_POOL_SHARE;
-		pend->pool = p->snap->pools[p->snap->queues[j->queue].pool].name;
+	if (room < j->min_slots && !pools_hosts_full(p, j->queue)) {
+		pool_share_reached(p, j, pend);
 		return;
 	}
+	if (room >= j->min_slots)
+		want = MIN(want, room);
 	if (memo && (known = g_hash_table_lookup(p->blocked, &shape)) != NULL) {
 		*pend = *known;
 		return;
 	}
 	first = p->plan->allocs->len;
 	n = place(p, j, want, pend);
+	if (n > 0 && room < j->min_slots) {
+		/* A slot the pool did not count: still its share's to give. */
+		g_array_set_size(p->plan->allocs, first);
+		pool_share_reached(p, j, pend);
+		return;
+	}
 	if (n > 0) {
 		/* The hosts passed over on the way say nothing: it started. */
 		memset(pend, 0, sizeof *pend);
@@ -383,9 +406,13 @@ stage_place(Pass *p)
 	p->open = open_new(snap);
 	p->blocked = g_hash_table_new_full(shape_hash, shape_equal, g_free, g_free);
 	p->no_victims = g_hash_table_new_full(shape_hash, shape_equal, g_free, NULL);
-	for (guint i = 0; i < snap->n_pending; i++)
-		if (!pools_take_turn(p, p->order[i]))
-			sched_consider(p, p->order[i]);
+	for (guint i = 0; i < snap->n_pending; i++) {
+		gboolean pooled = pools_take_turn(p, p->order[i]);
+
+		sched_consider(p, p->order[i]);
+		if (pooled)
+			pools_considered(p, p->order[i]);
+	}
 	pools_finish(p);
 	reserve_finish(p);
 }

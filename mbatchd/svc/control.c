@@ -118,6 +118,19 @@ resume_job(Manager *m, Job *j)
 	}
 	if (j->state != JS_USUSP && j->state != JS_SSUSP)
 		return svc_error(E(JOB_STATE), "Job is not suspended");
+	/* A USUSP job may have lost its slot (with preemption configured
+	 * suspended jobs do not hold MXJ): it waits as SSUSP for the
+	 * resume stage, as bresume(1) says.  One the scheduler already
+	 * resumes when a slot is free (preempted, or waiting so) is left
+	 * to it: resuming it now could overfill its host. */
+	if (j->state == JS_USUSP) {
+		if (!orders_resume_wait(m, j, &err))
+			return order_error(err, ORDERS_ERROR_UNREACHABLE);
+		return NULL;
+	}
+	if (j->preempted_by != 0 ||
+	    g_strcmp0(j->suspend_reason, RESUME_WAIT_REASON) == 0)
+		return NULL;
 	if (!orders_resume(m, j, &err))
 		return order_error(err, ORDERS_ERROR_UNREACHABLE);
 	return NULL;

@@ -11,10 +11,12 @@ INTEGRATION_TESTS = \
 	%reldir%/t0090-host-fail.sh \
 	%reldir%/t0100-reconfig.sh \
 	%reldir%/t0200-preempt.sh \
+	%reldir%/t0205-bresume-slot.sh \
 	%reldir%/t0210-app.sh \
 	%reldir%/t0220-effective.sh \
 	%reldir%/t0230-lsb-limits.sh \
 	%reldir%/t0300-pool.sh \
+	%reldir%/t0305-pool-limits.sh \
 	%reldir%/t0310-windows.sh \
 	%reldir%/t0320-resreq.sh \
 	%reldir%/t0400-loadgen.sh

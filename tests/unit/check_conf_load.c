@@ -456,7 +456,24 @@ static const ErrCase err_cases[] = {
 	{ "lsb.queues", Q1 "PRIORITY = 5\nPREEMPTION = PREEMPTIVE[b]\n" QEND
 	  "Begin Queue\nQUEUE_NAME = b\nPRIORITY = 7\n" QEND,
 	  "lsb.queues:4: warning: queue a: PREEMPTIVE[b] names a queue of equal or higher "
-	  "priority, ignoring\n", TRUE },
+	  "priority, ignoring\n"
+	  "lsb.queues:4: warning: queue a: no queue is left in PREEMPTIVE[], so the queue "
+	  "preempts no queue\n", TRUE },
+	{ "lsb.queues", Q1 "PRIORITY = 5\nPREEMPTION = PREEMPTABLE[b]\n" QEND
+	  "Begin Queue\nQUEUE_NAME = b\nPRIORITY = 3\n" QEND,
+	  "lsb.queues:4: warning: queue a: PREEMPTABLE[b] names a queue of equal or lower "
+	  "priority, ignoring\n"
+	  "lsb.queues:4: warning: queue a: no queue is left in PREEMPTABLE[], so the queue "
+	  "is preempted by no queue\n", TRUE },
+	/* lsb.queues(5): a pool queue in a preemption list is an error. */
+	{ "lsb.queues", Q1 "PRIORITY = 5\nPREEMPTION = PREEMPTIVE[b]\n" QEND
+	  "Begin Queue\nQUEUE_NAME = b\nPRIORITY = 3\nSLOT_POOL = P\nSLOT_SHARE = 50\n" QEND,
+	  "lsb.queues:4: queue a: PREEMPTIVE[b] names a queue of slot pool P, which cannot be "
+	  "preempted or preempt\n", FALSE },
+	{ "lsb.queues", Q1 "PRIORITY = 5\nPREEMPTION = PREEMPTABLE[b]\n" QEND
+	  "Begin Queue\nQUEUE_NAME = b\nPRIORITY = 7\nSLOT_POOL = P\nSLOT_SHARE = 50\n" QEND,
+	  "lsb.queues:4: queue a: PREEMPTABLE[b] names a queue of slot pool P, which cannot be "
+	  "preempted or preempt\n", FALSE },
 	{ "lsb.queues", Q1 "SLOT_POOL = P\nSLOT_SHARE = 60\nSLOT_RESERVE = MAX_RESERVE_TIME[5]\n"
 	  QEND "Begin Queue\nQUEUE_NAME = b\nFAIRSHARE_QUEUES = a\n" QEND,
 	  "lsb.queues:5: warning: queue a: SLOT_RESERVE in slot pool P; reserved slots count "
@@ -512,6 +529,33 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* A list emptied by the priority check allows nothing, and the kept
+ * keyword of the other side is untouched. */
+START_TEST(test_emptied_list_allows_nothing)
+{
+	g_autofree char *dir = conf_tmpdir(base_files);
+	g_autofree char *diags = NULL;
+	const BsQueueConf *a, *c;
+	BsConfig *cfg;
+
+	conf_write(dir, "lsb.queues", Q1 "PRIORITY = 5\nPREEMPTION = PREEMPTIVE[vip] "
+	    "PREEMPTABLE\n" QEND "Begin Queue\nQUEUE_NAME = vip\nPRIORITY = 9\n" QEND
+	    "Begin Queue\nQUEUE_NAME = c\nPRIORITY = 5\nPREEMPTION = PREEMPTABLE[low]\n" QEND
+	    "Begin Queue\nQUEUE_NAME = low\nPRIORITY = 1\n" QEND);
+	cfg = conf_load_dir(dir, &diags);
+	ck_assert_ptr_nonnull(cfg);
+	a = bs_config_queue(cfg, "a");
+	ck_assert(!a->preemption.preemptive);
+	ck_assert_ptr_null(a->preemption.preemptive_queues);
+	ck_assert(a->preemption.preemptable);
+	c = bs_config_queue(cfg, "c");
+	ck_assert(!c->preemption.preemptable);
+	ck_assert_ptr_null(c->preemption.preemptable_queues);
+	bs_config_free(cfg);
+	conf_rmtree(dir);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -534,6 +578,7 @@ main(void)
 	tcase_add_test(samples, test_sample_queues);
 	tcase_add_test(samples, test_sample_resources);
 	tcase_add_loop_test(errors, test_errors, 0, G_N_ELEMENTS(err_cases));
+	tcase_add_test(errors, test_emptied_list_allows_nothing);
 	suite_add_tcase(s, good);
 	suite_add_tcase(s, samples);
 	suite_add_tcase(s, errors);

@@ -5,6 +5,15 @@ TESTS += %reldir%/check_sched
 %canon_reldir%_check_sched_CFLAGS = $(TEST_CFLAGS)
 %canon_reldir%_check_sched_LDADD = $(BSSCHED_LIBS) $(TEST_LIBS) -lm
 
+# Queue-based fairshare over many passes: decayed usage keeps each pool
+# queue at its share (the real scheduler in a simulated loop).
+check_PROGRAMS += %reldir%/check_pool_usage
+TESTS += %reldir%/check_pool_usage
+%canon_reldir%_check_pool_usage_SOURCES = %reldir%/check_pool_usage.c
+%canon_reldir%_check_pool_usage_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_check_pool_usage_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_pool_usage_LDADD = $(BSSCHED_LIBS) $(TEST_LIBS) -lm
+
 check_PROGRAMS += %reldir%/check_state
 TESTS += %reldir%/check_state
 %canon_reldir%_check_state_SOURCES = %reldir%/check_state.c
