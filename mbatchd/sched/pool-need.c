@@ -11,8 +11,9 @@
  *   the queue's jobs before it in this count already took.  Each source
  *   is one function of need_sources[]; another limit layer plugs in as
  *   one more entry there and one more test in job_limited().
- * - For the whole queue: QJOB_LIMIT, and HJOB_LIMIT and PJOB_LIMIT summed
- *   over the queue's hosts.
+ * - For the whole queue: QJOB_LIMIT, HJOB_LIMIT and PJOB_LIMIT summed
+ *   over the queue's hosts, and the lsb.resources limits that bind the
+ *   whole queue (stage-limits.c: QUEUES, PER_QUEUE or cluster-wide).
  *
  * The count is an upper bound (a user's jobs in other queues may take
  * some of the room first), which is what an entitlement needs: a queue
@@ -22,6 +23,7 @@
 
 #include "pass.h"
 #include "pool-need.h"
+#include "stage-limits.h"
 
 typedef struct {
 	Pass *p;
@@ -146,7 +148,11 @@ queue_cap(Pass *p, guint q)
 	const SchedQueue *sq = &p->snap->queues[q];
 	GArray *cand = p->queue_hosts[q];
 	gint64 cap = sq->qjob_limit >= 0 ? sq->qjob_limit : G_MAXINT, hosts = 0;
+	int room = limits_queue_room(p->limits, q);
 
+	/* The limit's room is what is left beside the slots the queue holds. */
+	if (room != INT_MAX)
+		cap = MIN(cap, p->count.queue[q] + (gint64)room);
 	if (sq->hjob_limit < 0 && sq->pjob_limit < 0)
 		return cap;
 	for (guint i = 0; i < cand->len; i++) {
