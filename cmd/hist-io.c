@@ -1,14 +1,22 @@
 /*
- * The journal as the history commands see it (see hist-io.h): read only,
- * without mbatchd, with the reader of lib/journal, which stops quietly at
- * a record being written right now.
+ * The journal as the history commands see it (see hist-io.h).  Whoever can
+ * read the journal directory (root on the master host) reads it directly,
+ * read only, without mbatchd, with the reader of lib/journal, which stops
+ * quietly at a record being written right now.  Everyone else (the
+ * directory is private to root; a login host has none) asks mbatchd for
+ * the same records a page at a time: mbatchd blanks in them what the
+ * caller may not see (lsb.params SECURE_JOB_INFO_LEVEL), and the model is
+ * fed the same way, so the output is the same for what the caller may see.
  */
 #include "config.h"
 
 #include "api/api.h"
 #include "cmd-util.h"
 #include "hist-io.h"
+#include "journal/format.h"
 #include "journal/readback.h"
+
+#include <unistd.h>
 
 static char *
 share_file(const char *name, GError **err)
@@ -37,22 +45,76 @@ hist_mbd_socket(GError **err)
 	return share_file("mbatchd.sock", err);
 }
 
+static void
+feed(HistModel *m, Basalt__Event *ev)
+{
+	/* Names in the journal came from users: no forged rows. */
+	lsb_escape_message(&ev->base);
+	hist_model_feed(m, ev);
+}
+
+/* The history through mbatchd, page after page until the end. */
+static HistModel *
+load_remote(guint nfiles, char **warning, GError **err)
+{
+	Basalt__HistoryRequest req = BASALT__HISTORY_REQUEST__INIT;
+	HistModel *m = hist_model_new();
+
+	req.newest_files = nfiles;
+	for (;;) {
+		ProtobufCMessage *reply = NULL;
+		Basalt__HistoryPage *p;
+		gboolean done;
+
+		if (!lsb_call(LSB_HISTORY, &req.base, &reply, err)) {
+			hist_model_free(m);
+			return NULL;
+		}
+		p = (Basalt__HistoryPage *)reply;
+		if (p->error != NULL) {
+			g_set_error(err, LSB_ERROR, LSB_ERROR_CALL, "%s",
+			    p->error->message);
+			protobuf_c_message_free_unpacked(reply, NULL);
+			hist_model_free(m);
+			return NULL;
+		}
+		for (size_t i = 0; i < p->n_records; i++) {
+			Basalt__Event *ev = bs_event_unpack(p->records[i].data,
+			    (guint32)p->records[i].len);
+
+			if (ev == NULL)
+				continue;
+			feed(m, ev);
+			bs_event_free(ev);
+		}
+		if (p->warning != NULL && *p->warning != '\0' && *warning == NULL)
+			*warning = g_strdup(p->warning);
+		/* A page that does not move forward ends the reading too. */
+		done = p->end || p->next_seq <= req.after_seq;
+		req.after_seq = p->next_seq;
+		protobuf_c_message_free_unpacked(reply, NULL);
+		if (done)
+			return m;
+	}
+}
+
 HistModel *
 hist_load(const char *dir, guint nfiles, char **warning, GError **err)
 {
-	BsJournalReader *rd = bs_journal_reader_open(dir, nfiles, err);
+	BsJournalReader *rd;
 	HistModel *m;
 	Basalt__Event *ev;
 	GError *rerr = NULL;
 
 	*warning = NULL;
+	if (access(dir, R_OK | X_OK) != 0)
+		return load_remote(nfiles, warning, err);
+	rd = bs_journal_reader_open(dir, nfiles, err);
 	if (rd == NULL)
 		return NULL;
 	m = hist_model_new();
 	while (bs_journal_reader_next(rd, &ev, &rerr)) {
-		/* Names in the journal came from users: no forged rows. */
-		lsb_escape_message(&ev->base);
-		hist_model_feed(m, ev);
+		feed(m, ev);
 		basalt__event__free_unpacked(ev, NULL);
 	}
 	if (rerr != NULL) {

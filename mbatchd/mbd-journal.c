@@ -18,6 +18,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -75,6 +76,46 @@ read_options(Manager *m, BsEvlogOptions *o)
 	    KEEP_SEGMENTS_DEFAULT;
 }
 
+/*
+ * The journal holds every job's command and environment: private to root.
+ * A journal written by an older mbatchd (directory 0755, files 0644) is
+ * tightened here, once, and said so in the log.
+ */
+static void
+tighten_journal(const char *dir)
+{
+	struct stat st;
+	GDir *d;
+	const char *name;
+	guint n = 0;
+
+	if (stat(dir, &st) == 0 && (st.st_mode & 07777) != 0700) {
+		if (chmod(dir, 0700) == 0)
+			n++;
+		else
+			log_warning("journal: cannot make %s private: %s", dir,
+			    g_strerror(errno));
+	}
+	d = g_dir_open(dir, 0, NULL);
+	while (d != NULL && (name = g_dir_read_name(d)) != NULL) {
+		g_autofree char *path = g_build_filename(dir, name, NULL);
+
+		if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+		    (st.st_mode & 077) == 0)
+			continue;
+		if (chmod(path, st.st_mode & 0700) == 0)
+			n++;
+		else
+			log_warning("journal: cannot make %s private: %s", path,
+			    g_strerror(errno));
+	}
+	if (d != NULL)
+		g_dir_close(d);
+	if (n > 0)
+		log_notice("journal: made %s and its files private to root "
+		    "(%u changed)", dir, n);
+}
+
 gboolean
 journal_open(Manager *m, GError **err)
 {
@@ -83,11 +124,12 @@ journal_open(Manager *m, GError **err)
 	GError *local = NULL;
 
 	m->journal_dir = g_build_filename(m->sharedir, "events", NULL);
-	if (g_mkdir_with_parents(m->journal_dir, 0755) != 0) {
+	if (g_mkdir_with_parents(m->journal_dir, 0700) != 0) {
 		g_set_error(err, BS_ERROR, BS_ERROR_IO, "cannot create %s: %s",
 		    m->journal_dir, g_strerror(errno));
 		return FALSE;
 	}
+	tighten_journal(m->journal_dir);
 	bs_journal_report_init(&rep);
 	if (!bs_journal_load(m->journal_dir, 0, replay_event, m, &rep, &local)) {
 		g_set_error(err, BS_ERROR, BS_ERROR_IO, "the event journal in %s "

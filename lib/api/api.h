@@ -63,6 +63,7 @@ typedef enum {
 	LSB_ADMIN = 11,
 	LSB_CLUSTER = 12,
 	LSB_LIMITS = 13,
+	LSB_HISTORY = 14,
 } LsbMethod;
 
 /* $LSF_ENVDIR, else the built-in SYSCONFDIR/basalt.  g_free() it. */

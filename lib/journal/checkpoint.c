@@ -79,7 +79,7 @@ bs_checkpoint_write(const char *dir, guint64 seq, GPtrArray *events,
 {
 	g_autofree char *path = bs_file_name(dir, BS_CKPT_FILE_PREFIX, seq);
 	g_autofree char *tmp = g_strconcat(path, ".tmp", NULL);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	int r;
 
 	if (fd < 0) {

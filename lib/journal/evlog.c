@@ -163,7 +163,7 @@ bs_evlog_open(const char *dir, const BsEvlogOptions *opts, GError **err)
 	else
 		bs_evlog_options_init(&log->opts);
 	log->buf = g_byte_array_new();
-	if (g_mkdir_with_parents(dir, 0755) < 0) {
+	if (g_mkdir_with_parents(dir, 0700) < 0) {
 		g_set_error(err, BS_ERROR, BS_ERROR_IO, "cannot create %s: %s", dir,
 		    g_strerror(errno));
 		bs_evlog_free(log);

@@ -161,7 +161,7 @@ bs_write_file_atomic(const char *dir, const char *path, const guint8 *data,
     gsize len, GError **err)
 {
 	g_autofree char *tmp = g_strconcat(path, ".tmp", NULL);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	int r;
 
 	if (fd < 0) {

@@ -79,11 +79,23 @@ svc_sight_free(Sight *s)
 SightLevel
 svc_sight_of(const Sight *s, const Job *j)
 {
+	return svc_sight_of_user(s, j->user);
+}
+
+SightLevel
+svc_sight_of_user(const Sight *s, const char *owner)
+{
 	gboolean peer;
 
-	if (s->all || (s->user != NULL && strcmp(s->user, j->user) == 0))
+	if (s->all)
 		return SIGHT_DETAIL;
-	peer = s->peers != NULL && g_hash_table_contains(s->peers, j->user);
+	/* An owner nobody can name (a record whose job is gone): summary at
+	 * most, never detail. */
+	if (owner == NULL)
+		return s->level == 5 || s->level == 1 ? SIGHT_SUMMARY : SIGHT_NONE;
+	if (s->user != NULL && strcmp(s->user, owner) == 0)
+		return SIGHT_DETAIL;
+	peer = s->peers != NULL && g_hash_table_contains(s->peers, owner);
 	switch (s->level) {
 	case 1:
 		return peer ? SIGHT_DETAIL : SIGHT_SUMMARY;

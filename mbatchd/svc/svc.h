@@ -70,6 +70,8 @@ typedef enum {
 typedef struct Sight Sight;
 Sight *svc_sight_new(Manager *m, const Caller *c);
 SightLevel svc_sight_of(const Sight *s, const Job *j);
+/* The same by the owner's name (history records of jobs long gone). */
+SightLevel svc_sight_of_user(const Sight *s, const char *owner);
 void svc_sight_free(Sight *s);
 /* A job name that is the command by default shows as "-". */
 void svc_sight_hide_name(const Job *j, Basalt__JobInfo *info);
@@ -98,6 +100,10 @@ void svc_users(Basalt__BatchService_Service *svc, const Basalt__UserQuery *req,
     Basalt__UserList_Closure closure, void *call);
 void svc_cluster(Basalt__BatchService_Service *svc,
     const Basalt__ClusterInfoRequest *req, Basalt__ClusterInfo_Closure closure,
+    void *call);
+/* history.c: journal records for bhist and bacct, a page at a time. */
+void svc_history(Basalt__BatchService_Service *svc,
+    const Basalt__HistoryRequest *req, Basalt__HistoryPage_Closure closure,
     void *call);
 void svc_limits(Basalt__BatchService_Service *svc,
     const Basalt__LimitQuery *req, Basalt__LimitList_Closure closure,

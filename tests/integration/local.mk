@@ -42,7 +42,8 @@ INTEGRATION_TESTS += \
 	%reldir%/t0540-huge-query.sh \
 	%reldir%/t0550-idle-flood.sh \
 	%reldir%/t0560-slow-readers.sh \
-	%reldir%/t0570-job-sight.sh
+	%reldir%/t0570-job-sight.sh \
+	%reldir%/t0580-history-sight.sh
 # Issue 13: the execution host trusts a user name; bpeek reads as the user;
 # names cannot forge log lines or listing rows; no job is submitted twice.
 INTEGRATION_TESTS += \

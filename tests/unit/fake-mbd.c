@@ -334,6 +334,18 @@ fake_limits(Basalt__BatchService_Service *s, const Basalt__LimitQuery *req,
 	done(&r, call);
 }
 
+static void
+fake_history(Basalt__BatchService_Service *s,
+    const Basalt__HistoryRequest *req, Basalt__HistoryPage_Closure done,
+    void *call)
+{
+	Basalt__HistoryPage r = BASALT__HISTORY_PAGE__INIT;
+
+	keep(LSB_HISTORY, &req->base);
+	r.end = TRUE;
+	done(&r, call);
+}
+
 static Basalt__BatchService_Service fake_service =
     BASALT__BATCH_SERVICE__INIT(fake_);
 
