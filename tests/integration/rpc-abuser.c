@@ -15,6 +15,9 @@
  *                                     detailed JobQuery for every user
  *                                     and never read; prints "sent" and
  *                                     waits for SIGTERM
+ *   rpc-abuser history SOCK SEQ       one HistoryRequest with the cursor
+ *                                     SEQ; prints "records R next N end E"
+ *                                     or "error: MESSAGE"
  *
  * Every wait has a deadline of BS_ABUSER_TIMEOUT seconds (default 120).
  */
@@ -144,6 +147,18 @@ jobs_method(void)
 		if (strcmp(d->methods[i].name, "Jobs") == 0)
 			return i;
 	fprintf(stderr, "no Jobs method\n");
+	exit(2);
+}
+
+static guint
+method_named(const char *name)
+{
+	const ProtobufCServiceDescriptor *d = &basalt__batch_service__descriptor;
+
+	for (guint i = 0; i < d->n_methods; i++)
+		if (strcmp(d->methods[i].name, name) == 0)
+			return i;
+	fprintf(stderr, "no %s method\n", name);
 	exit(2);
 }
 
@@ -315,6 +330,48 @@ slow(const char *path, int n, int nq)
 	return 0;
 }
 
+/* A hand-made cursor: a page as the caller may read it, or a refusal. */
+static int
+history(const char *path, const char *seq)
+{
+	Basalt__HistoryRequest q = BASALT__HISTORY_REQUEST__INIT;
+	Basalt__Envelope *env;
+	Basalt__HistoryPage *p;
+	int fd = dial(path);
+
+	if (fd < 0 || !hello(fd)) {
+		fprintf(stderr, "cannot connect to %s\n", path);
+		return 1;
+	}
+	q.after_seq = g_ascii_strtoull(seq, NULL, 10);
+	if (!send_all(fd, bs_frame_pack_message(
+	    BASALT__FRAME_KIND__FRAME_KIND_REQUEST, 1, method_named("History"),
+	    0, &q.base, NULL, 0, NULL))) {
+		fprintf(stderr, "send failed\n");
+		return 1;
+	}
+	env = recv_env(fd, timeout_s());
+	if (env == NULL) {
+		fprintf(stderr, "no reply\n");
+		return 1;
+	}
+	p = basalt__history_page__unpack(NULL, env->body.len, env->body.data);
+	if (p == NULL) {
+		printf("status %s: %s\n", bs_rpc_status_name(env->status),
+		    env->error);
+		return 1;
+	}
+	if (p->error != NULL && p->error->code != 0)
+		printf("error: %s\n", p->error->message);
+	else
+		printf("records %zu next %" G_GUINT64_FORMAT " end %d\n",
+		    p->n_records, p->next_seq, (int)p->end);
+	basalt__history_page__free_unpacked(p, NULL);
+	basalt__envelope__free_unpacked(env, NULL);
+	close(fd);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -324,9 +381,11 @@ main(int argc, char **argv)
 		return bigquery(argv[2], atoi(argv[3]), argv[4]);
 	if (argc == 4 && strcmp(argv[1], "idle") == 0)
 		return idle(argv[2], atoi(argv[3]));
+	if (argc == 4 && strcmp(argv[1], "history") == 0)
+		return history(argv[2], argv[3]);
 	if (argc == 5 && strcmp(argv[1], "slow") == 0)
 		return slow(argv[2], atoi(argv[3]), atoi(argv[4]));
 	fprintf(stderr, "usage: rpc-abuser bigquery SOCK N USER | idle SOCK N "
-	    "| slow SOCK N QUERIES\n");
+	    "| slow SOCK N QUERIES | history SOCK SEQ\n");
 	return 2;
 }

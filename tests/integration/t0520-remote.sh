@@ -49,6 +49,9 @@ check "as nobody" sh -c "head -n 1 '$R/home/out' | grep -qx $nobody_uid"
 check "bjobs inside the job reached the master" sh -c "sed -n 2p '$R/home/out' | grep -qx nobody"
 remote bjobs -a -noheader -o "user stat" "$id" >"$T/rq.out" 2>&1
 check "bjobs from the login node shows nobody's DONE job" grep -q "^nobody *DONE" "$T/rq.out"
+remote bhist -l "$id" >"$T/rh.out" 2>&1
+check "bhist -l from the login node shows nobody's job and command" \
+	grep -q "Command <id -u;" "$T/rh.out"
 
 # An execution host sharing LSB_SHAREDIR sees a socket file that no one
 # there accepts on: with MUNGE the commands go over TCP instead.

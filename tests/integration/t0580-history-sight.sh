@@ -60,5 +60,25 @@ as_nobody bhist -l "$mine" >"$T/mine.remote" 2>&1
 bhist -l "$mine" >"$T/mine.direct" 2>&1
 check "bhist -l through mbatchd equals bhist -l from the journal" \
     cmp -s "$T/mine.remote" "$T/mine.direct"
-as_nobody bacct -l "$id" >/dev/null 2>&1
+
+# A cursor mbatchd never wrote is refused with a reason; one it did is
+# served.
+ABUSER=$top_builddir/tests/integration/rpc-abuser
+"$ABUSER" history "$T/work/mbatchd.sock" 18446744073709551615 >"$T/cur.bad" 2>&1
+check "a cursor past the newest record is refused" \
+    grep -q "^error: history: cursor .* is past the newest record" "$T/cur.bad"
+"$ABUSER" history "$T/work/mbatchd.sock" 1 >"$T/cur.ok" 2>&1
+check "a cursor inside the journal is served to the end" \
+    grep -q "^records [1-9][0-9]* next [0-9]* end 1" "$T/cur.ok"
+
+# An older journal, 0644 files in a 0755 directory, is made private when
+# mbatchd starts.
+stop_mbd
+chmod 0755 "$(journal_dir)"
+chmod 0644 "$(journal_newest_segment)"
+start_mbd || exit 1
+check "a restart makes the journal directory private again" \
+    sh -c "[ \$(stat -c %a '$(journal_dir)') = 700 ]"
+check "and its files" sh -c "[ \$(stat -c %a '$(journal_newest_segment)') = 600 ]"
+check "and says so in the log" grep -q "made .* private to root" "$T/log/mbatchd.out"
 done_testing
