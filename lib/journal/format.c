@@ -337,6 +337,12 @@ peek_seq(const guint8 *p, guint32 len, guint64 *seq)
 	return FALSE;
 }
 
+gboolean
+bs_record_seq(const guint8 *p, guint32 len, guint64 *seq)
+{
+	return peek_seq(p, len, seq);
+}
+
 /*
  * Tries every byte offset: a damaged length field gives no hint where the
  * next record starts.  Cheap tests (length fits, tag byte, seq in range)

@@ -104,6 +104,9 @@ gboolean bs_seg_resync(BsSegReader *r, guint64 from, guint64 min_seq,
     guint64 *found);
 const char *bs_rec_result_str(BsRecResult res);
 
+/* The seq of a record's payload without unpacking it; FALSE if its first
+ * field is not the seq. */
+gboolean bs_record_seq(const guint8 *p, guint32 len, guint64 *seq);
 /* Unpacks a payload; NULL if it is not an Event.  Free with bs_event_free. */
 Basalt__Event *bs_event_unpack(const guint8 *p, guint32 len);
 void bs_event_free(Basalt__Event *ev);

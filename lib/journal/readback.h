@@ -116,6 +116,8 @@ gboolean bs_journal_reader_next(BsJournalReader *rd, Basalt__Event **ev,
 /* File and offset of the record last returned. */
 void bs_journal_reader_position(const BsJournalReader *rd, const char **path,
     guint64 *offset);
+/* Pass over the records up to seq without unpacking them (a cursor). */
+void bs_journal_reader_skip_through(BsJournalReader *rd, guint64 seq);
 void bs_journal_reader_free(BsJournalReader *rd);
 
 #endif

@@ -12,8 +12,8 @@
  * A page is bounded (PAGE_BYTES of records, PAGE_RECORDS records) so one
  * call costs the main loop a bounded read; the cursor is the seq of the
  * last record sent, and the reading starts at the segment file holding the
- * next one (segment names carry their first seq), so a page never reads
- * more than one segment of records before its first.  A cursor past the
+ * next one (segment names carry their first seq) and passes over the
+ * records before it by their seq alone, without decoding them.  A cursor past the
  * newest record is refused.
  */
 #include "config.h"
@@ -147,6 +147,7 @@ svc_history(Basalt__BatchService_Service *svc,
 		g_clear_error(&rerr);
 		goto reply;
 	}
+	bs_journal_reader_skip_through(rd, req->after_seq);
 	sight = svc_sight_new(m, &c);
 	while (bs_journal_reader_next(rd, &ev, &rerr)) {
 		ProtobufCBinaryData b;

@@ -626,6 +626,31 @@ START_TEST(test_reader_reads_history_in_order)
 }
 END_TEST
 
+/* A cursor (mbatchd's History pages): the records up to it are passed
+ * over, the next one comes whole, and nothing after it is lost. */
+START_TEST(test_reader_skips_through_a_cursor)
+{
+	g_autofree char *old = make_two_segments();
+	GError *err = NULL;
+	BsJournalReader *rd;
+	Basalt__Event *ev;
+	guint64 want = N_RECORDS / 2 + 1;
+
+	rd = bs_journal_reader_open(dir, 0, &err);
+	ck_assert_ptr_nonnull(rd);
+	bs_journal_reader_skip_through(rd, want - 1);
+	while (bs_journal_reader_next(rd, &ev, &err)) {
+		ck_assert_uint_eq(ev->seq, want);
+		ck_assert_int_eq(ev->time, 1700000000 + (gint64)want);
+		want++;
+		basalt__event__free_unpacked(ev, NULL);
+	}
+	ck_assert_ptr_null(err);
+	ck_assert_uint_eq(want, 2 * N_RECORDS + 1);
+	bs_journal_reader_free(rd);
+}
+END_TEST
+
 /* ---- full disk ---- */
 
 #define TMPFS_SIZE "size=64k"
@@ -768,6 +793,7 @@ main(void)
 	tcase_add_test(tc, test_newer_version_is_refused);
 	tcase_add_test(tc, test_check_on_a_good_journal);
 	tcase_add_test(tc, test_reader_reads_history_in_order);
+	tcase_add_test(tc, test_reader_skips_through_a_cursor);
 	suite_add_tcase(s, tc);
 
 	if (mount_tmpfs()) {
