@@ -17,7 +17,8 @@
  *                                     waits for SIGTERM
  *   rpc-abuser history SOCK SEQ       one HistoryRequest with the cursor
  *                                     SEQ; prints "records R next N end E"
- *                                     or "error: MESSAGE"
+ *                                     then the records' raw bytes, or
+ *                                     "error: MESSAGE"
  *
  * Every wait has a deadline of BS_ABUSER_TIMEOUT seconds (default 120).
  */
@@ -363,9 +364,13 @@ history(const char *path, const char *seq)
 	}
 	if (p->error != NULL && p->error->code != 0)
 		printf("error: %s\n", p->error->message);
-	else
+	else {
 		printf("records %zu next %" G_GUINT64_FORMAT " end %d\n",
 		    p->n_records, p->next_seq, (int)p->end);
+		for (size_t i = 0; i < p->n_records; i++)
+			fwrite(p->records[i].data, 1, p->records[i].len, stdout);
+		printf("\n");
+	}
 	basalt__history_page__free_unpacked(p, NULL);
 	basalt__envelope__free_unpacked(env, NULL);
 	close(fd);

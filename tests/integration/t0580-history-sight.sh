@@ -70,6 +70,14 @@ check "a cursor past the newest record is refused" \
 "$ABUSER" history "$T/work/mbatchd.sock" 1 >"$T/cur.ok" 2>&1
 check "a cursor inside the journal is served to the end" \
     grep -q "^records [1-9][0-9]* next [0-9]* end 1" "$T/cur.ok"
+# Not in any record nobody is sent, though bhist does not print the
+# environment: the secret never leaves mbatchd.
+runuser -u nobody -- "$ABUSER" history "$T/work/mbatchd.sock" 0 >"$T/raw.nobody" 2>&1
+"$ABUSER" history "$T/work/mbatchd.sock" 0 >"$T/raw.root" 2>&1
+check "nobody's raw records hold neither the command nor the environment" \
+    sh -c "grep -q '^records' '$T/raw.nobody' && ! grep -aqE 'cmd-secret|env-secret' '$T/raw.nobody'"
+check "root's raw records hold both" \
+    sh -c "grep -aq cmd-secret-4711 '$T/raw.root' && grep -aq env-secret-4711 '$T/raw.root'"
 
 # An older journal, 0644 files in a 0755 directory, is made private when
 # mbatchd starts.
