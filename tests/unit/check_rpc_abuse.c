@@ -178,8 +178,14 @@ START_TEST(test_unknown_method_keeps_connection)
 	raw_handshake(fd);
 	raw_send_request(fd, 1, 99, &req.base);
 	env = expect_reply(fd, 1, BASALT__RPC_STATUS__RPC_STATUS_BAD_METHOD);
-	ck_assert_msg(strstr(env->error, "unknown method 99 of "
-	    "basalt.BatchService (14 methods)"), "%s", env->error);
+	{
+		/* The count grows as methods are added; the text must not lie. */
+		g_autofree char *want = g_strdup_printf("unknown method 99 of "
+		    "basalt.BatchService (%u methods)",
+		    basalt__batch_service__descriptor.n_methods);
+
+		ck_assert_msg(strstr(env->error, want), "%s", env->error);
+	}
 	basalt__envelope__free_unpacked(env, NULL);
 	ck_assert(log_wait("request 1: unknown method 99", 1, 5000));
 
