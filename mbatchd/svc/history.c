@@ -13,8 +13,8 @@
  * call costs the main loop a bounded read; the cursor is the seq of the
  * last record sent, and the reading starts at the segment file holding the
  * next one (segment names carry their first seq) and passes over the
- * records before it by their seq alone, without decoding them.  A cursor past the
- * newest record is refused.
+ * records before it by their seq alone, without decoding them.  A cursor
+ * past the newest record is refused.
  */
 #include "config.h"
 
