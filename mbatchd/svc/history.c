@@ -26,6 +26,8 @@
 
 #define PAGE_BYTES (1u << 20)
 #define PAGE_RECORDS 4096u
+/* A reply frame holds 4 MiB: one record past this cannot be sent. */
+#define MAX_ONE_RECORD (3u << 20)
 
 /* Which of the kept segments holds seq `after + 1`, as "the newest N". */
 static guint
@@ -150,7 +152,7 @@ svc_history(Basalt__BatchService_Service *svc,
 	bs_journal_reader_skip_through(rd, req->after_seq);
 	sight = svc_sight_new(m, &c);
 	while (bs_journal_reader_next(rd, &ev, &rerr)) {
-		ProtobufCBinaryData b;
+		ProtobufCBinaryData b = { 0, NULL };
 
 		if (ev->seq <= req->after_seq) {
 			bs_event_free(ev);
@@ -164,7 +166,15 @@ svc_history(Basalt__BatchService_Service *svc,
 			reply.end = FALSE;
 			break;
 		}
-		if (pack_for(m, sight, ev, &b)) {
+		if (pack_for(m, sight, ev, &b) && b.len > MAX_ONE_RECORD) {
+			/* It would not fit a reply frame: say so, go on. */
+			if (warning == NULL)
+				warning = g_strdup_printf("record %" G_GUINT64_FORMAT
+				    " is too large to send (%zu bytes); ask an "
+				    "administrator to run bhist on the master host",
+				    ev->seq, (size_t)b.len);
+			g_free(b.data);
+		} else if (b.data != NULL) {
 			g_array_append_val(recs, b);
 			bytes += b.len;
 		}
@@ -172,11 +182,13 @@ svc_history(Basalt__BatchService_Service *svc,
 		bs_event_free(ev);
 	}
 	if (rerr != NULL) {
+		g_free(warning);
 		warning = g_strdup_printf("The history stops at damage in the "
 		    "journal: %s (see badmin journal check)", rerr->message);
-		reply.warning = warning;
 		g_clear_error(&rerr);
 	}
+	if (warning != NULL)
+		reply.warning = warning;
 reply:
 	reply.n_records = recs->len;
 	reply.records = (ProtobufCBinaryData *)(void *)recs->data;
