@@ -20,7 +20,8 @@ TESTS += %reldir%/check_sbd_launch %reldir%/check_sbd_jobctl
 # The daemon itself, run from the build tree against a fake mbatchd.
 check_PROGRAMS += %reldir%/check_sbd_daemon
 TESTS += %reldir%/check_sbd_daemon
-%canon_reldir%_check_sbd_daemon_SOURCES = %reldir%/check_sbd_daemon.c %reldir%/check_sbd_common.c
+%canon_reldir%_check_sbd_daemon_SOURCES = %reldir%/check_sbd_daemon.c %reldir%/check_sbd_common.c \
+	%reldir%/sbd-harness.c %reldir%/sbd-harness.h
 %canon_reldir%_check_sbd_daemon_CPPFLAGS = $(SBD_TEST_CPPFLAGS) \
 	-DBS_TEST_SBATCHD='"$(abs_top_builddir)/sbatchd/sbatchd"'
 %canon_reldir%_check_sbd_daemon_CFLAGS = $(TEST_CFLAGS)
