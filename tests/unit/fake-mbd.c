@@ -382,6 +382,9 @@ fake_start(void)
 	GError *err = NULL;
 	gint64 deadline = g_get_monotonic_time() + 5 * G_USEC_PER_SEC;
 
+	/* last[] is indexed by method: a method added to BatchService
+	 * must grow it, or keep() writes past its end. */
+	g_assert(basalt__batch_service__descriptor.n_methods == N_METHODS);
 	g_mutex_init(&fake.lock);
 	make_envdir();
 	bs_rpc_server_options_init(&opts);
