@@ -94,7 +94,15 @@ apply_host_job(Manager *m, const char *host, const Basalt__HostJob *hj,
 	case JS_EXIT:
 		{
 			JobOutcome out = { hj->exit_status, hj->term_signal, hj->usage };
+			const Basalt__JobSpec *spec = job_spec(j);
 
+			/* Killed for its -t: the reason LSF gives, journaled
+			 * with the end (a restarted mbatchd kills it again and
+			 * says the same). */
+			if (reason == NULL && hj->state == JS_EXIT &&
+			    spec->term_time > 0 &&
+			    spec->term_time <= g_get_real_time() / G_USEC_PER_SEC)
+				reason = DEADLINE_REASON;
 			commit_job_status(m, j, hj->state, &out, reason);
 		}
 		manager_schedule_soon(m);

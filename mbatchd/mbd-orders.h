@@ -45,6 +45,10 @@
 
 #include "mbatchd/mbd.h"
 
+/* bsub -t passed (sched/deadline.c): LSF's exit reason, in bjobs -l,
+ * bhist -l and bacct. */
+#define DEADLINE_REASON "TERM_DEADLINE: job killed after deadline"
+
 /* bkill -s, bpeek and friends: the host could not be asked at all. */
 #define ORDERS_ERROR_UNREACHABLE "The execution host is unreachable"
 

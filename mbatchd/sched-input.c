@@ -392,6 +392,16 @@ sched_input_run_limit(const BsQueueConf *q, const BsAppConf *app)
 	return v > 0 ? v : runlimit_level(&q->runlimit);
 }
 
+int
+sched_input_user_priority(const BsParamsConf *params, guint32 sp)
+{
+	if (params->max_user_priority <= 0)
+		return 0;
+	if (sp > 0)
+		return (int)MIN(sp, (guint32)G_MAXINT);
+	return MAX(params->max_user_priority / 2, 1);
+}
+
 void
 sched_input_free(SchedInput *in)
 {

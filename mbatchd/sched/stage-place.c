@@ -280,6 +280,7 @@ sched_commit(Pass *p, guint idx, guint first, guint n)
 		sched_count_add(&p->count, p->snap, j->queue, j->user, a->host,
 		    a->slots);
 		pools_placed(p, j->queue, a->host, a->slots);
+		excl_placed(p, j, a->host);
 		if (!was_full && sched_host_full(p, a->host))
 			open_host_filled(p, a->host);
 	}
@@ -322,10 +323,11 @@ consider(Pass *p, guint idx)
 	gboolean pa = limits_hosts_read_job(p->limits);
 	Shape shape = { j->queue, j->user, j->min_slots, j->ptile, j->one_host,
 		pa ? j->project : 0, pa ? j->app : 0,
-		reserve_backfill_candidate(p, j) ? j->run_limit : 0 };
+		reserve_backfill_candidate(p, j) ?
+		sched_expected_duration(j->run_limit, j->est_runtime) : 0 };
 	/* A job that came with a reservation has its own slots back this
 	 * turn: what its shape found before does not hold for it. */
-	gboolean memo = j->asked_hosts == NULL &&
+	gboolean memo = j->asked_hosts == NULL && !j->exclusive &&
 	    !sched_resreq_constrains(j->resreq) &&
 	    !limits_job_varies(p->limits, j) && !reserve_holds(p, idx);
 	const SchedPending *known;

@@ -155,6 +155,18 @@ run_line(Scenario *s, char **argv, int line, GError **error)
 			r.window_held = TRUE;
 		} else if (strcmp(argv[i], "terminating") == 0) {
 			r.terminating = TRUE;
+		} else if (strcmp(argv[i], "x") == 0) {
+			r.exclusive = TRUE;
+		} else if ((v = scn_kv(argv[i], "We")) != NULL) {
+			if (!scn_parse_duration(v, &r.est_runtime) || r.est_runtime <= 0)
+				FAIL(line, "run: We is an estimated run time (30m), not \"%s\"", v);
+		} else if ((v = scn_kv(argv[i], "t")) != NULL) {
+			if (!scn_parse_duration(v, &r.term_time))
+				FAIL(line, "run: t is a termination time from now (10m, -1m), "
+				    "not \"%s\"", v);
+			r.term_time += g_date_time_to_unix(s->now);
+		} else if (strcmp(argv[i], "deadline-sent") == 0) {
+			r.deadline_sent = TRUE;
 		} else {
 			FAIL(line, "run: unknown word \"%s\"", argv[i]);
 		}
@@ -199,6 +211,7 @@ pend_line(Scenario *s, char **argv, int line, GError **error)
 	SchedAlloc *reserved = NULL;
 	guint n_reserved = 0;
 	gint64 reserving = -1, banned = 0;
+	guint32 sp = 0;
 
 	if (!scn_parse_job_id(argv[1], &j->id, &j->array_index))
 		FAIL(line, "pend: a job id is needed (12 or 12[3])");
@@ -270,6 +283,20 @@ pend_line(Scenario *s, char **argv, int line, GError **error)
 				    "reserve again (1m), not \"%s\"", v);
 		} else if (strcmp(argv[i], "held") == 0) {
 			j->held = TRUE;
+		} else if (strcmp(argv[i], "x") == 0) {
+			j->exclusive = TRUE;
+		} else if ((v = scn_kv(argv[i], "sp")) != NULL) {
+			if (!scn_parse_int(v, 1, G_MAXINT32, &n))
+				FAIL(line, "pend: sp is a user priority (1, 2, ...), not \"%s\"", v);
+			sp = (guint32)n;
+		} else if ((v = scn_kv(argv[i], "We")) != NULL) {
+			if (!scn_parse_duration(v, &j->est_runtime) || j->est_runtime <= 0)
+				FAIL(line, "pend: We is an estimated run time (30m), not \"%s\"", v);
+		} else if ((v = scn_kv(argv[i], "t")) != NULL) {
+			if (!scn_parse_duration(v, &j->term_time))
+				FAIL(line, "pend: t is a termination time from now (10m, -1m), "
+				    "not \"%s\"", v);
+			j->term_time += g_date_time_to_unix(s->now);
 		} else if ((v = scn_kv(argv[i], "dep")) != NULL) {
 			if (strcmp(v, "wait") == 0)
 				j->dep = SCHED_DEP_WAIT;
@@ -316,6 +343,7 @@ pend_line(Scenario *s, char **argv, int line, GError **error)
 	j->user = sched_input_user(&s->in, user, TRUE);
 	j->project = sched_input_project(&s->in, project);
 	j->app = scn_job_app(s, app);
+	j->user_priority = sched_input_user_priority(s->cfg->params, sp);
 	g_array_append_val(s->pending, job);
 	return TRUE;
 }
