@@ -292,6 +292,7 @@ long_submitted(GString *out, const Basalt__JobInfo *j)
 	if (j->spec != NULL) {
 		g_string_append_printf(l, ", CWD <%s>", j->spec->cwd);
 		submit_details(l, j->spec);
+		bjobs_subopts_details(l, j);
 	}
 	g_string_append_c(l, ';');
 	long_event(out, j->submit_time, l->str);

@@ -8,6 +8,7 @@ noinst_LIBRARIES += %reldir%/libbscmd.a
 	%reldir%/select-args.c %reldir%/select-args.h \
 	%reldir%/bsub-args.c %reldir%/bsub-args.h \
 	%reldir%/bjobs-format.c %reldir%/bjobs-fields.c %reldir%/bjobs-format.h \
+	%reldir%/bjobs-subopts.c \
 	%reldir%/bqueues-format.c %reldir%/bqueues-format.h \
 	%reldir%/bhosts-format.c %reldir%/busers-format.c \
 	%reldir%/blimits-format.c \

@@ -132,13 +132,21 @@ int
 main(int argc, char **argv)
 {
 	struct rusage ru;
-	int status_fd, report_fd, wstatus = 0;
+	int status_fd, report_fd, wstatus = 0, first = 3;
+	const char *path;
 	pid_t cmd;
 
-	if (argc < 4) {
-		fprintf(stderr, "usage: bs-jobwrap STATUS_FD REPORT_FD PROGRAM [ARG...]\n");
+	if (argc >= 5 && strncmp(argv[3], BS_JOBWRAP_ARGV0,
+	    strlen(BS_JOBWRAP_ARGV0)) == 0)
+		first = 4;
+	if (argc < first + 1) {
+		fprintf(stderr, "usage: bs-jobwrap STATUS_FD REPORT_FD "
+		    "[--argv0=NAME] PROGRAM [ARG...]\n");
 		return 127;
 	}
+	path = argv[first];
+	if (first == 4)
+		argv[first] = argv[3] + strlen(BS_JOBWRAP_ARGV0);
 	status_fd = atoi(argv[1]);
 	report_fd = atoi(argv[2]);
 	(void)fcntl(status_fd, F_SETFD, FD_CLOEXEC);
@@ -151,7 +159,7 @@ main(int argc, char **argv)
 	}
 	if (cmd == 0) {
 		set_dispositions(0);
-		execv(argv[3], argv + 3);
+		execv(path, argv + first);
 		report(report_fd, BS_STEP_EXEC, errno);
 		_exit(127);
 	}
