@@ -53,6 +53,12 @@ INTEGRATION_TESTS += \
 # Issue 12: slot reservation and backfill.
 INTEGRATION_TESTS += \
 	%reldir%/t0330-reserve.sh
+# Issue 14 item 8: submission options -x, -t, -sp (-We), -L.
+INTEGRATION_TESTS += \
+	%reldir%/t0710-exclusive.sh \
+	%reldir%/t0711-termtime.sh \
+	%reldir%/t0712-user-priority.sh \
+	%reldir%/t0713-login-shell.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS)
 SH_LOG_COMPILER = $(SHELL)
