@@ -319,6 +319,8 @@ typedef struct {
 	char *description;              /* <= 512 chars */
 	int max_job_preempt;            /* >0; overrides the queue and lsb.params */
 	BsLimit runlimit, cpulimit;     /* minutes */
+	BsLimit runtime;                /* RUNTIME: estimated run time, minutes
+	                                 * (the default for bsub -We) */
 	BsLimit memlimit, corelimit, datalimit, filelimit, stacklimit, swaplimit; /* KB */
 	int processlimit;
 	BsProcLimit proclimit;          /* TASKLIMIT or PROCLIMIT */

@@ -215,6 +215,7 @@ static const BsConfKey app_table[] = {
 	{ "DESCRIPTION", BS_CT_STRING, .offset = A(description), 0, 512 },
 	{ "MAX_JOB_PREEMPT", BS_CT_INT, .offset = A(max_job_preempt), 1, IMAX, .def = "-1" },
 	{ "RUNLIMIT", BS_CT_TIME_LIMIT, .offset = A(runlimit) },
+	{ "RUNTIME", BS_CT_TIME_LIMIT, .offset = A(runtime) },
 	{ "CPULIMIT", BS_CT_TIME_LIMIT, .offset = A(cpulimit) },
 	{ "MEMLIMIT", BS_CT_SIZE_LIMIT, .offset = A(memlimit) },
 	{ "CORELIMIT", BS_CT_SIZE_LIMIT, .offset = A(corelimit) },

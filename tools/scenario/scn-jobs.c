@@ -86,6 +86,13 @@ parse_run_limit(const char *v, int line, gint64 *out, GError **error, Scenario *
 	return TRUE;
 }
 
+/* The job's profile, else DEFAULT_APPLICATION, as mbatchd resolves it. */
+static const BsAppConf *
+scn_app_conf(Scenario *s, const char *app)
+{
+	return app != NULL ? bs_config_app(s->cfg, app) : bs_config_default_app(s->cfg);
+}
+
 /* No W=: the application's or the queue's RUNLIMIT. */
 static gint64
 default_run_limit(Scenario *s, guint queue, const char *app)
@@ -195,6 +202,8 @@ run_line(Scenario *s, char **argv, int line, GError **error)
 	r.start_time = g_date_time_to_unix(s->now) - ran;
 	if (r.run_limit == 0)
 		r.run_limit = default_run_limit(s, r.queue, app);
+	if (r.est_runtime == 0)
+		r.est_runtime = sched_input_est_runtime(scn_app_conf(s, app), 0);
 	r.preempted = preempted;
 	g_array_append_val(s->running, r);
 	g_array_append_val(s->run_index, index);
@@ -332,6 +341,8 @@ pend_line(Scenario *s, char **argv, int line, GError **error)
 		FAIL(line, "pend: no application profile %s", app);
 	if (j->run_limit == 0)
 		j->run_limit = default_run_limit(s, j->queue, app);
+	if (j->est_runtime == 0)
+		j->est_runtime = sched_input_est_runtime(scn_app_conf(s, app), 0);
 	if (reserving >= 0 && reserved == NULL)
 		FAIL(line, "pend: reserving= goes with reserved=\"HOSTS\"");
 	j->reserved = reserved;
