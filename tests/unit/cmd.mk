@@ -3,7 +3,7 @@ CMD_TEST_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/cmd
 CMD_TEST_LIBS = $(BSCMD_LIBS) $(TEST_LIBS)
 CMD_TESTS = %reldir%/check_cmd_util %reldir%/check_cmd_bsub \
 	%reldir%/check_cmd_select %reldir%/check_cmd_bjobs \
-	%reldir%/check_cmd_tables
+	%reldir%/check_cmd_tables %reldir%/check_cmd_bsub_subopts
 check_PROGRAMS += $(CMD_TESTS)
 TESTS += $(CMD_TESTS)
 
@@ -14,6 +14,10 @@ TESTS += $(CMD_TESTS)
 %canon_reldir%_check_cmd_bsub_SOURCES = %reldir%/check_cmd_bsub.c
 %canon_reldir%_check_cmd_bsub_CFLAGS = $(CMD_TEST_CFLAGS)
 %canon_reldir%_check_cmd_bsub_LDADD = $(CMD_TEST_LIBS)
+
+%canon_reldir%_check_cmd_bsub_subopts_SOURCES = %reldir%/check_cmd_bsub_subopts.c
+%canon_reldir%_check_cmd_bsub_subopts_CFLAGS = $(CMD_TEST_CFLAGS)
+%canon_reldir%_check_cmd_bsub_subopts_LDADD = $(CMD_TEST_LIBS)
 
 %canon_reldir%_check_cmd_select_SOURCES = %reldir%/check_cmd_select.c
 %canon_reldir%_check_cmd_select_CFLAGS = $(CMD_TEST_CFLAGS)
