@@ -11,7 +11,8 @@
  * over simulated clusters.
  *
  * sched_run() is a pipeline of stages (sched.c lists them): time windows,
- * entitlement, queue order, resume, placement, preemption.  The plan is a
+ * termination times, entitlement, queue order, resume, placement,
+ * preemption.  The plan is a
  * list of typed decisions, the pending reasons, and when to run next.
  *
  * Indexes, not pointers, link the pieces: a job names its queue and user by

@@ -319,6 +319,9 @@ queue_params(Manager *m, const BsQueueConf *q, GHashTable *counts)
 		g_ptr_array_add(p, g_strdup_printf("POST_EXEC = %s", q->post_exec));
 	if (q->res_req != NULL)
 		g_ptr_array_add(p, g_strdup_printf("RES_REQ = %s", q->res_req));
+	/* The queue accepts bsub -x. */
+	if (q->exclusive.enabled)
+		g_ptr_array_add(p, g_strdup("EXCLUSIVE = Y"));
 	return p;
 }
 

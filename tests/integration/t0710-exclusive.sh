@@ -1,9 +1,10 @@
 #!/bin/sh
-# bsub -x with real daemons: refused outside EXCLUSIVE = Y queues in LSF's
-# words; an exclusive job goes to the host where nothing runs, bhosts
-# shows that host closed_Excl, no other job is placed there while it
-# runs (and an exclusive job does not go where another job runs), each
-# with LSF's pending reason; once it ends the host takes jobs again.
+# bsub -x with real daemons: bqueues -l shows EXCLUSIVE = Y; bsub -x is
+# refused outside such queues in LSF's words; an exclusive job goes to
+# the host where nothing runs, bhosts -l shows that host closed_Excl, no
+# other job is placed there while it runs (and an exclusive job does not
+# go where another job runs), each with LSF's pending reason; once it
+# ends the host takes jobs again.
 . "$top_srcdir/tests/lib.sh"
 
 make_cluster vh1 vh2
@@ -14,6 +15,8 @@ start_mbd || exit 1
 start_sbd vh1 || exit 1
 start_sbd vh2 || exit 1
 
+check "bqueues -l shows the queue accepts exclusive jobs" sh -c \
+    "bqueues -l excl | grep -q 'EXCLUSIVE = Y'"
 check "bsub -x to a queue without EXCLUSIVE is refused" sh -c \
     "! bsub -q normal -x -o /dev/null sleep 1 >$T/refused 2>&1"
 check "with LSF's message" grep -q "Queue does not accept EXCLUSIVE jobs" "$T/refused"
