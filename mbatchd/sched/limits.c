@@ -115,7 +115,8 @@ sched_host_room(Pass *p, const SchedJob *j, guint h, SchedHostReason *why)
 	int free = INT_MAX, qh = 0;
 	int b_all = 0, b_queue = 0, b_user = 0;
 
-	if (!excl_host_ok(p, j, h, why))
+	/* Read for every host a job looks at: nothing to call without -x. */
+	if (p->excl != NULL && !excl_host_ok(p, j, h, why))
 		return 0;
 	/* Backfill borrows reserved slots across these limits alone. */
 	if (p->reserve != NULL)
