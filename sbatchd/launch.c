@@ -201,9 +201,12 @@ launch_argv_env(const BsLaunchSpec *spec, LaunchPrep *p)
 		g_ptr_array_add(argv, g_strdup(spec->wrapper ? spec->wrapper : DEFAULT_WRAPPER));
 		g_ptr_array_add(argv, g_strdup_printf("%d", p->plan.status_fd));
 		g_ptr_array_add(argv, g_strdup_printf("%d", p->plan.report_fd));
-		if (spec->login_shell != NULL)
-			g_ptr_array_add(argv, g_strconcat(BS_JOBWRAP_ARGV0,
-			    login_argv0(spec->login_shell), NULL));
+		if (spec->login_shell != NULL) {
+			g_autofree char *name = login_argv0(spec->login_shell);
+
+			g_ptr_array_add(argv, g_strconcat(BS_JOBWRAP_ARGV0, name,
+			    NULL));
+		}
 	}
 	if (spec->login_shell != NULL && !p->plan.wrapped)
 		g_ptr_array_add(argv, login_argv0(spec->login_shell));
