@@ -2,7 +2,8 @@
 # bsub -sp with real daemons: refused while MAX_USER_PRIORITY is not set,
 # in LSF's words; with it, a queue's pending jobs start by user priority
 # (MAX_USER_PRIORITY/2 without -sp), first come among equals, and btop
-# moves a job only within its priority.  bjobs -l shows the priority and
+# moves a job only within its priority; an administrator may go above
+# MAX_USER_PRIORITY.  bjobs -l shows the priority and
 # -We's estimate.
 . "$top_srcdir/tests/lib.sh"
 
@@ -18,6 +19,10 @@ check "with LSF's message" grep -q "Job priority control undefined" "$T/refused"
 sed -i 's/^MBD_SLEEP_TIME = 1$/MBD_SLEEP_TIME = 1\nMAX_USER_PRIORITY = 100/' "$lsb/lsb.params"
 check "MAX_USER_PRIORITY = 100" sh -c "badmin reconfig 2>&1 | grep -q 'Reconfiguration initiated'"
 
+# The test runs as an LSF administrator (make_cluster), who may go
+# above MAX_USER_PRIORITY.
+check "an administrator may give more than MAX_USER_PRIORITY" sh -c \
+    "bsub -H -sp 200 -o /dev/null true | grep -q 'is submitted'"
 a=$(bsub -o /dev/null sleep 300 | job_id_of)
 check "a job holds the only slot" wait_for 15 state_is "$a" RUN
 b=$(bsub -o /dev/null sleep 300 | job_id_of)
