@@ -55,6 +55,9 @@ typedef struct Selector Selector;
 Selector *svc_selector_new(Manager *m, const Basalt__JobQuery *q,
     const char *default_user);
 gboolean svc_selector_match(const Selector *s, const Job *j);
+/* A -J pattern ('*' wildcards) against a job name; an array element's
+ * "name[3]" also matches as "name". */
+gboolean svc_name_matches(const char *pattern, const char *name);
 void svc_selector_free(Selector *s);
 
 void svc_fill_job_info(Manager *m, const Job *j, gboolean detail,
