@@ -475,12 +475,17 @@ get_ru_stime(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 	return TRUE;
 }
 
-/* IPEND: held (PSUSP) or waiting for its -b time; EPEND: eligible. */
+/* IPEND: held (PSUSP), waiting for its -b time or for a dependency
+ * condition (LSF's ineligible reasons); EPEND: eligible. */
 static gboolean
 ineligible(const Basalt__JobInfo *j, const BjobsOpts *o)
 {
+	const char *r = j->pending_reason;
+
 	return is_state(j, BASALT__JOB_STATE__JOB_STATE_PSUSP) ||
-	       (spec_of(j) && spec_of(j)->begin_time > o->now);
+	       (spec_of(j) && spec_of(j)->begin_time > o->now) ||
+	       (r != NULL && (g_str_has_prefix(r, "Job dependency") ||
+			      g_str_has_prefix(r, "Dependency condition")));
 }
 
 static gboolean
