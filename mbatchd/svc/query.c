@@ -54,25 +54,6 @@ pages_forget(void)
 	pages.n = 0;
 }
 
-/*
- * A job whose name the caller is not shown (it is the command line, a
- * detail) is named "-" for -J too: otherwise -J "*secret*" would tell
- * what others' commands say, one wildcard at a time.
- */
-static gboolean
-name_seen(const Basalt__JobQuery *q, const Sight *s, const Job *j)
-{
-	const Basalt__JobSpec *spec;
-
-	if (q->job_name == NULL || *q->job_name == '\0' ||
-	    svc_sight_of(s, j) == SIGHT_DETAIL)
-		return TRUE;
-	spec = job_spec(j);
-	if (spec != NULL && spec->job_name != NULL && *spec->job_name != '\0')
-		return TRUE;
-	return svc_name_matches(q->job_name, "-");
-}
-
 /* Jobs the caller may not see at all (SECURE_JOB_INFO_LEVEL 2-4) leave
  * the listing before it is kept for the next pages, and so do jobs that
  * only their hidden name matched. */
@@ -85,7 +66,7 @@ hide_unseen(Manager *m, const Caller *c, const Basalt__JobQuery *q,
 
 	for (guint i = 0; i < jobs->len; i++)
 		if (svc_sight_of(s, jobs->pdata[i]) != SIGHT_NONE &&
-		    name_seen(q, s, jobs->pdata[i]))
+		    svc_sight_name_matches(s, q, jobs->pdata[i]))
 			jobs->pdata[k++] = jobs->pdata[i];
 	g_ptr_array_set_size(jobs, k);
 	svc_sight_free(s);

@@ -3,7 +3,8 @@
 # -J is named by its command line, which only its owner (and the
 # administrators) may read; another user's -J pattern meets that job's
 # name as the "-" it is shown, so "*secret*" cannot probe what others'
-# commands say.  The owner's pattern matches the command as LSF's does.
+# commands say, in bjobs or through bkill's refusals.  The owner's pattern
+# matches the command as LSF's does.
 . "$top_srcdir/tests/lib.sh"
 
 [ "$(id -u)" -eq 0 ] || skip_all "needs root to create test users"
@@ -37,4 +38,7 @@ as "$u2" bjobs -u all -noheader -o jobid -J '*' >"$T/all" 2>&1
 check "and '*' still lists the unnamed job, as '-'" grep -qx "$id" "$T/all"
 as "$u2" bjobs -u all -noheader -o "jobid job_name" -J 'echo*' >"$T/prefix" 2>&1
 check "a prefix of the command finds nothing either" sh -c "! grep -q '$id' '$T/prefix'"
+as "$u2" bkill -u all -J '*secret-token*' 0 >"$T/kill" 2>&1
+check "nor does a refused bkill -J name the job" sh -c "! grep -q '$id' '$T/kill'"
+check "which stays held" state_is "$id" PSUSP
 done_testing
