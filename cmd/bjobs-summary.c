@@ -36,8 +36,9 @@ state_shown(const Basalt__JobQuery *q, const Basalt__JobInfo *j)
 
 	if (q->all_states)
 		return TRUE;
+	/* Asked for by id, a job shows in any state, as mbatchd lists it. */
 	if (!any)
-		return !is_finished(j);
+		return q->n_job_ids > 0 || !is_finished(j);
 	return (q->pending && (j->state == S(PEND) || j->state == S(PSUSP))) ||
 	       (q->running && (j->state == S(RUN) || j->state == S(UNKWN))) ||
 	       (q->suspended && (j->state == S(USUSP) || j->state == S(SSUSP) ||

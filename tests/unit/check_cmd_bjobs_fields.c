@@ -394,6 +394,18 @@ START_TEST(test_arrays)
 	q.pending = TRUE;
 	ck_assert_uint_eq(bjobs_format_arrays(none, only(f, 0, 2), &q, &o), 0);
 	ck_assert_str_eq(none->str, "");
+	/* A finished array asked for by id shows; by default it does not. */
+	{
+		Basalt__JobQuery byid = BASALT__JOB_QUERY__INIT;
+		uint64_t ids[] = { 103 };
+
+		ck_assert_uint_eq(bjobs_format_arrays(none, only(f, 1, 1), &byid,
+						      &o), 0);
+		byid.n_job_ids = 1;
+		byid.job_ids = ids;
+		ck_assert_uint_eq(bjobs_format_arrays(none, only(f, 1, 1), &byid,
+						      &o), 1);
+	}
 }
 END_TEST
 
