@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tap.h"
+#include "bjobs-fields.h"
 #include "bjobs-format.h"
 #include "bsub-args.h"
 
@@ -91,6 +92,59 @@ START_TEST(test_bjobs_long_shows_them)
 }
 END_TEST
 
+/* The value bjobs -o prints for one field, "-" for none. */
+static char *
+field(const char *name, const Basalt__JobInfo *j, gboolean hms)
+{
+	const BjobsFieldDef *f = bjobs_field_find(name);
+	BjobsOpts o = { 0 };
+	GString *v = g_string_new(NULL);
+
+	ck_assert_ptr_nonnull(f);
+	o.hms = hms;
+	if (!f->get(v, j, &o))
+		g_string_assign(v, "-");
+	return g_string_free(v, FALSE);
+}
+
+START_TEST(test_bjobs_fields)
+{
+	Basalt__JobSpec spec = BASALT__JOB_SPEC__INIT;
+	Basalt__JobInfo j = BASALT__JOB_INFO__INIT;
+	char *v;
+
+	j.spec = &spec;
+	v = field("job_priority", &j, FALSE);
+	ck_assert_str_eq(v, "-");
+	g_free(v);
+	v = field("exclusive", &j, FALSE);
+	ck_assert_str_eq(v, "-");
+	g_free(v);
+	v = field("ertime", &j, FALSE);
+	ck_assert_str_eq(v, "-");
+	g_free(v);
+	j.user_priority = 80;
+	spec.exclusive = TRUE;
+	spec.term_time = 1672012740;
+	spec.est_runtime_s = 5400;
+	v = field("priority", &j, FALSE);
+	ck_assert_str_eq(v, "80");
+	g_free(v);
+	v = field("exclusive", &j, FALSE);
+	ck_assert_str_eq(v, "Y");
+	g_free(v);
+	v = field("sterminate_time", &j, FALSE);
+	ck_assert_str_eq(v, "Dec 25 23:59");
+	g_free(v);
+	v = field("estimated_run_time", &j, FALSE);
+	ck_assert_str_eq(v, "5400 second(s)");
+	g_free(v);
+	v = field("estimated_run_time", &j, TRUE);
+	ck_assert_str_eq(v, "01:30:00");
+	g_free(v);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -101,6 +155,7 @@ main(void)
 	tcase_add_test(tc, test_options_in_spec);
 	tcase_add_test(tc, test_bad_options);
 	tcase_add_test(tc, test_bjobs_long_shows_them);
+	tcase_add_test(tc, test_bjobs_fields);
 	suite_add_tcase(s, tc);
 	return bs_run_suite(s);
 }
