@@ -163,10 +163,17 @@ typedef struct {
 	int max_slots;            /* >= min_slots */
 	gboolean one_host;        /* span[hosts=1] */
 	int ptile;                /* span[ptile=N]; 0 = no per-host bound */
+	/* bsub -x: only on hosts where nothing else runs, and nothing else
+	 * joins it there (exclusive.c).  (Here, and user_priority below,
+	 * where the layout had room: the pass reads every job's record.) */
+	gboolean exclusive;
 	guint *asked_hosts;       /* bsub -m; NULL = any */
 	guint n_asked_hosts;
 	gboolean held;            /* PSUSP */
 	SchedDepState dep;
+	/* bsub -sp under MAX_USER_PRIORITY (its default when not given): the
+	 * order within the queue, highest first; 0 with the feature off. */
+	int user_priority;
 	gint64 begin_time;        /* bsub -b; 0 = none */
 	guint64 array_id;         /* job id of its array; 0 if not an element */
 	int array_limit;          /* "%N" of the array; 0 = none */
@@ -189,12 +196,6 @@ typedef struct {
 	guint n_reserved;
 	gint64 reserve_since;
 	gint64 reserve_banned_until;
-	/* bsub -x: only on hosts where nothing else runs, and nothing else
-	 * joins it there (exclusive.c). */
-	gboolean exclusive;
-	/* bsub -sp under MAX_USER_PRIORITY (its default when not given): the
-	 * order within the queue, highest first; 0 with the feature off. */
-	int user_priority;
 	/* bsub -We in seconds, 0: none.  Backfill reads it as the job's
 	 * expected duration when shorter than its run limit. */
 	gint64 est_runtime;
@@ -214,9 +215,11 @@ typedef struct {
 	guint queue;
 	guint user;
 	SchedRunState state;
+	gboolean exclusive;       /* bsub -x: its hosts take no other job */
 	guint64 array_id;
 	SchedAlloc *allocs;
 	guint n_allocs;
+	gboolean deadline_sent;   /* its -t kill was already ordered */
 	/* Preemption.  All zero is a job never preempted, without a limit. */
 	gint64 start_time;        /* same clock as SchedSnapshot.now; victims
 	                           * most recently started first */
@@ -236,10 +239,8 @@ typedef struct {
 	const BsResReq *resreq;
 	gint64 run_limit;         /* seconds, 0: none; with start_time, when a
 	                           * reservation's slots are expected free */
-	gboolean exclusive;       /* bsub -x: its hosts take no other job */
 	gint64 est_runtime;       /* bsub -We, seconds, 0: none */
 	gint64 term_time;         /* bsub -t, 0: none: killed when it passes */
-	gboolean deadline_sent;   /* its -t kill was already ordered */
 } SchedRunning;
 
 /*
