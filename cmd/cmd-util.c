@@ -122,6 +122,18 @@ cmd_mem_unit(void)
 	return mem_unit;
 }
 
+void
+cmd_limit_kb(GString *out, guint64 kb)
+{
+	guint64 per = bs_mem_unit_kb(mem_unit);
+
+	if (kb % per == 0)
+		g_string_append_printf(out, "%" G_GUINT64_FORMAT, kb / per);
+	else
+		g_string_append_printf(out, "%.1f", (double)kb / (double)per);
+	g_string_append_printf(out, " %c", bs_mem_unit_name(mem_unit)[0]);
+}
+
 gboolean
 cmd_parse_mem_kb(const char *s, guint64 *kb)
 {

@@ -62,8 +62,8 @@ bkill "$m" "$big" >/dev/null
 
 # LSF_UNIT_FOR_LIMITS=MB: -M 100 is 100 MB, and so is the queue's 200.
 k=$(bsub -M 100 -o /dev/null sleep 300 | job_id_of)
-check "bjobs -l shows -M 100 as 100 MB" \
-	sh -c "bjobs -l $k | grep -A1 'MEMLIMIT' | grep -q '100 Mbytes'"
+check "bjobs -l shows -M 100 as 100 MB, in LSF's form" \
+	sh -c "bjobs -l $k | grep -A1 'MEMLIMIT' | grep -qx ' 100 M'"
 check "-M 150 fits the queue's MEMLIMIT of 200 MB" \
 	sh -c "bsub -q capped -M 150 -o /dev/null true | grep -q 'is submitted'"
 check "-M 300 is over it" \
