@@ -281,6 +281,8 @@ submit_details(GString *l, const Basalt__JobSpec *s)
 				       s->dependency);
 	if (s->pre_exec[0] != '\0')
 		g_string_append_printf(l, ", Pre-execute Command <%s>", s->pre_exec);
+	if (s->post_exec[0] != '\0')
+		g_string_append_printf(l, ", Post-execute Command <%s>", s->post_exec);
 }
 
 static void

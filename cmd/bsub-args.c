@@ -23,6 +23,7 @@ typedef enum {
 	O_GROUP, O_HOSTS, O_DEPEND, O_RERUN, O_WAIT, O_ENV, O_MAIL, O_BEGIN,
 	O_PREEXEC, O_APP, O_EXCL, O_PRIO, O_TERM, O_NOTIFY_B, O_NOTIFY_N,
 	O_LOGIN, O_INTERACTIVE,
+	O_POSTEXEC,
 } OptId;
 
 typedef struct {
@@ -50,6 +51,7 @@ static const OptDef opt_defs[] = {
 	{ "-L", TRUE, O_LOGIN },
 	{ "-I", FALSE, O_INTERACTIVE }, { "-Ip", FALSE, O_INTERACTIVE },
 	{ "-Is", FALSE, O_INTERACTIVE },
+	{ "-Ep", TRUE, O_POSTEXEC },
 };
 
 typedef struct {
@@ -404,6 +406,7 @@ string_field(Basalt__JobSpec *s, OptId id)
 	case O_DEPEND: return &s->dependency;
 	case O_MAIL: return &s->mail_user;
 	case O_PREEXEC: return &s->pre_exec;
+	case O_POSTEXEC: return &s->post_exec;
 	case O_APP: return &s->app_profile;
 	default: return NULL;
 	}

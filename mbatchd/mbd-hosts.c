@@ -21,6 +21,7 @@
 #include "mbatchd/effective.h"
 #include "mbatchd/mbd.h"
 #include "mbatchd/mbd-orders.h"
+#include "mbatchd/mbd-prepost.h"
 #include "util/log.h"
 
 static Manager *
@@ -92,6 +93,10 @@ apply_host_job(Manager *m, const char *host, const Basalt__HostJob *hj,
 	switch (hj->state) {
 	case JS_DONE:
 	case JS_EXIT:
+		if (hj->state == JS_EXIT && hj->preexec_failed != 0) {
+			prepost_preexec_failed(m, j, host, hj);
+			return;
+		}
 		{
 			JobOutcome out = { hj->exit_status, hj->term_signal, hj->usage };
 

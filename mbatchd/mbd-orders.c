@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "mbatchd/effective.h"
+#include "mbatchd/effective-prepost.h"
 #include "mbatchd/mbd-orders.h"
+#include "mbatchd/mbd-prepost.h"
 #include "rpc/frame.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -131,6 +133,7 @@ orders_start_request_build(Manager *m, const Job *j, char *const *hosts,
 	/* Run limit, nice, the commands and the profile's environment: what
 	 * the dispatch event stamps (mbatchd/effective.h). */
 	effective_fill_start(eff, req, env);
+	effective_fill_prepost(eff, req->spec, req);
 }
 
 void
@@ -304,6 +307,9 @@ send_signal(Manager *m, const Job *j, Basalt__ExecAction action, int sig,
 	req.action = action;
 	req.signal = sig;
 	req.reason = (char *)reason;
+	/* JOB_CONTROLS: a signal of the queue's or profile's, or a command. */
+	if (sig == 0)
+		req.command = (char *)prepost_job_control(m, j, action, &req.signal);
 	o = order_new(m, j, action);
 	if (!bs_rpc_conn_call(l->conn, &basalt__exec_service__descriptor, 1,
 	    &req.base, ORDER_TIMEOUT_MS, signal_done, o, NULL)) {
@@ -444,6 +450,38 @@ note_terminating(Manager *m, const Job *j)
 }
 
 gboolean
+orders_run_terminating(Manager *m, const Job *j)
+{
+	return already_terminating(m, j);
+}
+
+gboolean
+orders_preexec_failed(Manager *m, Job *j, const char *host, int exit_status,
+    guint level, gboolean give_up, const char *reason)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobPreexec e = BASALT__EV_JOB_PREEXEC__INIT;
+	g_autoptr(GError) err = NULL;
+
+	e.job_id = j->id;
+	e.array_index = j->index;
+	e.host = (char *)host;
+	e.exit_status = exit_status;
+	e.level = level;
+	e.give_up = give_up;
+	e.reason = (char *)reason;
+	ev.body_case = BASALT__EVENT__BODY_JOB_PREEXEC;
+	ev.job_preexec = &e;
+	if (!manager_commit(m, &ev, &err)) {
+		log_warning("job %" G_GUINT64_FORMAT "[%u]: pre-exec failure: %s",
+		    j->id, j->index, err->message);
+		return FALSE;
+	}
+	manager_schedule_soon(m);
+	return TRUE;
+}
+
+gboolean
 orders_terminate(Manager *m, Job *j, const char *user, const char *reason,
     gboolean requeue_rerunnable, GError **err)
 {
@@ -464,8 +502,8 @@ orders_terminate(Manager *m, Job *j, const char *user, const char *reason,
 	}
 	if (!commit_signal(m, j, 0, user != NULL ? user : SYSTEM_USER, err))
 		return FALSE;
-	if (user == NULL)
-		note_terminating(m, j);
+	/* A user's kill too: a pre-exec it interrupts is not retried. */
+	note_terminating(m, j);
 	(void)send_signal(m, j, X(TERMINATE), 0, reason != NULL ? reason : user);
 	return TRUE;
 }

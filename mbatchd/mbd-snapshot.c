@@ -173,6 +173,20 @@ add_pending(Build *b, Job *j, guint queue)
 		sj.asked_hosts = GUINT_TO_POINTER(start + 1);
 		sj.n_asked_hosts = b->ints->len - start;
 	}
+	/* After the asked hosts, in the same array (an offset until
+	 * fix_pointers). */
+	start = b->ints->len;
+	for (guint i = 0; j->preexec_hosts != NULL && i < j->preexec_hosts->len; i++) {
+		gboolean found;
+		guint h = host_idx(b, j->preexec_hosts->pdata[i], &found);
+
+		if (found)
+			g_array_append_val(b->ints, h);
+	}
+	if (b->ints->len > start) {
+		sj.avoid_hosts = GUINT_TO_POINTER(start + 1);
+		sj.n_avoid_hosts = b->ints->len - start;
+	}
 	reserve_to_snapshot(b, j, g_ptr_array_index(b->m->cfg->queues, queue), &sj);
 	g_array_append_val(b->pending, sj);
 	g_ptr_array_add(b->pending_jobs, j);
@@ -224,6 +238,8 @@ fix_pointers(Build *b)
 
 		if (j->asked_hosts != NULL)
 			j->asked_hosts = ints + GPOINTER_TO_UINT(j->asked_hosts) - 1;
+		if (j->avoid_hosts != NULL)
+			j->avoid_hosts = ints + GPOINTER_TO_UINT(j->avoid_hosts) - 1;
 		reserve_fix_pointers(b, j);
 	}
 }

@@ -169,6 +169,31 @@ launch_streams(const BsLaunchSpec *spec, LaunchPrep *p)
 	p->plan.stderr_path = p->stderr_path;
 }
 
+/* bs-jobwrap's -bN/-aN options: pre-exec queue then job, post-exec job
+ * then queue (LSF's order). */
+static void
+launch_hooks(const BsLaunchSpec *spec, GPtrArray *argv)
+{
+	static const int pre_order[] = { 0, 1 }, post_order[] = { 1, 0 };
+
+	for (int i = 0; i < 2; i++) {
+		const char *c = spec->pre_exec[pre_order[i]];
+
+		if (c != NULL && *c != '\0') {
+			g_ptr_array_add(argv, g_strdup_printf("-b%d", pre_order[i] + 1));
+			g_ptr_array_add(argv, g_strdup(c));
+		}
+	}
+	for (int i = 0; i < 2; i++) {
+		const char *c = spec->post_exec[post_order[i]];
+
+		if (c != NULL && *c != '\0') {
+			g_ptr_array_add(argv, g_strdup_printf("-a%d", post_order[i] + 1));
+			g_ptr_array_add(argv, g_strdup(c));
+		}
+	}
+}
+
 static void
 launch_argv_env(const BsLaunchSpec *spec, LaunchPrep *p)
 {
@@ -179,6 +204,7 @@ launch_argv_env(const BsLaunchSpec *spec, LaunchPrep *p)
 	p->cmdline = bs_launch_command_line(spec);
 	if (p->plan.wrapped) {
 		g_ptr_array_add(argv, g_strdup(spec->wrapper ? spec->wrapper : DEFAULT_WRAPPER));
+		launch_hooks(spec, argv);
 		g_ptr_array_add(argv, g_strdup_printf("%d", p->plan.status_fd));
 		g_ptr_array_add(argv, g_strdup_printf("%d", p->plan.report_fd));
 	}
@@ -294,8 +320,8 @@ launch_report_error(const BsLaunchSpec *spec, const LaunchPrep *p,
                     const BsChildReport *rep, GError **error)
 {
 	const char *why = g_strerror(rep->err);
-	/* argv is [wrapper, fd, fd,] shell, -c, command */
-	const char *shell = p->argv[p->plan.wrapped ? 3 : 0];
+	/* argv is [wrapper, hooks..., fd, fd,] shell, -c, command */
+	const char *shell = p->argv[g_strv_length(p->argv) - 3];
 
 	switch ((BsChildStep)rep->step) {
 	case BS_STEP_SETSID:

@@ -94,6 +94,13 @@ typedef struct {
 	gboolean stderr_overwrite;
 	const char *spool_path;
 
+	/* Pre- and post-execution commands, [0] the queue's, [1] the job's
+	 * (bsub -E/-Ep, else the application's); NULL: none.  Run by
+	 * bs-jobwrap (jobwrap.c), so only with a status_path: pre [0] then
+	 * [1] before the job, post [1] then [0] after it. */
+	const char *pre_exec[2];
+	const char *post_exec[2];
+
 	const char *status_path;  /* NULL: no wrapper, no status record */
 	const char *wrapper;      /* bs-jobwrap; NULL: the installed one */
 } BsLaunchSpec;

@@ -21,7 +21,7 @@ sbin_PROGRAMS += %reldir%/sbatchd
 %canon_reldir%_sbatchd_SOURCES = \
 	%reldir%/sbd.c %reldir%/sbd.h \
 	%reldir%/sbd-link.c %reldir%/sbd-exec.c %reldir%/sbd-peek.c \
-	%reldir%/sbd-job.c %reldir%/sbd-start.c \
+	%reldir%/sbd-job.c %reldir%/sbd-start.c %reldir%/job-prepost.c \
 	%reldir%/sbd-store.c %reldir%/sbd-spool.c %reldir%/sbd-load.c \
 	%reldir%/sbd-auth.c
 %canon_reldir%_sbatchd_LDADD = %reldir%/libsbdexec.a lib/conf/libbsconf.a \

@@ -61,6 +61,14 @@ x_start_job(Basalt__ExecService_Service *svc, const Basalt__StartJobRequest *in,
 static gboolean
 do_signal(SbdJob *job, const Basalt__SignalJobRequest *in, GError **err)
 {
+	/* JOB_CONTROLS SUSPEND[cmd] and the like: the command acts instead. */
+	if (in->command != NULL && *in->command != '\0' &&
+	    (in->action == BASALT__EXEC_ACTION__EXEC_ACTION_SUSPEND ||
+	     in->action == BASALT__EXEC_ACTION__EXEC_ACTION_RESUME ||
+	     in->action == BASALT__EXEC_ACTION__EXEC_ACTION_TERMINATE))
+		return sbd_job_control_command(job, in->command,
+		    in->action == BASALT__EXEC_ACTION__EXEC_ACTION_SUSPEND &&
+		    in->reason != NULL && *in->reason ? in->reason : NULL, err);
 	switch (in->action) {
 	case BASALT__EXEC_ACTION__EXEC_ACTION_SIGNAL:
 		if (in->signal <= 0 || in->signal >= NSIG) {

@@ -252,6 +252,7 @@ plan_command(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
 		return FALSE;
 	}
 	p->spec.job_starter = req->job_starter && *req->job_starter ? req->job_starter : NULL;
+	sbd_prepost_plan(req, &p->spec);
 	return TRUE;
 }
 
@@ -337,6 +338,7 @@ sbd_job_start(Sbd *sbd, const Basalt__StartJobRequest *req, SbdJob **out,
 	job->uid = p.owner.uid;
 	job->gid = p.owner.gid;
 	job->start_time = g_get_real_time() / G_USEC_PER_SEC;
+	job->env = g_steal_pointer(&p.env);
 	plan_clear(&p);
 	sbd_job_started(job);
 	*out = job;

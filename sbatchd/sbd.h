@@ -63,6 +63,12 @@ typedef struct {
 	gboolean forget;          /* mbatchd no longer wants it: no more reports */
 	guint runlimit_src;
 	BsTerminate *term;
+	/* job-prepost.c: what the wrapper recorded at the end, and the
+	 * environment a JOB_CONTROLS command gets (not kept across a restart:
+	 * a re-adopted job's commands see LSB_JOB* only). */
+	guint preexec_failed;     /* 0, or the level of the pre-exec that failed */
+	int postexec_status;      /* non-zero: a post-exec failed with it */
+	char **env;
 } SbdJob;
 
 struct Sbd {
@@ -152,6 +158,18 @@ void sbd_job_forget(Sbd *sbd, guint64 id, guint32 index, guint32 instance);
 void sbd_job_forget_all_of(Sbd *sbd, guint64 id);
 /* Report a state change of a job (spooled, then sent). */
 void sbd_job_report(SbdJob *job, const char *reason);
+
+/* job-prepost.c */
+/* The queue's and the job's pre/post-exec commands into the launch. */
+void sbd_prepost_plan(const Basalt__StartJobRequest *req, BsLaunchSpec *l);
+/* After the run: read the wrapper's pre/post-exec outcome into the job. */
+void sbd_prepost_finish(SbdJob *job);
+/* The report's reason for that outcome, or NULL. */
+char *sbd_prepost_reason(const SbdJob *job);
+/* Run a JOB_CONTROLS command for the job (as its user); susp_reason, for
+ * SUSPEND, becomes LSB_SUSP_REASONS. */
+gboolean sbd_job_control_command(SbdJob *job, const char *command,
+    const char *susp_reason, GError **error);
 
 /* sbd-store.c */
 gboolean sbd_store_save(const SbdJob *job, GError **error);

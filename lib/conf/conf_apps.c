@@ -214,6 +214,9 @@ static const BsConfKey app_table[] = {
 	CUSTOM("NAME", name, bs_conf_parse_queue_name, bs_conf_string_clear),
 	{ "DESCRIPTION", BS_CT_STRING, .offset = A(description), 0, 512 },
 	{ "MAX_JOB_PREEMPT", BS_CT_INT, .offset = A(max_job_preempt), 1, IMAX, .def = "-1" },
+	{ "MAX_PREEXEC_RETRY", BS_CT_INT, .offset = A(max_preexec_retry), 1, IMAX, .def = "-1" },
+	{ "LOCAL_MAX_PREEXEC_RETRY", BS_CT_INT, .offset = A(local_max_preexec_retry), 1, IMAX,
+	    .def = "-1" },
 	{ "RUNLIMIT", BS_CT_TIME_LIMIT, .offset = A(runlimit) },
 	{ "CPULIMIT", BS_CT_TIME_LIMIT, .offset = A(cpulimit) },
 	{ "MEMLIMIT", BS_CT_SIZE_LIMIT, .offset = A(memlimit) },
@@ -356,4 +359,21 @@ bs_config_max_job_preempt(const BsConfig *cfg, const BsQueueConf *q, const BsApp
 	if (q != NULL && q->max_job_preempt != BS_CONF_UNLIMITED)
 		return q->max_job_preempt;
 	return cfg->params->max_job_preempt;
+}
+
+int
+bs_config_preexec_retry(const BsConfig *cfg, const BsQueueConf *q,
+    const BsAppConf *app, gboolean local)
+{
+	int a = app == NULL ? BS_CONF_UNLIMITED :
+	    local ? app->local_max_preexec_retry : app->max_preexec_retry;
+	int qv = q == NULL ? BS_CONF_UNLIMITED :
+	    local ? q->local_max_preexec_retry : q->max_preexec_retry;
+
+	if (a != BS_CONF_UNLIMITED)
+		return a;
+	if (qv != BS_CONF_UNLIMITED)
+		return qv;
+	return local ? cfg->params->local_max_preexec_retry :
+	    cfg->params->max_preexec_retry;
 }

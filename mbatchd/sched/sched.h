@@ -188,6 +188,10 @@ typedef struct {
 	guint n_reserved;
 	gint64 reserve_since;
 	gint64 reserve_banned_until;
+	/* Hosts where the job's pre-exec failed: placed elsewhere while
+	 * any other host fits, on them only when none does.  NULL: none. */
+	const guint *avoid_hosts;
+	guint n_avoid_hosts;
 } SchedJob;
 
 typedef enum {
