@@ -53,6 +53,15 @@ INTEGRATION_TESTS += \
 # Issue 12: slot reservation and backfill.
 INTEGRATION_TESTS += \
 	%reldir%/t0330-reserve.sh
+# Issue 14 item 2 and 10: pre/post-exec, JOB_CONTROLS commands,
+# JOB_STARTER, a job refused on its host.
+INTEGRATION_TESTS += \
+	%reldir%/t0650-preexec-hosts.sh \
+	%reldir%/t0651-preexec-retry.sh \
+	%reldir%/t0652-postexec.sh \
+	%reldir%/t0653-jobctl-cmd.sh \
+	%reldir%/t0654-job-starter.sh \
+	%reldir%/t0655-refused.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS)
 SH_LOG_COMPILER = $(SHELL)
