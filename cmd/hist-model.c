@@ -349,8 +349,9 @@ feed_preexec(HistJob *j, const Basalt__Event *ev)
 	const Basalt__EvJobPreexec *e = ev->job_preexec;
 	HistStep *s;
 
-	if (!e->give_up) {
-		enter(j, BASALT__JOB_STATE__JOB_STATE_PEND, ev->time);
+	if (!e->give_up || e->hold) {
+		enter(j, e->hold ? BASALT__JOB_STATE__JOB_STATE_PSUSP :
+		    BASALT__JOB_STATE__JOB_STATE_PEND, ev->time);
 		j->end_time = 0;
 		j->cpu_us = 0;
 		s = add_step(j, ev, HIST_STEP_REQUEUE);

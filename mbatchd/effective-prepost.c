@@ -18,15 +18,15 @@ void
 effective_resolve_prepost(const BsConfig *cfg, const BsQueueConf *q,
     const BsAppConf *app, Basalt__JobEffective *e)
 {
-	int max = bs_config_preexec_retry(cfg, q, app, FALSE);
-	int local = bs_config_preexec_retry(cfg, q, app, TRUE);
+	int local = bs_config_local_preexec_retry(cfg, app);
 
 	if (q != NULL && set(q->pre_exec))
 		e->queue_pre_exec = q->pre_exec;
 	if (q != NULL && set(q->post_exec))
 		e->queue_post_exec = q->post_exec;
-	e->max_preexec_retry = max > 0 ? (guint32)max : 0;
 	e->local_max_preexec_retry = local > 0 ? (guint32)local : 0;
+	e->preexec_retry_exit =
+	    bs_config_preexec_action(cfg, q, app) == BS_PREEXEC_ACTION_EXIT;
 }
 
 /*

@@ -4,8 +4,9 @@
  * level, which is bsub -E when given, else the application profile's
  * PRE_EXEC (the job's overrides the profile's, never the queue's); after
  * the job, the job's level (bsub -Ep, else the profile's POST_EXEC), then
- * the queue's POST_EXEC.  Retries: MAX_PREEXEC_RETRY and
- * LOCAL_MAX_PREEXEC_RETRY, application > queue > lsb.params.
+ * the queue's POST_EXEC.  Retries: LOCAL_MAX_PREEXEC_RETRY, application >
+ * lsb.params, and what happens when they are spent,
+ * LOCAL_MAX_PREEXEC_RETRY_ACTION, application > queue > lsb.params.
  *
  * Split from effective.c so the pieces of one feature stay together; like
  * it, no Manager and no I/O.

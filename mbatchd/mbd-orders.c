@@ -457,7 +457,7 @@ orders_run_terminating(Manager *m, const Job *j)
 
 gboolean
 orders_preexec_failed(Manager *m, Job *j, const char *host, int exit_status,
-    guint level, gboolean give_up, const char *reason)
+    guint level, PreexecOutcome out, const char *reason)
 {
 	Basalt__Event ev = BASALT__EVENT__INIT;
 	Basalt__EvJobPreexec e = BASALT__EV_JOB_PREEXEC__INIT;
@@ -468,7 +468,8 @@ orders_preexec_failed(Manager *m, Job *j, const char *host, int exit_status,
 	e.host = (char *)host;
 	e.exit_status = exit_status;
 	e.level = level;
-	e.give_up = give_up;
+	e.give_up = out != PREEXEC_RETRY;
+	e.hold = out == PREEXEC_HOLD;
 	e.reason = (char *)reason;
 	ev.body_case = BASALT__EVENT__BODY_JOB_PREEXEC;
 	ev.job_preexec = &e;
@@ -477,7 +478,10 @@ orders_preexec_failed(Manager *m, Job *j, const char *host, int exit_status,
 		    j->id, j->index, err->message);
 		return FALSE;
 	}
-	manager_schedule_soon(m);
+	/* A retry waits for the next periodic pass (MBD_SLEEP_TIME), as in
+	 * LSF: a pre-exec that keeps failing is not run in a tight loop. */
+	if (out != PREEXEC_RETRY)
+		manager_schedule_soon(m);
 	return TRUE;
 }
 

@@ -42,35 +42,33 @@ prepost_preexec_failed(Manager *m, Job *j, const char *host,
 	const Basalt__JobEffective *e = j->effective;
 	const BsQueueConf *q = bs_config_queue(m->cfg, j->queue);
 	const BsAppConf *app = bs_config_app(m->cfg, job_spec(j)->app_profile);
-	guint max = e != NULL ? e->max_preexec_retry :
-	    (guint)MAX(bs_config_preexec_retry(m->cfg, q, app, FALSE), 0);
+	int conf_local = bs_config_local_preexec_retry(m->cfg, app);
 	guint local = e != NULL ? e->local_max_preexec_retry :
-	    (guint)MAX(bs_config_preexec_retry(m->cfg, q, app, TRUE), 0);
+	    conf_local > 0 ? (guint)conf_local : 0;
+	gboolean to_exit = e != NULL ? e->preexec_retry_exit :
+	    bs_config_preexec_action(m->cfg, q, app) == BS_PREEXEC_ACTION_EXIT;
 	guint all = job_preexec_fails(j, NULL) + 1;
-	guint here = job_preexec_fails(j, host) + 1;
 	g_autofree char *why = preexec_reason(hj->preexec_failed, hj->exit_status, host);
 	g_autofree char *reason = NULL;
-	gboolean give_up = FALSE;
+	PreexecOutcome out = PREEXEC_RETRY;
 
 	if (orders_run_terminating(m, j)) {
-		JobOutcome out = { hj->exit_status, hj->term_signal, hj->usage };
+		JobOutcome o = { hj->exit_status, hj->term_signal, hj->usage };
 
-		commit_job_status(m, j, JS_EXIT, &out, why);
+		commit_job_status(m, j, JS_EXIT, &o, why);
 		return;
 	}
-	if (max > 0 && all >= max) {
-		give_up = TRUE;
+	if (local > 0 && all >= local) {
+		out = to_exit ? PREEXEC_EXIT : PREEXEC_HOLD;
 		reason = g_strdup_printf("%s it failed %u times "
-		    "(MAX_PREEXEC_RETRY=%u);", why, all, max);
-	} else if (local > 0 && here >= local) {
-		give_up = TRUE;
-		reason = g_strdup_printf("%s it failed %u times on that host "
-		    "(LOCAL_MAX_PREEXEC_RETRY=%u);", why, here, local);
+		    "(LOCAL_MAX_PREEXEC_RETRY=%u, LOCAL_MAX_PREEXEC_RETRY_ACTION=%s);",
+		    why, all, local, to_exit ? "EXIT" : "SUSPEND");
 	}
-	log_notice("job %" G_GUINT64_FORMAT "[%u]: pre-exec failed on %s (%u in all)%s",
-	    j->id, j->index, host, all, give_up ? ", giving up" : ", pending again");
+	log_notice("job %" G_GUINT64_FORMAT "[%u]: pre-exec failed on %s (%u in all), %s",
+	    j->id, j->index, host, all, out == PREEXEC_EXIT ? "exit" :
+	    out == PREEXEC_HOLD ? "held (PSUSP)" : "pending again");
 	orders_preexec_failed(m, j, host, hj->exit_status, hj->preexec_failed,
-	    give_up, give_up ? reason : why);
+	    out, reason != NULL ? reason : why);
 }
 
 /* The signals a JOB_CONTROLS action may name (with or without SIG). */

@@ -34,8 +34,11 @@
  * until its post-exec is.  -bN runs before PROGRAM, -aN after it, in the
  * order given (sbatchd passes the queue's pre-exec first and its post-exec
  * last); each is "/bin/sh -c CMD" as the job's user, with the job's
- * environment, PATH extended by /bin:/usr/bin:/sbin:/usr/sbin, cwd /tmp,
- * stdin /dev/null and the job's stdout/stderr.  The first pre-exec that
+ * environment, PATH extended by /bin:/usr/bin:/sbin:/usr/sbin, stdin
+ * /dev/null (the job's input is the job's to read) and the job's stdout
+ * and stderr; the queue's (level 1) in /tmp, the job's (level 2: bsub
+ * -E/-Ep or the profile's) in the job's working directory, as LSF runs
+ * them.  The first pre-exec that
  * fails ends the run before PROGRAM: the record then says exit=<its
  * status> preexec=<N> and sbatchd reports a pre-exec failure, which
  * mbatchd turns into a requeue.  A pre-exec may run long, so REPORT_FD is
@@ -191,7 +194,7 @@ status_code(int wstatus)
 
 /* Run one pre/post command and wait for it; its status_code(). */
 static int
-run_hook(const char *cmd, int exit_stat)
+run_hook(const char *cmd, int level, int exit_stat)
 {
 	int wstatus = 0;
 	pid_t pid = fork();
@@ -209,7 +212,7 @@ run_hook(const char *cmd, int exit_stat)
 			(void)dup2(fd, 0);
 			close(fd);
 		}
-		if (chdir("/tmp") < 0)
+		if (level == 1 && chdir("/tmp") < 0)
 			_exit(255);
 		if (path != NULL && *path != '\0' && strlen(path) < sizeof buf - 64)
 			snprintf(buf, sizeof buf, "%s:/bin:/usr/bin:/sbin:/usr/sbin", path);
@@ -267,7 +270,7 @@ main(int argc, char **argv)
 		close(report_fd);
 		report_fd = -1;
 		for (int i = 0; i < hooks.n_pre; i++) {
-			int code = run_hook(hooks.pre[i].cmd, -1);
+			int code = run_hook(hooks.pre[i].cmd, hooks.pre[i].level, -1);
 
 			if (code != 0)
 				preexec_failed(status_fd, code, hooks.pre[i].level);
@@ -301,7 +304,7 @@ main(int argc, char **argv)
 			_exit(127);
 	}
 	for (int i = 0; i < hooks.n_post && post_status == 0; i++)
-		post_status = run_hook(hooks.post[i].cmd, wstatus);
+		post_status = run_hook(hooks.post[i].cmd, hooks.post[i].level, wstatus);
 	record(status_fd, wstatus, &ru, post_status);
 	close(status_fd);
 	mirror(wstatus);

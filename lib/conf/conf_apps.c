@@ -217,6 +217,8 @@ static const BsConfKey app_table[] = {
 	{ "MAX_PREEXEC_RETRY", BS_CT_INT, .offset = A(max_preexec_retry), 1, IMAX, .def = "-1" },
 	{ "LOCAL_MAX_PREEXEC_RETRY", BS_CT_INT, .offset = A(local_max_preexec_retry), 1, IMAX,
 	    .def = "-1" },
+	CUSTOM("LOCAL_MAX_PREEXEC_RETRY_ACTION", local_max_preexec_retry_action,
+	    bs_conf_parse_preexec_action, NULL),
 	{ "RUNLIMIT", BS_CT_TIME_LIMIT, .offset = A(runlimit) },
 	{ "CPULIMIT", BS_CT_TIME_LIMIT, .offset = A(cpulimit) },
 	{ "MEMLIMIT", BS_CT_SIZE_LIMIT, .offset = A(memlimit) },
@@ -362,18 +364,22 @@ bs_config_max_job_preempt(const BsConfig *cfg, const BsQueueConf *q, const BsApp
 }
 
 int
-bs_config_preexec_retry(const BsConfig *cfg, const BsQueueConf *q,
-    const BsAppConf *app, gboolean local)
+bs_config_local_preexec_retry(const BsConfig *cfg, const BsAppConf *app)
 {
-	int a = app == NULL ? BS_CONF_UNLIMITED :
-	    local ? app->local_max_preexec_retry : app->max_preexec_retry;
-	int qv = q == NULL ? BS_CONF_UNLIMITED :
-	    local ? q->local_max_preexec_retry : q->max_preexec_retry;
+	if (app != NULL && app->local_max_preexec_retry != BS_CONF_UNLIMITED)
+		return app->local_max_preexec_retry;
+	return cfg->params->local_max_preexec_retry;
+}
 
-	if (a != BS_CONF_UNLIMITED)
-		return a;
-	if (qv != BS_CONF_UNLIMITED)
-		return qv;
-	return local ? cfg->params->local_max_preexec_retry :
-	    cfg->params->max_preexec_retry;
+BsPreexecAction
+bs_config_preexec_action(const BsConfig *cfg, const BsQueueConf *q,
+    const BsAppConf *app)
+{
+	if (app != NULL && app->local_max_preexec_retry_action != BS_PREEXEC_ACTION_UNSET)
+		return app->local_max_preexec_retry_action;
+	if (q != NULL && q->local_max_preexec_retry_action != BS_PREEXEC_ACTION_UNSET)
+		return q->local_max_preexec_retry_action;
+	if (cfg->params->local_max_preexec_retry_action != BS_PREEXEC_ACTION_UNSET)
+		return cfg->params->local_max_preexec_retry_action;
+	return BS_PREEXEC_ACTION_SUSPEND;
 }

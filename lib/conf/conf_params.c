@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "conf/conf_internal.h"
+#include "conf/conf_queue_values.h"
 
 #define P(f) offsetof(BsParamsConf, f)
 #define IMAX 2147483647.0
@@ -65,6 +66,8 @@ static const BsConfKey params_table[] = {
 	{ "MAX_PREEXEC_RETRY", BS_CT_INT, .offset = P(max_preexec_retry), 1, IMAX, .def = "5" },
 	{ "LOCAL_MAX_PREEXEC_RETRY", BS_CT_INT, .offset = P(local_max_preexec_retry), 1, IMAX,
 	    .def = "-1" },
+	{ "LOCAL_MAX_PREEXEC_RETRY_ACTION", BS_CT_CUSTOM,
+	    .offset = P(local_max_preexec_retry_action), .parse = bs_conf_parse_preexec_action },
 	{ "MC_RECLAIM_DELAY", BS_CT_CUSTOM, .offset = P(mc_reclaim_delay), .def = "10",
 	    .parse = parse_reclaim_delay },
 	{ "MC_PENDING_REASON_UPDATE_INTERVAL", BS_CT_INT, .offset = P(mc_pending_reason_update_interval),

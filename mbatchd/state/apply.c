@@ -368,7 +368,7 @@ apply_preexec(State *st, const Basalt__EvJobPreexec *e, gint64 now,
 	if (!job_is_started(j))
 		return bad_move(j, "pre-exec failure", err);
 	note_preexec_host(st, j, e->host != NULL ? e->host : "");
-	if (e->give_up) {
+	if (e->give_up && !e->hold) {
 		Basalt__EvJobStatus s = BASALT__EV_JOB_STATUS__INIT;
 
 		s.job_id = e->job_id;
@@ -383,6 +383,7 @@ apply_preexec(State *st, const Basalt__EvJobPreexec *e, gint64 now,
 		r.job_id = e->job_id;
 		r.array_index = e->array_index;
 		r.to_head = TRUE;
+		r.hold = e->give_up && e->hold;
 		r.reason = e->reason;
 		if (!apply_requeue(st, &r, now, err))
 			return FALSE;

@@ -11,7 +11,6 @@
 BS_MXJ=2
 make_cluster vh1 vh2
 lsb="$T/conf/lsbatch/basalt/configdir"
-sed -i "s/^End Parameters/MAX_PREEXEC_RETRY = 1000\n&/" "$lsb/lsb.params"
 cat >"$lsb/lsb.queues" <<Q
 Begin Queue
 QUEUE_NAME = normal
