@@ -56,6 +56,7 @@ sbin_PROGRAMS += %reldir%/mbatchd
 	%reldir%/mbd-usage.c %reldir%/mbd-auth.c \
 	%reldir%/mbd-orders.h %reldir%/mbd-orders.c \
 	%reldir%/mbd-prepost.h %reldir%/mbd-prepost.c \
+	%reldir%/mbd-refused.h %reldir%/mbd-refused.c \
 	%reldir%/svc/svc.h %reldir%/svc/common.c %reldir%/svc/submit.c \
 	%reldir%/svc/query.c %reldir%/svc/control.c %reldir%/svc/admin.c \
 	%reldir%/svc/select.c %reldir%/svc/bounds.c %reldir%/svc/sight.c \

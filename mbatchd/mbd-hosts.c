@@ -22,6 +22,7 @@
 #include "mbatchd/mbd.h"
 #include "mbatchd/mbd-orders.h"
 #include "mbatchd/mbd-prepost.h"
+#include "mbatchd/mbd-refused.h"
 #include "util/log.h"
 
 static Manager *
@@ -266,6 +267,7 @@ register_host(Basalt__HostService_Service *svc,
 		l->conn = bs_rpc_conn_ref(conn);
 	}
 	l->registered = TRUE;
+	refused_forget_host(m, req->host_name);
 	l->unavail = FALSE;
 	l->last_heard = g_get_monotonic_time();
 	/* Report numbers belong to this registration: whatever an earlier

@@ -11,6 +11,7 @@
 #include "mbatchd/effective-prepost.h"
 #include "mbatchd/mbd-orders.h"
 #include "mbatchd/mbd-prepost.h"
+#include "mbatchd/mbd-refused.h"
 #include "rpc/frame.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -150,6 +151,38 @@ orders_start_limit(void)
 	return BS_FRAME_MAX_DEFAULT - ENVELOPE_SLACK;
 }
 
+/* The host, not the job, is the trouble (mbd-refused.c). */
+static gboolean
+host_cannot_run(const Basalt__Error *e)
+{
+	return e->code == BASALT__ERROR_CODE__ERROR_CODE_PERMISSION ||
+	    e->code == BASALT__ERROR_CODE__ERROR_CODE_INTERNAL;
+}
+
+/* Back to the head of its queue, that host kept off the job. */
+static void
+start_refused(Manager *m, Job *j, const char *why)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobRequeue e = BASALT__EV_JOB_REQUEUE__INIT;
+	g_autofree char *host = g_strdup(j->exec_hosts[0]);
+	g_autoptr(GError) err = NULL;
+
+	e.job_id = j->id;
+	e.array_index = j->index;
+	e.to_head = TRUE;
+	e.reason = (char *)why;
+	ev.body_case = BASALT__EVENT__BODY_JOB_REQUEUE;
+	ev.job_requeue = &e;
+	if (!manager_commit(m, &ev, &err)) {
+		log_warning("job %" G_GUINT64_FORMAT "[%u]: %s", j->id, j->index,
+		    err->message);
+		return;
+	}
+	refused_note(m, j, host);
+	manager_schedule_soon(m);
+}
+
 static void
 start_done(BsRpcConn *conn, Basalt__RpcStatus status,
     const ProtobufCMessage *msg, const GError *error, void *data)
@@ -163,12 +196,21 @@ start_done(BsRpcConn *conn, Basalt__RpcStatus status,
 	if (j == NULL || j->pgid != 0)
 		return;
 	if (status == BASALT__RPC_STATUS__RPC_STATUS_OK && reply->error == NULL) {
+		refused_forget_job(o->m, j);
 		commit_job_start(o->m, j, reply->pgid);
+	} else if (status == BASALT__RPC_STATUS__RPC_STATUS_OK &&
+	    host_cannot_run(reply->error)) {
+		why = g_strdup_printf("The job could not be started on host <%s>: "
+		    "%s;", j->exec_hosts[0], reply->error->message);
+		log_warning("job %" G_GUINT64_FORMAT "[%u]: %s; pending again, "
+		    "not on that host until it registers again", j->id, j->index, why);
+		start_refused(o->m, j, why);
 	} else if (status == BASALT__RPC_STATUS__RPC_STATUS_OK) {
-		JobOutcome out = { .exit_status = 127 };
+		JobOutcome out = { .exit_status = reply->exit_status != 0 ?
+		    reply->exit_status : 127 };
 
-		/* The host's refusal (unknown user, uid mismatch, root not
-		 * allowed) is the job's exit reason: bjobs -l and bhist -l. */
+		/* The job's own failure (its cwd, its files): it would fail on
+		 * any host.  The reason goes to bjobs -l and bhist -l. */
 		why = g_strdup_printf("The job could not be started on host <%s>: "
 		    "%s;", j->exec_hosts[0], reply->error->message);
 		log_warning("job %" G_GUINT64_FORMAT "[%u]: %s", j->id, j->index, why);
@@ -662,10 +704,12 @@ orders_init(Manager *m)
 {
 	m->terminating = g_hash_table_new_full(g_int64_hash, g_int64_equal,
 	    g_free, NULL);
+	refused_init(m);
 }
 
 void
 orders_free(Manager *m)
 {
 	g_clear_pointer(&m->terminating, g_hash_table_destroy);
+	refused_free(m);
 }

@@ -101,6 +101,9 @@ typedef struct Manager {
 	 * journaled, per run, so a tick deciding again journals nothing. */
 	GHashTable *terminating;  /* &job key (owned) -> GUINT_TO_POINTER(instance) */
 
+	/* Hosts that refused to start a job (mbd-refused.c). */
+	GHashTable *refused;      /* &job key (owned) -> GPtrArray of host names */
+
 	Basalt__BatchService_Service batch_service;
 	Basalt__HostService_Service host_service;
 } Manager;

@@ -413,6 +413,8 @@ bs_launch(const BsLaunchSpec *spec, pid_t *pgid_out, GError **error)
 	p.plan.status_fd = -1;
 	p.plan.report_fd = -1;
 	p.report_rd = -1;
+	if (spec->failed_step != NULL)
+		*spec->failed_step = 0;
 	if (!launch_check_spec(spec, error) || !launch_prepare(spec, &p, error))
 		goto out;
 	pid = fork();
@@ -426,6 +428,8 @@ bs_launch(const BsLaunchSpec *spec, pid_t *pgid_out, GError **error)
 	p.plan.report_fd = -1;
 	if (launch_wait_report(p.report_rd, &rep)) {
 		launch_report_error(spec, &p, &rep, error);
+		if (spec->failed_step != NULL)
+			*spec->failed_step = rep.step;
 		/* The child (and a wrapper's command) exit at once: reap here so
 		 * no failed launch leaves a zombie for the reaper to puzzle over. */
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)

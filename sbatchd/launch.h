@@ -101,6 +101,10 @@ typedef struct {
 	const char *pre_exec[2];
 	const char *post_exec[2];
 
+	/* Optional: set to the BsChildStep (launch-report.h) whose failure
+	 * made bs_launch() fail, 0 when it failed before the child ran. */
+	int *failed_step;
+
 	const char *status_path;  /* NULL: no wrapper, no status record */
 	const char *wrapper;      /* bs-jobwrap; NULL: the installed one */
 } BsLaunchSpec;

@@ -22,6 +22,7 @@ sbin_PROGRAMS += %reldir%/sbatchd
 	%reldir%/sbd.c %reldir%/sbd.h \
 	%reldir%/sbd-link.c %reldir%/sbd-exec.c %reldir%/sbd-peek.c \
 	%reldir%/sbd-job.c %reldir%/sbd-start.c %reldir%/job-prepost.c \
+	%reldir%/start-refusal.c \
 	%reldir%/sbd-store.c %reldir%/sbd-spool.c %reldir%/sbd-load.c \
 	%reldir%/sbd-auth.c
 %canon_reldir%_sbatchd_LDADD = %reldir%/libsbdexec.a lib/conf/libbsconf.a \

@@ -51,9 +51,20 @@ x_start_job(Basalt__ExecService_Service *svc, const Basalt__StartJobRequest *in,
 	} else {
 		sbd_log(BS_LOG_WARNING, NULL, "job %" G_GUINT64_FORMAT "[%u]: cannot start: %s",
 		    in->job_id, in->array_index, err->message);
-		r.error = error_new(&e, err->code == BS_ERROR_REFUSED ?
-		    BASALT__ERROR_CODE__ERROR_CODE_PERMISSION :
-		    BASALT__ERROR_CODE__ERROR_CODE_BAD_REQUEST, err->message);
+		/* The job's own failure ends it with an exit code; the host's
+		 * (REFUSED: user, root; IO: sbatchd's files, fork) sends it
+		 * back to PEND; a request without a job is a bad request. */
+		if (err->domain == SBD_JOB_ERROR) {
+			r.error = error_new(&e, BASALT__ERROR_CODE__ERROR_CODE_BAD_REQUEST,
+			    err->message);
+			r.exit_status = err->code;
+		} else {
+			r.error = error_new(&e, g_error_matches(err, BS_ERROR, BS_ERROR_REFUSED) ?
+			    BASALT__ERROR_CODE__ERROR_CODE_PERMISSION :
+			    g_error_matches(err, BS_ERROR, BS_ERROR_IO) ?
+			    BASALT__ERROR_CODE__ERROR_CODE_INTERNAL :
+			    BASALT__ERROR_CODE__ERROR_CODE_BAD_REQUEST, err->message);
+		}
 	}
 	closure(&r, call);
 }

@@ -314,6 +314,7 @@ sbd_job_start(Sbd *sbd, const Basalt__StartJobRequest *req, SbdJob **out,
 	SbdJob *job = g_hash_table_lookup(sbd->jobs, key);
 	StartPlan p;
 	pid_t pgid = 0;
+	int step = 0;
 	gboolean ok;
 
 	/* mbatchd asked again (a lost reply): the same run, even finished.
@@ -324,8 +325,10 @@ sbd_job_start(Sbd *sbd, const Basalt__StartJobRequest *req, SbdJob **out,
 	}
 	memset(&p, 0, sizeof p);
 	job = job_new(sbd, req);
+	p.spec.failed_step = &step;
 	ok = plan_build(sbd, job, req, &p, error) && bs_launch(&p.spec, &pgid, error);
 	if (!ok) {
+		sbd_start_classify(sbd, req, step, error);
 		if (p.spool_path != NULL)
 			(void)g_unlink(p.spool_path);
 		(void)g_unlink(job->status_path);

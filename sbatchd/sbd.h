@@ -171,6 +171,14 @@ char *sbd_prepost_reason(const SbdJob *job);
 gboolean sbd_job_control_command(SbdJob *job, const char *command,
     const char *susp_reason, GError **error);
 
+/* start-refusal.c: a failed start whose cause is the job's own (launch
+ * step `step`) becomes an SBD_JOB_ERROR whose code is the exit code the
+ * job ends with; any other error is left alone (the host cannot run it). */
+#define SBD_JOB_ERROR (sbd_job_error_quark())
+GQuark sbd_job_error_quark(void);
+void sbd_start_classify(Sbd *sbd, const Basalt__StartJobRequest *req,
+    int step, GError **error);
+
 /* sbd-store.c */
 gboolean sbd_store_save(const SbdJob *job, GError **error);
 void sbd_store_remove(const SbdJob *job);

@@ -137,6 +137,11 @@ try_host(Pass *p, const SchedJob *j, guint h, int want, int *got,
 	SchedAlloc a;
 	int free;
 
+	for (guint i = 0; i < j->n_refused_hosts; i++)
+		if (j->refused_hosts[i] == h) {
+			pend->host_counts[SCHED_HR_REFUSED]++;
+			return FALSE;
+		}
 	if (p->avoiding == j) {
 		for (guint i = 0; i < j->n_avoid_hosts; i++)
 			if (j->avoid_hosts[i] == h) {
@@ -357,6 +362,7 @@ consider(Pass *p, guint idx)
 	/* A job that came with a reservation has its own slots back this
 	 * turn: what its shape found before does not hold for it. */
 	gboolean memo = j->asked_hosts == NULL && j->n_avoid_hosts == 0 &&
+	    j->n_refused_hosts == 0 &&
 	    !sched_resreq_constrains(j->resreq) &&
 	    !limits_job_varies(p->limits, j) && !reserve_holds(p, idx);
 	const SchedPending *known;
