@@ -7,7 +7,8 @@
 # LOCAL_MAX_PREEXEC_RETRY=2 with the default action (SUSPEND, its queue
 # sets none) holds its job PSUSP instead.  bsub -E runs in the job's working directory, after
 # the queue's PRE_EXEC (which runs in /tmp); a failing queue pre-exec
-# names the queue.  The outcome survives an mbatchd restart.
+# names the queue.  A pre-exec killed by bkill ends the job, not retried.
+# The outcome survives an mbatchd restart.
 . "$top_srcdir/tests/lib.sh"
 
 BS_MXJ=2
@@ -75,6 +76,12 @@ id4=$(bsub -q qfail -o /dev/null true | job_id_of)
 check "a failing queue pre-exec ends the job too" wait_for 30 state_is "$id4" EXIT
 check "its reason names the queue's pre-exec and code 7" \
 	sh -c "bjobs -l $id4 | tr -d '\n ' | grep -q \"queue'spre-execcommandexitedwithnon-zerostatus7\""
+
+id5=$(bsub -q plain -E "echo \$\$ >$T/slow.pid; exec sleep 300" -o /dev/null 'echo job ran' | job_id_of)
+check "a slow pre-exec is running" wait_for 15 test -s "$T/slow.pid"
+bkill "$id5" >/dev/null
+check "bkill during the pre-exec ends the job EXIT (no retry)" wait_for 15 state_is "$id5" EXIT
+check "and killed the pre-exec" sh -c "! kill -0 \$(cat '$T/slow.pid') 2>/dev/null"
 
 stop_mbd
 start_mbd || exit 1
