@@ -60,3 +60,17 @@ effective_fill_prepost(const Basalt__JobEffective *e,
 	req->post_exec = (char *)job_level(spec ? spec->post_exec : NULL,
 	    e != NULL ? e->post_exec : NULL, q_post);
 }
+
+static guint32
+minutes_to_s(int minutes)
+{
+	return minutes > 0 ? (guint32)minutes * 60 : 0;
+}
+
+void
+effective_fill_prepost_timeouts(const BsConfig *cfg, const BsAppConf *app,
+    Basalt__StartJobRequest *req)
+{
+	req->preexec_timeout_s = minutes_to_s(bs_config_prepost_timeout(cfg, app, FALSE));
+	req->postexec_timeout_s = minutes_to_s(bs_config_prepost_timeout(cfg, app, TRUE));
+}

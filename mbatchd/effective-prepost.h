@@ -28,4 +28,10 @@ void effective_resolve_prepost(const BsConfig *cfg, const BsQueueConf *q,
 void effective_fill_prepost(const Basalt__JobEffective *e,
     const Basalt__JobSpec *spec, Basalt__StartJobRequest *req);
 
+/* JOB_PREPROC_TIMEOUT and JOB_POSTPROC_TIMEOUT of today's configuration
+ * into the start order (like JOB_TERMINATE_INTERVAL, how sbatchd runs
+ * the job rather than its terms: not stamped). */
+void effective_fill_prepost_timeouts(const BsConfig *cfg, const BsAppConf *app,
+    Basalt__StartJobRequest *req);
+
 #endif

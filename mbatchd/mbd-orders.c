@@ -135,6 +135,7 @@ orders_start_request_build(Manager *m, const Job *j, char *const *hosts,
 	 * the dispatch event stamps (mbatchd/effective.h). */
 	effective_fill_start(eff, req, env);
 	effective_fill_prepost(eff, req->spec, req);
+	effective_fill_prepost_timeouts(m->cfg, effective_app(m->cfg, req->spec), req);
 }
 
 void

@@ -31,6 +31,8 @@ sbd_prepost_plan(const Basalt__StartJobRequest *req, BsLaunchSpec *l)
 	l->pre_exec[1] = req->pre_exec && *req->pre_exec ? req->pre_exec : NULL;
 	l->post_exec[0] = req->queue_post_exec && *req->queue_post_exec ? req->queue_post_exec : NULL;
 	l->post_exec[1] = req->post_exec && *req->post_exec ? req->post_exec : NULL;
+	l->pre_timeout_s = req->preexec_timeout_s;
+	l->post_timeout_s = req->postexec_timeout_s;
 }
 
 /* One "key=N" of the wrapper's record line; FALSE when absent. */

@@ -1,7 +1,8 @@
 /*
  * bs-jobwrap: the leader of a job launched with a status record.
  *
- *   bs-jobwrap [-b1 CMD] [-b2 CMD] [-a2 CMD] [-a1 CMD] STATUS_FD REPORT_FD PROGRAM ARGS...
+ *   bs-jobwrap [-t S] [-T S] [-b1 CMD] [-b2 CMD] [-a2 CMD] [-a1 CMD]
+ *              STATUS_FD REPORT_FD PROGRAM ARGS...
  *
  * sbatchd's launching child execs this instead of the shell when the job
  * has a status path.  It runs PROGRAM (the shell) as its child in the same
@@ -45,7 +46,11 @@
  * closed before it: a failure to run PROGRAM afterwards is exit 127 in the
  * record.  Post-exec commands see LSB_JOBEXIT_STAT (the job's wait status,
  * as LSF sets it); the first that fails adds postexec=<status> to the
- * record, which is reported, never the job's own exit.
+ * record, which is reported, never the job's own exit.  -t and -T bound
+ * each pre-exec and post-exec in seconds (JOB_PREPROC_TIMEOUT,
+ * JOB_POSTPROC_TIMEOUT): one over it counts as failed with 98, as in LSF,
+ * and once the record says so the wrapper kills the job's whole group,
+ * itself included, so nothing the command started outlives it.
  */
 #include "config.h"
 
@@ -57,6 +62,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "launch-report.h"
@@ -159,7 +165,11 @@ typedef struct {
 typedef struct {
 	Hook pre[MAX_HOOKS], post[MAX_HOOKS];
 	int n_pre, n_post;
+	unsigned pre_timeout_s, post_timeout_s;   /* 0: none */
 } Hooks;
+
+/* LSF's exit value for a pre/post-exec killed by its timeout. */
+#define HOOK_TIMED_OUT 98
 
 /* Options before STATUS_FD; returns the index of STATUS_FD, -1 on misuse. */
 static int
@@ -168,6 +178,16 @@ parse_hooks(int argc, char **argv, Hooks *h)
 	int i = 1;
 
 	memset(h, 0, sizeof *h);
+	while (i + 1 < argc && argv[i][0] == '-' &&
+	       (argv[i][1] == 't' || argv[i][1] == 'T')) {
+		unsigned v = (unsigned)strtoul(argv[i + 1], NULL, 10);
+
+		if (argv[i][1] == 't')
+			h->pre_timeout_s = v;
+		else
+			h->post_timeout_s = v;
+		i += 2;
+	}
 	while (i + 1 < argc && argv[i][0] == '-' &&
 	       (argv[i][1] == 'b' || argv[i][1] == 'a')) {
 		Hook *list = argv[i][1] == 'b' ? h->pre : h->post;
@@ -192,9 +212,44 @@ status_code(int wstatus)
 	return WIFSIGNALED(wstatus) ? 128 + WTERMSIG(wstatus) : 255;
 }
 
-/* Run one pre/post command and wait for it; its status_code(). */
+static long long
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Wait for pid, at most timeout_s (0: for ever); FALSE when time ran out.
+ * Polled: this program ignores the signals (SIGALRM too) by design. */
 static int
-run_hook(const char *cmd, int level, int exit_stat)
+wait_hook(pid_t pid, int *wstatus, unsigned timeout_s)
+{
+	long long deadline = now_ms() + (long long)timeout_s * 1000;
+	struct timespec tick = { 0, 20 * 1000 * 1000 };
+
+	for (;;) {
+		pid_t r = waitpid(pid, wstatus, timeout_s > 0 ? WNOHANG : 0);
+
+		if (r == pid)
+			return 1;
+		if (r < 0 && errno != EINTR) {
+			*wstatus = 255 << 8;
+			return 1;
+		}
+		if (timeout_s > 0 && now_ms() >= deadline)
+			return 0;
+		if (r == 0)
+			(void)nanosleep(&tick, NULL);
+	}
+}
+
+/* Run one pre/post command and wait for it: its status_code(), or
+ * HOOK_TIMED_OUT with *timed_out set. */
+static int
+run_hook(const char *cmd, int level, int exit_stat, unsigned timeout_s,
+         int *timed_out)
 {
 	int wstatus = 0;
 	pid_t pid = fork();
@@ -226,16 +281,25 @@ run_hook(const char *cmd, int level, int exit_stat)
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
 	}
-	while (waitpid(pid, &wstatus, 0) < 0) {
-		if (errno != EINTR)
-			return 255;
+	if (!wait_hook(pid, &wstatus, timeout_s)) {
+		*timed_out = 1;
+		return HOOK_TIMED_OUT;
 	}
 	return status_code(wstatus);
 }
 
+/* The record is written: a hook that ran out of time may have left
+ * processes, so the whole group goes, this wrapper with it. */
+static void
+kill_group(void)
+{
+	(void)kill(0, SIGKILL);
+	_exit(HOOK_TIMED_OUT);
+}
+
 /* A pre-exec failed: the command never runs; the record says which. */
 static void
-preexec_failed(int status_fd, int code, int level)
+preexec_failed(int status_fd, int code, int level, int timed_out)
 {
 	char line[160];
 	int len = snprintf(line, sizeof line, "exit=%d core=0 utime_us=0 stime_us=0 "
@@ -243,6 +307,8 @@ preexec_failed(int status_fd, int code, int level)
 
 	if (len > 0 && len < (int)sizeof line && write(status_fd, line, (size_t)len) == len)
 		(void)fsync(status_fd);
+	if (timed_out)
+		kill_group();
 	_exit(code);
 }
 
@@ -250,7 +316,7 @@ int
 main(int argc, char **argv)
 {
 	struct rusage ru;
-	int status_fd, report_fd, wstatus = 0, first, post_status = 0;
+	int status_fd, report_fd, wstatus = 0, first, post_status = 0, timed_out = 0;
 	Hooks hooks;
 	pid_t cmd;
 
@@ -270,10 +336,11 @@ main(int argc, char **argv)
 		close(report_fd);
 		report_fd = -1;
 		for (int i = 0; i < hooks.n_pre; i++) {
-			int code = run_hook(hooks.pre[i].cmd, hooks.pre[i].level, -1);
+			int code = run_hook(hooks.pre[i].cmd, hooks.pre[i].level, -1,
+			                    hooks.pre_timeout_s, &timed_out);
 
 			if (code != 0)
-				preexec_failed(status_fd, code, hooks.pre[i].level);
+				preexec_failed(status_fd, code, hooks.pre[i].level, timed_out);
 		}
 	}
 	cmd = fork();
@@ -304,9 +371,12 @@ main(int argc, char **argv)
 			_exit(127);
 	}
 	for (int i = 0; i < hooks.n_post && post_status == 0; i++)
-		post_status = run_hook(hooks.post[i].cmd, hooks.post[i].level, wstatus);
+		post_status = run_hook(hooks.post[i].cmd, hooks.post[i].level, wstatus,
+		                       hooks.post_timeout_s, &timed_out);
 	record(status_fd, wstatus, &ru, post_status);
 	close(status_fd);
+	if (timed_out)
+		kill_group();
 	mirror(wstatus);
 	return 127;
 }

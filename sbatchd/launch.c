@@ -176,6 +176,14 @@ launch_hooks(const BsLaunchSpec *spec, GPtrArray *argv)
 {
 	static const int pre_order[] = { 0, 1 }, post_order[] = { 1, 0 };
 
+	if (spec->pre_timeout_s > 0) {
+		g_ptr_array_add(argv, g_strdup("-t"));
+		g_ptr_array_add(argv, g_strdup_printf("%u", spec->pre_timeout_s));
+	}
+	if (spec->post_timeout_s > 0) {
+		g_ptr_array_add(argv, g_strdup("-T"));
+		g_ptr_array_add(argv, g_strdup_printf("%u", spec->post_timeout_s));
+	}
 	for (int i = 0; i < 2; i++) {
 		const char *c = spec->pre_exec[pre_order[i]];
 

@@ -100,6 +100,11 @@ typedef struct {
 	 * [1] before the job, post [1] then [0] after it. */
 	const char *pre_exec[2];
 	const char *post_exec[2];
+	/* Seconds each pre-exec / post-exec may run, 0: no bound.  One over
+	 * it is killed with the job's whole group: a pre-exec then fails
+	 * with 98 (LSF's), a post-exec is recorded as failed with 98. */
+	guint pre_timeout_s;
+	guint post_timeout_s;
 
 	/* Optional: set to the BsChildStep (launch-report.h) whose failure
 	 * made bs_launch() fail, 0 when it failed before the child ran. */

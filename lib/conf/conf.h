@@ -160,6 +160,8 @@ typedef struct {
 	int max_preexec_retry;          /* >0, 5: remote-cluster jobs only (none here) */
 	int local_max_preexec_retry;    /* >0, BS_CONF_UNLIMITED */
 	int local_max_preexec_retry_action; /* BsPreexecAction, UNSET = SUSPEND */
+	int job_preproc_timeout;        /* minutes, BS_CONF_UNLIMITED */
+	int job_postproc_timeout;       /* minutes, BS_CONF_UNLIMITED */
 	int mc_reclaim_delay;           /* SECONDS (file: minutes, or `Ns`), 600 */
 	int mc_pending_reason_update_interval; /* seconds, 300, 0 = off */
 	int mc_pending_reason_pkg_size; /* KB, 512 */
@@ -331,6 +333,8 @@ typedef struct {
 	int max_preexec_retry;          /* >0; overrides lsb.params */
 	int local_max_preexec_retry;    /* >0; overrides lsb.params */
 	int local_max_preexec_retry_action; /* BsPreexecAction; overrides queue, lsb.params */
+	int job_preproc_timeout;        /* minutes; overrides lsb.params */
+	int job_postproc_timeout;       /* minutes; overrides lsb.params */
 	BsLimit runlimit, cpulimit;     /* minutes */
 	BsLimit memlimit, corelimit, datalimit, filelimit, stacklimit, swaplimit; /* KB */
 	int processlimit;
@@ -506,6 +510,10 @@ int bs_config_local_preexec_retry(const BsConfig *cfg, const BsAppConf *app);
  * never UNSET (SUSPEND by default). */
 BsPreexecAction bs_config_preexec_action(const BsConfig *cfg,
     const BsQueueConf *q, const BsAppConf *app);
+/* Effective JOB_PREPROC_TIMEOUT (post FALSE) or JOB_POSTPROC_TIMEOUT, in
+ * minutes: the profile's, else lsb.params'; BS_CONF_UNLIMITED = none. */
+int bs_config_prepost_timeout(const BsConfig *cfg, const BsAppConf *app,
+    gboolean post);
 const BsClusterHost *bs_config_cluster_host(const BsConfig *cfg, const char *name);
 const BsHostConf *bs_config_host(const BsConfig *cfg, const char *name); /* lsb.hosts row, then `default` */
 const BsHostGroupConf *bs_config_host_group(const BsConfig *cfg, const char *name);

@@ -219,6 +219,10 @@ static const BsConfKey app_table[] = {
 	    .def = "-1" },
 	CUSTOM("LOCAL_MAX_PREEXEC_RETRY_ACTION", local_max_preexec_retry_action,
 	    bs_conf_parse_preexec_action, NULL),
+	{ "JOB_PREPROC_TIMEOUT", BS_CT_INT, .offset = A(job_preproc_timeout), 1, IMAX / 60,
+	    .def = "-1" },
+	{ "JOB_POSTPROC_TIMEOUT", BS_CT_INT, .offset = A(job_postproc_timeout), 1, IMAX / 60,
+	    .def = "-1" },
 	{ "RUNLIMIT", BS_CT_TIME_LIMIT, .offset = A(runlimit) },
 	{ "CPULIMIT", BS_CT_TIME_LIMIT, .offset = A(cpulimit) },
 	{ "MEMLIMIT", BS_CT_SIZE_LIMIT, .offset = A(memlimit) },
@@ -382,4 +386,15 @@ bs_config_preexec_action(const BsConfig *cfg, const BsQueueConf *q,
 	if (cfg->params->local_max_preexec_retry_action != BS_PREEXEC_ACTION_UNSET)
 		return cfg->params->local_max_preexec_retry_action;
 	return BS_PREEXEC_ACTION_SUSPEND;
+}
+
+int
+bs_config_prepost_timeout(const BsConfig *cfg, const BsAppConf *app, gboolean post)
+{
+	int a = app == NULL ? BS_CONF_UNLIMITED :
+	    post ? app->job_postproc_timeout : app->job_preproc_timeout;
+
+	if (a != BS_CONF_UNLIMITED)
+		return a;
+	return post ? cfg->params->job_postproc_timeout : cfg->params->job_preproc_timeout;
 }

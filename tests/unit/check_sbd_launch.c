@@ -321,6 +321,43 @@ START_TEST(test_pre_exec_fails)
 }
 END_TEST
 
+/* JOB_PREPROC_TIMEOUT / JOB_POSTPROC_TIMEOUT: a pre-exec over its time
+ * fails with 98 and its processes (a background child too) are killed; a
+ * post-exec over its time is recorded as failed with 98, the job's own
+ * exit kept. */
+START_TEST(test_pre_post_exec_timeouts)
+{
+	BsLaunchSpec spec;
+	g_autofree char *status = sbd_path("status"), *pidf = sbd_path("bg.pid");
+	g_autofree char *line = NULL, *pid = NULL;
+	TestJob *job;
+
+	sbd_spec_init(&spec, 1, "echo job");
+	spec.status_path = status;
+	spec.pre_exec[1] = g_strdup_printf("sleep 60 & echo $! >'%s'; wait", pidf);
+	spec.pre_timeout_s = 1;
+	job = run_job(&spec);
+	g_free((char *)spec.pre_exec[1]);
+	line = sbd_slurp(status);
+	ck_assert_msg(g_str_has_prefix(line, "exit=98 ") && strstr(line, " preexec=2") != NULL,
+	    "%s", line);
+	ck_assert_int_eq(job->end.exit.code, 98);
+	pid = sbd_slurp(pidf);
+	ck_assert_int_ne(kill(atoi(pid), 0), 0);        /* the child went too */
+
+	g_clear_pointer(&line, g_free);
+	sbd_spec_init(&spec, 2, "exit 4");
+	spec.status_path = status;
+	spec.post_exec[0] = "sleep 60";
+	spec.post_timeout_s = 1;
+	job = run_job(&spec);
+	line = sbd_slurp(status);
+	ck_assert_msg(g_str_has_prefix(line, "exit=4 ") && strstr(line, " postexec=98") != NULL,
+	    "%s", line);
+	ck_assert_int_eq(job->end.exit.code, 4);
+}
+END_TEST
+
 START_TEST(test_missing_command_runs_and_fails)
 {
 	BsLaunchSpec spec;
@@ -546,6 +583,7 @@ main(void)
 	tcase_add_test(tc, test_exit_code_through_wrapper);
 	tcase_add_test(tc, test_pre_post_exec_order);
 	tcase_add_test(tc, test_pre_exec_fails);
+	tcase_add_test(tc, test_pre_post_exec_timeouts);
 	tcase_add_test(tc, test_killed_by_signal);
 	tcase_add_test(tc, test_output_expanded_and_merged);
 	tcase_add_test(tc, test_index_zero_when_not_array);
