@@ -296,6 +296,7 @@ apply_status(State *st, const Basalt__EvJobStatus *e, gint64 now, GError **err)
 		return FALSE;
 	if (!status_allowed(j, e->state))
 		return bad_move(j, job_state_name(e->state), err);
+	j->preexec_held = FALSE;
 	if (e->usage != NULL)
 		job_set_usage(j, e->usage);
 	switch (e->state) {
@@ -348,6 +349,7 @@ apply_requeue(State *st, const Basalt__EvJobRequeue *e, gint64 now,
 		j->flink = NULL;
 	}
 	clear_run(st, j);
+	j->preexec_held = FALSE;
 	j->state = e->hold ? JS_PSUSP : JS_PEND;
 	/* LSF orders a requeued job by its requeue time. */
 	if (!e->to_head)
@@ -387,6 +389,7 @@ apply_preexec(State *st, const Basalt__EvJobPreexec *e, gint64 now,
 		r.reason = e->reason;
 		if (!apply_requeue(st, &r, now, err))
 			return FALSE;
+		j->preexec_held = r.hold;
 		g_free(j->pending_reason);
 		j->pending_reason = g_strdup(e->reason);
 		return TRUE;

@@ -94,6 +94,10 @@ typedef struct Job {
 	 * none: MAX_PREEXEC_RETRY counts them all, LOCAL_MAX_PREEXEC_RETRY
 	 * those of one host, and the scheduler avoids those hosts. */
 	GPtrArray *preexec_hosts;
+	/* PSUSP because its pre-exec retries are spent: the pending reason
+	 * is the pre-exec's, not the scheduler's "suspended by the user".
+	 * Rebuilt by the journal's EvJobPreexec, not by a checkpoint. */
+	gboolean preexec_held;
 	guint64 preempted_by;     /* job_key of the preemptor while SSUSP by it */
 	guint32 instance;         /* number of the current (or last) run, 0 = never */
 	gboolean window_kill_sent; /* volatile: TERMINATE_WHEN=WINDOW ordered the

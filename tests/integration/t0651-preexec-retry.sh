@@ -63,6 +63,8 @@ check "bhist -l: two requeues by the pre-exec before the end" \
 id2=$(bsub -q plain -app twice -E "echo x >>$T/b.log; false" -o /dev/null true | job_id_of)
 check "the profile's LOCAL_MAX_PREEXEC_RETRY=2, default action: PSUSP" wait_for 30 state_is "$id2" PSUSP
 check "after 2 failures" sh -c "[ \$(wc -l <'$T/b.log') -eq 2 ]"
+check "bjobs -l: held because of the pre-exec, not by the user" \
+	sh -c "bjobs -l $id2 | tr -d '\n ' | grep -q 'PENDINGREASONS:Thejob.spre-execcommandexitedwithnon-zerostatus1onhost<vh1>;itfailed2times'"
 check "bhist -l: held by the pre-exec" \
 	sh -c "bhist -l $id2 | tr -d '\n ' | grep -q 'Requeuedandheld:.*LOCAL_MAX_PREEXEC_RETRY=2,LOCAL_MAX_PREEXEC_RETRY_ACTION=SUSPEND'"
 

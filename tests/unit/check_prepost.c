@@ -222,6 +222,7 @@ START_TEST(test_state_preexec)
 	ck_assert(dispatch(st, 2, "hA"));
 	ck_assert(preexec(st, 2, "hA", TRUE, TRUE));
 	ck_assert_int_eq(j->state, JS_PSUSP);
+	ck_assert(j->preexec_held);
 	ck_assert_uint_eq(job_preexec_fails(j, NULL), 3);
 	ck_assert_uint_eq(job_preexec_fails(j, "hA"), 2);
 	ck_assert_uint_eq(job_preexec_fails(j, "hB"), 1);
