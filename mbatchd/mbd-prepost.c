@@ -4,12 +4,16 @@
  * A run whose pre-exec failed never reached the job's command (sbatchd's
  * report says so, HostJob.preexec_failed).  LSF puts such a job back to
  * pending at the head of its queue and dispatches it again; Basalt does
- * the same, remembers the host (the scheduler avoids the job's failed
- * hosts while any other host fits: SchedJob.avoid_hosts), and ends the job
- * EXIT once it failed MAX_PREEXEC_RETRY times in all or
- * LOCAL_MAX_PREEXEC_RETRY times on one host.  Both bounds come from the
- * run's stamp (mbatchd/effective-prepost.c).  A run that was being killed
- * when its pre-exec died is not retried: the pre-exec died of the kill.
+ * the same at the next dispatch turn, remembers the host (the scheduler
+ * avoids the job's failed hosts while any other host fits:
+ * SchedJob.avoid_hosts), and once the pre-exec failed
+ * LOCAL_MAX_PREEXEC_RETRY times in all (unlimited by default, as in LSF)
+ * holds the job PSUSP, or ends it EXIT with
+ * LOCAL_MAX_PREEXEC_RETRY_ACTION=EXIT.  Bound and action come from the
+ * run's stamp (mbatchd/effective-prepost.c).  MAX_PREEXEC_RETRY is LSF's
+ * bound for jobs from a remote cluster; Basalt has none, so it is read and
+ * not used.  A run that was being killed when its pre-exec died is not
+ * retried: the pre-exec died of the kill.
  * The decision is one journaled event (EvJobPreexec, committed by
  * orders_preexec_failed), so replay reaches the same state.
  *
