@@ -165,6 +165,10 @@ const char *manager_user_name(uid_t uid, char *buf, gsize len);
 HostLink *manager_link(Manager *m, const char *host);
 void hosts_link_free(HostLink *l);
 void hosts_init_services(Manager *m);
+/* mbd-tasks.c: HostService.TaskJob, for blaunch tasks on other hosts. */
+void tasks_task_job(Basalt__HostService_Service *svc,
+    const Basalt__TaskJobRequest *req, Basalt__TaskJobReply_Closure closure,
+    void *call);
 void hosts_expect_recovered(Manager *m);
 void hosts_check_heartbeats(Manager *m);
 void hosts_conn_closed(Manager *m, BsRpcConn *conn, const char *reason);

@@ -50,6 +50,9 @@ INTEGRATION_TESTS += \
 	%reldir%/t0600-exec-user.sh \
 	%reldir%/t0610-names.sh \
 	%reldir%/t0620-submit-retry.sh
+# Issue 14 item 7: blaunch, tasks on every host of a parallel job.
+INTEGRATION_TESTS += \
+	%reldir%/t0690-blaunch.sh
 # Issue 12: slot reservation and backfill.
 INTEGRATION_TESTS += \
 	%reldir%/t0330-reserve.sh
