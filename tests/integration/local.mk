@@ -52,7 +52,8 @@ INTEGRATION_TESTS += \
 	%reldir%/t0620-submit-retry.sh
 # Issue 14 item 7: blaunch, tasks on every host of a parallel job.
 INTEGRATION_TESTS += \
-	%reldir%/t0690-blaunch.sh
+	%reldir%/t0690-blaunch.sh \
+	%reldir%/t0700-mpi.sh
 # Issue 12: slot reservation and backfill.
 INTEGRATION_TESTS += \
 	%reldir%/t0330-reserve.sh
