@@ -97,6 +97,7 @@ apply_host_job(Manager *m, const char *host, const Basalt__HostJob *hj,
 
 			commit_job_status(m, j, hj->state, &out, reason);
 		}
+		orders_end_tasks(m, j);
 		manager_schedule_soon(m);
 		return;
 	case JS_RUN:

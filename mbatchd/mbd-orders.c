@@ -324,6 +324,22 @@ send_signal_tasks(Manager *m, const Job *j, Basalt__SignalJobRequest *req)
 	}
 }
 
+void
+orders_end_tasks(Manager *m, const Job *j)
+{
+	Basalt__SignalJobRequest req = BASALT__SIGNAL_JOB_REQUEST__INIT;
+
+	if (j->exec_hosts == NULL || j->exec_hosts[0] == NULL ||
+	    j->exec_hosts[1] == NULL)
+		return;
+	req.job_id = j->id;
+	req.array_index = j->index;
+	req.instance = j->instance;
+	req.action = X(TERMINATE);
+	req.reason = "the job has ended";
+	send_signal_tasks(m, j, &req);
+}
+
 /* Send an action for the job's current run; FALSE if it cannot leave. */
 static gboolean
 send_signal(Manager *m, const Job *j, Basalt__ExecAction action, int sig,

@@ -117,6 +117,10 @@ void orders_start_request_clear(StartOrder *o);
 /* Largest start order that fits in a frame, envelope included. */
 gsize orders_start_limit(void);
 
+/* The job ended on its first host: what blaunch left on its other hosts
+ * is killed (best effort, nothing journaled: the end is). */
+void orders_end_tasks(Manager *m, const Job *j);
+
 void orders_init(Manager *m);
 void orders_free(Manager *m);
 

@@ -92,6 +92,40 @@ check "bresume resumes it" wait_for 15 sh -c "test \"\$(awk '{print \$3}' /proc/
 bkill "$id3" >/dev/null 2>&1
 check "bkill kills the remote task" wait_for 15 sh -c "! test -e /proc/$tp"
 check "the job ends" wait_for 15 ended "$id3"
-check "blaunch saw its task killed" grep -qx "blaunch exit 1[0-9][0-9]" "$T/home/out3"
+
+# A task is the job's: when the job ends on its first host (here blaunch
+# left the job's session, so it does not hold the job), mbatchd kills what
+# blaunch started on the other hosts.
+id4=$(as_user bsub -n 2 -o "$T/home/out4" 'setsid blaunch -z vh2 sleep 4444 & sleep 2; exit 0' | job_id_of)
+sleeper() {   # sleeper JOBID SECONDS: pid of that task on vh2
+	for f in $(grep -lsz "^LSB_TASK_HOST=vh2" /proc/[0-9]*/environ); do
+		p=$(echo "$f" | cut -d/ -f3)
+		grep -qsz "^LSB_JOBID=$1\$" "$f" && grep -qs "^sleep.$2" "/proc/$p/cmdline" && echo "$p"
+	done | head -n 1
+}
+found4() { tp4=$(sleeper "$id4" 4444); [ -n "$tp4" ]; }
+tp4=
+check "a task outside the job's session runs on vh2" wait_for 30 found4
+check "the job ends without it" wait_for 15 state_is "$id4" DONE
+check "and its task on vh2 is killed" wait_for 15 sh -c "! test -e /proc/$tp4"
+
+# An sbatchd that stops takes its tasks with it (their output has nowhere
+# to go): blaunch says the task is lost and fails; a new sbatchd serves
+# blaunch again on a new port.
+id5=$(as_user bsub -n 2 -o "$T/home/out5" 'blaunch -z vh2 sleep 5555; echo "blaunch exit $?"
+	while [ ! -e go ]; do sleep 0.1; done; blaunch -z vh2 echo again' | job_id_of)
+found5() { tp5=$(sleeper "$id5" 5555); [ -n "$tp5" ]; }
+tp5=
+check "a long task runs on vh2" wait_for 30 found5
+kill -TERM "$(sbd_pid vh2)"
+check "vh2's sbatchd stopping kills its task" wait_for 15 sh -c "! test -e /proc/$tp5"
+check "blaunch reports the lost task" wait_for 15 grep -qx "blaunch exit 255" "$T/home/out5"
+# (start_sbd waits for "ok" in bhosts; vh2 is full with the job's slot.)
+sbatchd -f -N vh2 -S "$T/sbd/vh2" >>"$T/log/sbatchd.vh2.out" 2>&1 &
+track $!
+check "vh2's sbatchd is back" wait_for 10 sh -c \
+	"test \$(grep -c 'registered with mbatchd' '$T/log/sbatchd.vh2.out') -eq 2"
+touch "$T/home/go"
+check "the new sbatchd on vh2 starts tasks" wait_for 30 grep -qx again "$T/home/out5"
 
 done_testing
