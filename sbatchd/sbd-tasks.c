@@ -545,6 +545,11 @@ task_job_replied(BsRpcConn *conn, Basalt__RpcStatus status,
 	g_autofree char *why = NULL;
 	Task *t = NULL;
 
+	if (tasks == NULL) {
+		pending_fail(p, BASALT__ERROR_CODE__ERROR_CODE_INTERNAL,
+		    "sbatchd is stopping");
+		return;
+	}
 	if (status != BASALT__RPC_STATUS__RPC_STATUS_OK) {
 		why = g_strdup_printf("host %s cannot ask mbatchd about the job: %s",
 		    tasks_sbd->host, error != NULL ? error->message : "no answer");
@@ -556,7 +561,7 @@ task_job_replied(BsRpcConn *conn, Basalt__RpcStatus status,
 		pending_fail(p, r->error->code, why);
 		return;
 	}
-	if (r->start == NULL || tasks == NULL) {
+	if (r->start == NULL) {
 		pending_fail(p, BASALT__ERROR_CODE__ERROR_CODE_INTERNAL,
 		    "mbatchd sent no job");
 		return;

@@ -50,10 +50,12 @@ check "vh2's sbatchd ran it" grep -q "blaunch task 1 started" "$T/log/sbatchd.vh
 
 # Every host of the allocation when none is named; -no-shell; the rsh form.
 id2=$(as_user bsub -n 2 -o "$T/home/out2" \
-	'blaunch -no-shell printenv LSB_TASK_HOST; blaunch vh1 "echo rsh form \$LSB_TASK_HOST"' | job_id_of)
+	'blaunch -no-shell printenv LSB_TASK_HOST; blaunch vh1 "echo rsh form \$LSB_TASK_HOST"
+	blaunch -z vh2 head -c 5000000 /dev/zero | wc -c' | job_id_of)
 check "a job without a host list runs on every host" \
 	wait_for 30 sh -c "grep -qx vh1 '$T/home/out2' && grep -qx vh2 '$T/home/out2'"
 check "host then command is rsh's form" wait_for 10 grep -qx "rsh form vh1" "$T/home/out2"
+check "5 MB of a task's output arrive whole" wait_for 20 grep -qx 5000000 "$T/home/out2"
 
 # A long task on vh2 for the controls.
 id3=$(as_user bsub -n 2 -o "$T/home/out3" 'blaunch -z vh2 sleep 3333; echo "blaunch exit $?"' | job_id_of)
