@@ -54,6 +54,10 @@
 #define OUTPUT_CHUNK 65536
 #define CALL_TIMEOUT_MS 30000
 #define MAX_ARGS 100000
+/* Tasks (and starts waiting for mbatchd) on this host, over all users:
+ * a user may run what their job runs, but not make sbatchd keep an
+ * unbounded table. */
+#define MAX_TASKS 4096
 
 typedef struct Task Task;
 
@@ -90,6 +94,7 @@ static Sbd *tasks_sbd;
 static BsRpcServer *server;
 static GHashTable *tasks;         /* id -> Task* */
 static guint64 next_task_id = 1;
+static guint npending;
 static char *port_file;
 
 static Basalt__Error *
@@ -104,6 +109,7 @@ error_set(Basalt__Error *e, Basalt__ErrorCode code, const char *msg)
 static void
 pending_free(Pending *p)
 {
+	npending--;
 	if (p->conn != NULL)
 		bs_rpc_conn_unref(p->conn);
 	g_strfreev(p->argv);
@@ -615,12 +621,15 @@ t_start_task(Basalt__TaskService_Service *svc, const Basalt__StartTaskRequest *i
 		why = "too many arguments";
 	else if (master == NULL)
 		why = "this host is not connected to mbatchd; try again later";
+	else if (g_hash_table_size(tasks) + npending >= MAX_TASKS)
+		why = "too many tasks on this host";
 	if (why != NULL) {
 		r.error = error_set(&e, BASALT__ERROR_CODE__ERROR_CODE_BAD_REQUEST, why);
 		closure(&r, call);
 		return;
 	}
 	p = g_new0(Pending, 1);
+	npending++;
 	p->closure = closure;
 	p->conn = bs_rpc_conn_ref(bs_rpc_call_conn(call));
 	p->caller = peer->uid;
