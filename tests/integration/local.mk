@@ -54,6 +54,13 @@ INTEGRATION_TESTS += \
 INTEGRATION_TESTS += \
 	%reldir%/t0690-blaunch.sh \
 	%reldir%/t0700-mpi.sh
+# Issue 15: bjobs -o/-json fields, selection options, lsid layout.
+INTEGRATION_TESTS += \
+	%reldir%/t0750-bjobs-o.sh \
+	%reldir%/t0751-bjobs-json.sh \
+	%reldir%/t0752-bjobs-select.sh \
+	%reldir%/t0753-lsid.sh \
+	%reldir%/t0754-bjobs-name-sight.sh
 # Issue 12: slot reservation and backfill.
 INTEGRATION_TESTS += \
 	%reldir%/t0330-reserve.sh
