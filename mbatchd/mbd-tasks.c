@@ -94,3 +94,57 @@ tasks_task_job(Basalt__HostService_Service *svc,
 	closure(&reply, call);
 	orders_start_request_clear(&so);
 }
+
+/*
+ * A task ended on one of the job's hosts: its CPU time adds to the job's,
+ * its peak memory counts toward the job's peak.  Kept per run in memory
+ * and folded into every usage the first host reports, so bjobs shows it
+ * while the job runs and the job's final status event journals it (a
+ * restart of mbatchd while the job runs forgets what ended before).
+ */
+void
+tasks_task_usage(Basalt__HostService_Service *svc,
+    const Basalt__TaskUsageRequest *req, Basalt__TaskUsageReply_Closure closure,
+    void *call)
+{
+	Manager *m = from_host_service(svc);
+	Basalt__TaskUsageReply reply = BASALT__TASK_USAGE_REPLY__INIT;
+	const char *host = calling_host(m, call);
+	Job *j = state_job(m->st, req->job_id, req->array_index);
+	Basalt__ResourceUsage *t;
+
+	if (host == NULL || j == NULL || req->usage == NULL ||
+	    !job_is_started(j) || req->instance != j->instance ||
+	    !has_slots_on(j, host)) {
+		closure(&reply, call);
+		return;
+	}
+	t = &j->task_usage;
+	if (j->task_usage_instance != j->instance) {
+		basalt__resource_usage__init(t);
+		j->task_usage_instance = j->instance;
+	}
+	t->utime_us += req->usage->utime_us;
+	t->stime_us += req->usage->stime_us;
+	t->max_rss_kb = MAX(t->max_rss_kb, req->usage->max_rss_kb);
+	closure(&reply, call);
+}
+
+const Basalt__ResourceUsage *
+tasks_fold_usage(const Job *j, const Basalt__ResourceUsage *in,
+    Basalt__ResourceUsage *out)
+{
+	if (in == NULL)
+		return NULL;
+	*out = *in;
+	out->base.n_unknown_fields = 0;
+	out->base.unknown_fields = NULL;
+	out->n_pids = 0;
+	out->pids = NULL;
+	if (j->task_usage_instance == j->instance && j->instance != 0) {
+		out->utime_us += j->task_usage.utime_us;
+		out->stime_us += j->task_usage.stime_us;
+		out->max_rss_kb = MAX(out->max_rss_kb, j->task_usage.max_rss_kb);
+	}
+	return out;
+}

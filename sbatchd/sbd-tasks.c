@@ -79,6 +79,7 @@ struct Task {
 	guint64 id;
 	guint64 job_id;
 	guint32 index;
+	guint32 instance;
 	pid_t pgid;
 	BsRpcConn *conn;          /* NULL once lost */
 	int fd[2];                /* stdout, stderr pipes; -1 at EOF */
@@ -208,10 +209,42 @@ task_maybe_done(Task *t)
 }
 
 static void
+usage_sent(BsRpcConn *conn, Basalt__RpcStatus status,
+    const ProtobufCMessage *reply, const GError *error, void *data)
+{
+}
+
+/* The task's usage joins the job's at mbatchd (best effort: a task that
+ * ends while the link is down is not counted). */
+static void
+task_report_usage(Task *t, const BsJobUsage *u)
+{
+	Basalt__TaskUsageRequest req = BASALT__TASK_USAGE_REQUEST__INIT;
+	Basalt__ResourceUsage ru = BASALT__RESOURCE_USAGE__INIT;
+	BsRpcConn *master = tasks_sbd != NULL ? sbd_link_conn(tasks_sbd) : NULL;
+
+	if (master == NULL)
+		return;
+	req.job_id = t->job_id;
+	req.array_index = t->index;
+	req.instance = t->instance;
+	ru.utime_us = (guint64)MAX(u->utime_us, 0);
+	ru.stime_us = (guint64)MAX(u->stime_us, 0);
+	ru.max_rss_kb = (guint64)MAX(u->peak_rss_kb, 0);
+	req.usage = &ru;
+	(void)bs_rpc_conn_call(master, &basalt__host_service__descriptor,
+	    (guint)(protobuf_c_service_descriptor_get_method_by_name(
+	    &basalt__host_service__descriptor, "TaskUsage") -
+	    basalt__host_service__descriptor.methods), &req.base,
+	    CALL_TIMEOUT_MS, usage_sent, NULL, NULL);
+}
+
+static void
 task_finished(const BsJobEnd *end, gpointer data)
 {
 	Task *t = data;
 
+	task_report_usage(t, &end->usage);
 	t->reaped = TRUE;
 	t->exit = end->exit;
 	task_maybe_done(t);
@@ -506,6 +539,7 @@ task_spawn(Sbd *sbd, Pending *p, const Basalt__StartJobRequest *start,
 	t->id = next_task_id++;
 	t->job_id = start->job_id;
 	t->index = start->array_index;
+	t->instance = start->instance;
 	t->pgid = pid;
 	t->fd[0] = out_pipe[0];
 	t->fd[1] = err_pipe[0];

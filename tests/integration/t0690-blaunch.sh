@@ -95,6 +95,15 @@ bkill "$id3" >/dev/null 2>&1
 check "bkill kills the remote task" wait_for 15 sh -c "! test -e /proc/$tp"
 check "the job ends" wait_for 15 ended "$id3"
 
+# The CPU a task used on vh2 counts in the job's usage, though the job's
+# own script on vh1 only waited for blaunch.
+id6=$(as_user bsub -n 2 -o /dev/null \
+	"blaunch -z vh2 'i=0; while [ \$i -lt 1000000 ]; do i=\$((i+1)); done'" | job_id_of)
+check "the busy task's job ends" wait_for 60 state_is "$id6" DONE
+cpu6=$(bjobs -a -noheader -o cpu_used "$id6" | awk '{print $1}')
+check "its CPU time includes the task's ($cpu6 s)" \
+	awk -v c="$cpu6" 'BEGIN { exit !(c + 0 >= 0.4) }'
+
 # A task is the job's: when the job ends on its first host (here blaunch
 # left the job's session, so it does not hold the job), mbatchd kills what
 # blaunch started on the other hosts.

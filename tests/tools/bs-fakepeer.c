@@ -282,6 +282,16 @@ fake_task_job(Basalt__HostService_Service *svc, const Basalt__TaskJobRequest *re
 	closure(&reply, call);
 }
 
+static void
+fake_task_usage(Basalt__HostService_Service *svc,
+    const Basalt__TaskUsageRequest *req, Basalt__TaskUsageReply_Closure closure,
+    void *call)
+{
+	Basalt__TaskUsageReply reply = BASALT__TASK_USAGE_REPLY__INIT;
+
+	closure(&reply, call);
+}
+
 /* Learn the dialer's nonce: anyone may decode a credential at munged. */
 static gboolean
 fake_authenticate(BsRpcPeer *peer, const guint8 *cred, gsize len,
