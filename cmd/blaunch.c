@@ -30,6 +30,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <glib-unix.h>
@@ -396,11 +398,9 @@ signal_sent(BsRpcConn *conn, Basalt__RpcStatus status, const ProtobufCMessage *m
 {
 }
 
-static gboolean
-on_signal(gpointer data)
+static void
+forward_signal(int sig)
 {
-	int sig = GPOINTER_TO_INT(data);
-
 	for (guint i = 0; i < targets->len; i++) {
 		Target *t = targets->pdata[i];
 		Basalt__SignalTaskRequest req = BASALT__SIGNAL_TASK_REQUEST__INIT;
@@ -411,6 +411,24 @@ on_signal(gpointer data)
 		req.signal = sig;
 		(void)bs_rpc_conn_call(t->conn, &basalt__task_service__descriptor, 1,
 		    &req.base, CALL_TIMEOUT_MS, signal_sent, NULL, NULL);
+	}
+}
+
+/*
+ * A signal root sent (sbatchd carrying out bkill, bkill -s, a queue's
+ * TERMINATE) is already on its way to every task of the job through the
+ * job's order on each host: forwarding it too would deliver it twice.
+ * Every other one (the user's kill, a terminal's ^C) goes on to the tasks.
+ */
+static gboolean
+on_signalfd(gint fd, GIOCondition cond, gpointer data)
+{
+	struct signalfd_siginfo si;
+
+	while (read(fd, &si, sizeof si) == (ssize_t)sizeof si) {
+		if (si.ssi_code == SI_USER && si.ssi_uid == 0 && getuid() != 0)
+			continue;
+		forward_signal((int)si.ssi_signo);
 	}
 	return G_SOURCE_CONTINUE;
 }
@@ -534,8 +552,18 @@ main(int argc, char **argv)
 		t->host = g_strdup(hosts->pdata[k]);
 		g_ptr_array_add(targets, t);
 	}
-	for (guint k = 0; k < G_N_ELEMENTS(sigs); k++)
-		g_unix_signal_add(sigs[k], on_signal, GINT_TO_POINTER(sigs[k]));
+	{
+		sigset_t set;
+		int sfd;
+
+		sigemptyset(&set);
+		for (guint k = 0; k < G_N_ELEMENTS(sigs); k++)
+			sigaddset(&set, sigs[k]);
+		if (sigprocmask(SIG_BLOCK, &set, NULL) < 0 ||
+		    (sfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC)) < 0)
+			return fail("cannot watch signals: %s", g_strerror(errno));
+		g_unix_fd_add(sfd, G_IO_IN, on_signalfd, NULL);
+	}
 	for (guint k = 0; k < targets->len; k++) {
 		Target *t = targets->pdata[k];
 

@@ -104,6 +104,35 @@ cpu6=$(bjobs -a -noheader -o cpu_used "$id6" | awk '{print $1}')
 check "its CPU time includes the task's ($cpu6 s)" \
 	awk -v c="$cpu6" 'BEGIN { exit !(c + 0 >= 0.4) }'
 
+# Signals: bkill -s reaches the task (through vh2's sbatchd), and a signal
+# the user sends blaunch goes on to the task.
+cat >"$T/home/sig.sh" <<'TASK'
+#!/bin/sh
+n=0
+trap 'n=$((n+1)); echo "usr1 $n"' USR1
+trap 'echo "got TERM"; exit 3' TERM
+echo ready
+while :; do sleep 0.1; done
+TASK
+chmod 755 "$T/home/sig.sh"
+id7=$(as_user bsub -n 2 -o "$T/home/out7" "trap ':' USR1; blaunch -z vh2 -no-shell ./sig.sh; echo \"blaunch exit \$?\"" | job_id_of)
+check "the trapping task is ready" wait_for 30 grep -qx ready "$T/home/out7"
+bkill -s USR1 "$id7" >/dev/null 2>&1
+check "bkill -s USR1 reaches the task on vh2" wait_for 15 grep -qx "usr1 1" "$T/home/out7"
+blaunch_pid() {
+	for f in $(grep -lsz "^LSB_JOBID=$id7\$" /proc/[0-9]*/environ); do
+		p=$(echo "$f" | cut -d/ -f3)
+		grep -qsz "^LSB_TASK_HOST=" "$f" && continue
+		tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -q "^blaunch " && echo "$p"
+	done | head -n 1
+}
+bp=$(blaunch_pid)
+check "blaunch is found" test -n "$bp"
+as_user kill -TERM "$bp"
+check "the user's SIGTERM to blaunch reaches the task" wait_for 15 grep -qx "got TERM" "$T/home/out7"
+check "and blaunch exits with the task's code" wait_for 15 grep -qx "blaunch exit 3" "$T/home/out7"
+grep -q "blaunch exit 3" "$T/home/out7" || diag "$(cat "$T/home/out7")"
+
 # A task is the job's: when the job ends on its first host (here blaunch
 # left the job's session, so it does not hold the job), mbatchd kills what
 # blaunch started on the other hosts.
