@@ -390,6 +390,45 @@ in_allocation(GPtrArray *alloc, const char *host)
 	return FALSE;
 }
 
+/* Is name a host of the cluster (lsf.cluster.*'s Host section, or
+ * $LSF_ENVDIR/hosts)?  Read only to tell the rsh form naming a host
+ * outside the allocation from a command. */
+static gboolean
+cluster_host(const char *name)
+{
+	g_autoptr(GDir) dir = g_dir_open(envdir, 0, NULL);
+	const char *f;
+	g_autofree char *addr = hosts_file_address(name);
+
+	if (addr != NULL)
+		return TRUE;
+	while (dir != NULL && (f = g_dir_read_name(dir)) != NULL) {
+		g_autofree char *path = NULL, *text = NULL;
+		g_auto(GStrv) lines = NULL;
+		gboolean in_host = FALSE;
+
+		if (!g_str_has_prefix(f, "lsf.cluster."))
+			continue;
+		path = g_build_filename(envdir, f, NULL);
+		if (!g_file_get_contents(path, &text, NULL, NULL))
+			continue;
+		lines = g_strsplit(text, "\n", -1);
+		for (guint i = 0; lines[i] != NULL; i++) {
+			g_auto(GStrv) w = g_strsplit_set(g_strstrip(lines[i]), " \t", 2);
+
+			if (w[0] == NULL || *w[0] == '\0' || *w[0] == '#')
+				continue;
+			if (g_ascii_strcasecmp(w[0], "Begin") == 0 && w[1] != NULL)
+				in_host = g_ascii_strcasecmp(g_strstrip(w[1]), "Host") == 0;
+			else if (g_ascii_strcasecmp(w[0], "End") == 0)
+				in_host = FALSE;
+			else if (in_host && g_ascii_strcasecmp(w[0], name) == 0)
+				return TRUE;
+		}
+	}
+	return FALSE;
+}
+
 /* ---- signals ---------------------------------------------------------- */
 
 static void
@@ -513,8 +552,11 @@ main(int argc, char **argv)
 	alloc = allocation();
 	if (alloc->len == 0)
 		return fail("the job's hosts are not known (LSB_HOSTS is not set)");
-	/* rsh's form: blaunch host command ... */
-	if (!have_hosts && i + 1 < argc && in_allocation(alloc, argv[i])) {
+	envdir = lsb_envdir();
+	/* rsh's form: blaunch host command ...; a host of the cluster outside
+	 * the allocation is refused below, not run as a command. */
+	if (!have_hosts && i + 1 < argc && (in_allocation(alloc, argv[i]) ||
+	    cluster_host(argv[i]))) {
 		g_ptr_array_add(hosts, g_strdup(argv[i]));
 		have_hosts = TRUE;
 		i++;
@@ -534,7 +576,6 @@ main(int argc, char **argv)
 			return fail("host %s is not allocated to job <%s>",
 			    (char *)hosts->pdata[k], jobid);
 
-	envdir = lsb_envdir();
 	if ((conf = lsb_read_lsf_conf(envdir, &err)) == NULL)
 		return fail("%s", err->message);
 	if (!bs_auth_enabled(conf))

@@ -17,7 +17,7 @@ mkdir -p "$T/home" && chown "$user" "$T/home"
 chmod 711 "$T"
 trap 'st=$?; userdel "$user" 2>/dev/null; (exit $st); cleanup' EXIT
 
-BS_MXJ=1 make_cluster vh1 vh2
+BS_MXJ=1 make_cluster vh1 vh2 vh3   # vh3: a host of the cluster that never runs
 grep -q '^LSF_AUTH=munge' "$LSF_ENVDIR/lsf.conf" || { diag "no munged"; exit 1; }
 start_mbd || exit 1
 start_sbd vh1 || exit 1
@@ -84,6 +84,8 @@ root_env blaunch -z vh2 true >"$T/root.out" 2>&1
 check "root is not the job's owner either" grep -q "permission denied" "$T/root.out"
 root_env blaunch -z vh3 true >"$T/vh3.out" 2>&1
 check "a host outside the allocation is refused" grep -q "host vh3 is not allocated" "$T/vh3.out"
+root_env blaunch vh3 true >"$T/vh3r.out" 2>&1
+check "so is a cluster host outside it in rsh's form" grep -q "host vh3 is not allocated" "$T/vh3r.out"
 env -u LSB_JOBID blaunch -z vh2 true >"$T/nojob.out" 2>&1
 check "outside a job blaunch says so" grep -q "not inside a job" "$T/nojob.out"
 
@@ -123,7 +125,7 @@ blaunch_pid() {
 	for f in $(grep -lsz "^LSB_JOBID=$id7\$" /proc/[0-9]*/environ); do
 		p=$(echo "$f" | cut -d/ -f3)
 		grep -qsz "^LSB_TASK_HOST=" "$f" && continue
-		tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -q "^blaunch " && echo "$p"
+		tr '\0' ' ' 2>/dev/null <"/proc/$p/cmdline" | grep -q "^blaunch " && echo "$p"
 	done | head -n 1
 }
 bp=$(blaunch_pid)
