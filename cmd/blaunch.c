@@ -41,6 +41,7 @@
 #include "host.pb-c.h"
 #include "rpc/rpc.h"
 #include "util/error.h"
+#include "util/log.h"
 
 #define RES_PORT_DEFAULT 6878
 #define CALL_TIMEOUT_MS 60000
@@ -501,6 +502,8 @@ main(int argc, char **argv)
 	int i, rc = 0;
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
 
+	/* lib/rpc's connection notes would land in the job's output. */
+	bs_log_init("blaunch", BS_LOG_WARNING);
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 

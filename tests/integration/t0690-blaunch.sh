@@ -45,6 +45,7 @@ grep -q "task on vh2" "$T/home/out" || diag "$(cat "$T/home/out" "$T/home/err")"
 check "the task ran on vh2 as the job's owner, in the job" \
 	grep -qx "task on vh2 as $user job $id" "$T/home/out"
 check "its stderr came back on blaunch's stderr" grep -qx "to stderr" "$T/home/err"
+check "and nothing else on it" test "$(cat "$T/home/err")" = "to stderr"
 check "blaunch exits with the task's code" grep -qx "blaunch exit 7" "$T/home/out"
 check "vh2's sbatchd ran it" grep -q "blaunch task 1 started" "$T/log/sbatchd.vh2.out"
 
