@@ -123,3 +123,12 @@ HIST_PROG_LIBS = cmd/libbscmdmain.a lib/api/libbsapi.a lib/auth/libbsauth.a \
 	%reldir%/hist-io.c %reldir%/hist-io.h
 %canon_reldir%_bacct_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_bacct_LDADD = $(HIST_PROG_LIBS)
+
+# blaunch: tasks of a parallel job on the hosts of its allocation, through
+# each host's sbatchd (its task port).  It serves TaskIoService on its
+# connections, so it runs the main-loop side of lib/rpc.
+bin_PROGRAMS += %reldir%/blaunch
+%canon_reldir%_blaunch_SOURCES = %reldir%/blaunch.c
+%canon_reldir%_blaunch_LDADD = lib/api/libbsapi.a lib/auth/libbsauth.a \
+	$(BSRPC_LIBS) $(MUNGE_LIBS)
+$(%canon_reldir%_blaunch_OBJECTS): $(PROTO_GEN_H)

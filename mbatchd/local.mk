@@ -54,7 +54,7 @@ sbin_PROGRAMS += %reldir%/mbatchd
 	%reldir%/mbd-snapshot.h %reldir%/mbd-snapshot.c %reldir%/mbd-dispatch.c \
 	%reldir%/mbd-reserve.h %reldir%/mbd-reserve.c \
 	%reldir%/mbd-usage.c %reldir%/mbd-auth.c \
-	%reldir%/mbd-orders.h %reldir%/mbd-orders.c \
+	%reldir%/mbd-orders.h %reldir%/mbd-orders.c %reldir%/mbd-tasks.c \
 	%reldir%/mbd-prepost.h %reldir%/mbd-prepost.c \
 	%reldir%/mbd-refused.h %reldir%/mbd-refused.c \
 	%reldir%/svc/svc.h %reldir%/svc/common.c %reldir%/svc/submit.c \

@@ -333,6 +333,59 @@ signal_done(BsRpcConn *conn, Basalt__RpcStatus status,
 	}
 }
 
+static void
+tasks_signal_done(BsRpcConn *conn, Basalt__RpcStatus status,
+    const ProtobufCMessage *msg, const GError *error, void *data)
+{
+	g_autofree char *host = data;
+
+	if (status != BASALT__RPC_STATUS__RPC_STATUS_OK)
+		log_info("blaunch tasks on %s: order not delivered: %s", host,
+		    error != NULL ? error->message : "failed");
+}
+
+/*
+ * The job's other hosts run only what blaunch started there: they get the
+ * same action, marked tasks_only, best effort (a host that is away has
+ * lost the tasks with blaunch's connection anyway).
+ */
+static void
+send_signal_tasks(Manager *m, const Job *j, Basalt__SignalJobRequest *req)
+{
+	g_autoptr(GHashTable) done = g_hash_table_new(g_str_hash, g_str_equal);
+
+	req->tasks_only = TRUE;
+	g_hash_table_add(done, j->exec_hosts[0]);
+	for (guint i = 1; j->exec_hosts[i] != NULL; i++) {
+		HostLink *l;
+		char *host;
+
+		if (!g_hash_table_add(done, j->exec_hosts[i]) ||
+		    (l = live_link(m, j->exec_hosts[i])) == NULL)
+			continue;
+		host = g_strdup(j->exec_hosts[i]);
+		if (!bs_rpc_conn_call(l->conn, &basalt__exec_service__descriptor, 1,
+		    &req->base, ORDER_TIMEOUT_MS, tasks_signal_done, host, NULL))
+			g_free(host);
+	}
+}
+
+void
+orders_end_tasks(Manager *m, const Job *j)
+{
+	Basalt__SignalJobRequest req = BASALT__SIGNAL_JOB_REQUEST__INIT;
+
+	if (j->exec_hosts == NULL || j->exec_hosts[0] == NULL ||
+	    j->exec_hosts[1] == NULL)
+		return;
+	req.job_id = j->id;
+	req.array_index = j->index;
+	req.instance = j->instance;
+	req.action = X(TERMINATE);
+	req.reason = "the job has ended";
+	send_signal_tasks(m, j, &req);
+}
+
 /* Send an action for the job's current run; FALSE if it cannot leave. */
 static gboolean
 send_signal(Manager *m, const Job *j, Basalt__ExecAction action, int sig,
@@ -359,6 +412,7 @@ send_signal(Manager *m, const Job *j, Basalt__ExecAction action, int sig,
 		g_free(o);
 		return FALSE;
 	}
+	send_signal_tasks(m, j, &req);
 	return TRUE;
 }
 

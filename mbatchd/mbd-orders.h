@@ -127,6 +127,10 @@ gboolean orders_preexec_failed(Manager *m, Job *j, const char *host,
     int exit_status, guint level, PreexecOutcome out, const char *reason);
 /* A kill of the job's current run was ordered (bkill or the system). */
 gboolean orders_run_terminating(Manager *m, const Job *j);
+/* The job ended on its first host: what blaunch left on its other hosts
+ * is killed (best effort, nothing journaled: the end is). */
+void orders_end_tasks(Manager *m, const Job *j);
+
 void orders_init(Manager *m);
 void orders_free(Manager *m);
 

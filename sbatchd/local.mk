@@ -24,7 +24,7 @@ sbin_PROGRAMS += %reldir%/sbatchd
 	%reldir%/sbd-job.c %reldir%/sbd-start.c %reldir%/job-prepost.c \
 	%reldir%/start-refusal.c \
 	%reldir%/sbd-store.c %reldir%/sbd-spool.c %reldir%/sbd-load.c \
-	%reldir%/sbd-auth.c
+	%reldir%/sbd-auth.c %reldir%/sbd-tasks.c
 %canon_reldir%_sbatchd_LDADD = %reldir%/libsbdexec.a lib/conf/libbsconf.a \
 	lib/auth/libbsauth.a $(BSRPC_LIBS) $(MUNGE_LIBS)
 $(%canon_reldir%_sbatchd_OBJECTS): $(PROTO_GEN_H)

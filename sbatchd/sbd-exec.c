@@ -111,8 +111,17 @@ x_signal_job(Basalt__ExecService_Service *svc, const Basalt__SignalJobRequest *i
 	g_autofree char *msg = NULL;
 	SbdJob *job = sbd_job_lookup(exec_sbd, in->job_id, in->array_index,
 	    in->instance);
+	/* blaunch tasks here are the job's too, on its first host or not. */
+	guint ntasks = sbd_tasks_job_action(exec_sbd, in->job_id,
+	    in->array_index, in->action, in->signal, job != NULL ?
+	    job->term_interval_s : exec_sbd->terminate_interval_s);
 
-	if (in->action == BASALT__EXEC_ACTION__EXEC_ACTION_FORGET) {
+	if (in->tasks_only) {
+		if (ntasks > 0)
+			sbd_log(BS_LOG_INFO, NULL, "job %" G_GUINT64_FORMAT "[%u]: "
+			    "action %d to %u blaunch tasks", in->job_id,
+			    in->array_index, in->action, ntasks);
+	} else if (in->action == BASALT__EXEC_ACTION__EXEC_ACTION_FORGET) {
 		sbd_job_forget(exec_sbd, in->job_id, in->array_index, in->instance);
 	} else if (job == NULL) {
 		msg = g_strdup_printf("Job <%" G_GUINT64_FORMAT "> is not found on host %s",

@@ -347,3 +347,29 @@ sbd_job_start(Sbd *sbd, const Basalt__StartJobRequest *req, SbdJob **out,
 	*out = job;
 	return TRUE;
 }
+
+/* ---- for blaunch tasks (sbd-tasks.c): the same identity and environment */
+
+gboolean
+sbd_start_owner(Sbd *sbd, const Basalt__StartJobRequest *req, char **user,
+    uid_t *uid, gid_t *gid, char **home, GError **error)
+{
+	Owner o;
+
+	memset(&o, 0, sizeof o);
+	if (!resolve_owner(sbd, req, &o, error)) {
+		owner_clear(&o);
+		return FALSE;
+	}
+	*user = g_steal_pointer(&o.user);
+	*home = g_steal_pointer(&o.home);
+	*uid = o.uid;
+	*gid = o.gid;
+	return TRUE;
+}
+
+char **
+sbd_start_env(Sbd *sbd, const Basalt__StartJobRequest *req)
+{
+	return build_env(sbd, req);
+}

@@ -13,6 +13,7 @@
  *   sbd-store.c  job state files in the state directory
  *   sbd-spool.c  the report spool: every JobReport is on disk until acked
  *   sbd-load.c   host facts and load indices from /proc
+ *   sbd-tasks.c  the task port: blaunch starts a job's tasks on this host
  *
  * Jobs never depend on the link: a job keeps running while mbatchd is away
  * or sbatchd itself restarts, and what it did waits in the spool.
@@ -80,6 +81,7 @@ struct Sbd {
 	char *output_dir;         /* statedir/output */
 	char *wrapper;            /* bs-jobwrap */
 	guint port;               /* -p, reported in RegisterHost */
+	int task_port;            /* -r, else LSF_RES_PORT; -1: lsf.conf's */
 	gint64 boot_time;
 	gboolean allow_root;      /* LSF_ROOT_REX or LSB_ALLOW_ROOT_JOBS */
 	guint reaper_poll_ms;
@@ -144,6 +146,11 @@ char *sbd_job_key(guint64 id, guint32 index, guint32 instance);
  * run of the same job is still being killed (the two are kept apart). */
 gboolean sbd_job_start(Sbd *sbd, const Basalt__StartJobRequest *req,
     SbdJob **out, GError **error);
+/* A job's owner on this host and its environment, as sbd_job_start()
+ * decides them (for blaunch tasks, sbd-tasks.c). */
+gboolean sbd_start_owner(Sbd *sbd, const Basalt__StartJobRequest *req,
+    char **user, uid_t *uid, gid_t *gid, char **home, GError **error);
+char **sbd_start_env(Sbd *sbd, const Basalt__StartJobRequest *req);
 /* A launched job joins the table: saved, watched, reported. */
 void sbd_job_started(SbdJob *job);
 /* Fill a HostJob (strings and usage owned by the caller's arena). */
@@ -178,6 +185,14 @@ gboolean sbd_job_control_command(SbdJob *job, const char *command,
 GQuark sbd_job_error_quark(void);
 void sbd_start_classify(Sbd *sbd, const Basalt__StartJobRequest *req,
     int step, GError **error);
+/* sbd-tasks.c: the task port where blaunch starts a job's tasks. */
+void sbd_tasks_start(Sbd *sbd);
+void sbd_tasks_stop(Sbd *sbd);
+/* An order for a job also reaches its blaunch tasks here; how many. */
+guint sbd_tasks_job_action(Sbd *sbd, guint64 id, guint32 index,
+    Basalt__ExecAction action, int signo, guint term_interval_s);
+/* The link to mbatchd (sbd-link.c), for the task port's questions. */
+BsRpcConn *sbd_link_conn(Sbd *sbd);
 
 /* sbd-store.c */
 gboolean sbd_store_save(const SbdJob *job, GError **error);

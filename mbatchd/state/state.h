@@ -84,6 +84,10 @@ typedef struct Job {
 	int exit_status;
 	int term_signal;
 	Basalt__ResourceUsage usage;  /* scalars only; pids not kept */
+	/* What the blaunch tasks of run task_usage_instance used, on every
+	 * host (mbd-tasks.c); added to usage as the first host reports it. */
+	Basalt__ResourceUsage task_usage;
+	guint32 task_usage_instance;
 	char *pending_reason;     /* from the last scheduling pass */
 	char *suspend_reason;
 	SubmitToken *token;       /* tokens.c; shared by an array's elements */

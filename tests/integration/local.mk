@@ -51,6 +51,11 @@ INTEGRATION_TESTS += \
 	%reldir%/t0600-exec-user.sh \
 	%reldir%/t0610-names.sh \
 	%reldir%/t0620-submit-retry.sh
+# Issue 14 item 7: blaunch, tasks on every host of a parallel job.
+INTEGRATION_TESTS += \
+	%reldir%/t0690-blaunch.sh \
+	%reldir%/t0700-mpi.sh \
+	%reldir%/t0701-mpich.sh
 # Issue 15: bjobs -o/-json fields, selection options, lsid layout.
 INTEGRATION_TESTS += \
 	%reldir%/t0750-bjobs-o.sh \
