@@ -1,7 +1,7 @@
 /*
  * bs-jobwrap: the leader of a job launched with a status record.
  *
- *   bs-jobwrap STATUS_FD REPORT_FD PROGRAM ARGS...
+ *   bs-jobwrap [-i SETUP_FD] STATUS_FD REPORT_FD PROGRAM ARGS...
  *
  * sbatchd's launching child execs this instead of the shell when the job
  * has a status path.  It runs PROGRAM (the shell) as its child in the same
@@ -27,6 +27,9 @@
  * child writes a BsChildReport there, and sbatchd turns it into an error.
  * No GLib here: the smaller the program, the smaller what its child
  * inherits.
+ *
+ * With -i it is also the relay of an interactive job (bsub -I, -Ip, -Is):
+ * SETUP_FD is sbatchd's setup pipe, see irelay.h.
  */
 #include "config.h"
 
@@ -40,6 +43,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "irelay.h"
 #include "launch-report.h"
 
 static void
@@ -133,10 +137,21 @@ main(int argc, char **argv)
 {
 	struct rusage ru;
 	int status_fd, report_fd, wstatus = 0;
+	IaRelay *relay = NULL;
 	pid_t cmd;
 
+	if (argc > 2 && strcmp(argv[1], "-i") == 0) {
+		int setup_fd = atoi(argv[2]);
+
+		argc -= 2;
+		argv += 2;
+		if (argc >= 4 && (relay = ia_relay_prepare(setup_fd)) == NULL) {
+			report(atoi(argv[2]), BS_STEP_FORK, errno);
+			_exit(127);
+		}
+	}
 	if (argc < 4) {
-		fprintf(stderr, "usage: bs-jobwrap STATUS_FD REPORT_FD PROGRAM [ARG...]\n");
+		fprintf(stderr, "usage: bs-jobwrap [-i SETUP_FD] STATUS_FD REPORT_FD PROGRAM [ARG...]\n");
 		return 127;
 	}
 	status_fd = atoi(argv[1]);
@@ -151,6 +166,8 @@ main(int argc, char **argv)
 	}
 	if (cmd == 0) {
 		set_dispositions(0);
+		if (relay != NULL)
+			ia_relay_child(relay);
 		execv(argv[3], argv + 3);
 		report(report_fd, BS_STEP_EXEC, errno);
 		_exit(127);
@@ -161,10 +178,13 @@ main(int argc, char **argv)
 	close(1);
 	close(2);
 	memset(&ru, 0, sizeof ru);
-	while (wait4(cmd, &wstatus, 0, &ru) < 0) {
-		if (errno != EINTR)
-			_exit(127);
-	}
+	if (relay != NULL)
+		ia_relay_run(relay, cmd, &wstatus, &ru);
+	else
+		while (wait4(cmd, &wstatus, 0, &ru) < 0) {
+			if (errno != EINTR)
+				_exit(127);
+		}
 	record(status_fd, wstatus, &ru);
 	close(status_fd);
 	mirror(wstatus);
