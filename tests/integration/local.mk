@@ -65,3 +65,10 @@ INTEGRATION_TESTS += \
 	%reldir%/t0500-fake-host.sh \
 	%reldir%/t0510-fake-master.sh \
 	%reldir%/t0520-remote.sh
+# Issue 16: interactive jobs.  bs-ptydrive types at a real pseudo-terminal.
+INTEGRATION_TESTS += \
+	%reldir%/t0770-interactive-shell.sh \
+	%reldir%/t0771-interactive-pipes.sh \
+	%reldir%/t0772-interactive-stream.sh \
+	%reldir%/t0773-interactive-kill.sh
+EXTRA_DIST += tests/tools/bs-ptydrive.py

@@ -10,11 +10,15 @@
 #   resize ROWS COLS         resize the terminal (the kernel sends SIGWINCH)
 #   signal NAME              send signal NAME (TERM, HUP...) to the command
 #   close                    close the terminal (a hang-up)
+#   run SHELL-COMMAND        run it with sh -c (the test's environment);
+#                            the step fails when it exits non-zero
 #   exit CODE                wait for the command to end with exit code CODE
 #   sha256 BYTES HEX         read BYTES bytes of output and compare their
 #                            sha256 (after the last match; pty CR LF turned
 #                            back into LF)
 #
+# --size ROWS COLS sets the first window size; --screen FILE saves all the
+# output read (not counting what sha256 consumed) at the end.
 # Exits 0 when every step passed; otherwise prints the failing step and the
 # end of the screen, and kills the command's process group.  Used by the
 # interactive job tests (tests/integration/t077*); every wait has a deadline.
@@ -34,8 +38,12 @@ import time
 def main():
     args = sys.argv[1:]
     rows, cols = 24, 80
+    screen = None
     while args and args[0].startswith("--"):
-        if args[0] == "--size":
+        if args[0] == "--screen":
+            screen = args[1]
+            args = args[2:]
+        elif args[0] == "--size":
             rows, cols = int(args[1]), int(args[2])
             args = args[3:]
         elif args[0] == "--":
@@ -75,7 +83,13 @@ def main():
             if p == pid:
                 status = st
 
+    def save():
+        if screen is not None:
+            with open(screen, "wb") as f:
+                f.write(bytes(buf))
+
     def fail(msg):
+        save()
         tail = bytes(buf[-2000:]).decode("utf-8", "replace")
         print("bs-ptydrive: " + msg)
         print("bs-ptydrive: screen ends with:\n" + tail)
@@ -111,6 +125,10 @@ def main():
                         struct.pack("HHHH", int(r), int(c), 0, 0))
         elif word == "signal":
             os.kill(pid, getattr(signal, "SIG" + rest.strip()))
+        elif word == "run":
+            rc = os.system(rest)
+            if rc != 0:
+                fail("run %s: status %d" % (rest, rc))
         elif word == "close":
             os.close(fd)
             eof = True
@@ -158,6 +176,7 @@ def main():
                 fail("exit code %d, expected %d" % (got, code))
         else:
             fail("unknown step: " + line)
+    save()
     return 0
 
 
