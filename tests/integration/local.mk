@@ -70,5 +70,7 @@ INTEGRATION_TESTS += \
 	%reldir%/t0770-interactive-shell.sh \
 	%reldir%/t0771-interactive-pipes.sh \
 	%reldir%/t0772-interactive-stream.sh \
-	%reldir%/t0773-interactive-kill.sh
-EXTRA_DIST += tests/tools/bs-ptydrive.py
+	%reldir%/t0773-interactive-kill.sh \
+	%reldir%/t0774-interactive-auth.sh \
+	%reldir%/t0775-interactive-local.sh
+EXTRA_DIST += tests/tools/bs-ptydrive.py tests/tools/bs-iafake.py
