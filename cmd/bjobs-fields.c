@@ -185,6 +185,14 @@ get_proj(GString *v, const Basalt__JobInfo *j)
 	return get_str(v, j->spec->project);
 }
 
+/* bsub -I, -Ip, -Is: Y, else N (LSF's interactive field). */
+static gboolean
+get_interactive(GString *v, const Basalt__JobInfo *j)
+{
+	g_string_append(v, j->interactive != 0 ? "Y" : "N");
+	return TRUE;
+}
+
 static const FieldDef field_defs[] = {
 	{ "jobid id", "JOBID", 7, get_jobid },
 	{ "stat", "STAT", 5, get_stat },
@@ -202,6 +210,7 @@ static const FieldDef field_defs[] = {
 	{ "cpu_used", "CPU_USED", 10, get_cpu },
 	{ "max_mem", "MAX_MEM", 15, get_max_mem },
 	{ "proj_name proj project", "PROJ_NAME", 11, get_proj },
+	{ "interactive", "INTERACTIVE", 11, get_interactive },
 };
 
 /* The default table's columns, for -json without -o. */
