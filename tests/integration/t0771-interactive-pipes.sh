@@ -47,6 +47,9 @@ check "bsub -I -o: stdout went to the file" grep -qx into-the-file "$T/file.$id"
 check "bsub -I -o: and not to bsub's stdout" sh -c "! grep -q into-the-file '$T/out2'"
 check "bsub -I -o: stderr still reached bsub" grep -qx on-screen "$T/err2"
 
+check "bsub -I -tty -o: output comes to bsub's stdout" \
+	sh -c "bsub -I -tty -o '$T/tty.%J' 'echo to-the-tty' 2>/dev/null | grep -qx to-the-tty"
+
 check "a job with no input gets end of file" \
 	sh -c "bsub -I 'wc -c' </dev/null 2>/dev/null | grep -qx 0"
 
