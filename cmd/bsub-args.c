@@ -594,6 +594,13 @@ build_spec(BsubArgs *a, GPtrArray *script_opts, const BsubContext *ctx,
 		for (guint i = 0; sources[k] != NULL && i < sources[k]->len; i++)
 			if (!apply_one(a, s, sources[k]->pdata[i], ctx, error))
 				return FALSE;
+	/* One bsub relays one job: not an array, not also -K. */
+	if (s->interactive != 0 && strchr(s->job_name, '[') != NULL)
+		return fail(error, "bsub: An interactive job cannot be a job "
+			    "array. Job not submitted.");
+	if (s->interactive != 0 && s->interactive_wait)
+		return fail(error, "bsub: -K cannot be used with -I, -Ip or -Is. "
+			    "Job not submitted.");
 	return apply_env(a, s, script_opts, ctx, error);
 }
 

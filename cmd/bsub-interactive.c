@@ -57,7 +57,9 @@
 #include "iact/iact-wire.h"
 #include "util/error.h"
 
-#define HELLO_TIMEOUT_MS 10000
+/* A peer gets this long to say hello: one that stalls delays the real
+ * relay (which waits REPLY_TIMEOUT_MS in irelay.c) only this much. */
+#define HELLO_TIMEOUT_MS 3000
 /* How often a waiting bsub asks whether its job ended without starting. */
 #define PENDING_CHECK_MS 2000
 /* How long bsub waits for mbatchd to record the end of the job. */

@@ -29,7 +29,7 @@
 
 #define SETUP_MAX 16384
 #define DIAL_TIMEOUT_MS 15000
-#define REPLY_TIMEOUT_MS 30000
+#define REPLY_TIMEOUT_MS 120000
 /* After the command ended, how long output of processes it left behind
  * holding the terminal is still relayed. */
 #define LINGER_MS 500
