@@ -50,6 +50,13 @@ INTEGRATION_TESTS += \
 	%reldir%/t0600-exec-user.sh \
 	%reldir%/t0610-names.sh \
 	%reldir%/t0620-submit-retry.sh
+# Issue 15: bjobs -o/-json fields, selection options, lsid layout.
+INTEGRATION_TESTS += \
+	%reldir%/t0750-bjobs-o.sh \
+	%reldir%/t0751-bjobs-json.sh \
+	%reldir%/t0752-bjobs-select.sh \
+	%reldir%/t0753-lsid.sh \
+	%reldir%/t0754-bjobs-name-sight.sh
 # Issue 12: slot reservation and backfill.
 INTEGRATION_TESTS += \
 	%reldir%/t0330-reserve.sh
