@@ -48,14 +48,20 @@ struct IaRelay {
 	int master, slave;
 	int in_r, in_w, out_r, out_w, err_r, err_w;
 	pid_t cmd;
+	int cmd_done;             /* reaped: cmd may name another process now */
 };
 
 static volatile sig_atomic_t pending_sig;
 
+/* Only kill(2)'s signals (sbatchd's terminate, the owner's kill): a ^C
+ * typed at -Ip's terminal also reaches our group, from the kernel, and is
+ * the foreground program's business alone. */
 static void
-on_signal(int sig)
+on_signal(int sig, siginfo_t *info, void *uc)
 {
-	pending_sig = sig;
+	(void)uc;
+	if (info == NULL || info->si_code == SI_USER)
+		pending_sig = sig;
 }
 
 static long
@@ -233,20 +239,31 @@ close_fd(int *fd)
 	*fd = -1;
 }
 
-/* The job's process groups: the command's own (a job-control shell makes
- * one) and the terminal's foreground group. */
+/*
+ * The job's process groups: the command's own (a job-control shell makes
+ * one) and the terminal's foreground group.  Our own group is left out:
+ * its members got sbatchd's signal already, and we would only signal
+ * ourselves (or, with SIGKILL, lose the status record).  The command's
+ * pid is used only until it is reaped, never after, when it may be reused.
+ */
 static void
 signal_job(IaRelay *r, int sig)
 {
+	pid_t own = getpgrp();
+
 	if (r->master >= 0) {
 		pid_t fg = tcgetpgrp(r->master);
 
-		if (fg > 1)
+		if (fg > 1 && fg != own)
 			(void)kill(-fg, sig);
 	}
-	(void)kill(-r->cmd, sig);
-	(void)kill(r->cmd, sig);
-	if (r->mode == IA_MODE_PIPES)
+	if (r->cmd > 1 && !r->cmd_done) {
+		if (r->cmd != own)
+			(void)kill(-r->cmd, sig);
+		(void)kill(r->cmd, sig);
+	}
+	/* -I: the command shares our group; we ignore SIGHUP and SIGCONT. */
+	if (r->mode == IA_MODE_PIPES && (sig == SIGHUP || sig == SIGCONT))
 		(void)kill(0, sig);
 }
 
@@ -460,15 +477,15 @@ handle_signal(IaRelay *r)
 	int sig = pending_sig;
 
 	pending_sig = 0;
-	if (sig == 0)
+	/* -I: the command is in our group and had the signal from sbatchd. */
+	if (sig == 0 || r->mode == IA_MODE_PIPES)
 		return;
-	/* sbatchd's terminate (bkill, RUNLIMIT, preemption): the command's
-	 * groups get it, and a hangup for a shell that ignores it. */
+	/* sbatchd's terminate (bkill, RUNLIMIT, preemption): the groups a
+	 * job-control shell made get it too, and a hangup for a shell that
+	 * ignores it. */
 	signal_job(r, sig);
-	if (r->mode != IA_MODE_PIPES) {
-		signal_job(r, SIGHUP);
-		signal_job(r, SIGCONT);
-	}
+	signal_job(r, SIGHUP);
+	signal_job(r, SIGCONT);
 }
 
 static void
@@ -484,8 +501,10 @@ relay(Loop *l, pid_t cmd, int *wstatus, struct rusage *ru)
 		int sink = r->mode == IA_MODE_PIPES ? r->in_w : r->master;
 
 		handle_signal(r);
-		if (ended == 0 && wait4(cmd, wstatus, WNOHANG, ru) == cmd)
+		if (ended == 0 && wait4(cmd, wstatus, WNOHANG, ru) == cmd) {
 			ended = now_ms();
+			r->cmd_done = 1;
+		}
 		if (l->lost && lost_at == 0)
 			lost_at = now_ms();
 		if (lost_at != 0 && !killed && now_ms() - lost_at > IA_LOST_GRACE_S * 1000L) {
@@ -562,7 +581,8 @@ ia_relay_run(IaRelay *r, pid_t cmd, int *wstatus, struct rusage *ru)
 	r->cmd = cmd;
 	memset(&sa, 0, sizeof sa);
 	sigemptyset(&sa.sa_mask);
-	sa.sa_handler = on_signal;
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO;
 	(void)sigaction(SIGINT, &sa, NULL);
 	(void)sigaction(SIGTERM, &sa, NULL);
 	close_fd(&r->slave);

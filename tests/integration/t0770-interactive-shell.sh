@@ -23,8 +23,8 @@ expect 33 101
 send test -t 0 && echo "on a tt""y, job $LSB_JOBID"\r
 expect on a tty, job [0-9]+
 resize 40 120
-send stty size\r
-expect 40 120
+send until [ "$(stty size)" = "40 120" ]; do sleep 0.1; done; echo "resi""zed to $(stty size)"\r
+expect resized to 40 120
 send sh -c 'echo "sleep""ing"; exec sleep 100'; echo "sleep en""ded"\r
 expect sleeping
 send \x03
@@ -35,8 +35,9 @@ send sh -c 'echo "z-rea""dy"; exec sleep 200'\r
 expect z-ready
 send \x1a
 expect Stopped
-send echo "stopped=$(jobs -l | grep -c Stopped)"; kill -9 %1\r
+send echo "stopped=$(jobs -l | grep -c Stopped)"; kill -9 %1; wait; echo "rea""ped"\r
 expect stopped=1
+expect reaped
 expect PROMPT>
 send exit 5\r
 exit 5
@@ -52,5 +53,14 @@ check "bsub -Ip gives the job a terminal and passes its exit status" \
 	drive -- bsub -Ip 'test -t 1 && echo "ter""minal $(stty size)"; exit 3' <<'S'
 expect terminal 24 80
 exit 3
+S
+# ^C at -Ip's terminal is the program's SIGINT, nothing more: a program
+# that traps it goes on (here: exits 9 from its trap), it is not hung up.
+check "bsub -Ip: ^C reaches the program as SIGINT only" \
+	drive -- bsub -Ip 'trap "echo got-int; exit 9" INT; echo "rea""dy"; sleep 100 & wait' <<'S'
+expect ready
+send \x03
+expect got-int
+exit 9
 S
 done_testing

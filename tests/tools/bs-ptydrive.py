@@ -90,7 +90,7 @@ def main():
 
     def fail(msg):
         save()
-        tail = bytes(buf[-2000:]).decode("utf-8", "replace")
+        tail = bytes(buf[-4000:]).decode("utf-8", "replace")
         print("bs-ptydrive: " + msg)
         print("bs-ptydrive: screen ends with:\n" + tail)
         try:
