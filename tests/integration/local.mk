@@ -79,5 +79,6 @@ INTEGRATION_TESTS += \
 	%reldir%/t0772-interactive-stream.sh \
 	%reldir%/t0773-interactive-kill.sh \
 	%reldir%/t0774-interactive-auth.sh \
-	%reldir%/t0775-interactive-local.sh
+	%reldir%/t0775-interactive-local.sh \
+	%reldir%/t0776-interactive-impostor.sh
 EXTRA_DIST += tests/tools/bs-ptydrive.py tests/tools/bs-iafake.py

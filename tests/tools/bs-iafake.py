@@ -9,6 +9,13 @@
 # "accepted" when bsub answers with a reply frame, "refused" when it closes
 # the connection, "unreachable: WHY" when it cannot connect.  Exit 0 in
 # every case the link behaved; the test reads the word.
+#
+#   bs-iafake --listen PORT_FILE CREDENTIAL_FILE OUTPUT_FILE
+#
+# plays bsub instead: listens on 127.0.0.1 (port written to PORT_FILE),
+# takes one relay's hello, answers with the credential (an impostor's), and
+# writes every byte the relay sends afterwards to OUTPUT_FILE until the
+# relay closes (60 s at most).
 import socket
 import struct
 import sys
@@ -29,7 +36,42 @@ def field(num, data):
     return varint(num << 3 | 2) + varint(len(data)) + data
 
 
+def listen(portfile, credfile, outfile):
+    cred = open(credfile, "rb").read().strip()
+    ls = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    ls.bind(("127.0.0.1", 0))
+    ls.listen(1)
+    with open(portfile + ".tmp", "w") as f:
+        f.write("%d\n" % ls.getsockname()[1])
+    import os
+    os.rename(portfile + ".tmp", portfile)
+    ls.settimeout(60)
+    c, _ = ls.accept()
+    c.settimeout(60)
+    hdr = b""
+    while len(hdr) < 4:
+        hdr += c.recv(4 - len(hdr))
+    n = struct.unpack(">I", hdr)[0]
+    body = b""
+    while len(body) < n:
+        body += c.recv(n - len(body))
+    reply = field(2, field(1, cred))
+    c.sendall(struct.pack(">I", len(reply)) + reply)
+    with open(outfile, "wb") as out:
+        while True:
+            try:
+                data = c.recv(65536)
+            except OSError:
+                break
+            if not data:
+                break
+            out.write(data)
+    return 0
+
+
 def main():
+    if sys.argv[1] == "--listen":
+        return listen(sys.argv[2], sys.argv[3], sys.argv[4])
     address, job, credfile = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     nonce = sys.argv[4] if len(sys.argv) > 4 else ""
     cred = open(credfile, "rb").read().strip() if credfile != "-" else b""
