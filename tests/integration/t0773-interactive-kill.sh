@@ -25,6 +25,22 @@ check "bsub exits with 128 + the signal that ended the job (rc $rc)" test "$rc" 
 check "bsub prints that the job was terminated" grep -q '^<<Job is terminated by signal 2' "$T/k.err"
 check "the job is EXIT" wait_for 10 state_is "$id" EXIT
 
+# bkill of a job-control shell, which ignores SIGINT and SIGTERM and has
+# taken itself out of the job's process group: the relay passes the
+# terminate on as a hangup, and the session ends with LSF's message.
+drive --screen "$T/is.out" -- bsub -Is 'env PS1="PROMPT> " bash --norc --noprofile -i' <<'S'
+expect PROMPT>
+send echo "job=$LSB_JOBID" | tr j J\r
+expect Job=[0-9]+
+expect PROMPT>
+run bkill $(bjobs -noheader -o jobid | tail -n 1) >/dev/null
+expect <<Job is terminated by signal
+exit 129
+S
+check "bkill ends an -Is shell session with LSF's message and 128+SIGHUP" test $? -eq 0
+id=$(sed -n 's/.*Job=\([0-9][0-9]*\).*/\1/p' "$T/is.out" | tail -n 1)
+check "and leaves no process of the shell" wait_for 10 gone "$id"
+
 # Signals that end bsub end the job.
 for sig in TERM INT HUP; do
 	bsub -I 'echo started; exec sleep 300' >"$T/s.out" 2>"$T/s.err" &
