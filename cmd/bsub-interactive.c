@@ -57,9 +57,11 @@
 #include "iact/iact-wire.h"
 #include "util/error.h"
 
-/* A peer gets this long to say hello: one that stalls delays the real
- * relay (which waits REPLY_TIMEOUT_MS in irelay.c) only this much. */
-#define HELLO_TIMEOUT_MS 3000
+/* A caller gets this long to say hello.  Callers are served side by side
+ * (at most MAX_CALLERS, the oldest makes room), so one that stalls delays
+ * no one. */
+#define HELLO_TIMEOUT_MS 10000
+#define MAX_CALLERS 16
 /* How often a waiting bsub asks whether its job ended without starting. */
 #define PENDING_CHECK_MS 2000
 /* How long bsub waits for mbatchd to record the end of the job. */
@@ -298,42 +300,33 @@ check_unix_hello(BsubIa *ia, int fd, const Basalt__InteractiveHello *h)
 	return TRUE;
 }
 
-/* One connection: the relay's hello, checked, and our reply.  The socket
- * on success, -1 (connection closed) otherwise. */
-static int
-accept_relay(BsubIa *ia)
+/* The hello of a connection, checked: TRUE for our job's relay. */
+static gboolean
+hello_ok(BsubIa *ia, int fd, const Basalt__InteractiveFrame *in)
 {
-	Basalt__InteractiveFrame f = BASALT__INTERACTIVE_FRAME__INIT, *in = NULL;
+	if (in->kind_case != BASALT__INTERACTIVE_FRAME__KIND_HELLO)
+		return FALSE;
+	g_clear_pointer(&ia->host, g_free);
+	return ia->use_munge ? check_munge_hello(ia, in->hello) :
+	    check_unix_hello(ia, fd, in->hello);
+}
+
+/* Our reply, with our credential: 0, or -1. */
+static int
+reply_to(BsubIa *ia, int fd)
+{
+	Basalt__InteractiveFrame f = BASALT__INTERACTIVE_FRAME__INIT;
 	Basalt__InteractiveReply rep = BASALT__INTERACTIVE_REPLY__INIT;
 	g_autofree char *payload = NULL;
 	char *cred = NULL;
 	const char *why = NULL;
-	int fd = accept4(ia->lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
-	gboolean ok;
+	int rc;
 
-	if (fd < 0)
-		return -1;
-	if (ia_recv_wait(fd, &in, HELLO_TIMEOUT_MS) < 0 ||
-	    in->kind_case != BASALT__INTERACTIVE_FRAME__KIND_HELLO) {
-		if (in != NULL)
-			basalt__interactive_frame__free_unpacked(in, NULL);
-		close(fd);
-		return -1;
-	}
-	g_clear_pointer(&ia->host, g_free);
-	ok = ia->use_munge ? check_munge_hello(ia, in->hello) :
-	    check_unix_hello(ia, fd, in->hello);
-	basalt__interactive_frame__free_unpacked(in, NULL);
-	if (!ok) {
-		close(fd);
-		return -1;
-	}
 	if (ia->use_munge) {
 		payload = g_strdup_printf(IA_REPLY_TAG " nonce=%s job=%" G_GUINT64_FORMAT,
 		    ia->nonce, ia->job_id);
 		if (ia_munge_encode(ia->munge, payload, &cred, &why) < 0) {
 			fprintf(stderr, "bsub: cannot get a MUNGE credential: %s\n", why);
-			close(fd);
 			return -1;
 		}
 		rep.credential.data = (uint8_t *)cred;
@@ -341,13 +334,73 @@ accept_relay(BsubIa *ia)
 	}
 	f.kind_case = BASALT__INTERACTIVE_FRAME__KIND_REPLY;
 	f.reply = &rep;
-	if (ia_send_wait(fd, &f, HELLO_TIMEOUT_MS) < 0) {
-		free(cred);
-		close(fd);
-		return -1;
-	}
+	rc = ia_send_wait(fd, &f, HELLO_TIMEOUT_MS);
 	free(cred);
-	return fd;
+	return rc;
+}
+
+/* A connection that has not said hello yet. */
+typedef struct {
+	int fd;
+	IaReader rd;
+	gint64 deadline;
+} Caller;
+
+static void
+caller_drop(Caller *c, guint *n, guint i)
+{
+	close(c[i].fd);
+	ia_reader_clear(&c[i].rd);
+	c[i] = c[--*n];
+}
+
+static void
+callers_accept(BsubIa *ia, Caller *c, guint *n)
+{
+	int fd = accept4(ia->lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+
+	if (fd < 0)
+		return;
+	if (*n == MAX_CALLERS)
+		caller_drop(c, n, 0);   /* the oldest makes room */
+	memset(&c[*n], 0, sizeof c[*n]);
+	c[*n].fd = fd;
+	c[*n].deadline = g_get_monotonic_time() + HELLO_TIMEOUT_MS * 1000;
+	(*n)++;
+}
+
+/*
+ * Every caller at once, each with its own deadline, so a peer that
+ * connects and says nothing delays no one.  The socket of the caller
+ * whose hello proves it is our job's relay, or -1 for none yet.
+ */
+static int
+callers_serve(BsubIa *ia, Caller *c, guint *n, const struct pollfd *p)
+{
+	gint64 now = g_get_monotonic_time();
+
+	for (guint i = 0; i < *n;) {
+		Basalt__InteractiveFrame *in = NULL;
+		int rc = 0, fd = c[i].fd;
+
+		if (p[i].fd == fd && p[i].revents != 0)
+			rc = ia_read(&c[i].rd, fd, &in);
+		if (rc == 1) {
+			gboolean ok = hello_ok(ia, fd, in);
+
+			basalt__interactive_frame__free_unpacked(in, NULL);
+			if (ok && reply_to(ia, fd) == 0) {
+				ia_reader_clear(&c[i].rd);
+				c[i] = c[--*n];
+				return fd;
+			}
+		}
+		if (rc != 0 || now > c[i].deadline)
+			caller_drop(c, n, i);
+		else
+			i++;
+	}
+	return -1;
 }
 
 /* One look at the job: TRUE with *info when it was found. */
@@ -455,16 +508,24 @@ static int
 wait_for_relay(BsubIa *ia, int *code)
 {
 	gint64 next_check = g_get_monotonic_time() + PENDING_CHECK_MS * 1000;
+	Caller callers[MAX_CALLERS];
+	guint n = 0;
+	int fd = -1;
 
 	fprintf(stderr, "<<Waiting for dispatch ...>>\n");
-	for (;;) {
-		struct pollfd p = { .fd = ia->lfd, .events = POLLIN };
-		int fd;
+	while (fd < 0 && !got_signal) {
+		struct pollfd p[MAX_CALLERS + 1];
 
-		if (got_signal)
-			return -1;
-		if (poll(&p, 1, 500) > 0 && (fd = accept_relay(ia)) >= 0)
-			return fd;
+		for (guint i = 0; i < n; i++)
+			p[i] = (struct pollfd){ .fd = callers[i].fd, .events = POLLIN };
+		p[n] = (struct pollfd){ .fd = ia->lfd, .events = POLLIN };
+		if (poll(p, n + 1, 250) < 0)
+			continue;
+		fd = callers_serve(ia, callers, &n, p);
+		if (fd >= 0)
+			break;
+		if (p[n].revents & POLLIN)
+			callers_accept(ia, callers, &n);
 		if (g_get_monotonic_time() < next_check)
 			continue;
 		next_check = g_get_monotonic_time() + PENDING_CHECK_MS * 1000;
@@ -473,11 +534,14 @@ wait_for_relay(BsubIa *ia, int *code)
 		if (l != NULL && l->n_jobs > 0 && finished(l->jobs[0])) {
 			*code = ended_code(l->jobs[0]);
 			protobuf_c_message_free_unpacked(&l->base, NULL);
-			return -1;
+			break;
 		}
 		if (l != NULL)
 			protobuf_c_message_free_unpacked(&l->base, NULL);
 	}
+	while (n > 0)
+		caller_drop(callers, &n, 0);
+	return fd;
 }
 
 static gboolean
