@@ -10,6 +10,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -267,12 +268,58 @@ signal_job(IaRelay *r, int sig)
 		(void)kill(0, sig);
 }
 
+/*
+ * The rest of the job's session: what a job-control shell left running in
+ * the background when it ended (the kernel hangs up only the terminal's
+ * foreground group).  The session is the job's own (sbatchd's setsid), so
+ * all of it belongs to the job; our own group stays out (see signal_job).
+ */
+static void
+signal_session(int sig)
+{
+	pid_t sid = getsid(0), own = getpgrp();
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		char path[300], buf[512];
+		const char *p;
+		long pgrp, sess;
+		ssize_t n;
+		int fd;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;
+		n = read(fd, buf, sizeof buf - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		/* "pid (comm) state ppid pgrp session ...": comm may hold ')'. */
+		if ((p = strrchr(buf, ')')) == NULL ||
+		    sscanf(p + 1, " %*c %*d %ld %ld", &pgrp, &sess) != 2)
+			continue;
+		if (sess == sid && pgrp != own)
+			(void)kill((pid_t)atol(e->d_name), sig);
+	}
+	closedir(d);
+}
+
 /* What a closed terminal does to its session. */
 static void
 hang_up(IaRelay *r)
 {
 	signal_job(r, SIGHUP);
 	signal_job(r, SIGCONT);
+	if (r->mode != IA_MODE_PIPES) {
+		signal_session(SIGHUP);
+		signal_session(SIGCONT);
+	}
 	close_fd(&r->master);
 	close_fd(&r->in_w);
 	close_fd(&r->out_r);
@@ -614,6 +661,12 @@ ia_relay_run(IaRelay *r, pid_t cmd, int *wstatus, struct rusage *ru)
 		(void)ia_send_wait(l.sock, &f, 5000);
 		shutdown(l.sock, SHUT_WR);
 		close(l.sock);
+	}
+	/* The command ended: a shell's background jobs go with the session,
+	 * as on a closed terminal. */
+	if (r->mode != IA_MODE_PIPES) {
+		signal_session(SIGHUP);
+		signal_session(SIGCONT);
 	}
 	if (l.in.f != NULL)
 		basalt__interactive_frame__free_unpacked(l.in.f, NULL);

@@ -24,6 +24,7 @@
 
 #include "auth/auth.h"
 #include "iact/iact-wire.h"
+#include "procscan.h"
 #include "sbd.h"
 #include "util/error.h"
 
@@ -131,4 +132,47 @@ sbd_interactive_setup(Sbd *sbd, const Basalt__StartJobRequest *req,
 	}
 	close(fds[1]);
 	return fds[0];
+}
+
+/*
+ * Is the leader of job group pgid an interactive relay ("bs-jobwrap -i")?
+ * Read from the process, so a job re-adopted after a restart counts too.
+ */
+static gboolean
+leader_is_relay(pid_t pgid)
+{
+	g_autofree char *path = g_strdup_printf("/proc/%d/cmdline", (int)pgid);
+	g_autofree char *text = NULL;
+	gsize len = 0;
+	const char *arg1;
+
+	if (!g_file_get_contents(path, &text, &len, NULL) || len == 0)
+		return FALSE;
+	arg1 = memchr(text, '\0', len);
+	if (arg1 == NULL || (gsize)(++arg1 - text) >= len)
+		return FALSE;
+	return g_str_has_suffix(text, "bs-jobwrap") && strcmp(arg1, "-i") == 0;
+}
+
+typedef struct {
+	pid_t sid;
+	int sig;
+} SessionSignal;
+
+static void
+signal_one(const BsProcStat *st, gpointer data)
+{
+	const SessionSignal *s = data;
+
+	if (st->sid == s->sid && st->pgrp != s->sid)
+		(void)kill(st->pid, s->sig);
+}
+
+void
+sbd_interactive_signal_session(pid_t pgid, int sig)
+{
+	SessionSignal s = { pgid, sig };
+
+	if (pgid > 1 && sig > 0 && leader_is_relay(pgid))
+		bs_proc_foreach(signal_one, &s);
 }

@@ -80,5 +80,6 @@ INTEGRATION_TESTS += \
 	%reldir%/t0773-interactive-kill.sh \
 	%reldir%/t0774-interactive-auth.sh \
 	%reldir%/t0775-interactive-local.sh \
-	%reldir%/t0776-interactive-impostor.sh
+	%reldir%/t0776-interactive-impostor.sh \
+	%reldir%/t0777-interactive-suspend.sh
 EXTRA_DIST += tests/tools/bs-ptydrive.py tests/tools/bs-iafake.py
