@@ -403,7 +403,7 @@ callers_serve(BsubIa *ia, Caller *c, guint *n, const struct pollfd *p)
 	return -1;
 }
 
-/* One look at the job: TRUE with *info when it was found. */
+/* One look at the job (NULL when mbatchd does not answer). */
 static Basalt__JobList *
 query_job(guint64 job_id)
 {
