@@ -59,8 +59,9 @@ bin_PROGRAMS += \
 	%reldir%/badmin \
 	%reldir%/bhist \
 	%reldir%/bacct
-%canon_reldir%_bsub_SOURCES = %reldir%/bsub.c
-%canon_reldir%_bsub_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_bsub_SOURCES = %reldir%/bsub.c \
+	%reldir%/bsub-interactive.c %reldir%/bsub-interactive.h
+%canon_reldir%_bsub_LDADD = lib/iact/libbsiact.a $(CMD_PROG_LIBS)
 %canon_reldir%_bjobs_SOURCES = %reldir%/bjobs.c
 %canon_reldir%_bjobs_LDADD = $(CMD_PROG_LIBS)
 %canon_reldir%_bqueues_SOURCES = %reldir%/bqueues.c

@@ -1,8 +1,8 @@
 /*
  * bs-jobwrap: the leader of a job launched with a status record.
  *
- *   bs-jobwrap [-t S] [-T S] [-b1 CMD] [-b2 CMD] [-a2 CMD] [-a1 CMD]
- *              STATUS_FD REPORT_FD PROGRAM ARGS...
+ *   bs-jobwrap [-i SETUP_FD] [-t S] [-T S] [-b1 CMD] [-b2 CMD] [-a2 CMD]
+ *              [-a1 CMD] STATUS_FD REPORT_FD PROGRAM ARGS...
  *
  * sbatchd's launching child execs this instead of the shell when the job
  * has a status path.  It runs PROGRAM (the shell) as its child in the same
@@ -51,6 +51,9 @@
  * JOB_POSTPROC_TIMEOUT): one over it counts as failed with 98, as in LSF,
  * and once the record says so the wrapper kills the job's whole group,
  * itself included, so nothing the command started outlives it.
+ *
+ * With -i it is also the relay of an interactive job (bsub -I, -Ip, -Is):
+ * SETUP_FD is sbatchd's setup pipe, see irelay.h.
  */
 #include "config.h"
 
@@ -65,6 +68,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "irelay.h"
 #include "launch-report.h"
 
 static void
@@ -317,13 +321,27 @@ main(int argc, char **argv)
 {
 	struct rusage ru;
 	int status_fd, report_fd, wstatus = 0, first, post_status = 0, timed_out = 0;
+	IaRelay *relay = NULL;
 	Hooks hooks;
 	pid_t cmd;
 
-	first = parse_hooks(argc, argv, &hooks);
+	/* -i comes first (launch.c puts it there); the hooks follow. */
+	if (argc > 2 && strcmp(argv[1], "-i") == 0) {
+		int setup_fd = atoi(argv[2]);
+
+		argc -= 2;
+		argv += 2;
+		first = parse_hooks(argc, argv, &hooks);
+		if (first >= 0 && (relay = ia_relay_prepare(setup_fd)) == NULL) {
+			report(atoi(argv[first + 1]), BS_STEP_FORK, errno);
+			_exit(127);
+		}
+	} else {
+		first = parse_hooks(argc, argv, &hooks);
+	}
 	if (first < 0) {
-		fprintf(stderr, "usage: bs-jobwrap [-bN CMD]... [-aN CMD]... STATUS_FD "
-		        "REPORT_FD PROGRAM [ARG...]\n");
+		fprintf(stderr, "usage: bs-jobwrap [-i SETUP_FD] [-bN CMD]... [-aN CMD]... "
+		        "STATUS_FD REPORT_FD PROGRAM [ARG...]\n");
 		return 127;
 	}
 	status_fd = atoi(argv[first]);
@@ -351,6 +369,8 @@ main(int argc, char **argv)
 	}
 	if (cmd == 0) {
 		set_dispositions(0);
+		if (relay != NULL)
+			ia_relay_child(relay);
 		execv(argv[first + 2], argv + first + 2);
 		if (report_fd >= 0)
 			report(report_fd, BS_STEP_EXEC, errno);
@@ -366,10 +386,13 @@ main(int argc, char **argv)
 		close(2);
 	}
 	memset(&ru, 0, sizeof ru);
-	while (wait4(cmd, &wstatus, 0, &ru) < 0) {
-		if (errno != EINTR)
-			_exit(127);
-	}
+	if (relay != NULL)
+		ia_relay_run(relay, cmd, &wstatus, &ru);
+	else
+		while (wait4(cmd, &wstatus, 0, &ru) < 0) {
+			if (errno != EINTR)
+				_exit(127);
+		}
 	for (int i = 0; i < hooks.n_post && post_status == 0; i++)
 		post_status = run_hook(hooks.post[i].cmd, hooks.post[i].level, wstatus,
 		                       hooks.post_timeout_s, &timed_out);

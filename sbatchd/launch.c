@@ -212,6 +212,10 @@ launch_argv_env(const BsLaunchSpec *spec, LaunchPrep *p)
 	p->cmdline = bs_launch_command_line(spec);
 	if (p->plan.wrapped) {
 		g_ptr_array_add(argv, g_strdup(spec->wrapper ? spec->wrapper : DEFAULT_WRAPPER));
+		if (p->plan.interactive_fd >= 0) {
+			g_ptr_array_add(argv, g_strdup("-i"));
+			g_ptr_array_add(argv, g_strdup_printf("%d", p->plan.interactive_fd));
+		}
 		launch_hooks(spec, argv);
 		g_ptr_array_add(argv, g_strdup_printf("%d", p->plan.status_fd));
 		g_ptr_array_add(argv, g_strdup_printf("%d", p->plan.report_fd));
@@ -289,6 +293,19 @@ launch_prepare(const BsLaunchSpec *spec, LaunchPrep *p, GError **error)
 	if (!launch_open_status(spec, p, error))
 		return FALSE;
 	p->plan.wrapped = p->plan.status_fd >= 0;
+	if (spec->interactive_fd > 0) {
+		if (!p->plan.wrapped) {
+			g_set_error(error, BS_ERROR, BS_ERROR_FAILED,
+			    "an interactive job needs the job wrapper");
+			return FALSE;
+		}
+		p->plan.interactive_fd = fcntl(spec->interactive_fd, F_DUPFD_CLOEXEC, 3);
+		if (p->plan.interactive_fd < 0) {
+			g_set_error(error, BS_ERROR, BS_ERROR_IO,
+			    "cannot pass the interactive setup: %s", g_strerror(errno));
+			return FALSE;
+		}
+	}
 	if (pipe2(fds, O_CLOEXEC) < 0) {
 		g_set_error(error, BS_ERROR, BS_ERROR_IO, "cannot create a pipe: %s",
 		            g_strerror(errno));
@@ -312,6 +329,8 @@ launch_prep_clear(LaunchPrep *p)
 		close(p->plan.status_fd);
 	if (p->plan.report_fd >= 0)
 		close(p->plan.report_fd);
+	if (p->plan.interactive_fd >= 0)
+		close(p->plan.interactive_fd);
 	if (p->report_rd >= 0)
 		close(p->report_rd);
 	g_free(p->groups);
@@ -328,7 +347,7 @@ launch_report_error(const BsLaunchSpec *spec, const LaunchPrep *p,
                     const BsChildReport *rep, GError **error)
 {
 	const char *why = g_strerror(rep->err);
-	/* argv is [wrapper, hooks..., fd, fd,] shell, -c, command */
+	/* argv is [wrapper, [-i, fd,] hooks..., fd, fd,] shell, -c, command */
 	const char *shell = p->argv[g_strv_length(p->argv) - 3];
 
 	switch ((BsChildStep)rep->step) {
@@ -420,6 +439,7 @@ bs_launch(const BsLaunchSpec *spec, pid_t *pgid_out, GError **error)
 	memset(&p, 0, sizeof p);
 	p.plan.status_fd = -1;
 	p.plan.report_fd = -1;
+	p.plan.interactive_fd = -1;
 	p.report_rd = -1;
 	if (spec->failed_step != NULL)
 		*spec->failed_step = 0;

@@ -112,6 +112,11 @@ typedef struct {
 
 	const char *status_path;  /* NULL: no wrapper, no status record */
 	const char *wrapper;      /* bs-jobwrap; NULL: the installed one */
+
+	/* An interactive job (bsub -I*): the read end of the setup pipe that
+	 * bs-jobwrap's relay reads (irelay.h), or -1.  It needs status_path
+	 * (the wrapper); the launch closes its own copy. */
+	int interactive_fd;
 } BsLaunchSpec;
 
 /*

@@ -87,10 +87,15 @@ do_signal(SbdJob *job, const Basalt__SignalJobRequest *in, GError **err)
 			    in->signal);
 			return FALSE;
 		}
+		sbd_interactive_signal_session(job->pgid, in->signal);
 		return bs_jobctl_signal(job->pgid, in->signal, err);
 	case BASALT__EXEC_ACTION__EXEC_ACTION_SUSPEND:
+		sbd_interactive_signal_session(job->pgid, in->signal > 0 ?
+		    in->signal : SIGSTOP);
 		return bs_jobctl_suspend(job->pgid, in->signal, err);
 	case BASALT__EXEC_ACTION__EXEC_ACTION_RESUME:
+		sbd_interactive_signal_session(job->pgid, in->signal > 0 ?
+		    in->signal : SIGCONT);
 		return bs_jobctl_resume(job->pgid, in->signal, err);
 	case BASALT__EXEC_ACTION__EXEC_ACTION_TERMINATE:
 		sbd_job_terminate(job, in->reason && *in->reason ? in->reason : NULL);

@@ -186,6 +186,7 @@ typedef struct {
 	char *script_path;
 	char *spool_path;
 	char *cwd;
+	int ia_fd;                /* interactive setup pipe, 0: none */
 } StartPlan;
 
 static void
@@ -196,6 +197,8 @@ plan_clear(StartPlan *p)
 	g_free(p->script_path);
 	g_free(p->spool_path);
 	g_free(p->cwd);
+	if (p->ia_fd > 0)
+		close(p->ia_fd);
 }
 
 static gboolean
@@ -282,6 +285,12 @@ plan_build(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
 	l->nice = req->nice;
 	l->status_path = job->status_path;
 	l->wrapper = sbd->wrapper;
+	p->ia_fd = sbd_interactive_setup(sbd, req, error);
+	if (p->ia_fd < 0) {
+		p->ia_fd = 0;
+		return FALSE;
+	}
+	l->interactive_fd = p->ia_fd;
 	return plan_command(sbd, job, req, p, error) &&
 	    plan_streams(sbd, job, req->spec, p, error);
 }

@@ -116,6 +116,15 @@ gboolean sbd_auth_enabled(const Sbd *sbd);
 GBytes *sbd_auth_dial(Sbd *sbd, BsRpcDialOptions *opts, GError **err);
 gboolean sbd_conf_flag(const Sbd *sbd, const char *key);
 
+/* sbd-interactive.c: the setup pipe of an interactive job's relay: its
+ * read end (> 0), 0 for a batch job, -1 with error when refused. */
+int sbd_interactive_setup(Sbd *sbd, const Basalt__StartJobRequest *req,
+    GError **error);
+/* An interactive job's shell moves its jobs to process groups of their
+ * own inside the job's session (sid = pgid): a suspend, resume or signal
+ * of the job reaches them too.  Nothing for a batch job. */
+void sbd_interactive_signal_session(pid_t pgid, int sig);
+
 /* sbd-link.c */
 void sbd_link_start(Sbd *sbd);
 void sbd_link_stop(Sbd *sbd);

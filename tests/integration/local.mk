@@ -87,3 +87,14 @@ INTEGRATION_TESTS += \
 	%reldir%/t0500-fake-host.sh \
 	%reldir%/t0510-fake-master.sh \
 	%reldir%/t0520-remote.sh
+# Issue 16: interactive jobs.  bs-ptydrive types at a real pseudo-terminal.
+INTEGRATION_TESTS += \
+	%reldir%/t0770-interactive-shell.sh \
+	%reldir%/t0771-interactive-pipes.sh \
+	%reldir%/t0772-interactive-stream.sh \
+	%reldir%/t0773-interactive-kill.sh \
+	%reldir%/t0774-interactive-auth.sh \
+	%reldir%/t0775-interactive-local.sh \
+	%reldir%/t0776-interactive-impostor.sh \
+	%reldir%/t0777-interactive-suspend.sh
+EXTRA_DIST += tests/tools/bs-ptydrive.py tests/tools/bs-iafake.py
