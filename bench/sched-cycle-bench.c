@@ -607,7 +607,8 @@ digest(const SchedSnapshot *s, const SchedPlan *plan)
 			/* A reason added later mixes in only when it counts, so
 			 * digests of plans without it stay comparable. */
 			if ((r == SCHED_HR_RES_LIMIT || r == SCHED_HR_NONEXCLUSIVE ||
-			    r == SCHED_HR_EXCL_RUNNING) && p->host_counts[r] == 0)
+			    r == SCHED_HR_EXCL_RUNNING || r == SCHED_HR_REFUSED) &&
+			    p->host_counts[r] == 0)
 				continue;
 			h = mix(h, p->host_counts[r]);
 		}

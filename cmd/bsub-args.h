@@ -28,6 +28,7 @@
 	"[-b [[month:]day:]hour:minute] [-t [[month:]day:]hour:minute] " \
 	"[-E \"pre_exec\"] [-app profile] [-sp priority] [-L login_shell] " \
 	"[-x] [-We [hour:]minute[/host]] " \
+	"[-I | -Ip | -Is [-tty]] " \
 	"[command [argument ...]]"
 
 /* What bsub knows about where it runs, passed in to keep parsing pure. */

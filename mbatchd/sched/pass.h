@@ -48,6 +48,7 @@ typedef struct {
 	Reserve *reserve;         /* NULL when no queue has SLOT_RESERVE */
 	guint8 *excl;             /* exclusive.c: [n_hosts], an exclusive job
 	                           * holds the host; NULL when no job is -x */
+	const SchedJob *avoiding; /* placing this job away from its avoid_hosts */
 } Pass;
 
 /* The stages, in the order sched_run() runs them. */

@@ -49,6 +49,7 @@ static const char *const host_text[_SCHED_HR_MAX] = {
 	[SCHED_HR_NONEXCLUSIVE] =
 	    "Job's requirement for exclusive execution not satisfied",
 	[SCHED_HR_EXCL_RUNNING] = "Running an exclusive job",
+	[SCHED_HR_REFUSED] = "The execution host refused to run the job",
 };
 
 const char *

@@ -202,6 +202,14 @@ typedef struct {
 	/* bsub -t: past it the job is not started but ends (deadline.c);
 	 * 0: none. */
 	gint64 term_time;
+	/* Hosts where the job's pre-exec failed: placed elsewhere while
+	 * any other host fits, on them only when none does.  NULL: none. */
+	const guint *avoid_hosts;
+	guint n_avoid_hosts;
+	/* Hosts that refused to start the job (user unknown there, root
+	 * jobs not allowed there...): never placed there.  NULL: none. */
+	const guint *refused_hosts;
+	guint n_refused_hosts;
 } SchedJob;
 
 typedef enum {
@@ -402,6 +410,7 @@ typedef enum {
 	SCHED_HR_RES_LIMIT,           /* an lsb.resources Limit on hosts is full */
 	SCHED_HR_NONEXCLUSIVE,        /* -x, and other jobs run there */
 	SCHED_HR_EXCL_RUNNING,        /* an exclusive job runs there */
+	SCHED_HR_REFUSED,             /* the host refused to start this job */
 	_SCHED_HR_MAX
 } SchedHostReason;
 
