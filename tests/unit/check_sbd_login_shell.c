@@ -1,7 +1,8 @@
 /*
  * bsub -L on the execution side: the command line runs under the login
  * shell started as a login shell (argv[0] "-name"), with and without
- * bs-jobwrap in front (its --argv0= argument), and a missing login shell
+ * bs-jobwrap in front (its --argv0= argument, also after pre-exec hook
+ * options), and a missing login shell
  * fails the launch with a clear message.
  */
 #include "config.h"
@@ -15,9 +16,10 @@
 #include "tap.h"
 #include "util/error.h"
 
-/* Runs the command under -L sh, wrapped or not; returns its output. */
+/* Runs the command under -L sh, wrapped or not (with a queue pre-exec
+ * when pre is set); returns its output. */
 static char *
-run_login(const char *command, gboolean wrapped)
+run_login_pre(const char *command, gboolean wrapped, const char *pre)
 {
 	BsLaunchSpec spec;
 	g_autofree char *status = sbd_path("status");
@@ -30,11 +32,18 @@ run_login(const char *command, gboolean wrapped)
 	spec.stdout_overwrite = TRUE;
 	if (wrapped)
 		spec.status_path = status;
+	spec.pre_exec[0] = pre;
 	job = sbd_start(&spec);
 	ck_assert_msg(sbd_wait_finished(job, 10000), "job did not finish");
 	ck_assert(job->end.exit.kind == BS_EXIT_CODE);
 	ck_assert_int_eq(job->end.exit.code, 0);
 	return sbd_slurp(out);
+}
+
+static char *
+run_login(const char *command, gboolean wrapped)
+{
+	return run_login_pre(command, wrapped, NULL);
 }
 
 START_TEST(test_login_argv0_unwrapped)
@@ -50,6 +59,15 @@ START_TEST(test_login_argv0_wrapped)
 	g_autofree char *out = run_login("echo \"$0\"; echo \"$LSB_JOBID\"", TRUE);
 
 	ck_assert_str_eq(out, "-sh\n7\n");
+}
+END_TEST
+
+/* bs-jobwrap's hook options come before the descriptors, --argv0 after. */
+START_TEST(test_login_with_pre_exec)
+{
+	g_autofree char *out = run_login_pre("echo \"$0\"", TRUE, "true");
+
+	ck_assert_str_eq(out, "-sh\n");
 }
 END_TEST
 
@@ -81,6 +99,7 @@ main(void)
 	tcase_set_timeout(tc, 20);
 	tcase_add_test(tc, test_login_argv0_unwrapped);
 	tcase_add_test(tc, test_login_argv0_wrapped);
+	tcase_add_test(tc, test_login_with_pre_exec);
 	tcase_add_test(tc, test_missing_login_shell_fails);
 	suite_add_tcase(s, tc);
 	return bs_run_suite(s);
