@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "bsub-args.h"
+#include "bsub-limits.h"
 #include "cmd-main.h"
 #include "cmd-util.h"
 #include "jobctl-format.h"
@@ -271,6 +272,7 @@ main(int argc, char **argv)
 	if (a == NULL)
 		return cmd_main_fail(err);
 	spec = a->req->spec;
+	bsub_limits_umask(a->req->spec);
 	r = submit(a);
 	if (r == NULL)
 		return CMD_EXIT_FAIL;

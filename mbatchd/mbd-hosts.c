@@ -93,7 +93,8 @@ apply_host_job(Manager *m, const char *host, const Basalt__HostJob *hj,
 	case JS_DONE:
 	case JS_EXIT:
 		{
-			JobOutcome out = { hj->exit_status, hj->term_signal, hj->usage };
+			JobOutcome out = { hj->exit_status, hj->term_signal, hj->usage,
+			    hj->term_reason };
 
 			commit_job_status(m, j, hj->state, &out, reason);
 		}

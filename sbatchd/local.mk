@@ -23,7 +23,10 @@ sbin_PROGRAMS += %reldir%/sbatchd
 	%reldir%/sbd-link.c %reldir%/sbd-exec.c %reldir%/sbd-peek.c \
 	%reldir%/sbd-job.c %reldir%/sbd-start.c \
 	%reldir%/sbd-store.c %reldir%/sbd-spool.c %reldir%/sbd-load.c \
-	%reldir%/sbd-auth.c
+	%reldir%/sbd-auth.c \
+	%reldir%/job-limits.c %reldir%/job-limits.h \
+	%reldir%/job-usage.c %reldir%/job-usage.h \
+	%reldir%/job-cgroup.c %reldir%/job-cgroup.h
 %canon_reldir%_sbatchd_LDADD = %reldir%/libsbdexec.a lib/conf/libbsconf.a \
 	lib/auth/libbsauth.a $(BSRPC_LIBS) $(MUNGE_LIBS)
 $(%canon_reldir%_sbatchd_OBJECTS): $(PROTO_GEN_H)

@@ -186,6 +186,8 @@ typedef struct {
 	char *script_path;
 	char *spool_path;
 	char *cwd;
+	BsLaunchLimit limits[SBD_MAX_RLIMITS];
+	char *cgroup_procs;
 } StartPlan;
 
 static void
@@ -196,6 +198,28 @@ plan_clear(StartPlan *p)
 	g_free(p->script_path);
 	g_free(p->spool_path);
 	g_free(p->cwd);
+	g_free(p->cgroup_procs);
+}
+
+/*
+ * The job's limits (job-limits.h): setrlimit()s for every process, its
+ * cgroup when the host has cgroup v2, and the submitter's umask.  The
+ * whole-job limits are in job->limits already (job_new).
+ */
+static void
+plan_limits(SbdJob *job, const Basalt__StartJobRequest *req, StartPlan *p)
+{
+	BsLaunchSpec *l = &p->spec;
+
+	l->n_limits = sbd_limits_rlimits(req->effective, p->limits);
+	sbd_limits_clamp(p->limits, l->n_limits, geteuid() == 0);
+	l->limits = p->limits;
+	p->cgroup_procs = sbd_cgroup_create(job, req->effective);
+	l->cgroup_procs = p->cgroup_procs;
+	if (req->spec->umask_set) {
+		l->set_umask = TRUE;
+		l->umask = (mode_t)(req->spec->umask & 0777);
+	}
 }
 
 static gboolean
@@ -281,6 +305,7 @@ plan_build(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
 	l->nice = req->nice;
 	l->status_path = job->status_path;
 	l->wrapper = sbd->wrapper;
+	plan_limits(job, req, p);
 	return plan_command(sbd, job, req, p, error) &&
 	    plan_streams(sbd, job, req->spec, p, error);
 }
@@ -301,6 +326,7 @@ job_new(Sbd *sbd, const Basalt__StartJobRequest *req)
 	job->runlimit_s = req->runlimit_s ? req->runlimit_s :
 	    req->spec ? req->spec->runlimit_s : 0;
 	job->term_interval_s = req->job_terminate_interval_s;
+	sbd_limits_from_effective(req->effective, &job->limits);
 	return job;
 }
 
@@ -328,6 +354,7 @@ sbd_job_start(Sbd *sbd, const Basalt__StartJobRequest *req, SbdJob **out,
 		if (p.spool_path != NULL)
 			(void)g_unlink(p.spool_path);
 		(void)g_unlink(job->status_path);
+		sbd_cgroup_remove(job);
 		plan_clear(&p);
 		sbd_job_free(job);
 		return FALSE;

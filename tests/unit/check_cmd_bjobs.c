@@ -183,6 +183,9 @@ START_TEST(test_long_running)
 		"                     MEM: 2 Mbytes;  NPROCS: 1\n"
 		"                     PGID: 4321;  PIDs: 4321 4322\n"
 		"\n"
+		" MEMORY USAGE:\n"
+		" MAX MEM: 4 Mbytes\n"
+		"\n"
 		" RUNLIMIT\n"
 		" 60.0 min\n");
 }
