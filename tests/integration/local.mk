@@ -50,6 +50,10 @@ INTEGRATION_TESTS += \
 	%reldir%/t0600-exec-user.sh \
 	%reldir%/t0610-names.sh \
 	%reldir%/t0620-submit-retry.sh
+# Issue 14: limits applied on the host, accounting.
+INTEGRATION_TESTS += \
+	%reldir%/t0630-memlimit.sh \
+	%reldir%/t0635-rlimits.sh
 # Issue 12: slot reservation and backfill.
 INTEGRATION_TESTS += \
 	%reldir%/t0330-reserve.sh
