@@ -104,6 +104,27 @@ sbd_limits_clamp(BsLaunchLimit *lims, guint n, gboolean root)
 	}
 }
 
+void
+sbd_limits_cpu_policy(const char *conf, SbdJobLimits *l, BsLaunchLimit *lims,
+		      guint *n)
+{
+	if (conf == NULL)
+		return;
+	if (g_ascii_strcasecmp(conf, "n") == 0) {
+		l->cpulimit_s = -1;
+		return;
+	}
+	if (g_ascii_strcasecmp(conf, "y") != 0)
+		return;
+	for (guint i = 0; i < *n; i++) {
+		if (lims[i].resource != RLIMIT_CPU)
+			continue;
+		lims[i] = lims[*n - 1];
+		(*n)--;
+		return;
+	}
+}
+
 static gboolean
 over(gint64 limit, gint64 used)
 {

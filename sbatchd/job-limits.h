@@ -64,6 +64,12 @@ guint sbd_limits_rlimits(const Basalt__JobEffective *e, BsLaunchLimit *out);
  * by sbatchd's own hard limit then (when `root` is FALSE). */
 void sbd_limits_clamp(BsLaunchLimit *lims, guint n, gboolean root);
 
+/* lsf.conf LSB_JOB_CPULIMIT, as LSF reads it: "y" the CPU limit is the
+ * job's only (no RLIMIT_CPU), "n" per process only (sbatchd does not sum),
+ * unset (NULL) or anything else both.  Adjusts l and lims[0..*n). */
+void sbd_limits_cpu_policy(const char *conf, SbdJobLimits *l,
+			   BsLaunchLimit *lims, guint *n);
+
 /* The first whole-job limit the sample is over, as LSF names its end
  * (TERM_MEMLIMIT ...), or NULL.  The order is LSF's: memory first. */
 const char *sbd_limits_check(const SbdJobLimits *l, const SbdJobSample *s);

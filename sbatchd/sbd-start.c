@@ -212,6 +212,8 @@ plan_limits(SbdJob *job, const Basalt__StartJobRequest *req, StartPlan *p)
 	BsLaunchSpec *l = &p->spec;
 
 	l->n_limits = sbd_limits_rlimits(req->effective, p->limits);
+	sbd_limits_cpu_policy(sbd_conf_value(job->sbd, "LSB_JOB_CPULIMIT"),
+	    &job->limits, p->limits, &l->n_limits);
 	sbd_limits_clamp(p->limits, l->n_limits, geteuid() == 0);
 	l->limits = p->limits;
 	p->cgroup_procs = sbd_cgroup_create(job, req->effective);

@@ -145,6 +145,35 @@ START_TEST(test_whole_job)
 }
 END_TEST
 
+/* LSB_JOB_CPULIMIT: y = the job's sum only, n = per process only. */
+START_TEST(test_cpu_policy)
+{
+	Basalt__JobEffective e = BASALT__JOB_EFFECTIVE__INIT;
+	BsLaunchLimit out[SBD_MAX_RLIMITS];
+	SbdJobLimits l;
+	guint n;
+
+	e.cpulimit_s = lim(60);
+	e.corelimit_kb = lim(0);
+	sbd_limits_from_effective(&e, &l);
+	n = sbd_limits_rlimits(&e, out);
+	sbd_limits_cpu_policy(NULL, &l, out, &n);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_int_eq(l.cpulimit_s, 60);
+	sbd_limits_cpu_policy("y", &l, out, &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_ptr_null(find(out, n, RLIMIT_CPU));
+	ck_assert_ptr_nonnull(find(out, n, RLIMIT_CORE));
+	ck_assert_int_eq(l.cpulimit_s, 60);
+	n = sbd_limits_rlimits(&e, out);
+	sbd_limits_cpu_policy("N", &l, out, &n);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_int_eq(l.cpulimit_s, -1);
+	g_free(e.cpulimit_s);
+	g_free(e.corelimit_kb);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -155,6 +184,7 @@ main(void)
 	tcase_add_test(tc, test_rlimit_huge);
 	tcase_add_test(tc, test_clamp);
 	tcase_add_test(tc, test_whole_job);
+	tcase_add_test(tc, test_cpu_policy);
 	suite_add_tcase(s, tc);
 	return bs_run_suite(s);
 }
