@@ -96,7 +96,7 @@ sbd_cgroup_init(Sbd *sbd)
 	}
 	parent = conf != NULL && *conf ? g_strdup(conf) :
 	    g_build_filename(mount, "basalt", NULL);
-	if (!g_str_has_prefix(parent, mount) ||
+	if (!g_str_has_prefix(parent, mount) || strstr(parent, "/..") != NULL ||
 	    (mkdir(parent, 0755) < 0 && errno != EEXIST)) {
 		sbd_log(BS_LOG_WARNING, NULL, "cannot use %s as the parent of job "
 		    "cgroups (it must be a directory under %s): %s", parent, mount,
