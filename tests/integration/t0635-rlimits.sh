@@ -4,7 +4,8 @@
 # what `ulimit` sees in the job; a file writer stops at -F (SIGXFSZ); a job
 # with more processes than -p or threads than -T is killed with
 # TERM_PROCESSLIMIT or TERM_THREADLIMIT; a job ended by SIGXCPU under a CPU
-# limit reports TERM_CPULIMIT; the submitter's umask is the job's.
+# limit reports TERM_CPULIMIT; the submitter's umask is the job's; the
+# limits hold across an sbatchd restart.
 . "$top_srcdir/tests/lib.sh"
 
 hog="$top_builddir/tests/helpers/bs-hog"
@@ -44,6 +45,10 @@ check "bsub -c 2: two CPU minutes per process" grep -q "t=120" "$T/work/ulimit.o
 check "bjobs -l lists the limits it ran with" sh -c "bjobs -l $u | grep -A1 STACKLIMIT | grep -q '4 Mbytes' &&
 	bjobs -l $u | grep -A1 CORELIMIT | grep -q '0 Kbytes' && bjobs -l $u | grep -A1 THREADLIMIT | grep -q 6"
 
+st=$(bsub -S 2048 -o "$T/work/stack.out" 'echo "s=$(ulimit -s)"' | job_id_of)
+check "the -S job is done" wait_for 30 state_is "$st" DONE
+check "bsub -S: ulimit -s" grep -qx "s=2048" "$T/work/stack.out"
+
 # -D: AddressSanitizer cannot start under a data limit, so a sanitized
 # build (whose bs-jobwrap leads the job) checks everything else.
 if grep -qa __asan_init "$top_builddir/sbatchd/bs-jobwrap"; then
@@ -79,6 +84,18 @@ check "a job within the limits is done" wait_for 30 state_is "$u5" DONE
 x=$(bsub -c 1 -o /dev/null 'kill -XCPU $$' | job_id_of)
 check "a job ended by SIGXCPU" wait_for 30 finished "$x"
 check "reports TERM_CPULIMIT" says bjobs "$x" 'TERM_CPULIMIT: job killed after reaching LSF CPU usage limit.'
+
+# The limits survive an sbatchd restart: a job that grows past -p only
+# after sbatchd came back (re-adopted from its state file) is still ended.
+r=$(bsub -p 3 -o /dev/null "while [ ! -e '$T/work/grow' ]; do sleep 0.2; done;
+	sleep 30 & sleep 30 & sleep 30 & wait" | job_id_of)
+check "the -p 3 job runs" wait_for 30 state_is "$r" RUN
+kill -TERM "$(sbd_pid vh1)"
+wait "$(sbd_pid vh1)" 2>/dev/null
+start_sbd vh1 || exit 1
+touch "$T/work/grow"
+check "after an sbatchd restart it is still ended at -p" wait_for 30 state_is "$r" EXIT
+check "with TERM_PROCESSLIMIT" says bjobs "$r" 'TERM_PROCESSLIMIT: job killed'
 
 # The submitter's umask, read without changing it.
 m=$(umask 027 && bsub -o "$T/work/umask.out" "umask; touch '$T/work/created'" | job_id_of)
