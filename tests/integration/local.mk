@@ -19,6 +19,7 @@ INTEGRATION_TESTS = \
 	%reldir%/t0305-pool-limits.sh \
 	%reldir%/t0310-windows.sh \
 	%reldir%/t0320-resreq.sh \
+	%reldir%/t0730-resreq-merge-units.sh \
 	%reldir%/t0400-loadgen.sh
 # Crash, torn and damaged journal, full disk, both daemons restarted.
 INTEGRATION_TESTS += \
@@ -54,6 +55,13 @@ INTEGRATION_TESTS += \
 INTEGRATION_TESTS += \
 	%reldir%/t0630-memlimit.sh \
 	%reldir%/t0635-rlimits.sh
+# Issue 15: bjobs -o/-json fields, selection options, lsid layout.
+INTEGRATION_TESTS += \
+	%reldir%/t0750-bjobs-o.sh \
+	%reldir%/t0751-bjobs-json.sh \
+	%reldir%/t0752-bjobs-select.sh \
+	%reldir%/t0753-lsid.sh \
+	%reldir%/t0754-bjobs-name-sight.sh
 # Issue 12: slot reservation and backfill.
 INTEGRATION_TESTS += \
 	%reldir%/t0330-reserve.sh
