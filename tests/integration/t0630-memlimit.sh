@@ -27,8 +27,13 @@ mem=$(bsub -M 50M -o "$T/work/mem.out" "$hog" mem 200 60 | job_id_of)
 check "a job over -M is killed" wait_for 30 state_is "$mem" EXIT
 check "bjobs -l gives TERM_MEMLIMIT in LSF's words" says bjobs "$mem" \
 	'Completed <exit>; TERM_MEMLIMIT: job killed after reaching LSF memory usage limit.'
-check "bjobs -l shows the limit it had" sh -c "bjobs -l $mem | grep -A1 MEMLIMIT | grep -q '50 Mbytes'"
+check "bjobs -l shows the limit it had" sh -c "bjobs -l $mem | grep -A1 MEMLIMIT | grep -qx ' 51200 K'"
 check "bacct -l gives TERM_MEMLIMIT" says bacct "$mem" 'TERM_MEMLIMIT: job killed after reaching LSF memory usage limit.'
+field_is() {    # field_is JOB FIELD VALUE: bjobs -o FIELD of the job is VALUE
+	[ "$(bjobs -noheader -o "$2" "$1")" = "$3" ]
+}
+check "bjobs -o exit_reason gives it too" field_is "$mem" exit_reason \
+	'TERM_MEMLIMIT: job killed after reaching LSF memory usage limit'
 check "bhist -l gives TERM_MEMLIMIT" says bhist "$mem" 'TERM_MEMLIMIT'
 
 # Virtual memory (LSF's SWAP): 400 MB reserved, never touched, limit 100 MB.
@@ -45,6 +50,7 @@ check "bjobs -l: MAX MEM counts both children (>= 50 Mbytes)" \
 check "bjobs -l: AVG MEM" sh -c "bjobs -l $acct | grep -q 'AVG MEM: [0-9.]* Mbytes'"
 check "bjobs -l: MAX PROCS counts the shell and both children" \
 	sh -c "[ \"\$(bjobs -l $acct | sed -n 's/.*MAX PROCS: \([0-9]*\);.*/\1/p')\" -ge 3 ]"
+check "bjobs -o avg_mem" sh -c "bjobs -noheader -o avg_mem $acct | grep -qx '[0-9.]* Mbytes'"
 check "bacct -l: the same accounting" sh -c "bacct -l $acct | grep -q 'MAX PROCS: [3-9]'"
 
 stop_mbd

@@ -42,8 +42,8 @@ check "the ulimit job is done" wait_for 30 state_is "$u" DONE
 check "the queue's STACKLIMIT is ulimit -s" grep -q "s=4096 " "$T/work/ulimit.out"
 check "bsub -C 0: no core file" grep -q "c=0 " "$T/work/ulimit.out"
 check "bsub -c 2: two CPU minutes per process" grep -q "t=120" "$T/work/ulimit.out"
-check "bjobs -l lists the limits it ran with" sh -c "bjobs -l $u | grep -A1 STACKLIMIT | grep -q '4 Mbytes' &&
-	bjobs -l $u | grep -A1 CORELIMIT | grep -q '0 Kbytes' && bjobs -l $u | grep -A1 THREADLIMIT | grep -q 6"
+check "bjobs -l lists the limits it ran with" sh -c "bjobs -l $u | grep -A1 STACKLIMIT | grep -qx ' 4096 K' &&
+	bjobs -l $u | grep -A1 CORELIMIT | grep -qx ' 0 K' && bjobs -l $u | grep -A1 THREADLIMIT | grep -q 6"
 
 st=$(bsub -S 2048 -o "$T/work/stack.out" 'echo "s=$(ulimit -s)"' | job_id_of)
 check "the -S job is done" wait_for 30 state_is "$st" DONE
