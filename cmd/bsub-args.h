@@ -28,6 +28,8 @@
 	"[-b [[month:]day:]hour:minute] [-t [[month:]day:]hour:minute] " \
 	"[-E \"pre_exec\"] [-app profile] [-sp priority] [-L login_shell] " \
 	"[-x] [-We [hour:]minute[/host]] " \
+	"[-v swap_limit] [-F file_limit] [-D data_limit] [-S stack_limit] " \
+	"[-C core_limit] [-p process_limit] [-T thread_limit] " \
 	"[-I | -Ip | -Is [-tty]] " \
 	"[command [argument ...]]"
 

@@ -118,10 +118,11 @@ static void
 deadline_exit_one(Build *b, const SchedDecision *d)
 {
 	Job *j = g_ptr_array_index(b->pending_jobs, d->job);
+	JobOutcome out = { 0, 0, NULL, DEADLINE_TERM };
 
 	log_info("job %" G_GUINT64_FORMAT "[%u]: termination time passed while "
 	    "pending: exits", j->id, j->index);
-	(void)commit_job_status(b->m, j, JS_EXIT, NULL, DEADLINE_REASON);
+	(void)commit_job_status(b->m, j, JS_EXIT, &out, NULL);
 }
 
 static void
