@@ -10,6 +10,7 @@ noinst_LIBRARIES += %reldir%/libbscmd.a
 	%reldir%/bjobs-format.c %reldir%/bjobs-format.h \
 	%reldir%/bjobs-fields.c %reldir%/bjobs-fields.h %reldir%/bjobs-custom.c \
 	%reldir%/bjobs-summary.c \
+	%reldir%/cmd-fields.c %reldir%/cmd-fields.h \
 	%reldir%/bqueues-format.c %reldir%/bqueues-format.h \
 	%reldir%/bhosts-format.c %reldir%/busers-format.c \
 	%reldir%/blimits-format.c \
