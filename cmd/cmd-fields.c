@@ -217,3 +217,75 @@ cmd_json_string(GString *out, const char *s)
 	}
 	g_string_append_c(out, '"');
 }
+
+const CmdFieldDef *
+cmd_field_def_find(const CmdFieldDef *table, gsize n, const char *name)
+{
+	for (gsize i = 0; i < n; i++) {
+		g_auto(GStrv) names = g_strsplit(table[i].names, " ", -1);
+
+		for (char **nm = names; *nm != NULL; nm++)
+			if (g_ascii_strcasecmp(*nm, name) == 0)
+				return &table[i];
+	}
+	return NULL;
+}
+
+static const CmdFieldDef *
+def_of(const CmdFields *f, guint i)
+{
+	return g_array_index(f->fields, CmdField, i).def;
+}
+
+void
+cmd_fields_print(GString *out, const CmdFields *f, gboolean noheader,
+		 const void *const *recs, gsize n)
+{
+	guint nf = f->fields->len;
+
+	for (guint i = 0; !noheader && i < nf; i++) {
+		cmd_fields_cell(out, &g_array_index(f->fields, CmdField, i),
+				def_of(f, i)->header, CMD_FIT_CUT, i + 1 == nf);
+		g_string_append(out, i + 1 < nf ? f->delimiter : "\n");
+	}
+	for (gsize k = 0; k < n; k++)
+		for (guint i = 0; i < nf; i++) {
+			g_autoptr(GString) v = g_string_new(NULL);
+
+			if (!def_of(f, i)->get(v, recs[k]))
+				g_string_assign(v, "-");
+			cmd_fields_cell(out,
+					&g_array_index(f->fields, CmdField, i),
+					v->str, CMD_FIT_CUT, i + 1 == nf);
+			g_string_append(out, i + 1 < nf ? f->delimiter : "\n");
+		}
+}
+
+void
+cmd_fields_json(GString *out, const CmdFields *f, const char *command,
+		const char *count_key, const void *const *recs, gsize n)
+{
+	guint nf = f->fields->len;
+
+	g_string_append(out, "{\n  \"COMMAND\":");
+	cmd_json_string(out, command);
+	g_string_append(out, ",\n  ");
+	cmd_json_string(out, count_key);
+	g_string_append_printf(out, ":%zu,\n  \"RECORDS\":[\n", n);
+	for (gsize k = 0; k < n; k++) {
+		g_string_append(out, "    {\n");
+		for (guint i = 0; i < nf; i++) {
+			g_autoptr(GString) v = g_string_new(NULL);
+
+			if (!def_of(f, i)->get(v, recs[k]))
+				g_string_truncate(v, 0);
+			g_string_append(out, "      ");
+			cmd_json_string(out, def_of(f, i)->header);
+			g_string_append_c(out, ':');
+			cmd_json_string(out, v->str);
+			g_string_append(out, i + 1 < nf ? ",\n" : "\n");
+		}
+		g_string_append(out, k + 1 < n ? "    },\n" : "    }\n");
+	}
+	g_string_append(out, "  ]\n}\n");
+}

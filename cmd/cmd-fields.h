@@ -55,4 +55,27 @@ void cmd_fields_mem(GString *v, int unit, guint64 kb);
 /* s as a JSON string, quotes included. */
 void cmd_json_string(GString *out, const char *s);
 
+/*
+ * A plain field table, for commands whose fields need nothing but their
+ * record (bqueues, bhosts): get appends the value, FALSE when there is
+ * none ("-" in custom output, "" in JSON).
+ */
+typedef struct {
+	const char *names;     /* blank-separated: name then aliases */
+	const char *header;    /* column header and JSON key */
+	guint width;           /* LSF's recommended width */
+	gboolean (*get)(GString *v, const void *rec);
+} CmdFieldDef;
+
+/* The entry of table[0..n) named name (or by an alias), or NULL. */
+const CmdFieldDef *cmd_field_def_find(const CmdFieldDef *table, gsize n,
+				      const char *name);
+/* Custom output of records over CmdFieldDef fields, header unless
+ * noheader. */
+void cmd_fields_print(GString *out, const CmdFields *f, gboolean noheader,
+		      const void *const *recs, gsize n);
+/* LSF's -json document: {"COMMAND":command, count_key:n, "RECORDS":[...]}. */
+void cmd_fields_json(GString *out, const CmdFields *f, const char *command,
+		     const char *count_key, const void *const *recs, gsize n);
+
 #endif

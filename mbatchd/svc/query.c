@@ -169,7 +169,7 @@ svc_jobs(Basalt__BatchService_Service *svc, const Basalt__JobQuery *req,
 
 /* Slots by state per queue, as bqueues counts them (a 4-slot job is 4). */
 typedef struct {
-	guint pend, run, susp;
+	guint pend, run, susp, ususp, ssusp;
 } Counts;
 
 /* Every queue's counts from one pass over the jobs: queue -> Counts. */
@@ -197,8 +197,11 @@ count_queues(Manager *m)
 			n->pend += (guint)job_slots(j);
 		else if (j->state == JS_RUN || j->state == JS_UNKWN)
 			n->run += (guint)job_slots(j);
-		else if (j->state == JS_USUSP || j->state == JS_SSUSP)
+		else if (j->state == JS_USUSP || j->state == JS_SSUSP) {
 			n->susp += (guint)job_slots(j);
+			*(j->state == JS_USUSP ? &n->ususp : &n->ssusp) +=
+			    (guint)job_slots(j);
+		}
 	}
 	return by_queue;
 }
@@ -322,7 +325,68 @@ queue_params(Manager *m, const BsQueueConf *q, GHashTable *counts)
 		g_ptr_array_add(p, g_strdup_printf("POST_EXEC = %s", q->post_exec));
 	if (q->res_req != NULL)
 		g_ptr_array_add(p, g_strdup_printf("RES_REQ = %s", q->res_req));
+	if (q->fairshare != NULL) {
+		g_autoptr(GString) fs = g_string_new("FAIRSHARE = USER_SHARES[");
+
+		for (guint i = 0; i < q->fairshare->len; i++) {
+			const BsShare *sh = g_ptr_array_index(q->fairshare, i);
+
+			g_string_append_printf(fs, "[%s, %d]", sh->name, sh->shares);
+		}
+		g_string_append_c(fs, ']');
+		g_ptr_array_add(p, g_string_free(g_steal_pointer(&fs), FALSE));
+	}
 	return p;
+}
+
+/*
+ * bqueues -u: "all" selects the queues open to every user; a user group
+ * the queues that name it (or every user); a user the queues that accept
+ * that user's jobs, as at submission.
+ */
+static gboolean
+queue_for_user(Manager *m, const BsQueueConf *q, const char *user)
+{
+	if (user == NULL || user[0] == '\0' || q->users == NULL)
+		return TRUE;
+	if (strcmp(user, "all") == 0 ||
+	    bs_config_user_group(m->cfg, user) != NULL)
+		return g_strv_contains((const char *const *)q->users, user) ||
+		    g_strv_contains((const char *const *)q->users, "all");
+	return svc_queue_accepts_user(m, q, user);
+}
+
+/*
+ * bqueues -m: "all" selects the queues that use every host (HOSTS unset
+ * or all); a host group the queues that can use any of its hosts; a host
+ * the queues that can dispatch to it.
+ */
+static gboolean
+queue_for_host(Manager *m, const BsQueueConf *q, const char *host)
+{
+	g_auto(GStrv) hosts = NULL;
+	g_auto(GStrv) members = NULL;
+
+	if (host == NULL || host[0] == '\0')
+		return TRUE;
+	if (strcmp(host, "all") == 0) {
+		for (guint i = 0; q->hosts != NULL && i < q->hosts->len; i++) {
+			const BsHostRef *r = g_ptr_array_index(q->hosts, i);
+
+			if (strcmp(r->name, "all") == 0 && !r->exclude)
+				return TRUE;
+		}
+		return q->hosts == NULL;
+	}
+	hosts = bs_config_queue_hosts(m->cfg, q);
+	members = bs_config_host_group_expand(m->cfg, host);
+	if (members == NULL)
+		return hosts != NULL &&
+		    g_strv_contains((const char *const *)hosts, host);
+	for (guint i = 0; hosts != NULL && members[i] != NULL; i++)
+		if (g_strv_contains((const char *const *)hosts, members[i]))
+			return TRUE;
+	return FALSE;
 }
 
 /* The names of a request as a set, NULL for none: one lookup per
@@ -365,6 +429,13 @@ svc_queues(Basalt__BatchService_Service *svc, const Basalt__QueueQuery *req,
 			    req->names[i]);
 			break;
 		}
+	if (reply.error == NULL && req->host != NULL && req->host[0] != '\0' &&
+	    strcmp(req->host, "all") != 0 &&
+	    bs_config_cluster_host(m->cfg, req->host) == NULL &&
+	    bs_config_host_group(m->cfg, req->host) == NULL)
+		reply.error = svc_error(E(NO_HOST),
+		    "%s: Bad host name, host group name or cluster name",
+		    req->host);
 	reply.queues = g_new(Basalt__QueueInfo *, queues->len);
 	for (guint i = 0; reply.error == NULL && i < queues->len; i++) {
 		const BsQueueConf *q = g_ptr_array_index(queues, i);
@@ -374,7 +445,8 @@ svc_queues(Basalt__BatchService_Service *svc, const Basalt__QueueQuery *req,
 		    bs_conf_windows_open(q->run_window, now);
 		Counts n;
 
-		if (!named(names, q->name))
+		if (!named(names, q->name) || !queue_for_user(m, q, req->user) ||
+		    !queue_for_host(m, q, req->host))
 			continue;
 		basalt__queue_info__init(qi);
 		queue_counts(counts, q->name, &n);
@@ -390,6 +462,8 @@ svc_queues(Basalt__BatchService_Service *svc, const Basalt__QueueQuery *req,
 		qi->pend = n.pend;
 		qi->run = n.run;
 		qi->susp = n.susp;
+		qi->ususp = n.ususp;
+		qi->ssusp = n.ssusp;
 		qi->njobs = n.pend + n.run + n.susp;
 		qi->description = q->description != NULL ? q->description : "";
 		if (req->detail) {

@@ -58,6 +58,9 @@ INTEGRATION_TESTS += \
 	%reldir%/t0752-bjobs-select.sh \
 	%reldir%/t0753-lsid.sh \
 	%reldir%/t0754-bjobs-name-sight.sh
+# Issue 15: status commands (bqueues, bhosts, bslots, ... as LSF 10.1).
+INTEGRATION_TESTS += \
+	%reldir%/t0810-bqueues-o.sh
 # Issue 12: slot reservation and backfill.
 INTEGRATION_TESTS += \
 	%reldir%/t0330-reserve.sh
