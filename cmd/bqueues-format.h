@@ -34,6 +34,13 @@ void bhosts_format_table(GString *out, const Basalt__HostList *l,
 			 gboolean wide);
 /* bhosts -l: per host the detailed status, counters and load. */
 void bhosts_format_long(GString *out, const Basalt__HostList *l);
+/* bhosts -o / -json (bhosts-fields.c): spec NULL means the default
+ * listing's columns. */
+CmdFields *bhosts_fields_parse(const char *spec, GError **error);
+void bhosts_format_custom(GString *out, const CmdFields *f,
+			  const Basalt__HostList *l, gboolean noheader);
+void bhosts_format_json(GString *out, const CmdFields *f,
+			const Basalt__HostList *l);
 
 /* USER/GROUP JL/P MAX NJOBS PEND RUN SSUSP USUSP RSV */
 /* blimits: usage rows (LSF's INTERNAL RESOURCE LIMITS) and -c. */

@@ -12,7 +12,7 @@ noinst_LIBRARIES += %reldir%/libbscmd.a
 	%reldir%/bjobs-summary.c \
 	%reldir%/cmd-fields.c %reldir%/cmd-fields.h \
 	%reldir%/bqueues-format.c %reldir%/bqueues-format.h \
-	%reldir%/bqueues-fields.c \
+	%reldir%/bqueues-fields.c %reldir%/bhosts-fields.c \
 	%reldir%/bhosts-format.c %reldir%/busers-format.c \
 	%reldir%/blimits-format.c \
 	%reldir%/bparams-format.c \

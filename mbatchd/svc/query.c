@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "mbatchd/mbd-reserve.h"
+#include "mbatchd/mbd-snapshot.h"
+#include "mbatchd/sched/pass.h"
 #include "mbatchd/svc/svc.h"
 
 #define E(code) BASALT__ERROR_CODE__ERROR_CODE_##code
@@ -582,6 +584,16 @@ hosts_wanted(Manager *m, const Basalt__HostQuery *req)
 	return set;
 }
 
+/* bhosts -R: the scheduler's own test, on the figures it would read. */
+static gboolean
+host_satisfies(Manager *m, const char *name, guint ncpus, const BsResReq *rr)
+{
+	SchedHost h = { .name = name, .ncpus = (int)ncpus };
+
+	snapshot_host_resources(m, &h);
+	return sched_resreq_host_ok(rr, &h);
+}
+
 void
 svc_hosts(Basalt__BatchService_Service *svc, const Basalt__HostQuery *req,
     Basalt__HostList_Closure closure, void *call)
@@ -593,6 +605,7 @@ svc_hosts(Basalt__BatchService_Service *svc, const Basalt__HostQuery *req,
 	GDateTime *now = g_date_time_new_now_local();
 	GHashTable *counts = count_hosts(m);
 	GHashTable *wanted = hosts_wanted(m, req);
+	g_autoptr(BsResReq) rr = NULL;
 	g_autoptr(GHashTable) checked = g_hash_table_new(g_str_hash, g_str_equal);
 
 	for (size_t i = 0; i < req->n_names; i++) {
@@ -609,6 +622,15 @@ svc_hosts(Basalt__BatchService_Service *svc, const Basalt__HostQuery *req,
 			break;
 		}
 	}
+	if (reply.error == NULL && req->res_req != NULL &&
+	    req->res_req[0] != '\0') {
+		g_autoptr(GError) err = NULL;
+
+		rr = bs_resreq_parse(req->res_req, &err);
+		if (rr == NULL)
+			reply.error = svc_error(E(BAD_REQUEST), "%s",
+			    err->message);
+	}
 	reply.hosts = g_new(Basalt__HostInfo *, hosts->len);
 	for (guint i = 0; reply.error == NULL && i < hosts->len; i++) {
 		const BsClusterHost *ch = g_ptr_array_index(hosts, i);
@@ -618,6 +640,8 @@ svc_hosts(Basalt__BatchService_Service *svc, const Basalt__HostQuery *req,
 		guint ncpus = l != NULL && l->ncpus > 0 ? l->ncpus : 1;
 
 		if (!ch->server || (wanted != NULL && !g_hash_table_contains(wanted, ch->name)))
+			continue;
+		if (rr != NULL && !host_satisfies(m, ch->name, ncpus, rr))
 			continue;
 		basalt__host_info__init(hi);
 		hi->name = ch->name;
