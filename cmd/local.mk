@@ -60,7 +60,10 @@ bin_PROGRAMS += \
 	%reldir%/bpeek \
 	%reldir%/badmin \
 	%reldir%/bhist \
-	%reldir%/bacct
+	%reldir%/bacct \
+	%reldir%/bugroup \
+	%reldir%/bmgroup \
+	%reldir%/bapp
 %canon_reldir%_bsub_SOURCES = %reldir%/bsub.c
 %canon_reldir%_bsub_LDADD = $(CMD_PROG_LIBS)
 %canon_reldir%_bjobs_SOURCES = %reldir%/bjobs.c
@@ -125,3 +128,19 @@ HIST_PROG_LIBS = cmd/libbscmdmain.a lib/api/libbsapi.a lib/auth/libbsauth.a \
 	%reldir%/hist-io.c %reldir%/hist-io.h
 %canon_reldir%_bacct_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_bacct_LDADD = $(HIST_PROG_LIBS)
+
+# bugroup, bmgroup and bapp show the configuration files (cmd-conf.c):
+# no BatchService call lists groups or profiles.
+CONF_PROG_LIBS = cmd/libbscmdmain.a lib/api/libbsapi.a lib/auth/libbsauth.a \
+	lib/rpc/libbsrpc.a cmd/libbscmd.a lib/conf/libbsconf.a \
+	lib/resreq/libbsresreq.a proto/libbsproto.a lib/util/libbsutil.a \
+	$(CMD_DEP_LIBS) $(MUNGE_LIBS) -lm
+%canon_reldir%_bugroup_SOURCES = %reldir%/bugroup.c \
+	%reldir%/cmd-conf.c %reldir%/cmd-conf.h
+%canon_reldir%_bugroup_LDADD = $(CONF_PROG_LIBS)
+%canon_reldir%_bmgroup_SOURCES = %reldir%/bmgroup.c \
+	%reldir%/cmd-conf.c %reldir%/cmd-conf.h
+%canon_reldir%_bmgroup_LDADD = $(CONF_PROG_LIBS)
+%canon_reldir%_bapp_SOURCES = %reldir%/bapp.c \
+	%reldir%/cmd-conf.c %reldir%/cmd-conf.h
+%canon_reldir%_bapp_LDADD = $(CONF_PROG_LIBS)

@@ -27,6 +27,9 @@ dist_man_MANS += \
 	%reldir%/man1/busers.1 \
 	%reldir%/man1/blimits.1 \
 	%reldir%/man1/lsid.1 \
+	%reldir%/man1/bugroup.1 \
+	%reldir%/man1/bmgroup.1 \
+	%reldir%/man1/bapp.1 \
 	%reldir%/man1/bkill.1 \
 	%reldir%/man1/bstop.1 \
 	%reldir%/man1/bresume.1 \

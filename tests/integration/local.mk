@@ -61,7 +61,8 @@ INTEGRATION_TESTS += \
 # Issue 15: status commands (bqueues, bhosts, bslots, ... as LSF 10.1).
 INTEGRATION_TESTS += \
 	%reldir%/t0810-bqueues-o.sh \
-	%reldir%/t0811-bhosts-o.sh
+	%reldir%/t0811-bhosts-o.sh \
+	%reldir%/t0812-groups-app.sh
 # Issue 12: slot reservation and backfill.
 INTEGRATION_TESTS += \
 	%reldir%/t0330-reserve.sh
