@@ -63,7 +63,8 @@ bin_PROGRAMS += \
 	%reldir%/bacct \
 	%reldir%/bugroup \
 	%reldir%/bmgroup \
-	%reldir%/bapp
+	%reldir%/bapp \
+	%reldir%/bjdepinfo
 %canon_reldir%_bsub_SOURCES = %reldir%/bsub.c
 %canon_reldir%_bsub_LDADD = $(CMD_PROG_LIBS)
 %canon_reldir%_bjobs_SOURCES = %reldir%/bjobs.c
@@ -144,3 +145,8 @@ CONF_PROG_LIBS = cmd/libbscmdmain.a lib/api/libbsapi.a lib/auth/libbsauth.a \
 %canon_reldir%_bapp_SOURCES = %reldir%/bapp.c \
 	%reldir%/cmd-conf.c %reldir%/cmd-conf.h
 %canon_reldir%_bapp_LDADD = $(CONF_PROG_LIBS)
+%canon_reldir%_bjdepinfo_SOURCES = %reldir%/bjdepinfo.c
+%canon_reldir%_bjdepinfo_LDADD = cmd/libbscmdmain.a lib/api/libbsapi.a \
+	lib/auth/libbsauth.a lib/rpc/libbsrpc.a cmd/libbscmd.a \
+	lib/job/libbsjob.a lib/resreq/libbsresreq.a proto/libbsproto.a \
+	lib/util/libbsutil.a $(CMD_DEP_LIBS) $(MUNGE_LIBS) -lm
