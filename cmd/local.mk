@@ -64,7 +64,8 @@ bin_PROGRAMS += \
 	%reldir%/bugroup \
 	%reldir%/bmgroup \
 	%reldir%/bapp \
-	%reldir%/bjdepinfo
+	%reldir%/bjdepinfo \
+	%reldir%/bslots
 %canon_reldir%_bsub_SOURCES = %reldir%/bsub.c
 %canon_reldir%_bsub_LDADD = $(CMD_PROG_LIBS)
 %canon_reldir%_bjobs_SOURCES = %reldir%/bjobs.c
@@ -150,3 +151,5 @@ CONF_PROG_LIBS = cmd/libbscmdmain.a lib/api/libbsapi.a lib/auth/libbsauth.a \
 	lib/auth/libbsauth.a lib/rpc/libbsrpc.a cmd/libbscmd.a \
 	lib/job/libbsjob.a lib/resreq/libbsresreq.a proto/libbsproto.a \
 	lib/util/libbsutil.a $(CMD_DEP_LIBS) $(MUNGE_LIBS) -lm
+%canon_reldir%_bslots_SOURCES = %reldir%/bslots.c
+%canon_reldir%_bslots_LDADD = $(CMD_PROG_LIBS)

@@ -31,6 +31,7 @@ dist_man_MANS += \
 	%reldir%/man1/bmgroup.1 \
 	%reldir%/man1/bapp.1 \
 	%reldir%/man1/bjdepinfo.1 \
+	%reldir%/man1/bslots.1 \
 	%reldir%/man1/bkill.1 \
 	%reldir%/man1/bstop.1 \
 	%reldir%/man1/bresume.1 \

@@ -63,7 +63,8 @@ INTEGRATION_TESTS += \
 	%reldir%/t0810-bqueues-o.sh \
 	%reldir%/t0811-bhosts-o.sh \
 	%reldir%/t0812-groups-app.sh \
-	%reldir%/t0813-bjdepinfo.sh
+	%reldir%/t0813-bjdepinfo.sh \
+	%reldir%/t0814-bslots.sh
 # Issue 12: slot reservation and backfill.
 INTEGRATION_TESTS += \
 	%reldir%/t0330-reserve.sh
