@@ -64,7 +64,8 @@ INTEGRATION_TESTS += \
 	%reldir%/t0811-bhosts-o.sh \
 	%reldir%/t0812-groups-app.sh \
 	%reldir%/t0813-bjdepinfo.sh \
-	%reldir%/t0814-bslots.sh
+	%reldir%/t0814-bslots.sh \
+	%reldir%/t0815-bacct-opts.sh
 # Issue 12: slot reservation and backfill.
 INTEGRATION_TESTS += \
 	%reldir%/t0330-reserve.sh
