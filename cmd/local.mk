@@ -66,8 +66,9 @@ bin_PROGRAMS += \
 	%reldir%/bapp \
 	%reldir%/bjdepinfo \
 	%reldir%/bslots
-%canon_reldir%_bsub_SOURCES = %reldir%/bsub.c
-%canon_reldir%_bsub_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_bsub_SOURCES = %reldir%/bsub.c \
+	%reldir%/bsub-interactive.c %reldir%/bsub-interactive.h
+%canon_reldir%_bsub_LDADD = lib/iact/libbsiact.a $(CMD_PROG_LIBS)
 %canon_reldir%_bjobs_SOURCES = %reldir%/bjobs.c
 %canon_reldir%_bjobs_LDADD = $(CMD_PROG_LIBS)
 %canon_reldir%_bqueues_SOURCES = %reldir%/bqueues.c
@@ -153,3 +154,12 @@ CONF_PROG_LIBS = cmd/libbscmdmain.a lib/api/libbsapi.a lib/auth/libbsauth.a \
 	lib/util/libbsutil.a $(CMD_DEP_LIBS) $(MUNGE_LIBS) -lm
 %canon_reldir%_bslots_SOURCES = %reldir%/bslots.c
 %canon_reldir%_bslots_LDADD = $(CMD_PROG_LIBS)
+
+# blaunch: tasks of a parallel job on the hosts of its allocation, through
+# each host's sbatchd (its task port).  It serves TaskIoService on its
+# connections, so it runs the main-loop side of lib/rpc.
+bin_PROGRAMS += %reldir%/blaunch
+%canon_reldir%_blaunch_SOURCES = %reldir%/blaunch.c
+%canon_reldir%_blaunch_LDADD = lib/api/libbsapi.a lib/auth/libbsauth.a \
+	$(BSRPC_LIBS) $(MUNGE_LIBS)
+$(%canon_reldir%_blaunch_OBJECTS): $(PROTO_GEN_H)
