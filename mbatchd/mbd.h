@@ -86,6 +86,7 @@ typedef struct Manager {
 	gboolean storage_failed;  /* the last sync failed: refuse new work */
 	char *storage_error;
 	gint64 storage_retry_at;
+	struct AcctLog *acct;     /* lsb.acct (mbd-acct.c) */
 
 	/* Slot pools (mbd-usage.c, mbd-dispatch.c): decayed slot-seconds per
 	 * queue, and what the last pass deserved each queue. */

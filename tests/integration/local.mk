@@ -57,6 +57,9 @@ INTEGRATION_TESTS += \
 	%reldir%/t0752-bjobs-select.sh \
 	%reldir%/t0753-lsid.sh \
 	%reldir%/t0754-bjobs-name-sight.sh
+# Issue 15: accounting files and cluster commands for tools written for LSF.
+INTEGRATION_TESTS += \
+	%reldir%/t0790-lsb-acct.sh
 # Issue 12: slot reservation and backfill.
 INTEGRATION_TESTS += \
 	%reldir%/t0330-reserve.sh
