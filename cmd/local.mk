@@ -14,6 +14,7 @@ noinst_LIBRARIES += %reldir%/libbscmd.a
 	%reldir%/bhosts-format.c %reldir%/busers-format.c \
 	%reldir%/blimits-format.c \
 	%reldir%/bparams-format.c \
+	%reldir%/ls-format.c %reldir%/ls-format.h \
 	%reldir%/effective-format.c %reldir%/effective-format.h \
 	%reldir%/pb.h
 
@@ -47,6 +48,11 @@ bin_PROGRAMS += \
 	%reldir%/busers \
 	%reldir%/blimits \
 	%reldir%/lsid \
+	%reldir%/lsclusters \
+	%reldir%/lshosts \
+	%reldir%/lsload \
+	%reldir%/lsinfo \
+	%reldir%/lsadmin \
 	%reldir%/bkill \
 	%reldir%/bstop \
 	%reldir%/bresume \
@@ -75,6 +81,27 @@ bin_PROGRAMS += \
 %canon_reldir%_blimits_LDADD = $(CMD_PROG_LIBS)
 %canon_reldir%_lsid_SOURCES = %reldir%/lsid.c
 %canon_reldir%_lsid_LDADD = $(CMD_PROG_LIBS)
+# lsclusters, lshosts, lsload: one source, three programs (ls-hostcmd.c).
+%canon_reldir%_lsclusters_SOURCES = %reldir%/ls-hostcmd.c
+%canon_reldir%_lsclusters_CPPFLAGS = $(AM_CPPFLAGS) -DLS_CMD=1
+%canon_reldir%_lsclusters_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_lshosts_SOURCES = %reldir%/ls-hostcmd.c
+%canon_reldir%_lshosts_CPPFLAGS = $(AM_CPPFLAGS) -DLS_CMD=2
+%canon_reldir%_lshosts_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_lsload_SOURCES = %reldir%/ls-hostcmd.c
+%canon_reldir%_lsload_CPPFLAGS = $(AM_CPPFLAGS) -DLS_CMD=3
+%canon_reldir%_lsload_LDADD = $(CMD_PROG_LIBS)
+# lsinfo reads lsf.shared; lsadmin showconf lim reads lsf.conf.
+%canon_reldir%_lsinfo_SOURCES = %reldir%/lsinfo.c
+%canon_reldir%_lsinfo_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_lsinfo_LDADD = cmd/libbscmdmain.a lib/api/libbsapi.a \
+	lib/auth/libbsauth.a lib/rpc/libbsrpc.a cmd/libbscmd.a \
+	lib/conf/libbsconf.a proto/libbsproto.a lib/util/libbsutil.a \
+	$(CMD_DEP_LIBS) $(MUNGE_LIBS)
+%canon_reldir%_lsadmin_SOURCES = %reldir%/lsadmin.c %reldir%/showconf.c \
+	%reldir%/showconf.h
+%canon_reldir%_lsadmin_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_lsadmin_LDADD = $(%canon_reldir%_lsinfo_LDADD)
 %canon_reldir%_bkill_SOURCES = %reldir%/bkill.c
 %canon_reldir%_bkill_LDADD = $(CMD_PROG_LIBS)
 %canon_reldir%_bstop_SOURCES = %reldir%/bstop.c
@@ -94,7 +121,8 @@ bin_PROGRAMS += \
 %canon_reldir%_bpeek_SOURCES = %reldir%/bpeek.c
 %canon_reldir%_bpeek_LDADD = $(CMD_PROG_LIBS)
 %canon_reldir%_badmin_SOURCES = %reldir%/badmin.c \
-	%reldir%/hist-io.c %reldir%/hist-io.h
+	%reldir%/hist-io.c %reldir%/hist-io.h \
+	%reldir%/showconf.c %reldir%/showconf.h
 # ckconfig without a running mbatchd loads the configuration itself;
 # `journal check|salvage` work on the journal files with lib/journal.
 %canon_reldir%_badmin_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)

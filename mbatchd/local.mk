@@ -58,7 +58,7 @@ sbin_PROGRAMS += %reldir%/mbatchd
 	%reldir%/svc/svc.h %reldir%/svc/common.c %reldir%/svc/submit.c \
 	%reldir%/svc/query.c %reldir%/svc/control.c %reldir%/svc/admin.c \
 	%reldir%/svc/select.c %reldir%/svc/bounds.c %reldir%/svc/sight.c \
-	%reldir%/svc/history.c \
+	%reldir%/svc/history.c %reldir%/svc/showconf.c \
 	%reldir%/svc/limits.c
 %canon_reldir%_mbatchd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_mbatchd_LDADD = %reldir%/libbseffective.a \

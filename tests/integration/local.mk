@@ -60,7 +60,8 @@ INTEGRATION_TESTS += \
 # Issue 15: accounting files and cluster commands for tools written for LSF.
 INTEGRATION_TESTS += \
 	%reldir%/t0790-lsb-acct.sh \
-	%reldir%/t0791-profile-lsf.sh
+	%reldir%/t0791-profile-lsf.sh \
+	%reldir%/t0792-ls-cmds.sh
 # Issue 12: slot reservation and backfill.
 INTEGRATION_TESTS += \
 	%reldir%/t0330-reserve.sh
