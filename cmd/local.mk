@@ -53,6 +53,7 @@ bin_PROGRAMS += \
 	%reldir%/lsload \
 	%reldir%/lsinfo \
 	%reldir%/lsadmin \
+	%reldir%/bwait \
 	%reldir%/bkill \
 	%reldir%/bstop \
 	%reldir%/bresume \
@@ -91,6 +92,8 @@ bin_PROGRAMS += \
 %canon_reldir%_lsload_SOURCES = %reldir%/ls-hostcmd.c
 %canon_reldir%_lsload_CPPFLAGS = $(AM_CPPFLAGS) -DLS_CMD=3
 %canon_reldir%_lsload_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_bwait_SOURCES = %reldir%/bwait.c
+%canon_reldir%_bwait_LDADD = $(CMD_PROG_LIBS)
 # lsinfo reads lsf.shared; lsadmin showconf lim reads lsf.conf.
 %canon_reldir%_lsinfo_SOURCES = %reldir%/lsinfo.c
 %canon_reldir%_lsinfo_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)

@@ -33,6 +33,7 @@ dist_man_MANS += \
 	%reldir%/man1/lshosts.1 \
 	%reldir%/man1/lsload.1 \
 	%reldir%/man1/lsinfo.1 \
+	%reldir%/man1/bwait.1 \
 	%reldir%/man1/bkill.1 \
 	%reldir%/man1/bstop.1 \
 	%reldir%/man1/bresume.1 \

@@ -59,6 +59,7 @@ sbin_PROGRAMS += %reldir%/mbatchd
 	%reldir%/svc/query.c %reldir%/svc/control.c %reldir%/svc/admin.c \
 	%reldir%/svc/select.c %reldir%/svc/bounds.c %reldir%/svc/sight.c \
 	%reldir%/svc/history.c %reldir%/svc/showconf.c \
+	%reldir%/svc/wait.c \
 	%reldir%/svc/limits.c
 %canon_reldir%_mbatchd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_mbatchd_LDADD = %reldir%/libbseffective.a \

@@ -113,6 +113,9 @@ void svc_cluster(Basalt__BatchService_Service *svc,
     const Basalt__ClusterInfoRequest *req, Basalt__ClusterInfo_Closure closure,
     void *call);
 /* history.c: journal records for bhist and bacct, a page at a time. */
+/* wait.c: bwait's one evaluation of a condition. */
+void svc_wait(Basalt__BatchService_Service *svc, const Basalt__WaitRequest *req,
+    Basalt__WaitReply_Closure closure, void *call);
 void svc_history(Basalt__BatchService_Service *svc,
     const Basalt__HistoryRequest *req, Basalt__HistoryPage_Closure closure,
     void *call);
