@@ -10,7 +10,8 @@ dist_man_MANS += \
 	%reldir%/man5/lsb.resources.5 \
 	%reldir%/man5/lsb.applications.5 \
 	%reldir%/man5/basalt-scenario.5 \
-	%reldir%/man5/lsb.acct.5
+	%reldir%/man5/lsb.acct.5 \
+	%reldir%/man5/lsb.events.5
 
 # Section 8: the daemons.
 dist_man_MANS += %reldir%/man8/mbatchd.8 %reldir%/man8/sbatchd.8 \

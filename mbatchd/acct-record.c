@@ -40,8 +40,8 @@
  * line, so a newline in a script becomes ';' (as LSF shows a script's
  * command) and other control characters a space.
  */
-static void
-put_str(GString *out, const char *s)
+void
+acct_put_str(GString *out, const char *s)
 {
 	g_string_append(out, " \"");
 	for (; s != NULL && *s != '\0'; s++) {
@@ -57,6 +57,12 @@ put_str(GString *out, const char *s)
 			g_string_append_c(out, (char)c);
 	}
 	g_string_append_c(out, '"');
+}
+
+static void
+put_str(GString *out, const char *s)
+{
+	acct_put_str(out, s);
 }
 
 static void

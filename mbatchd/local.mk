@@ -51,6 +51,7 @@ sbin_PROGRAMS += %reldir%/mbatchd
 	%reldir%/mbd.c %reldir%/mbd.h %reldir%/mbd-manager.c \
 	%reldir%/mbd-events.c %reldir%/mbd-journal.c %reldir%/mbd-hosts.c \
 	%reldir%/mbd-acct.h %reldir%/mbd-acct.c %reldir%/acct-record.c \
+	%reldir%/events-record.c \
 	%reldir%/mbd-snapshot.h %reldir%/mbd-snapshot.c %reldir%/mbd-dispatch.c \
 	%reldir%/mbd-reserve.h %reldir%/mbd-reserve.c \
 	%reldir%/mbd-usage.c %reldir%/mbd-auth.c \

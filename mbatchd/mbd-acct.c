@@ -1,6 +1,10 @@
 /*
  * lsb.acct beside the journal: LSB_SHAREDIR/<cluster>/logdir/lsb.acct, as
- * LSF lays it out, one JOB_FINISH line per run that ended DONE or EXIT.
+ * LSF lays it out, one JOB_FINISH line per run that ended DONE or EXIT;
+ * and, when lsf.conf sets LSB_WRITE_LSB_EVENTS=Y, lsb.events in the same
+ * directory with JOB_NEW, JOB_START and JOB_STATUS lines
+ * (events-record.c).  Both files work the same way, each with its own
+ * mark; what follows says lsb.acct for both.
  *
  * Exactly once, across crashes.  The journal is the truth: a record is
  * made when a DONE/EXIT event is applied (acct_note) and written only
@@ -49,6 +53,7 @@ typedef struct {
 } AcctRec;
 
 struct AcctLog {
+	gboolean events;          /* lsb.events rather than lsb.acct */
 	char *dir;
 	char *path;
 	char *mark_path;
@@ -148,10 +153,10 @@ ensure_fd(const Manager *m, AcctLog *a, GError **err)
 	return TRUE;
 }
 
-gboolean
-acct_open(Manager *m, GError **err)
+static gboolean
+log_open(Manager *m, AcctLog *a, const char *name, GError **err)
 {
-	AcctLog *a = g_new0(AcctLog, 1);
+	g_autofree char *mark = g_strdup_printf(".%s.mark", name);
 	guint64 seq = 0, size = 0;
 	struct stat st;
 
@@ -159,9 +164,8 @@ acct_open(Manager *m, GError **err)
 	g_queue_init(&a->pending);
 	a->dir = g_build_filename(m->sharedir, m->cfg->cluster->name, "logdir",
 	    NULL);
-	a->path = g_build_filename(a->dir, "lsb.acct", NULL);
-	a->mark_path = g_build_filename(a->dir, ".lsb.acct.mark", NULL);
-	m->acct = a;
+	a->path = g_build_filename(a->dir, name, NULL);
+	a->mark_path = g_build_filename(a->dir, mark, NULL);
 	if (g_mkdir_with_parents(a->dir, 0755) != 0) {
 		g_set_error(err, BS_ERROR, BS_ERROR_IO, "cannot create %s: %s",
 		    a->dir, g_strerror(errno));
@@ -181,11 +185,43 @@ acct_open(Manager *m, GError **err)
 			    g_strerror(errno));
 			return FALSE;
 		}
-		log_notice("lsb.acct: cut %" G_GUINT64_FORMAT " bytes written after "
+		log_notice("%s: cut %" G_GUINT64_FORMAT " bytes written after "
 		    "its last mark; they are written again from the journal",
-		    (guint64)st.st_size - size);
+		    name, (guint64)st.st_size - size);
 	}
 	return TRUE;
+}
+
+static gboolean
+want_events(const Manager *m)
+{
+	const char *v = g_hash_table_lookup(m->cfg->lsf->values,
+	    "LSB_WRITE_LSB_EVENTS");
+
+	return v != NULL && (v[0] == 'Y' || v[0] == 'y');
+}
+
+gboolean
+acct_open(Manager *m, GError **err)
+{
+	m->acct = g_new0(AcctLog, 1);
+	if (!log_open(m, m->acct, "lsb.acct", err))
+		return FALSE;
+	if (!want_events(m))
+		return TRUE;
+	m->events = g_new0(AcctLog, 1);
+	m->events->events = TRUE;
+	return log_open(m, m->events, "lsb.events", err);
+}
+
+static void
+queue_rec(AcctLog *a, guint64 seq, GString *text)
+{
+	AcctRec *r = g_new(AcctRec, 1);
+
+	r->seq = seq;
+	r->text = g_string_free(text, FALSE);
+	g_queue_push_tail(&a->pending, r);
 }
 
 void
@@ -195,13 +231,21 @@ acct_note(Manager *m, const Basalt__Event *ev)
 	const Basalt__EvJobStatus *s;
 	const Job *j;
 	GString *text;
-	AcctRec *r;
 
+	/* seq 0: a checkpoint's restatement of a job finished long ago. */
+	if (ev->seq == 0)
+		return;
+	if (m->events != NULL && ev->seq > m->events->mark_seq) {
+		text = g_string_new(NULL);
+		if (events_format(text, ev, m->st))
+			queue_rec(m->events, ev->seq, text);
+		else
+			g_string_free(text, TRUE);
+	}
 	if (a == NULL || ev->body_case != BASALT__EVENT__BODY_JOB_STATUS)
 		return;
 	s = ev->job_status;
-	/* seq 0: a checkpoint's restatement of a job finished long ago. */
-	if ((s->state != JS_DONE && s->state != JS_EXIT) || ev->seq == 0 ||
+	if ((s->state != JS_DONE && s->state != JS_EXIT) ||
 	    ev->seq <= a->mark_seq)
 		return;
 	j = state_job(m->st, s->job_id, s->array_index);
@@ -209,17 +253,13 @@ acct_note(Manager *m, const Basalt__Event *ev)
 		return;
 	text = g_string_new(NULL);
 	acct_format_finish(text, j, ev->time);
-	r = g_new(AcctRec, 1);
-	r->seq = ev->seq;
-	r->text = g_string_free(text, FALSE);
-	g_queue_push_tail(&a->pending, r);
+	queue_rec(a, ev->seq, text);
 }
 
 /* Append the queued records of events <= upto, sync, then mark. */
 static gboolean
-write_upto(Manager *m, guint64 upto, GError **err)
+write_upto(Manager *m, AcctLog *a, guint64 upto, GError **err)
 {
-	AcctLog *a = m->acct;
 	GString *buf = g_string_new(NULL);
 	guint n = 0;
 	struct stat st;
@@ -264,10 +304,9 @@ write_upto(Manager *m, guint64 upto, GError **err)
 	return TRUE;
 }
 
-void
-acct_recovered(Manager *m)
+static void
+log_recovered(Manager *m, AcctLog *a)
 {
-	AcctLog *a = m->acct;
 	guint64 last = journal_next_seq(m) - 1;
 	GError *err = NULL;
 
@@ -275,49 +314,63 @@ acct_recovered(Manager *m)
 		g_queue_clear_full(&a->pending, rec_free);
 		a->mark_seq = last;
 	}
-	if (!write_upto(m, last, &err)) {
-		log_warning("lsb.acct: %s; will retry", err->message);
+	if (!write_upto(m, a, last, &err)) {
+		log_warning("%s: %s; will retry", a->path, err->message);
 		g_error_free(err);
 		a->failing = TRUE;
 	}
 }
 
-gboolean
-acct_flush(Manager *m, guint64 synced_seq)
+void
+acct_recovered(Manager *m)
 {
-	AcctLog *a = m->acct;
+	log_recovered(m, m->acct);
+	if (m->events != NULL)
+		log_recovered(m, m->events);
+}
+
+static gboolean
+log_flush(Manager *m, AcctLog *a, guint64 synced_seq)
+{
 	GError *err = NULL;
 
 	if (a == NULL || g_queue_is_empty(&a->pending))
 		return TRUE;
 	if (((AcctRec *)a->pending.head->data)->seq > synced_seq)
 		return TRUE;
-	if (!write_upto(m, synced_seq, &err)) {
+	if (!write_upto(m, a, synced_seq, &err)) {
 		if (!a->failing)
-			log_warning("lsb.acct: %s; its records wait in memory and "
-			    "the journal keeps their events until it can be written",
+			log_warning("%s; its records wait in memory and the "
+			    "journal keeps their events until it can be written",
 			    err->message);
 		a->failing = TRUE;
 		g_error_free(err);
 		return FALSE;
 	}
 	if (a->failing)
-		log_notice("lsb.acct: writable again");
+		log_notice("%s: writable again", a->path);
 	a->failing = FALSE;
 	return TRUE;
 }
 
 gboolean
-acct_caught_up(const Manager *m)
+acct_flush(Manager *m, guint64 synced_seq)
 {
-	return m->acct == NULL || g_queue_is_empty(&m->acct->pending);
+	gboolean ok = log_flush(m, m->acct, synced_seq);
+
+	return log_flush(m, m->events, synced_seq) && ok;
 }
 
-void
-acct_close(Manager *m)
+gboolean
+acct_caught_up(const Manager *m)
 {
-	AcctLog *a = m->acct;
+	return (m->acct == NULL || g_queue_is_empty(&m->acct->pending)) &&
+	    (m->events == NULL || g_queue_is_empty(&m->events->pending));
+}
 
+static void
+log_close(AcctLog *a)
+{
 	if (a == NULL)
 		return;
 	if (a->fd >= 0)
@@ -327,5 +380,13 @@ acct_close(Manager *m)
 	g_free(a->path);
 	g_free(a->mark_path);
 	g_free(a);
+}
+
+void
+acct_close(Manager *m)
+{
+	log_close(m->acct);
+	log_close(m->events);
 	m->acct = NULL;
+	m->events = NULL;
 }

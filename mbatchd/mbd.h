@@ -87,6 +87,7 @@ typedef struct Manager {
 	char *storage_error;
 	gint64 storage_retry_at;
 	struct AcctLog *acct;     /* lsb.acct (mbd-acct.c) */
+	struct AcctLog *events;   /* lsb.events, NULL unless asked for */
 
 	/* Slot pools (mbd-usage.c, mbd-dispatch.c): decayed slot-seconds per
 	 * queue, and what the last pass deserved each queue. */
