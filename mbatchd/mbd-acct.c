@@ -159,6 +159,7 @@ log_open(Manager *m, AcctLog *a, const char *name, GError **err)
 	g_autofree char *mark = g_strdup_printf(".%s.mark", name);
 	guint64 seq = 0, size = 0;
 	struct stat st;
+	int fd;
 
 	a->fd = -1;
 	g_queue_init(&a->pending);
@@ -176,19 +177,24 @@ log_open(Manager *m, AcctLog *a, const char *name, GError **err)
 		return TRUE;
 	}
 	a->mark_seq = seq;
-	if (lstat(a->path, &st) == 0 && S_ISREG(st.st_mode) &&
+	/* Opened without following a link: only the file itself is cut. */
+	fd = open(a->path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
 	    (guint64)st.st_size > size) {
 		/* Records past the mark: their events are replayed after it. */
-		if (truncate(a->path, (off_t)size) != 0) {
+		if (ftruncate(fd, (off_t)size) != 0) {
 			g_set_error(err, BS_ERROR, BS_ERROR_IO, "cannot cut %s back "
 			    "to %" G_GUINT64_FORMAT " bytes: %s", a->path, size,
 			    g_strerror(errno));
+			close(fd);
 			return FALSE;
 		}
 		log_notice("%s: cut %" G_GUINT64_FORMAT " bytes written after "
 		    "its last mark; they are written again from the journal",
 		    name, (guint64)st.st_size - size);
 	}
+	if (fd >= 0)
+		close(fd);
 	return TRUE;
 }
 
