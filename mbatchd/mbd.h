@@ -16,6 +16,9 @@
  *   mbd-events.c     one-line constructors for the job events
  *   mbd-journal.c    the daemon's use of lib/journal: recovery, group commit
  *                    before the loop sleeps, checkpoints, a full disk
+ *   mbd-acct.c       lsb.acct and lsb.events beside the journal, written
+ *                    after each sync, once across crashes (the records:
+ *                    acct-record.c, events-record.c)
  *   mbd-hosts.c      HostService (sbatchd's link): registration, heartbeats,
  *                    reports, each about one run (instance) of a job
  *   mbd-orders.c     every decision's effect on a host: commit, then send
