@@ -110,6 +110,8 @@ sbd_job_to_host_job(SbdJob *job, Basalt__HostJob *hj, Basalt__ResourceUsage *u)
 	hj->pgid = job->pgid;
 	hj->exit_status = job->exit_status;
 	hj->term_signal = job->term_signal;
+	hj->preexec_failed = job->preexec_failed;
+	hj->postexec_status = job->postexec_status;
 	if (!job->finished && bs_reaper_usage(job->sbd->reaper, job->pgid, &live))
 		job->usage = live;
 	u->utime_us = (guint64)MAX(job->usage.utime_us, 0);
@@ -228,6 +230,8 @@ static void
 job_finish(SbdJob *job, const BsJobEnd *end)
 {
 	g_autofree char *how = bs_exit_describe(&end->exit);
+	g_autofree char *prepost = NULL;
+	g_autofree char *both = NULL;
 	const char *reason = job->kill_reason;
 
 	g_clear_handle_id(&job->runlimit_src, g_source_remove);
@@ -243,6 +247,10 @@ job_finish(SbdJob *job, const BsJobEnd *end)
 	if (end->exit.kind == BS_EXIT_UNKNOWN && reason == NULL)
 		reason = "The exit status of the job is unknown: sbatchd restarted "
 		    "and the job left no status record;";
+	sbd_prepost_finish(job);
+	if ((prepost = sbd_prepost_reason(job)) != NULL)
+		reason = reason != NULL ?
+		    (both = g_strconcat(reason, " ", prepost, NULL)) : prepost;
 	sbd_job_report(job, reason);
 	job_save(job);
 }

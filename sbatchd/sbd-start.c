@@ -186,6 +186,7 @@ typedef struct {
 	char *script_path;
 	char *spool_path;
 	char *cwd;
+	int ia_fd;                /* interactive setup pipe, 0: none */
 } StartPlan;
 
 static void
@@ -196,6 +197,8 @@ plan_clear(StartPlan *p)
 	g_free(p->script_path);
 	g_free(p->spool_path);
 	g_free(p->cwd);
+	if (p->ia_fd > 0)
+		close(p->ia_fd);
 }
 
 static gboolean
@@ -252,6 +255,7 @@ plan_command(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
 		return FALSE;
 	}
 	p->spec.job_starter = req->job_starter && *req->job_starter ? req->job_starter : NULL;
+	sbd_prepost_plan(req, &p->spec);
 	return TRUE;
 }
 
@@ -281,6 +285,12 @@ plan_build(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
 	l->nice = req->nice;
 	l->status_path = job->status_path;
 	l->wrapper = sbd->wrapper;
+	p->ia_fd = sbd_interactive_setup(sbd, req, error);
+	if (p->ia_fd < 0) {
+		p->ia_fd = 0;
+		return FALSE;
+	}
+	l->interactive_fd = p->ia_fd;
 	return plan_command(sbd, job, req, p, error) &&
 	    plan_streams(sbd, job, req->spec, p, error);
 }
@@ -313,6 +323,7 @@ sbd_job_start(Sbd *sbd, const Basalt__StartJobRequest *req, SbdJob **out,
 	SbdJob *job = g_hash_table_lookup(sbd->jobs, key);
 	StartPlan p;
 	pid_t pgid = 0;
+	int step = 0;
 	gboolean ok;
 
 	/* mbatchd asked again (a lost reply): the same run, even finished.
@@ -323,8 +334,10 @@ sbd_job_start(Sbd *sbd, const Basalt__StartJobRequest *req, SbdJob **out,
 	}
 	memset(&p, 0, sizeof p);
 	job = job_new(sbd, req);
+	p.spec.failed_step = &step;
 	ok = plan_build(sbd, job, req, &p, error) && bs_launch(&p.spec, &pgid, error);
 	if (!ok) {
+		sbd_start_classify(sbd, req, step, error);
 		if (p.spool_path != NULL)
 			(void)g_unlink(p.spool_path);
 		(void)g_unlink(job->status_path);
@@ -337,8 +350,35 @@ sbd_job_start(Sbd *sbd, const Basalt__StartJobRequest *req, SbdJob **out,
 	job->uid = p.owner.uid;
 	job->gid = p.owner.gid;
 	job->start_time = g_get_real_time() / G_USEC_PER_SEC;
+	job->env = g_steal_pointer(&p.env);
 	plan_clear(&p);
 	sbd_job_started(job);
 	*out = job;
 	return TRUE;
+}
+
+/* ---- for blaunch tasks (sbd-tasks.c): the same identity and environment */
+
+gboolean
+sbd_start_owner(Sbd *sbd, const Basalt__StartJobRequest *req, char **user,
+    uid_t *uid, gid_t *gid, char **home, GError **error)
+{
+	Owner o;
+
+	memset(&o, 0, sizeof o);
+	if (!resolve_owner(sbd, req, &o, error)) {
+		owner_clear(&o);
+		return FALSE;
+	}
+	*user = g_steal_pointer(&o.user);
+	*home = g_steal_pointer(&o.home);
+	*uid = o.uid;
+	*gid = o.gid;
+	return TRUE;
+}
+
+char **
+sbd_start_env(Sbd *sbd, const Basalt__StartJobRequest *req)
+{
+	return build_env(sbd, req);
 }
