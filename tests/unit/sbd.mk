@@ -27,3 +27,12 @@ TESTS += %reldir%/check_sbd_daemon
 %canon_reldir%_check_sbd_daemon_CFLAGS = $(TEST_CFLAGS)
 %canon_reldir%_check_sbd_daemon_LDADD = sbatchd/libsbdexec.a $(BSRPC_LIBS) $(TEST_LIBS)
 $(%canon_reldir%_check_sbd_daemon_OBJECTS): $(PROTO_GEN_H)
+
+# The limit mapping of sbatchd/job-limits.c: pure functions, no daemon.
+check_PROGRAMS += %reldir%/check_job_limits
+TESTS += %reldir%/check_job_limits
+%canon_reldir%_check_job_limits_SOURCES = %reldir%/check_job_limits.c sbatchd/job-limits.c
+%canon_reldir%_check_job_limits_CPPFLAGS = $(SBD_TEST_CPPFLAGS) -I$(top_srcdir)/sbatchd
+%canon_reldir%_check_job_limits_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_job_limits_LDADD = $(BSRPC_LIBS) $(TEST_LIBS)
+$(%canon_reldir%_check_job_limits_OBJECTS): $(PROTO_GEN_H)
