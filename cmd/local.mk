@@ -17,6 +17,7 @@ noinst_LIBRARIES += %reldir%/libbscmd.a
 	%reldir%/bhosts-format.c %reldir%/busers-format.c \
 	%reldir%/blimits-format.c \
 	%reldir%/bparams-format.c \
+	%reldir%/ls-format.c %reldir%/ls-format.h \
 	%reldir%/effective-format.c %reldir%/effective-format.h \
 	%reldir%/usage-format.c %reldir%/usage-format.h \
 	%reldir%/pb.h
@@ -51,6 +52,12 @@ bin_PROGRAMS += \
 	%reldir%/busers \
 	%reldir%/blimits \
 	%reldir%/lsid \
+	%reldir%/lsclusters \
+	%reldir%/lshosts \
+	%reldir%/lsload \
+	%reldir%/lsinfo \
+	%reldir%/lsadmin \
+	%reldir%/bwait \
 	%reldir%/bkill \
 	%reldir%/bstop \
 	%reldir%/bresume \
@@ -85,6 +92,29 @@ bin_PROGRAMS += \
 %canon_reldir%_blimits_LDADD = $(CMD_PROG_LIBS)
 %canon_reldir%_lsid_SOURCES = %reldir%/lsid.c
 %canon_reldir%_lsid_LDADD = $(CMD_PROG_LIBS)
+# lsclusters, lshosts, lsload: one source, three programs (ls-hostcmd.c).
+%canon_reldir%_lsclusters_SOURCES = %reldir%/ls-hostcmd.c
+%canon_reldir%_lsclusters_CPPFLAGS = $(AM_CPPFLAGS) -DLS_CMD=1
+%canon_reldir%_lsclusters_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_lshosts_SOURCES = %reldir%/ls-hostcmd.c
+%canon_reldir%_lshosts_CPPFLAGS = $(AM_CPPFLAGS) -DLS_CMD=2
+%canon_reldir%_lshosts_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_lsload_SOURCES = %reldir%/ls-hostcmd.c
+%canon_reldir%_lsload_CPPFLAGS = $(AM_CPPFLAGS) -DLS_CMD=3
+%canon_reldir%_lsload_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_bwait_SOURCES = %reldir%/bwait.c
+%canon_reldir%_bwait_LDADD = $(CMD_PROG_LIBS)
+# lsinfo reads lsf.shared; lsadmin showconf lim reads lsf.conf.
+%canon_reldir%_lsinfo_SOURCES = %reldir%/lsinfo.c
+%canon_reldir%_lsinfo_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_lsinfo_LDADD = cmd/libbscmdmain.a lib/api/libbsapi.a \
+	lib/auth/libbsauth.a lib/rpc/libbsrpc.a cmd/libbscmd.a \
+	lib/conf/libbsconf.a proto/libbsproto.a lib/util/libbsutil.a \
+	$(CMD_DEP_LIBS) $(MUNGE_LIBS)
+%canon_reldir%_lsadmin_SOURCES = %reldir%/lsadmin.c %reldir%/showconf.c \
+	%reldir%/showconf.h
+%canon_reldir%_lsadmin_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_lsadmin_LDADD = $(%canon_reldir%_lsinfo_LDADD)
 %canon_reldir%_bkill_SOURCES = %reldir%/bkill.c
 %canon_reldir%_bkill_LDADD = $(CMD_PROG_LIBS)
 %canon_reldir%_bstop_SOURCES = %reldir%/bstop.c
@@ -104,7 +134,8 @@ bin_PROGRAMS += \
 %canon_reldir%_bpeek_SOURCES = %reldir%/bpeek.c
 %canon_reldir%_bpeek_LDADD = $(CMD_PROG_LIBS)
 %canon_reldir%_badmin_SOURCES = %reldir%/badmin.c \
-	%reldir%/hist-io.c %reldir%/hist-io.h
+	%reldir%/hist-io.c %reldir%/hist-io.h \
+	%reldir%/showconf.c %reldir%/showconf.h
 # ckconfig without a running mbatchd loads the configuration itself;
 # `journal check|salvage` work on the journal files with lib/journal.
 %canon_reldir%_badmin_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)

@@ -658,7 +658,16 @@ svc_hosts(Basalt__BatchService_Service *svc, const Basalt__HostQuery *req,
 			hi->r15s = l->load.r15s;
 			hi->r1m = l->load.r1m;
 			hi->r15m = l->load.r15m;
+			hi->ut = l->load.ut;
+			hi->mem_free_kb = l->load.mem_free_kb;
+			hi->swap_free_kb = l->load.swap_free_kb;
+			hi->tmp_free_kb = l->load.tmp_free_kb;
 		}
+		hi->model = ch->model != NULL ? ch->model : "";
+		hi->type = ch->type != NULL ? ch->type : "";
+		hi->resources = ch->resources;
+		hi->n_resources = ch->resources != NULL ?
+		    g_strv_length(ch->resources) : 0;
 		reply.hosts[reply.n_hosts++] = hi;
 	}
 	closure(&reply, call);
@@ -671,8 +680,8 @@ svc_hosts(Basalt__BatchService_Service *svc, const Basalt__HostQuery *req,
 	g_date_time_unref(now);
 }
 
-void
-svc_params(Basalt__BatchService_Service *svc, const Basalt__ParamsQuery *req,
+static void
+params_lsb(Basalt__BatchService_Service *svc, const Basalt__ParamsQuery *req,
     Basalt__ParamsReply_Closure closure, void *call)
 {
 	Manager *m = svc_manager(svc);
@@ -720,6 +729,16 @@ svc_params(Basalt__BatchService_Service *svc, const Basalt__ParamsQuery *req,
 	g_ptr_array_set_free_func(kv, g_free);
 	g_ptr_array_free(kv, TRUE);
 	g_ptr_array_free(strs, TRUE);
+}
+
+void
+svc_params(Basalt__BatchService_Service *svc, const Basalt__ParamsQuery *req,
+    Basalt__ParamsReply_Closure closure, void *call)
+{
+	if (req->lsf_conf)
+		svc_params_lsf_conf(svc_manager(svc), closure, call);
+	else
+		params_lsb(svc, req, closure, call);
 }
 
 void

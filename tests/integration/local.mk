@@ -75,6 +75,13 @@ INTEGRATION_TESTS += \
 	%reldir%/t0813-bjdepinfo.sh \
 	%reldir%/t0814-bslots.sh \
 	%reldir%/t0815-bacct-opts.sh
+# Issue 15: accounting files and cluster commands for tools written for LSF.
+INTEGRATION_TESTS += \
+	%reldir%/t0790-lsb-acct.sh \
+	%reldir%/t0791-profile-lsf.sh \
+	%reldir%/t0792-ls-cmds.sh \
+	%reldir%/t0793-bwait.sh \
+	%reldir%/t0794-lsb-events.sh
 # Issue 12: slot reservation and backfill.
 INTEGRATION_TESTS += \
 	%reldir%/t0330-reserve.sh

@@ -35,3 +35,11 @@ TESTS += $(CMD_TESTS)
 %canon_reldir%_check_cmd_statfields_SOURCES = %reldir%/check_cmd_statfields.c
 %canon_reldir%_check_cmd_statfields_CFLAGS = $(CMD_TEST_CFLAGS)
 %canon_reldir%_check_cmd_statfields_LDADD = $(CMD_TEST_LIBS)
+
+# The cluster information commands' layouts (lshosts, lsload, showconf, lsinfo).
+CMD_LS_TESTS = %reldir%/check_cmd_ls
+check_PROGRAMS += $(CMD_LS_TESTS)
+TESTS += $(CMD_LS_TESTS)
+%canon_reldir%_check_cmd_ls_SOURCES = %reldir%/check_cmd_ls.c
+%canon_reldir%_check_cmd_ls_CFLAGS = $(CMD_TEST_CFLAGS)
+%canon_reldir%_check_cmd_ls_LDADD = $(CMD_TEST_LIBS)
