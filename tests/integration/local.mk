@@ -79,7 +79,8 @@ INTEGRATION_TESTS += \
 INTEGRATION_TESTS += \
 	%reldir%/t0830-engine-nextflow.sh \
 	%reldir%/t0831-engine-dask.sh \
-	%reldir%/t0832-engine-parsl.sh
+	%reldir%/t0832-engine-parsl.sh \
+	%reldir%/t0833-engine-snakemake.sh
 # Issue 15: accounting files and cluster commands for tools written for LSF.
 INTEGRATION_TESTS += \
 	%reldir%/t0790-lsb-acct.sh \
