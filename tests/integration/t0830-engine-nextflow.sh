@@ -8,8 +8,8 @@
 #   modules/nextflow/src/main/groovy/nextflow/executor/LsfExecutor.groovy
 #   at commit 0224c5983736da5b860f9d5f940c1b091422d0c8 (getDirectives,
 #   parseJobId, queueStatusCommand, parseQueueStatus, wrapHeader).
-# The task asks cpus 2, memory '512 MB', time '1h', queue 'normal'; per-
-# process memory limits (the default) divide -M by the cpus.
+# The task asks cpus 2, memory '512 MB', disk '100 MB', time '1h', queue
+# 'normal'; per-process memory limits (the default) divide -M by the cpus.
 . "$top_srcdir/tests/lib.sh"
 
 make_cluster vh1
@@ -29,6 +29,7 @@ launcher() {
 #BSUB -W 01:00
 #BSUB -M 256
 #BSUB -R "select[mem>=512] rusage[mem=512]"
+#BSUB -R "select[tmp>=100] rusage[tmp=100]"
 #BSUB -J $2
 # NEXTFLOW TASK: $2
 $3
