@@ -73,6 +73,10 @@ PY
 }
 status_of() { qstat | awk -v id="$1" '$1 == id {print $2}'; }
 status_is() { [ "$(status_of "$1")" = "$2" ]; }
+not_running() {
+	m=$(qstat) || return 1
+	! echo "$m" | grep -q "^$1 RUNNING\$"
+}
 
 # Nextflow learns a task's end from the .exitcode its wrapper writes.
 A="$T/work/3f/a1b2c3"
@@ -94,12 +98,12 @@ check "#BSUB -n 2 and span[hosts=1]: two slots on one host" \
 	sh -c "bjobs -noheader -o 'exec_host' $a | grep -q '^2\*vh1'"
 check "#BSUB -q and -J are honoured" \
 	sh -c "bjobs -noheader -o 'queue job_name' $a | grep -q 'normal *nf-sayHello_1'"
-check "a finished task is not reported RUNNING" sh -c "! qstat | grep -q '^$a RUNNING'"
+check "a finished task is not reported RUNNING" not_running "$a"
 
 bkill "$b" >"$T/bkill.out" 2>&1
 check "bkill ID exits 0" [ $? -eq 0 ]
 check "the killed task leaves Nextflow's RUNNING set" \
-	wait_for 20 sh -c "! qstat | grep -q '^$b RUNNING'"
+	wait_for 20 not_running "$b"
 check "... and is EXIT to LSF" wait_for 20 state_is "$b" EXIT
 check "... without writing its .exitcode" [ ! -e "$B/.exitcode" ]
 done_testing

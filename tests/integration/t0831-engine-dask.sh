@@ -78,7 +78,7 @@ PY
 w1=$(submit)
 check "bsub < script is accepted and the job id parsed" [ -n "$w1" ]
 w2=$(submit)
-check "a second worker is accepted" [ -n "$w2" ] && [ "$w2" != "$w1" ]
+check "a second worker is accepted" [ -n "$w2" -a "$w2" != "$w1" ]
 check "worker 1 runs" wait_for 30 state_is "$w1" RUN
 check "worker 2 runs" wait_for 30 state_is "$w2" RUN
 check "-o with %J: the worker's log is dask-worker-ID.out" \
