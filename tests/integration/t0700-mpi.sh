@@ -14,10 +14,9 @@ command -v mpirun >/dev/null || skip_all "mpirun is not installed (openmpi-bin)"
 mpirun --version 2>/dev/null | grep -q "Open MPI" || skip_all "mpirun is not Open MPI's"
 command -v useradd >/dev/null || skip_all "useradd is not installed"
 user=bsm$$
-useradd -M -d "$T/home" -s /bin/sh "$user" || skip_all "useradd failed"
+add_test_user "$user" "$T/home" || exit 1
 mkdir -p "$T/home" && chown "$user" "$T/home"
 chmod 711 "$T"
-trap 'st=$?; userdel "$user" 2>/dev/null; (exit $st); cleanup' EXIT
 
 cat >"$T/home/hello.c" <<'C'
 #include <mpi.h>
