@@ -56,11 +56,20 @@ as_user() { (cd "$T/home" && runuser -u "$user" -- env PATH="$PATH" LSF_ENVDIR="
 # One rank per host, each through blaunch (neither vh1 nor vh2 is the
 # machine's name, so mpirun starts its daemon on both through the agent);
 # TCP over loopback only.
+# Open MPI's orted now and then dies of a SIGSEGV inside its hardware
+# discovery (hwloc) on this kind of machine, before any task of ours runs;
+# one more try keeps that third-party crash from failing the suite, and the
+# first attempt's error stays in the job's error file for the record.
 cat >"$T/home/run.sh" <<'RUN'
-mpirun --mca plm_rsh_agent blaunch --host vh1,vh2 -np 2 \
-	--mca btl tcp,self --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo \
-	./hello
-echo "mpirun exit $?"
+for attempt in 1 2; do
+	mpirun --mca plm_rsh_agent blaunch --host vh1,vh2 -np 2 \
+		--mca btl tcp,self --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo \
+		./hello
+	rc=$?
+	[ "$rc" -eq 0 ] && break
+	echo "mpirun attempt $attempt: exit $rc" >&2
+done
+echo "mpirun exit $rc"
 RUN
 id=$(as_user bsub -n 2 -o "$T/home/out" -e "$T/home/err" sh ./run.sh | job_id_of)
 check "the MPI job is submitted" test -n "$id"
