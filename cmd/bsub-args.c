@@ -23,6 +23,7 @@ typedef enum {
 	O_GROUP, O_HOSTS, O_DEPEND, O_RERUN, O_WAIT, O_ENV, O_MAIL, O_BEGIN,
 	O_PREEXEC, O_APP, O_EXCL, O_PRIO, O_TERM, O_NOTIFY_B, O_NOTIFY_N,
 	O_LOGIN, O_INTERACTIVE,
+	O_OUTDIR,
 } OptId;
 
 typedef struct {
@@ -50,6 +51,7 @@ static const OptDef opt_defs[] = {
 	{ "-L", TRUE, O_LOGIN },
 	{ "-I", FALSE, O_INTERACTIVE }, { "-Ip", FALSE, O_INTERACTIVE },
 	{ "-Is", FALSE, O_INTERACTIVE },
+	{ "-outdir", TRUE, O_OUTDIR },
 };
 
 typedef struct {
@@ -405,6 +407,7 @@ string_field(Basalt__JobSpec *s, OptId id)
 	case O_MAIL: return &s->mail_user;
 	case O_PREEXEC: return &s->pre_exec;
 	case O_APP: return &s->app_profile;
+	case O_OUTDIR: return &s->outdir;
 	default: return NULL;
 	}
 }
@@ -417,8 +420,8 @@ apply_flag(BsubArgs *a, Basalt__JobSpec *s, OptId id)
 	case O_RERUN: s->rerunnable = TRUE; return TRUE;
 	case O_WAIT: s->interactive_wait = TRUE; return TRUE;
 	case O_EXCL: a->exclusive = TRUE; return TRUE;
-	case O_NOTIFY_B: a->notify_begin = TRUE; return TRUE;
-	case O_NOTIFY_N: a->notify_end = TRUE; return TRUE;
+	case O_NOTIFY_B: a->notify_begin = s->notify_begin = TRUE; return TRUE;
+	case O_NOTIFY_N: a->notify_end = s->notify_end = TRUE; return TRUE;
 	default: return FALSE;
 	}
 }
@@ -566,6 +569,24 @@ apply_env(BsubArgs *a, Basalt__JobSpec *s, GPtrArray *script_opts,
 	return TRUE;
 }
 
+/*
+ * A relative -cwd or -outdir is taken against the submission directory, as
+ * LSF does: the execution host has no other directory to resolve it with.
+ * Patterns (%J, %U ...) stay for the execution host to expand.
+ */
+static void
+absolute_against(char **field, const char *base)
+{
+	char *abs;
+
+	if (*field == NULL || **field == '\0' || g_path_is_absolute(*field) ||
+	    base == NULL || *base == '\0')
+		return;
+	abs = g_build_filename(base, *field, NULL);
+	cmd_pb_set_str(field, abs);
+	g_free(abs);
+}
+
 /* Builds the request from the script's options, then the command line's. */
 static gboolean
 build_spec(BsubArgs *a, GPtrArray *script_opts, const BsubContext *ctx,
@@ -579,11 +600,14 @@ build_spec(BsubArgs *a, GPtrArray *script_opts, const BsubContext *ctx,
 	basalt__submit_request__init(a->req);
 	a->req->spec = s;
 	cmd_pb_set_str(&s->cwd, ctx->cwd);
+	cmd_pb_set_str(&s->sub_cwd, ctx->cwd);
 	cmd_pb_set_str(&s->submit_host, ctx->submit_host);
 	for (guint k = 0; k < 2; k++)
 		for (guint i = 0; sources[k] != NULL && i < sources[k]->len; i++)
 			if (!apply_one(a, s, sources[k]->pdata[i], ctx, error))
 				return FALSE;
+	absolute_against(&s->cwd, ctx->cwd);
+	absolute_against(&s->outdir, ctx->cwd);
 	return apply_env(a, s, script_opts, ctx, error);
 }
 
