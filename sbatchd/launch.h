@@ -93,6 +93,10 @@ typedef struct {
 	const char *stderr_path;
 	gboolean stderr_overwrite;
 	const char *spool_path;
+	/* Directories to create as the job's owner before the streams are
+	 * opened (bsub -outdir, parents first; one that exists is fine);
+	 * NULL-terminated, NULL: none. */
+	char *const *mkdirs;
 
 	const char *status_path;  /* NULL: no wrapper, no status record */
 	const char *wrapper;      /* bs-jobwrap; NULL: the installed one */

@@ -17,13 +17,17 @@ libexec_PROGRAMS = %reldir%/bs-jobwrap
 
 # The daemon: the link to mbatchd, the job table, the report spool.
 sbin_PROGRAMS += %reldir%/sbatchd
-%canon_reldir%_sbatchd_CPPFLAGS = $(AM_CPPFLAGS) -DBS_LIBEXECDIR='"$(libexecdir)"'
+%canon_reldir%_sbatchd_CPPFLAGS = $(AM_CPPFLAGS) -DBS_LIBEXECDIR='"$(libexecdir)"' \
+	-DBS_BINDIR='"$(bindir)"' -DBS_LIBDIR='"$(libdir)"' -DBS_SBINDIR='"$(sbindir)"'
 %canon_reldir%_sbatchd_SOURCES = \
 	%reldir%/sbd.c %reldir%/sbd.h \
 	%reldir%/sbd-link.c %reldir%/sbd-exec.c %reldir%/sbd-peek.c \
 	%reldir%/sbd-job.c %reldir%/sbd-start.c \
 	%reldir%/sbd-store.c %reldir%/sbd-spool.c %reldir%/sbd-load.c \
-	%reldir%/sbd-auth.c
+	%reldir%/sbd-auth.c \
+	%reldir%/job-env.c %reldir%/job-env.h \
+	%reldir%/job-paths.c %reldir%/job-paths.h \
+	%reldir%/job-report.c %reldir%/job-report.h
 %canon_reldir%_sbatchd_LDADD = %reldir%/libsbdexec.a lib/conf/libbsconf.a \
 	lib/auth/libbsauth.a $(BSRPC_LIBS) $(MUNGE_LIBS)
 $(%canon_reldir%_sbatchd_OBJECTS): $(PROTO_GEN_H)

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 
+#include "job-report.h"
 #include "procscan.h"
 #include "sbd.h"
 
@@ -236,6 +237,8 @@ job_finish(SbdJob *job, const BsJobEnd *end)
 	job->usage = end->usage;
 	set_exit(job, &end->exit);
 	sbd_log(BS_LOG_NOTICE, job, "finished: %s", how);
+	/* The report ends the -o file before bjobs can say the job ended. */
+	sbd_job_end_files(job);
 	if (job->forget) {
 		job_drop(job);
 		return;

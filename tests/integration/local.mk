@@ -50,6 +50,12 @@ INTEGRATION_TESTS += \
 	%reldir%/t0600-exec-user.sh \
 	%reldir%/t0610-names.sh \
 	%reldir%/t0620-submit-retry.sh
+# Issue 14: a job's life on its host: interpreter, paths, report, environment.
+INTEGRATION_TESTS += \
+	%reldir%/t0670-job-script.sh \
+	%reldir%/t0675-job-paths.sh \
+	%reldir%/t0680-job-report.sh \
+	%reldir%/t0685-job-env.sh
 # Issue 12: slot reservation and backfill.
 INTEGRATION_TESTS += \
 	%reldir%/t0330-reserve.sh

@@ -1,0 +1,614 @@
+/*
+ * The job report and job mail (see job-report.h for when and as whom).
+ *
+ * The layout is LSF's with LSB_STDOUT_DIRECT: the job wrote its -o file
+ * directly, so the report follows the output and says so.  Children that
+ * write or mail for the user are forked from the daemon, which may have
+ * threads: between fork and exec or _exit they make only async-signal-safe
+ * calls on buffers the parent prepared.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+
+#include "job-env.h"
+#include "job-report.h"
+#include "util/error.h"
+
+#define GROUP "report"
+#define RULE "------------------------------------------------------------"
+#define DEFAULT_MAILPROG "/usr/sbin/sendmail"
+/* A report write that takes longer (a hung file server) is abandoned. */
+#define WRITE_TIMEOUT_S 20
+
+static char *
+when(gint64 t)
+{
+	g_autoptr(GDateTime) dt = g_date_time_new_from_unix_local(t);
+
+	return dt ? g_date_time_format(dt, "%a %b %e %H:%M:%S %Y") : g_strdup("-");
+}
+
+/* "<2*hostA> <hostB>": slots per host, in order. */
+static char *
+hosts_text(char **hosts)
+{
+	GString *s = g_string_new(NULL);
+
+	for (guint i = 0; hosts != NULL && hosts[i] != NULL; i++) {
+		guint n = 1;
+
+		while (hosts[i + 1] != NULL && strcmp(hosts[i + 1], hosts[i]) == 0) {
+			n++;
+			i++;
+		}
+		if (s->len > 0)
+			g_string_append_c(s, ' ');
+		if (n > 1)
+			g_string_append_printf(s, "<%u*%s>", n, hosts[i]);
+		else
+			g_string_append_printf(s, "<%s>", hosts[i]);
+	}
+	return g_string_free(s, FALSE);
+}
+
+static char *
+job_label(const SbdReportFacts *f)
+{
+	if (f->index > 0)
+		return g_strdup_printf("%" G_GUINT64_FORMAT "[%u]", f->job_id, f->index);
+	return g_strdup_printf("%" G_GUINT64_FORMAT, f->job_id);
+}
+
+static void
+header(GString *s, const SbdReportFacts *f, const char *status)
+{
+	g_autofree char *label = job_label(f);
+	g_autofree char *sub = when(f->submit_time);
+	g_autofree char *start = when(f->start_time);
+	g_autofree char *hosts = hosts_text(f->hosts);
+
+	g_string_append_printf(s, "Sender: LSF System <%s>\n", f->sender);
+	g_string_append_printf(s, "Subject: Job %s: <%s> in cluster <%s> %s\n\n",
+	    label, f->name, f->cluster, status);
+	g_string_append_printf(s, "Job <%s> was submitted from host <%s> by user "
+	    "<%s> in cluster <%s> at %s\n", f->name, f->submit_host, f->user,
+	    f->cluster, sub);
+	g_string_append_printf(s, "Job was executed on host(s) %s, in queue <%s>, "
+	    "as user <%s> in cluster <%s> at %s\n", hosts, f->queue, f->user,
+	    f->cluster, start);
+	g_string_append_printf(s, "<%s> was used as the home directory.\n", f->home);
+	g_string_append_printf(s, "<%s> was used as the working directory.\n", f->cwd);
+	g_string_append_printf(s, "Started at %s\n", start);
+}
+
+static void
+figure(GString *s, const char *label, gint64 v, const char *unit)
+{
+	g_string_append_printf(s, "    %-45s", label);
+	if (v < 0)
+		g_string_append(s, "-\n");
+	else
+		g_string_append_printf(s, "%" G_GINT64_FORMAT "%s\n", v, unit);
+}
+
+static void
+figure_mb(GString *s, const char *label, gint64 kb, gboolean frac)
+{
+	g_string_append_printf(s, "    %-45s", label);
+	if (kb < 0)
+		g_string_append(s, "-\n");
+	else if (frac)
+		g_string_append_printf(s, "%.2f MB\n", (double)kb / 1024.0);
+	else
+		g_string_append_printf(s, "%" G_GINT64_FORMAT " MB\n", (kb + 1023) / 1024);
+}
+
+static void
+usage_block(GString *s, const SbdReportUsage *u)
+{
+	g_string_append(s, "Resource usage summary:\n\n");
+	g_string_append_printf(s, "    %-45s", "CPU time :");
+	if (u->cpu_s < 0)
+		g_string_append(s, "-\n");
+	else
+		g_string_append_printf(s, "%.2f sec.\n", u->cpu_s);
+	figure_mb(s, "Max Memory :", u->max_mem_kb, FALSE);
+	figure_mb(s, "Average Memory :", u->avg_mem_kb, TRUE);
+	figure(s, "Total Requested Memory :", -1, "");
+	figure(s, "Delta Memory :", -1, "");
+	figure_mb(s, "Max Swap :", u->max_swap_kb, FALSE);
+	figure(s, "Max Processes :", u->max_procs, "");
+	figure(s, "Max Threads :", u->max_threads, "");
+	figure(s, "Run time :", u->run_time_s, " sec.");
+	figure(s, "Turnaround time :", u->turnaround_s, " sec.");
+	g_string_append_c(s, '\n');
+}
+
+char *
+sbd_report_format(const SbdReportFacts *f, const SbdReportUsage *u)
+{
+	GString *s = g_string_new(NULL);
+	g_autofree char *end = when(f->end_time);
+
+	header(s, f, f->done ? "Done" : "Exited");
+	g_string_append_printf(s, "Terminated at %s\n", end);
+	g_string_append_printf(s, "Results reported at %s\n\n", end);
+	g_string_append_printf(s, "Your job looked like:\n\n%s\n# LSBATCH: User input\n"
+	    "%s\n%s\n\n", RULE, f->command, RULE);
+	if (f->done) {
+		g_string_append(s, "Successfully completed.\n\n");
+	} else {
+		if (f->reason != NULL && *f->reason != '\0')
+			g_string_append_printf(s, "%s\n", f->reason);
+		if (f->exit.kind == BS_EXIT_SIGNAL)
+			g_string_append_printf(s, "Exited with signal termination: %s.\n\n",
+			    g_strsignal(f->exit.signo));
+		else if (f->exit.kind == BS_EXIT_CODE)
+			g_string_append_printf(s, "Exited with exit code %d.\n\n",
+			    f->exit.code);
+		else
+			g_string_append(s, "Exited with an unknown exit status.\n\n");
+	}
+	usage_block(s, u);
+	g_string_append(s, "The output (if any) is above this job summary.\n");
+	if (f->err_path != NULL)
+		g_string_append_printf(s, "\nPS:\n\nRead file <%s> for stderr output "
+		    "of this job.\n", f->err_path);
+	g_string_append_c(s, '\n');
+	return g_string_free(s, FALSE);
+}
+
+char *
+sbd_report_format_begin(const SbdReportFacts *f)
+{
+	GString *s = g_string_new(NULL);
+
+	header(s, f, "started");
+	return g_string_free(s, FALSE);
+}
+
+/* ---- the info file ---- */
+
+static char *
+info_path(Sbd *sbd, const char *key)
+{
+	g_autofree char *name = g_strconcat(key, ".info", NULL);
+
+	return g_build_filename(sbd->jobs_dir, name, NULL);
+}
+
+static void
+kf_str(GKeyFile *kf, const char *k, const char *v)
+{
+	if (v != NULL)
+		g_key_file_set_string(kf, GROUP, k, v);
+}
+
+/* Who gets the mail: -u, else lsf.conf LSB_MAILTO with !U as the user,
+ * else the user.  Refused when it could pass for an option or break a
+ * header: the mail program takes it as an argument. */
+static char *
+recipient(Sbd *sbd, const Basalt__JobSpec *s, const char *user)
+{
+	const char *to = s->mail_user;
+	g_autofree char *r = NULL;
+
+	if (to == NULL || *to == '\0') {
+		const char *conf = sbd_conf_value(sbd, "LSB_MAILTO");
+		g_auto(GStrv) parts = g_strsplit(conf && *conf ? conf : "!U", "!U", -1);
+
+		r = g_strjoinv(user, parts);
+	} else {
+		r = g_strdup(to);
+	}
+	if (*r == '\0' || *r == '-')
+		return NULL;
+	for (const char *p = r; *p != '\0'; p++)
+		if ((guchar)*p <= ' ' || *p == 0x7f || *p == ',')
+			return NULL;
+	return g_steal_pointer(&r);
+}
+
+gboolean
+sbd_job_info_save(Sbd *sbd, const char *key, const SbdJobInfo *in, GError **error)
+{
+	const Basalt__StartJobRequest *req = in->req;
+	const Basalt__JobSpec *s = req->spec;
+	g_autoptr(GKeyFile) kf = g_key_file_new();
+	g_autofree char *path = info_path(sbd, key);
+	g_autofree char *text = NULL;
+	g_autofree char *to = recipient(sbd, s, in->user);
+	const char *name = s->job_name && *s->job_name ? s->job_name : s->command;
+	gsize len;
+
+	/* A name with an array spec is shown as LSB_JOBNAME gives it. */
+	for (size_t i = 0; i < req->n_env; i++)
+		if (g_str_has_prefix(req->env[i], "LSB_JOBNAME="))
+			name = req->env[i] + strlen("LSB_JOBNAME=");
+	kf_str(kf, "user", in->user);
+	g_key_file_set_uint64(kf, GROUP, "uid", in->uid);
+	g_key_file_set_uint64(kf, GROUP, "gid", in->gid);
+	kf_str(kf, "home", in->home);
+	kf_str(kf, "cwd", in->cwd);
+	{
+		/* LSF's longest job name: a default name is the whole command. */
+		g_autofree char *cut = g_strndup(name ? name : "", 4094);
+
+		kf_str(kf, "name", cut);
+	}
+	kf_str(kf, "queue", req->queue ? req->queue : "");
+	kf_str(kf, "command", s->command ? s->command : "");
+	kf_str(kf, "submit_host", s->submit_host ? s->submit_host : "");
+	g_key_file_set_int64(kf, GROUP, "submit_time", req->submit_time);
+	g_key_file_set_string_list(kf, GROUP, "hosts",
+	    (const char *const *)req->exec_hosts, req->n_exec_hosts);
+	kf_str(kf, "out_path", in->out_path);
+	kf_str(kf, "err_path", in->err_path);
+	kf_str(kf, "hostfile", in->hostfile);
+	kf_str(kf, "tmpdir", in->tmpdir);
+	kf_str(kf, "mail_to", to);
+	/* -N, or no -o file to put the report in and an address to mail. */
+	g_key_file_set_boolean(kf, GROUP, "mail_end", s->notify_end ||
+	    (in->out_path == NULL && s->mail_user && *s->mail_user));
+	g_key_file_set_boolean(kf, GROUP, "mail_begin", s->notify_begin);
+	text = g_key_file_to_data(kf, &len, NULL);
+	return sbd_file_for_owner(path, geteuid(), getegid(), text, len, error);
+}
+
+void
+sbd_job_info_remove(Sbd *sbd, const char *key)
+{
+	g_autofree char *path = info_path(sbd, key);
+
+	(void)g_unlink(path);
+}
+
+/* ---- as the user ---- */
+
+typedef struct {
+	uid_t uid;
+	gid_t gid;
+	gid_t *groups;
+	int n_groups;
+} AsUser;
+
+static gboolean
+as_user_prepare(AsUser *a, const char *user, uid_t uid, gid_t gid)
+{
+	int n = 32;
+
+	a->uid = uid;
+	a->gid = gid;
+	a->groups = NULL;
+	a->n_groups = 0;
+	if (geteuid() != 0)
+		return TRUE;
+	for (;;) {
+		int want = n;
+
+		a->groups = g_renew(gid_t, a->groups, (gsize)n);
+		if (getgrouplist(user, gid, a->groups, &n) >= 0)
+			break;
+		if (n <= want)
+			n = want * 2;
+		if (n > 65536)
+			return FALSE;
+	}
+	a->n_groups = n;
+	return TRUE;
+}
+
+/* In a child: become the user (async-signal-safe). */
+static gboolean
+as_user_switch(const AsUser *a)
+{
+	if (geteuid() != 0)
+		return TRUE;
+	if (setgroups((size_t)a->n_groups, a->groups) < 0 || setgid(a->gid) < 0 ||
+	    setuid(a->uid) < 0)
+		return FALSE;
+	return a->uid == 0 || setuid(0) < 0;
+}
+
+static void
+child_signals(void)
+{
+	sigset_t none;
+
+	sigemptyset(&none);
+	(void)signal(SIGPIPE, SIG_DFL);
+	(void)signal(SIGALRM, SIG_DFL);
+	(void)sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/* Append text to path as the user; the child's exit code is an errno. */
+static gboolean
+append_as_user(const AsUser *a, const char *path, const char *text, GError **error)
+{
+	gsize len = strlen(text);
+	int status = 0;
+	pid_t pid = fork();
+
+	if (pid < 0) {
+		g_set_error(error, BS_ERROR, BS_ERROR_IO, "cannot fork: %s", g_strerror(errno));
+		return FALSE;
+	}
+	if (pid == 0) {
+		struct stat st;
+		gsize done = 0;
+		int fd;
+
+		child_signals();
+		alarm(WRITE_TIMEOUT_S);
+		if (!as_user_switch(a))
+			_exit(EPERM);
+		fd = open(path, O_WRONLY | O_APPEND | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		if (fd < 0)
+			_exit(errno & 0xff);
+		/* A FIFO or a device there is not a file to end with a report. */
+		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+			_exit(0);
+		while (done < len) {
+			ssize_t n = write(fd, text + done, len - done);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				_exit(errno & 0xff);
+			done += (gsize)n;
+		}
+		_exit(0);
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return TRUE;
+	g_set_error(error, BS_ERROR, BS_ERROR_IO, "cannot append the job report to %s: %s",
+	    path, WIFEXITED(status) ? g_strerror(WEXITSTATUS(status)) : "timed out");
+	return FALSE;
+}
+
+/* Run the mail program as the user with the message on its stdin; the
+ * reaper reaps it like any helper, nobody waits for it. */
+static gboolean
+mail_as_user(Sbd *sbd, const AsUser *a, const char *home, const char *user,
+    const char *to, const char *report, GError **error)
+{
+	const char *prog = sbd_conf_value(sbd, "LSB_MAILPROG");
+	g_autofree char *msg = NULL;
+	g_autofree char *tmp = NULL;
+	g_auto(GStrv) envp = NULL;
+	char *argv[4];
+	int fd, devnull;
+	pid_t pid;
+
+	if (prog == NULL || *prog == '\0')
+		prog = DEFAULT_MAILPROG;
+	/* The report opens with its Sender and Subject: they are the headers. */
+	msg = g_strdup_printf("To: %s\n%s", to, report);
+	/* The message in an unlinked file, so a mail program that never reads
+	 * its input cannot block sbatchd on a pipe. */
+	tmp = g_build_filename(sbd->jobs_dir, "mail.XXXXXX", NULL);
+	fd = g_mkstemp_full(tmp, O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		g_set_error(error, BS_ERROR, BS_ERROR_IO, "cannot create %s: %s", tmp,
+		    g_strerror(errno));
+		return FALSE;
+	}
+	(void)g_unlink(tmp);
+	if (write(fd, msg, strlen(msg)) != (ssize_t)strlen(msg) ||
+	    lseek(fd, 0, SEEK_SET) < 0) {
+		g_set_error(error, BS_ERROR, BS_ERROR_IO, "cannot write the mail: %s",
+		    g_strerror(errno));
+		close(fd);
+		return FALSE;
+	}
+	argv[0] = (char *)prog;
+	argv[1] = (char *)"-oi";
+	argv[2] = (char *)to;
+	argv[3] = NULL;
+	envp = g_environ_setenv(NULL, "PATH", "/usr/sbin:/usr/bin:/sbin:/bin", TRUE);
+	envp = g_environ_setenv(envp, "HOME", home ? home : "/", TRUE);
+	envp = g_environ_setenv(envp, "USER", user, TRUE);
+	envp = g_environ_setenv(envp, "LOGNAME", user, TRUE);
+	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	pid = fork();
+	if (pid == 0) {
+		child_signals();
+		if (setsid() < 0 || !as_user_switch(a) || dup2(fd, 0) < 0 ||
+		    devnull < 0 || dup2(devnull, 1) < 0 || dup2(devnull, 2) < 0)
+			_exit(127);
+		if (chdir(home ? home : "/") < 0 && chdir("/") < 0)
+			_exit(127);
+		execve(prog, argv, envp);
+		_exit(127);
+	}
+	close(fd);
+	if (devnull >= 0)
+		close(devnull);
+	if (pid < 0) {
+		g_set_error(error, BS_ERROR, BS_ERROR_IO, "cannot fork: %s", g_strerror(errno));
+		return FALSE;
+	}
+	return TRUE;
+}
+
+/* ---- putting it together ---- */
+
+typedef struct {
+	GKeyFile *kf;
+	SbdReportFacts f;
+	char *strs[12];
+	char **hosts;
+	char *sender;
+	AsUser as;
+} Loaded;
+
+static const char *
+get(Loaded *l, int slot, const char *k)
+{
+	l->strs[slot] = g_key_file_get_string(l->kf, GROUP, k, NULL);
+	return l->strs[slot];
+}
+
+static gboolean
+load(Sbd *sbd, SbdJob *job, Loaded *l)
+{
+	g_autofree char *path = info_path(sbd, job->key);
+	const char *admin = sbd->cfg->cluster && sbd->cfg->cluster->admins ?
+	    sbd->cfg->cluster->admins[0] : NULL;
+
+	memset(l, 0, sizeof *l);
+	l->kf = g_key_file_new();
+	if (!g_key_file_load_from_file(l->kf, path, G_KEY_FILE_NONE, NULL))
+		return FALSE;
+	l->f.job_id = job->id;
+	l->f.index = job->index;
+	l->f.user = get(l, 0, "user");
+	l->f.home = get(l, 1, "home");
+	l->f.cwd = get(l, 2, "cwd");
+	l->f.name = get(l, 3, "name");
+	l->f.queue = get(l, 4, "queue");
+	l->f.command = get(l, 5, "command");
+	l->f.submit_host = get(l, 6, "submit_host");
+	l->f.err_path = get(l, 7, "err_path");
+	(void)get(l, 8, "out_path");
+	(void)get(l, 9, "tmpdir");
+	(void)get(l, 10, "hostfile");
+	(void)get(l, 11, "mail_to");
+	if (l->f.user == NULL || l->f.cwd == NULL || l->f.name == NULL ||
+	    l->f.queue == NULL || l->f.command == NULL || l->f.submit_host == NULL)
+		return FALSE;
+	l->f.cluster = sbd->cfg->cluster && sbd->cfg->cluster->name ?
+	    sbd->cfg->cluster->name : "";
+	l->sender = g_strdup_printf("%s@%s", admin ? admin : "root", sbd->host);
+	l->f.sender = l->sender;
+	l->f.submit_time = g_key_file_get_int64(l->kf, GROUP, "submit_time", NULL);
+	l->f.start_time = job->start_time;
+	l->hosts = g_key_file_get_string_list(l->kf, GROUP, "hosts", NULL, NULL);
+	l->f.hosts = l->hosts;
+	return as_user_prepare(&l->as, l->f.user,
+	    (uid_t)g_key_file_get_uint64(l->kf, GROUP, "uid", NULL),
+	    (gid_t)g_key_file_get_uint64(l->kf, GROUP, "gid", NULL));
+}
+
+static void
+loaded_clear(Loaded *l)
+{
+	for (guint i = 0; i < G_N_ELEMENTS(l->strs); i++)
+		g_free(l->strs[i]);
+	g_strfreev(l->hosts);
+	g_free(l->sender);
+	g_free(l->as.groups);
+	if (l->kf != NULL)
+		g_key_file_free(l->kf);
+}
+
+static void
+usage_from_job(const SbdJob *job, const SbdReportFacts *f, SbdReportUsage *u)
+{
+	u->cpu_s = (double)(MAX(job->usage.utime_us, 0) + MAX(job->usage.stime_us, 0)) / 1e6;
+	u->max_mem_kb = job->usage.peak_rss_kb > 0 ? job->usage.peak_rss_kb : -1;
+	u->avg_mem_kb = -1;
+	u->max_swap_kb = -1;
+	u->max_procs = job->usage.nproc > 0 ? (gint64)job->usage.nproc : -1;
+	u->max_threads = -1;
+	u->run_time_s = MAX(f->end_time - f->start_time, 0);
+	u->turnaround_s = f->submit_time > 0 ? MAX(f->end_time - f->submit_time, 0) : -1;
+}
+
+static BsExitStatus
+exit_of(const SbdJob *job)
+{
+	BsExitStatus st = { .kind = BS_EXIT_UNKNOWN };
+
+	if (job->term_signal > 0) {
+		st.kind = BS_EXIT_SIGNAL;
+		st.signo = job->term_signal;
+	} else if (job->exit_status >= 0) {
+		st.kind = BS_EXIT_CODE;
+		st.code = job->exit_status;
+	}
+	return st;
+}
+
+static void
+write_report(SbdJob *job, Loaded *l)
+{
+	g_autoptr(GError) err = NULL;
+	g_autofree char *text = NULL;
+	SbdReportUsage u;
+	const char *out = l->strs[8];
+	const char *to = l->strs[11];
+	gboolean mail = g_key_file_get_boolean(l->kf, GROUP, "mail_end", NULL);
+
+	l->f.end_time = g_get_real_time() / G_USEC_PER_SEC;
+	l->f.done = job->exit_status == 0;
+	l->f.exit = exit_of(job);
+	l->f.reason = job->kill_reason;
+	usage_from_job(job, &l->f, &u);
+	text = sbd_report_format(&l->f, &u);
+	if (mail && to != NULL) {
+		if (!mail_as_user(job->sbd, &l->as, l->f.home, l->f.user, to, text, &err))
+			sbd_log(BS_LOG_WARNING, job, "cannot mail the job report: %s",
+			    err->message);
+		return;
+	}
+	if (out == NULL)
+		return;
+	if (!append_as_user(&l->as, out, text, &err))
+		sbd_log(BS_LOG_WARNING, job, "%s", err->message);
+}
+
+void
+sbd_job_end_files(SbdJob *job)
+{
+	g_autofree char *path = info_path(job->sbd, job->key);
+	g_autoptr(GError) err = NULL;
+	Loaded l;
+
+	if (!load(job->sbd, job, &l)) {
+		loaded_clear(&l);
+		return;
+	}
+	if (!job->forget)
+		write_report(job, &l);
+	if (l.strs[9] != NULL && !sbd_job_tmpdir_remove(l.strs[9], &err))
+		sbd_log(BS_LOG_WARNING, job, "temporary directory: %s", err->message);
+	if (l.strs[10] != NULL)
+		(void)g_unlink(l.strs[10]);
+	(void)g_unlink(path);
+	loaded_clear(&l);
+}
+
+void
+sbd_job_begin_mail(Sbd *sbd, const char *key, gint64 start_time)
+{
+	SbdJob *job = g_hash_table_lookup(sbd->jobs, key);
+	g_autoptr(GError) err = NULL;
+	g_autofree char *text = NULL;
+	Loaded l;
+
+	if (job == NULL)
+		return;
+	if (!load(sbd, job, &l) || !g_key_file_get_boolean(l.kf, GROUP, "mail_begin", NULL) ||
+	    l.strs[11] == NULL) {
+		loaded_clear(&l);
+		return;
+	}
+	l.f.start_time = start_time;
+	text = sbd_report_format_begin(&l.f);
+	if (!mail_as_user(sbd, &l.as, l.f.home, l.f.user, l.strs[11], text, &err))
+		sbd_log(BS_LOG_WARNING, job, "cannot mail the job start: %s", err->message);
+	loaded_clear(&l);
+}

@@ -1,0 +1,92 @@
+/*
+ * LSF's job report: the summary that ends a job's -o file, or goes by mail
+ * (bsub -N, -u without -o, -B for the start), written on the execution
+ * host once the job's processes are gone and before sbatchd reports the
+ * job finished, so that when bjobs says DONE or EXIT the file is complete.
+ *
+ * What the report needs about the job is saved next to its state file when
+ * it starts (<key>.info in the jobs directory), so a restarted sbatchd can
+ * still write it; the same file names the job's host file and temporary
+ * directory, which are removed here too.
+ *
+ * Everything the user controls is written or run as the user: the report
+ * is appended to the -o file by a child that has switched to the job's
+ * owner, and the mail program (lsf.conf LSB_MAILPROG, an administrator's
+ * choice; bsub only names the recipient) runs as the owner too.
+ */
+#ifndef BS_SBD_JOB_REPORT_H
+#define BS_SBD_JOB_REPORT_H
+
+#include <glib.h>
+
+#include "host.pb-c.h"
+#include "launch.h"
+#include "sbd.h"
+
+/* The figures of the "Resource usage summary:" block; a value < 0 prints
+ * as "-" (not measured on this host).  Filled from what sbatchd knows at
+ * the end (sbd_report_usage_from_job); more accounting fills more. */
+typedef struct {
+	double cpu_s;
+	gint64 max_mem_kb;
+	gint64 avg_mem_kb;
+	gint64 max_swap_kb;
+	gint64 max_procs;
+	gint64 max_threads;
+	gint64 run_time_s;
+	gint64 turnaround_s;
+} SbdReportUsage;
+
+/* What the header says. */
+typedef struct {
+	guint64 job_id;
+	guint32 index;
+	const char *name;
+	const char *cluster;
+	const char *sender;       /* "admin@host" */
+	const char *submit_host;
+	const char *user;
+	const char *home;
+	const char *cwd;
+	const char *queue;
+	const char *command;
+	char **hosts;             /* one per slot */
+	gint64 submit_time, start_time, end_time;
+	gboolean done;            /* exit 0 */
+	BsExitStatus exit;
+	const char *reason;       /* why sbatchd killed it, or NULL */
+	const char *err_path;     /* -e file, named in the report, or NULL */
+} SbdReportFacts;
+
+/* The report as LSF lays it out (pure; tests call it). */
+char *sbd_report_format(const SbdReportFacts *f, const SbdReportUsage *u);
+/* The mail LSF sends at dispatch for bsub -B. */
+char *sbd_report_format_begin(const SbdReportFacts *f);
+
+/* Saved at start; the info the report and the clean-up need. */
+typedef struct {
+	const Basalt__StartJobRequest *req;
+	const char *user;
+	uid_t uid;
+	gid_t gid;
+	const char *home;
+	const char *cwd;
+	const char *out_path;     /* the -o file, NULL without -o */
+	const char *err_path;
+	const char *hostfile;
+	const char *tmpdir;
+} SbdJobInfo;
+
+gboolean sbd_job_info_save(Sbd *sbd, const char *key, const SbdJobInfo *info,
+    GError **error);
+/* A launch that failed: its info file goes. */
+void sbd_job_info_remove(Sbd *sbd, const char *key);
+/* bsub -B: mail that the job started (after the launch succeeded). */
+void sbd_job_begin_mail(Sbd *sbd, const char *key, gint64 start_time);
+
+/* The job's processes are gone (job_finish, before the final report):
+ * write the report or mail it unless the run was forgotten, remove the
+ * temporary directory, the host file and the info file. */
+void sbd_job_end_files(SbdJob *job);
+
+#endif
