@@ -8,7 +8,9 @@ noinst_LIBRARIES += %reldir%/libsbdexec.a
 	%reldir%/launch-report.h \
 	%reldir%/procscan.c %reldir%/procscan.h \
 	%reldir%/reaper.c %reldir%/reaper.h \
-	%reldir%/jobctl.c %reldir%/jobctl.h
+	%reldir%/jobctl.c %reldir%/jobctl.h \
+	%reldir%/job-paths.c %reldir%/job-paths.h \
+	%reldir%/job-report-format.c %reldir%/job-report-format.h
 
 # The leader of a job that keeps a status record (see jobwrap.c).  Plain C,
 # no GLib, so the commands it forks inherit as little memory as possible.
@@ -26,7 +28,6 @@ sbin_PROGRAMS += %reldir%/sbatchd
 	%reldir%/sbd-store.c %reldir%/sbd-spool.c %reldir%/sbd-load.c \
 	%reldir%/sbd-auth.c \
 	%reldir%/job-env.c %reldir%/job-env.h \
-	%reldir%/job-paths.c %reldir%/job-paths.h \
 	%reldir%/job-report.c %reldir%/job-report.h
 %canon_reldir%_sbatchd_LDADD = %reldir%/libsbdexec.a lib/conf/libbsconf.a \
 	lib/auth/libbsauth.a $(BSRPC_LIBS) $(MUNGE_LIBS)
