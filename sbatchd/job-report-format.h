@@ -1,5 +1,5 @@
 /*
- * The text of LSF's job report (see job-report.h for when it is written and
+ * The text of LSF's job report (see sbd-report.h for when it is written and
  * by whom): pure formatting, kept apart so tests can check the layout
  * without a daemon.
  */

@@ -27,8 +27,8 @@ sbin_PROGRAMS += %reldir%/sbatchd
 	%reldir%/sbd-job.c %reldir%/sbd-start.c \
 	%reldir%/sbd-store.c %reldir%/sbd-spool.c %reldir%/sbd-load.c \
 	%reldir%/sbd-auth.c \
-	%reldir%/job-env.c %reldir%/job-env.h \
-	%reldir%/job-report.c %reldir%/job-report.h
+	%reldir%/sbd-jobenv.c %reldir%/sbd-jobenv.h \
+	%reldir%/sbd-report.c %reldir%/sbd-report.h
 %canon_reldir%_sbatchd_LDADD = %reldir%/libsbdexec.a lib/conf/libbsconf.a \
 	lib/auth/libbsauth.a $(BSRPC_LIBS) $(MUNGE_LIBS)
 $(%canon_reldir%_sbatchd_OBJECTS): $(PROTO_GEN_H)

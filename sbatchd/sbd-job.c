@@ -22,7 +22,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 
-#include "job-report.h"
+#include "sbd-report.h"
 #include "procscan.h"
 #include "sbd.h"
 

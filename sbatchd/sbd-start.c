@@ -23,9 +23,9 @@
 #include <unistd.h>
 #include <glib/gstdio.h>
 
-#include "job-env.h"
+#include "sbd-jobenv.h"
 #include "job-paths.h"
-#include "job-report.h"
+#include "sbd-report.h"
 #include "sbd.h"
 #include "util/error.h"
 #include "util/escape.h"
@@ -186,7 +186,7 @@ typedef struct {
 	char *script_path;
 	char *spool_path;
 	char *cwd;
-	/* Paths and files of the job environment (job-paths.h, job-env.h). */
+	/* Paths and files of the job environment (job-paths.h, sbd-jobenv.h). */
 	char *group;
 	char *out_path;           /* -o resolved, NULL without -o */
 	char *err_path;           /* -e resolved, NULL without -e */
@@ -369,7 +369,7 @@ plan_command(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
 static gboolean plan_jobenv(Sbd *sbd, SbdJob *job,
     const Basalt__StartJobRequest *req, StartPlan *p, GError **error);
 
-/* What the job report and the clean-up at the end need (job-report.h). */
+/* What the job report and the clean-up at the end need (sbd-report.h). */
 static gboolean
 plan_info(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
     StartPlan *p, GError **error)

@@ -13,6 +13,8 @@
  *   sbd-store.c  job state files in the state directory
  *   sbd-spool.c  the report spool: every JobReport is on disk until acked
  *   sbd-load.c   host facts and load indices from /proc
+ *   sbd-jobenv.c LSF's job environment, the host file, the per-job TMPDIR
+ *   sbd-report.c the job report at the end of the -o file, job mail
  *
  * Jobs never depend on the link: a job keeps running while mbatchd is away
  * or sbatchd itself restarts, and what it did waits in the spool.

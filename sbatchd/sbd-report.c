@@ -1,5 +1,5 @@
 /*
- * The job report and job mail (see job-report.h for when and as whom).
+ * The job report and job mail (see sbd-report.h for when and as whom).
  *
  * The text comes from job-report-format.c.  Children that
  * write or mail for the user are forked from the daemon, which may have
@@ -19,8 +19,8 @@
 #include <unistd.h>
 #include <glib/gstdio.h>
 
-#include "job-env.h"
-#include "job-report.h"
+#include "sbd-jobenv.h"
+#include "sbd-report.h"
 #include "util/error.h"
 
 #define GROUP "report"

@@ -1,5 +1,5 @@
 /*
- * LSF's job environment and the files it points to (see job-env.h).
+ * LSF's job environment and the files it points to (see sbd-jobenv.h).
  */
 #include "config.h"
 
@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "job-env.h"
+#include "sbd-jobenv.h"
 #include "sbd.h"
 #include "util/error.h"
 

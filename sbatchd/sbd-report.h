@@ -14,8 +14,8 @@
  * owner, and the mail program (lsf.conf LSB_MAILPROG, an administrator's
  * choice; bsub only names the recipient) runs as the owner too.
  */
-#ifndef BS_SBD_JOB_REPORT_H
-#define BS_SBD_JOB_REPORT_H
+#ifndef BS_SBD_SBD_REPORT_H
+#define BS_SBD_SBD_REPORT_H
 
 #include <glib.h>
 

@@ -9,8 +9,8 @@
  * O_NOFOLLOW so a symbolic link planted by a user never redirects what
  * root creates or deletes.
  */
-#ifndef BS_SBD_JOB_ENV_H
-#define BS_SBD_JOB_ENV_H
+#ifndef BS_SBD_SBD_JOBENV_H
+#define BS_SBD_SBD_JOBENV_H
 
 #include <glib.h>
 #include <sys/types.h>
