@@ -281,6 +281,8 @@ mail_as_user(Sbd *sbd, const AsUser *a, const char *home, const char *user,
 			_exit(127);
 		if (chdir(home ? home : "/") < 0 && chdir("/") < 0)
 			_exit(127);
+		/* Nothing of sbatchd's may reach the mail program. */
+		(void)close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
 		execve(prog, argv, envp);
 		_exit(127);
 	}

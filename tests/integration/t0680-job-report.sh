@@ -53,6 +53,17 @@ check "Exited with exit code 3." grep -qx "Exited with exit code 3." "$T/bad.out
 check "the report points to the -e file" grep -qx "Read file <$T/bad.err> for stderr output of this job." "$T/bad.out"
 check "the -e file has no report" sh -c "! grep -q Sender $T/bad.err"
 
+# sbatchd restarts while the job runs: the new one still writes the report.
+id=$(bsub -J across -o "$T/restart.out" "while [ ! -e $T/go ]; do sleep 0.1; done; echo released" | job_id_of)
+check "a waiting job runs" wait_for 20 state_is "$id" RUN
+kill -TERM "$(sbd_pid vh1)"
+wait "$(sbd_pid vh1)" 2>/dev/null
+start_sbd vh1 || exit 1
+touch "$T/go"
+check "after an sbatchd restart the job ends DONE" wait_for 30 state_is "$id" DONE
+check "and its -o file ends with the report" sh -c \
+	"grep -qx released $T/restart.out && grep -qx 'Subject: Job $id: <across> in cluster <basalt> Done' $T/restart.out"
+
 # -N: the report by mail, not in the file.
 id=$(bsub -N -u someone@example.org -J mailed -o "$T/mailed.out" 'echo mailed-output' | job_id_of)
 check "a -N job ends DONE" wait_for 20 state_is "$id" DONE
