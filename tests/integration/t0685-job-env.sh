@@ -39,7 +39,8 @@ check "TMPDIR is under LSB_JOB_TMPDIR" grep -q "^TMPDIR=$T/jobtmp/$id.tmpdir" "$
 check "TMPDIR is private (0700)" grep -qx "drwx------" "$f"
 tmp=$(cat "$T/tmpdir.txt")
 check "the job wrote into its TMPDIR" test -n "$tmp"
-check "TMPDIR is gone after the job" wait_for 10 test ! -e "$tmp"
+gone() { [ -n "$1" ] && [ ! -e "$1" ]; }
+check "TMPDIR is gone after the job" wait_for 10 gone "$tmp"
 check "what its symlinks pointed to is untouched" grep -qx keep "$T/canary/file"
 check "the host file is gone too" sh -c "! ls $T/sbd/vh1/jobs/ | grep -q hostfile"
 
@@ -48,5 +49,5 @@ check "a long job runs" wait_for 20 state_is "$id" RUN
 check "its TMPDIR exists while it runs" wait_for 10 sh -c "test -d \"\$(cat $T/t2.txt)\""
 bkill "$id" >/dev/null
 check "a killed job ends EXIT" wait_for 20 state_is "$id" EXIT
-check "and its TMPDIR is gone" wait_for 10 sh -c "test ! -e \"\$(cat $T/t2.txt)\""
+check "and its TMPDIR is gone" wait_for 10 gone "$(cat "$T/t2.txt")"
 done_testing
