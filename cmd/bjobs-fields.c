@@ -1,60 +1,32 @@
 /*
- * bjobs -o and -json (see bjobs-format.h).
+ * Every field of LSF 10.1's bjobs -o list, one table row each: its names
+ * (aliases included), header, LSF's recommended width and the getter that
+ * renders a job's value.  The -o parser and the -json printer
+ * (bjobs-custom.c) only look fields up here, so a field's data is wired in
+ * exactly one place: its getter.
  *
- * A table names each field once: its -o names (aliases included), its
- * header, LSF's recommended width (for "field:"), and a getter that gives
- * the value or FALSE when the job has none.  Custom output prints "-" for
- * no value, JSON an empty string, as LSF does.
- *
- * Widths follow LSF's -o rules: no width means the value's own length;
- * "field:" the recommended width; "field:N" at most N characters, cut at
- * the end except JOB_NAME, which keeps its end behind a '*'; "field:-N"
- * right-aligns.  delimiter='x' replaces the blank between fields.
+ * A getter returns FALSE when the job has no value, and the job then shows
+ * "-" (an empty string in JSON), as LSF does for an unset value.  Fields
+ * for which Basalt keeps no data at all (service classes, reservations,
+ * license projects, multicluster forwarding, energy, GPUs, ...) use
+ * get_none.  Durations follow -hms: "12 second(s)" or "00:00:12".
  */
 #include "config.h"
 
 #include <string.h>
 
-#include "bjobs-format.h"
+#include "bjobs-fields.h"
 #include "cmd-util.h"
-#include "util/error.h"
-
-typedef gboolean (*FieldGet)(GString *v, const Basalt__JobInfo *j);
-
-typedef struct {
-	const char *names;     /* blank-separated: name then aliases */
-	const char *header;
-	guint width;           /* LSF's recommended width */
-	FieldGet get;
-} FieldDef;
-
-typedef struct {
-	const FieldDef *def;
-	guint width;           /* 0: the value's own length */
-	gboolean right;
-} Field;
-
-struct BjobsFields {
-	GArray *fields;        /* of Field */
-	char *delimiter;
-};
 
 static gboolean
-get_jobid(GString *v, const Basalt__JobInfo *j)
+get_none(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 {
-	cmd_jobid(v, j->job_id, 0);
-	return TRUE;
+	(void)v; (void)j; (void)o;
+	return FALSE;
 }
 
 static gboolean
-get_stat(GString *v, const Basalt__JobInfo *j)
-{
-	g_string_append(v, cmd_state_name(j->state));
-	return TRUE;
-}
-
-static gboolean
-get_str(GString *v, const char *s)
+put_str(GString *v, const char *s)
 {
 	if (s == NULL || s[0] == '\0')
 		return FALSE;
@@ -63,42 +35,7 @@ get_str(GString *v, const char *s)
 }
 
 static gboolean
-get_user(GString *v, const Basalt__JobInfo *j)
-{
-	return get_str(v, j->user);
-}
-
-static gboolean
-get_queue(GString *v, const Basalt__JobInfo *j)
-{
-	return get_str(v, j->queue);
-}
-
-static gboolean
-get_name(GString *v, const Basalt__JobInfo *j)
-{
-	g_autofree char *n = bjobs_job_name(j);
-
-	return get_str(v, n);
-}
-
-static gboolean
-get_from(GString *v, const Basalt__JobInfo *j)
-{
-	return get_str(v, j->from_host);
-}
-
-static gboolean
-get_exec(GString *v, const Basalt__JobInfo *j)
-{
-	g_auto(GStrv) groups = bjobs_exec_groups(j);
-	g_autofree char *joined = g_strjoinv(":", groups);
-
-	return get_str(v, joined);
-}
-
-static gboolean
-get_time(GString *v, gint64 t)
+put_time(GString *v, gint64 t)
 {
 	if (t <= 0)
 		return FALSE;
@@ -106,29 +43,227 @@ get_time(GString *v, gint64 t)
 	return TRUE;
 }
 
-static gboolean
-get_submit(GString *v, const Basalt__JobInfo *j)
+/* Seconds as "N second(s)", or "hh:mm:ss" under -hms. */
+static void
+put_duration(GString *v, gint64 secs, const BjobsOpts *o)
 {
-	return get_time(v, j->submit_time);
+	if (secs < 0)
+		secs = 0;
+	if (o->hms)
+		g_string_append_printf(v, "%02" G_GINT64_FORMAT ":%02d:%02d",
+				       secs / 3600, (int)(secs / 60 % 60),
+				       (int)(secs % 60));
+	else
+		g_string_append_printf(v, "%" G_GINT64_FORMAT " second(s)", secs);
+}
+
+/* CPU seconds keep a tenth of a second unless -hms. */
+static void
+put_cpu(GString *v, double secs, const BjobsOpts *o)
+{
+	if (o->hms)
+		put_duration(v, (gint64)(secs + 0.5), o);
+	else
+		g_string_append_printf(v, "%.1f second(s)", secs);
+}
+
+static const Basalt__JobSpec *
+spec_of(const Basalt__JobInfo *j)
+{
+	return j->spec;
 }
 
 static gboolean
-get_start(GString *v, const Basalt__JobInfo *j)
+is_state(const Basalt__JobInfo *j, Basalt__JobState s)
 {
-	return get_time(v, j->start_time);
+	return j->state == s;
 }
 
 static gboolean
-get_finish(GString *v, const Basalt__JobInfo *j)
+is_pending(const Basalt__JobInfo *j)
 {
-	return get_time(v, j->end_time);
+	return is_state(j, BASALT__JOB_STATE__JOB_STATE_PEND) ||
+	       is_state(j, BASALT__JOB_STATE__JOB_STATE_PSUSP);
+}
+
+/* Started and not finished: RUN, SSUSP, USUSP, UNKWN. */
+static gboolean
+is_started(const Basalt__JobInfo *j)
+{
+	return j->start_time > 0 && j->end_time <= 0 && !is_pending(j);
+}
+
+/* A limit the job runs with: the stamped one once started, else its own
+ * request (0 in the spec means none). */
+static gboolean
+limit_of(const Basalt__JobLimit *eff, guint64 own, const Basalt__JobInfo *j,
+	 guint64 *val)
+{
+	if (j->effective != NULL) {
+		if (eff == NULL)
+			return FALSE;
+		*val = eff->value;
+		return TRUE;
+	}
+	*val = own;
+	return own > 0;
+}
+
+static gboolean
+runlimit(const Basalt__JobInfo *j, guint64 *secs)
+{
+	const Basalt__JobSpec *s = spec_of(j);
+
+	return limit_of(j->effective ? j->effective->runlimit_s : NULL,
+			s ? s->runlimit_s : 0, j, secs);
+}
+
+/* Seconds the current or last run has lasted. */
+static gint64
+run_seconds(const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	if (j->start_time <= 0 || is_pending(j))
+		return 0;
+	return (j->end_time > 0 ? j->end_time : o->now) - j->start_time;
+}
+
+static gboolean
+get_jobid(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	(void)o;
+	cmd_jobid(v, j->job_id, 0);
+	return TRUE;
+}
+
+static gboolean
+get_jobindex(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	(void)o;
+	g_string_append_printf(v, "%u", j->array_index);
+	return TRUE;
+}
+
+static gboolean
+get_stat(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	(void)o;
+	g_string_append(v, cmd_state_name(j->state));
+	return TRUE;
+}
+
+static gboolean
+get_user(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	(void)o;
+	return put_str(v, j->user);
+}
+
+static gboolean
+get_user_group(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	(void)o;
+	return spec_of(j) && put_str(v, spec_of(j)->user_group);
+}
+
+static gboolean
+get_queue(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	(void)o;
+	return put_str(v, j->queue);
+}
+
+static gboolean
+get_name(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	g_autofree char *n = bjobs_job_name(j);
+
+	(void)o;
+	return put_str(v, n);
+}
+
+static gboolean
+get_proj(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	(void)o;
+	if (spec_of(j) == NULL || spec_of(j)->project[0] == '\0') {
+		g_string_append(v, "default");
+		return TRUE;
+	}
+	return put_str(v, spec_of(j)->project);
+}
+
+static gboolean
+get_app(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	(void)o;
+	return spec_of(j) && put_str(v, spec_of(j)->app_profile);
+}
+
+static gboolean
+get_dependency(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	(void)o;
+	return spec_of(j) && put_str(v, spec_of(j)->dependency);
+}
+
+static gboolean
+get_pend_reason(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	(void)o;
+	return is_pending(j) && put_str(v, j->pending_reason);
+}
+
+static gboolean
+get_suspend_reason(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	(void)o;
+	return !is_pending(j) && j->end_time <= 0 &&
+	       put_str(v, j->suspend_reason);
+}
+
+static gboolean
+get_command(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	(void)o;
+	return spec_of(j) && put_str(v, spec_of(j)->command);
+}
+
+/* bsub -E, else the queue's or application's PRE_EXEC it started with. */
+static gboolean
+get_pre_exec(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	(void)o;
+	if (spec_of(j) && put_str(v, spec_of(j)->pre_exec))
+		return TRUE;
+	return j->effective && put_str(v, j->effective->pre_exec);
+}
+
+static gboolean
+get_post_exec(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	(void)o;
+	return j->effective && put_str(v, j->effective->post_exec);
+}
+
+static gboolean
+get_pids(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	const Basalt__ResourceUsage *u = j->usage;
+
+	(void)o;
+	if (u == NULL || u->n_pids == 0)
+		return FALSE;
+	for (size_t i = 0; i < u->n_pids; i++)
+		g_string_append_printf(v, "%s%d", i ? "," : "", u->pids[i]);
+	return TRUE;
 }
 
 /* Only an EXIT job has an exit code worth showing; a signal counts as
  * 128 + signal, as the shell reports it. */
 static gboolean
-get_exit(GString *v, const Basalt__JobInfo *j)
+get_exit_code(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 {
+	(void)o;
 	if (j->state != BASALT__JOB_STATE__JOB_STATE_EXIT)
 		return FALSE;
 	g_string_append_printf(v, "%d", j->term_signal > 0 ?
@@ -137,263 +272,596 @@ get_exit(GString *v, const Basalt__JobInfo *j)
 }
 
 static gboolean
-get_reason(GString *v, const Basalt__JobInfo *j)
+get_exit_reason(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 {
-	if (j->state != BASALT__JOB_STATE__JOB_STATE_PEND &&
-	    j->state != BASALT__JOB_STATE__JOB_STATE_PSUSP)
-		return FALSE;
-	return get_str(v, j->pending_reason);
+	(void)o;
+	return put_str(v, j->exit_reason);
 }
 
 static gboolean
-get_slots(GString *v, const Basalt__JobInfo *j)
+get_from(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	(void)o;
+	return put_str(v, j->from_host);
+}
+
+static gboolean
+get_first_host(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	(void)o;
+	return j->n_exec_hosts > 0 && put_str(v, j->exec_hosts[0]);
+}
+
+static gboolean
+get_exec(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	g_auto(GStrv) groups = bjobs_exec_groups(j);
+	g_autofree char *joined = g_strjoinv(":", groups);
+
+	(void)o;
+	return put_str(v, joined);
+}
+
+static gboolean
+get_nexec_host(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+
+	(void)o;
+	if (j->n_exec_hosts == 0)
+		return FALSE;
+	for (size_t i = 0; i < j->n_exec_hosts; i++)
+		g_hash_table_add(seen, j->exec_hosts[i]);
+	g_string_append_printf(v, "%u", g_hash_table_size(seen));
+	return TRUE;
+}
+
+static gboolean
+get_nalloc_slot(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	(void)o;
+	if (j->n_exec_hosts == 0)
+		return FALSE;
+	g_string_append_printf(v, "%zu", j->n_exec_hosts);
+	return TRUE;
+}
+
+static gboolean
+get_slots(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 {
 	guint n = (guint)j->n_exec_hosts;
 
+	(void)o;
 	if (n == 0)
-		n = j->spec != NULL && j->spec->min_slots > 0 ?
-		    j->spec->min_slots : 1;
+		n = spec_of(j) != NULL && spec_of(j)->min_slots > 0 ?
+		    spec_of(j)->min_slots : 1;
 	g_string_append_printf(v, "%u", n);
 	return TRUE;
 }
 
 static gboolean
-get_cpu(GString *v, const Basalt__JobInfo *j)
+get_min_req(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	const Basalt__JobSpec *s = spec_of(j);
+
+	(void)o;
+	if (s == NULL)
+		return FALSE;
+	g_string_append_printf(v, "%u", s->min_slots > 0 ? s->min_slots : 1);
+	return TRUE;
+}
+
+static gboolean
+get_max_req(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	const Basalt__JobSpec *s = spec_of(j);
+
+	(void)o;
+	if (s == NULL)
+		return FALSE;
+	g_string_append_printf(v, "%u", s->max_slots > s->min_slots ?
+			       s->max_slots : s->min_slots > 0 ?
+			       s->min_slots : 1);
+	return TRUE;
+}
+
+static gboolean
+get_ask_hosts(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	const Basalt__JobSpec *s = spec_of(j);
+
+	(void)o;
+	if (s == NULL || s->n_hosts == 0)
+		return FALSE;
+	for (size_t i = 0; i < s->n_hosts; i++)
+		g_string_append_printf(v, "%s%s", i ? " " : "", s->hosts[i]);
+	return TRUE;
+}
+
+static gboolean
+get_submit(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	(void)o;
+	return put_time(v, j->submit_time);
+}
+
+static gboolean
+get_start(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	(void)o;
+	return put_time(v, j->start_time);
+}
+
+static gboolean
+get_estart(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	(void)o;
+	return is_pending(j) && put_time(v, j->reserve_start);
+}
+
+static gboolean
+get_sstart(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	(void)o;
+	return spec_of(j) && put_time(v, spec_of(j)->begin_time);
+}
+
+/* The finish time, or for a running job with a run limit the time the
+ * limit ends it, marked " L" as LSF does. */
+static gboolean
+get_finish(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	guint64 limit;
+
+	(void)o;
+	if (j->end_time > 0)
+		return put_time(v, j->end_time);
+	if (!is_started(j) || !runlimit(j, &limit))
+		return FALSE;
+	cmd_time_short(v, j->start_time + (gint64)limit);
+	g_string_append(v, " L");
+	return TRUE;
+}
+
+/* What is left of the run limit: "h:mm L", or "hh:mm:ss L" with -hms. */
+static gboolean
+get_time_left(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	guint64 limit;
+	gint64 left;
+
+	if (!is_started(j) || !runlimit(j, &limit))
+		return FALSE;
+	left = j->start_time + (gint64)limit - o->now;
+	if (left < 0)
+		left = 0;
+	if (o->hms)
+		put_duration(v, left, o);
+	else
+		g_string_append_printf(v, "%" G_GINT64_FORMAT ":%02d", left / 3600,
+				       (int)(left / 60 % 60));
+	g_string_append(v, " L");
+	return TRUE;
+}
+
+static gboolean
+get_pct_complete(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	guint64 limit;
+
+	if (!is_started(j) || !runlimit(j, &limit) || limit == 0)
+		return FALSE;
+	g_string_append_printf(v, "%.2f%% L",
+			       MIN(100.0, 100.0 * (double)run_seconds(j, o) /
+				   (double)limit));
+	return TRUE;
+}
+
+static gboolean
+get_ru_utime(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	if (j->usage == NULL || j->start_time <= 0)
+		return FALSE;
+	put_cpu(v, (double)j->usage->utime_us / 1e6, o);
+	return TRUE;
+}
+
+static gboolean
+get_ru_stime(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	if (j->usage == NULL || j->start_time <= 0)
+		return FALSE;
+	put_cpu(v, (double)j->usage->stime_us / 1e6, o);
+	return TRUE;
+}
+
+/* IPEND: held (PSUSP), waiting for its -b time or for a dependency
+ * condition (LSF's ineligible reasons); EPEND: eligible. */
+static gboolean
+ineligible(const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	const char *r = j->pending_reason;
+
+	return is_state(j, BASALT__JOB_STATE__JOB_STATE_PSUSP) ||
+	       (spec_of(j) && spec_of(j)->begin_time > o->now) ||
+	       (r != NULL && (g_str_has_prefix(r, "Job dependency") ||
+			      g_str_has_prefix(r, "Dependency condition")));
+}
+
+static gboolean
+get_pendstate(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	if (!is_pending(j))
+		return FALSE;
+	g_string_append(v, ineligible(j, o) ? "IPEND" : "EPEND");
+	return TRUE;
+}
+
+/* Time spent pending: until now, or until the (last) start. */
+static gint64
+pend_seconds(const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	if (is_pending(j) || j->start_time <= 0)
+		return (j->end_time > 0 ? j->end_time : o->now) - j->submit_time;
+	return j->start_time - j->submit_time;
+}
+
+static void
+put_seconds(GString *v, gint64 secs, const BjobsOpts *o)
+{
+	if (o->hms)
+		put_duration(v, secs, o);
+	else
+		g_string_append_printf(v, "%" G_GINT64_FORMAT, MAX(secs, 0));
+}
+
+static gboolean
+get_pend_time(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	if (j->submit_time <= 0)
+		return FALSE;
+	put_seconds(v, pend_seconds(j, o), o);
+	return TRUE;
+}
+
+/* Basalt does not split a pending time into eligible and ineligible
+ * parts: a pending job's whole pending time goes to its current kind. */
+static gboolean
+get_ependtime(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	if (!is_pending(j) || ineligible(j, o))
+		return FALSE;
+	put_seconds(v, pend_seconds(j, o), o);
+	return TRUE;
+}
+
+static gboolean
+get_ipendtime(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	if (!is_pending(j) || !ineligible(j, o))
+		return FALSE;
+	put_seconds(v, pend_seconds(j, o), o);
+	return TRUE;
+}
+
+static gboolean
+get_cpu(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 {
 	if (j->usage == NULL)
 		return FALSE;
-	g_string_append_printf(v, "%.1f second(s)", bjobs_cpu_seconds(j));
+	put_cpu(v, bjobs_cpu_seconds(j), o);
 	return TRUE;
 }
 
 static gboolean
-get_max_mem(GString *v, const Basalt__JobInfo *j)
+get_run_time(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 {
-	if (j->usage == NULL || j->usage->max_rss_kb == 0)
+	put_duration(v, run_seconds(j, o), o);
+	return TRUE;
+}
+
+/* CPU time over run time, LSF's measure of an idle job. */
+static gboolean
+get_idle_factor(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	gint64 run = run_seconds(j, o);
+
+	if (j->usage == NULL || run <= 0)
 		return FALSE;
-	cmd_mem_kb(v, j->usage->max_rss_kb);
+	g_string_append_printf(v, "%.2f", bjobs_cpu_seconds(j) / (double)run);
 	return TRUE;
 }
 
 static gboolean
-get_proj(GString *v, const Basalt__JobInfo *j)
+kb_mem(const Basalt__JobInfo *j, guint64 *kb)
 {
-	if (j->spec == NULL || j->spec->project[0] == '\0') {
-		g_string_append(v, "default");
-		return TRUE;
-	}
-	return get_str(v, j->spec->project);
+	*kb = j->usage != NULL ? j->usage->rss_kb : 0;
+	return *kb > 0 && is_started(j);
 }
 
-static const FieldDef field_defs[] = {
-	{ "jobid id", "JOBID", 7, get_jobid },
-	{ "stat", "STAT", 5, get_stat },
-	{ "user", "USER", 7, get_user },
-	{ "queue", "QUEUE", 10, get_queue },
-	{ "job_name name", "JOB_NAME", 10, get_name },
-	{ "from_host", "FROM_HOST", 11, get_from },
-	{ "exec_host", "EXEC_HOST", 11, get_exec },
-	{ "submit_time", "SUBMIT_TIME", 15, get_submit },
-	{ "start_time", "START_TIME", 15, get_start },
-	{ "finish_time", "FINISH_TIME", 16, get_finish },
-	{ "exit_code", "EXIT_CODE", 10, get_exit },
-	{ "pend_reason", "PEND_REASON", 11, get_reason },
-	{ "slots nalloc_slot", "SLOTS", 5, get_slots },
-	{ "cpu_used", "CPU_USED", 10, get_cpu },
-	{ "max_mem", "MAX_MEM", 15, get_max_mem },
-	{ "proj_name proj project", "PROJ_NAME", 11, get_proj },
+static gboolean
+kb_max_mem(const Basalt__JobInfo *j, guint64 *kb)
+{
+	*kb = j->usage != NULL ? j->usage->max_rss_kb : 0;
+	return *kb > 0;
+}
+
+static gboolean
+kb_memlimit(const Basalt__JobInfo *j, guint64 *kb)
+{
+	return limit_of(j->effective ? j->effective->memlimit_kb : NULL,
+			spec_of(j) ? spec_of(j)->memlimit_kb : 0, j, kb);
+}
+
+static gboolean
+kb_swaplimit(const Basalt__JobInfo *j, guint64 *kb)
+{
+	return j->effective && limit_of(j->effective->swaplimit_kb, 0, j, kb);
+}
+
+static gboolean
+kb_filelimit(const Basalt__JobInfo *j, guint64 *kb)
+{
+	return j->effective && limit_of(j->effective->filelimit_kb, 0, j, kb);
+}
+
+static gboolean
+kb_corelimit(const Basalt__JobInfo *j, guint64 *kb)
+{
+	return j->effective && limit_of(j->effective->corelimit_kb, 0, j, kb);
+}
+
+static gboolean
+kb_stacklimit(const Basalt__JobInfo *j, guint64 *kb)
+{
+	return j->effective && limit_of(j->effective->stacklimit_kb, 0, j, kb);
+}
+
+/* The getter of every memory field: its kb function, LSF's human form. */
+#define MEM_GETTER(name)                                                \
+	static gboolean                                                 \
+	get_##name(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o) \
+	{                                                               \
+		guint64 kb;                                             \
+		(void)o;                                                \
+		if (!kb_##name(j, &kb))                                 \
+			return FALSE;                                   \
+		cmd_mem_kb(v, kb);                                      \
+		return TRUE;                                            \
+	}
+MEM_GETTER(mem)
+MEM_GETTER(max_mem)
+MEM_GETTER(memlimit)
+MEM_GETTER(swaplimit)
+MEM_GETTER(filelimit)
+MEM_GETTER(corelimit)
+MEM_GETTER(stacklimit)
+
+static gboolean
+get_processlimit(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	guint64 n;
+
+	(void)o;
+	if (j->effective == NULL || !limit_of(j->effective->processlimit, 0, j, &n))
+		return FALSE;
+	g_string_append_printf(v, "%" G_GUINT64_FORMAT, n);
+	return TRUE;
+}
+
+/* RUNLIMIT in minutes as bjobs -l shows it, hh:mm:ss with -hms. */
+static gboolean
+get_runtimelimit(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	guint64 secs;
+
+	if (!runlimit(j, &secs))
+		return FALSE;
+	if (o->hms)
+		put_duration(v, (gint64)secs, o);
+	else
+		g_string_append_printf(v, "%.1f min", (double)secs / 60.0);
+	return TRUE;
+}
+
+static gboolean
+get_resreq(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	(void)o;
+	return spec_of(j) && put_str(v, spec_of(j)->resreq);
+}
+
+static gboolean
+get_input(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	(void)o;
+	return spec_of(j) && put_str(v, spec_of(j)->stdin_path);
+}
+
+static gboolean
+get_output(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	(void)o;
+	return spec_of(j) && put_str(v, spec_of(j)->stdout_path);
+}
+
+static gboolean
+get_error(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	(void)o;
+	return spec_of(j) && put_str(v, spec_of(j)->stderr_path);
+}
+
+static gboolean
+get_sub_cwd(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	(void)o;
+	return spec_of(j) && put_str(v, spec_of(j)->cwd);
+}
+
+/* The job runs in its submission directory, as bjobs -l's "Execution
+ * CWD" says. */
+static gboolean
+get_exec_cwd(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	return j->start_time > 0 && get_sub_cwd(v, j, o);
+}
+
+/*
+ * The table.  Rows whose getter is get_none are fields Basalt has no data
+ * for; a row marked "wire:" names the JobSpec/JobInfo field whose data is
+ * coming, so that field gets its getter here and nowhere else.
+ */
+#define MEM(n) get_##n, 0, kb_##n
+static const BjobsFieldDef field_defs[] = {
+	{ "jobid id", "JOBID", 7, get_jobid, 0, NULL },
+	{ "jobindex", "JOBINDEX", 8, get_jobindex, 0, NULL },
+	{ "stat", "STAT", 5, get_stat, 0, NULL },
+	{ "user", "USER", 7, get_user, 0, NULL },
+	{ "user_group ugroup", "USER_GROUP", 15, get_user_group, 0, NULL },
+	{ "queue", "QUEUE", 10, get_queue, 0, NULL },
+	{ "job_name name", "JOB_NAME", 10, get_name, BJOBS_FIELD_TAIL, NULL },
+	/* wire: bsub -Jd */
+	{ "job_description description", "JOB_DESCRIPTION", 17, get_none, 0, NULL },
+	{ "proj_name proj project", "PROJ_NAME", 11, get_proj, 0, NULL },
+	{ "application app", "APPLICATION", 13, get_app, 0, NULL },
+	{ "service_class sla", "SERVICE_CLASS", 13, get_none, 0, NULL },
+	/* wire: bsub -g (job groups) */
+	{ "job_group group", "JOB_GROUP", 10, get_none, 0, NULL },
+	/* wire: bsub -sp */
+	{ "job_priority priority", "JOB_PRIORITY", 12, get_none, 0, NULL },
+	{ "rsvid", "RSVID", 40, get_none, 0, NULL },
+	{ "esub", "ESUB", 20, get_none, 0, NULL },
+	{ "kill_reason", "KILL_REASON", 50, get_none, 0, NULL },
+	{ "suspend_reason", "SUSPEND_REASON", 50, get_suspend_reason, 0, NULL },
+	{ "resume_reason", "RESUME_REASON", 50, get_none, 0, NULL },
+	{ "dependency", "DEPENDENCY", 15, get_dependency, 0, NULL },
+	{ "pend_reason", "PEND_REASON", 11, get_pend_reason, 0, NULL },
+	{ "charged_saap saap", "CHARGED_SAAP", 50, get_none, 0, NULL },
+	{ "command cmd", "COMMAND", 15, get_command, 0, NULL },
+	/* wire: bsub -E / -Ep and the profile's PRE_EXEC, POST_EXEC */
+	{ "pre_exec_command pre_cmd", "PRE_EXEC_COMMAND", 16, get_pre_exec, 0, NULL },
+	{ "post_exec_command post_cmd", "POST_EXEC_COMMAND", 17, get_post_exec, 0, NULL },
+	{ "resize_notification_command resize_cmd",
+	  "RESIZE_NOTIFICATION_COMMAND", 27, get_none, 0, NULL },
+	{ "pids", "PIDS", 20, get_pids, 0, NULL },
+	{ "exit_code", "EXIT_CODE", 10, get_exit_code, 0, NULL },
+	/* wire: TERM_* reasons of limits (JobInfo.exit_reason) */
+	{ "exit_reason", "EXIT_REASON", 50, get_exit_reason, 0, NULL },
+	/* wire: bsub -I/-Ip/-Is */
+	{ "interactive", "INTERACTIVE", 11, get_none, 0, NULL },
+	{ "from_host", "FROM_HOST", 11, get_from, 0, NULL },
+	{ "first_host", "FIRST_HOST", 11, get_first_host, 0, NULL },
+	{ "exec_host", "EXEC_HOST", 11, get_exec, 0, NULL },
+	{ "nexec_host", "NEXEC_HOST", 10, get_nexec_host, 0, NULL },
+	{ "ask_hosts", "ASK_HOSTS", 30, get_ask_hosts, 0, NULL },
+	{ "alloc_slot", "ALLOC_SLOT", 20, get_exec, 0, NULL },
+	{ "nalloc_slot", "NALLOC_SLOT", 10, get_nalloc_slot, 0, NULL },
+	{ "host_file", "HOST_FILE", 10, get_none, 0, NULL },
+	/* wire: bsub -x */
+	{ "exclusive", "EXCLUSIVE", 13, get_none, 0, NULL },
+	{ "nreq_slot", "NREQ_SLOT", 10, get_min_req, 0, NULL },
+	{ "submit_time", "SUBMIT_TIME", 15, get_submit, 0, NULL },
+	{ "start_time", "START_TIME", 15, get_start, 0, NULL },
+	{ "estimated_start_time estart_time", "ESTIMATED_START_TIME", 20,
+	  get_estart, 0, NULL },
+	{ "specified_start_time sstart_time", "SPECIFIED_START_TIME", 20,
+	  get_sstart, 0, NULL },
+	/* wire: bsub -t */
+	{ "specified_terminate_time sterminate_time",
+	  "SPECIFIED_TERMINATE_TIME", 24, get_none, 0, NULL },
+	{ "time_left", "TIME_LEFT", 11, get_time_left, 0, NULL },
+	{ "finish_time", "FINISH_TIME", 16, get_finish, 0, NULL },
+	/* wire: bsub -We */
+	{ "estimated_run_time ertime", "ESTIMATED_RUN_TIME", 20, get_none, 0, NULL },
+	{ "ru_utime", "RU_UTIME", 12, get_ru_utime, 0, NULL },
+	{ "ru_stime", "RU_STIME", 12, get_ru_stime, 0, NULL },
+	{ "%complete pct_complete", "%COMPLETE", 11, get_pct_complete, 0, NULL },
+	{ "warning_action warn_act", "WARNING_ACTION", 15, get_none, 0, NULL },
+	{ "action_warning_time warn_time", "ACTION_WARNING_TIME", 19,
+	  get_none, 0, NULL },
+	{ "pendstate", "PENDSTATE", 9, get_pendstate, 0, NULL },
+	{ "pend_time", "PEND_TIME", 12, get_pend_time, 0, NULL },
+	{ "ependtime", "EPENDTIME", 12, get_ependtime, 0, NULL },
+	{ "ipendtime", "IPENDTIME", 12, get_ipendtime, 0, NULL },
+	{ "estimated_sim_start_time esstart_time", "ESTIMATED_SIM_START_TIME",
+	  24, get_none, 0, NULL },
+	{ "effective_plimit", "EFFECTIVE_PLIMIT", 18, get_none, 0, NULL },
+	{ "plimit_remain", "PLIMIT_REMAIN", 15, get_none, 0, NULL },
+	{ "effective_eplimit", "EFFECTIVE_EPLIMIT", 19, get_none, 0, NULL },
+	{ "eplimit_remain", "EPLIMIT_REMAIN", 16, get_none, 0, NULL },
+	{ "cpu_used", "CPU_USED", 10, get_cpu, 0, NULL },
+	{ "run_time", "RUN_TIME", 15, get_run_time, 0, NULL },
+	{ "idle_factor", "IDLE_FACTOR", 11, get_idle_factor, 0, NULL },
+	{ "exception_status except_stat", "EXCEPTION_STATUS", 16, get_none, 0, NULL },
+	{ "slots", "SLOTS", 5, get_slots, 0, NULL },
+	{ "mem", "MEM", 15, MEM(mem) },
+	{ "max_mem", "MAX_MEM", 15, MEM(max_mem) },
+	{ "avg_mem", "AVG_MEM", 15, get_none, 0, NULL },
+	{ "memlimit", "MEMLIMIT", 15, MEM(memlimit) },
+	{ "swap", "SWAP", 15, get_none, 0, NULL },
+	{ "swaplimit", "SWAPLIMIT", 15, MEM(swaplimit) },
+	{ "min_req_proc", "MIN_REQ_PROC", 12, get_min_req, 0, NULL },
+	{ "max_req_proc", "MAX_REQ_PROC", 12, get_max_req, 0, NULL },
+	{ "effective_resreq eresreq", "EFFECTIVE_RESREQ", 17, get_resreq, 0, NULL },
+	{ "combined_resreq cresreq", "COMBINED_RESREQ", 20, get_resreq, 0, NULL },
+	{ "network_req", "NETWORK_REQ", 15, get_none, 0, NULL },
+	{ "filelimit", "FILELIMIT", 10, MEM(filelimit) },
+	{ "corelimit", "CORELIMIT", 10, MEM(corelimit) },
+	{ "stacklimit", "STACKLIMIT", 10, MEM(stacklimit) },
+	{ "processlimit", "PROCESSLIMIT", 12, get_processlimit, 0, NULL },
+	{ "runtimelimit", "RUNTIMELIMIT", 12, get_runtimelimit, 0, NULL },
+	{ "plimit", "PLIMIT", 10, get_none, 0, NULL },
+	{ "input_file", "INPUT_FILE", 10, get_input, 0, NULL },
+	{ "output_file", "OUTPUT_FILE", 11, get_output, 0, NULL },
+	{ "error_file", "ERROR_FILE", 10, get_error, 0, NULL },
+	/* wire: bsub -outdir */
+	{ "output_dir", "OUTPUT_DIR", 15, get_none, 0, NULL },
+	{ "sub_cwd", "SUB_CWD", 10, get_sub_cwd, 0, NULL },
+	{ "exec_home", "EXEC_HOME", 10, get_none, 0, NULL },
+	{ "exec_cwd", "EXEC_CWD", 10, get_exec_cwd, 0, NULL },
+	{ "licproject", "LICPROJECT", 20, get_none, 0, NULL },
+	{ "forward_cluster fwd_cluster", "FORWARD_CLUSTER", 15, get_none, 0, NULL },
+	{ "forward_time fwd_time", "FORWARD_TIME", 15, get_none, 0, NULL },
+	{ "srcjobid", "SRCJOBID", 8, get_none, 0, NULL },
+	{ "dstjobid", "DSTJOBID", 8, get_none, 0, NULL },
+	{ "source_cluster srcluster", "SOURCE_CLUSTER", 15, get_none, 0, NULL },
+	{ "energy", "ENERGY", 12, get_none, 0, NULL },
+	{ "gpu_num gnum", "GPU_NUM", 10, get_none, 0, NULL },
+	{ "gpu_mode gmode", "GPU_MODE", 20, get_none, 0, NULL },
+	{ "j_exclusive j_excl", "J_EXCLUSIVE", 15, get_none, 0, NULL },
+	{ "gpu_alloc galloc", "GPU_ALLOC", 30, get_none, 0, NULL },
 };
 
-/* The default table's columns, for -json without -o. */
-static const char default_fields[] =
-	"jobid user stat queue from_host exec_host job_name submit_time";
-
-static const FieldDef *
-find_field(const char *name)
+const BjobsFieldDef *
+bjobs_field_table(gsize *n)
 {
-	for (gsize i = 0; i < G_N_ELEMENTS(field_defs); i++) {
-		g_auto(GStrv) names = g_strsplit(field_defs[i].names, " ", -1);
-
-		for (char **n = names; *n != NULL; n++)
-			if (g_ascii_strcasecmp(*n, name) == 0)
-				return &field_defs[i];
-	}
-	return NULL;
+	*n = G_N_ELEMENTS(field_defs);
+	return field_defs;
 }
 
-void
-bjobs_fields_free(BjobsFields *f)
-{
-	if (f == NULL)
-		return;
-	g_array_unref(f->fields);
-	g_free(f->delimiter);
-	g_free(f);
-}
-
+/* Whole-word match of name among the row's blank-separated names. */
 static gboolean
-bad_field(GError **error, const char *tok)
+names_hold(const char *names, const char *name)
 {
-	g_set_error(error, BS_ERROR, BS_ERROR_FAILED,
-		    "bjobs: Invalid field name or format in -o: %s", tok);
+	gsize len = strlen(name);
+
+	for (const char *p = names; *p != '\0';) {
+		const char *e = strchr(p, ' ');
+		gsize n = e != NULL ? (gsize)(e - p) : strlen(p);
+
+		if (n == len && g_ascii_strncasecmp(p, name, n) == 0)
+			return TRUE;
+		p += n + (e != NULL);
+	}
 	return FALSE;
 }
 
-/* "name", "name:", "name:12", "name:-12", with an ignored ":unit". */
-static gboolean
-parse_field(BjobsFields *f, const char *tok, GError **error)
+const BjobsFieldDef *
+bjobs_field_find(const char *name)
 {
-	g_auto(GStrv) parts = g_strsplit(tok, ":", 3);
-	Field fld = { find_field(parts[0]), 0, FALSE };
-	const char *w = parts[1];
-	guint64 n;
-
-	if (fld.def == NULL)
-		return bad_field(error, tok);
-	if (w != NULL) {
-		fld.right = w[0] == '-';
-		w += fld.right;
-		if (w[0] == '\0' && !fld.right)
-			fld.width = fld.def->width;
-		else if (cmd_parse_uint(w, &n) && n > 0 && n < 4096)
-			fld.width = (guint)n;
-		else
-			return bad_field(error, tok);
-	}
-	g_array_append_val(f->fields, fld);
-	return TRUE;
-}
-
-BjobsFields *
-bjobs_fields_parse(const char *spec, GError **error)
-{
-	g_autoptr(BjobsFields) f = g_new0(BjobsFields, 1);
-	g_auto(GStrv) toks = cmd_split_words(spec);
-
-	f->fields = g_array_new(FALSE, FALSE, sizeof(Field));
-	f->delimiter = g_strdup(" ");
-	for (char **t = toks; *t != NULL; t++) {
-		if (g_ascii_strncasecmp(*t, "delimiter=", 10) == 0) {
-			const char *d = *t + 10;
-			gsize len = strlen(d);
-
-			if (len < 3 || d[0] != '\'' || d[len - 1] != '\'') {
-				bad_field(error, *t);
-				return NULL;
-			}
-			g_free(f->delimiter);
-			f->delimiter = g_strndup(d + 1, len - 2);
-			continue;
-		}
-		if (!parse_field(f, *t, error))
-			return NULL;
-	}
-	if (f->fields->len == 0) {
-		bad_field(error, spec);
-		return NULL;
-	}
-	return g_steal_pointer(&f);
-}
-
-/* Headers are always cut at the end; values of JOB_NAME keep the end. */
-static void
-custom_cell(GString *out, const Field *fld, const char *text, CmdFit fit,
-	    gboolean last)
-{
-
-	if (fld->width == 0 || (last && !fld->right)) {
-		/* Nothing to pad to, or trailing blanks nobody sees. */
-		if (fld->width > 0 && strlen(text) > fld->width)
-			cmd_cell(out, text, fld->width, fit, FALSE);
-		else
-			g_string_append(out, text);
-		return;
-	}
-	cmd_cell(out, text, fld->width, fit, fld->right);
-}
-
-void
-bjobs_format_custom(GString *out, const BjobsFields *f,
-		    const Basalt__JobList *list, const BjobsOpts *o)
-{
-	guint n = f->fields->len;
-
-	for (guint i = 0; !o->noheader && i < n; i++) {
-		const Field *fld = &g_array_index(f->fields, Field, i);
-
-		custom_cell(out, fld, fld->def->header, CMD_FIT_CUT, i + 1 == n);
-		g_string_append(out, i + 1 < n ? f->delimiter : "\n");
-	}
-	for (size_t k = 0; k < list->n_jobs; k++) {
-		for (guint i = 0; i < n; i++) {
-			const Field *fld = &g_array_index(f->fields, Field, i);
-			g_autoptr(GString) v = g_string_new(NULL);
-
-			if (!fld->def->get(v, list->jobs[k]))
-				g_string_assign(v, "-");
-			custom_cell(out, fld, v->str,
-				    fld->def->get == get_name ? CMD_FIT_TAIL
-							      : CMD_FIT_CUT,
-				    i + 1 == n);
-			g_string_append(out, i + 1 < n ? f->delimiter : "\n");
-		}
-	}
-}
-
-static void
-json_string(GString *out, const char *s)
-{
-	g_string_append_c(out, '"');
-	for (; *s != '\0'; s++) {
-		guchar c = (guchar)*s;
-
-		if (c == '"' || c == '\\')
-			g_string_append_printf(out, "\\%c", c);
-		else if (c == '\n')
-			g_string_append(out, "\\n");
-		else if (c == '\t')
-			g_string_append(out, "\\t");
-		else if (c < 0x20)
-			g_string_append_printf(out, "\\u%04x", c);
-		else
-			g_string_append_c(out, (char)c);
-	}
-	g_string_append_c(out, '"');
-}
-
-static void
-json_record(GString *out, const BjobsFields *f, const Basalt__JobInfo *j)
-{
-	g_string_append(out, "    {\n");
-	for (guint i = 0; i < f->fields->len; i++) {
-		const Field *fld = &g_array_index(f->fields, Field, i);
-		g_autoptr(GString) v = g_string_new(NULL);
-
-		if (!fld->def->get(v, j))
-			g_string_truncate(v, 0);
-		g_string_append(out, "      ");
-		json_string(out, fld->def->header);
-		g_string_append_c(out, ':');
-		json_string(out, v->str);
-		g_string_append(out, i + 1 < f->fields->len ? ",\n" : "\n");
-	}
-	g_string_append(out, "    }");
-}
-
-void
-bjobs_format_json(GString *out, const BjobsFields *f,
-		  const Basalt__JobList *list, const BjobsOpts *o)
-{
-	g_autoptr(BjobsFields) dflt = NULL;
-
-	if (f == NULL)
-		f = dflt = bjobs_fields_parse(default_fields, NULL);
-	g_string_append_printf(out, "{\n  \"COMMAND\":\"bjobs\",\n"
-			       "  \"JOBS\":%zu,\n  \"RECORDS\":[\n",
-			       list->n_jobs);
-	for (size_t k = 0; k < list->n_jobs; k++) {
-		json_record(out, f, list->jobs[k]);
-		g_string_append(out, k + 1 < list->n_jobs ? ",\n" : "\n");
-	}
-	g_string_append(out, "  ]\n}\n");
+	for (gsize i = 0; i < G_N_ELEMENTS(field_defs); i++)
+		if (names_hold(field_defs[i].names, name))
+			return &field_defs[i];
+	return NULL;
 }

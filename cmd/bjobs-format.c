@@ -18,6 +18,7 @@
 
 #define EXEC_COLUMN 45    /* where EXEC_HOST starts in the default table */
 #define LONGFORM_WIDTH 80     /* -l lines */
+#define UNFORMATTED_WIDTH (G_MAXUINT / 2)   /* -UF: no line is wrapped */
 #define LONGFORM_INDENT 21    /* strlen("Mon Nov 21 10:02:00: ") */
 
 static const char table_header[] =
@@ -218,6 +219,10 @@ bjobs_format_wide(GString *out, const Basalt__JobList *list,
 	}
 }
 
+/* The -l line width of the listing being formatted: LONGFORM_WIDTH, or
+ * UNFORMATTED_WIDTH under -UF.  Set by bjobs_format_long for its call. */
+static guint long_width = LONGFORM_WIDTH;
+
 /* One long-form statement, wrapped: "Mon Nov 21 10:02:00: text". */
 static void
 long_event(GString *out, gint64 t, const char *text)
@@ -226,7 +231,7 @@ long_event(GString *out, gint64 t, const char *text)
 
 	cmd_time_long(line, t);
 	g_string_append_printf(line, ": %s", text);
-	cmd_wrap(out, line->str, LONGFORM_WIDTH, LONGFORM_INDENT);
+	cmd_wrap(out, line->str, long_width, LONGFORM_INDENT);
 }
 
 static void
@@ -245,7 +250,7 @@ long_header(GString *out, const Basalt__JobInfo *j)
 		g_string_append_printf(l, ", Mail <%s>", s->mail_user);
 	if (s != NULL)
 		g_string_append_printf(l, ", Command <%s>", s->command);
-	cmd_wrap(out, l->str, LONGFORM_WIDTH, LONGFORM_INDENT);
+	cmd_wrap(out, l->str, long_width, LONGFORM_INDENT);
 }
 
 /* What the job asked for, appended to the "Submitted from" statement. */
@@ -357,7 +362,7 @@ long_usage(GString *out, const Basalt__JobInfo *j, gint64 now)
 	g_string_append_printf(l, "The CPU time used is %.0f seconds.",
 			       bjobs_cpu_seconds(j));
 	cmd_cell(out, "", LONGFORM_INDENT, CMD_FIT_WIDE, FALSE);
-	cmd_wrap(out, l->str, LONGFORM_WIDTH - LONGFORM_INDENT, 0);
+	cmd_wrap(out, l->str, long_width - LONGFORM_INDENT, 0);
 	cmd_cell(out, "", LONGFORM_INDENT, CMD_FIT_WIDE, FALSE);
 	g_string_append(out, "MEM: ");
 	cmd_mem_kb(out, u->rss_kb);
@@ -448,6 +453,7 @@ void
 bjobs_format_long(GString *out, const Basalt__JobList *list,
 		  const BjobsOpts *o)
 {
+	long_width = o->unformatted ? UNFORMATTED_WIDTH : LONGFORM_WIDTH;
 	for (size_t i = 0; i < list->n_jobs; i++) {
 		if (i > 0)
 			g_string_append(out, "------------------------------"
@@ -483,24 +489,35 @@ state_words(const Basalt__JobQuery *q)
 	return "No unfinished job found";
 }
 
+char **
+bjobs_missing_ids(const Basalt__JobQuery *q, const Basalt__JobList *list)
+{
+	GPtrArray *ids = g_ptr_array_new();
+
+	for (size_t i = 0; i < q->n_job_ids; i++) {
+		guint32 idx = i < q->n_array_indexes ? q->array_indexes[i] : 0;
+		GString *id;
+
+		if (listed(list, q->job_ids[i], idx))
+			continue;
+		id = g_string_new(NULL);
+		cmd_jobid(id, q->job_ids[i], idx);
+		g_ptr_array_add(ids, g_string_free(id, FALSE));
+	}
+	g_ptr_array_add(ids, NULL);
+	return (char **)g_ptr_array_free(ids, FALSE);
+}
+
 gboolean
 bjobs_format_not_found(GString *err, const Basalt__JobQuery *q,
 		       const Basalt__JobList *list)
 {
-	gboolean any = FALSE;
+	g_auto(GStrv) missing = bjobs_missing_ids(q, list);
 
-	for (size_t i = 0; i < q->n_job_ids; i++) {
-		guint32 idx = i < q->n_array_indexes ? q->array_indexes[i] : 0;
-
-		if (listed(list, q->job_ids[i], idx))
-			continue;
-		g_string_append(err, "Job <");
-		cmd_jobid(err, q->job_ids[i], idx);
-		g_string_append(err, "> is not found\n");
-		any = TRUE;
-	}
+	for (char **m = missing; *m != NULL; m++)
+		g_string_append_printf(err, "Job <%s> is not found\n", *m);
 	if (q->n_job_ids > 0 || list->n_jobs > 0)
-		return any;
+		return missing[0] != NULL;
 	g_string_append(err, state_words(q));
 	if (q->n_queues == 1)
 		g_string_append_printf(err, " in queue <%s>", q->queues[0]);

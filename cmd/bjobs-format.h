@@ -4,7 +4,9 @@
  * "No ... job found" messages.  Times are printed in local time; `now` is
  * a parameter so output is reproducible.
  *
- * bjobs-format.c holds the fixed layouts, bjobs-fields.c the -o/-json ones.
+ * bjobs-format.c holds the fixed layouts, bjobs-custom.c the -o/-json ones
+ * over the field table of bjobs-fields.c, bjobs-summary.c the -A and -sum
+ * summaries.
  */
 #ifndef BS_CMD_BJOBS_FORMAT_H
 #define BS_CMD_BJOBS_FORMAT_H
@@ -18,6 +20,8 @@ typedef struct {
 	gboolean noheader;   /* -noheader */
 	gboolean reasons;    /* -p / -s: a reason line under each such job */
 	gint64 now;          /* "Resource usage collected" time in -l */
+	gboolean hms;        /* -hms: durations in -o/-json as hh:mm:ss */
+	gboolean unformatted; /* -UF: -l without wrapping long lines */
 } BjobsOpts;
 
 /* Default table: JOBID USER STAT QUEUE FROM_HOST EXEC_HOST JOB_NAME
@@ -42,6 +46,9 @@ void bjobs_format_long(GString *out, const Basalt__JobList *list,
  */
 gboolean bjobs_format_not_found(GString *err, const Basalt__JobQuery *q,
 				const Basalt__JobList *list);
+/* The ids the query named that the list lacks, as "123" or "123[4]". */
+char **bjobs_missing_ids(const Basalt__JobQuery *q,
+			 const Basalt__JobList *list);
 
 /* JOB_NAME as bjobs shows it: array elements as "name[idx]", a job without
  * a name under its command. */
@@ -62,10 +69,30 @@ void bjobs_format_custom(GString *out, const BjobsFields *f,
 /*
  * -json, LSF's layout: {"COMMAND":"bjobs","JOBS":N,"RECORDS":[{...}]},
  * two-space indents, one "KEY":"value" per line.  f NULL: the default
- * table's fields.
+ * table's fields.  With q, each job id it names that the list lacks adds
+ * a record {"JOBID":"123","ERROR":"Job <123> is not found"}, as LSF's;
+ * nothing found at all is still a valid document with empty RECORDS.
  */
 void bjobs_format_json(GString *out, const BjobsFields *f,
-		       const Basalt__JobList *list, const BjobsOpts *o);
+		       const Basalt__JobList *list, const Basalt__JobQuery *q,
+		       const BjobsOpts *o);
+
+/*
+ * -A: one line per job array with its elements counted by state, LSF's
+ * "JOBID ARRAY_SPEC OWNER NJOBS PEND DONE RUN EXIT SSUSP USUSP PSUSP".
+ * The list must hold every element of the arrays (any state); an array
+ * is shown when one of its elements matches the query's states (its
+ * unfinished elements when it names none).  Jobs that are not array
+ * elements are left out, as LSF does.  Returns the number of arrays.
+ */
+guint bjobs_format_arrays(GString *out, const Basalt__JobList *list,
+			  const Basalt__JobQuery *q, const BjobsOpts *o);
+/*
+ * -sum: LSF's one-line summary of the listed unfinished jobs' slots:
+ * RUN SSUSP USUSP UNKNOWN PEND FWD_PEND.
+ */
+void bjobs_format_sum(GString *out, const Basalt__JobList *list,
+		      const BjobsOpts *o);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(BjobsFields, bjobs_fields_free)
 

@@ -1,8 +1,10 @@
 /*
  * bjobs: list jobs.  Selection is select-args.c's, the layouts are
- * bjobs-format.c's and bjobs-fields.c's; this picks the layout and
- * LSF's exit code: 255 whenever a "No ... job found" or "Job <N> is not
- * found" line was printed, even next to jobs that were found.
+ * bjobs-format.c's, bjobs-custom.c's and bjobs-summary.c's; this picks
+ * the layout and LSF's exit code: 255 whenever a "No ... job found" or
+ * "Job <N> is not found" line was printed, even next to jobs that were
+ * found.  -json never prints those lines: its document is the answer,
+ * with empty RECORDS when nothing matched.
  */
 #include "config.h"
 
@@ -15,21 +17,47 @@
 #include "select-args.h"
 
 #define BJOBS_USAGE \
-	"bjobs [-h] [-V] [-a] [-d] [-p] [-r] [-s] [-l | -w | -W] " \
-	"[-noheader] [-o \"field[:[-]width] ... [delimiter='char']\"] " \
-	"[-json] [-J job_name] [-m host_name] [-q queue_name] " \
+	"bjobs [-h] [-V] [-A] [-a] [-d] [-p] [-r] [-s] [-x] [-X] " \
+	"[-l | -w | -W | -UF] [-sum] [-noheader] [-hms] " \
+	"[-o \"field[:[-]width[:unit]] ... [delimiter='char']\"] [-json] " \
+	"[-J job_name] [-m host_name] [-q queue_name] [-P project_name] " \
+	"[-G user_group] [-app application_profile] [-g job_group] " \
+	"[-N host_name | -N cpu_factor] " \
 	"[-u user_name | -u all] [job_ID | \"job_ID[index]\" ...]"
 
 static const CmdOpt bjobs_opts[] = {
-	{ "-l", FALSE }, { "-w", FALSE }, { "-W", FALSE },
+	{ "-l", FALSE }, { "-w", FALSE }, { "-W", FALSE }, { "-UF", FALSE },
 	{ "-noheader", FALSE }, { "-o", TRUE }, { "-json", FALSE },
+	{ "-hms", FALSE }, { "-A", FALSE }, { "-X", FALSE }, { "-x", FALSE },
+	{ "-sum", FALSE }, { "-N", TRUE }, { "-P", TRUE }, { "-G", TRUE },
+	{ "-app", TRUE }, { "-g", TRUE },
 	{ NULL, FALSE },
 };
+
+/* -P, -G, -app and -g go to mbatchd, which selects on them. */
+static void
+query_filters(SelectArgs *sa)
+{
+	static const struct { const char *opt; gsize off; } map[] = {
+		{ "-P", G_STRUCT_OFFSET(Basalt__JobQuery, project) },
+		{ "-G", G_STRUCT_OFFSET(Basalt__JobQuery, user_group) },
+		{ "-app", G_STRUCT_OFFSET(Basalt__JobQuery, app_profile) },
+		{ "-g", G_STRUCT_OFFSET(Basalt__JobQuery, job_group) },
+	};
+
+	for (guint i = 0; i < G_N_ELEMENTS(map); i++) {
+		const char *v = select_args_get(sa, map[i].opt);
+
+		if (v != NULL)
+			cmd_pb_set_str(G_STRUCT_MEMBER_P(sa->query, map[i].off),
+				       v);
+	}
+}
 
 /* Formats the list the way the options ask; FALSE on a bad -o spec. */
 static gboolean
 format(GString *out, const SelectArgs *sa, const Basalt__JobList *l,
-    GError **err)
+    const Basalt__JobQuery *asked, guint *shown, GError **err)
 {
 	BjobsOpts o = { 0 };
 	const char *spec = select_args_get(sa, "-o");
@@ -39,21 +67,59 @@ format(GString *out, const SelectArgs *sa, const Basalt__JobList *l,
 	o.noheader = select_args_has(sa, "-noheader");
 	o.reasons = sa->query->pending || sa->query->suspended;
 	o.now = (gint64)time(NULL);
+	o.hms = select_args_has(sa, "-hms");
+	o.unformatted = select_args_has(sa, "-UF");
+	*shown = (guint)l->n_jobs;
 	if (spec != NULL && (f = bjobs_fields_parse(spec, err)) == NULL)
 		return FALSE;
-	if (select_args_has(sa, "-json"))
-		bjobs_format_json(out, f, l, &o);
+	if (select_args_has(sa, "-sum"))
+		bjobs_format_sum(out, l, &o);
+	else if (select_args_has(sa, "-A"))
+		*shown = bjobs_format_arrays(out, l, asked, &o);
+	else if (select_args_has(sa, "-json"))
+		bjobs_format_json(out, f, l, sa->query, &o);
 	else if (l->n_jobs == 0)
 		return TRUE;
 	else if (f != NULL)
 		bjobs_format_custom(out, f, l, &o);
-	else if (select_args_has(sa, "-l"))
+	else if (select_args_has(sa, "-l") || o.unformatted)
 		bjobs_format_long(out, l, &o);
 	else if (select_args_has(sa, "-W"))
 		bjobs_format_wide(out, l, &o);
 	else
 		bjobs_format_table(out, l, &o);
 	return TRUE;
+}
+
+/* -x: jobs with exceptions.  Basalt raises no job exceptions (overrun,
+ * underrun, idle), so none is listed. */
+static void
+drop_all(Basalt__JobList *l)
+{
+	l->n_jobs = 0;
+}
+
+/*
+ * The "not found" lines (on errs) and whether bjobs fails with 255.
+ * -sum always answers, with zeros; -json names missing ids inside its
+ * document and fails only for those; -A counts arrays, not jobs.
+ */
+static gboolean
+not_found(GString *errs, const SelectArgs *sa, const Basalt__JobQuery *asked,
+	  const Basalt__JobList *l, guint shown)
+{
+	Basalt__JobList none = BASALT__JOB_LIST__INIT;
+	g_auto(GStrv) missing = NULL;
+
+	if (select_args_has(sa, "-sum"))
+		return FALSE;
+	if (select_args_has(sa, "-A"))
+		return bjobs_format_not_found(errs, asked, shown > 0 ? l : &none);
+	if (select_args_has(sa, "-json")) {
+		missing = bjobs_missing_ids(asked, l);
+		return missing[0] != NULL;
+	}
+	return bjobs_format_not_found(errs, asked, l);
 }
 
 int
@@ -63,8 +129,11 @@ main(int argc, char **argv)
 	g_autoptr(SelectArgs) sa = NULL;
 	g_autoptr(GString) out = g_string_new(NULL);
 	g_autoptr(GString) errs = g_string_new(NULL);
+	Basalt__JobQuery asked;
 	LsbJobPages pages;
 	Basalt__JobList *l;
+	size_t n_all;
+	guint shown;
 	int code;
 
 	if (cmd_main_hv(argc, argv, BJOBS_USAGE, &code))
@@ -73,9 +142,16 @@ main(int argc, char **argv)
 	    BJOBS_USAGE, &err);
 	if (sa == NULL)
 		return cmd_main_fail(err);
+	query_filters(sa);
 	sa->query->detail = select_args_has(sa, "-l") ||
 	    select_args_has(sa, "-W") || select_args_has(sa, "-o") ||
-	    select_args_has(sa, "-json");
+	    select_args_has(sa, "-json") || select_args_has(sa, "-UF") ||
+	    select_args_has(sa, "-A") || select_args_has(sa, "-sum");
+	/* -A counts every element of an array, whatever states were asked
+	 * for; the states then choose which arrays are shown. */
+	asked = *sa->query;
+	if (select_args_has(sa, "-A") && !select_args_has(sa, "-sum"))
+		sa->query->all_states = TRUE;
 	fflush(stdout);
 	if (!lsb_jobs_all(sa->query, &pages, &err)) {
 		fprintf(stderr, "%s\n", err->message);
@@ -86,13 +162,17 @@ main(int argc, char **argv)
 		lsb_job_pages_clear(&pages);
 		return CMD_EXIT_FAIL;
 	}
+	n_all = l->n_jobs;
+	if (select_args_has(sa, "-x"))
+		drop_all(l);
 	code = CMD_EXIT_OK;
-	if (!format(out, sa, l, &err))
+	if (!format(out, sa, l, &asked, &shown, &err))
 		code = cmd_main_fail(err);
-	else if (bjobs_format_not_found(errs, sa->query, l))
+	else if (not_found(errs, sa, &asked, l, shown))
 		code = CMD_EXIT_FAIL;
 	cmd_main_out(out);
 	cmd_main_err(errs);
+	l->n_jobs = n_all;
 	lsb_job_pages_clear(&pages);
 	return code;
 }

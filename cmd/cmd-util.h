@@ -35,6 +35,10 @@ typedef enum {
 	CMD_HV_VERSION,  /* print the version on stderr, exit 0 (as LSF does) */
 } CmdHelpVersion;
 
+/* The LSF release whose commands, files and output Basalt follows, as
+ * lsid states it for tools that check the LSF version. */
+#define CMD_LSF_VERSION "10.1.0.0"
+
 CmdHelpVersion cmd_help_version(int argc, char **argv);
 void cmd_format_usage(GString *out, const char *usage);
 void cmd_format_version(GString *out);

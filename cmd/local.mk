@@ -7,7 +7,9 @@ noinst_LIBRARIES += %reldir%/libbscmd.a
 	%reldir%/jobctl-format.c %reldir%/jobctl-format.h \
 	%reldir%/select-args.c %reldir%/select-args.h \
 	%reldir%/bsub-args.c %reldir%/bsub-args.h \
-	%reldir%/bjobs-format.c %reldir%/bjobs-fields.c %reldir%/bjobs-format.h \
+	%reldir%/bjobs-format.c %reldir%/bjobs-format.h \
+	%reldir%/bjobs-fields.c %reldir%/bjobs-fields.h %reldir%/bjobs-custom.c \
+	%reldir%/bjobs-summary.c \
 	%reldir%/bqueues-format.c %reldir%/bqueues-format.h \
 	%reldir%/bhosts-format.c %reldir%/busers-format.c \
 	%reldir%/blimits-format.c \

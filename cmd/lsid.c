@@ -1,7 +1,11 @@
 /*
- * lsid: the product banner, the cluster's name and its master host.  LSF
- * prints its product and copyright lines first; scripts look only at the
- * two "My ... is" lines, which are kept word for word.
+ * lsid: the product banner, the cluster's name and its master host, in
+ * LSF's layout: banner lines, an empty line, then "My cluster name is"
+ * and "My master name is", kept word for word for the scripts that grep
+ * them.  The banner keeps Basalt's name but its first version number is
+ * the LSF release Basalt follows: tools read the first dotted number of
+ * lsid's output as the LSF version (dask-jobqueue's lsf_version(), for
+ * one, picks its memory units by it).
  */
 #include "config.h"
 
@@ -31,11 +35,12 @@ main(int argc, char **argv)
 	r = (Basalt__ClusterInfo *)cmd_main_call(LSB_CLUSTER, &q.base);
 	if (r == NULL)
 		return CMD_EXIT_FAIL;
-	if (r->version != NULL && r->version[0] != '\0')
-		g_string_append_printf(out, "Basalt %s, an LSF-compatible "
-		    "batch system\n", r->version);
-	else
-		cmd_format_version(out);
+	g_string_append_printf(out, "Basalt for the IBM Spectrum LSF %s "
+	    "interface, Basalt version %s\n"
+	    "An open-source batch system whose commands, files and output "
+	    "follow LSF %.4s.\n", CMD_LSF_VERSION,
+	    r->version != NULL && r->version[0] != '\0' ? r->version :
+	    PACKAGE_VERSION, CMD_LSF_VERSION);
 	g_string_append_printf(out, "\nMy cluster name is %s\n"
 	    "My master name is %s\n", r->cluster_name, r->master_name);
 	cmd_main_out(out);

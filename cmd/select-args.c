@@ -121,19 +121,87 @@ take_operand(SelectArgs *sa, const char *arg, GError **error)
 	return TRUE;
 }
 
-/* Handles argv[*i], moving *i past a consumed value. */
+static gboolean take_option(SelectArgs *sa, const char *opt, int argc,
+			    char **argv, int *i, const char *prog,
+			    const char *states, const CmdOpt *extra,
+			    const char *usage, GError **error);
+
+/* A one-letter option this command knows; *has_arg tells if it takes a
+ * value. */
 static gboolean
-take_option(SelectArgs *sa, int argc, char **argv, int *i, const char *prog,
-	    const char *states, const CmdOpt *extra, const char *usage,
-	    GError **error)
+single_known(char c, const char *states, const CmdOpt *extra,
+	     gboolean *has_arg)
 {
-	const char *opt = argv[*i];
+	char opt[3] = { '-', c, '\0' };
+	const CmdOpt *own = find_extra(extra, opt);
+
+	*has_arg = FALSE;
+	if (c == '\0')
+		return FALSE;
+	if (own != NULL) {
+		*has_arg = own->has_arg;
+		return TRUE;
+	}
+	if (strchr("uqmJ", c) != NULL) {
+		*has_arg = TRUE;
+		return TRUE;
+	}
+	return states != NULL && strchr(states, c) != NULL;
+}
+
+/*
+ * Bundled one-letter options, as getopt takes them: "-aw" is "-a -w",
+ * "-aJ name" is "-a -J name".  Only the last letter may take a value,
+ * the next argument.  FALSE (nothing applied) unless every letter is an
+ * option of the command.
+ */
+static gboolean
+is_bundle(const char *opt, const char *states, const CmdOpt *extra)
+{
+	gsize len = strlen(opt);
+	gboolean has_arg;
+
+	if (len < 3)
+		return FALSE;
+	for (gsize k = 1; k < len; k++)
+		if (!single_known(opt[k], states, extra, &has_arg) ||
+		    (has_arg && k + 1 < len))
+			return FALSE;
+	return TRUE;
+}
+
+static gboolean
+take_bundle(SelectArgs *sa, const char *bundle, int argc, char **argv, int *i,
+	    const char *prog, const char *states, const CmdOpt *extra,
+	    const char *usage, GError **error)
+{
+	char opt[3] = { '-', '\0', '\0' };
+
+	for (gsize k = 1; bundle[k] != '\0'; k++) {
+		opt[1] = bundle[k];
+		if (!take_option(sa, opt, argc, argv, i, prog, states, extra,
+				 usage, error))
+			return FALSE;
+	}
+	return TRUE;
+}
+
+/* Handles option opt (argv[*i] or a letter of it), moving *i past a
+ * consumed value. */
+static gboolean
+take_option(SelectArgs *sa, const char *opt, int argc, char **argv, int *i,
+	    const char *prog, const char *states, const CmdOpt *extra,
+	    const char *usage, GError **error)
+{
 	const CmdOpt *own = find_extra(extra, opt);
 	gboolean common = strlen(opt) == 2 && strchr("uqmJ", opt[1]) != NULL;
 
 	if (own == NULL && strlen(opt) == 2 && states != NULL &&
 	    strchr(states, opt[1]) != NULL)
 		return set_state(sa->query, opt[1]);
+	if (own == NULL && !common && is_bundle(opt, states, extra))
+		return take_bundle(sa, opt, argc, argv, i, prog, states, extra,
+				   usage, error);
 	if (own == NULL && !common)
 		return usage_error(error, prog, usage, "illegal option", opt);
 	if ((own == NULL || own->has_arg) && *i + 1 >= argc)
@@ -165,7 +233,7 @@ select_args_parse(const char *prog, int argc, char **argv, const char *states,
 			continue;
 		}
 		if (!options_done && arg[0] == '-' && arg[1] != '\0') {
-			if (!take_option(sa, argc, argv, &i, prog, states,
+			if (!take_option(sa, arg, argc, argv, &i, prog, states,
 					 extra, usage, error))
 				return NULL;
 			continue;

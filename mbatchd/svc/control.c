@@ -254,6 +254,18 @@ targets(Manager *m, const Caller *c, const Basalt__JobQuery *sel,
 	if (!q.pending && !q.running && !q.suspended && !q.finished)
 		q.all_states = q.n_job_ids > 0;
 	jobs = svc_select_jobs(m, &q, c->user);
+	if (q.job_name != NULL && *q.job_name != '\0') {
+		/* -J meets a name the caller may not read as "-", as bjobs
+		 * shows it: a refusal must not tell what it matched. */
+		Sight *s = svc_sight_new(m, c);
+		guint k = 0;
+
+		for (guint i = 0; i < jobs->len; i++)
+			if (svc_sight_name_matches(s, &q, jobs->pdata[i]))
+				jobs->pdata[k++] = jobs->pdata[i];
+		g_ptr_array_set_size(jobs, k);
+		svc_sight_free(s);
+	}
 	if (q.n_job_ids == 0 && !all_matching && jobs->len > 1) {
 		Job *last = NULL;
 

@@ -55,15 +55,18 @@ pages_forget(void)
 }
 
 /* Jobs the caller may not see at all (SECURE_JOB_INFO_LEVEL 2-4) leave
- * the listing before it is kept for the next pages. */
+ * the listing before it is kept for the next pages, and so do jobs that
+ * only their hidden name matched. */
 static void
-hide_unseen(Manager *m, const Caller *c, GPtrArray *jobs)
+hide_unseen(Manager *m, const Caller *c, const Basalt__JobQuery *q,
+    GPtrArray *jobs)
 {
 	Sight *s = svc_sight_new(m, c);
 	guint k = 0;
 
 	for (guint i = 0; i < jobs->len; i++)
-		if (svc_sight_of(s, jobs->pdata[i]) != SIGHT_NONE)
+		if (svc_sight_of(s, jobs->pdata[i]) != SIGHT_NONE &&
+		    svc_sight_name_matches(s, q, jobs->pdata[i]))
 			jobs->pdata[k++] = jobs->pdata[i];
 	g_ptr_array_set_size(jobs, k);
 	svc_sight_free(s);
@@ -91,7 +94,7 @@ listing(Manager *m, const Basalt__JobQuery *req, const Caller *c)
 	}
 	pages_forget();
 	jobs = svc_select_jobs(m, req, c->known ? c->user : NULL);
-	hide_unseen(m, c, jobs);
+	hide_unseen(m, c, req, jobs);
 	pages.query = key;
 	pages.seq = m->st->last_seq;
 	pages.n = jobs->len;

@@ -127,14 +127,88 @@ host_matches(const Selector *s, const Job *j)
 	return FALSE;
 }
 
+/*
+ * LSF's -J pattern: '*' matches any run of characters, anywhere.  Each
+ * piece between stars is found leftmost with memmem, so a match costs
+ * time linear in the name and the pattern: names can be whole command
+ * lines and patterns come from any user.
+ */
 static gboolean
-name_matches(const char *pattern, const char *name)
+glob_matches(const char *p, const char *s)
 {
-	gsize n = strlen(pattern);
+	const char *star = strchr(p, '*'), *last = strrchr(p, '*');
+	const char *end = s + strlen(s);
+	gsize head, tail;
 
-	if (n > 0 && pattern[n - 1] == '*')
-		return strncmp(pattern, name, n - 1) == 0;
-	return strcmp(pattern, name) == 0;
+	if (star == NULL)
+		return strcmp(p, s) == 0;
+	head = (gsize)(star - p);
+	tail = strlen(last + 1);
+	if ((gsize)(end - s) < head + tail || strncmp(p, s, head) != 0 ||
+	    memcmp(last + 1, end - tail, tail) != 0)
+		return FALSE;
+	s += head;
+	end -= tail;
+	for (p = star + 1; p < last;) {
+		const char *next = strchr(p, '*');
+		gsize n = (gsize)(next - p);
+		const char *at;
+
+		if (n > 0) {
+			at = memmem(s, (gsize)(end - s), p, n);
+			if (at == NULL)
+				return FALSE;
+			s = at + n;
+		}
+		p = next + 1;
+	}
+	return TRUE;
+}
+
+gboolean
+svc_name_matches(const char *pattern, const char *name)
+{
+	const char *br;
+	g_autofree char *base = NULL;
+
+	if (glob_matches(pattern, name))
+		return TRUE;
+	/* An element "arr[3]" also answers to its array's name "arr". */
+	br = strrchr(name, '[');
+	if (br == NULL || br == name || !g_str_has_suffix(name, "]"))
+		return FALSE;
+	base = g_strndup(name, (gsize)(br - name));
+	return glob_matches(pattern, base);
+}
+
+static gboolean
+str_set(const char *s)
+{
+	return s != NULL && *s != '\0';
+}
+
+/* -P, -G, -app and -g, against what the job was submitted with. */
+static gboolean
+spec_matches(const Basalt__JobQuery *q, const Job *j)
+{
+	const Basalt__JobSpec *spec;
+	const char *proj;
+
+	if (!str_set(q->project) && !str_set(q->user_group) &&
+	    !str_set(q->app_profile) && !str_set(q->job_group))
+		return TRUE;
+	/* No job is in a job group: Basalt has none yet. */
+	if (str_set(q->job_group))
+		return FALSE;
+	spec = job_spec(j);
+	if (spec == NULL)
+		return FALSE;
+	proj = str_set(spec->project) ? spec->project : "default";
+	return (!str_set(q->project) || strcmp(q->project, proj) == 0) &&
+	    (!str_set(q->user_group) ||
+	    g_strcmp0(q->user_group, spec->user_group) == 0) &&
+	    (!str_set(q->app_profile) ||
+	    g_strcmp0(q->app_profile, spec->app_profile) == 0);
 }
 
 static gboolean
@@ -177,5 +251,6 @@ svc_selector_match(const Selector *s, const Job *j)
 	    (s->queues == NULL || g_hash_table_contains(s->queues, j->queue)) &&
 	    host_matches(s, j) &&
 	    (q->job_name == NULL || *q->job_name == '\0' ||
-	    name_matches(q->job_name, j->name));
+	    svc_name_matches(q->job_name, j->name)) &&
+	    spec_matches(q, j);
 }

@@ -136,3 +136,23 @@ svc_sight_hide_details(Basalt__JobSpec *spec)
 	spec->env = NULL;
 	spec->n_env = 0;
 }
+
+/*
+ * mbatchd selects by the real name; a caller who is shown "-" for it must
+ * not learn more through -J: otherwise -J "*secret*" would tell what
+ * others' commands say, one wildcard at a time.
+ */
+gboolean
+svc_sight_name_matches(const Sight *s, const Basalt__JobQuery *q,
+    const Job *j)
+{
+	const Basalt__JobSpec *spec;
+
+	if (q->job_name == NULL || *q->job_name == '\0' ||
+	    svc_sight_of(s, j) == SIGHT_DETAIL)
+		return TRUE;
+	spec = job_spec(j);
+	if (spec != NULL && spec->job_name != NULL && *spec->job_name != '\0')
+		return TRUE;
+	return svc_name_matches(q->job_name, "-");
+}

@@ -55,6 +55,9 @@ typedef struct Selector Selector;
 Selector *svc_selector_new(Manager *m, const Basalt__JobQuery *q,
     const char *default_user);
 gboolean svc_selector_match(const Selector *s, const Job *j);
+/* A -J pattern ('*' wildcards) against a job name; an array element's
+ * "name[3]" also matches as "name". */
+gboolean svc_name_matches(const char *pattern, const char *name);
 void svc_selector_free(Selector *s);
 
 void svc_fill_job_info(Manager *m, const Job *j, gboolean detail,
@@ -77,6 +80,11 @@ void svc_sight_free(Sight *s);
 void svc_sight_hide_name(const Job *j, Basalt__JobInfo *info);
 /* Blank what only SIGHT_DETAIL shows, in a copy of the job's spec. */
 void svc_sight_hide_details(Basalt__JobSpec *spec);
+/* Whether the query's -J pattern matches the job's name as the caller
+ * sees it ("-" when the name is the command and the caller may not read
+ * it); TRUE without a pattern. */
+gboolean svc_sight_name_matches(const Sight *s, const Basalt__JobQuery *q,
+    const Job *j);
 
 /* bounds.c: every request's lists are checked against
  * MAX_REQUEST_LIST_SIZE before its handler runs. */

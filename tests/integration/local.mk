@@ -56,6 +56,13 @@ INTEGRATION_TESTS += \
 	%reldir%/t0675-job-paths.sh \
 	%reldir%/t0680-job-report.sh \
 	%reldir%/t0685-job-env.sh
+# Issue 15: bjobs -o/-json fields, selection options, lsid layout.
+INTEGRATION_TESTS += \
+	%reldir%/t0750-bjobs-o.sh \
+	%reldir%/t0751-bjobs-json.sh \
+	%reldir%/t0752-bjobs-select.sh \
+	%reldir%/t0753-lsid.sh \
+	%reldir%/t0754-bjobs-name-sight.sh
 # Issue 12: slot reservation and backfill.
 INTEGRATION_TESTS += \
 	%reldir%/t0330-reserve.sh

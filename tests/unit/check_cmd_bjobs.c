@@ -310,7 +310,7 @@ START_TEST(test_custom_delimiter_and_values)
 		"JOBID^PEND_REASON^EXIT_CODE^SLOTS^CPU_USED^MAX_MEM^PROJ_NAME^"
 		"EXEC_HOST^FROM_HOST^USER^START_TIME^FINISH_TIME^SUBMIT_TIME\n"
 		"101^-^-^1^2.0 second(s)^4 Mbytes^default^hostB^hostA^alice^"
-		"Nov 21 10:02^-^Nov 21 10:02\n"
+		"Nov 21 10:02^Nov 21 11:02 L^Nov 21 10:02\n"
 		"102^New job is waiting for scheduling^-^4^-^-^default^-^hostA^"
 		"verylonguser^-^-^Nov 21 10:02\n"
 		"1234567890^-^-^6^-^-^default^4*hostB:2*hostC^hostA^bob^"
@@ -349,7 +349,7 @@ START_TEST(test_json)
 						       NULL);
 
 	f->jobs[1] = f->jobs[3];
-	bjobs_format_json(out, fl, only(f, 0, 2), &o);
+	bjobs_format_json(out, fl, only(f, 0, 2), NULL, &o);
 	ck_assert_str_eq(out->str,
 		"{\n"
 		"  \"COMMAND\":\"bjobs\",\n"
@@ -379,7 +379,7 @@ START_TEST(test_json_default_fields_and_empty)
 	GS(empty);
 	BjobsOpts o = { 0 };
 
-	bjobs_format_json(out, NULL, only(f, 1, 1), &o);
+	bjobs_format_json(out, NULL, only(f, 1, 1), NULL, &o);
 	ck_assert_str_eq(out->str,
 		"{\n  \"COMMAND\":\"bjobs\",\n  \"JOBS\":1,\n  \"RECORDS\":[\n"
 		"    {\n"
@@ -392,7 +392,7 @@ START_TEST(test_json_default_fields_and_empty)
 		"      \"JOB_NAME\":\"a_very_long_job_name\",\n"
 		"      \"SUBMIT_TIME\":\"Nov 21 10:02\"\n"
 		"    }\n  ]\n}\n");
-	bjobs_format_json(empty, NULL, only(f, 0, 0), &o);
+	bjobs_format_json(empty, NULL, only(f, 0, 0), NULL, &o);
 	ck_assert_str_eq(empty->str,
 		"{\n  \"COMMAND\":\"bjobs\",\n  \"JOBS\":0,\n  \"RECORDS\":[\n  ]\n}\n");
 }

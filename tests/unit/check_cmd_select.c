@@ -111,6 +111,43 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* getopt-style bundles: "-aw", "-aJ name", "-wu all". */
+START_TEST(test_bundled_flags)
+{
+	GError *err = NULL;
+	g_autoptr(SelectArgs) a = parse("bjobs -aw", "adprs", bjobs_opts, NULL);
+	g_autoptr(SelectArgs) b = parse("bjobs -aJ 'run*' -wu all -pl 7",
+					"adprs", bjobs_opts, NULL);
+
+	ck_assert(a->query->all_states);
+	ck_assert(select_args_has(a, "-w"));
+	ck_assert(b->query->all_states && b->query->pending);
+	ck_assert_str_eq(b->query->job_name, "run*");
+	ck_assert_uint_eq(b->query->n_users, 1);
+	ck_assert_str_eq(b->query->users[0], "all");
+	ck_assert(select_args_has(b, "-w") && select_args_has(b, "-l"));
+	ck_assert_uint_eq(b->query->n_job_ids, 1);
+	/* A value-taking letter only at the end; unknown letters refuse the
+	 * whole word; a known long option is never split. */
+	ck_assert_ptr_null(parse("bjobs -Ja x", "adprs", bjobs_opts, &err));
+	ck_assert_str_eq(err->message, "bjobs: illegal option -- Ja\nUsage: x [-h]");
+	g_clear_error(&err);
+	ck_assert_ptr_null(parse("bjobs -az", "adprs", bjobs_opts, &err));
+	g_clear_error(&err);
+	ck_assert_ptr_null(parse("bjobs -aJ", "adprs", bjobs_opts, &err));
+	ck_assert_str_eq(err->message,
+			 "bjobs: option requires an argument -- J\nUsage: x [-h]");
+	g_clear_error(&err);
+	{
+		g_autoptr(SelectArgs) c = parse("bjobs -noheader", "adprs",
+						bjobs_opts, NULL);
+
+		ck_assert(select_args_has(c, "-noheader"));
+		ck_assert(!c->query->all_states);
+	}
+}
+END_TEST
+
 START_TEST(test_double_dash_operands)
 {
 	g_autoptr(SelectArgs) sa = parse("bstop -- 9", "", NULL, NULL);
@@ -132,6 +169,7 @@ main(void)
 	tcase_add_test(tc, test_state_letters_per_command);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_double_dash_operands);
+	tcase_add_test(tc, test_bundled_flags);
 	suite_add_tcase(s, tc);
 	return bs_run_suite(s);
 }

@@ -3,6 +3,7 @@ CMD_TEST_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/cmd
 CMD_TEST_LIBS = $(BSCMD_LIBS) $(TEST_LIBS)
 CMD_TESTS = %reldir%/check_cmd_util %reldir%/check_cmd_bsub \
 	%reldir%/check_cmd_select %reldir%/check_cmd_bjobs \
+	%reldir%/check_cmd_bjobs_fields \
 	%reldir%/check_cmd_tables
 check_PROGRAMS += $(CMD_TESTS)
 TESTS += $(CMD_TESTS)
@@ -22,6 +23,10 @@ TESTS += $(CMD_TESTS)
 %canon_reldir%_check_cmd_bjobs_SOURCES = %reldir%/check_cmd_bjobs.c
 %canon_reldir%_check_cmd_bjobs_CFLAGS = $(CMD_TEST_CFLAGS)
 %canon_reldir%_check_cmd_bjobs_LDADD = $(CMD_TEST_LIBS)
+
+%canon_reldir%_check_cmd_bjobs_fields_SOURCES = %reldir%/check_cmd_bjobs_fields.c
+%canon_reldir%_check_cmd_bjobs_fields_CFLAGS = $(CMD_TEST_CFLAGS)
+%canon_reldir%_check_cmd_bjobs_fields_LDADD = $(CMD_TEST_LIBS)
 
 %canon_reldir%_check_cmd_tables_SOURCES = %reldir%/check_cmd_tables.c
 %canon_reldir%_check_cmd_tables_CFLAGS = $(CMD_TEST_CFLAGS)
