@@ -63,7 +63,7 @@ sbd_path_expand(const char *tmpl, const SbdPathVars *v)
 
 char *
 sbd_path_output(const char *tmpl, const SbdPathVars *v, const char *base,
-    const char *suffix)
+    const char *suffix, SbdIsDirFunc is_dir, gpointer data)
 {
 	g_autofree char *x = sbd_path_expand(tmpl, v);
 	g_autofree char *abs = NULL;
@@ -74,7 +74,7 @@ sbd_path_output(const char *tmpl, const SbdPathVars *v, const char *base,
 	    g_build_filename(base, x, NULL);
 	/* /dev/null and other special files are not directories to fill. */
 	if (!(len > 0 && x[len - 1] == '/') &&
-	    !g_file_test(abs, G_FILE_TEST_IS_DIR))
+	    !(is_dir ? is_dir(abs, data) : g_file_test(abs, G_FILE_TEST_IS_DIR)))
 		return g_steal_pointer(&abs);
 	if (v->index > 0)
 		name = g_strdup_printf("%" G_GINT64_FORMAT "_%d.%s", v->job_id,

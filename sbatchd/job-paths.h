@@ -31,14 +31,18 @@ typedef struct {
  */
 char *sbd_path_expand(const char *tmpl, const SbdPathVars *v);
 
+/* Is path a directory, as the job's owner sees it? */
+typedef gboolean (*SbdIsDirFunc)(const char *path, gpointer data);
+
 /*
  * An -o or -e path made absolute: expanded; relative to base (-outdir when
  * given, else the working directory); a path ending in '/' or naming an
- * existing directory means <dir>/<jobid>.<suffix> (<jobid>_<index>.<suffix>
- * for an array element).  suffix is "out" or "err".
+ * existing directory (is_dir; NULL: as this process sees it) means
+ * <dir>/<jobid>.<suffix> (<jobid>_<index>.<suffix> for an array element).
+ * suffix is "out" or "err".
  */
 char *sbd_path_output(const char *tmpl, const SbdPathVars *v, const char *base,
-    const char *suffix);
+    const char *suffix, SbdIsDirFunc is_dir, gpointer data);
 
 /* "/a/b/c" -> "/a", "/a/b", "/a/b/c": what mkdir -p creates, in order. */
 char **sbd_path_prefixes(const char *dir);

@@ -229,6 +229,37 @@ append_as_user(const AsUser *a, const char *path, const char *text, GError **err
 	return FALSE;
 }
 
+gboolean
+sbd_is_dir_as_user(const char *user, uid_t uid, gid_t gid, const char *path)
+{
+	AsUser a;
+	int status = 0;
+	pid_t pid;
+
+	if (geteuid() != 0)
+		return g_file_test(path, G_FILE_TEST_IS_DIR);
+	if (!as_user_prepare(&a, user, uid, gid)) {
+		g_free(a.groups);
+		return FALSE;
+	}
+	pid = fork();
+	if (pid == 0) {
+		struct stat st;
+
+		child_signals();
+		alarm(WRITE_TIMEOUT_S);
+		if (!as_user_switch(&a))
+			_exit(2);
+		_exit(stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : 1);
+	}
+	g_free(a.groups);
+	if (pid < 0)
+		return FALSE;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 /* Run the mail program as the user with the message on its stdin; the
  * reaper reaps it like any helper, nobody waits for it. */
 static gboolean

@@ -40,6 +40,11 @@ typedef struct {
 
 gboolean sbd_job_info_save(Sbd *sbd, const char *key, const SbdJobInfo *info,
     GError **error);
+/* Whether path is a directory the user can see (stat in a child that has
+ * become the user, so root's view of private directories never leaks). */
+gboolean sbd_is_dir_as_user(const char *user, uid_t uid, gid_t gid,
+    const char *path);
+
 /* A launch that failed: its info file goes. */
 void sbd_job_info_remove(Sbd *sbd, const char *key);
 /* bsub -B: mail that the job started (after the launch succeeded). */

@@ -243,6 +243,14 @@ group_name(const Basalt__JobSpec *s, gid_t gid)
 	return g_strdup_printf("%u", (unsigned)gid);
 }
 
+static gboolean
+owner_is_dir(const char *path, gpointer data)
+{
+	const Owner *o = data;
+
+	return sbd_is_dir_as_user(o->user, o->uid, o->gid, path);
+}
+
 static void
 path_vars(Sbd *sbd, const SbdJob *job, const Basalt__StartJobRequest *req,
     const StartPlan *p, SbdPathVars *v)
@@ -267,9 +275,11 @@ plan_streams(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
 
 	path_vars(sbd, job, req, p, &v);
 	if (s->stdout_path && *s->stdout_path)
-		p->out_path = sbd_path_output(s->stdout_path, &v, base, "out");
+		p->out_path = sbd_path_output(s->stdout_path, &v, base, "out",
+		    owner_is_dir, &p->owner);
 	if (s->stderr_path && *s->stderr_path)
-		p->err_path = sbd_path_output(s->stderr_path, &v, base, "err");
+		p->err_path = sbd_path_output(s->stderr_path, &v, base, "err",
+		    owner_is_dir, &p->owner);
 	l->stdin_path = s->stdin_path && *s->stdin_path ? s->stdin_path : NULL;
 	l->stdout_path = p->out_path;
 	l->stdout_overwrite = s->stdout_overwrite;

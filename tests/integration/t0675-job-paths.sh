@@ -73,6 +73,14 @@ if [ "$(id -u)" -eq 0 ] && command -v useradd >/dev/null; then
 			bsub -outdir "$T/home/d-%U" -o o.txt true | job_id_of)
 		check "a user's own -outdir job ends DONE" wait_for 20 state_is "$id" DONE
 		check "the directory belongs to the user" sh -c "[ \$(stat -c %U $T/home/d-$user) = $user ]"
+		# Whether -o names a directory is asked as the user: root's view
+		# of a private directory must not show through the error.
+		mkdir -p "$T/private/d" && chmod 700 "$T/private"
+		id=$(runuser -u "$user" -- env PATH="$PATH" LSF_ENVDIR="$LSF_ENVDIR" \
+			bsub -o "$T/private/d" true | job_id_of)
+		check "a user's -o into a directory it cannot see fails the job" wait_for 20 state_is "$id" EXIT
+		check "naming the path as given, not a file inside it" sh -c \
+			"bjobs -l $id | tr -d ' \n' | grep -q 'cannotopenoutputfile$T/private/d:Permissiondenied'"
 	else
 		ok "# SKIP useradd failed"
 	fi

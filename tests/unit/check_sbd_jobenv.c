@@ -34,13 +34,20 @@ START_TEST(test_patterns)
 }
 END_TEST
 
+static gboolean
+say_dir(const char *path, gpointer data)
+{
+	return strcmp(path, "/x/y") == 0;
+}
+
 START_TEST(test_output_paths)
 {
 	g_autofree char *dir = g_dir_make_tmp("jobenv-XXXXXX", NULL);
-	g_autofree char *rel = sbd_path_output("o.%J", &vars, "/work", "out");
-	g_autofree char *abs = sbd_path_output("/x/o.%U", &vars, "/work", "out");
-	g_autofree char *slash = sbd_path_output("outs/", &vars, "/work", "err");
-	g_autofree char *isdir = sbd_path_output(dir, &vars, "/work", "out");
+	g_autofree char *rel = sbd_path_output("o.%J", &vars, "/work", "out", NULL, NULL);
+	g_autofree char *abs = sbd_path_output("/x/o.%U", &vars, "/work", "out", NULL, NULL);
+	g_autofree char *slash = sbd_path_output("outs/", &vars, "/work", "err", NULL, NULL);
+	g_autofree char *isdir = sbd_path_output(dir, &vars, "/work", "out", NULL, NULL);
+	g_autofree char *said = sbd_path_output("/x/y", &vars, "/work", "out", say_dir, NULL);
 	g_autofree char *want = g_strconcat(dir, "/42.out", NULL);
 	g_autofree char *elem = NULL;
 	SbdPathVars arr = vars;
@@ -49,8 +56,10 @@ START_TEST(test_output_paths)
 	ck_assert_str_eq(abs, "/x/o.alice");
 	ck_assert_str_eq(slash, "/work/outs/42.err");
 	ck_assert_str_eq(isdir, want);
+	/* The owner's view decides, not this process's. */
+	ck_assert_str_eq(said, "/x/y/42.out");
 	arr.index = 3;
-	elem = sbd_path_output("outs/", &arr, "/work", "out");
+	elem = sbd_path_output("outs/", &arr, "/work", "out", NULL, NULL);
 	ck_assert_str_eq(elem, "/work/outs/42_3.out");
 	g_rmdir(dir);
 }
