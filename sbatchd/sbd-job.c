@@ -229,7 +229,6 @@ static void
 job_finish(SbdJob *job, const BsJobEnd *end)
 {
 	g_autofree char *how = bs_exit_describe(&end->exit);
-	const char *reason = job->kill_reason;
 
 	g_clear_handle_id(&job->runlimit_src, g_source_remove);
 	g_clear_pointer(&job->term, bs_jobctl_terminate_cancel);
@@ -237,13 +236,22 @@ job_finish(SbdJob *job, const BsJobEnd *end)
 	job->usage = end->usage;
 	set_exit(job, &end->exit);
 	sbd_log(BS_LOG_NOTICE, job, "finished: %s", how);
-	/* The report ends the -o file before bjobs can say the job ended. */
-	sbd_job_end_files(job);
+	/* The report ends the -o file before bjobs can say the job ended:
+	 * the final report waits for its writer. */
+	if (sbd_job_end_files(job))
+		sbd_job_end_files_done(job);
+}
+
+void
+sbd_job_end_files_done(SbdJob *job)
+{
+	const char *reason = job->kill_reason;
+
 	if (job->forget) {
 		job_drop(job);
 		return;
 	}
-	if (end->exit.kind == BS_EXIT_UNKNOWN && reason == NULL)
+	if (job->exit_status < 0 && reason == NULL)
 		reason = "The exit status of the job is unknown: sbatchd restarted "
 		    "and the job left no status record;";
 	sbd_job_report(job, reason);
@@ -465,5 +473,6 @@ sbd_jobs_free(Sbd *sbd)
 {
 	/* The jobs keep running: a new sbatchd re-adopts them. */
 	g_clear_handle_id(&sbd->sample_src, g_source_remove);
+	sbd_report_stop();
 	g_clear_pointer(&sbd->jobs, g_hash_table_destroy);
 }

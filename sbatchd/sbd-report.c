@@ -25,7 +25,8 @@
 
 #define GROUP "report"
 #define DEFAULT_MAILPROG "/usr/sbin/sendmail"
-/* A report write that takes longer (a hung file server) is abandoned. */
+/* A report write that takes longer (a hung file server) is abandoned and
+ * the job reported finished without it. */
 #define WRITE_TIMEOUT_S 20
 
 /* ---- the info file ---- */
@@ -182,12 +183,14 @@ child_signals(void)
 	(void)sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
-/* Append text to path as the user; the child's exit code is an errno. */
+/* Append text to path as the user, in a child the main loop does not wait
+ * for (a hung file server must not stall sbatchd); its exit code is an
+ * errno.  *pid_out is the child. */
 static gboolean
-append_as_user(const AsUser *a, const char *path, const char *text, GError **error)
+append_start(const AsUser *a, const char *path, const char *text, pid_t *pid_out,
+    GError **error)
 {
 	gsize len = strlen(text);
-	int status = 0;
 	pid_t pid = fork();
 
 	if (pid < 0) {
@@ -200,7 +203,6 @@ append_as_user(const AsUser *a, const char *path, const char *text, GError **err
 		int fd;
 
 		child_signals();
-		alarm(WRITE_TIMEOUT_S);
 		if (!as_user_switch(a))
 			_exit(EPERM);
 		fd = open(path, O_WRONLY | O_APPEND | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
@@ -220,13 +222,82 @@ append_as_user(const AsUser *a, const char *path, const char *text, GError **err
 		}
 		_exit(0);
 	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return TRUE;
-	g_set_error(error, BS_ERROR, BS_ERROR_IO, "cannot append the job report to %s: %s",
-	    path, WIFEXITED(status) ? g_strerror(WEXITSTATUS(status)) : "timed out");
-	return FALSE;
+	*pid_out = pid;
+	return TRUE;
+}
+
+/* ---- report writers in flight ---- */
+
+typedef struct {
+	Sbd *sbd;
+	char *key;                /* the job's, looked up again at the end */
+	const SbdJob *job;        /* compared, never followed: the same run? */
+	char *path;
+	pid_t pid;
+	guint timer;
+} Pending;
+
+static GHashTable *pending;   /* pid -> Pending* */
+
+static void
+pending_free(gpointer p)
+{
+	Pending *w = p;
+
+	g_clear_handle_id(&w->timer, g_source_remove);
+	g_free(w->key);
+	g_free(w->path);
+	g_free(w);
+}
+
+/* The writer is done (or given up on): the job's end goes on. */
+static void
+pending_done(Pending *w)
+{
+	SbdJob *job = g_hash_table_lookup(w->sbd->jobs, w->key);
+
+	/* Dropped meanwhile (mbatchd forgot it), or a new run under the key. */
+	if (job != NULL && job == w->job && job->finished && job->final_seq == 0)
+		sbd_job_end_files_done(job);
+}
+
+void
+sbd_report_stop(void)
+{
+	g_clear_pointer(&pending, g_hash_table_destroy);
+}
+
+static gboolean
+pending_timeout(gpointer data)
+{
+	Pending *w = data;
+	SbdJob *job = g_hash_table_lookup(w->sbd->jobs, w->key);
+
+	w->timer = 0;
+	(void)kill(w->pid, SIGKILL);
+	sbd_log(BS_LOG_WARNING, job, "gave up appending the job report to %s after "
+	    "%d s", w->path, WRITE_TIMEOUT_S);
+	g_hash_table_steal(pending, GINT_TO_POINTER(w->pid));
+	pending_done(w);
+	pending_free(w);
+	return G_SOURCE_REMOVE;
+}
+
+gboolean
+sbd_report_child_exited(Sbd *sbd, pid_t pid, int wstatus)
+{
+	Pending *w = pending ? g_hash_table_lookup(pending, GINT_TO_POINTER(pid)) : NULL;
+
+	if (w == NULL)
+		return FALSE;
+	g_hash_table_steal(pending, GINT_TO_POINTER(pid));
+	if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0)
+		sbd_log(BS_LOG_WARNING, g_hash_table_lookup(sbd->jobs, w->key),
+		    "cannot append the job report to %s: %s", w->path,
+		    WIFEXITED(wstatus) ? g_strerror(WEXITSTATUS(wstatus)) : "killed");
+	pending_done(w);
+	pending_free(w);
+	return TRUE;
 }
 
 gboolean
@@ -428,8 +499,9 @@ exit_of(const SbdJob *job)
 	return st;
 }
 
+/* *writer: the child appending to the -o file, 0 when there is none. */
 static void
-write_report(SbdJob *job, Loaded *l)
+write_report(SbdJob *job, Loaded *l, pid_t *writer)
 {
 	g_autoptr(GError) err = NULL;
 	g_autofree char *text = NULL;
@@ -452,29 +524,45 @@ write_report(SbdJob *job, Loaded *l)
 	}
 	if (out == NULL || strcmp(out, "/dev/null") == 0)
 		return;
-	if (!append_as_user(&l->as, out, text, &err))
-		sbd_log(BS_LOG_WARNING, job, "%s", err->message);
+	if (!append_start(&l->as, out, text, writer, &err))
+		sbd_log(BS_LOG_WARNING, job, "cannot append the job report to %s: %s",
+		    out, err->message);
 }
 
-void
+gboolean
 sbd_job_end_files(SbdJob *job)
 {
 	g_autofree char *path = info_path(job->sbd, job->key);
 	g_autoptr(GError) err = NULL;
+	pid_t writer = 0;
 	Loaded l;
 
 	if (!load(job->sbd, job, &l)) {
 		loaded_clear(&l);
-		return;
+		return TRUE;
 	}
 	if (!job->forget)
-		write_report(job, &l);
+		write_report(job, &l, &writer);
 	if (l.strs[9] != NULL && !sbd_job_tmpdir_remove(l.strs[9], &err))
 		sbd_log(BS_LOG_WARNING, job, "temporary directory: %s", err->message);
 	if (l.strs[10] != NULL)
 		(void)g_unlink(l.strs[10]);
+	if (writer > 0) {
+		Pending *w = g_new0(Pending, 1);
+
+		if (pending == NULL)
+			pending = g_hash_table_new_full(NULL, NULL, NULL, pending_free);
+		w->sbd = job->sbd;
+		w->key = g_strdup(job->key);
+		w->job = job;
+		w->path = g_strdup(l.strs[8]);
+		w->pid = writer;
+		w->timer = g_timeout_add_seconds(WRITE_TIMEOUT_S, pending_timeout, w);
+		g_hash_table_insert(pending, GINT_TO_POINTER(writer), w);
+	}
 	(void)g_unlink(path);
 	loaded_clear(&l);
+	return writer == 0;
 }
 
 void

@@ -52,7 +52,16 @@ void sbd_job_begin_mail(Sbd *sbd, const char *key, gint64 start_time);
 
 /* The job's processes are gone (job_finish, before the final report):
  * write the report or mail it unless the run was forgotten, remove the
- * temporary directory, the host file and the info file. */
-void sbd_job_end_files(SbdJob *job);
+ * temporary directory, the host file and the info file.  TRUE: done;
+ * FALSE: a child is still appending the report, and
+ * sbd_job_end_files_done(job) (sbd-job.c) is called once it has exited
+ * or was given up on, from the main loop. */
+gboolean sbd_job_end_files(SbdJob *job);
+/* The reaper reaped pid, which belongs to no job: TRUE when it was a report
+ * writer (and the job's end went on). */
+gboolean sbd_report_child_exited(Sbd *sbd, pid_t pid, int wstatus);
+/* sbatchd stops: forget the writers (a restarted sbatchd finds the jobs
+ * unfinished and ends them again). */
+void sbd_report_stop(void);
 
 #endif

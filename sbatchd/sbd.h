@@ -152,6 +152,8 @@ void sbd_job_terminate(SbdJob *job, const char *reason);
  * and drop it without reporting; instance 0: every run of the job. */
 void sbd_job_forget(Sbd *sbd, guint64 id, guint32 index, guint32 instance);
 void sbd_job_forget_all_of(Sbd *sbd, guint64 id);
+/* The job report is written (sbd-report.h): the final report goes out. */
+void sbd_job_end_files_done(SbdJob *job);
 /* Report a state change of a job (spooled, then sent). */
 void sbd_job_report(SbdJob *job, const char *reason);
 
