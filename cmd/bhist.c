@@ -136,6 +136,8 @@ main(int argc, char **argv)
 
 	if (cmd_main_hv(argc, argv, BHIST_USAGE, &code))
 		return code;
+	/* Limits show in LSF_UNIT_FOR_LIMITS; a bad value shows KB. */
+	(void)cmd_main_mem_unit(NULL);
 	hist_filter_init(&a.f);
 	if (!parse(&a, argc, argv, now, &err) ||
 	    (dir = hist_journal_dir(&err)) == NULL ||

@@ -409,7 +409,7 @@ long_limits(GString *out, const Basalt__JobSpec *s)
 				       (double)s->cpulimit_s / 60.0);
 	if (s->memlimit_kb > 0) {
 		g_string_append(out, "\n MEMLIMIT\n ");
-		cmd_mem_kb(out, s->memlimit_kb);
+		cmd_limit_kb(out, s->memlimit_kb);
 		g_string_append_c(out, '\n');
 	}
 }

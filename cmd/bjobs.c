@@ -138,6 +138,8 @@ main(int argc, char **argv)
 
 	if (cmd_main_hv(argc, argv, BJOBS_USAGE, &code))
 		return code;
+	/* Limits show in LSF_UNIT_FOR_LIMITS; a bad value shows KB. */
+	(void)cmd_main_mem_unit(NULL);
 	sa = select_args_parse("bjobs", argc, argv, "adprs", bjobs_opts,
 	    BJOBS_USAGE, &err);
 	if (sa == NULL)

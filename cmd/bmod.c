@@ -274,7 +274,7 @@ main(int argc, char **argv)
 	if (cmd_main_hv(argc, argv, BMOD_USAGE, &code))
 		goto out;
 	g_ptr_array_add(m.bsub_argv, g_strdup("bsub"));
-	if (!parse(&m, argc, argv, &err) ||
+	if (!cmd_main_mem_unit(&err) || !parse(&m, argc, argv, &err) ||
 	    !cmd_parse_jobid(m.jobid, &req.job_id, &req.array_index, &err) ||
 	    (req.spec = parse_values(&m, &values, &err)) == NULL) {
 		code = cmd_main_fail(err);

@@ -16,6 +16,7 @@
 #include "cmd-util.h"
 #include "util/error.h"
 #include "util/escape.h"
+#include "resreq/resreq.h"
 
 typedef enum {
 	O_QUEUE, O_NAME, O_OUT, O_ERR, O_OUT_OW, O_ERR_OW, O_IN, O_SLOTS,
@@ -399,7 +400,6 @@ string_field(Basalt__JobSpec *s, OptId id)
 	switch (id) {
 	case O_NAME: return &s->job_name;
 	case O_IN: return &s->stdin_path;
-	case O_RESREQ: return &s->resreq;
 	case O_CWD: return &s->cwd;
 	case O_PROJECT: return &s->project;
 	case O_GROUP: return &s->user_group;
@@ -587,6 +587,47 @@ absolute_against(char **field, const char *base)
 	g_free(abs);
 }
 
+/*
+ * -R may be given many times; LSF merges the strings (lib/resreq has the
+ * rules).  The command line's -R strings replace the script's, as for
+ * every other option; within one source they merge.  One string is sent
+ * as written (bjobs -l then shows it so) unless LSF_UNIT_FOR_LIMITS makes
+ * bare sizes mean something else than mbatchd reads; merged strings are
+ * sent in canonical form, which carries its units.
+ */
+static gboolean
+apply_resreq(Basalt__JobSpec *s, GPtrArray *script_opts, GPtrArray *cli_opts,
+	     GError **error)
+{
+	GPtrArray *src = has_opt(cli_opts, O_RESREQ) ? cli_opts : script_opts;
+	g_autoptr(GPtrArray) texts = g_ptr_array_new();
+	g_autoptr(GError) perr = NULL;
+	g_autoptr(BsResReq) rr = NULL;
+	BsMemUnit unit = cmd_mem_unit();
+	g_autofree char *canon = NULL;
+
+	for (guint i = 0; src != NULL && i < src->len; i++)
+		if (((OptVal *)src->pdata[i])->def->id == O_RESREQ)
+			g_ptr_array_add(texts, ((OptVal *)src->pdata[i])->value);
+	if (texts->len == 0)
+		return TRUE;
+	rr = bs_resreq_parse_many((const char *const *)texts->pdata, texts->len,
+	    unit, &perr);
+	if (rr == NULL)
+		return fail(error, "bsub: %s. Job not submitted.", perr->message);
+	if (texts->len == 1 && bs_mem_unit_for_resources(unit) == BS_MEM_MB) {
+		cmd_pb_set_str(&s->resreq, texts->pdata[0]);
+		return TRUE;
+	}
+	canon = bs_resreq_to_string(rr);
+	if (strlen(canon) > BS_RESREQ_MAX_LEN)
+		return fail(error, "bsub: the -R strings together are too long "
+		    "(%zu bytes merged, at most %d). Job not submitted.",
+		    strlen(canon), BS_RESREQ_MAX_LEN);
+	cmd_pb_set_str(&s->resreq, canon);
+	return TRUE;
+}
+
 /* Builds the request from the script's options, then the command line's. */
 static gboolean
 build_spec(BsubArgs *a, GPtrArray *script_opts, const BsubContext *ctx,
@@ -608,6 +649,8 @@ build_spec(BsubArgs *a, GPtrArray *script_opts, const BsubContext *ctx,
 				return FALSE;
 	absolute_against(&s->cwd, ctx->cwd);
 	absolute_against(&s->outdir, ctx->cwd);
+	if (!apply_resreq(s, script_opts, a->cli_opts, error))
+		return FALSE;
 	return apply_env(a, s, script_opts, ctx, error);
 }
 

@@ -267,6 +267,8 @@ main(int argc, char **argv)
 
 	if (cmd_main_hv(argc, argv, BSUB_USAGE, &code))
 		return code;
+	if (!cmd_main_mem_unit(&err))
+		return cmd_main_fail(err);
 	a = parse(argc, argv, &err);
 	if (a == NULL)
 		return cmd_main_fail(err);

@@ -85,6 +85,25 @@ cmd_main_refused(const char *prog, const Basalt__Error *e)
 	return TRUE;
 }
 
+gboolean
+cmd_main_mem_unit(GError **err)
+{
+	g_autofree char *envdir = lsb_envdir();
+	g_autoptr(GHashTable) conf = lsb_read_lsf_conf(envdir, NULL);
+	const char *v = conf != NULL ?
+	    g_hash_table_lookup(conf, "LSF_UNIT_FOR_LIMITS") : NULL;
+	BsMemUnit unit = BS_MEM_KB;
+
+	if (v != NULL && *v != '\0' && !bs_mem_unit_parse(v, strlen(v), &unit)) {
+		g_set_error(err, LSB_ERROR, LSB_ERROR_CONF,
+		    "%s/lsf.conf: LSF_UNIT_FOR_LIMITS=%s is not one of KB, MB, "
+		    "GB, TB, PB", envdir, v);
+		return FALSE;
+	}
+	cmd_set_mem_unit(unit);
+	return TRUE;
+}
+
 const char *
 cmd_main_user(void)
 {

@@ -57,6 +57,13 @@ int cmd_main_control(Basalt__JobControlRequest *req, const SelectArgs *sa);
 /* btop (to_bottom FALSE) and bbot: the whole program. */
 int cmd_main_move(int argc, char **argv, const char *usage, gboolean to_bottom);
 
+/*
+ * Reads LSF_UNIT_FOR_LIMITS from lsf.conf into cmd_set_mem_unit(), for
+ * commands that parse sizes (bsub, bmod).  No lsf.conf leaves KB: the call
+ * to mbatchd reports that.  A value that is not a unit is an error.
+ */
+gboolean cmd_main_mem_unit(GError **err);
+
 /* Name of the user running the command. */
 const char *cmd_main_user(void);
 

@@ -107,34 +107,37 @@ cmd_parse_uint(const char *s, guint64 *v)
 	return errno == 0 && *end == '\0';
 }
 
+/* LSF_UNIT_FOR_LIMITS of this command's cluster (see cmd-util.h). */
+static BsMemUnit mem_unit = BS_MEM_KB;
+
+void
+cmd_set_mem_unit(BsMemUnit unit)
+{
+	mem_unit = unit;
+}
+
+BsMemUnit
+cmd_mem_unit(void)
+{
+	return mem_unit;
+}
+
+void
+cmd_limit_kb(GString *out, guint64 kb)
+{
+	guint64 per = bs_mem_unit_kb(mem_unit);
+
+	if (kb % per == 0)
+		g_string_append_printf(out, "%" G_GUINT64_FORMAT, kb / per);
+	else
+		g_string_append_printf(out, "%.1f", (double)kb / (double)per);
+	g_string_append_printf(out, " %c", bs_mem_unit_name(mem_unit)[0]);
+}
+
 gboolean
 cmd_parse_mem_kb(const char *s, guint64 *kb)
 {
-	static const struct { const char *unit; guint64 mult; } units[] = {
-		{ "", 1 }, { "K", 1 }, { "KB", 1 },
-		{ "M", 1024 }, { "MB", 1024 },
-		{ "G", 1024 * 1024 }, { "GB", 1024 * 1024 },
-		{ "T", G_GUINT64_CONSTANT(1024) * 1024 * 1024 },
-		{ "TB", G_GUINT64_CONSTANT(1024) * 1024 * 1024 },
-	};
-	char *end;
-	guint64 n;
-
-	if (s == NULL || !g_ascii_isdigit(*s))
-		return FALSE;
-	errno = 0;
-	n = g_ascii_strtoull(s, &end, 10);
-	if (errno != 0)
-		return FALSE;
-	for (gsize i = 0; i < G_N_ELEMENTS(units); i++) {
-		if (g_ascii_strcasecmp(end, units[i].unit) != 0)
-			continue;
-		if (n > G_MAXUINT64 / units[i].mult)
-			return FALSE;
-		*kb = n * units[i].mult;
-		return TRUE;
-	}
-	return FALSE;
+	return bs_mem_parse_kb(s, mem_unit, kb);
 }
 
 /* The order of `kill -l`, which is what bkill -l prints. */

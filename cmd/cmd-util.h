@@ -14,6 +14,7 @@
 #include <glib.h>
 
 #include "pb.h"
+#include "util/memunit.h"
 
 /*
  * Exit codes, as OpenLava's commands use them, so that scripts written for
@@ -50,8 +51,19 @@ void cmd_time_wide(GString *out, gint64 t);    /* "11/21-10:02:00" (-W) */
 
 /* Memory in LSF's human form: "512 Kbytes", "2 Mbytes", "1.5 Gbytes". */
 void cmd_mem_kb(GString *out, guint64 kb);
-/* "100" (KB), "100K", "100KB", "4M", "4MB", "2G", "2GB", "1T" -> KB. */
+/* A size limit as bjobs -l and bhist -l show one: in LSF_UNIT_FOR_LIMITS
+ * (cmd_set_mem_unit) with its letter, "102400 K", "100 M", "1.5 G". */
+void cmd_limit_kb(GString *out, guint64 kb);
+/*
+ * "100", "100K", "100KB", "4M", "4MB", "2G", "1.5GB", "1T", "1PB" -> KB,
+ * units in any case.  A bare number is in the command's limit unit:
+ * LSF_UNIT_FOR_LIMITS, which main() reads from lsf.conf and passes to
+ * cmd_set_mem_unit(); KB until then.  Every memory-like bsub/bmod option
+ * goes through here.
+ */
 gboolean cmd_parse_mem_kb(const char *s, guint64 *kb);
+void cmd_set_mem_unit(BsMemUnit unit);
+BsMemUnit cmd_mem_unit(void);
 
 /* Whole non-negative decimal number, nothing else. */
 gboolean cmd_parse_uint(const char *s, guint64 *v);

@@ -22,7 +22,7 @@ size(GString *out, const char *name, const Basalt__JobLimit *l)
 	if (l == NULL)
 		return;
 	g_string_append_printf(out, "\n %s\n ", name);
-	cmd_mem_kb(out, l->value);
+	cmd_limit_kb(out, l->value);
 	g_string_append_c(out, '\n');
 }
 

@@ -18,8 +18,8 @@ noinst_LIBRARIES += %reldir%/libbscmd.a
 	%reldir%/pb.h
 
 # What a program links to use cmd/, in dependency order.
-BSCMD_LIBS = cmd/libbscmd.a proto/libbsproto.a \
-	lib/util/libbsutil.a $(GLIB_LIBS) $(PROTOBUF_C_LIBS)
+BSCMD_LIBS = cmd/libbscmd.a lib/resreq/libbsresreq.a proto/libbsproto.a \
+	lib/util/libbsutil.a $(GLIB_LIBS) $(PROTOBUF_C_LIBS) -lm
 
 # The generated headers must exist before these compile.
 $(%canon_reldir%_libbscmd_a_OBJECTS): $(PROTO_GEN_H)
@@ -35,8 +35,8 @@ $(%canon_reldir%_libbscmdmain_a_OBJECTS): $(PROTO_GEN_H)
 # found their archives: a command starts once per request, and the dynamic
 # loader's work for those libraries was most of a bsub's own CPU time.
 CMD_PROG_LIBS = cmd/libbscmdmain.a lib/api/libbsapi.a lib/auth/libbsauth.a \
-	lib/rpc/libbsrpc.a cmd/libbscmd.a proto/libbsproto.a \
-	lib/util/libbsutil.a $(CMD_DEP_LIBS) $(MUNGE_LIBS)
+	lib/rpc/libbsrpc.a cmd/libbscmd.a lib/resreq/libbsresreq.a \
+	proto/libbsproto.a lib/util/libbsutil.a $(CMD_DEP_LIBS) $(MUNGE_LIBS) -lm
 
 bin_PROGRAMS += \
 	%reldir%/bsub \

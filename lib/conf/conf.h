@@ -86,6 +86,7 @@ typedef struct {
 	int mbd_max_conns_per_user; /* LSB_MBD_MAX_CONNS_PER_USER, default 256, 0 = no cap */
 	int mbd_client_idle_timeout; /* LSB_MBD_CLIENT_IDLE_TIMEOUT s, default 60, 0 = none */
 	int mbd_max_queued_output;   /* LSB_MBD_MAX_QUEUED_OUTPUT MiB, default 256, 0 = no cap */
+	int unit_for_limits;    /* LSF_UNIT_FOR_LIMITS as a BsMemUnit, default KB */
 } BsLsfConf;
 
 /* ---- lsf.shared / lsf.cluster.<name> ----------------------------------- */

@@ -250,8 +250,10 @@ bs_config_load(const char *envdir, gint64 now, BsDiags *diags)
 	envdir = cfg->envdir;
 	cfg->lsf = bs_conf_lsf_load(envdir, now, diags);
 	if (diags->n_errors == errors0) {
+		bs_conf_set_limit_unit(cfg->lsf->unit_for_limits);
 		load_cluster(cfg, now, diags);
 		load_lsb_files(cfg, now, diags);
+		bs_conf_set_limit_unit(0);
 		bs_conf_check(cfg, diags);
 	}
 	sort_diags(diags, mark, cfg);

@@ -12,6 +12,7 @@
 
 #include "conf/conf_internal.h"
 #include "util/log.h"
+#include "util/memunit.h"
 
 #define L(f) offsetof(BsLsfConf, f)
 
@@ -25,6 +26,21 @@ parse_log_mask(const BsConfKey *k, const char *value, void *field, GString *why)
 		return FALSE;
 	}
 	*(int *)field = (int)l;
+	return TRUE;
+}
+
+/* KB MB GB TB PB (or K M G T P): the unit of sizes written without one. */
+static gboolean
+parse_mem_unit(const BsConfKey *k, const char *value, void *field, GString *why)
+{
+	BsMemUnit u;
+
+	(void)k;
+	if (!bs_mem_unit_parse(value, strlen(value), &u)) {
+		g_string_append(why, "expected KB, MB, GB, TB or PB");
+		return FALSE;
+	}
+	*(int *)field = (int)u;
 	return TRUE;
 }
 
@@ -46,6 +62,8 @@ static const BsConfKey lsf_table[] = {
 	    .def = "60" },
 	{ "LSB_MBD_MAX_QUEUED_OUTPUT", BS_CT_INT, .offset = L(mbd_max_queued_output), 0, 1048576,
 	    .def = "256" },
+	{ "LSF_UNIT_FOR_LIMITS", BS_CT_CUSTOM, .offset = L(unit_for_limits), .def = "KB",
+	    .parse = parse_mem_unit },
 	{ NULL },
 };
 

@@ -9,6 +9,16 @@
 #include <string.h>
 
 #include "conf/conf_schema.h"
+#include "util/memunit.h"
+
+/* LSF_UNIT_FOR_LIMITS while a configuration loads (see conf_schema.h). */
+static BsMemUnit limit_unit = BS_MEM_KB;
+
+void
+bs_conf_set_limit_unit(int unit)
+{
+	limit_unit = (BsMemUnit)unit;
+}
 
 #define FIELD(obj, k) ((char *)(obj) + (k)->offset)
 
@@ -112,7 +122,18 @@ parse_limit_value(const char *s, gboolean time, gint64 *out, char **spec, GStrin
 		g_free(*spec);
 		*spec = g_strdup(slash + 1);
 	}
-	colon = time ? strchr(v, ':') : NULL;
+	if (!time) {
+		guint64 kb;
+
+		if (!bs_mem_parse_kb(v, limit_unit, &kb) || kb > G_MAXINT64) {
+			g_string_append_printf(why, "'%s' is not a size (a number, "
+			    "optionally with a unit KB MB GB TB PB)", s);
+			return FALSE;
+		}
+		*out = (gint64)kb;
+		return TRUE;
+	}
+	colon = strchr(v, ':');
 	if (colon != NULL) {
 		*colon = '\0';
 		if (!bs_conf_parse_uint(v, G_MAXINT32, &h)) {

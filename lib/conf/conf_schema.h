@@ -63,6 +63,13 @@ typedef struct {
 void bs_conf_schema_init(const BsConfKey *table, void *obj);
 void bs_conf_schema_clear(const BsConfKey *table, void *obj);
 const BsConfKey *bs_conf_schema_find(const BsConfKey *table, const char *key);
+/*
+ * The unit (a BsMemUnit) of a size limit written without one: the
+ * configuration loader sets LSF_UNIT_FOR_LIMITS from lsf.conf before it
+ * reads lsb.queues and lsb.applications, and KB again afterwards.
+ */
+void bs_conf_set_limit_unit(int unit);
+
 gboolean bs_conf_schema_set(const BsConfKey *k, void *obj, const char *value, GString *why);
 
 /* Set one KEY = value through the table, reporting a bad value as

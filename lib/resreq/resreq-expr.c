@@ -21,6 +21,7 @@
 
 #include "resreq/resreq-int.h"
 #include "util/error.h"
+#include "util/memunit.h"
 
 /* Built-in indices whose value is a number: never read as a bare word. */
 static const char *const numeric_names[] = {
@@ -336,11 +337,27 @@ parse_paren(RrParser *p, const RrTok *open)
 	return e;
 }
 
+gsize
+rr_mem_unit_at(const char *text, gsize at, double *mb)
+{
+	gsize n = 0;
+	BsMemUnit u;
+
+	while (g_ascii_isalpha(text[at + n]))
+		n++;
+	if (!bs_mem_unit_parse(text + at, n, &u))
+		return 0;
+	*mb = (double)bs_mem_unit_kb(u) / 1024.0;
+	return n;
+}
+
 static RrExpr *
 parse_primary(RrParser *p, const char *after, gsize after_col)
 {
 	RrTok t, la;
 	RrExpr *e;
+	gsize n;
+	double mb;
 
 	rr_peek(p, &t);
 	switch (t.kind) {
@@ -352,6 +369,17 @@ parse_primary(RrParser *p, const char *after, gsize after_col)
 		}
 		e = expr_new(RR_E_NUM);
 		e->num = t.num;
+		/* mem>=2048MB: the unit makes it a size, held in MB. */
+		if ((n = rr_mem_unit_at(p->text, t.end, &mb)) > 0) {
+			p->pos = t.end + n;
+			e->num *= mb;
+			e->size = TRUE;
+			if (!isfinite(e->num)) {
+				rr_expr_free(e);
+				rr_fail(p, t.start + 1, "number out of range");
+				return NULL;
+			}
+		}
 		return e;
 	case RR_T_STR:
 		rr_next(p, &t);
@@ -507,6 +535,30 @@ parse_rhs(RrParser *p, const RrTok *op)
 	return e;
 }
 
+static gboolean
+is_size_name(const char *s)
+{
+	static const char *const names[] = {
+		"mem", "swp", "tmp", "maxmem", "maxswp", "maxtmp",
+	};
+
+	for (gsize i = 0; i < G_N_ELEMENTS(names); i++)
+		if (strcmp(s, names[i]) == 0)
+			return TRUE;
+	return FALSE;
+}
+
+/* mem>2 where LSF_UNIT_FOR_LIMITS=GB: the bare 2 is 2 GB, held in MB. */
+static void
+scale_bare_size(const RrParser *p, const RrExpr *name, RrExpr *num)
+{
+	if (name->kind != RR_E_NAME || !is_size_name(name->str) ||
+	    num->kind != RR_E_NUM || num->size || p->mem_scale == 1)
+		return;
+	num->num *= p->mem_scale;
+	num->size = TRUE;
+}
+
 static RrExpr *
 parse_comparison(RrParser *p, const char *after, gsize after_col)
 {
@@ -530,6 +582,8 @@ parse_comparison(RrParser *p, const char *after, gsize after_col)
 		rr_fail(p, t.start + 1, "comparisons cannot be chained");
 		return NULL;
 	}
+	scale_bare_size(p, l, r);
+	scale_bare_size(p, r, l);
 	return expr_bin(op.op, l, r);
 }
 
@@ -596,7 +650,8 @@ is_bare_word(const char *s)
 	return !is_numeric_name(s, ident) && strcmp(s, "defined") != 0;
 }
 
-static void print_at(const RrExpr *e, int min_prec, gboolean rhs, GString *out);
+static void print_at(const RrExpr *e, int min_prec, gboolean rhs,
+    gboolean suffix, GString *out);
 
 /*
  * Would e, printed at min_prec, begin with a resource name?  Right of a
@@ -615,7 +670,7 @@ starts_with_name(const RrExpr *e, int min_prec)
 }
 
 static void
-print_leaf(const RrExpr *e, gboolean rhs, GString *out)
+print_leaf(const RrExpr *e, gboolean rhs, gboolean suffix, GString *out)
 {
 	char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
@@ -623,6 +678,8 @@ print_leaf(const RrExpr *e, gboolean rhs, GString *out)
 	case RR_E_NUM:
 		g_string_append(out, g_ascii_formatd(buf, sizeof(buf), "%.15g",
 		    e->num));
+		if (suffix && e->size)
+			g_string_append(out, "MB");
 		break;
 	case RR_E_STR:
 		if (rhs && is_bare_word(e->str))
@@ -648,13 +705,14 @@ print_leaf(const RrExpr *e, gboolean rhs, GString *out)
 }
 
 static void
-print_at(const RrExpr *e, int min_prec, gboolean rhs, GString *out)
+print_at(const RrExpr *e, int min_prec, gboolean rhs, gboolean suffix,
+    GString *out)
 {
 	int p = prec(e);
 
 	if (p < min_prec || (rhs && e->kind == RR_E_BIN && starts_with_name(e, min_prec))) {
 		g_string_append_c(out, '(');
-		print_at(e, 0, FALSE, out);
+		print_at(e, 0, FALSE, suffix, out);
 		g_string_append_c(out, ')');
 		return;
 	}
@@ -662,25 +720,25 @@ print_at(const RrExpr *e, int min_prec, gboolean rhs, GString *out)
 	case RR_E_NOT:
 	case RR_E_NEG:
 		g_string_append_c(out, e->kind == RR_E_NOT ? '!' : '-');
-		print_at(e->l, p, FALSE, out);
+		print_at(e->l, p, FALSE, suffix, out);
 		break;
 	case RR_E_BIN:
 		/* Comparisons do not chain: both sides bind tighter. */
-		print_at(e->l, p == 3 ? p + 1 : p, FALSE, out);
+		print_at(e->l, p == 3 ? p + 1 : p, FALSE, suffix, out);
 		if (e->op == RR_OP_AND || e->op == RR_OP_OR)
 			g_string_append_printf(out, " %s ", rr_op_text(e->op));
 		else
 			g_string_append(out, rr_op_text(e->op));
-		print_at(e->r, p + 1, p == 3, out);
+		print_at(e->r, p + 1, p == 3, suffix, out);
 		break;
 	default:
-		print_leaf(e, rhs, out);
+		print_leaf(e, rhs, suffix, out);
 	}
 }
 
 void
-rr_expr_print(const RrExpr *e, GString *out)
+rr_expr_print(const RrExpr *e, gboolean size_suffix, GString *out)
 {
-	print_at(e, 0, FALSE, out);
+	print_at(e, 0, FALSE, size_suffix, out);
 }
 

@@ -49,6 +49,9 @@ typedef struct {
 	gsize pos;
 	int depth;
 	gboolean rhs_paren;  /* the next '(' opens a comparison's right side */
+	/* MB in one bare unit of mem, swp, tmp (LSF_UNIT_FOR_LIMITS): a bare
+	 * number compared with or reserved for them is scaled by this. */
+	double mem_scale;
 	GError **error;
 } RrParser;
 
@@ -66,7 +69,9 @@ typedef struct _RrExpr RrExpr;
 struct _RrExpr {
 	RrExprKind kind;
 	RrOp op;        /* RR_E_BIN */
-	double num;     /* RR_E_NUM */
+	double num;     /* RR_E_NUM; a size is in MB */
+	gboolean size;  /* RR_E_NUM: a memory size (a unit was written, or a
+	                 * bare number was scaled by mem_scale) */
 	char *str;      /* RR_E_STR, RR_E_NAME, RR_E_DEFINED */
 	RrExpr *l;      /* RR_E_NOT, RR_E_NEG: the operand */
 	RrExpr *r;
@@ -83,9 +88,14 @@ const char *rr_op_text(RrOp op);
 gboolean rr_op_is_comparison(RrOp op);
 
 RrExpr *rr_expr_parse(RrParser *p);
+/* The length of a memory unit glued to a number at text[at] (0 if none),
+ * and its size in MB. */
+gsize rr_mem_unit_at(const char *text, gsize at, double *mb);
 RrExpr *rr_expr_and(RrExpr *l, RrExpr *r);
 void rr_expr_free(RrExpr *e);
-void rr_expr_print(const RrExpr *e, GString *out);
+/* size_suffix: write sizes with "MB", for a reader whose bare unit is
+ * not MB (see bs_resreq_to_string). */
+void rr_expr_print(const RrExpr *e, gboolean size_suffix, GString *out);
 gboolean rr_expr_truth(const RrExpr *e, BsResLookup lookup, void *host_data,
     gboolean *result, GError **error);
 

@@ -6,9 +6,13 @@
  * rusage[] keeps its block structure: `mem=500:swp=100:duration=10` is one
  * block whose duration applies to both resources; a comma starts another
  * block with its own duration and decay, as in LSF.  LSF's alternative
- * (`||`) and multi-phase (`mem=(500 300)`) forms are refused with a clear
- * message rather than half understood.  A resource may be reserved only
- * once.
+ * (`||`), compound (`n*{...}`) and multi-phase (`mem=(500 300)`) forms are
+ * refused with a clear message rather than half understood.  A resource
+ * may be reserved only once in one string.
+ *
+ * Several strings (bsub -R given more than once) merge into one BsResReq
+ * by parsing each into the same object (bs_resreq_parse_many): the rules
+ * for a section seen in an earlier string are in merge_* below.
  */
 #include "config.h"
 
@@ -17,6 +21,7 @@
 
 #include "resreq/resreq-int.h"
 #include "util/error.h"
+#include "util/memunit.h"
 
 typedef struct {
 	char *name;
@@ -25,7 +30,8 @@ typedef struct {
 
 typedef struct {
 	char *name;
-	double value;
+	double value;    /* MB for a size */
+	gboolean size;   /* a memory size: printed with "MB" when needed */
 } RusageItem;
 
 typedef struct {
@@ -39,6 +45,8 @@ enum {
 	SEC_RUSAGE = 1 << 1,
 	SEC_SPAN = 1 << 2,
 	SEC_SAME = 1 << 3,
+	SEC_CU = 1 << 4,
+	SEC_AFFINITY = 1 << 5,
 };
 
 struct _BsResReq {
@@ -47,8 +55,15 @@ struct _BsResReq {
 	GPtrArray *rusage;  /* RusageBlock *; empty if no rusage[] */
 	int span_hosts;
 	int span_ptile;
+	int span_block;
 	char **same;
-	guint seen;         /* SEC_* given so far */
+	char *cu;           /* cu[] and affinity[]: kept as written, unused */
+	char *affinity;
+	guint seen;         /* SEC_* given so far, in any string */
+	gboolean size_suffix; /* print sizes with "MB" (bare unit is not MB) */
+	/* While one string of several is parsed: */
+	guint seen_text;    /* SEC_* given in this string */
+	guint blocks0;      /* rusage blocks from earlier strings */
 };
 
 /* The default LSF uses without order[]. */
@@ -80,6 +95,8 @@ bs_resreq_free(BsResReq *rr)
 	}
 	g_ptr_array_free(rr->rusage, TRUE);
 	g_strfreev(rr->same);
+	g_free(rr->cu);
+	g_free(rr->affinity);
 	g_free(rr);
 }
 
@@ -107,9 +124,13 @@ parse_order(RrParser *p, BsResReq *rr)
 {
 	RrTok t;
 
-	rr->order = g_array_new(FALSE, FALSE, sizeof(OrderKey));
+	/* An order[] of a later string adds its keys after the earlier
+	 * ones: the earlier string's keys sort first. */
+	if (rr->order == NULL)
+		rr->order = g_array_new(FALSE, FALSE, sizeof(OrderKey));
 	do {
 		OrderKey k = { NULL, FALSE };
+		gboolean dup = FALSE;
 
 		rr_peek(p, &t);
 		if (t.kind == RR_T_OP && t.op == RR_OP_SUB) {
@@ -119,7 +140,13 @@ parse_order(RrParser *p, BsResReq *rr)
 		if (!expect_ident(p, &t, "a load index name in order[]"))
 			return FALSE;
 		k.name = ident_dup(p, &t);
-		g_array_append_val(rr->order, k);
+		for (guint i = 0; i < rr->order->len; i++)
+			dup = dup || strcmp(g_array_index(rr->order, OrderKey,
+			    i).name, k.name) == 0;
+		if (dup)
+			g_free(k.name);
+		else
+			g_array_append_val(rr->order, k);
 		rr_peek(p, &t);
 	} while (t.kind == RR_T_COLON && rr_next(p, &t));
 	return TRUE;
@@ -132,10 +159,22 @@ parse_same(RrParser *p, BsResReq *rr)
 	RrTok t;
 	gboolean ok = TRUE;
 
+	/* A later string's same[] adds its names: all must be the same. */
+	for (char **n = rr->same; n != NULL && *n != NULL; n++)
+		g_ptr_array_add(names, *n);
+	g_free(rr->same);
+	rr->same = NULL;
 	do {
+		char *name;
+
 		if (!(ok = expect_ident(p, &t, "a resource name in same[]")))
 			break;
-		g_ptr_array_add(names, ident_dup(p, &t));
+		name = ident_dup(p, &t);
+		for (guint i = 0; name != NULL && i < names->len; i++)
+			if (strcmp(names->pdata[i], name) == 0)
+				g_clear_pointer(&name, g_free);
+		if (name != NULL)
+			g_ptr_array_add(names, name);
 		rr_peek(p, &t);
 	} while (t.kind == RR_T_COLON && rr_next(p, &t));
 	g_ptr_array_add(names, NULL);
@@ -163,57 +202,132 @@ parse_span_int(RrParser *p, int *out, gboolean allow_minus_one)
 }
 
 static gboolean
-parse_span(RrParser *p, BsResReq *rr)
+parse_span_value(RrParser *p, const RrTok *key, int *hosts, int *ptile,
+    int *block)
 {
-	RrTok key, t;
+	RrTok t;
 
-	if (!expect_ident(p, &key, "hosts= or ptile= in span[]"))
-		return FALSE;
-	if (!rr_tok_is(p, &key, "hosts") && !rr_tok_is(p, &key, "ptile"))
-		return rr_fail(p, key.start + 1,
-		    "span[] takes hosts= or ptile=, not '%.*s'",
-		    (int)(key.end - key.start), p->text + key.start);
 	if (!rr_next(p, &t))
 		return FALSE;
 	if (t.kind != RR_T_OP || t.op != RR_OP_EQ || p->text[t.start + 1] == '=')
 		return rr_fail(p, t.start + 1, "expected '=' after '%.*s'",
-		    (int)(key.end - key.start), p->text + key.start);
-	if (rr_tok_is(p, &key, "hosts"))
-		return parse_span_int(p, &rr->span_hosts, TRUE);
+		    (int)(key->end - key->start), p->text + key->start);
+	if (rr_tok_is(p, key, "hosts"))
+		return parse_span_int(p, hosts, TRUE);
+	if (rr_tok_is(p, key, "block"))
+		return parse_span_int(p, block, FALSE);
 	rr_peek(p, &t);
-	if (t.kind == RR_T_OP && t.op == RR_OP_NOT) {
+	/* ptile=! or, quoted against the shell, ptile='!' */
+	if ((t.kind == RR_T_OP && t.op == RR_OP_NOT) ||
+	    (t.kind == RR_T_STR && t.end - t.start == 3 &&
+	    p->text[t.start + 1] == '!')) {
 		rr_next(p, &t);
-		rr->span_ptile = BS_RESREQ_PTILE_ALL;
+		*ptile = BS_RESREQ_PTILE_ALL;
 		return TRUE;
 	}
-	return parse_span_int(p, &rr->span_ptile, FALSE);
+	return parse_span_int(p, ptile, FALSE);
 }
 
-/* The multiplier that turns a unit suffix into MB (or minutes). */
+/* A span[] of a later string must say what the earlier one said: two
+ * different spans cannot both hold. */
 static gboolean
-unit_factor(const char *u, gsize len, gboolean duration, double *f)
+parse_span(RrParser *p, BsResReq *rr)
 {
-	static const struct { const char *u; double f; } mem[] = {
-		{ "k", 1.0 / 1024 }, { "kb", 1.0 / 1024 }, { "m", 1 },
-		{ "mb", 1 }, { "g", 1024 }, { "gb", 1024 },
-		{ "t", 1024 * 1024 }, { "tb", 1024 * 1024 },
-	}, minutes[] = { { "m", 1 }, { "h", 60 } };
-	gsize n = duration ? G_N_ELEMENTS(minutes) : G_N_ELEMENTS(mem);
+	RrTok key;
+	int hosts = 0, ptile = 0, block = 0;
+	gsize col = p->pos + 1;
 
-	for (gsize i = 0; i < n; i++) {
-		const char *name = duration ? minutes[i].u : mem[i].u;
+	if (!expect_ident(p, &key, "hosts=, ptile= or block= in span[]"))
+		return FALSE;
+	if (!rr_tok_is(p, &key, "hosts") && !rr_tok_is(p, &key, "ptile") &&
+	    !rr_tok_is(p, &key, "block"))
+		return rr_fail(p, key.start + 1,
+		    "span[] takes hosts=, ptile= or block=, not '%.*s'",
+		    (int)(key.end - key.start), p->text + key.start);
+	if (!parse_span_value(p, &key, &hosts, &ptile, &block))
+		return FALSE;
+	if ((rr->seen & SEC_SPAN) && (hosts != rr->span_hosts ||
+	    ptile != rr->span_ptile || block != rr->span_block))
+		return rr_fail(p, col, "span[] conflicts with the span[] of an "
+		    "earlier -R string; a job has one span");
+	rr->span_hosts = hosts;
+	rr->span_ptile = ptile;
+	rr->span_block = block;
+	return TRUE;
+}
 
-		if (strlen(name) == len && g_ascii_strncasecmp(name, u, len) == 0) {
-			*f = duration ? minutes[i].f : mem[i].f;
+/* cu[] and affinity[]: accepted for LSF scripts, kept as written, and not
+ * acted on (see bsub(1)).  The text runs to the closing ']'. */
+static gboolean
+parse_kept(RrParser *p, char **field, const char *name)
+{
+	gsize start = p->pos, end = start;
+	char *text;
+
+	while (p->text[end] != '\0' && p->text[end] != ']' &&
+	    p->text[end] != '[')
+		end++;
+	if (p->text[end] != ']')
+		return rr_fail(p, end + 1, p->text[end] == '[' ?
+		    "unexpected '[' in %s[]" : "missing ']' in %s[]", name);
+	text = g_strstrip(g_strndup(p->text + start, end - start));
+	for (const char *c = text; *c; c++)
+		if (!g_ascii_isprint(*c)) {
+			g_free(text);
+			return rr_fail(p, start + 1, "unexpected byte in %s[]", name);
+		}
+	if (*field != NULL && strcmp(*field, text) != 0) {
+		g_free(text);
+		return rr_fail(p, start + 1, "%s[] conflicts with the %s[] of "
+		    "an earlier -R string", name, name);
+	}
+	g_free(*field);
+	*field = text;
+	p->pos = end;
+	return TRUE;
+}
+
+static gboolean
+parse_cu(RrParser *p, BsResReq *rr)
+{
+	return parse_kept(p, &rr->cu, "cu");
+}
+
+static gboolean
+parse_affinity(RrParser *p, BsResReq *rr)
+{
+	return parse_kept(p, &rr->affinity, "affinity");
+}
+
+/* The multiplier that turns a duration's unit into minutes. */
+static gboolean
+minutes_factor(const char *u, gsize len, double *f)
+{
+	static const struct { const char *u; double f; } minutes[] = {
+		{ "m", 1 }, { "h", 60 }, { "s", 1.0 / 60 },
+	};
+
+	for (gsize i = 0; i < G_N_ELEMENTS(minutes); i++)
+		if (strlen(minutes[i].u) == len &&
+		    g_ascii_strncasecmp(minutes[i].u, u, len) == 0) {
+			*f = minutes[i].f;
 			return TRUE;
 		}
-	}
 	return FALSE;
 }
 
-/* name=value with an optional unit glued to the number. */
 static gboolean
-parse_rusage_value(RrParser *p, const RrTok *key, double *value)
+is_size_resource(const RrParser *p, const RrTok *key)
+{
+	return rr_tok_is(p, key, "mem") || rr_tok_is(p, key, "swp") ||
+	    rr_tok_is(p, key, "tmp");
+}
+
+/* name=value with an optional unit glued to the number: a memory unit
+ * makes it a size in MB; mem, swp and tmp are sizes with no unit too. */
+static gboolean
+parse_rusage_value(RrParser *p, const RrTok *key, double *value,
+    gboolean *size)
 {
 	RrTok t;
 	gboolean duration = rr_tok_is(p, key, "duration");
@@ -230,9 +344,17 @@ parse_rusage_value(RrParser *p, const RrTok *key, double *value)
 		    (int)(key->end - key->start), p->text + key->start);
 	for (u = t.end; g_ascii_isalpha(p->text[u]); u++)
 		;
-	if (u > t.end && !unit_factor(p->text + t.end, u - t.end, duration, &f))
+	*size = FALSE;
+	if (u > t.end && (duration ?
+	    !minutes_factor(p->text + t.end, u - t.end, &f) :
+	    rr_mem_unit_at(p->text, t.end, &f) != u - t.end))
 		return rr_fail(p, t.end + 1, "unknown unit '%.*s'",
 		    (int)(u - t.end), p->text + t.end);
+	if (!duration && (u > t.end || is_size_resource(p, key))) {
+		*size = TRUE;
+		if (u == t.end)
+			f = p->mem_scale;
+	}
 	p->pos = u;
 	*value = t.num * f;
 	return TRUE;
@@ -241,7 +363,7 @@ parse_rusage_value(RrParser *p, const RrTok *key, double *value)
 static gboolean
 rusage_reserved(const BsResReq *rr, const RusageBlock *cur, const char *name)
 {
-	for (guint b = 0; b <= rr->rusage->len; b++) {
+	for (guint b = rr->blocks0; b <= rr->rusage->len; b++) {
 		const RusageBlock *blk = b < rr->rusage->len ?
 		    g_ptr_array_index(rr->rusage, b) : cur;
 
@@ -250,6 +372,30 @@ rusage_reserved(const BsResReq *rr, const RusageBlock *cur, const char *name)
 				return TRUE;
 	}
 	return FALSE;
+}
+
+/* A resource an earlier -R string reserved is reserved as the later one
+ * says: its item leaves the earlier block (and an emptied block goes). */
+static void
+rusage_forget(BsResReq *rr, const char *name)
+{
+	for (guint b = 0; b < rr->blocks0; b++) {
+		RusageBlock *blk = g_ptr_array_index(rr->rusage, b);
+
+		for (guint i = 0; i < blk->items->len; i++) {
+			RusageItem *it = &g_array_index(blk->items, RusageItem, i);
+
+			if (strcmp(it->name, name) != 0)
+				continue;
+			g_free(it->name);
+			g_array_remove_index(blk->items, i);
+			if (blk->items->len == 0) {
+				g_ptr_array_remove_index(rr->rusage, b);
+				rr->blocks0--;
+			}
+			return;
+		}
+	}
 }
 
 /* One item of a block: resource=value, duration=N or decay=0|1. */
@@ -270,7 +416,7 @@ parse_rusage_item(RrParser *p, BsResReq *rr, RusageBlock *blk)
 	if (t.kind != RR_T_OP || t.op != RR_OP_EQ || p->text[t.start + 1] == '=')
 		return rr_fail(p, t.start + 1, "expected '=' after '%.*s'",
 		    (int)(key.end - key.start), p->text + key.start);
-	if (!parse_rusage_value(p, &key, &v))
+	if (!parse_rusage_value(p, &key, &v, &it.size))
 		return FALSE;
 	if ((is_duration || is_decay) && blk->items->len == 0)
 		return rr_fail(p, key.start + 1, "%s= must follow a resource",
@@ -296,6 +442,7 @@ parse_rusage_item(RrParser *p, BsResReq *rr, RusageBlock *blk)
 		g_free(it.name);
 		return FALSE;
 	}
+	rusage_forget(rr, it.name);
 	it.value = v;
 	g_array_append_val(blk->items, it);
 	return TRUE;
@@ -336,7 +483,7 @@ parse_select(RrParser *p, BsResReq *rr, const RrTok *open)
 	RrTok t;
 
 	rr_peek(p, &t);
-	if (t.kind == RR_T_RBRACKET)
+	if (open != NULL && t.kind == RR_T_RBRACKET)
 		return rr_fail(p, open->start + 1, "expected a value after '['");
 	if ((e = rr_expr_parse(p)) == NULL)
 		return FALSE;
@@ -355,6 +502,8 @@ static const struct {
 	{ "rusage", SEC_RUSAGE, parse_rusage },
 	{ "span", SEC_SPAN, parse_span },
 	{ "same", SEC_SAME, parse_same },
+	{ "cu", SEC_CU, parse_cu },
+	{ "affinity", SEC_AFFINITY, parse_affinity },
 };
 
 /* name[ ... ]: the name token has been read, and '[' follows. */
@@ -375,11 +524,12 @@ parse_section(RrParser *p, BsResReq *rr, const RrTok *name)
 		if (i == G_N_ELEMENTS(sections))
 			return rr_fail(p, name->start + 1, "unknown section '%.*s[]'",
 			    (int)(name->end - name->start), p->text + name->start);
-		if (rr->seen & sections[i].bit)
+		if (rr->seen_text & sections[i].bit)
 			return rr_fail(p, name->start + 1, "%s[] given twice",
 			    sections[i].name);
-		rr->seen |= sections[i].bit;
+		rr->seen_text |= sections[i].bit;
 		ok = sections[i].parse(p, rr);
+		rr->seen |= sections[i].bit;
 	}
 	if (!ok)
 		return FALSE;
@@ -428,32 +578,111 @@ parse_all(RrParser *p, BsResReq *rr)
 			return FALSE;
 		}
 		/* A leading expression is the select[] section. */
-		if ((rr->select = rr_expr_parse(p)) == NULL)
+		if (!parse_select(p, rr, NULL))
 			return FALSE;
 	}
 }
 
-BsResReq *
-bs_resreq_parse(const char *text, GError **error)
+/*
+ * LSF 10.1's compound (`2*{select[a]} + 4*{select[b]}`) and alternative
+ * (`{select[a]} || {select[b]}`) forms: braces outside quotes.  Basalt
+ * applies one requirement to all of a job's slots, so it refuses them
+ * with a message that says so rather than reading them as something else.
+ */
+static gboolean
+refuse_braces(const char *text, GError **error)
 {
-	RrParser p = { .text = text, .error = error };
-	BsResReq *rr;
+	char quote = 0;
+	gboolean brace = FALSE, alt = FALSE;
+
+	for (const char *c = text; *c; c++) {
+		if (quote != 0) {
+			quote = *c == quote ? 0 : quote;
+		} else if (*c == '"' || *c == '\'') {
+			quote = *c;
+		} else if (*c == '{') {
+			brace = TRUE;
+		} else if (*c == '}') {
+			const char *n = c + 1;
+
+			brace = TRUE;
+			while (g_ascii_isspace(*n))
+				n++;
+			alt = alt || (n[0] == '|' && n[1] == '|');
+		}
+	}
+	if (!brace)
+		return TRUE;
+	g_set_error(error, BS_ERROR, BS_ERROR_FAILED,
+	    "bad resource requirement \"%s\": %s", text, alt ?
+	    "alternative resource requirements ({...} || {...}) are not "
+	    "supported; give one requirement, or submit one job per "
+	    "alternative" :
+	    "compound resource requirements (n*{...} + m*{...}) are not "
+	    "supported: one requirement applies to all of a job's slots");
+	return FALSE;
+}
+
+static gboolean
+parse_into(BsResReq *rr, const char *text, double mem_scale, GError **error)
+{
+	RrParser p = { .text = text, .mem_scale = mem_scale, .error = error };
 	gsize len;
 
-	g_return_val_if_fail(text != NULL, NULL);
+	g_return_val_if_fail(text != NULL, FALSE);
 	len = strlen(text);
 	if (len > BS_RESREQ_MAX_LEN) {
 		g_set_error(error, BS_ERROR, BS_ERROR_FAILED,
 		    "Resource requirement string too long (%zu bytes, at most %d)",
 		    len, BS_RESREQ_MAX_LEN);
-		return NULL;
+		return FALSE;
 	}
-	rr = g_new0(BsResReq, 1);
+	if (!refuse_braces(text, error))
+		return FALSE;
+	rr->seen_text = 0;
+	rr->blocks0 = rr->rusage->len;
+	return parse_all(&p, rr);
+}
+
+static BsResReq *
+resreq_new(BsMemUnit unit)
+{
+	BsResReq *rr = g_new0(BsResReq, 1);
+
 	rr->rusage = g_ptr_array_new_with_free_func(rusage_block_free);
-	if (!parse_all(&p, rr)) {
-		bs_resreq_free(rr);
-		return NULL;
-	}
+	rr->size_suffix = bs_mem_unit_for_resources(unit) != BS_MEM_MB;
+	return rr;
+}
+
+static double
+mem_scale(BsMemUnit unit)
+{
+	return (double)bs_mem_unit_kb(bs_mem_unit_for_resources(unit)) / 1024.0;
+}
+
+BsResReq *
+bs_resreq_parse(const char *text, GError **error)
+{
+	return bs_resreq_parse_many(&text, 1, BS_MEM_MB, error);
+}
+
+BsResReq *
+bs_resreq_parse_units(const char *text, BsMemUnit unit, GError **error)
+{
+	return bs_resreq_parse_many(&text, 1, unit, error);
+}
+
+BsResReq *
+bs_resreq_parse_many(const char *const *texts, guint n, BsMemUnit unit,
+    GError **error)
+{
+	BsResReq *rr = resreq_new(unit);
+
+	for (guint i = 0; i < n; i++)
+		if (!parse_into(rr, texts[i], mem_scale(unit), error)) {
+			bs_resreq_free(rr);
+			return NULL;
+		}
 	return rr;
 }
 
@@ -461,11 +690,13 @@ bs_resreq_parse(const char *text, GError **error)
 /* Printing */
 
 static void
-append_number(GString *out, double v)
+append_number(GString *out, double v, gboolean suffix)
 {
 	char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
 	g_string_append(out, g_ascii_formatd(buf, sizeof(buf), "%.15g", v));
+	if (suffix)
+		g_string_append(out, "MB");
 }
 
 static void
@@ -481,7 +712,7 @@ print_rusage(const BsResReq *rr, GString *out)
 			const RusageItem *it = &g_array_index(blk->items, RusageItem, i);
 
 			g_string_append_printf(out, "%s%s=", i > 0 ? ":" : "", it->name);
-			append_number(out, it->value);
+			append_number(out, it->value, it->size && rr->size_suffix);
 		}
 		if (blk->duration >= 0)
 			g_string_append_printf(out, ":duration=%d", blk->duration);
@@ -512,12 +743,18 @@ print_sections(const BsResReq *rr, GString *out)
 		g_string_append(out, " span[ptile=!]");
 	else if (rr->span_ptile != 0)
 		g_string_append_printf(out, " span[ptile=%d]", rr->span_ptile);
+	else if (rr->span_block != 0)
+		g_string_append_printf(out, " span[block=%d]", rr->span_block);
 	if (rr->same != NULL) {
 		char *joined = g_strjoinv(":", rr->same);
 
 		g_string_append_printf(out, " same[%s]", joined);
 		g_free(joined);
 	}
+	if (rr->cu != NULL)
+		g_string_append_printf(out, " cu[%s]", rr->cu);
+	if (rr->affinity != NULL)
+		g_string_append_printf(out, " affinity[%s]", rr->affinity);
 }
 
 char *
@@ -527,7 +764,7 @@ bs_resreq_to_string(const BsResReq *rr)
 
 	if (rr->select != NULL) {
 		g_string_append(out, " select[");
-		rr_expr_print(rr->select, out);
+		rr_expr_print(rr->select, rr->size_suffix, out);
 		g_string_append_c(out, ']');
 	}
 	print_sections(rr, out);
@@ -635,6 +872,12 @@ int
 bs_resreq_span_ptile(const BsResReq *rr)
 {
 	return rr->span_ptile;
+}
+
+int
+bs_resreq_span_block(const BsResReq *rr)
+{
+	return rr->span_block;
 }
 
 const char *const *

@@ -2,12 +2,25 @@
  * Resource requirement strings, as `bsub -R` and queue RES_REQ take them.
  *
  *   select[expr] order[idx:-idx] rusage[mem=500:duration=10, lic=1]
- *   span[hosts=1 | ptile=N | ptile=!] same[type:model]
+ *   span[hosts=1 | ptile=N | ptile=! | block=N] same[type:model]
+ *   cu[...] affinity[...]
  *
  * Sections come in any order, each at most once, except select[], which may
  * repeat: the expressions are then joined with &&.  A string that starts
  * with an expression rather than a section keyword has that expression as
- * its select[] section ("mem>1000" is "select[mem>1000]").
+ * its select[] section ("mem>1000" is "select[mem>1000]").  cu[] and
+ * affinity[] are kept as written and printed back, nothing more.
+ *
+ * Sizes: a number with a memory unit (2048MB, 2g, 1.5TB) is a size, held
+ * in MB; in select[] a bare number compared with mem swp tmp maxmem
+ * maxswp maxtmp, and in rusage[] a bare mem swp tmp value, is in the
+ * caller's unit (LSF_UNIT_FOR_LIMITS, at least MB: see
+ * bs_mem_unit_for_resources).
+ *
+ * Several strings (bsub -R given more than once) merge: select[] terms
+ * are ANDed; order[] keys of a later string follow the earlier ones';
+ * same[] names add up; a resource reserved in two strings' rusage[] is
+ * reserved as the later says; span[], cu[] and affinity[] must agree.
  *
  * The module is pure: it parses into an immutable BsResReq, prints it back
  * in one canonical form (for bjobs -l and for the journal) and evaluates
@@ -18,6 +31,8 @@
 #define BS_RESREQ_H
 
 #include <glib.h>
+
+#include "util/memunit.h"
 
 /* LSF refuses longer strings; so do we, before looking at them. */
 #define BS_RESREQ_MAX_LEN 512
@@ -64,15 +79,24 @@ typedef struct {
 	gboolean descending;
 } BsResOrderKey;
 
+/* bare sizes in MB */
 BsResReq *bs_resreq_parse(const char *text, GError **error);
+/* bare sizes in unit (LSF_UNIT_FOR_LIMITS) */
+BsResReq *bs_resreq_parse_units(const char *text, BsMemUnit unit,
+    GError **error);
+/* texts[0..n) merged, in that order (see the rules above) */
+BsResReq *bs_resreq_parse_many(const char *const *texts, guint n,
+    BsMemUnit unit, GError **error);
 void bs_resreq_free(BsResReq *rr);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(BsResReq, bs_resreq_free)
 
 /* Canonical text: sections that were given, in the order select, order,
- * rusage, span, same; parsing it gives an equal BsResReq.  It can be a
- * little longer than the input (an added "select[...]", parentheses), so
- * it may pass BS_RESREQ_MAX_LEN: keep the user's string for resubmission
- * and use this for display. */
+ * rusage, span, same, cu, affinity; parsing it with bs_resreq_parse()
+ * gives an equal BsResReq (sizes carry "MB" when the parse's unit was not
+ * MB, so the text means the same to any reader).  It can be a little
+ * longer than the input (an added "select[...]", parentheses), so it may
+ * pass BS_RESREQ_MAX_LEN: keep the user's string for resubmission and use
+ * this for display. */
 char *bs_resreq_to_string(const BsResReq *rr);
 
 /*
@@ -105,6 +129,8 @@ gboolean bs_resreq_rusage_decay(const BsResReq *rr, const char *name);
  * BS_RESREQ_PTILE_ALL for ptile=!). */
 int bs_resreq_span_hosts(const BsResReq *rr);
 int bs_resreq_span_ptile(const BsResReq *rr);
+/* span[block=N]: N, 0 if not given.  Accepted, not acted on. */
+int bs_resreq_span_block(const BsResReq *rr);
 
 /* same[]: the resource names, NULL-terminated, owned by rr (NULL if none). */
 const char *const *bs_resreq_same(const BsResReq *rr);

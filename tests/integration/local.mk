@@ -19,6 +19,7 @@ INTEGRATION_TESTS = \
 	%reldir%/t0305-pool-limits.sh \
 	%reldir%/t0310-windows.sh \
 	%reldir%/t0320-resreq.sh \
+	%reldir%/t0730-resreq-merge-units.sh \
 	%reldir%/t0400-loadgen.sh
 # Crash, torn and damaged journal, full disk, both daemons restarted.
 INTEGRATION_TESTS += \

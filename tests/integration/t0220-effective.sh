@@ -53,7 +53,7 @@ shows() {
 }
 bhist -l "$id" >"$T/bhist1"
 check "bhist -l shows the RUNLIMIT it started with" shows "$T/bhist1" RUNLIMIT "1.0 min"
-check "the profile's MEMLIMIT" shows "$T/bhist1" MEMLIMIT "49 Mbytes"
+check "the profile's MEMLIMIT" shows "$T/bhist1" MEMLIMIT "50000 K"
 check "its NICE" shows "$T/bhist1" NICE 2
 check "its ENV_VARS" shows "$T/bhist1" ENV_VARS "<BS_EFF=from profile>"
 check "and its MAX_JOB_PREEMPT" shows "$T/bhist1" MAX_JOB_PREEMPT 2

@@ -213,7 +213,7 @@ START_TEST(test_long_effective_limits)
 		" 30.0 min\n"
 		"\n"
 		" MEMLIMIT\n"
-		" 4 Mbytes\n"));
+		" 4096 K\n"));
 	ck_assert_ptr_null(strstr(out->str, "60.0 min"));
 	ck_assert_ptr_null(strstr(out->str, "NICE"));
 }
@@ -253,7 +253,7 @@ START_TEST(test_long_pending_and_exited)
 		" MAX MEM: 4 Mbytes\n"
 		"\n"
 		" MEMLIMIT\n"
-		" 1.0 Gbytes\n");
+		" 1048576 K\n");
 }
 END_TEST
 

@@ -7,6 +7,7 @@
 #include "tap.h"
 #include "bsub-args.h"
 #include "jobctl-format.h"
+#include "cmd-util.h"
 
 static char *test_env[] = { "HOME=/home/alice", "PATH=/bin", "A=1", NULL };
 
@@ -192,6 +193,65 @@ START_TEST(test_limits)
 	ck_assert_str_eq(b->runlimit_host, "hostB");
 	ck_assert_uint_eq(spec_of(b)->cpulimit_s, 300);
 	ck_assert_uint_eq(spec_of(b)->memlimit_kb, 512);
+}
+END_TEST
+
+/* Several -R strings merge, on the command line and in a script alike. */
+START_TEST(test_resreq_merged)
+{
+	g_autoptr(BsubArgs) a = parse("bsub -n 6 -R span[hosts=1] "
+	    "-R rusage[mem=10] ls", NULL);
+	g_autoptr(BsubArgs) one = parse("bsub -R 'select[mem>=2048MB] "
+	    "rusage[mem=2048MB]' ls", NULL);
+	g_autoptr(BsubArgs) sc = parse("bsub", NULL);
+	g_autoptr(BsubArgs) cli = parse("bsub -R 'order[ut]'", NULL);
+	const char *text = "#!/bin/sh\n#BSUB -R \"select[mem>100]\"\n"
+	    "#BSUB -R span[ptile=2]\nhostname\n";
+	BsubContext c = ctx();
+
+	ck_assert_str_eq(spec_of(a)->resreq, "rusage[mem=10] span[hosts=1]");
+	/* One string goes as written. */
+	ck_assert_str_eq(spec_of(one)->resreq,
+	    "select[mem>=2048MB] rusage[mem=2048MB]");
+	ck_assert(bsub_args_add_script(sc, text, &c, NULL));
+	ck_assert_str_eq(spec_of(sc)->resreq, "select[mem>100] span[ptile=2]");
+	/* The command line's -R replace the script's, as other options do. */
+	ck_assert(bsub_args_add_script(cli, text, &c, NULL));
+	ck_assert_str_eq(spec_of(cli)->resreq, "order[ut]");
+	parse_fails("bsub -R span[hosts=1] -R span[ptile=2] ls",
+	    "bsub: bad resource requirement \"span[ptile=2]\": span[] "
+	    "conflicts with the span[] of an earlier -R string; a job has one "
+	    "span at column 6. Job not submitted.");
+	parse_fails("bsub -R '2*{select[a]} + 1*{select[b]}' ls",
+	    "bsub: bad resource requirement \"2*{select[a]} + 1*{select[b]}\": "
+	    "compound resource requirements (n*{...} + m*{...}) are not "
+	    "supported: one requirement applies to all of a job's slots. Job "
+	    "not submitted.");
+}
+END_TEST
+
+/* LSF_UNIT_FOR_LIMITS: the unit of a bare size, in -M and in -R. */
+START_TEST(test_unit_for_limits)
+{
+	g_autoptr(BsubArgs) kb = parse("bsub -M 100 ls", NULL);
+	g_autoptr(BsubArgs) mb = NULL, gb = NULL, gbr = NULL, pb = NULL;
+
+	ck_assert_uint_eq(spec_of(kb)->memlimit_kb, 100);
+	cmd_set_mem_unit(BS_MEM_MB);
+	mb = parse("bsub -M 100 -R rusage[mem=100] ls", NULL);
+	ck_assert_uint_eq(spec_of(mb)->memlimit_kb, 100 * 1024);
+	ck_assert_str_eq(spec_of(mb)->resreq, "rusage[mem=100]");
+	cmd_set_mem_unit(BS_MEM_GB);
+	gb = parse("bsub -M 2 ls", NULL);
+	gbr = parse("bsub -M 512MB -R 'select[mem>2] rusage[mem=1]' ls", NULL);
+	pb = parse("bsub -M 1P ls", NULL);
+	ck_assert_uint_eq(spec_of(gb)->memlimit_kb, 2 * 1024 * 1024);
+	ck_assert_uint_eq(spec_of(gbr)->memlimit_kb, 512 * 1024);
+	ck_assert_str_eq(spec_of(gbr)->resreq,
+	    "select[mem>2048MB] rusage[mem=1024MB]");
+	ck_assert_uint_eq(spec_of(pb)->memlimit_kb,
+	    G_GUINT64_CONSTANT(1024) * 1024 * 1024 * 1024);
+	cmd_set_mem_unit(BS_MEM_KB);
 }
 END_TEST
 
@@ -486,6 +546,8 @@ main(void)
 	tcase_add_test(scr, test_script_options);
 	tcase_add_test(scr, test_script_name_control);
 	tcase_add_test(scr, test_cli_overrides_script);
+	tcase_add_test(scr, test_resreq_merged);
+	tcase_add_test(scr, test_unit_for_limits);
 	tcase_add_test(scr, test_script_errors);
 	tcase_add_test(scr, test_script_env_and_no_shebang);
 	suite_add_tcase(s, opts);

@@ -63,6 +63,21 @@ START_TEST(test_memory)
 	ck_assert(!cmd_parse_mem_kb("M", &kb));
 	ck_assert(!cmd_parse_mem_kb("5Q", &kb));
 	ck_assert(!cmd_parse_mem_kb("99999999999999999999", &kb));
+	/* LSF's units, any case, fractions, and PB. */
+	ck_assert(cmd_parse_mem_kb("1.5G", &kb) && kb == 1536 * 1024);
+	ck_assert(cmd_parse_mem_kb("1pb", &kb) &&
+	    kb == G_GUINT64_CONSTANT(1) << 40);
+	ck_assert(cmd_parse_mem_kb("3Kb", &kb) && kb == 3);
+	ck_assert(cmd_parse_mem_kb("0.5k", &kb) && kb == 1);
+	ck_assert(!cmd_parse_mem_kb("1.", &kb));
+	ck_assert(!cmd_parse_mem_kb("-1", &kb));
+	ck_assert(!cmd_parse_mem_kb("1 MB", &kb));
+	ck_assert(!cmd_parse_mem_kb("1MBB", &kb));
+	/* A bare number is in LSF_UNIT_FOR_LIMITS. */
+	cmd_set_mem_unit(BS_MEM_GB);
+	ck_assert(cmd_parse_mem_kb("2", &kb) && kb == 2 * 1024 * 1024);
+	ck_assert(cmd_parse_mem_kb("2k", &kb) && kb == 2);
+	cmd_set_mem_unit(BS_MEM_KB);
 }
 END_TEST
 

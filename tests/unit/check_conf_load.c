@@ -7,6 +7,7 @@
 
 #include "tap.h"
 #include "conf_test.h"
+#include "util/memunit.h"
 
 /* The cluster files and lsb.hosts: the base of the error cases. */
 static const char *const base_files[] = {
@@ -229,6 +230,48 @@ START_TEST(test_absent_optional_files)
 	ck_assert_int_eq(cfg->params->pool_usage_half_life, 5);
 	ck_assert_int_eq(cfg->lsf->mbd_port, 7001);
 	ck_assert_ptr_null(bs_config_host(cfg, "hostA"));
+	conf_rmtree(dir);
+}
+END_TEST
+
+/* LSF_UNIT_FOR_LIMITS: the unit of a bare size limit in lsb.queues and
+ * lsb.applications; a written unit always wins. */
+START_TEST(test_unit_for_limits)
+{
+	g_autofree char *dir = conf_tmpdir(base_files);
+	g_autofree char *diags = NULL;
+	g_autoptr(BsConfig) cfg = NULL;
+	const BsQueueConf *q;
+
+	conf_write(dir, "lsf.conf", "LSB_MBD_PORT=7001\nLSF_UNIT_FOR_LIMITS=MB\n");
+	conf_write(dir, "lsb.queues", "Begin Queue\nQUEUE_NAME = q\n"
+	    "MEMLIMIT = 100 2G\nSWAPLIMIT = 1.5gb\nFILELIMIT = 512KB\n"
+	    "End Queue\n");
+	conf_write(dir, "lsb.applications", "Begin Application\nNAME = a\n"
+	    "MEMLIMIT = 10\nEnd Application\n");
+	cfg = conf_load_dir(dir, &diags);
+	ck_assert_str_eq(diags, "");
+	ck_assert_ptr_nonnull(cfg);
+	ck_assert_int_eq(cfg->lsf->unit_for_limits, BS_MEM_MB);
+	q = bs_config_queue(cfg, "q");
+	ck_assert_int_eq(q->memlimit.def, 100 * 1024);
+	ck_assert_int_eq(q->memlimit.max, 2 * 1024 * 1024);
+	ck_assert_int_eq(q->swaplimit.max, 1536 * 1024);
+	ck_assert_int_eq(q->filelimit.max, 512);
+	ck_assert_int_eq(bs_config_app(cfg, "a")->memlimit.max, 10 * 1024);
+	g_clear_pointer(&cfg, bs_config_free);
+	g_clear_pointer(&diags, g_free);
+	/* Without it, KB as before; a bad unit is a configuration error. */
+	conf_write(dir, "lsf.conf", "LSB_MBD_PORT=7001\n");
+	cfg = conf_load_dir(dir, &diags);
+	ck_assert_int_eq(bs_config_queue(cfg, "q")->memlimit.def, 100);
+	g_clear_pointer(&cfg, bs_config_free);
+	g_clear_pointer(&diags, g_free);
+	conf_write(dir, "lsf.conf", "LSF_UNIT_FOR_LIMITS=QB\n");
+	cfg = conf_load_dir(dir, &diags);
+	ck_assert_ptr_null(cfg);
+	ck_assert_msg(strstr(diags, "LSF_UNIT_FOR_LIMITS") != NULL &&
+	    strstr(diags, "expected KB, MB, GB, TB or PB") != NULL, "%s", diags);
 	conf_rmtree(dir);
 }
 END_TEST
@@ -570,6 +613,7 @@ main(void)
 	tcase_add_test(good, test_good_params_cluster);
 	tcase_add_test(good, test_absent_optional_files);
 	tcase_add_test(good, test_missing_lsf_conf);
+	tcase_add_test(good, test_unit_for_limits);
 	tcase_add_test(good, test_lsf_layout_and_envdir);
 	tcase_add_test(good, test_reload);
 	tcase_add_test(samples, test_sample_hosts);

@@ -262,7 +262,7 @@ START_TEST(test_errors_sections)
 	check_fails("span[ptile=0]", "expected a positive whole number in span[] at column 12");
 	check_fails("span[hosts=2.5]", "expected a positive whole number in span[] at column 12");
 	check_fails("span[hosts=-2]", "expected a positive whole number in span[] at column 13");
-	check_fails("span[foo=1]", "span[] takes hosts= or ptile=, not 'foo' at column 6");
+	check_fails("span[foo=1]", "span[] takes hosts=, ptile= or block=, not 'foo' at column 6");
 	check_fails("span[hosts=1:ptile=2]", "unexpected ':' in span[] at column 13");
 	check_fails("same[]", "expected a resource name in same[] at column 6");
 	check_fails("span[hosts=1] span[hosts=1]", "span[] given twice at column 15");
@@ -313,6 +313,148 @@ END_TEST
 
 /* ------------------------------------------------------------------ */
 /* Accessors */
+
+/* ------------------------------------------------------------------ */
+/* Units, several strings, LSF 10.1 sections */
+
+/* texts merged with bare sizes in unit: prints as want. */
+static void
+check_many(const char *const *texts, guint n, BsMemUnit unit,
+    const char *want)
+{
+	GError *err = NULL;
+	BsResReq *rr = bs_resreq_parse_many(texts, n, unit, &err), *again;
+	char *s, *s2;
+
+	ck_assert_msg(rr != NULL, "\"%s\": %s", texts[0],
+	    err ? err->message : "?");
+	s = bs_resreq_to_string(rr);
+	ck_assert_str_eq(s, want);
+	/* What bsub sends: any reader parses it back to the same. */
+	again = bs_resreq_parse(s, &err);
+	ck_assert_msg(again != NULL, "\"%s\": %s", s, err ? err->message : "?");
+	s2 = bs_resreq_to_string(again);
+	g_free(s);
+	bs_resreq_free(again);
+	bs_resreq_free(rr);
+	g_free(s2);
+}
+
+static void
+check_many_fails(const char *const *texts, guint n, const char *detail)
+{
+	GError *err = NULL;
+	BsResReq *rr = bs_resreq_parse_many(texts, n, BS_MEM_MB, &err);
+
+	ck_assert(rr == NULL);
+	ck_assert_msg(strstr(err->message, detail) != NULL, "%s", err->message);
+	g_error_free(err);
+}
+
+START_TEST(test_units)
+{
+	GError *err = NULL;
+	BsResReq *rr;
+
+	/* The string workflow engines write most. */
+	check_canon("select[mem>=2048MB] rusage[mem=2048MB]",
+	    "select[mem>=2048] rusage[mem=2048]");
+	check_canon("select[mem>2g]", "select[mem>2048]");
+	check_canon("select[mem>512KB]", "select[mem>0.5]");
+	check_canon("select[maxmem>=1Tb]", "select[maxmem>=1048576]");
+	check_canon("select[swp>1PB]", "select[swp>1073741824]");
+	check_canon("rusage[mem=1.5G]", "rusage[mem=1536]");
+	check_canon("rusage[mem=10:duration=30s]", "rusage[mem=10:duration=1]");
+	check_fails("select[mem>2QB]", "unexpected 'QB' in select[] at column 13");
+	check_fails("rusage[mem=2QB]", "unknown unit 'QB' at column 13");
+	/* LSF_UNIT_FOR_LIMITS=GB: bare mem/swp/tmp are GB, others plain. */
+	rr = bs_resreq_parse_units("select[mem>2 && ncpus>2 && maxswp<4] "
+	    "rusage[mem=1, lic=2, tmp=512MB]", BS_MEM_GB, &err);
+	ck_assert_msg(rr != NULL, "%s", err ? err->message : "");
+	ck_assert(bs_resreq_rusage_mem_mb(rr) == 1024);
+	ck_assert(bs_resreq_rusage(rr, "lic") == 2);
+	ck_assert(bs_resreq_rusage(rr, "tmp") == 512);
+	{
+		char *s = bs_resreq_to_string(rr);
+
+		ck_assert_str_eq(s, "select[mem>2048MB && ncpus>2 && "
+		    "maxswp<4096MB] rusage[mem=1024MB, lic=2, tmp=512MB]");
+		g_free(s);
+	}
+	bs_resreq_free(rr);
+	/* KB (LSF's default for limits) leaves resources in MB. */
+	rr = bs_resreq_parse_units("rusage[mem=100]", BS_MEM_KB, &err);
+	ck_assert(bs_resreq_rusage_mem_mb(rr) == 100);
+	bs_resreq_free(rr);
+}
+END_TEST
+
+START_TEST(test_merge)
+{
+	const char *a[] = { "span[hosts=1]", "rusage[mem=10]" };
+	const char *b[] = { "select[mem>100] order[ut]",
+	    "select[type==LINUX] order[-mem:ut] same[model]", "same[type:model]" };
+	const char *c[] = { "rusage[mem=10:swp=5:duration=2, lic=1]",
+	    "rusage[mem=20]" };
+	const char *d[] = { "mem>1 span[ptile=2]", "span[ptile=2]" };
+	const char *e[] = { "rusage[mem=2]", "rusage[mem=3]" };
+	const char *g[] = { "rusage[mem=1]", "rusage[mem=2GB]" };
+	const char *bad_span[] = { "span[hosts=1]", "span[ptile=2]" };
+	const char *bad_cu[] = { "cu[maxcus=1]", "cu[maxcus=2]" };
+	const char *twice[] = { "rusage[mem=1, mem=2]", "" };
+	GError *err = NULL;
+	BsResReq *rr = bs_resreq_parse_many(a, 2, BS_MEM_MB, &err);
+
+	/* The engines' -n 6 -R span[hosts=1] -R rusage[mem=10]. */
+	ck_assert(rr != NULL);
+	ck_assert_int_eq(bs_resreq_span_hosts(rr), 1);
+	ck_assert(bs_resreq_rusage_mem_mb(rr) == 10);
+	bs_resreq_free(rr);
+	check_many(a, 2, BS_MEM_MB, "rusage[mem=10] span[hosts=1]");
+	check_many(b, 3, BS_MEM_MB, "select[mem>100 && type==LINUX] "
+	    "order[ut:-mem] same[model:type]");
+	/* A resource reserved again: the later string's value. */
+	check_many(c, 2, BS_MEM_MB,
+	    "rusage[swp=5:duration=2, lic=1, mem=20]");
+	check_many(d, 2, BS_MEM_MB, "select[mem>1] span[ptile=2]");
+	check_many(e, 2, BS_MEM_MB, "rusage[mem=3]");
+	check_many(g, 2, BS_MEM_GB, "rusage[mem=2048MB]");
+	check_many_fails(bad_span, 2, "span[] conflicts with the span[] of an "
+	    "earlier -R string; a job has one span at column 6");
+	check_many_fails(bad_cu, 2, "cu[] conflicts");
+	/* Within one string a resource is still reserved once. */
+	check_many_fails(twice, 2, "'mem' is reserved twice in rusage[]");
+}
+END_TEST
+
+START_TEST(test_lsf10_sections)
+{
+	BsResReq *rr;
+
+	check_canon("span[block=4]", "span[block=4]");
+	check_canon("span[ptile='!']", "span[ptile=!]");
+	check_canon("cu[type=enclosure:maxcus=2] affinity[core(1):cpubind=core]",
+	    "cu[type=enclosure:maxcus=2] affinity[core(1):cpubind=core]");
+	check_canon("affinity[ thread(2) ] select[mem>1]",
+	    "select[mem>1] affinity[thread(2)]");
+	rr = bs_resreq_parse("span[block=4]", NULL);
+	ck_assert_int_eq(bs_resreq_span_block(rr), 4);
+	ck_assert_int_eq(bs_resreq_span_ptile(rr), 0);
+	bs_resreq_free(rr);
+	check_fails("cu[a[b]]", "unexpected '[' in cu[] at column 5");
+	check_fails("affinity[core", "missing ']' in affinity[] at column 14");
+	check_fails("cu[x] cu[x]", "cu[] given twice at column 7");
+	check_fails("2*{select[a]} + 4*{select[b]}",
+	    "compound resource requirements (n*{...} + m*{...}) are not "
+	    "supported: one requirement applies to all of a job's slots");
+	check_fails("{select[a]} || {select[b]}",
+	    "alternative resource requirements ({...} || {...}) are not "
+	    "supported; give one requirement, or submit one job per "
+	    "alternative");
+	/* A brace in a quoted string is a string. */
+	check_canon("select[hname!='a{b}']", "select[hname!=\"a{b}\"]");
+}
+END_TEST
 
 START_TEST(test_accessors)
 {
@@ -441,6 +583,9 @@ main(void)
 	tcase_add_test(tc, test_select_repeated);
 	tcase_add_test(tc, test_sections);
 	tcase_add_test(tc, test_accessors);
+	tcase_add_test(tc, test_units);
+	tcase_add_test(tc, test_merge);
+	tcase_add_test(tc, test_lsf10_sections);
 	tcase_add_test(te, test_errors_select);
 	tcase_add_test(te, test_errors_sections);
 	tcase_add_test(te, test_errors_limits);
