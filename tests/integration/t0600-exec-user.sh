@@ -46,7 +46,9 @@ bkill "$id" "$other" >/dev/null
 # Known to mbatchd, unknown on the execution host by the time it starts.
 held=$(as_user bsub -H -o /dev/null true | job_id_of)
 check "a held job is pending" wait_for 10 state_is "$held" PSUSP
-userdel "$user"
+# Other tests add and remove users at the same time: userdel may find
+# /etc/passwd locked and must be tried again, or the user stays.
+check "the user is removed" wait_for 10 sh -c "! id -u $user >/dev/null 2>&1 || userdel $user"
 bresume "$held" >/dev/null
 check "the job is refused on the host" wait_for 15 state_is "$held" EXIT
 bjobs -l "$held" | sed 's/^ *//' | tr -d '\n' >"$T/bjobs.out"
