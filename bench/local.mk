@@ -105,7 +105,7 @@ bench-loadgen: all %reldir%/loadgen$(EXEEXT)
 # submit.sh: bsub rate against the /bin/true floor; latency.sh: submit to
 # start on an idle host; drain.sh: 10,000 `true` jobs on 4 virtual hosts
 # against sbatchd's own fork/exec floor (forkexec-floor).
-EXTRA_DIST += %reldir%/fig/submit.sh %reldir%/fig/latency.sh \
+EXTRA_DIST += %reldir%/fig/submit.sh %reldir%/fig/latency.sh %reldir%/fig/blaunch.sh \
 	%reldir%/fig/drain.sh
 
 # bs-stamp: writes the time, then execs a program (latency.sh's two ends).

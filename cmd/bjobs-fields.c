@@ -713,6 +713,14 @@ get_exec_cwd(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
  * coming, so that field gets its getter here and nowhere else.
  */
 #define MEM(n) get_##n, 0, kb_##n
+/* bsub -I, -Ip, -Is: Y, else N (JobInfo.interactive, sent without -l). */
+static gboolean
+get_interactive(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	g_string_append(v, j->interactive != 0 ? "Y" : "N");
+	return TRUE;
+}
+
 static const BjobsFieldDef field_defs[] = {
 	{ "jobid id", "JOBID", 7, get_jobid, 0, NULL },
 	{ "jobindex", "JOBINDEX", 8, get_jobindex, 0, NULL },
@@ -749,7 +757,7 @@ static const BjobsFieldDef field_defs[] = {
 	/* wire: TERM_* reasons of limits (JobInfo.exit_reason) */
 	{ "exit_reason", "EXIT_REASON", 50, get_exit_reason, 0, NULL },
 	/* wire: bsub -I/-Ip/-Is */
-	{ "interactive", "INTERACTIVE", 11, get_none, 0, NULL },
+	{ "interactive", "INTERACTIVE", 11, get_interactive, 0, NULL },
 	{ "from_host", "FROM_HOST", 11, get_from, 0, NULL },
 	{ "first_host", "FIRST_HOST", 11, get_first_host, 0, NULL },
 	{ "exec_host", "EXEC_HOST", 11, get_exec, 0, NULL },

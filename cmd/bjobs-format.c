@@ -286,6 +286,20 @@ submit_details(GString *l, const Basalt__JobSpec *s)
 				       s->dependency);
 	if (s->pre_exec[0] != '\0')
 		g_string_append_printf(l, ", Pre-execute Command <%s>", s->pre_exec);
+	if (s->post_exec[0] != '\0')
+		g_string_append_printf(l, ", Post-execute Command <%s>", s->post_exec);
+}
+
+/* LSF's words for bsub -I, -Ip, -Is in bjobs -l and bhist -l. */
+const char *
+bjobs_interactive_words(guint32 mode)
+{
+	switch (mode) {
+	case 1: return "Interactive mode";
+	case 2: return "Interactive pseudo-terminal mode";
+	case 3: return "Interactive pseudo-terminal shell mode";
+	default: return NULL;
+	}
 }
 
 static void
@@ -296,6 +310,9 @@ long_submitted(GString *out, const Basalt__JobInfo *j)
 	g_string_append_printf(l, "Submitted from host <%s>", j->from_host);
 	if (j->spec != NULL) {
 		g_string_append_printf(l, ", CWD <%s>", j->spec->cwd);
+		if (bjobs_interactive_words(j->spec->interactive) != NULL)
+			g_string_append_printf(l, ", %s",
+			    bjobs_interactive_words(j->spec->interactive));
 		submit_details(l, j->spec);
 	}
 	g_string_append_c(l, ';');

@@ -58,6 +58,9 @@ char *bjobs_job_name(const Basalt__JobInfo *j);
 char **bjobs_exec_groups(const Basalt__JobInfo *j);
 /* CPU time of the job in seconds, 0 without usage. */
 double bjobs_cpu_seconds(const Basalt__JobInfo *j);
+/* "Interactive pseudo-terminal shell mode" for JobSpec.interactive 3, ...;
+ * NULL for a batch job. */
+const char *bjobs_interactive_words(guint32 mode);
 
 /* -o "field[:[-]width] ... delimiter='x'" */
 typedef struct BjobsFields BjobsFields;

@@ -27,7 +27,7 @@ extern char **environ;
 	"[-M mem_limit | -Mn] [-W [hour:]minute | -Wn] [-c [hour:]minute | -cn] " \
 	"[-P project | -Pn] [-G user_group | -Gn] [-m \"host ...\" | -mn] " \
 	"[-w 'dependency' | -wn] [-u mail_user | -un] [-b begin_time | -bn] " \
-	"[-E \"pre_exec\" | -En] [-app profile | -appn] [-r | -rn] " \
+	"[-E \"pre_exec\" | -En] [-Ep \"post_exec\" | -Epn] [-app profile | -appn] [-r | -rn] " \
 	"[-Z \"new_command\"] job_ID | \"job_ID[index]\""
 
 typedef struct {
@@ -56,6 +56,7 @@ static const ModOpt mod_opts[] = {
 	{ "-u", TRUE, FALSE, "mail_user" },
 	{ "-b", TRUE, FALSE, "begin_time" },
 	{ "-E", TRUE, FALSE, "pre_exec" },
+	{ "-Ep", TRUE, FALSE, "post_exec" },
 	{ "-app", TRUE, FALSE, "app_profile" },
 	{ "-r", FALSE, FALSE, "rerunnable" },
 	{ "-Z", TRUE, FALSE, "command" },
@@ -76,6 +77,7 @@ static const ModOpt mod_opts[] = {
 	{ "-un", FALSE, TRUE, "mail_user" },
 	{ "-bn", FALSE, TRUE, "begin_time" },
 	{ "-En", FALSE, TRUE, "pre_exec" },
+	{ "-Epn", FALSE, TRUE, "post_exec" },
 	{ "-appn", FALSE, TRUE, "app_profile" },
 	{ "-rn", FALSE, TRUE, "rerunnable" },
 	{ NULL, FALSE, FALSE, NULL },

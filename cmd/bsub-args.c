@@ -23,7 +23,8 @@ typedef enum {
 	O_RESREQ, O_MEM, O_RUNLIMIT, O_CPULIMIT, O_CWD, O_HOLD, O_PROJECT,
 	O_GROUP, O_HOSTS, O_DEPEND, O_RERUN, O_WAIT, O_ENV, O_MAIL, O_BEGIN,
 	O_PREEXEC, O_APP, O_EXCL, O_PRIO, O_TERM, O_NOTIFY_B, O_NOTIFY_N,
-	O_LOGIN, O_INTERACTIVE,
+	O_LOGIN, O_IA_PIPES, O_IA_PTY, O_IA_SHELL, O_TTY,
+	O_POSTEXEC,
 	O_OUTDIR,
 } OptId;
 
@@ -50,8 +51,9 @@ static const OptDef opt_defs[] = {
 	{ "-sp", TRUE, O_PRIO }, { "-t", TRUE, O_TERM },
 	{ "-B", FALSE, O_NOTIFY_B }, { "-N", FALSE, O_NOTIFY_N },
 	{ "-L", TRUE, O_LOGIN },
-	{ "-I", FALSE, O_INTERACTIVE }, { "-Ip", FALSE, O_INTERACTIVE },
-	{ "-Is", FALSE, O_INTERACTIVE },
+	{ "-I", FALSE, O_IA_PIPES }, { "-Ip", FALSE, O_IA_PTY },
+	{ "-Is", FALSE, O_IA_SHELL }, { "-tty", FALSE, O_TTY },
+	{ "-Ep", TRUE, O_POSTEXEC },
 	{ "-outdir", TRUE, O_OUTDIR },
 };
 
@@ -107,9 +109,15 @@ has_opt(GPtrArray *opts, OptId id)
 static gboolean
 check_source(GPtrArray *opts, GError **error)
 {
-	if (has_opt(opts, O_INTERACTIVE))
-		return fail(error, "Interactive jobs are not supported. "
+	gboolean ia = has_opt(opts, O_IA_PIPES) || has_opt(opts, O_IA_PTY) ||
+	    has_opt(opts, O_IA_SHELL);
+
+	if (ia && has_opt(opts, O_WAIT))
+		return fail(error, "bsub: -K cannot be used with -I, -Ip or -Is. "
 			    "Job not submitted.");
+	if (has_opt(opts, O_TTY) && !ia)
+		return fail(error, "bsub: -tty can only be used with -I, -Ip or "
+			    "-Is. Job not submitted.");
 	if (has_opt(opts, O_OUT) && has_opt(opts, O_OUT_OW))
 		return fail(error, "bsub: -o and -oo cannot be used together");
 	if (has_opt(opts, O_ERR) && has_opt(opts, O_ERR_OW))
@@ -406,6 +414,7 @@ string_field(Basalt__JobSpec *s, OptId id)
 	case O_DEPEND: return &s->dependency;
 	case O_MAIL: return &s->mail_user;
 	case O_PREEXEC: return &s->pre_exec;
+	case O_POSTEXEC: return &s->post_exec;
 	case O_APP: return &s->app_profile;
 	case O_OUTDIR: return &s->outdir;
 	default: return NULL;
@@ -419,6 +428,10 @@ apply_flag(BsubArgs *a, Basalt__JobSpec *s, OptId id)
 	case O_HOLD: s->hold = TRUE; return TRUE;
 	case O_RERUN: s->rerunnable = TRUE; return TRUE;
 	case O_WAIT: s->interactive_wait = TRUE; return TRUE;
+	case O_IA_PIPES: s->interactive = 1; return TRUE;
+	case O_IA_PTY: s->interactive = 2; return TRUE;
+	case O_IA_SHELL: s->interactive = 3; return TRUE;
+	case O_TTY: s->interactive_tty = TRUE; return TRUE;
 	case O_EXCL: a->exclusive = TRUE; return TRUE;
 	case O_NOTIFY_B: a->notify_begin = s->notify_begin = TRUE; return TRUE;
 	case O_NOTIFY_N: a->notify_end = s->notify_end = TRUE; return TRUE;
@@ -651,6 +664,13 @@ build_spec(BsubArgs *a, GPtrArray *script_opts, const BsubContext *ctx,
 	absolute_against(&s->outdir, ctx->cwd);
 	if (!apply_resreq(s, script_opts, a->cli_opts, error))
 		return FALSE;
+	/* One bsub relays one job: not an array, not also -K. */
+	if (s->interactive != 0 && strchr(s->job_name, '[') != NULL)
+		return fail(error, "bsub: An interactive job cannot be a job "
+			    "array. Job not submitted.");
+	if (s->interactive != 0 && s->interactive_wait)
+		return fail(error, "bsub: -K cannot be used with -I, -Ip or -Is. "
+			    "Job not submitted.");
 	return apply_env(a, s, script_opts, ctx, error);
 }
 

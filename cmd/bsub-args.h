@@ -27,6 +27,7 @@
 	"[-env \"none | all [, var=val ...] | var[=val] ...\"] [-u mail_user] " \
 	"[-b [[month:]day:]hour:minute] [-t [[month:]day:]hour:minute] " \
 	"[-E \"pre_exec\"] [-app profile] [-sp priority] [-L login_shell] " \
+	"[-I | -Ip | -Is [-tty]] " \
 	"[command [argument ...]]"
 
 /* What bsub knows about where it runs, passed in to keep parsing pure. */

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "bsub-args.h"
+#include "bsub-interactive.h"
 #include "cmd-main.h"
 #include "cmd-util.h"
 #include "jobctl-format.h"
@@ -263,6 +264,7 @@ main(int argc, char **argv)
 	g_autoptr(GString) out = g_string_new(NULL);
 	Basalt__SubmitReply *r;
 	const Basalt__JobSpec *spec;
+	BsubIa *ia = NULL;
 	int code;
 
 	if (cmd_main_hv(argc, argv, BSUB_USAGE, &code))
@@ -273,20 +275,33 @@ main(int argc, char **argv)
 	if (a == NULL)
 		return cmd_main_fail(err);
 	spec = a->req->spec;
+	/* bsub -I*: listen before submitting, the address goes in the job. */
+	if (spec->interactive != 0 &&
+	    (ia = bsub_ia_listen(a->req->spec, &err)) == NULL)
+		return cmd_main_fail(err);
 	r = submit(a);
-	if (r == NULL)
+	if (r == NULL) {
+		bsub_ia_free(ia);
 		return CMD_EXIT_FAIL;
+	}
 	if (r->error != NULL &&
 	    r->error->code != BASALT__ERROR_CODE__ERROR_CODE_OK) {
 		bsub_format_rejected(out, r->error,
 		    spec->n_queues == 1 ? spec->queues[0] : NULL);
 		cmd_main_err(out);
 		basalt__submit_reply__free_unpacked(r, NULL);
+		bsub_ia_free(ia);
 		return CMD_EXIT_FAIL;
 	}
 	bsub_format_submitted(out, r);
 	cmd_main_out(out);
 	guint64 id = r->job_id;
 	basalt__submit_reply__free_unpacked(r, NULL);
+	if (ia != NULL) {
+		fflush(stdout);
+		code = bsub_ia_run(ia, id);
+		bsub_ia_free(ia);
+		return code;
+	}
 	return spec->interactive_wait ? wait_for_job(id) : CMD_EXIT_OK;
 }

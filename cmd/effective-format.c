@@ -57,6 +57,8 @@ effective_format_settings(GString *out, const Basalt__JobEffective *e)
 	text(out, "JOB_STARTER", e->job_starter);
 	text(out, "PRE_EXEC", e->pre_exec);
 	text(out, "POST_EXEC", e->post_exec);
+	text(out, "QUEUE PRE_EXEC", e->queue_pre_exec);
+	text(out, "QUEUE POST_EXEC", e->queue_post_exec);
 	if (e->n_env > 0) {
 		/* <> around each: a value may hold blanks. */
 		g_string_append(out, "\n ENV_VARS\n");

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bjobs-format.h"
 #include "cmd-util.h"
 #include "effective-format.h"
 #include "hist-format.h"
@@ -189,6 +190,9 @@ hist_submit_text(GString *out, const HistJob *j, gboolean timeline)
 		g_string_append_c(out, ';');
 		return;
 	}
+	if (bjobs_interactive_words(sp->interactive) != NULL)
+		g_string_append_printf(out, ", %s",
+		    bjobs_interactive_words(sp->interactive));
 	if (sp->stdin_path[0] != '\0')
 		g_string_append_printf(out, ", Input File <%s>", sp->stdin_path);
 	if (sp->stdout_path[0] != '\0')

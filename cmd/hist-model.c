@@ -341,6 +341,34 @@ feed_requeue(HistJob *j, const Basalt__Event *ev)
 	s->text = g_strdup(e->reason);
 }
 
+/* A pre-exec failure: pending again (shown as a requeue with its reason)
+ * or, retries spent, the end of the job. */
+static void
+feed_preexec(HistJob *j, const Basalt__Event *ev)
+{
+	const Basalt__EvJobPreexec *e = ev->job_preexec;
+	HistStep *s;
+
+	if (!e->give_up || e->hold) {
+		enter(j, e->hold ? BASALT__JOB_STATE__JOB_STATE_PSUSP :
+		    BASALT__JOB_STATE__JOB_STATE_PEND, ev->time);
+		j->end_time = 0;
+		j->cpu_us = 0;
+		s = add_step(j, ev, HIST_STEP_REQUEUE);
+		s->text = g_strdup(e->reason);
+		return;
+	}
+	enter(j, BASALT__JOB_STATE__JOB_STATE_EXIT, ev->time);
+	s = add_step(j, ev, HIST_STEP_STATUS);
+	s->text = g_strdup(e->reason);
+	j->end_time = ev->time;
+	j->exit_status = e->exit_status;
+	j->term_signal = 0;
+	s->exit_status = e->exit_status;
+	s->term_signal = 0;
+	s->cpu_us = j->cpu_us;
+}
+
 static void
 feed_switch(HistJob *j, const Basalt__Event *ev)
 {
@@ -419,6 +447,7 @@ spec_diff(const Basalt__JobSpec *o, const Basalt__JobSpec *n)
 	change_str(out, "Project", o->project, n->project);
 	change_str(out, "User group", o->user_group, n->user_group);
 	change_str(out, "Pre-execution command", o->pre_exec, n->pre_exec);
+	change_str(out, "Post-execution command", o->post_exec, n->post_exec);
 	change_str(out, "Mail user", o->mail_user, n->mail_user);
 	change_num(out, "Begin time", (guint64)o->begin_time,
 	    (guint64)n->begin_time);
@@ -468,6 +497,9 @@ feed_job_event(HistJob *j, const Basalt__Event *ev)
 	case BASALT__EVENT__BODY_JOB_REQUEUE:
 		feed_requeue(j, ev);
 		break;
+	case BASALT__EVENT__BODY_JOB_PREEXEC:
+		feed_preexec(j, ev);
+		break;
 	case BASALT__EVENT__BODY_JOB_SWITCH:
 		feed_switch(j, ev);
 		break;
@@ -511,6 +543,7 @@ event_job(const Basalt__Event *ev, guint64 *id, guint32 *index)
 	JOB_CASE(JOB_MOVE, job_move)
 	JOB_CASE(JOB_CLEAN, job_clean)
 	JOB_CASE(JOB_SIGNAL, job_signal)
+	JOB_CASE(JOB_PREEXEC, job_preexec)
 #undef JOB_CASE
 	default:
 		return FALSE;

@@ -59,8 +59,9 @@ bin_PROGRAMS += \
 	%reldir%/badmin \
 	%reldir%/bhist \
 	%reldir%/bacct
-%canon_reldir%_bsub_SOURCES = %reldir%/bsub.c
-%canon_reldir%_bsub_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_bsub_SOURCES = %reldir%/bsub.c \
+	%reldir%/bsub-interactive.c %reldir%/bsub-interactive.h
+%canon_reldir%_bsub_LDADD = lib/iact/libbsiact.a $(CMD_PROG_LIBS)
 %canon_reldir%_bjobs_SOURCES = %reldir%/bjobs.c
 %canon_reldir%_bjobs_LDADD = $(CMD_PROG_LIBS)
 %canon_reldir%_bqueues_SOURCES = %reldir%/bqueues.c
@@ -123,3 +124,12 @@ HIST_PROG_LIBS = cmd/libbscmdmain.a lib/api/libbsapi.a lib/auth/libbsauth.a \
 	%reldir%/hist-io.c %reldir%/hist-io.h
 %canon_reldir%_bacct_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_bacct_LDADD = $(HIST_PROG_LIBS)
+
+# blaunch: tasks of a parallel job on the hosts of its allocation, through
+# each host's sbatchd (its task port).  It serves TaskIoService on its
+# connections, so it runs the main-loop side of lib/rpc.
+bin_PROGRAMS += %reldir%/blaunch
+%canon_reldir%_blaunch_SOURCES = %reldir%/blaunch.c
+%canon_reldir%_blaunch_LDADD = lib/api/libbsapi.a lib/auth/libbsauth.a \
+	$(BSRPC_LIBS) $(MUNGE_LIBS)
+$(%canon_reldir%_blaunch_OBJECTS): $(PROTO_GEN_H)

@@ -38,4 +38,5 @@ dist_man_MANS += \
 	%reldir%/man1/bpeek.1 \
 	%reldir%/man1/bhist.1 \
 	%reldir%/man1/bacct.1 \
+	%reldir%/man1/blaunch.1 \
 	%reldir%/man8/badmin.8

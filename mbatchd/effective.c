@@ -16,6 +16,7 @@
 #include "config.h"
 
 #include "mbatchd/effective.h"
+#include "mbatchd/effective-prepost.h"
 #include "mbatchd/state/state.h"
 
 #define MINUTE 60
@@ -164,6 +165,9 @@ effective_resolve(const BsConfig *cfg, const BsQueueConf *q,
 		e.post_exec = (char *)cmd;
 	if ((cmd = either(app ? app->job_starter : NULL, q ? q->job_starter : NULL)) != NULL)
 		e.job_starter = (char *)cmd;
+	/* The queue's PRE_EXEC/POST_EXEC run besides the job's level (the
+	 * profile's, or bsub -E/-Ep): mbd-prepost.c. */
+	effective_resolve_prepost(cfg, q, app, &e);
 	if (app != NULL && app->env_vars != NULL) {
 		e.env = app->env_vars;
 		e.n_env = g_strv_length(app->env_vars);

@@ -42,7 +42,8 @@ noinst_LIBRARIES += %reldir%/libbsstate.a
 # configuration, without a Manager, so tests and tools link it alone.
 noinst_LIBRARIES += %reldir%/libbseffective.a
 %canon_reldir%_libbseffective_a_SOURCES = \
-	%reldir%/effective.h %reldir%/effective.c
+	%reldir%/effective.h %reldir%/effective.c \
+	%reldir%/effective-prepost.h %reldir%/effective-prepost.c
 %canon_reldir%_libbseffective_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 
 # The daemon.
@@ -53,7 +54,9 @@ sbin_PROGRAMS += %reldir%/mbatchd
 	%reldir%/mbd-snapshot.h %reldir%/mbd-snapshot.c %reldir%/mbd-dispatch.c \
 	%reldir%/mbd-reserve.h %reldir%/mbd-reserve.c \
 	%reldir%/mbd-usage.c %reldir%/mbd-auth.c \
-	%reldir%/mbd-orders.h %reldir%/mbd-orders.c \
+	%reldir%/mbd-orders.h %reldir%/mbd-orders.c %reldir%/mbd-tasks.c \
+	%reldir%/mbd-prepost.h %reldir%/mbd-prepost.c \
+	%reldir%/mbd-refused.h %reldir%/mbd-refused.c \
 	%reldir%/svc/svc.h %reldir%/svc/common.c %reldir%/svc/submit.c \
 	%reldir%/svc/query.c %reldir%/svc/control.c %reldir%/svc/admin.c \
 	%reldir%/svc/select.c %reldir%/svc/bounds.c %reldir%/svc/sight.c \

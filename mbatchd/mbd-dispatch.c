@@ -153,7 +153,8 @@ record_pending_reasons(Build *b, const SchedPlan *plan)
 		Job *j = g_ptr_array_index(b->pending_jobs, i);
 		const SchedPending *p = &plan->pending[i];
 
-		if (!job_is_pending(j))
+		/* Held by its spent pre-exec retries: that stays the reason. */
+		if (!job_is_pending(j) || (j->state == JS_PSUSP && j->preexec_held))
 			continue;
 		if (last == NULL || !same_pending(last, p)) {
 			g_free(reason);

@@ -21,6 +21,8 @@
 #include "mbatchd/effective.h"
 #include "mbatchd/mbd.h"
 #include "mbatchd/mbd-orders.h"
+#include "mbatchd/mbd-prepost.h"
+#include "mbatchd/mbd-refused.h"
 #include "util/log.h"
 
 static Manager *
@@ -92,11 +94,18 @@ apply_host_job(Manager *m, const char *host, const Basalt__HostJob *hj,
 	switch (hj->state) {
 	case JS_DONE:
 	case JS_EXIT:
+		if (hj->state == JS_EXIT && hj->preexec_failed != 0) {
+			prepost_preexec_failed(m, j, host, hj);
+			return;
+		}
 		{
-			JobOutcome out = { hj->exit_status, hj->term_signal, hj->usage };
+			Basalt__ResourceUsage with_tasks;
+			JobOutcome out = { hj->exit_status, hj->term_signal,
+			    tasks_fold_usage(j, hj->usage, &with_tasks) };
 
 			commit_job_status(m, j, hj->state, &out, reason);
 		}
+		orders_end_tasks(m, j);
 		manager_schedule_soon(m);
 		return;
 	case JS_RUN:
@@ -261,6 +270,7 @@ register_host(Basalt__HostService_Service *svc,
 		l->conn = bs_rpc_conn_ref(conn);
 	}
 	l->registered = TRUE;
+	refused_forget_host(m, req->host_name);
 	l->unavail = FALSE;
 	l->last_heard = g_get_monotonic_time();
 	/* Report numbers belong to this registration: whatever an earlier
@@ -318,7 +328,12 @@ heartbeat(Basalt__HostService_Service *svc, const Basalt__HeartbeatRequest *req,
 
 			if (j != NULL && req->jobs[i]->usage != NULL &&
 			    current_run(j, req->jobs[i]->instance))
-				job_set_usage(j, req->jobs[i]->usage);
+			{
+				Basalt__ResourceUsage with_tasks;
+
+				job_set_usage(j, tasks_fold_usage(j,
+				    req->jobs[i]->usage, &with_tasks));
+			}
 		}
 	}
 	closure(&reply, call);
@@ -374,6 +389,21 @@ hosts_expect_recovered(Manager *m)
 		l = link_ensure(m, j->exec_hosts[0]);
 		l->last_heard = g_get_monotonic_time();
 	}
+}
+
+/* The generated initializer names every method; this one is mbd-tasks.c's. */
+static void
+task_job(Basalt__HostService_Service *svc, const Basalt__TaskJobRequest *req,
+    Basalt__TaskJobReply_Closure closure, void *call)
+{
+	tasks_task_job(svc, req, closure, call);
+}
+
+static void
+task_usage(Basalt__HostService_Service *svc, const Basalt__TaskUsageRequest *req,
+    Basalt__TaskUsageReply_Closure closure, void *call)
+{
+	tasks_task_usage(svc, req, closure, call);
 }
 
 void

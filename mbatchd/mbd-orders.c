@@ -8,7 +8,10 @@
 #include <string.h>
 
 #include "mbatchd/effective.h"
+#include "mbatchd/effective-prepost.h"
 #include "mbatchd/mbd-orders.h"
+#include "mbatchd/mbd-prepost.h"
+#include "mbatchd/mbd-refused.h"
 #include "rpc/frame.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -132,6 +135,8 @@ orders_start_request_build(Manager *m, const Job *j, char *const *hosts,
 	/* Run limit, nice, the commands and the profile's environment: what
 	 * the dispatch event stamps (mbatchd/effective.h). */
 	effective_fill_start(eff, req, env);
+	effective_fill_prepost(eff, req->spec, req);
+	effective_fill_prepost_timeouts(m->cfg, effective_app(m->cfg, req->spec), req);
 }
 
 void
@@ -148,6 +153,38 @@ orders_start_limit(void)
 	return BS_FRAME_MAX_DEFAULT - ENVELOPE_SLACK;
 }
 
+/* The host, not the job, is the trouble (mbd-refused.c). */
+static gboolean
+host_cannot_run(const Basalt__Error *e)
+{
+	return e->code == BASALT__ERROR_CODE__ERROR_CODE_PERMISSION ||
+	    e->code == BASALT__ERROR_CODE__ERROR_CODE_INTERNAL;
+}
+
+/* Back to the head of its queue, that host kept off the job. */
+static void
+start_refused(Manager *m, Job *j, const char *why)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobRequeue e = BASALT__EV_JOB_REQUEUE__INIT;
+	g_autofree char *host = g_strdup(j->exec_hosts[0]);
+	g_autoptr(GError) err = NULL;
+
+	e.job_id = j->id;
+	e.array_index = j->index;
+	e.to_head = TRUE;
+	e.reason = (char *)why;
+	ev.body_case = BASALT__EVENT__BODY_JOB_REQUEUE;
+	ev.job_requeue = &e;
+	if (!manager_commit(m, &ev, &err)) {
+		log_warning("job %" G_GUINT64_FORMAT "[%u]: %s", j->id, j->index,
+		    err->message);
+		return;
+	}
+	refused_note(m, j, host);
+	manager_schedule_soon(m);
+}
+
 static void
 start_done(BsRpcConn *conn, Basalt__RpcStatus status,
     const ProtobufCMessage *msg, const GError *error, void *data)
@@ -161,12 +198,21 @@ start_done(BsRpcConn *conn, Basalt__RpcStatus status,
 	if (j == NULL || j->pgid != 0)
 		return;
 	if (status == BASALT__RPC_STATUS__RPC_STATUS_OK && reply->error == NULL) {
+		refused_forget_job(o->m, j);
 		commit_job_start(o->m, j, reply->pgid);
+	} else if (status == BASALT__RPC_STATUS__RPC_STATUS_OK &&
+	    host_cannot_run(reply->error)) {
+		why = g_strdup_printf("The job could not be started on host <%s>: "
+		    "%s;", j->exec_hosts[0], reply->error->message);
+		log_warning("job %" G_GUINT64_FORMAT "[%u]: %s; pending again, "
+		    "not on that host until it registers again", j->id, j->index, why);
+		start_refused(o->m, j, why);
 	} else if (status == BASALT__RPC_STATUS__RPC_STATUS_OK) {
-		JobOutcome out = { .exit_status = 127 };
+		JobOutcome out = { .exit_status = reply->exit_status != 0 ?
+		    reply->exit_status : 127 };
 
-		/* The host's refusal (unknown user, uid mismatch, root not
-		 * allowed) is the job's exit reason: bjobs -l and bhist -l. */
+		/* The job's own failure (its cwd, its files): it would fail on
+		 * any host.  The reason goes to bjobs -l and bhist -l. */
 		why = g_strdup_printf("The job could not be started on host <%s>: "
 		    "%s;", j->exec_hosts[0], reply->error->message);
 		log_warning("job %" G_GUINT64_FORMAT "[%u]: %s", j->id, j->index, why);
@@ -288,6 +334,59 @@ signal_done(BsRpcConn *conn, Basalt__RpcStatus status,
 	}
 }
 
+static void
+tasks_signal_done(BsRpcConn *conn, Basalt__RpcStatus status,
+    const ProtobufCMessage *msg, const GError *error, void *data)
+{
+	g_autofree char *host = data;
+
+	if (status != BASALT__RPC_STATUS__RPC_STATUS_OK)
+		log_info("blaunch tasks on %s: order not delivered: %s", host,
+		    error != NULL ? error->message : "failed");
+}
+
+/*
+ * The job's other hosts run only what blaunch started there: they get the
+ * same action, marked tasks_only, best effort (a host that is away has
+ * lost the tasks with blaunch's connection anyway).
+ */
+static void
+send_signal_tasks(Manager *m, const Job *j, Basalt__SignalJobRequest *req)
+{
+	g_autoptr(GHashTable) done = g_hash_table_new(g_str_hash, g_str_equal);
+
+	req->tasks_only = TRUE;
+	g_hash_table_add(done, j->exec_hosts[0]);
+	for (guint i = 1; j->exec_hosts[i] != NULL; i++) {
+		HostLink *l;
+		char *host;
+
+		if (!g_hash_table_add(done, j->exec_hosts[i]) ||
+		    (l = live_link(m, j->exec_hosts[i])) == NULL)
+			continue;
+		host = g_strdup(j->exec_hosts[i]);
+		if (!bs_rpc_conn_call(l->conn, &basalt__exec_service__descriptor, 1,
+		    &req->base, ORDER_TIMEOUT_MS, tasks_signal_done, host, NULL))
+			g_free(host);
+	}
+}
+
+void
+orders_end_tasks(Manager *m, const Job *j)
+{
+	Basalt__SignalJobRequest req = BASALT__SIGNAL_JOB_REQUEST__INIT;
+
+	if (j->exec_hosts == NULL || j->exec_hosts[0] == NULL ||
+	    j->exec_hosts[1] == NULL)
+		return;
+	req.job_id = j->id;
+	req.array_index = j->index;
+	req.instance = j->instance;
+	req.action = X(TERMINATE);
+	req.reason = "the job has ended";
+	send_signal_tasks(m, j, &req);
+}
+
 /* Send an action for the job's current run; FALSE if it cannot leave. */
 static gboolean
 send_signal(Manager *m, const Job *j, Basalt__ExecAction action, int sig,
@@ -305,12 +404,16 @@ send_signal(Manager *m, const Job *j, Basalt__ExecAction action, int sig,
 	req.action = action;
 	req.signal = sig;
 	req.reason = (char *)reason;
+	/* JOB_CONTROLS: a signal of the queue's or profile's, or a command. */
+	if (sig == 0)
+		req.command = (char *)prepost_job_control(m, j, action, &req.signal);
 	o = order_new(m, j, action);
 	if (!bs_rpc_conn_call(l->conn, &basalt__exec_service__descriptor, 1,
 	    &req.base, ORDER_TIMEOUT_MS, signal_done, o, NULL)) {
 		g_free(o);
 		return FALSE;
 	}
+	send_signal_tasks(m, j, &req);
 	return TRUE;
 }
 
@@ -445,6 +548,42 @@ note_terminating(Manager *m, const Job *j)
 }
 
 gboolean
+orders_run_terminating(Manager *m, const Job *j)
+{
+	return already_terminating(m, j);
+}
+
+gboolean
+orders_preexec_failed(Manager *m, Job *j, const char *host, int exit_status,
+    guint level, PreexecOutcome out, const char *reason)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobPreexec e = BASALT__EV_JOB_PREEXEC__INIT;
+	g_autoptr(GError) err = NULL;
+
+	e.job_id = j->id;
+	e.array_index = j->index;
+	e.host = (char *)host;
+	e.exit_status = exit_status;
+	e.level = level;
+	e.give_up = out != PREEXEC_RETRY;
+	e.hold = out == PREEXEC_HOLD;
+	e.reason = (char *)reason;
+	ev.body_case = BASALT__EVENT__BODY_JOB_PREEXEC;
+	ev.job_preexec = &e;
+	if (!manager_commit(m, &ev, &err)) {
+		log_warning("job %" G_GUINT64_FORMAT "[%u]: pre-exec failure: %s",
+		    j->id, j->index, err->message);
+		return FALSE;
+	}
+	/* A retry waits for the next periodic pass (MBD_SLEEP_TIME), as in
+	 * LSF: a pre-exec that keeps failing is not run in a tight loop. */
+	if (out != PREEXEC_RETRY)
+		manager_schedule_soon(m);
+	return TRUE;
+}
+
+gboolean
 orders_terminate(Manager *m, Job *j, const char *user, const char *reason,
     gboolean requeue_rerunnable, GError **err)
 {
@@ -465,8 +604,8 @@ orders_terminate(Manager *m, Job *j, const char *user, const char *reason,
 	}
 	if (!commit_signal(m, j, 0, user != NULL ? user : SYSTEM_USER, err))
 		return FALSE;
-	if (user == NULL)
-		note_terminating(m, j);
+	/* A user's kill too: a pre-exec it interrupts is not retried. */
+	note_terminating(m, j);
 	(void)send_signal(m, j, X(TERMINATE), 0, reason != NULL ? reason : user);
 	return TRUE;
 }
@@ -621,10 +760,12 @@ orders_init(Manager *m)
 {
 	m->terminating = g_hash_table_new_full(g_int64_hash, g_int64_equal,
 	    g_free, NULL);
+	refused_init(m);
 }
 
 void
 orders_free(Manager *m)
 {
 	g_clear_pointer(&m->terminating, g_hash_table_destroy);
+	refused_free(m);
 }

@@ -117,6 +117,20 @@ void orders_start_request_clear(StartOrder *o);
 /* Largest start order that fits in a frame, envelope included. */
 gsize orders_start_limit(void);
 
+/* A run's pre-exec failed: journal the decision (EvJobPreexec). */
+typedef enum {
+	PREEXEC_RETRY,            /* pending again, at the head of its queue */
+	PREEXEC_HOLD,             /* retries spent: PSUSP at the head */
+	PREEXEC_EXIT,             /* retries spent: EXIT */
+} PreexecOutcome;
+gboolean orders_preexec_failed(Manager *m, Job *j, const char *host,
+    int exit_status, guint level, PreexecOutcome out, const char *reason);
+/* A kill of the job's current run was ordered (bkill or the system). */
+gboolean orders_run_terminating(Manager *m, const Job *j);
+/* The job ended on its first host: what blaunch left on its other hosts
+ * is killed (best effort, nothing journaled: the end is). */
+void orders_end_tasks(Manager *m, const Job *j);
+
 void orders_init(Manager *m);
 void orders_free(Manager *m);
 

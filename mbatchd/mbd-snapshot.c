@@ -15,6 +15,7 @@
 #include "mbatchd/effective.h"
 #include "mbatchd/mbd-reserve.h"
 #include "mbatchd/mbd-orders.h"
+#include "mbatchd/mbd-refused.h"
 #include "mbatchd/mbd-snapshot.h"
 #include "resreq/resreq.h"
 
@@ -134,6 +135,7 @@ add_pending(Build *b, Job *j, guint queue)
 	const Basalt__JobSpec *spec = job_spec(j);
 	SchedJob sj = { 0 };
 	guint start = b->ints->len;
+	const GPtrArray *refused;
 
 	sj.id = j->id;
 	sj.array_index = j->index;
@@ -172,6 +174,33 @@ add_pending(Build *b, Job *j, guint queue)
 	if (spec->n_hosts > 0) {
 		sj.asked_hosts = GUINT_TO_POINTER(start + 1);
 		sj.n_asked_hosts = b->ints->len - start;
+	}
+	/* After the asked hosts, in the same array (an offset until
+	 * fix_pointers). */
+	start = b->ints->len;
+	for (guint i = 0; j->preexec_hosts != NULL && i < j->preexec_hosts->len; i++) {
+		gboolean found;
+		guint h = host_idx(b, j->preexec_hosts->pdata[i], &found);
+
+		if (found)
+			g_array_append_val(b->ints, h);
+	}
+	if (b->ints->len > start) {
+		sj.avoid_hosts = GUINT_TO_POINTER(start + 1);
+		sj.n_avoid_hosts = b->ints->len - start;
+	}
+	start = b->ints->len;
+	refused = refused_hosts(b->m, j);
+	for (guint i = 0; refused != NULL && i < refused->len; i++) {
+		gboolean found;
+		guint h = host_idx(b, refused->pdata[i], &found);
+
+		if (found)
+			g_array_append_val(b->ints, h);
+	}
+	if (b->ints->len > start) {
+		sj.refused_hosts = GUINT_TO_POINTER(start + 1);
+		sj.n_refused_hosts = b->ints->len - start;
 	}
 	reserve_to_snapshot(b, j, g_ptr_array_index(b->m->cfg->queues, queue), &sj);
 	g_array_append_val(b->pending, sj);
@@ -224,6 +253,10 @@ fix_pointers(Build *b)
 
 		if (j->asked_hosts != NULL)
 			j->asked_hosts = ints + GPOINTER_TO_UINT(j->asked_hosts) - 1;
+		if (j->avoid_hosts != NULL)
+			j->avoid_hosts = ints + GPOINTER_TO_UINT(j->avoid_hosts) - 1;
+		if (j->refused_hosts != NULL)
+			j->refused_hosts = ints + GPOINTER_TO_UINT(j->refused_hosts) - 1;
 		reserve_fix_pointers(b, j);
 	}
 }

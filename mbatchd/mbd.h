@@ -101,6 +101,9 @@ typedef struct Manager {
 	 * journaled, per run, so a tick deciding again journals nothing. */
 	GHashTable *terminating;  /* &job key (owned) -> GUINT_TO_POINTER(instance) */
 
+	/* Hosts that refused to start a job (mbd-refused.c). */
+	GHashTable *refused;      /* &job key (owned) -> GPtrArray of host names */
+
 	Basalt__BatchService_Service batch_service;
 	Basalt__HostService_Service host_service;
 } Manager;
@@ -165,6 +168,17 @@ const char *manager_user_name(uid_t uid, char *buf, gsize len);
 HostLink *manager_link(Manager *m, const char *host);
 void hosts_link_free(HostLink *l);
 void hosts_init_services(Manager *m);
+/* mbd-tasks.c: HostService.TaskJob and TaskUsage, for blaunch tasks. */
+void tasks_task_usage(Basalt__HostService_Service *svc,
+    const Basalt__TaskUsageRequest *req, Basalt__TaskUsageReply_Closure closure,
+    void *call);
+/* The first host's usage of j with its blaunch tasks' added, in *out
+ * (scalars only); NULL when in is NULL. */
+const Basalt__ResourceUsage *tasks_fold_usage(const struct Job *j,
+    const Basalt__ResourceUsage *in, Basalt__ResourceUsage *out);
+void tasks_task_job(Basalt__HostService_Service *svc,
+    const Basalt__TaskJobRequest *req, Basalt__TaskJobReply_Closure closure,
+    void *call);
 void hosts_expect_recovered(Manager *m);
 void hosts_check_heartbeats(Manager *m);
 void hosts_conn_closed(Manager *m, BsRpcConn *conn, const char *reason);

@@ -1,7 +1,8 @@
 /*
  * bs-jobwrap: the leader of a job launched with a status record.
  *
- *   bs-jobwrap STATUS_FD REPORT_FD PROGRAM ARGS...
+ *   bs-jobwrap [-i SETUP_FD] [-t S] [-T S] [-b1 CMD] [-b2 CMD] [-a2 CMD]
+ *              [-a1 CMD] STATUS_FD REPORT_FD PROGRAM ARGS...
  *
  * sbatchd's launching child execs this instead of the shell when the job
  * has a status path.  It runs PROGRAM (the shell) as its child in the same
@@ -27,6 +28,32 @@
  * child writes a BsChildReport there, and sbatchd turns it into an error.
  * No GLib here: the smaller the program, the smaller what its child
  * inherits.
+ *
+ * Pre- and post-execution commands (LSF PRE_EXEC/POST_EXEC, bsub -E/-Ep)
+ * run here, in the job's session and process group, so they are killed
+ * with the job and the job is not over (the reaper waits for the group)
+ * until its post-exec is.  -bN runs before PROGRAM, -aN after it, in the
+ * order given (sbatchd passes the queue's pre-exec first and its post-exec
+ * last); each is "/bin/sh -c CMD" as the job's user, with the job's
+ * environment, PATH extended by /bin:/usr/bin:/sbin:/usr/sbin, stdin
+ * /dev/null (the job's input is the job's to read) and the job's stdout
+ * and stderr; the queue's (level 1) in /tmp, the job's (level 2: bsub
+ * -E/-Ep or the profile's) in the job's working directory, as LSF runs
+ * them.  The first pre-exec that
+ * fails ends the run before PROGRAM: the record then says exit=<its
+ * status> preexec=<N> and sbatchd reports a pre-exec failure, which
+ * mbatchd turns into a requeue.  A pre-exec may run long, so REPORT_FD is
+ * closed before it: a failure to run PROGRAM afterwards is exit 127 in the
+ * record.  Post-exec commands see LSB_JOBEXIT_STAT (the job's wait status,
+ * as LSF sets it); the first that fails adds postexec=<status> to the
+ * record, which is reported, never the job's own exit.  -t and -T bound
+ * each pre-exec and post-exec in seconds (JOB_PREPROC_TIMEOUT,
+ * JOB_POSTPROC_TIMEOUT): one over it counts as failed with 98, as in LSF,
+ * and once the record says so the wrapper kills the job's whole group,
+ * itself included, so nothing the command started outlives it.
+ *
+ * With -i it is also the relay of an interactive job (bsub -I, -Ip, -Is):
+ * SETUP_FD is sbatchd's setup pipe, see irelay.h.
  */
 #include "config.h"
 
@@ -38,8 +65,10 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "irelay.h"
 #include "launch-report.h"
 
 static void
@@ -89,16 +118,18 @@ tv_us(const struct timeval *tv)
 }
 
 static void
-record(int fd, int wstatus, const struct rusage *ru)
+record(int fd, int wstatus, const struct rusage *ru, int post_status)
 {
-	char line[256];
+	char line[256], post[32] = "";
 	int len;
 
-	len = snprintf(line, sizeof line, "%s=%d core=%d utime_us=%lld stime_us=%lld maxrss_kb=%ld\n",
+	if (post_status != 0)
+		snprintf(post, sizeof post, " postexec=%d", post_status);
+	len = snprintf(line, sizeof line, "%s=%d core=%d utime_us=%lld stime_us=%lld maxrss_kb=%ld%s\n",
 	               WIFEXITED(wstatus) ? "exit" : "signal",
 	               WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : WTERMSIG(wstatus),
 	               WCOREDUMP(wstatus) ? 1 : 0, tv_us(&ru->ru_utime),
-	               tv_us(&ru->ru_stime), ru->ru_maxrss);
+	               tv_us(&ru->ru_stime), ru->ru_maxrss, post);
 	/* One write: a reader sees the whole line or no line. */
 	if (len > 0 && len < (int)sizeof line && write(fd, line, (size_t)len) == len)
 		(void)fsync(fd);
@@ -128,45 +159,247 @@ mirror(int wstatus)
 	_exit(WEXITSTATUS(wstatus));
 }
 
+#define MAX_HOOKS 4
+
+typedef struct {
+	const char *cmd;
+	int level;                /* the N of -bN / -aN */
+} Hook;
+
+typedef struct {
+	Hook pre[MAX_HOOKS], post[MAX_HOOKS];
+	int n_pre, n_post;
+	unsigned pre_timeout_s, post_timeout_s;   /* 0: none */
+} Hooks;
+
+/* LSF's exit value for a pre/post-exec killed by its timeout. */
+#define HOOK_TIMED_OUT 98
+
+/* Options before STATUS_FD; returns the index of STATUS_FD, -1 on misuse. */
+static int
+parse_hooks(int argc, char **argv, Hooks *h)
+{
+	int i = 1;
+
+	memset(h, 0, sizeof *h);
+	while (i + 1 < argc && argv[i][0] == '-' &&
+	       (argv[i][1] == 't' || argv[i][1] == 'T')) {
+		unsigned v = (unsigned)strtoul(argv[i + 1], NULL, 10);
+
+		if (argv[i][1] == 't')
+			h->pre_timeout_s = v;
+		else
+			h->post_timeout_s = v;
+		i += 2;
+	}
+	while (i + 1 < argc && argv[i][0] == '-' &&
+	       (argv[i][1] == 'b' || argv[i][1] == 'a')) {
+		Hook *list = argv[i][1] == 'b' ? h->pre : h->post;
+		int *n = argv[i][1] == 'b' ? &h->n_pre : &h->n_post;
+
+		if (*n >= MAX_HOOKS)
+			return -1;
+		list[*n].level = atoi(argv[i] + 2);
+		list[*n].cmd = argv[i + 1];
+		(*n)++;
+		i += 2;
+	}
+	return argc - i >= 3 ? i : -1;
+}
+
+/* An exit code, or 128+signal: what a shell would say. */
+static int
+status_code(int wstatus)
+{
+	if (WIFEXITED(wstatus))
+		return WEXITSTATUS(wstatus);
+	return WIFSIGNALED(wstatus) ? 128 + WTERMSIG(wstatus) : 255;
+}
+
+static long long
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Wait for pid, at most timeout_s (0: for ever); FALSE when time ran out.
+ * Polled: this program ignores the signals (SIGALRM too) by design. */
+static int
+wait_hook(pid_t pid, int *wstatus, unsigned timeout_s)
+{
+	long long deadline = now_ms() + (long long)timeout_s * 1000;
+	struct timespec tick = { 0, 20 * 1000 * 1000 };
+
+	for (;;) {
+		pid_t r = waitpid(pid, wstatus, timeout_s > 0 ? WNOHANG : 0);
+
+		if (r == pid)
+			return 1;
+		if (r < 0 && errno != EINTR) {
+			*wstatus = 255 << 8;
+			return 1;
+		}
+		if (timeout_s > 0 && now_ms() >= deadline)
+			return 0;
+		if (r == 0)
+			(void)nanosleep(&tick, NULL);
+	}
+}
+
+/* Run one pre/post command and wait for it: its status_code(), or
+ * HOOK_TIMED_OUT with *timed_out set. */
+static int
+run_hook(const char *cmd, int level, int exit_stat, unsigned timeout_s,
+         int *timed_out)
+{
+	int wstatus = 0;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return 255;
+	if (pid == 0) {
+		const char *path = getenv("PATH");
+		char buf[4096];
+		int fd;
+
+		set_dispositions(0);
+		fd = open("/dev/null", O_RDONLY);
+		if (fd >= 0 && fd != 0) {
+			(void)dup2(fd, 0);
+			close(fd);
+		}
+		if (level == 1 && chdir("/tmp") < 0)
+			_exit(255);
+		if (path != NULL && *path != '\0' && strlen(path) < sizeof buf - 64)
+			snprintf(buf, sizeof buf, "%s:/bin:/usr/bin:/sbin:/usr/sbin", path);
+		else
+			snprintf(buf, sizeof buf, "/bin:/usr/bin:/sbin:/usr/sbin");
+		(void)setenv("PATH", buf, 1);
+		if (exit_stat >= 0) {
+			snprintf(buf, sizeof buf, "%d", exit_stat);
+			(void)setenv("LSB_JOBEXIT_STAT", buf, 1);
+		}
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	if (!wait_hook(pid, &wstatus, timeout_s)) {
+		*timed_out = 1;
+		return HOOK_TIMED_OUT;
+	}
+	return status_code(wstatus);
+}
+
+/* The record is written: a hook that ran out of time may have left
+ * processes, so the whole group goes, this wrapper with it. */
+static void
+kill_group(void)
+{
+	(void)kill(0, SIGKILL);
+	_exit(HOOK_TIMED_OUT);
+}
+
+/* A pre-exec failed: the command never runs; the record says which. */
+static void
+preexec_failed(int status_fd, int code, int level, int timed_out)
+{
+	char line[160];
+	int len = snprintf(line, sizeof line, "exit=%d core=0 utime_us=0 stime_us=0 "
+	                   "maxrss_kb=0 preexec=%d\n", code, level);
+
+	if (len > 0 && len < (int)sizeof line && write(status_fd, line, (size_t)len) == len)
+		(void)fsync(status_fd);
+	if (timed_out)
+		kill_group();
+	_exit(code);
+}
+
 int
 main(int argc, char **argv)
 {
 	struct rusage ru;
-	int status_fd, report_fd, wstatus = 0;
+	int status_fd, report_fd, wstatus = 0, first, post_status = 0, timed_out = 0;
+	IaRelay *relay = NULL;
+	Hooks hooks;
 	pid_t cmd;
 
-	if (argc < 4) {
-		fprintf(stderr, "usage: bs-jobwrap STATUS_FD REPORT_FD PROGRAM [ARG...]\n");
+	/* -i comes first (launch.c puts it there); the hooks follow. */
+	if (argc > 2 && strcmp(argv[1], "-i") == 0) {
+		int setup_fd = atoi(argv[2]);
+
+		argc -= 2;
+		argv += 2;
+		first = parse_hooks(argc, argv, &hooks);
+		if (first >= 0 && (relay = ia_relay_prepare(setup_fd)) == NULL) {
+			report(atoi(argv[first + 1]), BS_STEP_FORK, errno);
+			_exit(127);
+		}
+	} else {
+		first = parse_hooks(argc, argv, &hooks);
+	}
+	if (first < 0) {
+		fprintf(stderr, "usage: bs-jobwrap [-i SETUP_FD] [-bN CMD]... [-aN CMD]... "
+		        "STATUS_FD REPORT_FD PROGRAM [ARG...]\n");
 		return 127;
 	}
-	status_fd = atoi(argv[1]);
-	report_fd = atoi(argv[2]);
+	status_fd = atoi(argv[first]);
+	report_fd = atoi(argv[first + 1]);
 	(void)fcntl(status_fd, F_SETFD, FD_CLOEXEC);
 	(void)fcntl(report_fd, F_SETFD, FD_CLOEXEC);
 	set_dispositions(1);
+	if (hooks.n_pre > 0) {
+		/* sbatchd waits for this descriptor's end; a pre-exec may be slow. */
+		close(report_fd);
+		report_fd = -1;
+		for (int i = 0; i < hooks.n_pre; i++) {
+			int code = run_hook(hooks.pre[i].cmd, hooks.pre[i].level, -1,
+			                    hooks.pre_timeout_s, &timed_out);
+
+			if (code != 0)
+				preexec_failed(status_fd, code, hooks.pre[i].level, timed_out);
+		}
+	}
 	cmd = fork();
 	if (cmd < 0) {
-		report(report_fd, BS_STEP_FORK, errno);
+		if (report_fd >= 0)
+			report(report_fd, BS_STEP_FORK, errno);
 		_exit(127);
 	}
 	if (cmd == 0) {
 		set_dispositions(0);
-		execv(argv[3], argv + 3);
-		report(report_fd, BS_STEP_EXEC, errno);
+		if (relay != NULL)
+			ia_relay_child(relay);
+		execv(argv[first + 2], argv + first + 2);
+		if (report_fd >= 0)
+			report(report_fd, BS_STEP_EXEC, errno);
 		_exit(127);
 	}
-	/* Hold nothing the job uses: its files, its terminal-less stdio. */
-	close(report_fd);
+	/* Hold nothing the job uses: its files, its terminal-less stdio;
+	 * a post-exec needs the job's output, so it keeps 1 and 2. */
+	if (report_fd >= 0)
+		close(report_fd);
 	close(0);
-	close(1);
-	close(2);
-	memset(&ru, 0, sizeof ru);
-	while (wait4(cmd, &wstatus, 0, &ru) < 0) {
-		if (errno != EINTR)
-			_exit(127);
+	if (hooks.n_post == 0) {
+		close(1);
+		close(2);
 	}
-	record(status_fd, wstatus, &ru);
+	memset(&ru, 0, sizeof ru);
+	if (relay != NULL)
+		ia_relay_run(relay, cmd, &wstatus, &ru);
+	else
+		while (wait4(cmd, &wstatus, 0, &ru) < 0) {
+			if (errno != EINTR)
+				_exit(127);
+		}
+	for (int i = 0; i < hooks.n_post && post_status == 0; i++)
+		post_status = run_hook(hooks.post[i].cmd, hooks.post[i].level, wstatus,
+		                       hooks.post_timeout_s, &timed_out);
+	record(status_fd, wstatus, &ru, post_status);
 	close(status_fd);
+	if (timed_out)
+		kill_group();
 	mirror(wstatus);
 	return 127;
 }

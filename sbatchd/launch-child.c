@@ -171,6 +171,8 @@ bs_child_run(const BsChildPlan *plan)
 	if (plan->wrapped) {
 		child_keep_fd(plan, plan->status_fd);
 		child_keep_fd(plan, plan->report_fd);
+		if (plan->interactive_fd >= 0)
+			child_keep_fd(plan, plan->interactive_fd);
 	}
 	execve(plan->path, plan->argv, plan->envp);
 	child_fail(plan, plan->wrapped ? BS_STEP_EXEC_WRAPPER : BS_STEP_EXEC, errno, 0);

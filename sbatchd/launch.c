@@ -169,6 +169,39 @@ launch_streams(const BsLaunchSpec *spec, LaunchPrep *p)
 	p->plan.stderr_path = p->stderr_path;
 }
 
+/* bs-jobwrap's -bN/-aN options: pre-exec queue then job, post-exec job
+ * then queue (LSF's order). */
+static void
+launch_hooks(const BsLaunchSpec *spec, GPtrArray *argv)
+{
+	static const int pre_order[] = { 0, 1 }, post_order[] = { 1, 0 };
+
+	if (spec->pre_timeout_s > 0) {
+		g_ptr_array_add(argv, g_strdup("-t"));
+		g_ptr_array_add(argv, g_strdup_printf("%u", spec->pre_timeout_s));
+	}
+	if (spec->post_timeout_s > 0) {
+		g_ptr_array_add(argv, g_strdup("-T"));
+		g_ptr_array_add(argv, g_strdup_printf("%u", spec->post_timeout_s));
+	}
+	for (int i = 0; i < 2; i++) {
+		const char *c = spec->pre_exec[pre_order[i]];
+
+		if (c != NULL && *c != '\0') {
+			g_ptr_array_add(argv, g_strdup_printf("-b%d", pre_order[i] + 1));
+			g_ptr_array_add(argv, g_strdup(c));
+		}
+	}
+	for (int i = 0; i < 2; i++) {
+		const char *c = spec->post_exec[post_order[i]];
+
+		if (c != NULL && *c != '\0') {
+			g_ptr_array_add(argv, g_strdup_printf("-a%d", post_order[i] + 1));
+			g_ptr_array_add(argv, g_strdup(c));
+		}
+	}
+}
+
 static void
 launch_argv_env(const BsLaunchSpec *spec, LaunchPrep *p)
 {
@@ -179,6 +212,11 @@ launch_argv_env(const BsLaunchSpec *spec, LaunchPrep *p)
 	p->cmdline = bs_launch_command_line(spec);
 	if (p->plan.wrapped) {
 		g_ptr_array_add(argv, g_strdup(spec->wrapper ? spec->wrapper : DEFAULT_WRAPPER));
+		if (p->plan.interactive_fd >= 0) {
+			g_ptr_array_add(argv, g_strdup("-i"));
+			g_ptr_array_add(argv, g_strdup_printf("%d", p->plan.interactive_fd));
+		}
+		launch_hooks(spec, argv);
 		g_ptr_array_add(argv, g_strdup_printf("%d", p->plan.status_fd));
 		g_ptr_array_add(argv, g_strdup_printf("%d", p->plan.report_fd));
 	}
@@ -256,6 +294,19 @@ launch_prepare(const BsLaunchSpec *spec, LaunchPrep *p, GError **error)
 	if (!launch_open_status(spec, p, error))
 		return FALSE;
 	p->plan.wrapped = p->plan.status_fd >= 0;
+	if (spec->interactive_fd > 0) {
+		if (!p->plan.wrapped) {
+			g_set_error(error, BS_ERROR, BS_ERROR_FAILED,
+			    "an interactive job needs the job wrapper");
+			return FALSE;
+		}
+		p->plan.interactive_fd = fcntl(spec->interactive_fd, F_DUPFD_CLOEXEC, 3);
+		if (p->plan.interactive_fd < 0) {
+			g_set_error(error, BS_ERROR, BS_ERROR_IO,
+			    "cannot pass the interactive setup: %s", g_strerror(errno));
+			return FALSE;
+		}
+	}
 	if (pipe2(fds, O_CLOEXEC) < 0) {
 		g_set_error(error, BS_ERROR, BS_ERROR_IO, "cannot create a pipe: %s",
 		            g_strerror(errno));
@@ -279,6 +330,8 @@ launch_prep_clear(LaunchPrep *p)
 		close(p->plan.status_fd);
 	if (p->plan.report_fd >= 0)
 		close(p->plan.report_fd);
+	if (p->plan.interactive_fd >= 0)
+		close(p->plan.interactive_fd);
 	if (p->report_rd >= 0)
 		close(p->report_rd);
 	g_free(p->groups);
@@ -295,8 +348,8 @@ launch_report_error(const BsLaunchSpec *spec, const LaunchPrep *p,
                     const BsChildReport *rep, GError **error)
 {
 	const char *why = g_strerror(rep->err);
-	/* argv is [wrapper, fd, fd,] shell, -c, command */
-	const char *shell = p->argv[p->plan.wrapped ? 3 : 0];
+	/* argv is [wrapper, [-i, fd,] hooks..., fd, fd,] shell, -c, command */
+	const char *shell = p->argv[g_strv_length(p->argv) - 3];
 
 	switch ((BsChildStep)rep->step) {
 	case BS_STEP_SETSID:
@@ -393,7 +446,10 @@ bs_launch(const BsLaunchSpec *spec, pid_t *pgid_out, GError **error)
 	memset(&p, 0, sizeof p);
 	p.plan.status_fd = -1;
 	p.plan.report_fd = -1;
+	p.plan.interactive_fd = -1;
 	p.report_rd = -1;
+	if (spec->failed_step != NULL)
+		*spec->failed_step = 0;
 	if (!launch_check_spec(spec, error) || !launch_prepare(spec, &p, error))
 		goto out;
 	pid = fork();
@@ -407,6 +463,8 @@ bs_launch(const BsLaunchSpec *spec, pid_t *pgid_out, GError **error)
 	p.plan.report_fd = -1;
 	if (launch_wait_report(p.report_rd, &rep)) {
 		launch_report_error(spec, &p, &rep, error);
+		if (spec->failed_step != NULL)
+			*spec->failed_step = rep.step;
 		/* The child (and a wrapper's command) exit at once: reap here so
 		 * no failed launch leaves a zombie for the reaper to puzzle over. */
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)

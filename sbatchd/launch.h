@@ -98,8 +98,29 @@ typedef struct {
 	 * NULL-terminated, NULL: none. */
 	char *const *mkdirs;
 
+	/* Pre- and post-execution commands, [0] the queue's, [1] the job's
+	 * (bsub -E/-Ep, else the application's); NULL: none.  Run by
+	 * bs-jobwrap (jobwrap.c), so only with a status_path: pre [0] then
+	 * [1] before the job, post [1] then [0] after it. */
+	const char *pre_exec[2];
+	const char *post_exec[2];
+	/* Seconds each pre-exec / post-exec may run, 0: no bound.  One over
+	 * it is killed with the job's whole group: a pre-exec then fails
+	 * with 98 (LSF's), a post-exec is recorded as failed with 98. */
+	guint pre_timeout_s;
+	guint post_timeout_s;
+
+	/* Optional: set to the BsChildStep (launch-report.h) whose failure
+	 * made bs_launch() fail, 0 when it failed before the child ran. */
+	int *failed_step;
+
 	const char *status_path;  /* NULL: no wrapper, no status record */
 	const char *wrapper;      /* bs-jobwrap; NULL: the installed one */
+
+	/* An interactive job (bsub -I*): the read end of the setup pipe that
+	 * bs-jobwrap's relay reads (irelay.h), or -1.  It needs status_path
+	 * (the wrapper); the launch closes its own copy. */
+	int interactive_fd;
 } BsLaunchSpec;
 
 /*

@@ -15,7 +15,11 @@ noinst_LIBRARIES += %reldir%/libsbdexec.a
 # The leader of a job that keeps a status record (see jobwrap.c).  Plain C,
 # no GLib, so the commands it forks inherit as little memory as possible.
 libexec_PROGRAMS = %reldir%/bs-jobwrap
-%canon_reldir%_bs_jobwrap_SOURCES = %reldir%/jobwrap.c %reldir%/launch-report.h
+%canon_reldir%_bs_jobwrap_SOURCES = %reldir%/jobwrap.c %reldir%/launch-report.h \
+	%reldir%/irelay.c %reldir%/irelay.h
+%canon_reldir%_bs_jobwrap_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/lib/iact
+%canon_reldir%_bs_jobwrap_LDADD = $(BSIACT_LIBS)
+$(%canon_reldir%_bs_jobwrap_OBJECTS): $(PROTO_GEN_H)
 
 # The daemon: the link to mbatchd, the job table, the report spool.
 sbin_PROGRAMS += %reldir%/sbatchd
@@ -24,11 +28,12 @@ sbin_PROGRAMS += %reldir%/sbatchd
 %canon_reldir%_sbatchd_SOURCES = \
 	%reldir%/sbd.c %reldir%/sbd.h \
 	%reldir%/sbd-link.c %reldir%/sbd-exec.c %reldir%/sbd-peek.c \
-	%reldir%/sbd-job.c %reldir%/sbd-start.c \
+	%reldir%/sbd-job.c %reldir%/sbd-start.c %reldir%/job-prepost.c \
+	%reldir%/start-refusal.c \
 	%reldir%/sbd-store.c %reldir%/sbd-spool.c %reldir%/sbd-load.c \
-	%reldir%/sbd-auth.c \
+	%reldir%/sbd-auth.c %reldir%/sbd-tasks.c %reldir%/sbd-interactive.c \
 	%reldir%/sbd-jobenv.c %reldir%/sbd-jobenv.h \
 	%reldir%/sbd-report.c %reldir%/sbd-report.h
 %canon_reldir%_sbatchd_LDADD = %reldir%/libsbdexec.a lib/conf/libbsconf.a \
-	lib/auth/libbsauth.a $(BSRPC_LIBS) $(MUNGE_LIBS)
+	lib/auth/libbsauth.a lib/iact/libbsiact.a $(BSRPC_LIBS) $(MUNGE_LIBS)
 $(%canon_reldir%_sbatchd_OBJECTS): $(PROTO_GEN_H)

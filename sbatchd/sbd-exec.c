@@ -51,9 +51,20 @@ x_start_job(Basalt__ExecService_Service *svc, const Basalt__StartJobRequest *in,
 	} else {
 		sbd_log(BS_LOG_WARNING, NULL, "job %" G_GUINT64_FORMAT "[%u]: cannot start: %s",
 		    in->job_id, in->array_index, err->message);
-		r.error = error_new(&e, err->code == BS_ERROR_REFUSED ?
-		    BASALT__ERROR_CODE__ERROR_CODE_PERMISSION :
-		    BASALT__ERROR_CODE__ERROR_CODE_BAD_REQUEST, err->message);
+		/* The job's own failure ends it with an exit code; the host's
+		 * (REFUSED: user, root; IO: sbatchd's files, fork) sends it
+		 * back to PEND; a request without a job is a bad request. */
+		if (err->domain == SBD_JOB_ERROR) {
+			r.error = error_new(&e, BASALT__ERROR_CODE__ERROR_CODE_BAD_REQUEST,
+			    err->message);
+			r.exit_status = err->code;
+		} else {
+			r.error = error_new(&e, g_error_matches(err, BS_ERROR, BS_ERROR_REFUSED) ?
+			    BASALT__ERROR_CODE__ERROR_CODE_PERMISSION :
+			    g_error_matches(err, BS_ERROR, BS_ERROR_IO) ?
+			    BASALT__ERROR_CODE__ERROR_CODE_INTERNAL :
+			    BASALT__ERROR_CODE__ERROR_CODE_BAD_REQUEST, err->message);
+		}
 	}
 	closure(&r, call);
 }
@@ -61,6 +72,14 @@ x_start_job(Basalt__ExecService_Service *svc, const Basalt__StartJobRequest *in,
 static gboolean
 do_signal(SbdJob *job, const Basalt__SignalJobRequest *in, GError **err)
 {
+	/* JOB_CONTROLS SUSPEND[cmd] and the like: the command acts instead. */
+	if (in->command != NULL && *in->command != '\0' &&
+	    (in->action == BASALT__EXEC_ACTION__EXEC_ACTION_SUSPEND ||
+	     in->action == BASALT__EXEC_ACTION__EXEC_ACTION_RESUME ||
+	     in->action == BASALT__EXEC_ACTION__EXEC_ACTION_TERMINATE))
+		return sbd_job_control_command(job, in->command,
+		    in->action == BASALT__EXEC_ACTION__EXEC_ACTION_SUSPEND &&
+		    in->reason != NULL && *in->reason ? in->reason : NULL, err);
 	switch (in->action) {
 	case BASALT__EXEC_ACTION__EXEC_ACTION_SIGNAL:
 		if (in->signal <= 0 || in->signal >= NSIG) {
@@ -68,10 +87,15 @@ do_signal(SbdJob *job, const Basalt__SignalJobRequest *in, GError **err)
 			    in->signal);
 			return FALSE;
 		}
+		sbd_interactive_signal_session(job->pgid, in->signal);
 		return bs_jobctl_signal(job->pgid, in->signal, err);
 	case BASALT__EXEC_ACTION__EXEC_ACTION_SUSPEND:
+		sbd_interactive_signal_session(job->pgid, in->signal > 0 ?
+		    in->signal : SIGSTOP);
 		return bs_jobctl_suspend(job->pgid, in->signal, err);
 	case BASALT__EXEC_ACTION__EXEC_ACTION_RESUME:
+		sbd_interactive_signal_session(job->pgid, in->signal > 0 ?
+		    in->signal : SIGCONT);
 		return bs_jobctl_resume(job->pgid, in->signal, err);
 	case BASALT__EXEC_ACTION__EXEC_ACTION_TERMINATE:
 		sbd_job_terminate(job, in->reason && *in->reason ? in->reason : NULL);
@@ -92,8 +116,17 @@ x_signal_job(Basalt__ExecService_Service *svc, const Basalt__SignalJobRequest *i
 	g_autofree char *msg = NULL;
 	SbdJob *job = sbd_job_lookup(exec_sbd, in->job_id, in->array_index,
 	    in->instance);
+	/* blaunch tasks here are the job's too, on its first host or not. */
+	guint ntasks = sbd_tasks_job_action(exec_sbd, in->job_id,
+	    in->array_index, in->action, in->signal, job != NULL ?
+	    job->term_interval_s : exec_sbd->terminate_interval_s);
 
-	if (in->action == BASALT__EXEC_ACTION__EXEC_ACTION_FORGET) {
+	if (in->tasks_only) {
+		if (ntasks > 0)
+			sbd_log(BS_LOG_INFO, NULL, "job %" G_GUINT64_FORMAT "[%u]: "
+			    "action %d to %u blaunch tasks", in->job_id,
+			    in->array_index, in->action, ntasks);
+	} else if (in->action == BASALT__EXEC_ACTION__EXEC_ACTION_FORGET) {
 		sbd_job_forget(exec_sbd, in->job_id, in->array_index, in->instance);
 	} else if (job == NULL) {
 		msg = g_strdup_printf("Job <%" G_GUINT64_FORMAT "> is not found on host %s",

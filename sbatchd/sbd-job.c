@@ -111,6 +111,8 @@ sbd_job_to_host_job(SbdJob *job, Basalt__HostJob *hj, Basalt__ResourceUsage *u)
 	hj->pgid = job->pgid;
 	hj->exit_status = job->exit_status;
 	hj->term_signal = job->term_signal;
+	hj->preexec_failed = job->preexec_failed;
+	hj->postexec_status = job->postexec_status;
 	if (!job->finished && bs_reaper_usage(job->sbd->reaper, job->pgid, &live))
 		job->usage = live;
 	u->utime_us = (guint64)MAX(job->usage.utime_us, 0);
@@ -236,6 +238,7 @@ job_finish(SbdJob *job, const BsJobEnd *end)
 	job->usage = end->usage;
 	set_exit(job, &end->exit);
 	sbd_log(BS_LOG_NOTICE, job, "finished: %s", how);
+	sbd_prepost_finish(job);
 	/* The report ends the -o file before bjobs can say the job ended:
 	 * the final report waits for its writer. */
 	if (sbd_job_end_files(job))
@@ -245,6 +248,8 @@ job_finish(SbdJob *job, const BsJobEnd *end)
 void
 sbd_job_end_files_done(SbdJob *job)
 {
+	g_autofree char *prepost = NULL;
+	g_autofree char *both = NULL;
 	const char *reason = job->kill_reason;
 
 	if (job->forget) {
@@ -254,6 +259,9 @@ sbd_job_end_files_done(SbdJob *job)
 	if (job->exit_status < 0 && reason == NULL)
 		reason = "The exit status of the job is unknown: sbatchd restarted "
 		    "and the job left no status record;";
+	if ((prepost = sbd_prepost_reason(job)) != NULL)
+		reason = reason != NULL ?
+		    (both = g_strconcat(reason, " ", prepost, NULL)) : prepost;
 	sbd_job_report(job, reason);
 	job_save(job);
 }

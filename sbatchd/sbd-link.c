@@ -323,6 +323,13 @@ send_reports(Sbd *sbd)
 	}
 }
 
+BsRpcConn *
+sbd_link_conn(Sbd *sbd)
+{
+	return sbd->registered && sbd->conn != NULL &&
+	    bs_rpc_conn_is_open(sbd->conn) ? sbd->conn : NULL;
+}
+
 void
 sbd_link_kick(Sbd *sbd)
 {

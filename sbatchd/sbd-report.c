@@ -541,7 +541,8 @@ sbd_job_end_files(SbdJob *job)
 		loaded_clear(&l);
 		return TRUE;
 	}
-	if (!job->forget)
+	/* A run whose pre-exec failed never ran: it goes back to pending. */
+	if (!job->forget && job->preexec_failed == 0)
 		write_report(job, &l, &writer);
 	if (l.strs[9] != NULL && !sbd_job_tmpdir_remove(l.strs[9], &err))
 		sbd_log(BS_LOG_WARNING, job, "temporary directory: %s", err->message);

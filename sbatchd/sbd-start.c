@@ -195,6 +195,7 @@ typedef struct {
 	char *command;            /* what runs when it is not the user's text */
 	char *hostfile;
 	char *tmpdir;
+	int ia_fd;                /* interactive setup pipe, 0: none */
 } StartPlan;
 
 static void
@@ -205,6 +206,8 @@ plan_clear(StartPlan *p)
 	g_free(p->script_path);
 	g_free(p->spool_path);
 	g_free(p->cwd);
+	if (p->ia_fd > 0)
+		close(p->ia_fd);
 	g_free(p->group);
 	g_free(p->out_path);
 	g_free(p->err_path);
@@ -373,6 +376,7 @@ plan_command(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
 		return FALSE;
 	}
 	p->spec.job_starter = req->job_starter && *req->job_starter ? req->job_starter : NULL;
+	sbd_prepost_plan(req, &p->spec);
 	return TRUE;
 }
 
@@ -420,6 +424,12 @@ plan_build(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
 	l->nice = req->nice;
 	l->status_path = job->status_path;
 	l->wrapper = sbd->wrapper;
+	p->ia_fd = sbd_interactive_setup(sbd, req, error);
+	if (p->ia_fd < 0) {
+		p->ia_fd = 0;
+		return FALSE;
+	}
+	l->interactive_fd = p->ia_fd;
 	return plan_command(sbd, job, req, p, error) &&
 	    plan_jobenv(sbd, job, req, p, error) &&
 	    plan_info(sbd, job, req, p, error);
@@ -509,6 +519,7 @@ sbd_job_start(Sbd *sbd, const Basalt__StartJobRequest *req, SbdJob **out,
 	SbdJob *job = g_hash_table_lookup(sbd->jobs, key);
 	StartPlan p;
 	pid_t pgid = 0;
+	int step = 0;
 	gboolean ok;
 
 	/* mbatchd asked again (a lost reply): the same run, even finished.
@@ -519,8 +530,10 @@ sbd_job_start(Sbd *sbd, const Basalt__StartJobRequest *req, SbdJob **out,
 	}
 	memset(&p, 0, sizeof p);
 	job = job_new(sbd, req);
+	p.spec.failed_step = &step;
 	ok = plan_build(sbd, job, req, &p, error) && bs_launch(&p.spec, &pgid, error);
 	if (!ok) {
+		sbd_start_classify(sbd, req, step, error);
 		plan_undo(&p);
 		sbd_job_info_remove(sbd, job->key);
 		(void)g_unlink(job->status_path);
@@ -533,9 +546,36 @@ sbd_job_start(Sbd *sbd, const Basalt__StartJobRequest *req, SbdJob **out,
 	job->uid = p.owner.uid;
 	job->gid = p.owner.gid;
 	job->start_time = g_get_real_time() / G_USEC_PER_SEC;
+	job->env = g_steal_pointer(&p.env);
 	plan_clear(&p);
 	sbd_job_started(job);
 	sbd_job_begin_mail(sbd, job->key, job->start_time);
 	*out = job;
 	return TRUE;
+}
+
+/* ---- for blaunch tasks (sbd-tasks.c): the same identity and environment */
+
+gboolean
+sbd_start_owner(Sbd *sbd, const Basalt__StartJobRequest *req, char **user,
+    uid_t *uid, gid_t *gid, char **home, GError **error)
+{
+	Owner o;
+
+	memset(&o, 0, sizeof o);
+	if (!resolve_owner(sbd, req, &o, error)) {
+		owner_clear(&o);
+		return FALSE;
+	}
+	*user = g_steal_pointer(&o.user);
+	*home = g_steal_pointer(&o.home);
+	*uid = o.uid;
+	*gid = o.gid;
+	return TRUE;
+}
+
+char **
+sbd_start_env(Sbd *sbd, const Basalt__StartJobRequest *req)
+{
+	return build_env(sbd, req);
 }

@@ -28,6 +28,7 @@ sbd_job_free(SbdJob *job)
 {
 	if (job == NULL)
 		return;
+	g_strfreev(job->env);
 	if (job->runlimit_src != 0)
 		g_source_remove(job->runlimit_src);
 	if (job->term != NULL)

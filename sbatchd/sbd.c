@@ -43,6 +43,7 @@ typedef struct {
 	char *host;
 	char *statedir;
 	int port;
+	int task_port;
 } Options;
 
 /* ---- logging with context ---- */
@@ -124,12 +125,13 @@ static void
 usage(FILE *fp)
 {
 	fprintf(fp, "usage: sbatchd [-h] [-V] [-f] [-d envdir] [-N hostname] "
-	    "[-S statedir] [-p port]\n"
+	    "[-S statedir] [-p port] [-r port]\n"
 	    "  -f            stay in the foreground, log to stderr\n"
 	    "  -d envdir     directory of lsf.conf (default $LSF_ENVDIR)\n"
 	    "  -N hostname   host name to register as (virtual host)\n"
 	    "  -S statedir   state directory (default $LSB_SHAREDIR/sbatchd/<host>)\n"
 	    "  -p port       port reported to mbatchd (default LSB_SBD_PORT)\n"
+	    "  -r port       task port for blaunch (default LSF_RES_PORT)\n"
 	    "  -V            print the version and exit\n"
 	    "  -h            print this help and exit\n");
 }
@@ -141,7 +143,8 @@ parse_options(int argc, char **argv, Options *o)
 
 	memset(o, 0, sizeof *o);
 	o->port = -1;
-	while ((c = getopt(argc, argv, "hVfd:N:S:p:")) != -1) {
+	o->task_port = -1;
+	while ((c = getopt(argc, argv, "hVfd:N:S:p:r:")) != -1) {
 		switch (c) {
 		case 'h':
 			usage(stdout);
@@ -165,6 +168,13 @@ parse_options(int argc, char **argv, Options *o)
 			o->port = atoi(optarg);
 			if (o->port < 0 || o->port > 65535) {
 				fprintf(stderr, "sbatchd: bad port %s\n", optarg);
+				return 2;
+			}
+			break;
+		case 'r':
+			o->task_port = atoi(optarg);
+			if (o->task_port < 0 || o->task_port > 65535) {
+				fprintf(stderr, "sbatchd: bad task port %s\n", optarg);
 				return 2;
 			}
 			break;
@@ -357,6 +367,7 @@ setup(Sbd *sbd, const Options *o, GError **error)
 		return FALSE;
 	}
 	sbd->port = o->port >= 0 ? (guint)o->port : (guint)sbd->cfg->lsf->sbd_port;
+	sbd->task_port = o->task_port;
 	apply_config(sbd);
 	return prepare_statedir(sbd, error);
 }
@@ -389,14 +400,17 @@ start(Sbd *sbd, const Options *o, GError **error)
 	sbd_log(BS_LOG_NOTICE, NULL, "sbatchd %s started, state in %s, %u jobs",
 	    PACKAGE_VERSION, sbd->statedir, g_hash_table_size(sbd->jobs));
 	sbd_link_start(sbd);
+	sbd_tasks_start(sbd);
 	return TRUE;
 }
 
 static void
 shutdown_sbd(Sbd *sbd)
 {
-	if (sbd->loop != NULL)
+	if (sbd->loop != NULL) {
+		sbd_tasks_stop(sbd);
 		sbd_link_stop(sbd);
+	}
 	/* The reaper first: it holds pointers to the jobs. */
 	g_clear_pointer(&sbd->reaper, bs_reaper_free);
 	if (sbd->jobs != NULL)

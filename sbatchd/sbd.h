@@ -15,6 +15,7 @@
  *   sbd-load.c   host facts and load indices from /proc
  *   sbd-jobenv.c LSF's job environment, the host file, the per-job TMPDIR
  *   sbd-report.c the job report at the end of the -o file, job mail
+ *   sbd-tasks.c  the task port: blaunch starts a job's tasks on this host
  *
  * Jobs never depend on the link: a job keeps running while mbatchd is away
  * or sbatchd itself restarts, and what it did waits in the spool.
@@ -65,6 +66,12 @@ typedef struct {
 	gboolean forget;          /* mbatchd no longer wants it: no more reports */
 	guint runlimit_src;
 	BsTerminate *term;
+	/* job-prepost.c: what the wrapper recorded at the end, and the
+	 * environment a JOB_CONTROLS command gets (not kept across a restart:
+	 * a re-adopted job's commands see LSB_JOB* only). */
+	guint preexec_failed;     /* 0, or the level of the pre-exec that failed */
+	int postexec_status;      /* non-zero: a post-exec failed with it */
+	char **env;
 } SbdJob;
 
 struct Sbd {
@@ -76,6 +83,7 @@ struct Sbd {
 	char *output_dir;         /* statedir/output */
 	char *wrapper;            /* bs-jobwrap */
 	guint port;               /* -p, reported in RegisterHost */
+	int task_port;            /* -r, else LSF_RES_PORT; -1: lsf.conf's */
 	gint64 boot_time;
 	gboolean allow_root;      /* LSF_ROOT_REX or LSB_ALLOW_ROOT_JOBS */
 	guint reaper_poll_ms;
@@ -110,6 +118,15 @@ gboolean sbd_auth_enabled(const Sbd *sbd);
 GBytes *sbd_auth_dial(Sbd *sbd, BsRpcDialOptions *opts, GError **err);
 gboolean sbd_conf_flag(const Sbd *sbd, const char *key);
 
+/* sbd-interactive.c: the setup pipe of an interactive job's relay: its
+ * read end (> 0), 0 for a batch job, -1 with error when refused. */
+int sbd_interactive_setup(Sbd *sbd, const Basalt__StartJobRequest *req,
+    GError **error);
+/* An interactive job's shell moves its jobs to process groups of their
+ * own inside the job's session (sid = pgid): a suspend, resume or signal
+ * of the job reaches them too.  Nothing for a batch job. */
+void sbd_interactive_signal_session(pid_t pgid, int sig);
+
 /* sbd-link.c */
 void sbd_link_start(Sbd *sbd);
 void sbd_link_stop(Sbd *sbd);
@@ -140,6 +157,11 @@ char *sbd_job_key(guint64 id, guint32 index, guint32 instance);
  * run of the same job is still being killed (the two are kept apart). */
 gboolean sbd_job_start(Sbd *sbd, const Basalt__StartJobRequest *req,
     SbdJob **out, GError **error);
+/* A job's owner on this host and its environment, as sbd_job_start()
+ * decides them (for blaunch tasks, sbd-tasks.c). */
+gboolean sbd_start_owner(Sbd *sbd, const Basalt__StartJobRequest *req,
+    char **user, uid_t *uid, gid_t *gid, char **home, GError **error);
+char **sbd_start_env(Sbd *sbd, const Basalt__StartJobRequest *req);
 /* A launched job joins the table: saved, watched, reported. */
 void sbd_job_started(SbdJob *job);
 /* Fill a HostJob (strings and usage owned by the caller's arena). */
@@ -156,6 +178,34 @@ void sbd_job_forget_all_of(Sbd *sbd, guint64 id);
 void sbd_job_end_files_done(SbdJob *job);
 /* Report a state change of a job (spooled, then sent). */
 void sbd_job_report(SbdJob *job, const char *reason);
+
+/* job-prepost.c */
+/* The queue's and the job's pre/post-exec commands into the launch. */
+void sbd_prepost_plan(const Basalt__StartJobRequest *req, BsLaunchSpec *l);
+/* After the run: read the wrapper's pre/post-exec outcome into the job. */
+void sbd_prepost_finish(SbdJob *job);
+/* The report's reason for that outcome, or NULL. */
+char *sbd_prepost_reason(const SbdJob *job);
+/* Run a JOB_CONTROLS command for the job (as its user); susp_reason, for
+ * SUSPEND, becomes LSB_SUSP_REASONS. */
+gboolean sbd_job_control_command(SbdJob *job, const char *command,
+    const char *susp_reason, GError **error);
+
+/* start-refusal.c: a failed start whose cause is the job's own (launch
+ * step `step`) becomes an SBD_JOB_ERROR whose code is the exit code the
+ * job ends with; any other error is left alone (the host cannot run it). */
+#define SBD_JOB_ERROR (sbd_job_error_quark())
+GQuark sbd_job_error_quark(void);
+void sbd_start_classify(Sbd *sbd, const Basalt__StartJobRequest *req,
+    int step, GError **error);
+/* sbd-tasks.c: the task port where blaunch starts a job's tasks. */
+void sbd_tasks_start(Sbd *sbd);
+void sbd_tasks_stop(Sbd *sbd);
+/* An order for a job also reaches its blaunch tasks here; how many. */
+guint sbd_tasks_job_action(Sbd *sbd, guint64 id, guint32 index,
+    Basalt__ExecAction action, int signo, guint term_interval_s);
+/* The link to mbatchd (sbd-link.c), for the task port's questions. */
+BsRpcConn *sbd_link_conn(Sbd *sbd);
 
 /* sbd-store.c */
 gboolean sbd_store_save(const SbdJob *job, GError **error);

@@ -158,6 +158,11 @@ typedef struct {
 	char **preemptable_resources;   /* NULL */
 	guint preempt_jobtype;          /* BsPreemptJobType bits, 0 */
 	int max_job_preempt;            /* >0, BS_CONF_UNLIMITED */
+	int max_preexec_retry;          /* >0, 5: remote-cluster jobs only (none here) */
+	int local_max_preexec_retry;    /* >0, BS_CONF_UNLIMITED */
+	int local_max_preexec_retry_action; /* BsPreexecAction, UNSET = SUSPEND */
+	int job_preproc_timeout;        /* minutes, BS_CONF_UNLIMITED */
+	int job_postproc_timeout;       /* minutes, BS_CONF_UNLIMITED */
 	int mc_reclaim_delay;           /* SECONDS (file: minutes, or `Ns`), 600 */
 	int mc_pending_reason_update_interval; /* seconds, 300, 0 = off */
 	int mc_pending_reason_pkg_size; /* KB, 512 */
@@ -244,6 +249,12 @@ typedef enum {
 	BS_INTERACTIVE_ONLY,
 } BsInteractive;
 
+typedef enum {          /* LOCAL_MAX_PREEXEC_RETRY_ACTION */
+	BS_PREEXEC_ACTION_UNSET = 0,
+	BS_PREEXEC_ACTION_SUSPEND,      /* LSF's default: the job becomes PSUSP */
+	BS_PREEXEC_ACTION_EXIT,
+} BsPreexecAction;
+
 typedef struct {        /* JOB_CONTROLS (and the *_CONTROL aliases); NULL = LSF default */
 	char *suspend;      /* signal name, command or CHKPNT */
 	char *resume;
@@ -284,6 +295,7 @@ typedef struct {
 	char **fairshare_queues;
 	char **rcvjobs_from, **sndjobs_to;
 	int max_job_preempt;            /* >0, BS_CONF_UNLIMITED = lsb.params value */
+	int local_max_preexec_retry_action; /* BsPreexecAction, UNSET = lsb.params' */
 	guint terminate_when;           /* BsTerminateWhen bits */
 	BsRequeueExit requeue_exit_values;
 	char *job_starter, *pre_exec, *post_exec;
@@ -319,6 +331,11 @@ typedef struct {
 	int line;                       /* Begin Application line */
 	char *description;              /* <= 512 chars */
 	int max_job_preempt;            /* >0; overrides the queue and lsb.params */
+	int max_preexec_retry;          /* >0; overrides lsb.params */
+	int local_max_preexec_retry;    /* >0; overrides lsb.params */
+	int local_max_preexec_retry_action; /* BsPreexecAction; overrides queue, lsb.params */
+	int job_preproc_timeout;        /* minutes; overrides lsb.params */
+	int job_postproc_timeout;       /* minutes; overrides lsb.params */
 	BsLimit runlimit, cpulimit;     /* minutes */
 	BsLimit memlimit, corelimit, datalimit, filelimit, stacklimit, swaplimit; /* KB */
 	int processlimit;
@@ -487,6 +504,17 @@ const BsAppConf *bs_config_default_app(const BsConfig *cfg);
  * `app` (may be NULL): application, else queue, else lsb.params;
  * BS_CONF_UNLIMITED = no bound. */
 int bs_config_max_job_preempt(const BsConfig *cfg, const BsQueueConf *q, const BsAppConf *app);
+/* Effective LOCAL_MAX_PREEXEC_RETRY of a job: the profile's, else
+ * lsb.params'; BS_CONF_UNLIMITED = no bound. */
+int bs_config_local_preexec_retry(const BsConfig *cfg, const BsAppConf *app);
+/* Effective LOCAL_MAX_PREEXEC_RETRY_ACTION: profile > queue > lsb.params;
+ * never UNSET (SUSPEND by default). */
+BsPreexecAction bs_config_preexec_action(const BsConfig *cfg,
+    const BsQueueConf *q, const BsAppConf *app);
+/* Effective JOB_PREPROC_TIMEOUT (post FALSE) or JOB_POSTPROC_TIMEOUT, in
+ * minutes: the profile's, else lsb.params'; BS_CONF_UNLIMITED = none. */
+int bs_config_prepost_timeout(const BsConfig *cfg, const BsAppConf *app,
+    gboolean post);
 const BsClusterHost *bs_config_cluster_host(const BsConfig *cfg, const char *name);
 const BsHostConf *bs_config_host(const BsConfig *cfg, const char *name); /* lsb.hosts row, then `default` */
 const BsHostGroupConf *bs_config_host_group(const BsConfig *cfg, const char *name);

@@ -214,6 +214,15 @@ static const BsConfKey app_table[] = {
 	CUSTOM("NAME", name, bs_conf_parse_queue_name, bs_conf_string_clear),
 	{ "DESCRIPTION", BS_CT_STRING, .offset = A(description), 0, 512 },
 	{ "MAX_JOB_PREEMPT", BS_CT_INT, .offset = A(max_job_preempt), 1, IMAX, .def = "-1" },
+	{ "MAX_PREEXEC_RETRY", BS_CT_INT, .offset = A(max_preexec_retry), 1, IMAX, .def = "-1" },
+	{ "LOCAL_MAX_PREEXEC_RETRY", BS_CT_INT, .offset = A(local_max_preexec_retry), 1, IMAX,
+	    .def = "-1" },
+	CUSTOM("LOCAL_MAX_PREEXEC_RETRY_ACTION", local_max_preexec_retry_action,
+	    bs_conf_parse_preexec_action, NULL),
+	{ "JOB_PREPROC_TIMEOUT", BS_CT_INT, .offset = A(job_preproc_timeout), 1, IMAX / 60,
+	    .def = "-1" },
+	{ "JOB_POSTPROC_TIMEOUT", BS_CT_INT, .offset = A(job_postproc_timeout), 1, IMAX / 60,
+	    .def = "-1" },
 	{ "RUNLIMIT", BS_CT_TIME_LIMIT, .offset = A(runlimit) },
 	{ "CPULIMIT", BS_CT_TIME_LIMIT, .offset = A(cpulimit) },
 	{ "MEMLIMIT", BS_CT_SIZE_LIMIT, .offset = A(memlimit) },
@@ -356,4 +365,36 @@ bs_config_max_job_preempt(const BsConfig *cfg, const BsQueueConf *q, const BsApp
 	if (q != NULL && q->max_job_preempt != BS_CONF_UNLIMITED)
 		return q->max_job_preempt;
 	return cfg->params->max_job_preempt;
+}
+
+int
+bs_config_local_preexec_retry(const BsConfig *cfg, const BsAppConf *app)
+{
+	if (app != NULL && app->local_max_preexec_retry != BS_CONF_UNLIMITED)
+		return app->local_max_preexec_retry;
+	return cfg->params->local_max_preexec_retry;
+}
+
+BsPreexecAction
+bs_config_preexec_action(const BsConfig *cfg, const BsQueueConf *q,
+    const BsAppConf *app)
+{
+	if (app != NULL && app->local_max_preexec_retry_action != BS_PREEXEC_ACTION_UNSET)
+		return app->local_max_preexec_retry_action;
+	if (q != NULL && q->local_max_preexec_retry_action != BS_PREEXEC_ACTION_UNSET)
+		return q->local_max_preexec_retry_action;
+	if (cfg->params->local_max_preexec_retry_action != BS_PREEXEC_ACTION_UNSET)
+		return cfg->params->local_max_preexec_retry_action;
+	return BS_PREEXEC_ACTION_SUSPEND;
+}
+
+int
+bs_config_prepost_timeout(const BsConfig *cfg, const BsAppConf *app, gboolean post)
+{
+	int a = app == NULL ? BS_CONF_UNLIMITED :
+	    post ? app->job_postproc_timeout : app->job_preproc_timeout;
+
+	if (a != BS_CONF_UNLIMITED)
+		return a;
+	return post ? cfg->params->job_postproc_timeout : cfg->params->job_preproc_timeout;
 }

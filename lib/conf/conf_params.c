@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "conf/conf_internal.h"
+#include "conf/conf_queue_values.h"
 
 #define P(f) offsetof(BsParamsConf, f)
 #define IMAX 2147483647.0
@@ -62,6 +63,15 @@ static const BsConfKey params_table[] = {
 	{ "PREEMPTABLE_RESOURCES", BS_CT_NAMES, .offset = P(preemptable_resources) },
 	{ "PREEMPT_JOBTYPE", BS_CT_FLAGS, .offset = P(preempt_jobtype), .names = preempt_jobtype_names },
 	{ "MAX_JOB_PREEMPT", BS_CT_INT, .offset = P(max_job_preempt), 1, IMAX, .def = "-1" },
+	{ "MAX_PREEXEC_RETRY", BS_CT_INT, .offset = P(max_preexec_retry), 1, IMAX, .def = "5" },
+	{ "LOCAL_MAX_PREEXEC_RETRY", BS_CT_INT, .offset = P(local_max_preexec_retry), 1, IMAX,
+	    .def = "-1" },
+	{ "JOB_PREPROC_TIMEOUT", BS_CT_INT, .offset = P(job_preproc_timeout), 1, IMAX / 60,
+	    .def = "-1" },
+	{ "JOB_POSTPROC_TIMEOUT", BS_CT_INT, .offset = P(job_postproc_timeout), 1, IMAX / 60,
+	    .def = "-1" },
+	{ "LOCAL_MAX_PREEXEC_RETRY_ACTION", BS_CT_CUSTOM,
+	    .offset = P(local_max_preexec_retry_action), .parse = bs_conf_parse_preexec_action },
 	{ "MC_RECLAIM_DELAY", BS_CT_CUSTOM, .offset = P(mc_reclaim_delay), .def = "10",
 	    .parse = parse_reclaim_delay },
 	{ "MC_PENDING_REASON_UPDATE_INTERVAL", BS_CT_INT, .offset = P(mc_pending_reason_update_interval),

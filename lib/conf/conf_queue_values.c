@@ -540,3 +540,21 @@ bs_conf_parse_dispatch_order(const BsConfKey *k, const char *value, void *field,
 	*(gboolean *)field = TRUE;
 	return TRUE;
 }
+
+/* ---- LOCAL_MAX_PREEXEC_RETRY_ACTION --------------------------------------- */
+
+gboolean
+bs_conf_parse_preexec_action(const BsConfKey *k, const char *value, void *field, GString *why)
+{
+	g_autofree char *v = g_strstrip(g_strdup(value));
+
+	if (g_ascii_strcasecmp(v, "SUSPEND") == 0) {
+		*(int *)field = BS_PREEXEC_ACTION_SUSPEND;
+	} else if (g_ascii_strcasecmp(v, "EXIT") == 0) {
+		*(int *)field = BS_PREEXEC_ACTION_EXIT;
+	} else {
+		g_string_append_printf(why, "expected SUSPEND or EXIT, not \"%s\"", v);
+		return FALSE;
+	}
+	return TRUE;
+}

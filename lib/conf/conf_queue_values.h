@@ -25,6 +25,8 @@ gboolean bs_conf_parse_requeue(const BsConfKey *k, const char *v, void *f, GStri
 gboolean bs_conf_parse_exit_codes(const BsConfKey *k, const char *v, void *f, GString *why);
 gboolean bs_conf_parse_job_controls(const BsConfKey *k, const char *v, void *f, GString *why);
 gboolean bs_conf_parse_control_alias(const BsConfKey *k, const char *v, void *f, GString *why);
+/* LOCAL_MAX_PREEXEC_RETRY_ACTION = SUSPEND | EXIT, into an int BsPreexecAction. */
+gboolean bs_conf_parse_preexec_action(const BsConfKey *k, const char *v, void *f, GString *why);
 gboolean bs_conf_parse_slot_reserve(const BsConfKey *k, const char *v, void *f, GString *why);
 gboolean bs_conf_parse_exclusive(const BsConfKey *k, const char *v, void *f, GString *why);
 gboolean bs_conf_parse_proclimit(const BsConfKey *k, const char *v, void *f, GString *why);

@@ -59,6 +59,8 @@ static const BsConfKey queue_table[] = {
 	{ "RCVJOBS_FROM", BS_CT_NAMES, .offset = Q(rcvjobs_from) },
 	{ "SNDJOBS_TO", BS_CT_NAMES, .offset = Q(sndjobs_to) },
 	{ "MAX_JOB_PREEMPT", BS_CT_INT, .offset = Q(max_job_preempt), 1, IMAX, .def = "-1" },
+	CUSTOM("LOCAL_MAX_PREEXEC_RETRY_ACTION", local_max_preexec_retry_action,
+	    bs_conf_parse_preexec_action, NULL),
 	{ "TERMINATE_WHEN", BS_CT_FLAGS, .offset = Q(terminate_when), .names = terminate_when_names },
 	CUSTOM("REQUEUE_EXIT_VALUES", requeue_exit_values, bs_conf_parse_requeue,
 	    bs_conf_requeue_clear),

@@ -46,6 +46,7 @@ typedef struct {
 	Pools *pools;             /* NULL when no queue is in a SLOT_POOL */
 	Limits *limits;           /* NULL when lsb.resources has no Limit */
 	Reserve *reserve;         /* NULL when no queue has SLOT_RESERVE */
+	const SchedJob *avoiding; /* placing this job away from its avoid_hosts */
 } Pass;
 
 /* The stages, in the order sched_run() runs them. */

@@ -45,6 +45,7 @@ static const char *const host_text[_SCHED_HR_MAX] = {
 	[SCHED_HR_NOT_ENOUGH] = "Not enough job slot(s)",
 	[SCHED_HR_RES_LIMIT] =
 	    "Resource limit defined on host and/or host group has been reached",
+	[SCHED_HR_REFUSED] = "The execution host refused to run the job",
 };
 
 const char *

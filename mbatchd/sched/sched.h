@@ -188,6 +188,14 @@ typedef struct {
 	guint n_reserved;
 	gint64 reserve_since;
 	gint64 reserve_banned_until;
+	/* Hosts where the job's pre-exec failed: placed elsewhere while
+	 * any other host fits, on them only when none does.  NULL: none. */
+	const guint *avoid_hosts;
+	guint n_avoid_hosts;
+	/* Hosts that refused to start the job (user unknown there, root
+	 * jobs not allowed there...): never placed there.  NULL: none. */
+	const guint *refused_hosts;
+	guint n_refused_hosts;
 } SchedJob;
 
 typedef enum {
@@ -353,6 +361,7 @@ typedef enum {
 	SCHED_HR_RESREQ,              /* -R select[] or rusage[mem] not met */
 	SCHED_HR_NOT_ENOUGH,          /* free, but fewer slots than the job needs */
 	SCHED_HR_RES_LIMIT,           /* an lsb.resources Limit on hosts is full */
+	SCHED_HR_REFUSED,             /* the host refused to start this job */
 	_SCHED_HR_MAX
 } SchedHostReason;
 

@@ -135,7 +135,21 @@ try_host(Pass *p, const SchedJob *j, guint h, int want, int *got,
 {
 	SchedHostReason why = SCHED_HR_NOT_ENOUGH;
 	SchedAlloc a;
-	int free = host_free(p, j, h, &why);
+	int free;
+
+	for (guint i = 0; i < j->n_refused_hosts; i++)
+		if (j->refused_hosts[i] == h) {
+			pend->host_counts[SCHED_HR_REFUSED]++;
+			return FALSE;
+		}
+	if (p->avoiding == j) {
+		for (guint i = 0; i < j->n_avoid_hosts; i++)
+			if (j->avoid_hosts[i] == h) {
+				pend->host_counts[SCHED_HR_NOT_USABLE]++;
+				return FALSE;
+			}
+	}
+	free = host_free(p, j, h, &why);
 
 	if (free <= 0 || (j->one_host && free < j->min_slots)) {
 		pend->host_counts[free <= 0 ? why : SCHED_HR_NOT_ENOUGH]++;
@@ -234,7 +248,7 @@ place_reserved(Pass *p, const SchedJob *j, int want, int *got, guint first)
  * appended and pend holds the host reasons, one per candidate host.
  */
 static guint
-place(Pass *p, const SchedJob *j, int want, SchedPending *pend)
+place_once(Pass *p, const SchedJob *j, int want, SchedPending *pend)
 {
 	GArray *allocs = p->plan->allocs;
 	guint first = allocs->len;
@@ -261,6 +275,28 @@ place(Pass *p, const SchedJob *j, int want, SchedPending *pend)
 				pend->host_counts[SCHED_HR_NOT_USABLE]++;
 	}
 	return 0;
+}
+
+/*
+ * A job with hosts to avoid (its pre-exec failed there) is placed first
+ * without them; only when that fails may it go back to them, and the
+ * reasons it then pends with are those of the full attempt.
+ */
+static guint
+place(Pass *p, const SchedJob *j, int want, SchedPending *pend)
+{
+	if (j->n_avoid_hosts > 0) {
+		SchedPending before = *pend;
+		guint n;
+
+		p->avoiding = j;
+		n = place_once(p, j, want, pend);
+		p->avoiding = NULL;
+		if (n > 0)
+			return n;
+		*pend = before;
+	}
+	return place_once(p, j, want, pend);
 }
 
 void
@@ -325,7 +361,8 @@ consider(Pass *p, guint idx)
 		reserve_backfill_candidate(p, j) ? j->run_limit : 0 };
 	/* A job that came with a reservation has its own slots back this
 	 * turn: what its shape found before does not hold for it. */
-	gboolean memo = j->asked_hosts == NULL &&
+	gboolean memo = j->asked_hosts == NULL && j->n_avoid_hosts == 0 &&
+	    j->n_refused_hosts == 0 &&
 	    !sched_resreq_constrains(j->resreq) &&
 	    !limits_job_varies(p->limits, j) && !reserve_holds(p, idx);
 	const SchedPending *known;

@@ -134,6 +134,15 @@ pending_insert(State *st, Job *j, gboolean at_head)
 	}
 }
 
+/* One more pre-exec failure of the job, on host. */
+static void
+note_preexec_host(State *st, Job *j, const char *host)
+{
+	if (j->preexec_hosts == NULL)
+		j->preexec_hosts = g_ptr_array_new();
+	g_ptr_array_add(j->preexec_hosts, (gpointer)state_intern(st, host));
+}
+
 static void
 clear_run(State *st, Job *j)
 {
@@ -179,6 +188,8 @@ add_job(State *st, const Basalt__EvJobNew *e, JobSpecRef *spec, guint32 index,
 	j->spec = spec;
 	j->array_limit = e->array_limit;
 	j->preempt_count = e->preempt_count;
+	for (size_t i = 0; i < e->n_preexec_hosts; i++)
+		note_preexec_host(st, j, e->preexec_hosts[i]);
 	j->instance = e->last_instance;
 	j->submit_time = now;
 	j->state = spec->spec->hold ? JS_PSUSP : JS_PEND;
@@ -285,6 +296,7 @@ apply_status(State *st, const Basalt__EvJobStatus *e, gint64 now, GError **err)
 		return FALSE;
 	if (!status_allowed(j, e->state))
 		return bad_move(j, job_state_name(e->state), err);
+	j->preexec_held = FALSE;
 	if (e->usage != NULL)
 		job_set_usage(j, e->usage);
 	switch (e->state) {
@@ -337,12 +349,51 @@ apply_requeue(State *st, const Basalt__EvJobRequeue *e, gint64 now,
 		j->flink = NULL;
 	}
 	clear_run(st, j);
+	j->preexec_held = FALSE;
 	j->state = e->hold ? JS_PSUSP : JS_PEND;
 	/* LSF orders a requeued job by its requeue time. */
 	if (!e->to_head)
 		j->submit_time = now;
 	pending_insert(st, j, e->to_head);
 	return TRUE;
+}
+
+/* A run's pre-exec failed (mbd-prepost.c decided what follows). */
+static gboolean
+apply_preexec(State *st, const Basalt__EvJobPreexec *e, gint64 now,
+    GError **err)
+{
+	Job *j = find_job(st, e->job_id, e->array_index, err);
+
+	if (j == NULL)
+		return FALSE;
+	if (!job_is_started(j))
+		return bad_move(j, "pre-exec failure", err);
+	note_preexec_host(st, j, e->host != NULL ? e->host : "");
+	if (e->give_up && !e->hold) {
+		Basalt__EvJobStatus s = BASALT__EV_JOB_STATUS__INIT;
+
+		s.job_id = e->job_id;
+		s.array_index = e->array_index;
+		s.state = JS_EXIT;
+		s.exit_status = e->exit_status;
+		s.reason = e->reason;
+		return apply_status(st, &s, now, err);
+	} else {
+		Basalt__EvJobRequeue r = BASALT__EV_JOB_REQUEUE__INIT;
+
+		r.job_id = e->job_id;
+		r.array_index = e->array_index;
+		r.to_head = TRUE;
+		r.hold = e->give_up && e->hold;
+		r.reason = e->reason;
+		if (!apply_requeue(st, &r, now, err))
+			return FALSE;
+		j->preexec_held = r.hold;
+		g_free(j->pending_reason);
+		j->pending_reason = g_strdup(e->reason);
+		return TRUE;
+	}
 }
 
 static gboolean
@@ -485,6 +536,9 @@ state_apply(State *st, const Basalt__Event *ev, GError **err)
 		break;
 	case BASALT__EVENT__BODY_JOB_REQUEUE:
 		ok = apply_requeue(st, ev->job_requeue, t, err);
+		break;
+	case BASALT__EVENT__BODY_JOB_PREEXEC:
+		ok = apply_preexec(st, ev->job_preexec, t, err);
 		break;
 	case BASALT__EVENT__BODY_JOB_SWITCH:
 		ok = apply_switch(st, ev->job_switch, err);

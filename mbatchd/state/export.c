@@ -59,6 +59,10 @@ export_new(Export *x, const Job *j)
 	e->preempt_count = j->preempt_count;
 	e->last_instance = j->instance;
 	e->submit_token = (char *)state_token_text(j);
+	if (j->preexec_hosts != NULL) {
+		e->preexec_hosts = (char **)j->preexec_hosts->pdata;
+		e->n_preexec_hosts = j->preexec_hosts->len;
+	}
 	if (j->index > 0) {
 		const char *br = strrchr(j->name, '[');
 

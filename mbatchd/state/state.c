@@ -36,6 +36,8 @@ job_free(Job *j)
 	g_free(j->pending_reason);
 	g_free(j->suspend_reason);
 	g_free(j->exit_reason);
+	if (j->preexec_hosts != NULL)
+		g_ptr_array_free(j->preexec_hosts, TRUE);
 	g_free(j);
 }
 
@@ -371,4 +373,19 @@ job_set_usage(Job *j, const Basalt__ResourceUsage *u)
 	j->usage.rss_kb = u->rss_kb;
 	j->usage.nprocs = u->nprocs;
 	j->usage.pgid = u->pgid;
+}
+
+guint
+job_preexec_fails(const Job *j, const char *host)
+{
+	guint n = 0;
+
+	if (j->preexec_hosts == NULL)
+		return 0;
+	if (host == NULL)
+		return j->preexec_hosts->len;
+	for (guint i = 0; i < j->preexec_hosts->len; i++)
+		if (strcmp(j->preexec_hosts->pdata[i], host) == 0)
+			n++;
+	return n;
 }

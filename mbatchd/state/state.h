@@ -84,12 +84,24 @@ typedef struct Job {
 	int exit_status;
 	int term_signal;
 	Basalt__ResourceUsage usage;  /* scalars only; pids not kept */
+	/* What the blaunch tasks of run task_usage_instance used, on every
+	 * host (mbd-tasks.c); added to usage as the first host reports it. */
+	Basalt__ResourceUsage task_usage;
+	guint32 task_usage_instance;
 	char *pending_reason;     /* from the last scheduling pass */
 	char *suspend_reason;
 	SubmitToken *token;       /* tokens.c; shared by an array's elements */
 	char *exit_reason;        /* why a run ended EXIT, when mbatchd or the
 	                           * host said (e.g. refused to start) */
 	guint preempt_count;      /* times preempted (MAX_JOB_PREEMPT) */
+	/* The host of each pre-exec failure so far (interned), NULL when
+	 * none: MAX_PREEXEC_RETRY counts them all, LOCAL_MAX_PREEXEC_RETRY
+	 * those of one host, and the scheduler avoids those hosts. */
+	GPtrArray *preexec_hosts;
+	/* PSUSP because its pre-exec retries are spent: the pending reason
+	 * is the pre-exec's, not the scheduler's "suspended by the user".
+	 * Rebuilt by the journal's EvJobPreexec, not by a checkpoint. */
+	gboolean preexec_held;
 	guint64 preempted_by;     /* job_key of the preemptor while SSUSP by it */
 	guint32 instance;         /* number of the current (or last) run, 0 = never */
 	gboolean window_kill_sent; /* volatile: TERMINATE_WHEN=WINDOW ordered the
@@ -187,6 +199,8 @@ HostRt *state_host_ensure(State *st, const char *name);
 
 gboolean job_is_pending(const Job *j);
 gboolean job_is_started(const Job *j);   /* RUN, USUSP, SSUSP, UNKWN */
+/* Pre-exec failures of the job, in all (host NULL) or on one host. */
+guint job_preexec_fails(const Job *j, const char *host);
 gboolean job_is_finished(const Job *j);  /* DONE, EXIT */
 const char *job_state_name(JobState s);  /* "PEND", "RUN", ... */
 int job_slots(const Job *j);             /* slots held while started */

@@ -132,6 +132,7 @@ svc_sight_hide_details(Basalt__JobSpec *spec)
 	spec->stdout_path = empty;
 	spec->stderr_path = empty;
 	spec->pre_exec = empty;
+	spec->post_exec = empty;
 	spec->script = empty;
 	spec->env = NULL;
 	spec->n_env = 0;

@@ -117,6 +117,24 @@ svc_check_spec(Manager *m, const Caller *c, const Basalt__JobSpec *spec,
 	return NULL;
 }
 
+/* lsb.queues INTERACTIVE = NO | ONLY, with LSF's words. */
+static gboolean
+interactive_fits(const BsQueueConf *q, const Basalt__JobSpec *spec,
+    Basalt__Error **err)
+{
+	if (spec->interactive != 0 && q->interactive == BS_INTERACTIVE_NO) {
+		*err = svc_error(E(QUEUE_USER), "%s: Queue does not accept "
+		    "interactive jobs", q->name);
+		return FALSE;
+	}
+	if (spec->interactive == 0 && q->interactive == BS_INTERACTIVE_ONLY) {
+		*err = svc_error(E(QUEUE_USER), "%s: Queue only accepts "
+		    "interactive jobs", q->name);
+		return FALSE;
+	}
+	return TRUE;
+}
+
 /* The first queue of the list (or DEFAULT_QUEUE) that takes the job. */
 static const BsQueueConf *
 choose_queue(Manager *m, const Caller *c, const Basalt__JobSpec *spec,
@@ -145,6 +163,8 @@ choose_queue(Manager *m, const Caller *c, const Basalt__JobSpec *spec,
 			*err = svc_error(E(QUEUE_USER), "%s: User cannot use the queue", q->name);
 			continue;
 		}
+		if (!interactive_fits(q, spec, err))
+			continue;
 		return q;
 	}
 	if (*err == NULL)

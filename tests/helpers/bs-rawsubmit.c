@@ -5,10 +5,15 @@
  *
  * Usage: bs-rawsubmit NAME COMMAND.  Prints "Job <id> is submitted." or
  * the refusal on stderr (exit 1).
+ *
+ * BS_RAW_IA_MODE, BS_RAW_IA_ADDRESS and BS_RAW_IA_NONCE in the environment
+ * make it an interactive job (JobSpec.interactive*) whose bsub address is
+ * whatever the test says: an impostor's listener, or a hostile value.
  */
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "api/api.h"
 
@@ -31,6 +36,12 @@ main(int argc, char **argv)
 	spec.command = argv[2];
 	spec.cwd = cwd;
 	spec.stdout_path = (char *)"/dev/null";
+	if (g_getenv("BS_RAW_IA_MODE") != NULL) {
+		spec.interactive = (uint32_t)atoi(g_getenv("BS_RAW_IA_MODE"));
+		spec.interactive_address = (char *)g_getenv("BS_RAW_IA_ADDRESS");
+		spec.interactive_nonce = (char *)g_getenv("BS_RAW_IA_NONCE");
+		spec.stdout_path = (char *)"";
+	}
 	req.spec = &spec;
 	if (!lsb_call(LSB_SUBMIT, &req.base, &m, &err)) {
 		fprintf(stderr, "%s\n", err->message);

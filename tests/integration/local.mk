@@ -57,6 +57,11 @@ INTEGRATION_TESTS += \
 	%reldir%/t0675-job-paths.sh \
 	%reldir%/t0680-job-report.sh \
 	%reldir%/t0685-job-env.sh
+# Issue 14 item 7: blaunch, tasks on every host of a parallel job.
+INTEGRATION_TESTS += \
+	%reldir%/t0690-blaunch.sh \
+	%reldir%/t0700-mpi.sh \
+	%reldir%/t0701-mpich.sh
 # Issue 15: bjobs -o/-json fields, selection options, lsid layout.
 INTEGRATION_TESTS += \
 	%reldir%/t0750-bjobs-o.sh \
@@ -67,6 +72,15 @@ INTEGRATION_TESTS += \
 # Issue 12: slot reservation and backfill.
 INTEGRATION_TESTS += \
 	%reldir%/t0330-reserve.sh
+# Issue 14 item 2 and 10: pre/post-exec, JOB_CONTROLS commands,
+# JOB_STARTER, a job refused on its host.
+INTEGRATION_TESTS += \
+	%reldir%/t0650-preexec-hosts.sh \
+	%reldir%/t0651-preexec-retry.sh \
+	%reldir%/t0652-postexec.sh \
+	%reldir%/t0653-jobctl-cmd.sh \
+	%reldir%/t0654-job-starter.sh \
+	%reldir%/t0655-refused.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS)
 SH_LOG_COMPILER = $(SHELL)
@@ -79,3 +93,14 @@ INTEGRATION_TESTS += \
 	%reldir%/t0500-fake-host.sh \
 	%reldir%/t0510-fake-master.sh \
 	%reldir%/t0520-remote.sh
+# Issue 16: interactive jobs.  bs-ptydrive types at a real pseudo-terminal.
+INTEGRATION_TESTS += \
+	%reldir%/t0770-interactive-shell.sh \
+	%reldir%/t0771-interactive-pipes.sh \
+	%reldir%/t0772-interactive-stream.sh \
+	%reldir%/t0773-interactive-kill.sh \
+	%reldir%/t0774-interactive-auth.sh \
+	%reldir%/t0775-interactive-local.sh \
+	%reldir%/t0776-interactive-impostor.sh \
+	%reldir%/t0777-interactive-suspend.sh
+EXTRA_DIST += tests/tools/bs-ptydrive.py tests/tools/bs-iafake.py

@@ -2,7 +2,8 @@
 # The execution host trusts a user name and nothing more, and bpeek reads
 # as the job's user: an output path swapped for a symlink to /etc/shadow
 # prints nothing of it, a FIFO there neither blocks sbatchd nor the other
-# jobs; a user unknown on the execution host gets a refusal in bjobs -l.
+# jobs; a user unknown on the execution host sends the job back to PEND
+# (the host cannot run it), with the refusal in bjobs -l and bhist -l.
 . "$top_srcdir/tests/lib.sh"
 
 [ "$(id -u)" -eq 0 ] || skip_all "needs root to create a test user"
@@ -50,8 +51,10 @@ check "a held job is pending" wait_for 10 state_is "$held" PSUSP
 # /etc/passwd locked and must be tried again, or the user stays.
 check "the user is removed" wait_for 10 sh -c "! id -u $user >/dev/null 2>&1 || userdel $user"
 bresume "$held" >/dev/null
-check "the job is refused on the host" wait_for 15 state_is "$held" EXIT
-bjobs -l "$held" | sed 's/^ *//' | tr -d '\n' >"$T/bjobs.out"
-check "bjobs -l says why" grep -q "started on host <vh1>: User account <$user> does not exist on execution host vh1" "$T/bjobs.out"
-check "bhist -l says why" sh -c "bhist -l $held | sed 's/^ *//' | tr -d '\n' | grep -q 'User account <$user> does not exist'"
+refused() { bhist -l "$held" | sed 's/^ *//' | tr -d '\n' | grep -q "Requeued: The job could not be started on host <vh1>: User account <$user> does not exist on execution host vh1"; }
+check "the host refuses it: bhist -l says why" wait_for 15 refused
+check "the job is pending again, not ended" state_is "$held" PEND
+check "bjobs -l: the host refused it (and it is not retried there)" \
+	wait_for 10 sh -c "bjobs -l $held | sed 's/^ *//' | tr -d '\n' | grep -q 'The execution host refused to run the job: 1 host'"
+bkill "$held" >/dev/null
 done_testing

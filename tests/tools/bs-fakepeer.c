@@ -269,6 +269,29 @@ fake_report(Basalt__HostService_Service *svc, const Basalt__JobReport *req,
 	closure(&reply, call);
 }
 
+static void
+fake_task_job(Basalt__HostService_Service *svc, const Basalt__TaskJobRequest *req,
+    Basalt__TaskJobReply_Closure closure, void *call)
+{
+	Basalt__TaskJobReply reply = BASALT__TASK_JOB_REPLY__INIT;
+	Basalt__Error e = BASALT__ERROR__INIT;
+
+	e.code = BASALT__ERROR_CODE__ERROR_CODE_NO_JOB;
+	e.message = "a fake master knows no job";
+	reply.error = &e;
+	closure(&reply, call);
+}
+
+static void
+fake_task_usage(Basalt__HostService_Service *svc,
+    const Basalt__TaskUsageRequest *req, Basalt__TaskUsageReply_Closure closure,
+    void *call)
+{
+	Basalt__TaskUsageReply reply = BASALT__TASK_USAGE_REPLY__INIT;
+
+	closure(&reply, call);
+}
+
 /* Learn the dialer's nonce: anyone may decode a credential at munged. */
 static gboolean
 fake_authenticate(BsRpcPeer *peer, const guint8 *cred, gsize len,

@@ -273,9 +273,9 @@ START_TEST(test_values_pending)
 		"JOB_GROUP|EXCLUSIVE|INTERACTIVE\n"
 		"102|PSUSP|proj1|IPEND|60|-|60|"
 		"The job was suspended by the user while pending;|Nov 21 12:02|-|"
-		"-|0 second(s)|-|-|-|1|/bin/check|-|-|-\n"
+		"-|0 second(s)|-|-|-|1|/bin/check|-|-|N\n"
 		"103|DONE|default|-|1|-|-|-|-|-|-|1 second(s)|/home/alice|-|-|1|"
-		"-|-|-|-\n");
+		"-|-|-|N\n");
 }
 END_TEST
 

@@ -351,9 +351,32 @@ END_TEST
 
 START_TEST(test_interactive_rejected)
 {
-	parse_fails("bsub -I ls", "Interactive jobs are not supported. Job not submitted.");
-	parse_fails("bsub -Is bash", "Interactive jobs are not supported. Job not submitted.");
-	parse_fails("bsub -Ip bash", "Interactive jobs are not supported. Job not submitted.");
+	parse_fails("bsub -I -K ls", "bsub: -K cannot be used with -I, -Ip or -Is. "
+		    "Job not submitted.");
+	parse_fails("bsub -tty ls", "bsub: -tty can only be used with -I, -Ip or "
+		    "-Is. Job not submitted.");
+	parse_fails("bsub -Is -J \"a[1-2]\" bash", "bsub: An interactive job "
+		    "cannot be a job array. Job not submitted.");
+}
+END_TEST
+
+START_TEST(test_interactive_modes)
+{
+	const char *lines[] = { "bsub -I ls", "bsub -Ip vi", "bsub -Is bash" };
+
+	for (guint i = 0; i < G_N_ELEMENTS(lines); i++) {
+		g_autoptr(BsubArgs) a = parse(lines[i], NULL);
+
+		ck_assert_uint_eq(spec_of(a)->interactive, i + 1);
+		ck_assert(!spec_of(a)->interactive_tty);
+	}
+	g_autoptr(BsubArgs) t = parse("bsub -I -tty -o out ls", NULL);
+
+	ck_assert_uint_eq(spec_of(t)->interactive, 1);
+	ck_assert(spec_of(t)->interactive_tty);
+	g_autoptr(BsubArgs) b = parse("bsub ls", NULL);
+
+	ck_assert_uint_eq(spec_of(b)->interactive, 0);
 }
 END_TEST
 
@@ -542,6 +565,7 @@ main(void)
 	tcase_add_test(errs, test_illegal_option);
 	tcase_add_test(errs, test_output_conflicts);
 	tcase_add_test(errs, test_interactive_rejected);
+	tcase_add_test(errs, test_interactive_modes);
 	tcase_add_test(scr, test_needs_script);
 	tcase_add_test(scr, test_script_options);
 	tcase_add_test(scr, test_script_name_control);

@@ -268,6 +268,96 @@ START_TEST(test_job_starter_and_script)
 }
 END_TEST
 
+/* Pre- and post-exec in bs-jobwrap: the queue's pre (in /tmp) before the
+ * job's (in the job's cwd); the job's post before the queue's, with
+ * LSB_JOBEXIT_STAT; a failing post-exec is recorded, not the job's exit. */
+START_TEST(test_pre_post_exec_order)
+{
+	BsLaunchSpec spec;
+	g_autofree char *out = sbd_path("out"), *status = sbd_path("status");
+	g_autofree char *text = NULL, *line = NULL, *want = NULL;
+	TestJob *job;
+
+	sbd_spec_init(&spec, 1, "echo job; exit 3");
+	spec.stdout_path = out;
+	spec.status_path = status;
+	spec.pre_exec[0] = "echo qpre $(pwd)";
+	spec.pre_exec[1] = "echo jpre $(pwd) </dev/null";
+	spec.post_exec[1] = "echo jpost $LSB_JOBEXIT_STAT";
+	spec.post_exec[0] = "echo qpost $LSB_JOBEXIT_STAT; exit 5";
+	job = run_job(&spec);
+	text = sbd_slurp(out);
+	want = g_strdup_printf("qpre /tmp\njpre %s\njob\njpost 768\nqpost 768\n", sbd_dir);
+	ck_assert_str_eq(text, want);
+	ck_assert_int_eq(job->end.exit.code, 3);
+	line = sbd_slurp(status);
+	ck_assert_msg(strstr(line, " postexec=5") != NULL, "%s", line);
+	ck_assert_msg(strstr(line, "preexec=") == NULL, "%s", line);
+}
+END_TEST
+
+/* A failing pre-exec: the job's command never runs, the record says which
+ * level failed and with what, and the leader exits with it. */
+START_TEST(test_pre_exec_fails)
+{
+	BsLaunchSpec spec;
+	g_autofree char *out = sbd_path("out"), *status = sbd_path("status");
+	g_autofree char *text = NULL, *line = NULL;
+	TestJob *job;
+
+	sbd_spec_init(&spec, 1, "echo job");
+	spec.stdout_path = out;
+	spec.status_path = status;
+	spec.pre_exec[0] = "true";
+	spec.pre_exec[1] = "echo failing; exit 9";
+	spec.post_exec[0] = "echo post";
+	job = run_job(&spec);
+	text = sbd_slurp(out);
+	ck_assert_str_eq(text, "failing\n");
+	ck_assert_int_eq(job->end.exit.code, 9);
+	line = sbd_slurp(status);
+	ck_assert_msg(g_str_has_prefix(line, "exit=9 ") && strstr(line, " preexec=2") != NULL,
+	    "%s", line);
+}
+END_TEST
+
+/* JOB_PREPROC_TIMEOUT / JOB_POSTPROC_TIMEOUT: a pre-exec over its time
+ * fails with 98 and its processes (a background child too) are killed; a
+ * post-exec over its time is recorded as failed with 98, the job's own
+ * exit kept. */
+START_TEST(test_pre_post_exec_timeouts)
+{
+	BsLaunchSpec spec;
+	g_autofree char *status = sbd_path("status"), *pidf = sbd_path("bg.pid");
+	g_autofree char *line = NULL, *pid = NULL;
+	TestJob *job;
+
+	sbd_spec_init(&spec, 1, "echo job");
+	spec.status_path = status;
+	spec.pre_exec[1] = g_strdup_printf("sleep 60 & echo $! >'%s'; wait", pidf);
+	spec.pre_timeout_s = 1;
+	job = run_job(&spec);
+	g_free((char *)spec.pre_exec[1]);
+	line = sbd_slurp(status);
+	ck_assert_msg(g_str_has_prefix(line, "exit=98 ") && strstr(line, " preexec=2") != NULL,
+	    "%s", line);
+	ck_assert_int_eq(job->end.exit.code, 98);
+	pid = sbd_slurp(pidf);
+	ck_assert_int_ne(kill(atoi(pid), 0), 0);        /* the child went too */
+
+	g_clear_pointer(&line, g_free);
+	sbd_spec_init(&spec, 2, "exit 4");
+	spec.status_path = status;
+	spec.post_exec[0] = "sleep 60";
+	spec.post_timeout_s = 1;
+	job = run_job(&spec);
+	line = sbd_slurp(status);
+	ck_assert_msg(g_str_has_prefix(line, "exit=4 ") && strstr(line, " postexec=98") != NULL,
+	    "%s", line);
+	ck_assert_int_eq(job->end.exit.code, 4);
+}
+END_TEST
+
 START_TEST(test_missing_command_runs_and_fails)
 {
 	BsLaunchSpec spec;
@@ -491,6 +581,9 @@ main(void)
 	tcase_add_test(tc, test_command_line);
 	tcase_add_test(tc, test_true_exits_zero);
 	tcase_add_test(tc, test_exit_code_through_wrapper);
+	tcase_add_test(tc, test_pre_post_exec_order);
+	tcase_add_test(tc, test_pre_exec_fails);
+	tcase_add_test(tc, test_pre_post_exec_timeouts);
 	tcase_add_test(tc, test_killed_by_signal);
 	tcase_add_test(tc, test_output_expanded_and_merged);
 	tcase_add_test(tc, test_index_zero_when_not_array);

@@ -47,3 +47,15 @@ TESTS += %reldir%/check_effective
 	mbatchd/libbsstate.a lib/conf/libbsconf.a proto/libbsproto.a \
 	lib/resreq/libbsresreq.a lib/job/libbsjob.a lib/util/libbsutil.a \
 	$(TEST_LIBS)
+
+# effective-prepost.c and EvJobPreexec: which pre/post-exec commands a
+# start order carries, the retry bounds, and a pre-exec failure's effect.
+check_PROGRAMS += %reldir%/check_prepost
+TESTS += %reldir%/check_prepost
+%canon_reldir%_check_prepost_SOURCES = %reldir%/check_prepost.c %reldir%/conf_test.h
+%canon_reldir%_check_prepost_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_check_prepost_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_prepost_LDADD = mbatchd/libbseffective.a \
+	mbatchd/libbsstate.a lib/conf/libbsconf.a proto/libbsproto.a \
+	lib/resreq/libbsresreq.a lib/job/libbsjob.a lib/util/libbsutil.a \
+	$(TEST_LIBS)

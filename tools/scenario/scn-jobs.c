@@ -196,6 +196,8 @@ pend_line(Scenario *s, char **argv, int line, GError **error)
 	SchedJob *j = &job;
 	const char *queue = NULL, *user = "user1", *app = NULL, *project = NULL;
 	guint start = s->ints->len;
+	g_autoptr(GArray) avoid = g_array_new(FALSE, FALSE, sizeof(guint));
+	g_autoptr(GArray) refused = g_array_new(FALSE, FALSE, sizeof(guint));
 	SchedAlloc *reserved = NULL;
 	guint n_reserved = 0;
 	gint64 reserving = -1, banned = 0;
@@ -239,6 +241,21 @@ pend_line(Scenario *s, char **argv, int line, GError **error)
 				if (!sched_input_host(&s->in, w[k], &h))
 					FAIL(line, "pend: -m names no host %s", w[k]);
 				g_array_append_val(s->ints, h);
+			}
+		} else if ((v = scn_kv(argv[i], "avoid")) != NULL ||
+		    (v = scn_kv(argv[i], "refused")) != NULL) {
+			GArray *into = g_str_has_prefix(argv[i], "avoid=") ? avoid : refused;
+			g_auto(GStrv) w = g_strsplit_set(v, " ,", -1);
+
+			for (guint k = 0; w[k] != NULL; k++) {
+				guint h;
+
+				if (*w[k] == '\0')
+					continue;
+				if (!sched_input_host(&s->in, w[k], &h))
+					FAIL(line, "pend: %s names no host %s",
+					    into == avoid ? "avoid" : "refused", w[k]);
+				g_array_append_val(into, h);
 			}
 		} else if ((v = scn_kv(argv[i], "R")) != NULL) {
 			g_autoptr(GError) err = NULL;
@@ -300,6 +317,16 @@ pend_line(Scenario *s, char **argv, int line, GError **error)
 	if (s->ints->len > start) {
 		j->asked_hosts = GUINT_TO_POINTER(start + 1);
 		j->n_asked_hosts = s->ints->len - start;
+	}
+	if (avoid->len > 0) {
+		j->avoid_hosts = GUINT_TO_POINTER(s->ints->len + 1);
+		j->n_avoid_hosts = avoid->len;
+		g_array_append_vals(s->ints, avoid->data, avoid->len);
+	}
+	if (refused->len > 0) {
+		j->refused_hosts = GUINT_TO_POINTER(s->ints->len + 1);
+		j->n_refused_hosts = refused->len;
+		g_array_append_vals(s->ints, refused->data, refused->len);
 	}
 	if (app != NULL && bs_config_app(s->cfg, app) == NULL)
 		FAIL(line, "pend: no application profile %s", app);
@@ -414,6 +441,10 @@ scn_fix_pointers(Scenario *s)
 
 		if (j->asked_hosts != NULL)
 			j->asked_hosts = ints + GPOINTER_TO_UINT(j->asked_hosts) - 1;
+		if (j->avoid_hosts != NULL)
+			j->avoid_hosts = ints + GPOINTER_TO_UINT(j->avoid_hosts) - 1;
+		if (j->refused_hosts != NULL)
+			j->refused_hosts = ints + GPOINTER_TO_UINT(j->refused_hosts) - 1;
 		if (j->reserved != NULL)
 			j->reserved = al + GPOINTER_TO_UINT(j->reserved) - 1;
 	}

@@ -1,0 +1,66 @@
+#!/bin/sh
+# bsub -I without a terminal: the job's stdin, stdout and stderr are pipes
+# relayed to bsub's own (here files and pipes of the test, no pty).  Exit
+# status, -o to a file, and queue INTERACTIVE = NO | ONLY.
+. "$top_srcdir/tests/lib.sh"
+
+make_cluster vh1
+cat >>"$T/conf/lsbatch/basalt/configdir/lsb.queues" <<'Q'
+
+Begin Queue
+QUEUE_NAME   = batchonly
+PRIORITY     = 10
+INTERACTIVE  = NO
+End Queue
+
+Begin Queue
+QUEUE_NAME   = ionly
+PRIORITY     = 10
+INTERACTIVE  = ONLY
+End Queue
+Q
+start_mbd || exit 1
+start_sbd vh1 || exit 1
+
+printf 'one\ntwo\n' | bsub -I 'tr a-z A-Z; echo to-err >&2; exit 7' \
+	>"$T/out" 2>"$T/err"
+rc=$?
+check "bsub -I exits with the job's exit code" test "$rc" -eq 7
+check "the job read bsub's stdin and wrote bsub's stdout" \
+	sh -c "grep -qx ONE '$T/out' && grep -qx TWO '$T/out'"
+check "the job's stderr came out on bsub's stderr" grep -qx to-err "$T/err"
+check "bsub says it waits for dispatch" grep -qx '<<Waiting for dispatch ...>>' "$T/err"
+check "bsub says where the job started" grep -qx '<<Starting on vh1>>' "$T/err"
+check "the submission line is on stdout" grep -q '^Job <[0-9]*> is submitted' "$T/out"
+
+id=$(job_id_of <"$T/out")
+bid=$(bsub -o /dev/null true | job_id_of)
+check "bjobs -o interactive: Y for bsub -I" sh -c "bjobs -a -noheader -o interactive $id | grep -qw Y"
+check "bjobs -o interactive: N for a batch job" sh -c "bjobs -a -noheader -o interactive $bid | grep -qw N"
+check "bjobs -l says Interactive mode" sh -c "bjobs -l $id | tr -s ' \n' '  ' | grep -q 'CWD <[^>]*>, Interactive mode'"
+check "bhist -l records it" sh -c "bhist -l $id | tr -s ' \n' '  ' | grep -q 'Interactive mode'"
+
+bsub -I -o "$T/file.%J" 'echo into-the-file; echo on-screen >&2' >"$T/out2" 2>"$T/err2"
+check "bsub -I -o: a job that ends well exits 0" test $? -eq 0
+id=$(job_id_of <"$T/out2")
+check "bsub -I -o: stdout went to the file" grep -qx into-the-file "$T/file.$id"
+check "bsub -I -o: and not to bsub's stdout" sh -c "! grep -q into-the-file '$T/out2'"
+check "bsub -I -o: stderr still reached bsub" grep -qx on-screen "$T/err2"
+
+check "bsub -I -tty -o: output comes to bsub's stdout" \
+	sh -c "bsub -I -tty -o '$T/tty.%J' 'echo to-the-tty' 2>/dev/null | grep -qx to-the-tty"
+
+check "a job with no input gets end of file" \
+	sh -c "bsub -I 'wc -c' </dev/null 2>/dev/null | grep -qx 0"
+
+out=$(bsub -I -q batchonly 'true' 2>&1)
+rc=$?
+check "INTERACTIVE = NO refuses bsub -I (exit $rc)" test "$rc" -ne 0
+check "with LSF's message" sh -c "echo '$out' | grep -q 'batchonly: Queue does not accept interactive jobs. Job not submitted.'"
+check "INTERACTIVE = NO takes batch jobs" sh -c "bsub -q batchonly true | grep -q submitted"
+out=$(bsub -q ionly 'true' 2>&1)
+check "INTERACTIVE = ONLY refuses a batch job" sh -c "echo '$out' | grep -q 'ionly: Queue only accepts interactive jobs. Job not submitted.'"
+check "INTERACTIVE = ONLY takes bsub -I" sh -c "bsub -I -q ionly 'echo fine' 2>/dev/null | grep -qx fine"
+check "-K cannot be combined with -I" sh -c "! bsub -K -I true 2>/dev/null"
+check "-tty needs -I" sh -c "! bsub -tty true 2>/dev/null"
+done_testing
