@@ -17,6 +17,7 @@
 
 #include "bjobs-fields.h"
 #include "cmd-util.h"
+#include "usage-format.h"
 
 static gboolean
 get_none(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
@@ -271,10 +272,21 @@ get_exit_code(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 	return TRUE;
 }
 
+/* LSF's text for a limit's end ("TERM_MEMLIMIT: job killed after
+ * reaching LSF memory usage limit"), else the reason mbatchd or the host
+ * gave. */
 static gboolean
 get_exit_reason(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 {
 	(void)o;
+	if (j->term_reason != NULL && j->term_reason[0] != '\0') {
+		const char *text = usage_term_text(j->term_reason);
+
+		g_string_append(v, j->term_reason);
+		if (text != NULL)
+			g_string_append_printf(v, ": %s", text);
+		return TRUE;
+	}
 	return put_str(v, j->exit_reason);
 }
 
@@ -587,6 +599,21 @@ kb_max_mem(const Basalt__JobInfo *j, guint64 *kb)
 }
 
 static gboolean
+kb_avg_mem(const Basalt__JobInfo *j, guint64 *kb)
+{
+	*kb = j->usage != NULL ? j->usage->avg_rss_kb : 0;
+	return *kb > 0;
+}
+
+/* LSF's SWAP: the job's virtual memory at the last sample. */
+static gboolean
+kb_swap(const Basalt__JobInfo *j, guint64 *kb)
+{
+	*kb = j->usage != NULL ? j->usage->swap_kb : 0;
+	return *kb > 0 && is_started(j);
+}
+
+static gboolean
 kb_memlimit(const Basalt__JobInfo *j, guint64 *kb)
 {
 	return limit_of(j->effective ? j->effective->memlimit_kb : NULL,
@@ -631,6 +658,8 @@ kb_stacklimit(const Basalt__JobInfo *j, guint64 *kb)
 	}
 MEM_GETTER(mem)
 MEM_GETTER(max_mem)
+MEM_GETTER(avg_mem)
+MEM_GETTER(swap)
 MEM_GETTER(memlimit)
 MEM_GETTER(swaplimit)
 MEM_GETTER(filelimit)
@@ -754,7 +783,7 @@ static const BjobsFieldDef field_defs[] = {
 	  "RESIZE_NOTIFICATION_COMMAND", 27, get_none, 0, NULL },
 	{ "pids", "PIDS", 20, get_pids, 0, NULL },
 	{ "exit_code", "EXIT_CODE", 10, get_exit_code, 0, NULL },
-	/* wire: TERM_* reasons of limits (JobInfo.exit_reason) */
+	/* TERM_* of a limit (JobInfo.term_reason), else JobInfo.exit_reason */
 	{ "exit_reason", "EXIT_REASON", 50, get_exit_reason, 0, NULL },
 	/* wire: bsub -I/-Ip/-Is */
 	{ "interactive", "INTERACTIVE", 11, get_interactive, 0, NULL },
@@ -805,9 +834,9 @@ static const BjobsFieldDef field_defs[] = {
 	{ "slots", "SLOTS", 5, get_slots, 0, NULL },
 	{ "mem", "MEM", 15, MEM(mem) },
 	{ "max_mem", "MAX_MEM", 15, MEM(max_mem) },
-	{ "avg_mem", "AVG_MEM", 15, get_none, 0, NULL },
+	{ "avg_mem", "AVG_MEM", 15, MEM(avg_mem) },
 	{ "memlimit", "MEMLIMIT", 15, MEM(memlimit) },
-	{ "swap", "SWAP", 15, get_none, 0, NULL },
+	{ "swap", "SWAP", 15, MEM(swap) },
 	{ "swaplimit", "SWAPLIMIT", 15, MEM(swaplimit) },
 	{ "min_req_proc", "MIN_REQ_PROC", 12, get_min_req, 0, NULL },
 	{ "max_req_proc", "MAX_REQ_PROC", 12, get_max_req, 0, NULL },

@@ -15,6 +15,7 @@
 #include "bjobs-format.h"
 #include "cmd-util.h"
 #include "effective-format.h"
+#include "usage-format.h"
 
 #define EXEC_COLUMN 45    /* where EXEC_HOST starts in the default table */
 #define LONGFORM_WIDTH 80     /* -l lines */
@@ -383,12 +384,20 @@ long_usage(GString *out, const Basalt__JobInfo *j, gint64 now)
 	cmd_cell(out, "", LONGFORM_INDENT, CMD_FIT_WIDE, FALSE);
 	g_string_append(out, "MEM: ");
 	cmd_mem_kb(out, u->rss_kb);
-	g_string_append_printf(out, ";  NPROCS: %u\n", u->nprocs);
+	if (u->swap_kb > 0) {
+		g_string_append(out, ";  SWAP: ");
+		cmd_mem_kb(out, u->swap_kb);
+	}
+	g_string_append_printf(out, ";  NPROCS: %u", u->nprocs);
+	if (u->nthreads > 0)
+		g_string_append_printf(out, ";  NTHREAD: %u", u->nthreads);
+	g_string_append_c(out, '\n');
 	cmd_cell(out, "", LONGFORM_INDENT, CMD_FIT_WIDE, FALSE);
 	g_string_append_printf(out, "PGID: %d;  PIDs:", u->pgid);
 	for (size_t i = 0; i < u->n_pids; i++)
 		g_string_append_printf(out, " %d", u->pids[i]);
 	g_string_append_c(out, '\n');
+	usage_format_block(out, " ", u);
 }
 
 static void
@@ -408,11 +417,13 @@ long_finished(GString *out, const Basalt__JobInfo *j)
 	if (j->exit_reason != NULL && j->exit_reason[0] != '\0')
 		g_string_append_printf(l, " %s", j->exit_reason);
 	long_event(out, j->end_time, l->str);
-	if (j->usage != NULL && j->usage->max_rss_kb > 0) {
-		g_string_append(out, "\n MEMORY USAGE:\n MAX MEM: ");
-		cmd_mem_kb(out, j->usage->max_rss_kb);
-		g_string_append_c(out, '\n');
+	if (j->term_reason != NULL && j->term_reason[0] != '\0') {
+		g_string_truncate(l, 0);
+		usage_format_completed(l, j->state ==
+		    BASALT__JOB_STATE__JOB_STATE_DONE, j->term_reason);
+		long_event(out, j->end_time, l->str);
 	}
+	usage_format_block(out, " ", j->usage);
 }
 
 static void
@@ -429,6 +440,7 @@ long_limits(GString *out, const Basalt__JobSpec *s)
 		cmd_limit_kb(out, s->memlimit_kb);
 		g_string_append_c(out, '\n');
 	}
+	effective_format_job_limits(out, s);
 }
 
 static void

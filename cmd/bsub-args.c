@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bsub-args.h"
+#include "bsub-limits.h"
 #include "cmd-util.h"
 #include "util/error.h"
 #include "util/escape.h"
@@ -25,6 +26,7 @@ typedef enum {
 	O_PREEXEC, O_APP, O_EXCL, O_PRIO, O_TERM, O_NOTIFY_B, O_NOTIFY_N,
 	O_LOGIN, O_IA_PIPES, O_IA_PTY, O_IA_SHELL, O_TTY,
 	O_POSTEXEC,
+	O_HOSTLIMIT,    /* -v -F -D -S -C -p -T: bsub-limits.c */
 	O_OUTDIR,
 } OptId;
 
@@ -54,6 +56,10 @@ static const OptDef opt_defs[] = {
 	{ "-I", FALSE, O_IA_PIPES }, { "-Ip", FALSE, O_IA_PTY },
 	{ "-Is", FALSE, O_IA_SHELL }, { "-tty", FALSE, O_TTY },
 	{ "-Ep", TRUE, O_POSTEXEC },
+	{ "-v", TRUE, O_HOSTLIMIT }, { "-F", TRUE, O_HOSTLIMIT },
+	{ "-D", TRUE, O_HOSTLIMIT }, { "-S", TRUE, O_HOSTLIMIT },
+	{ "-C", TRUE, O_HOSTLIMIT }, { "-p", TRUE, O_HOSTLIMIT },
+	{ "-T", TRUE, O_HOSTLIMIT },
 	{ "-outdir", TRUE, O_OUTDIR },
 };
 
@@ -537,6 +543,8 @@ apply_one(BsubArgs *a, Basalt__JobSpec *s, const OptVal *ov,
 		return TRUE;
 	case O_RUNLIMIT: case O_CPULIMIT: case O_MEM: case O_SLOTS:
 		return apply_limit(a, s, id, v, error);
+	case O_HOSTLIMIT:
+		return bsub_limits_apply(s, ov->def->name, v, error);
 	case O_BEGIN: case O_TERM:
 		return apply_time(a, s, id, v, ctx, error);
 	case O_PRIO:

@@ -27,6 +27,8 @@
 	"[-env \"none | all [, var=val ...] | var[=val] ...\"] [-u mail_user] " \
 	"[-b [[month:]day:]hour:minute] [-t [[month:]day:]hour:minute] " \
 	"[-E \"pre_exec\"] [-app profile] [-sp priority] [-L login_shell] " \
+	"[-v swap_limit] [-F file_limit] [-D data_limit] [-S stack_limit] " \
+	"[-C core_limit] [-p process_limit] [-T thread_limit] " \
 	"[-I | -Ip | -Is [-tty]] " \
 	"[command [argument ...]]"
 

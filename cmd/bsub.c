@@ -25,6 +25,7 @@
 
 #include "bsub-args.h"
 #include "bsub-interactive.h"
+#include "bsub-limits.h"
 #include "cmd-main.h"
 #include "cmd-util.h"
 #include "jobctl-format.h"
@@ -275,6 +276,7 @@ main(int argc, char **argv)
 	if (a == NULL)
 		return cmd_main_fail(err);
 	spec = a->req->spec;
+	bsub_limits_umask(a->req->spec);
 	/* bsub -I*: listen before submitting, the address goes in the job. */
 	if (spec->interactive != 0 &&
 	    (ia = bsub_ia_listen(a->req->spec, &err)) == NULL)

@@ -40,6 +40,25 @@ effective_format_limits(GString *out, const Basalt__JobEffective *e)
 	if (e->processlimit != NULL)
 		g_string_append_printf(out, "\n PROCESSLIMIT\n %" G_GUINT64_FORMAT
 		    "\n", e->processlimit->value);
+	if (e->threadlimit != NULL)
+		g_string_append_printf(out, "\n THREADLIMIT\n %" G_GUINT64_FORMAT
+		    "\n", e->threadlimit->value);
+}
+
+void
+effective_format_job_limits(GString *out, const Basalt__JobSpec *s)
+{
+	size(out, "CORELIMIT", s->corelimit_kb);
+	size(out, "DATALIMIT", s->datalimit_kb);
+	size(out, "FILELIMIT", s->filelimit_kb);
+	size(out, "STACKLIMIT", s->stacklimit_kb);
+	size(out, "SWAPLIMIT", s->swaplimit_kb);
+	if (s->processlimit != NULL)
+		g_string_append_printf(out, "\n PROCESSLIMIT\n %" G_GUINT64_FORMAT
+		    "\n", s->processlimit->value);
+	if (s->threadlimit != NULL)
+		g_string_append_printf(out, "\n THREADLIMIT\n %" G_GUINT64_FORMAT
+		    "\n", s->threadlimit->value);
 }
 
 static void

@@ -13,6 +13,8 @@
 
 /* The limits that apply, in a fixed order; nothing when none does. */
 void effective_format_limits(GString *out, const Basalt__JobEffective *e);
+/* A pending job's own limits of bsub -C -D -F -S -v -p -T, in the same blocks. */
+void effective_format_job_limits(GString *out, const Basalt__JobSpec *s);
 /* NICE (when not 0), JOB_STARTER, PRE_EXEC, POST_EXEC, ENV_VARS and
  * MAX_JOB_PREEMPT (when bounded): the settings that are set. */
 void effective_format_settings(GString *out, const Basalt__JobEffective *e);

@@ -18,6 +18,7 @@
 
 #include "cmd-util.h"
 #include "hist-format.h"
+#include "usage-format.h"
 
 #define CELL_WIDTH 34
 
@@ -102,6 +103,7 @@ acct_job(GString *out, const HistJob *j)
 {
 	g_autoptr(GString) l = g_string_new("Job <");
 	g_autoptr(GString) mem = g_string_new(NULL);
+	g_autoptr(GString) swap = g_string_new(NULL);
 	Acct a = acct_of(j);
 	gboolean done = j->state == BASALT__JOB_STATE__JOB_STATE_DONE;
 
@@ -115,12 +117,18 @@ acct_job(GString *out, const HistJob *j)
 	for (guint k = 0; k < j->steps->len; k++)
 		hist_format_step(out, j, g_ptr_array_index(j->steps, k));
 	mem_short(mem, j->max_rss_kb);
+	if (j->acct.max_swap_kb > 0)
+		mem_short(swap, j->acct.max_swap_kb);
+	else
+		g_string_append_c(swap, '-');
 	g_string_append(out, "\nAccounting information about this job:\n");
 	g_string_append(out, "     CPU_T     WAIT     TURNAROUND   STATUS     "
 	    "HOG_FACTOR    MEM    SWAP\n");
 	g_string_append_printf(out, "%10.2f%9" G_GINT64_FORMAT "%15"
 	    G_GINT64_FORMAT "%9s%15.4f%7s%8s\n", a.cpu, a.wait, a.turnaround,
-	    done ? "done" : "exit", a.hog, mem->str, "-");
+	    done ? "done" : "exit", a.hog, mem->str, swap->str);
+	if (j->acct.max_nprocs > 0)
+		usage_format_block(out, "", &j->acct);
 	g_string_append(out, HIST_RULE);
 }
 

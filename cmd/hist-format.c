@@ -14,6 +14,7 @@
 #include "cmd-util.h"
 #include "effective-format.h"
 #include "hist-format.h"
+#include "usage-format.h"
 
 #define HIST_LONG_WIDTH 80           /* -l lines */
 #define HIST_LONG_INDENT 21          /* strlen("Mon Nov 21 10:02:00: ") */
@@ -273,6 +274,14 @@ hist_format_step(GString *out, const HistJob *j, const HistStep *s)
 	g_string_append(line, ": ");
 	step_body(line, j, s);
 	cmd_wrap(out, line->str, HIST_LONG_WIDTH, HIST_LONG_INDENT);
+	if (s->kind == HIST_STEP_STATUS && s->term_reason != NULL) {
+		g_string_truncate(line, 0);
+		cmd_time_long(line, s->time);
+		g_string_append(line, ": ");
+		usage_format_completed(line, s->state ==
+		    BASALT__JOB_STATE__JOB_STATE_DONE, s->term_reason);
+		cmd_wrap(out, line->str, HIST_LONG_WIDTH, HIST_LONG_INDENT);
+	}
 	if (s->kind == HIST_STEP_MODIFY && s->text != NULL && *s->text) {
 		g_auto(GStrv) lines = g_strsplit(s->text, "\n", -1);
 
@@ -335,6 +344,10 @@ hist_format_long(GString *out, GPtrArray *jobs, gint64 now)
 				effective_format_settings(out, s->effective);
 			}
 		}
+		/* Only a run sbatchd sampled has the block (older journals
+		 * carry the peak memory alone). */
+		if (j->acct.max_nprocs > 0)
+			usage_format_block(out, "", &j->acct);
 		long_times(out, j, now);
 		g_string_append_c(out, '\n');
 	}

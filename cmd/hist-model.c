@@ -68,6 +68,7 @@ step_free(gpointer p)
 	HistStep *s = p;
 
 	g_free(s->text);
+	g_free(s->term_reason);
 	if (s->effective != NULL)
 		basalt__job_effective__free_unpacked(s->effective, NULL);
 	g_free(s);
@@ -312,6 +313,11 @@ feed_status(HistJob *j, const Basalt__Event *ev)
 	if (e->usage != NULL) {
 		j->cpu_us = e->usage->utime_us + e->usage->stime_us;
 		j->max_rss_kb = MAX(j->max_rss_kb, e->usage->max_rss_kb);
+		j->acct.max_rss_kb = j->max_rss_kb;
+		j->acct.avg_rss_kb = e->usage->avg_rss_kb;
+		j->acct.max_nprocs = e->usage->max_nprocs;
+		j->acct.max_nthreads = e->usage->max_nthreads;
+		j->acct.max_swap_kb = e->usage->max_swap_kb;
 	}
 	s = add_step(j, ev, HIST_STEP_STATUS);
 	s->text = g_strdup(e->reason);
@@ -323,6 +329,8 @@ feed_status(HistJob *j, const Basalt__Event *ev)
 	s->exit_status = e->exit_status;
 	s->term_signal = e->term_signal;
 	s->cpu_us = j->cpu_us;
+	if (e->term_reason != NULL && *e->term_reason != '\0')
+		s->term_reason = g_strdup(e->term_reason);
 }
 
 static void
@@ -337,6 +345,7 @@ feed_requeue(HistJob *j, const Basalt__Event *ev)
 	j->exit_status = 0;
 	j->term_signal = 0;
 	j->cpu_us = 0;
+	basalt__resource_usage__init(&j->acct);
 	s = add_step(j, ev, HIST_STEP_REQUEUE);
 	s->text = g_strdup(e->reason);
 }

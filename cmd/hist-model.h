@@ -61,6 +61,7 @@ typedef struct {
 	 * SIGNAL: the user who asked;
 	 * MODIFY: the changes, one per line. */
 	char *text;
+	char *term_reason;          /* STATUS DONE/EXIT: TERM_*, or NULL */
 	/* DISPATCH: what the job started with (mbatchd's stamp); NULL in
 	 * journals written before dispatches carried one. */
 	Basalt__JobEffective *effective;
@@ -87,6 +88,9 @@ typedef struct {
 	int term_signal;
 	guint64 cpu_us;             /* utime + stime of the latest run */
 	guint64 max_rss_kb;
+	/* Accounting of the latest run (sbatchd's samples), in the form the
+	 * commands print it (usage-format.h). */
+	Basalt__ResourceUsage acct;
 	char **exec_hosts;          /* latest dispatch */
 	gboolean cleaned;           /* left mbatchd's memory */
 	GPtrArray *steps;           /* HistStep*, in event order */

@@ -7,6 +7,7 @@ noinst_LIBRARIES += %reldir%/libbscmd.a
 	%reldir%/jobctl-format.c %reldir%/jobctl-format.h \
 	%reldir%/select-args.c %reldir%/select-args.h \
 	%reldir%/bsub-args.c %reldir%/bsub-args.h \
+	%reldir%/bsub-limits.c %reldir%/bsub-limits.h \
 	%reldir%/bjobs-format.c %reldir%/bjobs-format.h \
 	%reldir%/bjobs-fields.c %reldir%/bjobs-fields.h %reldir%/bjobs-custom.c \
 	%reldir%/bjobs-summary.c \
@@ -15,6 +16,7 @@ noinst_LIBRARIES += %reldir%/libbscmd.a
 	%reldir%/blimits-format.c \
 	%reldir%/bparams-format.c \
 	%reldir%/effective-format.c %reldir%/effective-format.h \
+	%reldir%/usage-format.c %reldir%/usage-format.h \
 	%reldir%/pb.h
 
 # What a program links to use cmd/, in dependency order.

@@ -11,7 +11,8 @@
  * order before (the next level applies); a size limit of 0 is a limit.
  * CPU normalisation (`/host` after a time limit) is not applied; the
  * stamped value is the raw one.
- * THREADLIMIT is not parsed by lib/conf, so it has no field yet.
+ * The per-job limits of bsub -v -F -D -S -C -p -T come as JobLimit
+ * messages, so a job's -C 0 (no core file) differs from "not given".
  */
 #include "config.h"
 
@@ -98,16 +99,40 @@ limit(guint64 job, const BsLimit *app, const BsLimit *q, Kind k)
 	return v;
 }
 
-/* A plain count (PROCESSLIMIT): the profile's, else the queue's; no
- * default/maximum pair, so nothing to bound. */
+/* A plain count (PROCESSLIMIT, THREADLIMIT): the profile's, else the
+ * queue's; no default/maximum pair, so the configured value is also the
+ * bound of the job's own (bsub -p, -T): the smaller wins, as in LSF. */
 static Lim
-count(int app, int q)
+count(const Basalt__JobLimit *job, int app, int q)
 {
+	Lim cfg = { 0, FALSE };
+
 	if (app > 0)
-		return (Lim){ (guint64)app, TRUE };
-	if (q > 0)
-		return (Lim){ (guint64)q, TRUE };
-	return (Lim){ 0, FALSE };
+		cfg = (Lim){ (guint64)app, TRUE };
+	else if (q > 0)
+		cfg = (Lim){ (guint64)q, TRUE };
+	if (job == NULL)
+		return cfg;
+	return bound((Lim){ job->value, TRUE }, cfg);
+}
+
+/* A size limit the job may give as a JobLimit (bsub -v -F -D -S -C). */
+static Lim
+limit_msg(const Basalt__JobLimit *job, const BsLimit *app, const BsLimit *q)
+{
+	Lim v = { 0, FALSE };
+
+	if (job != NULL)
+		v = (Lim){ job->value, TRUE };
+	if (!v.set && app != NULL)
+		v = level(app, SIZE);
+	if (!v.set && q != NULL)
+		v = level(q, SIZE);
+	if (app != NULL)
+		v = bound(v, hard(app, SIZE));
+	if (q != NULL)
+		v = bound(v, hard(q, SIZE));
+	return v;
 }
 
 /* The same limit of the profile and of the queue, each NULL when absent,
@@ -129,7 +154,7 @@ effective_resolve(const BsConfig *cfg, const BsQueueConf *q,
 {
 	Basalt__JobEffective e = BASALT__JOB_EFFECTIVE__INIT;
 	static const Basalt__JobSpec none = BASALT__JOB_SPEC__INIT;
-	Basalt__JobLimit lims[9];    /* borrowed: job_effective_copy() owns the result */
+	Basalt__JobLimit lims[10];    /* borrowed: job_effective_copy() owns the result */
 	guint n = 0;
 	const char *cmd;
 	int max_preempt;
@@ -147,13 +172,17 @@ effective_resolve(const BsConfig *cfg, const BsQueueConf *q,
 	SET(runlimit_s, limit(spec->runlimit_s, LIM(runlimit), TIME));
 	SET(cpulimit_s, limit(spec->cpulimit_s, LIM(cpulimit), TIME));
 	SET(memlimit_kb, limit(spec->memlimit_kb, LIM(memlimit), SIZE));
-	SET(corelimit_kb, limit(0, LIM(corelimit), SIZE));
-	SET(datalimit_kb, limit(0, LIM(datalimit), SIZE));
-	SET(filelimit_kb, limit(0, LIM(filelimit), SIZE));
-	SET(stacklimit_kb, limit(0, LIM(stacklimit), SIZE));
-	SET(swaplimit_kb, limit(0, LIM(swaplimit), SIZE));
-	SET(processlimit, count(app != NULL ? app->processlimit : BS_CONF_UNLIMITED,
+	SET(corelimit_kb, limit_msg(spec->corelimit_kb, LIM(corelimit)));
+	SET(datalimit_kb, limit_msg(spec->datalimit_kb, LIM(datalimit)));
+	SET(filelimit_kb, limit_msg(spec->filelimit_kb, LIM(filelimit)));
+	SET(stacklimit_kb, limit_msg(spec->stacklimit_kb, LIM(stacklimit)));
+	SET(swaplimit_kb, limit_msg(spec->swaplimit_kb, LIM(swaplimit)));
+	SET(processlimit, count(spec->processlimit,
+	    app != NULL ? app->processlimit : BS_CONF_UNLIMITED,
 	    q != NULL ? q->processlimit : BS_CONF_UNLIMITED));
+	SET(threadlimit, count(spec->threadlimit,
+	    app != NULL ? app->threadlimit : BS_CONF_UNLIMITED,
+	    q != NULL ? q->threadlimit : BS_CONF_UNLIMITED));
 #undef SET
 	if (app != NULL && app->nice.set)
 		e.nice = app->nice.value;
@@ -212,6 +241,9 @@ over(guint64 asked, const BsLimit *app, const BsLimit *q, Kind k)
 	return EFFECTIVE_OK;
 }
 
+/* A JobLimit as over() takes it: 0 = not asked (a 0 exceeds nothing). */
+#define MSG(l) ((l) != NULL ? (l)->value : 0)
+
 EffectiveCheck
 effective_check_spec(const BsQueueConf *q, const BsAppConf *app,
     const Basalt__JobSpec *spec)
@@ -219,7 +251,12 @@ effective_check_spec(const BsQueueConf *q, const BsAppConf *app,
 	EffectiveCheck c;
 
 	if ((c = over(spec->runlimit_s, LIM(runlimit), TIME)) != EFFECTIVE_OK ||
-	    (c = over(spec->cpulimit_s, LIM(cpulimit), TIME)) != EFFECTIVE_OK)
+	    (c = over(spec->cpulimit_s, LIM(cpulimit), TIME)) != EFFECTIVE_OK ||
+	    (c = over(MSG(spec->swaplimit_kb), LIM(swaplimit), SIZE)) != EFFECTIVE_OK ||
+	    (c = over(MSG(spec->filelimit_kb), LIM(filelimit), SIZE)) != EFFECTIVE_OK ||
+	    (c = over(MSG(spec->datalimit_kb), LIM(datalimit), SIZE)) != EFFECTIVE_OK ||
+	    (c = over(MSG(spec->stacklimit_kb), LIM(stacklimit), SIZE)) != EFFECTIVE_OK ||
+	    (c = over(MSG(spec->corelimit_kb), LIM(corelimit), SIZE)) != EFFECTIVE_OK)
 		return c;
 	return over(spec->memlimit_kb, LIM(memlimit), SIZE);
 }
@@ -245,6 +282,8 @@ effective_fill_start(const Basalt__JobEffective *e,
     Basalt__StartJobRequest *req, GPtrArray *env)
 {
 	req->runlimit_s = e->runlimit_s != NULL ? e->runlimit_s->value : 0;
+	/* sbatchd applies every limit of the stamp (sbatchd/job-limits.c). */
+	req->effective = (Basalt__JobEffective *)e;
 	req->nice = e->nice;
 	req->pre_exec = e->pre_exec;
 	req->post_exec = e->post_exec;

@@ -20,6 +20,7 @@ commit_job_status(Manager *m, const Job *j, JobState state,
 		s.exit_status = out->exit_status;
 		s.term_signal = out->term_signal;
 		s.usage = (Basalt__ResourceUsage *)out->usage;
+		s.term_reason = (char *)out->term_reason;
 	}
 	s.reason = (char *)reason;
 	ev.body_case = BASALT__EVENT__BODY_JOB_STATUS;

@@ -73,6 +73,21 @@ current_run(const Job *j, guint32 instance)
 	return instance == 0 || instance == j->instance;
 }
 
+/* A host's TERM_* name goes into the journal and every listing: only a
+ * short upper-case word is taken (a bad host cannot forge text there). */
+static const char *
+term_reason_of(const Basalt__HostJob *hj)
+{
+	const char *t = hj->term_reason;
+
+	if (t == NULL || strlen(t) < 6 || strlen(t) > 40 || !g_str_has_prefix(t, "TERM_"))
+		return NULL;
+	for (const char *p = t; *p != '\0'; p++)
+		if (!g_ascii_isupper(*p) && *p != '_')
+			return NULL;
+	return t;
+}
+
 /*
  * Apply what the host says of one job.  Used for reports and for the job
  * list of a registration, so both reconcile the same way.
@@ -101,7 +116,8 @@ apply_host_job(Manager *m, const char *host, const Basalt__HostJob *hj,
 		{
 			Basalt__ResourceUsage with_tasks;
 			JobOutcome out = { hj->exit_status, hj->term_signal,
-			    tasks_fold_usage(j, hj->usage, &with_tasks) };
+			    tasks_fold_usage(j, hj->usage, &with_tasks),
+			    term_reason_of(hj) };
 
 			commit_job_status(m, j, hj->state, &out, reason);
 		}

@@ -57,7 +57,7 @@ prepost_preexec_failed(Manager *m, Job *j, const char *host,
 	PreexecOutcome out = PREEXEC_RETRY;
 
 	if (orders_run_terminating(m, j)) {
-		JobOutcome o = { hj->exit_status, hj->term_signal, hj->usage };
+		JobOutcome o = { hj->exit_status, hj->term_signal, hj->usage, NULL };
 
 		commit_job_status(m, j, JS_EXIT, &o, why);
 		return;

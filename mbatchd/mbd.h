@@ -133,6 +133,7 @@ typedef struct {
 	int exit_status;
 	int term_signal;
 	const Basalt__ResourceUsage *usage;
+	const char *term_reason;  /* TERM_* from the host, NULL: none */
 } JobOutcome;
 
 /* Job events in one line each (mbd-events.c). */

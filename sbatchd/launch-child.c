@@ -8,7 +8,8 @@
  *     inherits sbatchd's blocked SIGCHLD and ignored SIGPIPE, and exec keeps
  *     both (GLib's spawn does not reset them either).
  *  3. Limits, nice and umask while still root, so hard limits may be raised
- *     and the nice value lowered as the queue says.
+ *     and the nice value lowered as the queue says; then the job's cgroup
+ *     (memory limits), whose cgroup.procs only root may write.
  *  4. setgroups/setgid/setuid: the groups list was computed by the parent
  *     with getgrouplist() because initgroups() reads /etc/group and
  *     allocates, which is not safe here.
@@ -73,6 +74,29 @@ child_limits(const BsChildPlan *plan)
 		child_fail(plan, BS_STEP_NICE, errno, 0);
 	if (plan->set_umask)
 		umask(plan->umask);
+}
+
+/* Into the job's cgroup while still root: write our pid, formatted by
+ * hand (no stdio here).  Best effort, see launch.h. */
+static void
+child_cgroup(const BsChildPlan *plan)
+{
+	char buf[24];
+	size_t i = sizeof buf;
+	unsigned long pid = (unsigned long)getpid();
+	int fd;
+
+	if (plan->cgroup_procs == NULL)
+		return;
+	do {
+		buf[--i] = (char)('0' + pid % 10);
+		pid /= 10;
+	} while (pid > 0 && i > 0);
+	fd = open(plan->cgroup_procs, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return;
+	(void)!write(fd, buf + i, sizeof buf - i);
+	close(fd);
 }
 
 static void
@@ -159,6 +183,7 @@ bs_child_run(const BsChildPlan *plan)
 		child_fail(plan, BS_STEP_SETSID, errno, 0);
 	child_reset_signals();
 	child_limits(plan);
+	child_cgroup(plan);
 	child_identity(plan);
 	child_mkdirs(plan);
 	if (plan->cwd != NULL && chdir(plan->cwd) < 0)

@@ -29,6 +29,7 @@ typedef struct {
 
 	const BsLaunchLimit *limits;
 	guint n_limits;
+	const char *cgroup_procs;  /* NULL: none */
 	int nice;
 	gboolean set_umask;
 	mode_t umask;

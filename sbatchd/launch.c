@@ -284,6 +284,7 @@ launch_prepare(const BsLaunchSpec *spec, LaunchPrep *p, GError **error)
 	p->plan.groups = p->groups;
 	p->plan.limits = spec->limits;
 	p->plan.n_limits = spec->limits ? spec->n_limits : 0;
+	p->plan.cgroup_procs = spec->cgroup_procs;
 	p->plan.nice = spec->nice;
 	p->plan.set_umask = spec->set_umask;
 	p->plan.umask = spec->umask;

@@ -81,6 +81,11 @@ typedef struct {
 	int nice;                 /* 0: unchanged, else setpriority() value */
 	const BsLaunchLimit *limits;
 	guint n_limits;
+	/* A cgroup's cgroup.procs the child moves itself into before it
+	 * switches user (sbatchd/job-cgroup.c); NULL: stay in sbatchd's.  A
+	 * failure to join is not a launch failure: sbatchd's own sampling
+	 * still enforces the job's memory limits. */
+	const char *cgroup_procs;
 
 	/* Standard streams (bsub -i, -o/-oo, -e/-eo).  Paths may contain %J
 	 * (job id) and %I (array index, 0 when none) and are relative to cwd.

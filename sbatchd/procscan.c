@@ -32,17 +32,24 @@ static gboolean
 parse_stat(const char *text, BsProcStat *out)
 {
 	const char *p = strrchr(text, ')');
-	unsigned long long ut, st, cut, cst;
+	unsigned long long ut, st, cut, cst, vsize = 0;
+	long nthreads = 1;
 	int ppid, pgrp, sid;
 	char state;
 
 	if (p == NULL)
 		return FALSE;
 	/* state ppid pgrp session tty tpgid flags minflt cminflt majflt
-	 * cmajflt utime stime cutime cstime */
-	if (sscanf(p + 1, " %c %d %d %d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu",
-	           &state, &ppid, &pgrp, &sid, &ut, &st, &cut, &cst) != 8)
+	 * cmajflt utime stime cutime cstime priority nice num_threads
+	 * itrealvalue starttime vsize (the last two for accounting: a
+	 * kernel without them still gives the first eight) */
+	if (sscanf(p + 1, " %c %d %d %d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu"
+	           " %*d %*d %ld %*d %*u %llu",
+	           &state, &ppid, &pgrp, &sid, &ut, &st, &cut, &cst, &nthreads,
+	           &vsize) < 8)
 		return FALSE;
+	out->nthreads = nthreads > 0 ? (guint)nthreads : 1;
+	out->vsize_kb = vsize / 1024;
 	out->state = state;
 	out->ppid = ppid;
 	out->pgrp = pgrp;

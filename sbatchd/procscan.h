@@ -23,6 +23,8 @@ typedef struct {
 	guint64 stime_us;
 	guint64 cutime_us;        /* its children it has waited for */
 	guint64 cstime_us;
+	guint nthreads;           /* threads of this process (num_threads) */
+	guint64 vsize_kb;         /* virtual memory: what LSF counts as SWAP */
 } BsProcStat;
 
 /* Parse /proc/<pid>/stat; FALSE when the process is gone. */

@@ -46,9 +46,11 @@ typedef struct {
 	gint64 peak_rss_kb;
 	gint64 rss_kb;
 	guint nproc;
+	guint nthreads;
+	gint64 vsize_kb;
 	/* The sample being taken. */
-	gint64 s_utime, s_stime, s_rss, s_hwm;
-	guint s_n;
+	gint64 s_utime, s_stime, s_rss, s_hwm, s_vsize;
+	guint s_n, s_threads;
 } Job;
 
 struct BsReaper {
@@ -322,6 +324,8 @@ sample_member(const BsProcStat *st, gpointer data)
 	if (job->wrapped && st->pid == job->pgid)
 		return;
 	job->s_n++;
+	job->s_threads += st->nthreads;
+	job->s_vsize += (gint64)st->vsize_kb;
 	if (bs_proc_read_mem(st->pid, &rss, &hwm)) {
 		job->s_rss += rss;
 		job->s_hwm = MAX(job->s_hwm, hwm);
@@ -341,7 +345,8 @@ bs_reaper_sample(BsReaper *r)
 		Job *job = value;
 
 		job->s_utime = job->s_stime = job->s_rss = job->s_hwm = 0;
-		job->s_n = 0;
+		job->s_vsize = 0;
+		job->s_n = job->s_threads = 0;
 	}
 	bs_proc_foreach(sample_member, r);
 	g_hash_table_iter_init(&it, r->jobs);
@@ -352,6 +357,8 @@ bs_reaper_sample(BsReaper *r)
 		job->live_stime_us = job->s_stime;
 		job->rss_kb = job->s_rss;
 		job->nproc = job->s_n;
+		job->nthreads = job->s_threads;
+		job->vsize_kb = job->s_vsize;
 		job->peak_rss_kb = MAX(job->peak_rss_kb, MAX(job->s_rss, job->s_hwm));
 	}
 }
@@ -368,6 +375,8 @@ bs_reaper_usage(BsReaper *r, pid_t pgid, BsJobUsage *out)
 	out->peak_rss_kb = job->peak_rss_kb;
 	out->rss_kb = job->rss_kb;
 	out->nproc = job->nproc;
+	out->nthreads = job->nthreads;
+	out->vsize_kb = job->vsize_kb;
 	return TRUE;
 }
 

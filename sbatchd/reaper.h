@@ -46,6 +46,8 @@ typedef struct {
 	gint64 peak_rss_kb;       /* highest memory seen, KiB */
 	gint64 rss_kb;            /* group memory at the last sample */
 	guint nproc;              /* job processes at the last sample */
+	guint nthreads;           /* their threads at the last sample */
+	gint64 vsize_kb;          /* their virtual memory at the last sample */
 } BsJobUsage;
 
 typedef enum {

@@ -39,6 +39,9 @@ printable_word(const char *s, gsize max)
 	return TRUE;
 }
 
+/* A bad address or nonce is the job's own fault (it would fail on any
+ * host), so it ends the job with 127 rather than sending it back to PEND
+ * (start-refusal.c). */
 static gboolean
 check_spec(const Basalt__JobSpec *s, GError **error)
 {
@@ -46,14 +49,14 @@ check_spec(const Basalt__JobSpec *s, GError **error)
 	    !printable_word(s->interactive_address, 400) ||
 	    (strncmp(s->interactive_address, "tcp:", 4) != 0 &&
 	    strncmp(s->interactive_address, "unix:", 5) != 0)) {
-		g_set_error(error, BS_ERROR, BS_ERROR_REFUSED,
+		g_set_error(error, SBD_JOB_ERROR, 127,
 		    "the interactive job has no valid bsub address");
 		return FALSE;
 	}
 	if (!printable_word(s->interactive_nonce, 64) ||
 	    strspn(s->interactive_nonce, "0123456789abcdef") !=
 	    strlen(s->interactive_nonce)) {
-		g_set_error(error, BS_ERROR, BS_ERROR_REFUSED,
+		g_set_error(error, SBD_JOB_ERROR, 127,
 		    "the interactive job has no valid nonce");
 		return FALSE;
 	}

@@ -26,7 +26,6 @@
 #include "procscan.h"
 #include "sbd.h"
 
-#define SAMPLE_INTERVAL_S 10
 #define DEFAULT_TERMINATE_S 10
 
 static void job_finish(SbdJob *job, const BsJobEnd *end);
@@ -121,7 +120,9 @@ sbd_job_to_host_job(SbdJob *job, Basalt__HostJob *hj, Basalt__ResourceUsage *u)
 	u->rss_kb = job->finished ? 0 : (guint64)MAX(job->usage.rss_kb, 0);
 	u->nprocs = job->finished ? 0 : job->usage.nproc;
 	u->pgid = job->pgid;
+	sbd_usage_fill(job, u);
 	hj->usage = u;
+	hj->term_reason = job->term_reason;
 }
 
 void
@@ -237,6 +238,7 @@ job_finish(SbdJob *job, const BsJobEnd *end)
 	job->finished = TRUE;
 	job->usage = end->usage;
 	set_exit(job, &end->exit);
+	sbd_usage_finished(job, end);
 	sbd_log(BS_LOG_NOTICE, job, "finished: %s", how);
 	sbd_prepost_finish(job);
 	/* The report ends the -o file before bjobs can say the job ended:
@@ -303,7 +305,7 @@ runlimit_reached(gpointer data)
 	SbdJob *job = data;
 
 	job->runlimit_src = 0;
-	sbd_job_terminate(job, "RUNLIMIT was reached;");
+	sbd_job_kill_for(job, "TERM_RUNLIMIT");
 	return G_SOURCE_REMOVE;
 }
 
@@ -464,7 +466,7 @@ sbd_jobs_recover(Sbd *sbd)
 static gboolean
 sample(gpointer data)
 {
-	bs_reaper_sample(((Sbd *)data)->reaper);
+	sbd_usage_sample(data);
 	return G_SOURCE_CONTINUE;
 }
 
@@ -473,7 +475,7 @@ sbd_jobs_init(Sbd *sbd)
 {
 	sbd->jobs = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
 	    (GDestroyNotify)sbd_job_free);
-	sbd->sample_src = g_timeout_add_seconds(SAMPLE_INTERVAL_S, sample, sbd);
+	sbd->sample_src = g_timeout_add_seconds(sbd_usage_interval_s(sbd), sample, sbd);
 }
 
 void

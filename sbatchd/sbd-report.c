@@ -476,10 +476,14 @@ usage_from_job(const SbdJob *job, const SbdReportFacts *f, SbdReportUsage *u)
 {
 	u->cpu_s = (double)(MAX(job->usage.utime_us, 0) + MAX(job->usage.stime_us, 0)) / 1e6;
 	u->max_mem_kb = job->usage.peak_rss_kb > 0 ? job->usage.peak_rss_kb : -1;
-	u->avg_mem_kb = -1;
-	u->max_swap_kb = -1;
-	u->max_procs = job->usage.nproc > 0 ? (gint64)job->usage.nproc : -1;
-	u->max_threads = -1;
+	/* The samples' accounting (job-usage.c); a job too short to be
+	 * sampled shows "-" for what only samples know. */
+	u->avg_mem_kb = job->mem_samples > 0 ?
+	    job->mem_sum_kb / (gint64)job->mem_samples : -1;
+	u->max_swap_kb = job->max_swap_kb > 0 ? job->max_swap_kb : -1;
+	u->max_procs = job->max_nprocs > 0 ? (gint64)job->max_nprocs :
+	    job->usage.nproc > 0 ? (gint64)job->usage.nproc : -1;
+	u->max_threads = job->max_nthreads > 0 ? (gint64)job->max_nthreads : -1;
 	u->run_time_s = MAX(f->end_time - f->start_time, 0);
 	u->turnaround_s = f->submit_time > 0 ? MAX(f->end_time - f->submit_time, 0) : -1;
 }

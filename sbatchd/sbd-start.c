@@ -196,6 +196,8 @@ typedef struct {
 	char *hostfile;
 	char *tmpdir;
 	int ia_fd;                /* interactive setup pipe, 0: none */
+	BsLaunchLimit limits[SBD_MAX_RLIMITS];
+	char *cgroup_procs;
 } StartPlan;
 
 static void
@@ -208,6 +210,7 @@ plan_clear(StartPlan *p)
 	g_free(p->cwd);
 	if (p->ia_fd > 0)
 		close(p->ia_fd);
+	g_free(p->cgroup_procs);
 	g_free(p->group);
 	g_free(p->out_path);
 	g_free(p->err_path);
@@ -244,6 +247,29 @@ group_name(const Basalt__JobSpec *s, gid_t gid)
 	if (getgrgid_r(gid, &gr, buf, sizeof buf, &found) == 0 && found != NULL)
 		return g_strdup(found->gr_name);
 	return g_strdup_printf("%u", (unsigned)gid);
+}
+
+/*
+ * The job's limits (job-limits.h): setrlimit()s for every process, its
+ * cgroup when the host has cgroup v2, and the submitter's umask.  The
+ * whole-job limits are in job->limits already (job_new).
+ */
+static void
+plan_limits(SbdJob *job, const Basalt__StartJobRequest *req, StartPlan *p)
+{
+	BsLaunchSpec *l = &p->spec;
+
+	l->n_limits = sbd_limits_rlimits(req->effective, p->limits);
+	sbd_limits_cpu_policy(sbd_conf_value(job->sbd, "LSB_JOB_CPULIMIT"),
+	    &job->limits, p->limits, &l->n_limits);
+	sbd_limits_clamp(p->limits, l->n_limits, geteuid() == 0);
+	l->limits = p->limits;
+	p->cgroup_procs = sbd_cgroup_create(job, req->effective);
+	l->cgroup_procs = p->cgroup_procs;
+	if (req->spec->umask_set) {
+		l->set_umask = TRUE;
+		l->umask = (mode_t)(req->spec->umask & 0777);
+	}
 }
 
 static gboolean
@@ -430,6 +456,7 @@ plan_build(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
 		return FALSE;
 	}
 	l->interactive_fd = p->ia_fd;
+	plan_limits(job, req, p);
 	return plan_command(sbd, job, req, p, error) &&
 	    plan_jobenv(sbd, job, req, p, error) &&
 	    plan_info(sbd, job, req, p, error);
@@ -507,6 +534,7 @@ job_new(Sbd *sbd, const Basalt__StartJobRequest *req)
 	job->runlimit_s = req->runlimit_s ? req->runlimit_s :
 	    req->spec ? req->spec->runlimit_s : 0;
 	job->term_interval_s = req->job_terminate_interval_s;
+	sbd_limits_from_effective(req->effective, &job->limits);
 	return job;
 }
 
@@ -537,6 +565,7 @@ sbd_job_start(Sbd *sbd, const Basalt__StartJobRequest *req, SbdJob **out,
 		plan_undo(&p);
 		sbd_job_info_remove(sbd, job->key);
 		(void)g_unlink(job->status_path);
+		sbd_cgroup_remove(job);
 		plan_clear(&p);
 		sbd_job_free(job);
 		return FALSE;

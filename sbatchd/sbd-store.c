@@ -39,6 +39,8 @@ sbd_job_free(SbdJob *job)
 	g_free(job->err_path);
 	g_free(job->status_path);
 	g_free(job->kill_reason);
+	g_free(job->term_reason);
+	g_free(job->cgroup);
 	g_free(job);
 }
 
@@ -153,6 +155,7 @@ sbd_store_save(const SbdJob *job, GError **error)
 	set_str(kf, "stderr", job->err_path);
 	set_str(kf, "kill_reason", job->kill_reason);
 	g_key_file_set_boolean(kf, GROUP, "forget", job->forget);
+	sbd_usage_save(job, kf);
 	if (job->finished)
 		save_end(kf, job);
 	text = g_key_file_to_data(kf, &len, NULL);
@@ -243,6 +246,7 @@ load_one(Sbd *sbd, const char *path, GError **error)
 	status = g_strconcat(job->key, ".status", NULL);
 	job->status_path = g_build_filename(sbd->jobs_dir, status, NULL);
 	job->state = BASALT__JOB_STATE__JOB_STATE_RUN;
+	sbd_usage_load(job, kf);
 	load_end(kf, job);
 	return job;
 }

@@ -391,6 +391,7 @@ start(Sbd *sbd, const Options *o, GError **error)
 	sbd->wrapper = find_wrapper();
 	sbd->boot_time = g_get_real_time() / G_USEC_PER_SEC;
 	sbd->loop = g_main_loop_new(NULL, FALSE);
+	sbd_cgroup_init(sbd);
 	sbd_jobs_init(sbd);
 	sbd_exec_init(sbd);
 	sbd_jobs_recover(sbd);
@@ -424,6 +425,7 @@ shutdown_sbd(Sbd *sbd)
 	g_free(sbd->jobs_dir);
 	g_free(sbd->output_dir);
 	g_free(sbd->wrapper);
+	g_free(sbd->cgroup_parent);
 	g_clear_pointer(&log_host, g_free);
 	if (lock_fd >= 0)
 		close(lock_fd);

@@ -33,6 +33,7 @@
 #include "util/log.h"
 
 #include "jobctl.h"
+#include "job-limits.h"
 #include "launch.h"
 #include "reaper.h"
 
@@ -72,6 +73,14 @@ typedef struct {
 	guint preexec_failed;     /* 0, or the level of the pre-exec that failed */
 	int postexec_status;      /* non-zero: a post-exec failed with it */
 	char **env;
+	/* Limits and accounting (job-limits.h, job-usage.c, job-cgroup.c). */
+	SbdJobLimits limits;      /* enforced over the whole job */
+	char *term_reason;        /* TERM_* once a limit ended it, or NULL */
+	char *cgroup;             /* its cgroup v2 directory, or NULL */
+	gint64 mem_sum_kb;        /* sampled memory, summed: AVG MEM */
+	guint64 mem_samples;
+	guint max_nprocs, max_nthreads, nthreads;
+	gint64 swap_kb, max_swap_kb;
 } SbdJob;
 
 struct Sbd {
@@ -101,6 +110,7 @@ struct Sbd {
 	guint terminate_interval_s;
 	guint sample_src;
 	SbdSpool *spool;
+	char *cgroup_parent;      /* per-job cgroups go here; NULL: none */
 };
 
 /* Logging with the host (and job) in every line. */
@@ -206,6 +216,29 @@ guint sbd_tasks_job_action(Sbd *sbd, guint64 id, guint32 index,
     Basalt__ExecAction action, int signo, guint term_interval_s);
 /* The link to mbatchd (sbd-link.c), for the task port's questions. */
 BsRpcConn *sbd_link_conn(Sbd *sbd);
+/* job-usage.c: accounting and whole-job limits from the samples. */
+/* The sampling period: LSF_PIM_SLEEPTIME in lsf.conf, else 10 s. */
+guint sbd_usage_interval_s(const Sbd *sbd);
+/* Sample every job, keep its accounting, end those over a limit. */
+void sbd_usage_sample(Sbd *sbd);
+/* End the job for a limit: term is LSF's name (TERM_MEMLIMIT ...). */
+void sbd_job_kill_for(SbdJob *job, const char *term);
+/* The run's end: what the wait status or its cgroup says of a limit. */
+void sbd_usage_finished(SbdJob *job, const BsJobEnd *end);
+/* The accounting fields of a report. */
+void sbd_usage_fill(const SbdJob *job, Basalt__ResourceUsage *u);
+/* Limits, accounting and the end's name in the job's state file. */
+void sbd_usage_save(const SbdJob *job, GKeyFile *kf);
+void sbd_usage_load(SbdJob *job, GKeyFile *kf);
+
+/* job-cgroup.c: cgroup v2 memory limits, when the host has them. */
+void sbd_cgroup_init(Sbd *sbd);
+/* Create the job's cgroup with its limits; the path of its cgroup.procs
+ * for the launch (caller frees), or NULL when there is none. */
+char *sbd_cgroup_create(SbdJob *job, const Basalt__JobEffective *e);
+/* Did the kernel kill a process of the job for its memory.max? */
+gboolean sbd_cgroup_oom_killed(const SbdJob *job);
+void sbd_cgroup_remove(SbdJob *job);
 
 /* sbd-store.c */
 gboolean sbd_store_save(const SbdJob *job, GError **error);

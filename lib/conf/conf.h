@@ -285,6 +285,7 @@ typedef struct {
 	BsLimit runlimit, cpulimit;     /* minutes */
 	BsLimit memlimit, corelimit, datalimit, filelimit, stacklimit, swaplimit; /* KB */
 	int processlimit;
+	int threadlimit;                /* THREADLIMIT, BS_CONF_UNLIMITED = none */
 	BsProcLimit proclimit;          /* PROCLIMIT or TASKLIMIT */
 	BsPreemption preemption;
 	char *slot_pool;                /* <= 60 chars */
@@ -339,6 +340,7 @@ typedef struct {
 	BsLimit runlimit, cpulimit;     /* minutes */
 	BsLimit memlimit, corelimit, datalimit, filelimit, stacklimit, swaplimit; /* KB */
 	int processlimit;
+	int threadlimit;                /* THREADLIMIT, BS_CONF_UNLIMITED = not set */
 	BsProcLimit proclimit;          /* TASKLIMIT or PROCLIMIT */
 	char *res_req, *job_starter, *pre_exec, *post_exec;
 	BsRequeueExit requeue_exit_values; /* codes and exclude NULL = not set */

@@ -232,6 +232,7 @@ static const BsConfKey app_table[] = {
 	{ "STACKLIMIT", BS_CT_SIZE_LIMIT, .offset = A(stacklimit) },
 	{ "SWAPLIMIT", BS_CT_SIZE_LIMIT, .offset = A(swaplimit) },
 	{ "PROCESSLIMIT", BS_CT_INT, .offset = A(processlimit), 1, IMAX, .def = "-1" },
+	{ "THREADLIMIT", BS_CT_INT, .offset = A(threadlimit), 1, IMAX, .def = "-1" },
 	CUSTOM("TASKLIMIT", proclimit, bs_conf_parse_proclimit, NULL),
 	ALIAS("PROCLIMIT", proclimit, bs_conf_parse_proclimit),
 	{ "RES_REQ", BS_CT_STRING, .offset = A(res_req), 0, 4095 },

@@ -47,6 +47,7 @@ static const BsConfKey queue_table[] = {
 	{ "STACKLIMIT", BS_CT_SIZE_LIMIT, .offset = Q(stacklimit) },
 	{ "SWAPLIMIT", BS_CT_SIZE_LIMIT, .offset = Q(swaplimit) },
 	{ "PROCESSLIMIT", BS_CT_INT, .offset = Q(processlimit), 1, IMAX, .def = "-1" },
+	{ "THREADLIMIT", BS_CT_INT, .offset = Q(threadlimit), 1, IMAX, .def = "-1" },
 	CUSTOM("PROCLIMIT", proclimit, bs_conf_parse_proclimit, NULL),
 	ALIAS("TASKLIMIT", proclimit, bs_conf_parse_proclimit),
 	CUSTOM("PREEMPTION", preemption, bs_conf_parse_preemption, bs_conf_preemption_clear),

@@ -155,6 +155,7 @@ clear_run(State *st, Job *j)
 	j->end_time = 0;
 	g_clear_pointer(&j->suspend_reason, g_free);
 	g_clear_pointer(&j->exit_reason, g_free);
+	g_clear_pointer(&j->term_reason, g_free);
 	j->window_kill_sent = FALSE;
 	basalt__resource_usage__init(&j->usage);
 	if (j->effective != NULL)
@@ -309,6 +310,9 @@ apply_status(State *st, const Basalt__EvJobStatus *e, gint64 now, GError **err)
 		g_free(j->exit_reason);
 		j->exit_reason = e->reason != NULL && *e->reason != '\0' ?
 		    g_strdup(e->reason) : NULL;
+		g_free(j->term_reason);
+		j->term_reason = e->term_reason != NULL && *e->term_reason != '\0' ?
+		    g_strdup(e->term_reason) : NULL;
 		g_queue_push_tail(&st->finished, j);
 		j->flink = st->finished.tail;
 		break;

@@ -91,6 +91,8 @@ export_status(Export *x, const Job *j, JobState s, gint64 t, const char *reason)
 	e->term_signal = j->term_signal;
 	e->usage = (Basalt__ResourceUsage *)&j->usage;
 	e->reason = (char *)reason;
+	if (s == JS_DONE || s == JS_EXIT)
+		e->term_reason = j->term_reason;
 	/* Who preempted it, without counting again: the count came with
 	 * the job's EvJobNew. */
 	if (s == JS_SSUSP && j->preempted_by != 0) {

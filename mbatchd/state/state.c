@@ -38,6 +38,7 @@ job_free(Job *j)
 	g_free(j->exit_reason);
 	if (j->preexec_hosts != NULL)
 		g_ptr_array_free(j->preexec_hosts, TRUE);
+	g_free(j->term_reason);
 	g_free(j);
 }
 
@@ -373,6 +374,14 @@ job_set_usage(Job *j, const Basalt__ResourceUsage *u)
 	j->usage.rss_kb = u->rss_kb;
 	j->usage.nprocs = u->nprocs;
 	j->usage.pgid = u->pgid;
+	/* Accounting (sbatchd keeps the run's maxima and mean; an older
+	 * sbatchd sends none, so a maximum never goes down). */
+	j->usage.avg_rss_kb = u->avg_rss_kb != 0 ? u->avg_rss_kb : j->usage.avg_rss_kb;
+	j->usage.max_nprocs = MAX(j->usage.max_nprocs, MAX(u->max_nprocs, u->nprocs));
+	j->usage.nthreads = u->nthreads;
+	j->usage.max_nthreads = MAX(j->usage.max_nthreads, MAX(u->max_nthreads, u->nthreads));
+	j->usage.swap_kb = u->swap_kb;
+	j->usage.max_swap_kb = MAX(j->usage.max_swap_kb, MAX(u->max_swap_kb, u->swap_kb));
 }
 
 guint

@@ -91,6 +91,7 @@ typedef struct Job {
 	char *pending_reason;     /* from the last scheduling pass */
 	char *suspend_reason;
 	SubmitToken *token;       /* tokens.c; shared by an array's elements */
+	char *term_reason;        /* TERM_* of the last run's end (a limit), or NULL */
 	char *exit_reason;        /* why a run ended EXIT, when mbatchd or the
 	                           * host said (e.g. refused to start) */
 	guint preempt_count;      /* times preempted (MAX_JOB_PREEMPT) */

@@ -62,6 +62,10 @@ INTEGRATION_TESTS += \
 	%reldir%/t0690-blaunch.sh \
 	%reldir%/t0700-mpi.sh \
 	%reldir%/t0701-mpich.sh
+# Issue 14: limits applied on the host, accounting.
+INTEGRATION_TESTS += \
+	%reldir%/t0630-memlimit.sh \
+	%reldir%/t0635-rlimits.sh
 # Issue 15: bjobs -o/-json fields, selection options, lsid layout.
 INTEGRATION_TESTS += \
 	%reldir%/t0750-bjobs-o.sh \

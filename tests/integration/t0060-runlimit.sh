@@ -25,4 +25,5 @@ id=$(bsub -q normal -W 1 -o /dev/null sleep 300 | job_id_of)
 check "a job with -W 1 runs" wait_for 10 state_is "$id" RUN
 check "and is killed after its minute" wait_for 90 state_is "$id" EXIT
 check "bjobs -l says why" sh -c "bjobs -l $id | grep -qi 'RUNLIMIT'"
+check "as LSF names it: TERM_RUNLIMIT" sh -c "bjobs -l $id | grep -q 'Completed <exit>; TERM_RUNLIMIT'"
 done_testing

@@ -43,7 +43,7 @@ send exit 5\r
 exit 5
 S
 check "bjobs -l shows the shell mode" \
-	sh -c "bjobs -l 1 | tr -s ' \n' '  ' | grep -q 'Interactive pseudo-terminal shell mode'"
+	sh -c "bjobs -l 1 | sed 's/^ *//' | tr -d '\n' | grep -q 'Interactive pseudo-terminal shell mode'"
 no_job_left() { [ -z "$(cluster_job_pids)" ]; }
 check "no process of the job is left" wait_for 10 no_job_left
 

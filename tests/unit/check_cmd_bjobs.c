@@ -183,6 +183,9 @@ START_TEST(test_long_running)
 		"                     MEM: 2 Mbytes;  NPROCS: 1\n"
 		"                     PGID: 4321;  PIDs: 4321 4322\n"
 		"\n"
+		" MEMORY USAGE:\n"
+		" MAX MEM: 4 Mbytes\n"
+		"\n"
 		" RUNLIMIT\n"
 		" 60.0 min\n");
 }
@@ -254,6 +257,33 @@ START_TEST(test_long_pending_and_exited)
 		"\n"
 		" MEMLIMIT\n"
 		" 1048576 K\n");
+}
+END_TEST
+
+/* A job a limit ended: LSF's "Completed <exit>; TERM_..." line after the
+ * exit, and the run's accounting in the memory block. */
+START_TEST(test_long_term_reason)
+{
+	FIX;
+	GS(out);
+	BjobsOpts o = { .now = T0 };
+
+	f->info[3].usage = &f->usage;
+	f->info[3].term_reason = "TERM_MEMLIMIT";
+	f->usage.avg_rss_kb = 3072;
+	f->usage.max_nprocs = 3;
+	f->usage.max_nthreads = 5;
+	f->usage.max_swap_kb = 20480;
+	bjobs_format_long(out, only(f, 3, 1), &o);
+	ck_assert_ptr_nonnull(strstr(out->str,
+		"Mon Nov 21 10:03:10: Exited by signal 9. The CPU time used is 2.0 seconds.\n"
+		"Mon Nov 21 10:03:10: Completed <exit>; TERM_MEMLIMIT: job killed after reaching \n"
+		"                     LSF memory usage limit.\n"
+		"\n"
+		" MEMORY USAGE:\n"
+		" MAX MEM: 4 Mbytes;  AVG MEM: 3 Mbytes\n"
+		" MAX SWAP: 20 Mbytes\n"
+		" MAX PROCS: 3;  MAX THREADS: 5\n"));
 }
 END_TEST
 
@@ -486,6 +516,7 @@ main(void)
 	tcase_add_test(lng, test_long_running);
 	tcase_add_test(lng, test_long_effective_limits);
 	tcase_add_test(lng, test_long_pending_and_exited);
+	tcase_add_test(lng, test_long_term_reason);
 	tcase_add_test(lng, test_long_array_parallel);
 	tcase_add_test(cus, test_custom_fields);
 	tcase_add_test(cus, test_custom_delimiter_and_values);

@@ -267,6 +267,35 @@ START_TEST(test_bad_limits)
 }
 END_TEST
 
+/* -v -F -D -S -C -p -T: sizes through the memory units, counts above 0,
+ * absent when not given; -C 0 is a limit (no core file). */
+START_TEST(test_host_limits)
+{
+	g_autoptr(BsubArgs) a = parse("bsub -v 2G -F 100 -D 4MB -S 8192 -C 0 "
+				      "-p 4 -T 16 ls", NULL);
+	g_autoptr(BsubArgs) b = parse("bsub ls", NULL);
+	Basalt__JobSpec *s = spec_of(a);
+
+	ck_assert_uint_eq(s->swaplimit_kb->value, 2 * 1024 * 1024);
+	ck_assert_uint_eq(s->filelimit_kb->value, 100);
+	ck_assert_uint_eq(s->datalimit_kb->value, 4096);
+	ck_assert_uint_eq(s->stacklimit_kb->value, 8192);
+	ck_assert_ptr_nonnull(s->corelimit_kb);
+	ck_assert_uint_eq(s->corelimit_kb->value, 0);
+	ck_assert_uint_eq(s->processlimit->value, 4);
+	ck_assert_uint_eq(s->threadlimit->value, 16);
+	ck_assert_str_eq(s->command, "ls");
+	s = spec_of(b);
+	ck_assert_ptr_null(s->swaplimit_kb);
+	ck_assert_ptr_null(s->corelimit_kb);
+	ck_assert_ptr_null(s->threadlimit);
+	parse_fails("bsub -v 0 ls", "bsub: Bad SWAPLIMIT specification: 0");
+	parse_fails("bsub -F 1X ls", "bsub: Bad FILELIMIT specification: 1X");
+	parse_fails("bsub -p 0 ls", "bsub: Bad PROCESSLIMIT specification: 0");
+	parse_fails("bsub -T many ls", "bsub: Bad THREADLIMIT specification: many");
+}
+END_TEST
+
 START_TEST(test_begin_time)
 {
 	g_autoptr(BsubArgs) a = parse("bsub -b 11:30 ls", NULL);
@@ -553,6 +582,7 @@ main(void)
 	tcase_add_test(opts, test_queue_and_host_lists);
 	tcase_add_test(opts, test_slots);
 	tcase_add_test(opts, test_limits);
+	tcase_add_test(opts, test_host_limits);
 	tcase_add_test(opts, test_begin_time);
 	tcase_add_test(opts, test_env_variants);
 	tcase_add_test(opts, test_double_dash);

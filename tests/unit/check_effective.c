@@ -31,6 +31,7 @@ static const char queues[] =
 	"STACKLIMIT   = 500\n"
 	"SWAPLIMIT    = 600\n"
 	"PROCESSLIMIT = 7\n"
+	"THREADLIMIT  = 9\n"
 	"NICE         = 5\n"
 	"PRE_EXEC     = /bin/qpre\n"
 	"POST_EXEC    = /bin/qpost\n"
@@ -116,6 +117,7 @@ START_TEST(test_queue_only)
 	ck_assert_int_eq(lim(e->stacklimit_kb), 500);
 	ck_assert_int_eq(lim(e->swaplimit_kb), 600);
 	ck_assert_int_eq(lim(e->processlimit), 7);
+	ck_assert_int_eq(lim(e->threadlimit), 9);
 	ck_assert_int_eq(e->nice, 5);
 	ck_assert_str_eq(e->pre_exec, "/bin/qpre");
 	ck_assert_str_eq(e->post_exec, "/bin/qpost");
@@ -353,6 +355,7 @@ START_TEST(test_fill_start)
 	g_ptr_array_add(env, g_strdup("LSB_JOBID=1"));
 	effective_fill_start(e, &req, env);
 	ck_assert_uint_eq(req.runlimit_s, 20 * 60);
+	ck_assert_ptr_eq(req.effective, e);   /* sbatchd applies the limits */
 	ck_assert_int_eq(req.nice, -2);
 	ck_assert_str_eq(req.pre_exec, "/bin/apre");
 	ck_assert_str_eq(req.post_exec, "/bin/qpost");
@@ -369,6 +372,61 @@ START_TEST(test_fill_start)
 	ck_assert_uint_eq(req.runlimit_s, 0);
 	ck_assert_uint_eq(req.n_env, 0);
 	g_ptr_array_free(env, TRUE);
+}
+END_TEST
+
+static Basalt__JobLimit *
+job_lim(guint64 v)
+{
+	Basalt__JobLimit *l = g_new(Basalt__JobLimit, 1);
+
+	basalt__job_limit__init(l);
+	l->value = v;
+	return l;
+}
+
+/* bsub -v -F -D -S -C -p -T: the job's own value, bounded by the hard
+ * limits above it (the smaller wins), and refused at submission above a
+ * queue's maximum. */
+START_TEST(test_job_host_limits)
+{
+	g_autoptr(BsConfig) cfg = load_default();
+	Basalt__JobSpec spec = BASALT__JOB_SPEC__INIT;
+	Basalt__JobEffective *e;
+
+	spec.datalimit_kb = job_lim(280);
+	spec.swaplimit_kb = job_lim(100);
+	spec.corelimit_kb = job_lim(0);
+	spec.processlimit = job_lim(3);
+	spec.threadlimit = job_lim(20);
+	e = resolve(cfg, "q", NULL, &spec);
+	ck_assert_int_eq(lim(e->datalimit_kb), 280);
+	ck_assert_int_eq(lim(e->swaplimit_kb), 100);
+	ck_assert_int_eq(lim(e->corelimit_kb), 0);
+	ck_assert_int_eq(lim(e->processlimit), 3);
+	ck_assert_int_eq(lim(e->threadlimit), 9);      /* the queue's is smaller */
+	ck_assert_int_eq(lim(e->filelimit_kb), 400);   /* not given: the queue's */
+	ck_assert_int_eq(effective_check_spec(bs_config_queue(cfg, "q"), NULL,
+	    &spec), EFFECTIVE_OK);
+	effective_free(e);
+
+	spec.datalimit_kb->value = 500;                /* queue maximum 300 */
+	spec.processlimit->value = 10;
+	e = resolve(cfg, "q", NULL, &spec);
+	ck_assert_int_eq(lim(e->datalimit_kb), 300);
+	ck_assert_int_eq(lim(e->processlimit), 7);
+	ck_assert_int_eq(effective_check_spec(bs_config_queue(cfg, "q"), NULL,
+	    &spec), EFFECTIVE_OVER_QUEUE);
+	effective_free(e);
+
+	e = resolve(cfg, "bare", NULL, &spec);          /* nothing above it */
+	ck_assert_int_eq(lim(e->datalimit_kb), 500);
+	ck_assert_int_eq(lim(e->threadlimit), 20);
+	ck_assert_ptr_null(e->filelimit_kb);
+	effective_free(e);
+	g_free(spec.datalimit_kb); g_free(spec.swaplimit_kb);
+	g_free(spec.corelimit_kb); g_free(spec.processlimit);
+	g_free(spec.threadlimit);
 }
 END_TEST
 
@@ -389,6 +447,7 @@ main(void)
 	tcase_add_test(tc, test_effective_app);
 	tcase_add_test(tc, test_job_stamp);
 	tcase_add_test(tc, test_fill_start);
+	tcase_add_test(tc, test_job_host_limits);
 	suite_add_tcase(s, tc);
 	return bs_run_suite(s);
 }

@@ -35,3 +35,11 @@ TESTS += %reldir%/check_sbd_jobenv
 %canon_reldir%_check_sbd_jobenv_CPPFLAGS = $(SBD_TEST_CPPFLAGS)
 %canon_reldir%_check_sbd_jobenv_CFLAGS = $(TEST_CFLAGS)
 %canon_reldir%_check_sbd_jobenv_LDADD = $(SBD_TEST_LIBS)
+# The limit mapping of sbatchd/job-limits.c: pure functions, no daemon.
+check_PROGRAMS += %reldir%/check_job_limits
+TESTS += %reldir%/check_job_limits
+%canon_reldir%_check_job_limits_SOURCES = %reldir%/check_job_limits.c sbatchd/job-limits.c
+%canon_reldir%_check_job_limits_CPPFLAGS = $(SBD_TEST_CPPFLAGS) -I$(top_srcdir)/sbatchd
+%canon_reldir%_check_job_limits_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_job_limits_LDADD = $(BSRPC_LIBS) $(TEST_LIBS)
+$(%canon_reldir%_check_job_limits_OBJECTS): $(PROTO_GEN_H)

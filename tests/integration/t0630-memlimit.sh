@@ -1,0 +1,61 @@
+#!/bin/sh
+# Whole-job memory limits, as LSF enforces them: a job whose processes
+# together pass bsub -M is killed by sbatchd with TERM_MEMLIMIT, one whose
+# virtual memory passes -v with TERM_SWAP, and bjobs -l, bhist -l and bacct
+# -l say so ("Completed <exit>; TERM_MEMLIMIT: job killed after reaching
+# LSF memory usage limit.").  The accounting of a job whose children hold
+# memory (MAX MEM, AVG MEM, MAX PROCS) is shown, and all of it survives an
+# mbatchd restart (journal replay).  sbatchd samples every second here
+# (LSF_PIM_SLEEPTIME=1).
+. "$top_srcdir/tests/lib.sh"
+
+hog="$top_builddir/tests/helpers/bs-hog"
+make_cluster vh1
+echo "LSF_PIM_SLEEPTIME=1" >>"$T/conf/lsf.conf"
+start_mbd || exit 1
+start_sbd vh1 || exit 1
+cd "$T/work" || exit 1
+
+# says CMD JOB TEXT: CMD -l of the job has TEXT, once its wrapped lines
+# are joined again (they wrap mid-word).
+says() {
+	"$1" -l "$2" | sed 's/^ \{21\}//' | tr -d '\n' | grep -qF "$3"
+}
+
+# 200 MB touched against a 50 MB limit: the memory is real (resident).
+mem=$(bsub -M 50M -o "$T/work/mem.out" "$hog" mem 200 60 | job_id_of)
+check "a job over -M is killed" wait_for 30 state_is "$mem" EXIT
+check "bjobs -l gives TERM_MEMLIMIT in LSF's words" says bjobs "$mem" \
+	'Completed <exit>; TERM_MEMLIMIT: job killed after reaching LSF memory usage limit.'
+check "bjobs -l shows the limit it had" sh -c "bjobs -l $mem | grep -A1 MEMLIMIT | grep -qx ' 51200 K'"
+check "bacct -l gives TERM_MEMLIMIT" says bacct "$mem" 'TERM_MEMLIMIT: job killed after reaching LSF memory usage limit.'
+field_is() {    # field_is JOB FIELD VALUE: bjobs -o FIELD of the job is VALUE
+	[ "$(bjobs -noheader -o "$2" "$1")" = "$3" ]
+}
+check "bjobs -o exit_reason gives it too" field_is "$mem" exit_reason \
+	'TERM_MEMLIMIT: job killed after reaching LSF memory usage limit'
+check "bhist -l gives TERM_MEMLIMIT" says bhist "$mem" 'TERM_MEMLIMIT'
+
+# Virtual memory (LSF's SWAP): 400 MB reserved, never touched, limit 100 MB.
+swap=$(bsub -v 100M -o "$T/work/swap.out" "$hog" vmem 400 60 | job_id_of)
+check "a job over -v is killed" wait_for 30 state_is "$swap" EXIT
+check "with TERM_SWAP" says bjobs "$swap" 'TERM_SWAP: job killed after reaching LSF swap usage limit.'
+
+# Under its limit nothing happens: two children holding 30 MB each for a
+# few samples, within -M 200M.
+acct=$(bsub -M 200M -o "$T/work/acct.out" "'$hog' mem 30 4 & '$hog' mem 30 4 & wait" | job_id_of)
+check "a job within its limit is done" wait_for 30 state_is "$acct" DONE
+check "bjobs -l: MAX MEM counts both children (>= 50 Mbytes)" \
+	sh -c "[ \"\$(bjobs -l $acct | sed -n 's/.*MAX MEM: \([0-9]*\).*Mbytes.*/\1/p')\" -ge 50 ]"
+check "bjobs -l: AVG MEM" sh -c "bjobs -l $acct | grep -q 'AVG MEM: [0-9.]* Mbytes'"
+check "bjobs -l: MAX PROCS counts the shell and both children" \
+	sh -c "[ \"\$(bjobs -l $acct | sed -n 's/.*MAX PROCS: \([0-9]*\);.*/\1/p')\" -ge 3 ]"
+check "bjobs -o avg_mem" sh -c "bjobs -noheader -o avg_mem $acct | grep -qx '[0-9.]* Mbytes'"
+check "bacct -l: the same accounting" sh -c "bacct -l $acct | grep -q 'MAX PROCS: [3-9]'"
+
+stop_mbd
+start_mbd || exit 1
+check "after an mbatchd restart: TERM_MEMLIMIT" says bjobs "$mem" 'TERM_MEMLIMIT: job killed'
+check "and the accounting" sh -c "bjobs -l $acct | grep -q 'MAX PROCS: [3-9]' &&
+	bjobs -l $acct | grep -q 'AVG MEM: [0-9.]* Mbytes'"
+done_testing
