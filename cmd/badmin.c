@@ -34,6 +34,7 @@
 #include "hist-io.h"
 #include "journal/evlog.h"
 #include "journal/readback.h"
+#include "showconf.h"
 
 #define BADMIN_USAGE \
 	"badmin [-h] [-V] subcommand\n" \
@@ -44,6 +45,7 @@
 	"  qopen | qclose | qact | qinact [-C comment] [queue_name ... | all]\n" \
 	"  hopen | hclose [-C comment] [host_name ... | host_group ... | all]\n" \
 	"  showstatus\n" \
+	"  showconf mbd\n" \
 	"  journal check | salvage [directory]"
 
 static const struct {
@@ -495,6 +497,17 @@ main(int argc, char **argv)
 		return code;
 	if (argc >= 2 && strcmp(argv[1], "journal") == 0)
 		return journal_main(argc, argv);
+	if (argc >= 2 && strcmp(argv[1], "showconf") == 0) {
+		if (argc == 3 && strcmp(argv[2], "mbd") == 0)
+			return showconf_mbd();
+		if (argc >= 3 && strcmp(argv[2], "sbd") == 0) {
+			fprintf(stderr, "badmin: showconf sbd: sbatchd reads the "
+			    "lsf.conf of its own host; see it there with "
+			    "lsadmin showconf lim\n");
+			return CMD_EXIT_FAIL;
+		}
+		return usage();
+	}
 	a.names = g_ptr_array_new();
 	code = parse(&a, argc, argv) ? run(&a) : usage();
 	g_ptr_array_unref(a.names);

@@ -97,6 +97,32 @@ nice_of(const Basalt__QueueInfo *q)
 }
 
 /*
+ * FAIRSHARE = USER_SHARES[[a, 1][b, 2]] as LSF prints a fairshare queue:
+ *
+ *   SCHEDULING POLICIES:  FAIRSHARE
+ *   USER_SHARES:  [a, 1] [b, 2]
+ */
+static void
+fairshare_lines(GString *out, const char *v)
+{
+	const char *p = strchr(v, '[');
+
+	g_string_append(out, "\nSCHEDULING POLICIES:  FAIRSHARE\nUSER_SHARES: ");
+	if (p == NULL)
+		return (void)g_string_append_c(out, '\n');
+	for (p++; *p != '\0'; ) {
+		const char *e = strchr(p, ']');
+
+		if (*p != '[' || e == NULL)
+			break;
+		g_string_append_c(out, ' ');
+		g_string_append_len(out, p, e - p + 1);
+		p = e + 1;
+	}
+	g_string_append(out, "\n\n");
+}
+
+/*
  * One parameter line.  Lists of names read "USERS: all", limits come as
  * a two-line block as in LSF, anything else as "KEY = value".
  */
@@ -116,6 +142,10 @@ param_line(GString *out, const char *kv)
 
 	if (strcmp(key, "NICE") == 0)
 		return;
+	if (strcmp(key, "FAIRSHARE") == 0) {
+		fairshare_lines(out, v);
+		return;
+	}
 	for (gsize i = 0; i < G_N_ELEMENTS(colon); i++)
 		if (strcmp(key, colon[i]) == 0) {
 			g_string_append_printf(out, "%s: %s%s\n", key,

@@ -144,6 +144,65 @@ cmd_main_flags(const char *prog, int argc, char **argv,
 	return (char **)g_ptr_array_free(g_steal_pointer(&ops), FALSE);
 }
 
+static gboolean
+opt_error(GError **err, const char *prog, const char *what, const char *opt,
+    const char *usage)
+{
+	g_set_error(err, BS_ERROR, BS_ERROR_FAILED, "%s: %s -- %s\nUsage: %s",
+	    prog, what, opt, usage);
+	return FALSE;
+}
+
+char **
+cmd_main_opts(const char *prog, int argc, char **argv, const CmdOpt *opts,
+    const char **vals, const char *usage, GError **err)
+{
+	g_autoptr(GPtrArray) ops = g_ptr_array_new_with_free_func(g_free);
+	gboolean options_done = FALSE;
+	guint n = 0;
+
+	while (opts[n].name != NULL)
+		vals[n++] = NULL;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		guint f;
+		gsize len = 0;
+
+		if (!options_done && strcmp(a, "--") == 0) {
+			options_done = TRUE;
+			continue;
+		}
+		if (options_done || a[0] != '-' || a[1] == '\0') {
+			g_ptr_array_add(ops, g_strdup(a));
+			continue;
+		}
+		for (f = 0; f < n; f++) {
+			len = strlen(opts[f].name);
+			if (strcmp(opts[f].name, a) == 0 ||
+			    (opts[f].has_arg && strncmp(opts[f].name, a, len) == 0 &&
+			     len == 2))
+				break;
+		}
+		if (f == n) {
+			opt_error(err, prog, "illegal option", a + 1, usage);
+			return NULL;
+		}
+		if (!opts[f].has_arg) {
+			vals[f] = "";
+		} else if (a[len] != '\0') {
+			vals[f] = a + len;
+		} else if (i + 1 < argc) {
+			vals[f] = argv[++i];
+		} else {
+			opt_error(err, prog, "option requires an argument",
+			    a + 1, usage);
+			return NULL;
+		}
+	}
+	g_ptr_array_add(ops, NULL);
+	return (char **)g_ptr_array_free(g_steal_pointer(&ops), FALSE);
+}
+
 int
 cmd_main_control(Basalt__JobControlRequest *req, const SelectArgs *sa)
 {

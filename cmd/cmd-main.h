@@ -47,6 +47,14 @@ gboolean cmd_main_refused(const char *prog, const Basalt__Error *e);
  */
 char **cmd_main_flags(const char *prog, int argc, char **argv,
     const char *const *flags, guint *seen, const char *usage, GError **err);
+/*
+ * cmd_main_flags() for commands with options that take a value (bqueues
+ * -o fmt -u user): opts ends with a NULL name; vals[i] is the value of
+ * opts[i] ("" for a flag), NULL when it was not given.  A value may
+ * follow in the same word ("-uuser") as with getopt.
+ */
+char **cmd_main_opts(const char *prog, int argc, char **argv,
+    const CmdOpt *opts, const char **vals, const char *usage, GError **err);
 
 /*
  * bkill, bstop, bresume, brequeue: sends one JobControlRequest for the

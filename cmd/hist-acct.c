@@ -64,16 +64,27 @@ acct_header(GString *out, const HistAcctHeader *h)
 		    h->user);
 	else
 		g_string_append(out, "  - submitted by all users.\n");
-	g_string_append(out, "  - accounted on all projects.\n");
-	if (h->complete != NULL && h->complete->set)
-		range_text(out, "completed normally or exited", h->complete);
+	const char *how = h->done_only ? "completed normally" :
+	    h->exit_only ? "exited" : "completed normally or exited";
+
+	if (h->project != NULL)
+		g_string_append_printf(out, "  - accounted on projects %s,\n",
+		    h->project);
 	else
-		g_string_append(out, "  - completed normally or exited\n");
+		g_string_append(out, "  - accounted on all projects.\n");
+	if (h->complete != NULL && h->complete->set)
+		range_text(out, how, h->complete);
+	else
+		g_string_append_printf(out, "  - %s\n", how);
 	if (h->submit != NULL && h->submit->set)
 		range_text(out, "submitted", h->submit);
 	if (h->dispatch != NULL && h->dispatch->set)
 		range_text(out, "dispatched", h->dispatch);
-	g_string_append(out, "  - executed on all hosts.\n");
+	if (h->host != NULL)
+		g_string_append_printf(out, "  - executed on hosts %s,\n",
+		    h->host);
+	else
+		g_string_append(out, "  - executed on all hosts.\n");
 	if (h->queue != NULL)
 		g_string_append_printf(out, "  - submitted to queues %s,\n",
 		    h->queue);
@@ -99,7 +110,7 @@ mem_short(GString *out, guint64 kb)
 }
 
 static void
-acct_job(GString *out, const HistJob *j)
+acct_job(GString *out, const HistJob *j, gboolean wide)
 {
 	g_autoptr(GString) l = g_string_new("Job <");
 	g_autoptr(GString) mem = g_string_new(NULL);
@@ -113,7 +124,10 @@ acct_job(GString *out, const HistJob *j)
 	    hist_job_project(j), done ? "DONE" : "EXIT", j->queue,
 	    hist_job_spec(j)->command);
 	g_string_append_c(out, '\n');
-	cmd_wrap(out, l->str, 80, 21);
+	if (wide)
+		g_string_append_printf(out, "%s\n", l->str);
+	else
+		cmd_wrap(out, l->str, 80, 21);
 	for (guint k = 0; k < j->steps->len; k++)
 		hist_format_step(out, j, g_ptr_array_index(j->steps, k));
 	mem_short(mem, j->max_rss_kb);
@@ -130,6 +144,40 @@ acct_job(GString *out, const HistJob *j)
 	if (j->acct.max_nprocs > 0)
 		usage_format_block(out, "", &j->acct);
 	g_string_append(out, HIST_RULE);
+}
+
+/* ---- -b ------------------------------------------------------------------ */
+
+static void
+brief_cell(GString *out, const char *text, guint width, gboolean wide)
+{
+	cmd_cell(out, text, width, wide ? CMD_FIT_WIDE : CMD_FIT_HEAD, FALSE);
+	g_string_append_c(out, ' ');
+}
+
+/* One line per job: who, where and how long, as LSF's brief format. */
+static void
+acct_brief(GString *out, GPtrArray *jobs, gboolean wide)
+{
+	g_string_append(out, "\nU/UID    QUEUE      SUBMIT_TIME  "
+	    "   CPU_T     WAIT TURNAROUND FROM       EXEC_ON    JOB_NAME\n");
+	for (guint i = 0; i < jobs->len; i++) {
+		const HistJob *j = g_ptr_array_index(jobs, i);
+		g_autoptr(GString) t = g_string_new(NULL);
+		Acct a = acct_of(j);
+
+		brief_cell(out, j->user, 8, wide);
+		brief_cell(out, j->queue, 10, wide);
+		cmd_time_short(t, j->submit_time);
+		brief_cell(out, t->str, 12, TRUE);
+		g_string_append_printf(out, "%8.1f %8" G_GINT64_FORMAT " %10"
+		    G_GINT64_FORMAT " ", a.cpu, a.wait, a.turnaround);
+		brief_cell(out, j->from_host != NULL ? j->from_host : "-", 10,
+		    wide);
+		brief_cell(out, j->exec_hosts != NULL && j->exec_hosts[0] ?
+		    j->exec_hosts[0] : "-", 10, wide);
+		g_string_append_printf(out, "%s\n", j->name);
+	}
 }
 
 /* ---- SUMMARY --------------------------------------------------------------- */
@@ -251,11 +299,13 @@ hist_format_acct(GString *out, GPtrArray *jobs, const HistAcctHeader *h,
 	Totals t = { 0 };
 
 	acct_header(out, h);
+	if (h->brief && !lng)
+		acct_brief(out, jobs, h->wide);
 	for (guint i = 0; i < jobs->len; i++) {
 		const HistJob *j = g_ptr_array_index(jobs, i);
 
 		if (lng)
-			acct_job(out, j);
+			acct_job(out, j, h->wide);
 		totals_add(&t, j);
 	}
 	if (t.done + t.exited > 0)

@@ -26,6 +26,14 @@ typedef struct {
 	const HistRange *submit;    /* may be NULL */
 	const HistRange *dispatch;
 	const HistRange *complete;
+	const char *project;        /* -P; NULL: all projects */
+	const char *host;           /* -m; NULL: all hosts */
+	gboolean done_only;         /* -d */
+	gboolean exit_only;         /* -e */
+	/* How the jobs are shown, not what was selected: -b adds a line per
+	 * job, -w cuts no column of -b and wraps no line of -l. */
+	gboolean brief;
+	gboolean wide;
 } HistAcctHeader;
 
 /* bacct: the header, per job with lng, then the SUMMARY. */

@@ -11,10 +11,13 @@ noinst_LIBRARIES += %reldir%/libbscmd.a
 	%reldir%/bjobs-format.c %reldir%/bjobs-format.h \
 	%reldir%/bjobs-fields.c %reldir%/bjobs-fields.h %reldir%/bjobs-custom.c \
 	%reldir%/bjobs-summary.c \
+	%reldir%/cmd-fields.c %reldir%/cmd-fields.h \
 	%reldir%/bqueues-format.c %reldir%/bqueues-format.h \
+	%reldir%/bqueues-fields.c %reldir%/bhosts-fields.c \
 	%reldir%/bhosts-format.c %reldir%/busers-format.c \
 	%reldir%/blimits-format.c \
 	%reldir%/bparams-format.c \
+	%reldir%/ls-format.c %reldir%/ls-format.h \
 	%reldir%/effective-format.c %reldir%/effective-format.h \
 	%reldir%/usage-format.c %reldir%/usage-format.h \
 	%reldir%/pb.h
@@ -49,6 +52,12 @@ bin_PROGRAMS += \
 	%reldir%/busers \
 	%reldir%/blimits \
 	%reldir%/lsid \
+	%reldir%/lsclusters \
+	%reldir%/lshosts \
+	%reldir%/lsload \
+	%reldir%/lsinfo \
+	%reldir%/lsadmin \
+	%reldir%/bwait \
 	%reldir%/bkill \
 	%reldir%/bstop \
 	%reldir%/bresume \
@@ -60,7 +69,12 @@ bin_PROGRAMS += \
 	%reldir%/bpeek \
 	%reldir%/badmin \
 	%reldir%/bhist \
-	%reldir%/bacct
+	%reldir%/bacct \
+	%reldir%/bugroup \
+	%reldir%/bmgroup \
+	%reldir%/bapp \
+	%reldir%/bjdepinfo \
+	%reldir%/bslots
 %canon_reldir%_bsub_SOURCES = %reldir%/bsub.c \
 	%reldir%/bsub-interactive.c %reldir%/bsub-interactive.h
 %canon_reldir%_bsub_LDADD = lib/iact/libbsiact.a $(CMD_PROG_LIBS)
@@ -78,6 +92,29 @@ bin_PROGRAMS += \
 %canon_reldir%_blimits_LDADD = $(CMD_PROG_LIBS)
 %canon_reldir%_lsid_SOURCES = %reldir%/lsid.c
 %canon_reldir%_lsid_LDADD = $(CMD_PROG_LIBS)
+# lsclusters, lshosts, lsload: one source, three programs (ls-hostcmd.c).
+%canon_reldir%_lsclusters_SOURCES = %reldir%/ls-hostcmd.c
+%canon_reldir%_lsclusters_CPPFLAGS = $(AM_CPPFLAGS) -DLS_CMD=1
+%canon_reldir%_lsclusters_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_lshosts_SOURCES = %reldir%/ls-hostcmd.c
+%canon_reldir%_lshosts_CPPFLAGS = $(AM_CPPFLAGS) -DLS_CMD=2
+%canon_reldir%_lshosts_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_lsload_SOURCES = %reldir%/ls-hostcmd.c
+%canon_reldir%_lsload_CPPFLAGS = $(AM_CPPFLAGS) -DLS_CMD=3
+%canon_reldir%_lsload_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_bwait_SOURCES = %reldir%/bwait.c
+%canon_reldir%_bwait_LDADD = $(CMD_PROG_LIBS)
+# lsinfo reads lsf.shared; lsadmin showconf lim reads lsf.conf.
+%canon_reldir%_lsinfo_SOURCES = %reldir%/lsinfo.c
+%canon_reldir%_lsinfo_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_lsinfo_LDADD = cmd/libbscmdmain.a lib/api/libbsapi.a \
+	lib/auth/libbsauth.a lib/rpc/libbsrpc.a cmd/libbscmd.a \
+	lib/conf/libbsconf.a proto/libbsproto.a lib/util/libbsutil.a \
+	$(CMD_DEP_LIBS) $(MUNGE_LIBS)
+%canon_reldir%_lsadmin_SOURCES = %reldir%/lsadmin.c %reldir%/showconf.c \
+	%reldir%/showconf.h
+%canon_reldir%_lsadmin_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_lsadmin_LDADD = $(%canon_reldir%_lsinfo_LDADD)
 %canon_reldir%_bkill_SOURCES = %reldir%/bkill.c
 %canon_reldir%_bkill_LDADD = $(CMD_PROG_LIBS)
 %canon_reldir%_bstop_SOURCES = %reldir%/bstop.c
@@ -97,7 +134,8 @@ bin_PROGRAMS += \
 %canon_reldir%_bpeek_SOURCES = %reldir%/bpeek.c
 %canon_reldir%_bpeek_LDADD = $(CMD_PROG_LIBS)
 %canon_reldir%_badmin_SOURCES = %reldir%/badmin.c \
-	%reldir%/hist-io.c %reldir%/hist-io.h
+	%reldir%/hist-io.c %reldir%/hist-io.h \
+	%reldir%/showconf.c %reldir%/showconf.h
 # ckconfig without a running mbatchd loads the configuration itself;
 # `journal check|salvage` work on the journal files with lib/journal.
 %canon_reldir%_badmin_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
@@ -126,6 +164,29 @@ HIST_PROG_LIBS = cmd/libbscmdmain.a lib/api/libbsapi.a lib/auth/libbsauth.a \
 	%reldir%/hist-io.c %reldir%/hist-io.h
 %canon_reldir%_bacct_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_bacct_LDADD = $(HIST_PROG_LIBS)
+
+# bugroup, bmgroup and bapp show the configuration files (cmd-conf.c):
+# no BatchService call lists groups or profiles.
+CONF_PROG_LIBS = cmd/libbscmdmain.a lib/api/libbsapi.a lib/auth/libbsauth.a \
+	lib/rpc/libbsrpc.a cmd/libbscmd.a lib/conf/libbsconf.a \
+	lib/resreq/libbsresreq.a proto/libbsproto.a lib/util/libbsutil.a \
+	$(CMD_DEP_LIBS) $(MUNGE_LIBS) -lm
+%canon_reldir%_bugroup_SOURCES = %reldir%/bugroup.c \
+	%reldir%/cmd-conf.c %reldir%/cmd-conf.h
+%canon_reldir%_bugroup_LDADD = $(CONF_PROG_LIBS)
+%canon_reldir%_bmgroup_SOURCES = %reldir%/bmgroup.c \
+	%reldir%/cmd-conf.c %reldir%/cmd-conf.h
+%canon_reldir%_bmgroup_LDADD = $(CONF_PROG_LIBS)
+%canon_reldir%_bapp_SOURCES = %reldir%/bapp.c \
+	%reldir%/cmd-conf.c %reldir%/cmd-conf.h
+%canon_reldir%_bapp_LDADD = $(CONF_PROG_LIBS)
+%canon_reldir%_bjdepinfo_SOURCES = %reldir%/bjdepinfo.c
+%canon_reldir%_bjdepinfo_LDADD = cmd/libbscmdmain.a lib/api/libbsapi.a \
+	lib/auth/libbsauth.a lib/rpc/libbsrpc.a cmd/libbscmd.a \
+	lib/job/libbsjob.a lib/resreq/libbsresreq.a proto/libbsproto.a \
+	lib/util/libbsutil.a $(CMD_DEP_LIBS) $(MUNGE_LIBS) -lm
+%canon_reldir%_bslots_SOURCES = %reldir%/bslots.c
+%canon_reldir%_bslots_LDADD = $(CMD_PROG_LIBS)
 
 # blaunch: tasks of a parallel job on the hosts of its allocation, through
 # each host's sbatchd (its task port).  It serves TaskIoService on its

@@ -9,10 +9,13 @@ dist_man_MANS += \
 	%reldir%/man5/lsb.users.5 \
 	%reldir%/man5/lsb.resources.5 \
 	%reldir%/man5/lsb.applications.5 \
-	%reldir%/man5/basalt-scenario.5
+	%reldir%/man5/basalt-scenario.5 \
+	%reldir%/man5/lsb.acct.5 \
+	%reldir%/man5/lsb.events.5
 
 # Section 8: the daemons.
-dist_man_MANS += %reldir%/man8/mbatchd.8 %reldir%/man8/sbatchd.8
+dist_man_MANS += %reldir%/man8/mbatchd.8 %reldir%/man8/sbatchd.8 \
+	%reldir%/man8/lsadmin.8
 
 # Section 8: the policy scenario tool (tools/scenario).
 dist_man_MANS += %reldir%/man8/bscenario.8
@@ -27,6 +30,16 @@ dist_man_MANS += \
 	%reldir%/man1/busers.1 \
 	%reldir%/man1/blimits.1 \
 	%reldir%/man1/lsid.1 \
+	%reldir%/man1/bugroup.1 \
+	%reldir%/man1/bmgroup.1 \
+	%reldir%/man1/bapp.1 \
+	%reldir%/man1/bjdepinfo.1 \
+	%reldir%/man1/bslots.1 \
+	%reldir%/man1/lsclusters.1 \
+	%reldir%/man1/lshosts.1 \
+	%reldir%/man1/lsload.1 \
+	%reldir%/man1/lsinfo.1 \
+	%reldir%/man1/bwait.1 \
 	%reldir%/man1/bkill.1 \
 	%reldir%/man1/bstop.1 \
 	%reldir%/man1/bresume.1 \

@@ -51,6 +51,8 @@ sbin_PROGRAMS += %reldir%/mbatchd
 %canon_reldir%_mbatchd_SOURCES = \
 	%reldir%/mbd.c %reldir%/mbd.h %reldir%/mbd-manager.c \
 	%reldir%/mbd-events.c %reldir%/mbd-journal.c %reldir%/mbd-hosts.c \
+	%reldir%/mbd-acct.h %reldir%/mbd-acct.c %reldir%/acct-record.c \
+	%reldir%/events-record.c \
 	%reldir%/mbd-snapshot.h %reldir%/mbd-snapshot.c %reldir%/mbd-dispatch.c \
 	%reldir%/mbd-reserve.h %reldir%/mbd-reserve.c \
 	%reldir%/mbd-usage.c %reldir%/mbd-auth.c \
@@ -60,7 +62,8 @@ sbin_PROGRAMS += %reldir%/mbatchd
 	%reldir%/svc/svc.h %reldir%/svc/common.c %reldir%/svc/submit.c \
 	%reldir%/svc/query.c %reldir%/svc/control.c %reldir%/svc/admin.c \
 	%reldir%/svc/select.c %reldir%/svc/bounds.c %reldir%/svc/sight.c \
-	%reldir%/svc/history.c \
+	%reldir%/svc/history.c %reldir%/svc/showconf.c \
+	%reldir%/svc/wait.c \
 	%reldir%/svc/limits.c
 %canon_reldir%_mbatchd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_mbatchd_LDADD = %reldir%/libbseffective.a \

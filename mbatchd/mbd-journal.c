@@ -26,6 +26,7 @@
 #include "journal/checkpoint.h"
 #include "journal/evlog.h"
 #include "journal/readback.h"
+#include "mbatchd/mbd-acct.h"
 #include "mbatchd/mbd.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -50,7 +51,9 @@ replay_event(const Basalt__Event *ev, void *data)
 		log_err("journal replay: event %" G_GUINT64_FORMAT " does not fit: %s",
 		    ev->seq, err->message);
 		g_error_free(err);
+		return;
 	}
+	acct_note(m, ev);
 }
 
 static const char *
@@ -130,6 +133,8 @@ journal_open(Manager *m, GError **err)
 		return FALSE;
 	}
 	tighten_journal(m->journal_dir);
+	if (!acct_open(m, err))
+		return FALSE;
 	bs_journal_report_init(&rep);
 	if (!bs_journal_load(m->journal_dir, 0, replay_event, m, &rep, &local)) {
 		g_set_error(err, BS_ERROR, BS_ERROR_IO, "the event journal in %s "
@@ -149,7 +154,10 @@ journal_open(Manager *m, GError **err)
 	bs_journal_report_clear(&rep);
 	read_options(m, &o);
 	m->log = bs_evlog_open(m->journal_dir, &o, err);
-	return m->log != NULL;
+	if (m->log == NULL)
+		return FALSE;
+	acct_recovered(m);
+	return TRUE;
 }
 
 gboolean
@@ -203,8 +211,11 @@ journal_flush(Manager *m)
 	gint64 now = g_get_monotonic_time();
 
 	bs_evlog_pending(m->log, &n, &bytes);
-	if (n == 0)
+	if (n == 0) {
+		/* Records lsb.acct could not take yet are retried here too. */
+		acct_flush(m, bs_evlog_synced_seq(m->log));
 		return TRUE;
+	}
 	if (m->storage_failed && now < m->storage_retry_at)
 		return FALSE;
 	if (!bs_evlog_sync(m->log, &err)) {
@@ -222,6 +233,10 @@ journal_flush(Manager *m)
 		log_notice("journal: writable again; %u held events are durable", n);
 	m->storage_failed = FALSE;
 	bs_rpc_server_set_synced(m->srv, bs_evlog_synced_seq(m->log));
+	/* A checkpoint would drop the events of records lsb.acct still
+	 * lacks: rotate only when it has them all. */
+	if (!acct_flush(m, bs_evlog_synced_seq(m->log)))
+		return TRUE;
 	if (bs_evlog_should_rotate(m->log))
 		checkpoint_and_rotate(m);
 	return TRUE;
@@ -275,6 +290,7 @@ journal_close(Manager *m)
 		bs_evlog_free(m->log);
 		m->log = NULL;
 	}
+	acct_close(m);
 	g_free(m->journal_dir);
 	g_free(m->storage_error);
 }

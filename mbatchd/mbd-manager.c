@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "mbatchd/mbd-acct.h"
 #include "mbatchd/mbd.h"
 #include "mbatchd/mbd-orders.h"
 #include "mbatchd/mbd-reserve.h"
@@ -93,6 +94,7 @@ manager_commit(Manager *m, Basalt__Event *ev, GError **err)
 		g_propagate_error(err, local);
 		return FALSE;
 	}
+	acct_note(m, ev);
 	/* Replies and orders from here on wait for this event's sync. */
 	bs_rpc_server_set_barrier(m->srv, ev->seq);
 	return TRUE;

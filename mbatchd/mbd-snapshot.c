@@ -213,27 +213,32 @@ add_pending(Build *b, Job *j, guint queue)
  * daemon nothing.  Kept apart from add_hosts, which builds the hosts from
  * configuration alone.
  */
+void
+snapshot_host_resources(Manager *m, SchedHost *h)
+{
+	const HostLink *l = manager_link(m, h->name);
+
+	h->type = "LINUX";
+	h->model = "LINUX";
+	if (l == NULL)
+		return;
+	h->maxmem = (double)l->mem_kb / 1024;
+	h->load_known = TRUE;
+	h->r15s = l->load.r15s;
+	h->r1m = l->load.r1m;
+	h->r15m = l->load.r15m;
+	h->ut = l->load.ut;
+	h->mem = (double)l->load.mem_free_kb / 1024;
+	h->swp = (double)l->load.swap_free_kb / 1024;
+	h->tmp = (double)l->load.tmp_free_kb / 1024;
+}
+
 static void
 add_host_resources(Build *b)
 {
-	for (guint i = 0; i < b->in.hosts->len; i++) {
-		SchedHost *h = &g_array_index(b->in.hosts, SchedHost, i);
-		const HostLink *l = manager_link(b->m, h->name);
-
-		h->type = "LINUX";
-		h->model = "LINUX";
-		if (l == NULL)
-			continue;
-		h->maxmem = (double)l->mem_kb / 1024;
-		h->load_known = TRUE;
-		h->r15s = l->load.r15s;
-		h->r1m = l->load.r1m;
-		h->r15m = l->load.r15m;
-		h->ut = l->load.ut;
-		h->mem = (double)l->load.mem_free_kb / 1024;
-		h->swp = (double)l->load.swap_free_kb / 1024;
-		h->tmp = (double)l->load.tmp_free_kb / 1024;
-	}
+	for (guint i = 0; i < b->in.hosts->len; i++)
+		snapshot_host_resources(b->m,
+		    &g_array_index(b->in.hosts, SchedHost, i));
 }
 
 /* Offsets stored while adding jobs become pointers into the final arrays. */

@@ -31,6 +31,10 @@ typedef struct {
 #define WINDOW_REASON "The run windows of the queue are closed;"
 
 void snapshot_build(Build *b, Manager *m);
+/* What -R select[] reads of host h->name (load, memory, type), from its
+ * link; also for bhosts -R, which asks the same question as the
+ * scheduler. */
+void snapshot_host_resources(Manager *m, SchedHost *h);
 void snapshot_free(Build *b);
 
 #endif

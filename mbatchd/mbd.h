@@ -16,6 +16,9 @@
  *   mbd-events.c     one-line constructors for the job events
  *   mbd-journal.c    the daemon's use of lib/journal: recovery, group commit
  *                    before the loop sleeps, checkpoints, a full disk
+ *   mbd-acct.c       lsb.acct and lsb.events beside the journal, written
+ *                    after each sync, once across crashes (the records:
+ *                    acct-record.c, events-record.c)
  *   mbd-hosts.c      HostService (sbatchd's link): registration, heartbeats,
  *                    reports, each about one run (instance) of a job
  *   mbd-orders.c     every decision's effect on a host: commit, then send
@@ -86,6 +89,8 @@ typedef struct Manager {
 	gboolean storage_failed;  /* the last sync failed: refuse new work */
 	char *storage_error;
 	gint64 storage_retry_at;
+	struct AcctLog *acct;     /* lsb.acct (mbd-acct.c) */
+	struct AcctLog *events;   /* lsb.events, NULL unless asked for */
 
 	/* Slot pools (mbd-usage.c, mbd-dispatch.c): decayed slot-seconds per
 	 * queue, and what the last pass deserved each queue. */

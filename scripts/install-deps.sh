@@ -6,7 +6,7 @@ set -eu
 PACKAGES="gcc make autoconf automake pkg-config libglib2.0-dev \
 libprotobuf-c-dev protobuf-c-compiler check clang libclang-rt-14-dev \
 procps passwd munge libmunge-dev openmpi-bin libopenmpi-dev mpich libmpich-dev \
-python3 iproute2"
+python3 iproute2 tcsh"
 
 missing=""
 for p in $PACKAGES; do

@@ -64,6 +64,7 @@ typedef enum {
 	LSB_CLUSTER = 12,
 	LSB_LIMITS = 13,
 	LSB_HISTORY = 14,
+	LSB_WAIT = 15,
 } LsbMethod;
 
 /* $LSF_ENVDIR, else the built-in SYSCONFDIR/basalt.  g_free() it. */

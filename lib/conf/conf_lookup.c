@@ -49,6 +49,9 @@ bs_config_host_group(const BsConfig *cfg, const char *name)
 const BsUserGroupConf *
 bs_config_user_group(const BsConfig *cfg, const char *name)
 {
+	/* No lsb.users: no user groups. */
+	if (cfg->users == NULL)
+		return NULL;
 	return g_hash_table_lookup(cfg->users->group_by_name, name);
 }
 

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "mbatchd/mbd-reserve.h"
+#include "mbatchd/mbd-snapshot.h"
+#include "mbatchd/sched/pass.h"
 #include "mbatchd/svc/svc.h"
 
 #define E(code) BASALT__ERROR_CODE__ERROR_CODE_##code
@@ -169,7 +171,7 @@ svc_jobs(Basalt__BatchService_Service *svc, const Basalt__JobQuery *req,
 
 /* Slots by state per queue, as bqueues counts them (a 4-slot job is 4). */
 typedef struct {
-	guint pend, run, susp;
+	guint pend, run, susp, ususp, ssusp;
 } Counts;
 
 /* Every queue's counts from one pass over the jobs: queue -> Counts. */
@@ -197,8 +199,11 @@ count_queues(Manager *m)
 			n->pend += (guint)job_slots(j);
 		else if (j->state == JS_RUN || j->state == JS_UNKWN)
 			n->run += (guint)job_slots(j);
-		else if (j->state == JS_USUSP || j->state == JS_SSUSP)
+		else if (j->state == JS_USUSP || j->state == JS_SSUSP) {
 			n->susp += (guint)job_slots(j);
+			*(j->state == JS_USUSP ? &n->ususp : &n->ssusp) +=
+			    (guint)job_slots(j);
+		}
 	}
 	return by_queue;
 }
@@ -322,7 +327,68 @@ queue_params(Manager *m, const BsQueueConf *q, GHashTable *counts)
 		g_ptr_array_add(p, g_strdup_printf("POST_EXEC = %s", q->post_exec));
 	if (q->res_req != NULL)
 		g_ptr_array_add(p, g_strdup_printf("RES_REQ = %s", q->res_req));
+	if (q->fairshare != NULL) {
+		g_autoptr(GString) fs = g_string_new("FAIRSHARE = USER_SHARES[");
+
+		for (guint i = 0; i < q->fairshare->len; i++) {
+			const BsShare *sh = g_ptr_array_index(q->fairshare, i);
+
+			g_string_append_printf(fs, "[%s, %d]", sh->name, sh->shares);
+		}
+		g_string_append_c(fs, ']');
+		g_ptr_array_add(p, g_string_free(g_steal_pointer(&fs), FALSE));
+	}
 	return p;
+}
+
+/*
+ * bqueues -u: "all" selects the queues open to every user; a user group
+ * the queues that name it (or every user); a user the queues that accept
+ * that user's jobs, as at submission.
+ */
+static gboolean
+queue_for_user(Manager *m, const BsQueueConf *q, const char *user)
+{
+	if (user == NULL || user[0] == '\0' || q->users == NULL)
+		return TRUE;
+	if (strcmp(user, "all") == 0 ||
+	    bs_config_user_group(m->cfg, user) != NULL)
+		return g_strv_contains((const char *const *)q->users, user) ||
+		    g_strv_contains((const char *const *)q->users, "all");
+	return svc_queue_accepts_user(m, q, user);
+}
+
+/*
+ * bqueues -m: "all" selects the queues that use every host (HOSTS unset
+ * or all); a host group the queues that can use any of its hosts; a host
+ * the queues that can dispatch to it.
+ */
+static gboolean
+queue_for_host(Manager *m, const BsQueueConf *q, const char *host)
+{
+	g_auto(GStrv) hosts = NULL;
+	g_auto(GStrv) members = NULL;
+
+	if (host == NULL || host[0] == '\0')
+		return TRUE;
+	if (strcmp(host, "all") == 0) {
+		for (guint i = 0; q->hosts != NULL && i < q->hosts->len; i++) {
+			const BsHostRef *r = g_ptr_array_index(q->hosts, i);
+
+			if (strcmp(r->name, "all") == 0 && !r->exclude)
+				return TRUE;
+		}
+		return q->hosts == NULL;
+	}
+	hosts = bs_config_queue_hosts(m->cfg, q);
+	members = bs_config_host_group_expand(m->cfg, host);
+	if (members == NULL)
+		return hosts != NULL &&
+		    g_strv_contains((const char *const *)hosts, host);
+	for (guint i = 0; hosts != NULL && members[i] != NULL; i++)
+		if (g_strv_contains((const char *const *)hosts, members[i]))
+			return TRUE;
+	return FALSE;
 }
 
 /* The names of a request as a set, NULL for none: one lookup per
@@ -365,6 +431,13 @@ svc_queues(Basalt__BatchService_Service *svc, const Basalt__QueueQuery *req,
 			    req->names[i]);
 			break;
 		}
+	if (reply.error == NULL && req->host != NULL && req->host[0] != '\0' &&
+	    strcmp(req->host, "all") != 0 &&
+	    bs_config_cluster_host(m->cfg, req->host) == NULL &&
+	    bs_config_host_group(m->cfg, req->host) == NULL)
+		reply.error = svc_error(E(NO_HOST),
+		    "%s: Bad host name, host group name or cluster name",
+		    req->host);
 	reply.queues = g_new(Basalt__QueueInfo *, queues->len);
 	for (guint i = 0; reply.error == NULL && i < queues->len; i++) {
 		const BsQueueConf *q = g_ptr_array_index(queues, i);
@@ -374,7 +447,8 @@ svc_queues(Basalt__BatchService_Service *svc, const Basalt__QueueQuery *req,
 		    bs_conf_windows_open(q->run_window, now);
 		Counts n;
 
-		if (!named(names, q->name))
+		if (!named(names, q->name) || !queue_for_user(m, q, req->user) ||
+		    !queue_for_host(m, q, req->host))
 			continue;
 		basalt__queue_info__init(qi);
 		queue_counts(counts, q->name, &n);
@@ -390,6 +464,8 @@ svc_queues(Basalt__BatchService_Service *svc, const Basalt__QueueQuery *req,
 		qi->pend = n.pend;
 		qi->run = n.run;
 		qi->susp = n.susp;
+		qi->ususp = n.ususp;
+		qi->ssusp = n.ssusp;
 		qi->njobs = n.pend + n.run + n.susp;
 		qi->description = q->description != NULL ? q->description : "";
 		if (req->detail) {
@@ -508,6 +584,16 @@ hosts_wanted(Manager *m, const Basalt__HostQuery *req)
 	return set;
 }
 
+/* bhosts -R: the scheduler's own test, on the figures it would read. */
+static gboolean
+host_satisfies(Manager *m, const char *name, guint ncpus, const BsResReq *rr)
+{
+	SchedHost h = { .name = name, .ncpus = (int)ncpus };
+
+	snapshot_host_resources(m, &h);
+	return sched_resreq_host_ok(rr, &h);
+}
+
 void
 svc_hosts(Basalt__BatchService_Service *svc, const Basalt__HostQuery *req,
     Basalt__HostList_Closure closure, void *call)
@@ -519,6 +605,7 @@ svc_hosts(Basalt__BatchService_Service *svc, const Basalt__HostQuery *req,
 	GDateTime *now = g_date_time_new_now_local();
 	GHashTable *counts = count_hosts(m);
 	GHashTable *wanted = hosts_wanted(m, req);
+	g_autoptr(BsResReq) rr = NULL;
 	g_autoptr(GHashTable) checked = g_hash_table_new(g_str_hash, g_str_equal);
 
 	for (size_t i = 0; i < req->n_names; i++) {
@@ -535,6 +622,15 @@ svc_hosts(Basalt__BatchService_Service *svc, const Basalt__HostQuery *req,
 			break;
 		}
 	}
+	if (reply.error == NULL && req->res_req != NULL &&
+	    req->res_req[0] != '\0') {
+		g_autoptr(GError) err = NULL;
+
+		rr = bs_resreq_parse(req->res_req, &err);
+		if (rr == NULL)
+			reply.error = svc_error(E(BAD_REQUEST), "%s",
+			    err->message);
+	}
 	reply.hosts = g_new(Basalt__HostInfo *, hosts->len);
 	for (guint i = 0; reply.error == NULL && i < hosts->len; i++) {
 		const BsClusterHost *ch = g_ptr_array_index(hosts, i);
@@ -544,6 +640,8 @@ svc_hosts(Basalt__BatchService_Service *svc, const Basalt__HostQuery *req,
 		guint ncpus = l != NULL && l->ncpus > 0 ? l->ncpus : 1;
 
 		if (!ch->server || (wanted != NULL && !g_hash_table_contains(wanted, ch->name)))
+			continue;
+		if (rr != NULL && !host_satisfies(m, ch->name, ncpus, rr))
 			continue;
 		basalt__host_info__init(hi);
 		hi->name = ch->name;
@@ -560,7 +658,16 @@ svc_hosts(Basalt__BatchService_Service *svc, const Basalt__HostQuery *req,
 			hi->r15s = l->load.r15s;
 			hi->r1m = l->load.r1m;
 			hi->r15m = l->load.r15m;
+			hi->ut = l->load.ut;
+			hi->mem_free_kb = l->load.mem_free_kb;
+			hi->swap_free_kb = l->load.swap_free_kb;
+			hi->tmp_free_kb = l->load.tmp_free_kb;
 		}
+		hi->model = ch->model != NULL ? ch->model : "";
+		hi->type = ch->type != NULL ? ch->type : "";
+		hi->resources = ch->resources;
+		hi->n_resources = ch->resources != NULL ?
+		    g_strv_length(ch->resources) : 0;
 		reply.hosts[reply.n_hosts++] = hi;
 	}
 	closure(&reply, call);
@@ -573,8 +680,8 @@ svc_hosts(Basalt__BatchService_Service *svc, const Basalt__HostQuery *req,
 	g_date_time_unref(now);
 }
 
-void
-svc_params(Basalt__BatchService_Service *svc, const Basalt__ParamsQuery *req,
+static void
+params_lsb(Basalt__BatchService_Service *svc, const Basalt__ParamsQuery *req,
     Basalt__ParamsReply_Closure closure, void *call)
 {
 	Manager *m = svc_manager(svc);
@@ -622,6 +729,16 @@ svc_params(Basalt__BatchService_Service *svc, const Basalt__ParamsQuery *req,
 	g_ptr_array_set_free_func(kv, g_free);
 	g_ptr_array_free(kv, TRUE);
 	g_ptr_array_free(strs, TRUE);
+}
+
+void
+svc_params(Basalt__BatchService_Service *svc, const Basalt__ParamsQuery *req,
+    Basalt__ParamsReply_Closure closure, void *call)
+{
+	if (req->lsf_conf)
+		svc_params_lsf_conf(svc_manager(svc), closure, call);
+	else
+		params_lsb(svc, req, closure, call);
 }
 
 void

@@ -101,6 +101,9 @@ void svc_queues(Basalt__BatchService_Service *svc,
     void *call);
 void svc_hosts(Basalt__BatchService_Service *svc, const Basalt__HostQuery *req,
     Basalt__HostList_Closure closure, void *call);
+/* showconf.c: ParamsQuery.lsf_conf, the lsf.conf mbatchd runs with. */
+void svc_params_lsf_conf(Manager *m, Basalt__ParamsReply_Closure closure,
+    void *call);
 void svc_params(Basalt__BatchService_Service *svc,
     const Basalt__ParamsQuery *req, Basalt__ParamsReply_Closure closure,
     void *call);
@@ -110,6 +113,9 @@ void svc_cluster(Basalt__BatchService_Service *svc,
     const Basalt__ClusterInfoRequest *req, Basalt__ClusterInfo_Closure closure,
     void *call);
 /* history.c: journal records for bhist and bacct, a page at a time. */
+/* wait.c: bwait's one evaluation of a condition. */
+void svc_wait(Basalt__BatchService_Service *svc, const Basalt__WaitRequest *req,
+    Basalt__WaitReply_Closure closure, void *call);
 void svc_history(Basalt__BatchService_Service *svc,
     const Basalt__HistoryRequest *req, Basalt__HistoryPage_Closure closure,
     void *call);

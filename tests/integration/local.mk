@@ -73,6 +73,21 @@ INTEGRATION_TESTS += \
 	%reldir%/t0752-bjobs-select.sh \
 	%reldir%/t0753-lsid.sh \
 	%reldir%/t0754-bjobs-name-sight.sh
+# Issue 15: status commands (bqueues, bhosts, bslots, ... as LSF 10.1).
+INTEGRATION_TESTS += \
+	%reldir%/t0810-bqueues-o.sh \
+	%reldir%/t0811-bhosts-o.sh \
+	%reldir%/t0812-groups-app.sh \
+	%reldir%/t0813-bjdepinfo.sh \
+	%reldir%/t0814-bslots.sh \
+	%reldir%/t0815-bacct-opts.sh
+# Issue 15: accounting files and cluster commands for tools written for LSF.
+INTEGRATION_TESTS += \
+	%reldir%/t0790-lsb-acct.sh \
+	%reldir%/t0791-profile-lsf.sh \
+	%reldir%/t0792-ls-cmds.sh \
+	%reldir%/t0793-bwait.sh \
+	%reldir%/t0794-lsb-events.sh
 # Issue 12: slot reservation and backfill.
 INTEGRATION_TESTS += \
 	%reldir%/t0330-reserve.sh

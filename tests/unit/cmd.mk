@@ -4,7 +4,7 @@ CMD_TEST_LIBS = $(BSCMD_LIBS) $(TEST_LIBS)
 CMD_TESTS = %reldir%/check_cmd_util %reldir%/check_cmd_bsub \
 	%reldir%/check_cmd_select %reldir%/check_cmd_bjobs \
 	%reldir%/check_cmd_bjobs_fields \
-	%reldir%/check_cmd_tables
+	%reldir%/check_cmd_tables %reldir%/check_cmd_statfields
 check_PROGRAMS += $(CMD_TESTS)
 TESTS += $(CMD_TESTS)
 
@@ -31,3 +31,15 @@ TESTS += $(CMD_TESTS)
 %canon_reldir%_check_cmd_tables_SOURCES = %reldir%/check_cmd_tables.c
 %canon_reldir%_check_cmd_tables_CFLAGS = $(CMD_TEST_CFLAGS)
 %canon_reldir%_check_cmd_tables_LDADD = $(CMD_TEST_LIBS)
+
+%canon_reldir%_check_cmd_statfields_SOURCES = %reldir%/check_cmd_statfields.c
+%canon_reldir%_check_cmd_statfields_CFLAGS = $(CMD_TEST_CFLAGS)
+%canon_reldir%_check_cmd_statfields_LDADD = $(CMD_TEST_LIBS)
+
+# The cluster information commands' layouts (lshosts, lsload, showconf, lsinfo).
+CMD_LS_TESTS = %reldir%/check_cmd_ls
+check_PROGRAMS += $(CMD_LS_TESTS)
+TESTS += $(CMD_LS_TESTS)
+%canon_reldir%_check_cmd_ls_SOURCES = %reldir%/check_cmd_ls.c
+%canon_reldir%_check_cmd_ls_CFLAGS = $(CMD_TEST_CFLAGS)
+%canon_reldir%_check_cmd_ls_LDADD = $(CMD_TEST_LIBS)

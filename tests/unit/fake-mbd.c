@@ -346,6 +346,17 @@ fake_history(Basalt__BatchService_Service *s,
 	done(&r, call);
 }
 
+static void
+fake_wait(Basalt__BatchService_Service *s, const Basalt__WaitRequest *req,
+    Basalt__WaitReply_Closure done, void *call)
+{
+	Basalt__WaitReply r = BASALT__WAIT_REPLY__INIT;
+
+	keep(LSB_WAIT, &req->base);
+	r.state = BASALT__WAIT_STATE__WAIT_STATE_SATISFIED;
+	done(&r, call);
+}
+
 static Basalt__BatchService_Service fake_service =
     BASALT__BATCH_SERVICE__INIT(fake_);
 

@@ -1,0 +1,106 @@
+/*
+ * badmin showconf mbd and lsadmin showconf lim: the lsf.conf parameters a
+ * daemon runs with, as LSF prints them ("MBD configuration at <date>",
+ * then "    KEY = value"), which tools split on " = " to find
+ * LSB_SHAREDIR, LSF_CONFDIR and LSF_UNIT_FOR_LIMITS.
+ *
+ * mbd: asked of mbatchd (ParamsQuery.lsf_conf), so it is what the master
+ * really loaded.  lim: Basalt has no LIM; what a LIM would hold on this
+ * host is the lsf.conf this host reads, loaded here by the daemons' own
+ * loader with the same path resolution.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd-main.h"
+#include "cmd-util.h"
+#include "conf/conf.h"
+/* bs_conf_lsf_load: lsf.conf alone, without the cluster files. */
+#include "conf/conf_internal.h"
+#include "ls-format.h"
+#include "showconf.h"
+
+int
+showconf_mbd(void)
+{
+	g_autoptr(GString) out = g_string_new(NULL);
+	Basalt__ParamsQuery q = BASALT__PARAMS_QUERY__INIT;
+	Basalt__ParamsReply *r;
+	int code = CMD_EXIT_OK;
+
+	q.lsf_conf = TRUE;
+	r = (Basalt__ParamsReply *)cmd_main_call(LSB_PARAMS, &q.base);
+	if (r == NULL)
+		return CMD_EXIT_FAIL;
+	if (cmd_main_refused(NULL, r->error))
+		code = CMD_EXIT_FAIL;
+	else {
+		ls_format_showconf(out, "MBD", g_get_real_time() / G_USEC_PER_SEC,
+		    (const Basalt__KeyValue *const *)r->params, r->n_params);
+		cmd_main_out(out);
+	}
+	basalt__params_reply__free_unpacked(r, NULL);
+	return code;
+}
+
+static gint
+by_key(gconstpointer a, gconstpointer b)
+{
+	return strcmp((*(Basalt__KeyValue *const *)a)->key,
+	    (*(Basalt__KeyValue *const *)b)->key);
+}
+
+int
+showconf_lim(void)
+{
+	g_autoptr(GString) out = g_string_new(NULL);
+	g_autofree char *envdir = lsb_envdir();
+	g_autoptr(BsDiags) diags = bs_diags_new();
+	BsLsfConf *lsf = bs_conf_lsf_load(envdir,
+	    g_get_real_time() / G_USEC_PER_SEC, diags);
+	g_autoptr(GHashTable) values = NULL;
+	g_autoptr(GPtrArray) kv = NULL;
+	GHashTableIter it;
+	gpointer k, v;
+
+	if (lsf == NULL) {
+		g_autofree char *text = bs_diags_to_string(diags);
+
+		fprintf(stderr, "lsadmin: cannot read %s/lsf.conf:\n%s", envdir,
+		    text);
+		return CMD_EXIT_FAIL;
+	}
+	values = g_hash_table_new(g_str_hash, g_str_equal);
+	kv = g_ptr_array_new_with_free_func(g_free);
+	g_hash_table_iter_init(&it, lsf->values);
+	while (g_hash_table_iter_next(&it, &k, &v))
+		g_hash_table_insert(values, k, v);
+	g_hash_table_insert(values, "LSF_ENVDIR", envdir);
+	if (lsf->lsf_confdir != NULL)
+		g_hash_table_insert(values, "LSF_CONFDIR", lsf->lsf_confdir);
+	if (lsf->lsb_confdir != NULL)
+		g_hash_table_insert(values, "LSB_CONFDIR", lsf->lsb_confdir);
+	if (lsf->lsb_sharedir != NULL)
+		g_hash_table_insert(values, "LSB_SHAREDIR", lsf->lsb_sharedir);
+	if (lsf->lsf_logdir != NULL)
+		g_hash_table_insert(values, "LSF_LOGDIR", lsf->lsf_logdir);
+	if (lsf->lsf_serverdir != NULL)
+		g_hash_table_insert(values, "LSF_SERVERDIR", lsf->lsf_serverdir);
+	g_hash_table_iter_init(&it, values);
+	while (g_hash_table_iter_next(&it, &k, &v)) {
+		Basalt__KeyValue *e = g_new(Basalt__KeyValue, 1);
+
+		basalt__key_value__init(e);
+		e->key = k;
+		e->value = v;
+		g_ptr_array_add(kv, e);
+	}
+	g_ptr_array_sort(kv, by_key);
+	ls_format_showconf(out, "LIM", g_get_real_time() / G_USEC_PER_SEC,
+	    (const Basalt__KeyValue *const *)kv->pdata, kv->len);
+	cmd_main_out(out);
+	bs_conf_lsf_free(lsf);
+	return CMD_EXIT_OK;
+}
