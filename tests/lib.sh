@@ -18,6 +18,7 @@ export LSF_ENVDIR="$T/conf"
 PATH="$top_builddir/cmd:$top_builddir/mbatchd:$top_builddir/sbatchd:$PATH"
 export PATH
 BS_PIDS=""
+BS_TEST_USERS=""
 BS_TESTS=0
 BS_FAILED=0
 
@@ -253,6 +254,52 @@ job_pids() {
 	done
 }
 
+# ---- test users (tests that need a second user) ----------------------------
+
+# useradd and userdel lock /etc/passwd and give up at once when another
+# one holds it ("cannot lock /etc/passwd; try again later"): tests run side
+# by side under make -j2 check, and other suites on the machine add users
+# too.  userdel also refuses while a process of the user is still running
+# ("currently used by process"), as a just-killed job's may be.  Those two
+# are retried until a deadline; anything else, or the deadline, is an error
+# with the tool's own message on stderr.
+bs_user_tool() {   # bs_user_tool command...: status 0 once it succeeded
+	bs_ut_deadline=$(($(date +%s%N) / 1000000 + 20000))
+	while :; do
+		"$@" >"$T/user-tool.out" 2>&1 && return 0
+		bs_ut_st=$?
+		if ! grep -qiE "lock|currently used" "$T/user-tool.out" ||
+		    [ $(($(date +%s%N) / 1000000)) -ge "$bs_ut_deadline" ]; then
+			echo "# $* failed with status $bs_ut_st:" >&2
+			sed 's/^/#   /' "$T/user-tool.out" >&2
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
+# add_test_user NAME HOME: a login NAME with home HOME (not created), and
+# proof that the system now knows it.  cleanup deletes it at exit.
+add_test_user() {
+	bs_user_tool useradd -M -d "$2" -s /bin/sh "$1" || return 1
+	BS_TEST_USERS="$BS_TEST_USERS $1"
+	if ! getent passwd "$1" >/dev/null; then
+		echo "# useradd $1 succeeded but the user is unknown" >&2
+		return 1
+	fi
+}
+
+# del_test_user NAME: NAME is gone from the system (done already is fine,
+# so exit traps can call it); a userdel that did not happen is an error.
+del_test_user() {
+	getent passwd "$1" >/dev/null || return 0
+	bs_user_tool userdel "$1" || return 1
+	if getent passwd "$1" >/dev/null; then
+		echo "# userdel $1 succeeded but the user is still known" >&2
+		return 1
+	fi
+}
+
 # procs_in JOB STATE: the job has at least 3 processes, all in STATE
 # (/proc/PID/stat field 3: S sleeping, T stopped).
 procs_in() {
@@ -275,6 +322,10 @@ cleanup() {
 	done
 	for pid in $(cluster_job_pids); do
 		kill -KILL "$pid" 2>/dev/null
+	done
+	# After the jobs: userdel refuses a user who still runs processes.
+	for bs_u in $BS_TEST_USERS; do
+		del_test_user "$bs_u" || status=1
 	done
 	if [ "$BS_FAILED" -ne 0 ] || [ "$status" -ne 0 ]; then
 		for f in "$T"/log/*; do

@@ -81,6 +81,13 @@ INTEGRATION_TESTS += \
 	%reldir%/t0813-bjdepinfo.sh \
 	%reldir%/t0814-bslots.sh \
 	%reldir%/t0815-bacct-opts.sh
+# Issue 15: workflow engines' LSF command lines, replayed.
+INTEGRATION_TESTS += \
+	%reldir%/t0830-engine-nextflow.sh \
+	%reldir%/t0831-engine-dask.sh \
+	%reldir%/t0832-engine-parsl.sh \
+	%reldir%/t0833-engine-snakemake.sh \
+	%reldir%/t0834-engine-cromwell.sh
 # Issue 15: accounting files and cluster commands for tools written for LSF.
 INTEGRATION_TESTS += \
 	%reldir%/t0790-lsb-acct.sh \

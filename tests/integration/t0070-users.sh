@@ -7,9 +7,8 @@
 [ "$(id -u)" -eq 0 ] || skip_all "needs root to create a test user"
 command -v useradd >/dev/null || skip_all "useradd is not installed"
 user=bsit$$
-useradd -M -d "$T/home" -s /bin/sh "$user" || skip_all "useradd failed"
+add_test_user "$user" "$T/home" || exit 1
 mkdir -p "$T/home" && chown "$user" "$T/home"
-trap 'userdel "$user" 2>/dev/null; cleanup' EXIT
 
 make_cluster vh1
 start_mbd || exit 1

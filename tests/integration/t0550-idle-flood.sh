@@ -13,9 +13,8 @@ ABUSER=$top_builddir/tests/integration/rpc-abuser
 command -v useradd >/dev/null || skip_all "useradd is not installed"
 u1=bsfa$$
 u2=bsfb$$
-useradd -M -d /nonexistent -s /bin/sh "$u1" || skip_all "useradd failed"
-useradd -M -d /nonexistent -s /bin/sh "$u2" || { userdel "$u1"; skip_all "useradd failed"; }
-trap 'userdel "$u1" 2>/dev/null; userdel "$u2" 2>/dev/null; cleanup' EXIT
+add_test_user "$u1" /nonexistent || exit 1
+add_test_user "$u2" /nonexistent || exit 1
 
 # Scaled to the machine: as many as this process may open, at most 20,000.
 fdmax=$(ulimit -Hn)

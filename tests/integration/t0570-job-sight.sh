@@ -10,10 +10,9 @@
 command -v useradd >/dev/null || skip_all "useradd is not installed"
 u1=bssa$$
 u2=bssb$$
-useradd -M -d "$T/home" -s /bin/sh "$u1" || skip_all "useradd failed"
-useradd -M -d "$T/home" -s /bin/sh "$u2" || { userdel "$u1"; skip_all "useradd failed"; }
+add_test_user "$u1" "$T/home" || exit 1
+add_test_user "$u2" "$T/home" || exit 1
 mkdir -p "$T/home" && chmod 777 "$T/home"
-trap 'userdel "$u1" 2>/dev/null; userdel "$u2" 2>/dev/null; cleanup' EXIT
 
 make_cluster vh1
 start_mbd || exit 1

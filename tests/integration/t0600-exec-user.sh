@@ -9,10 +9,9 @@
 [ "$(id -u)" -eq 0 ] || skip_all "needs root to create a test user"
 command -v useradd >/dev/null || skip_all "useradd is not installed"
 user=bsp$$
-useradd -M -d "$T/home" -s /bin/sh "$user" || skip_all "useradd failed"
+add_test_user "$user" "$T/home" || exit 1
 mkdir -p "$T/home" && chown "$user" "$T/home"
 chmod 711 "$T"
-trap 'st=$?; userdel "$user" 2>/dev/null; (exit $st); cleanup' EXIT
 
 make_cluster vh1
 start_mbd || exit 1
@@ -47,9 +46,7 @@ bkill "$id" "$other" >/dev/null
 # Known to mbatchd, unknown on the execution host by the time it starts.
 held=$(as_user bsub -H -o /dev/null true | job_id_of)
 check "a held job is pending" wait_for 10 state_is "$held" PSUSP
-# Other tests add and remove users at the same time: userdel may find
-# /etc/passwd locked and must be tried again, or the user stays.
-check "the user is removed" wait_for 10 sh -c "! id -u $user >/dev/null 2>&1 || userdel $user"
+check "the user is deleted on the host (userdel really happened)" del_test_user "$user"
 bresume "$held" >/dev/null
 refused() { bhist -l "$held" | sed 's/^ *//' | tr -d '\n' | grep -q "Requeued: The job could not be started on host <vh1>: User account <$user> does not exist on execution host vh1"; }
 check "the host refuses it: bhist -l says why" wait_for 15 refused

@@ -59,9 +59,9 @@ check "-oo overwrites" sh -c "head -n 1 $T/ow.out | grep -qx new-line && ! grep 
 # directory where that user may not.
 if [ "$(id -u)" -eq 0 ] && command -v useradd >/dev/null; then
 	user=bsj$$
-	# Other tests lock /etc/passwd now and then: try again for a while.
-	if wait_for 10 sh -c "id -u $user >/dev/null 2>&1 || useradd -M -d $T/home -s /bin/sh $user"; then
-		trap 'st=$?; wait_for 10 sh -c "! id -u $user >/dev/null 2>&1 || userdel $user"; (exit $st); cleanup' EXIT
+	# add_test_user retries while other tests hold /etc/passwd; cleanup
+	# removes the user.
+	if add_test_user "$user" "$T/home"; then
 		mkdir -p "$T/home" "$T/rootonly" && chown "$user" "$T/home"
 		chmod 755 "$T/rootonly"
 		cd "$T/home" || exit 1

@@ -91,9 +91,9 @@ check "no mail goes to an option-like address" sh -c "! grep -l -- '-oQ' $T/mail
 # Run as the job's user, never root, when the job is a user's.
 if [ "$(id -u)" -eq 0 ] && command -v useradd >/dev/null; then
 	user=bsr$$
-	# Other tests lock /etc/passwd now and then: try again for a while.
-	if wait_for 10 sh -c "id -u $user >/dev/null 2>&1 || useradd -M -d $T/home -s /bin/sh $user"; then
-		trap 'st=$?; wait_for 10 sh -c "! id -u $user >/dev/null 2>&1 || userdel $user"; (exit $st); cleanup' EXIT
+	# add_test_user retries while other tests hold /etc/passwd; cleanup
+	# removes the user.
+	if add_test_user "$user" "$T/home"; then
 		mkdir -p "$T/home" && chown "$user" "$T/home"
 		cd "$T/home" || exit 1
 		uid=$(id -u "$user")

@@ -12,10 +12,9 @@ command -v munged >/dev/null || skip_all "munged is not installed"
 command -v useradd >/dev/null || skip_all "useradd is not installed"
 command -v setpriv >/dev/null || skip_all "setpriv is not installed"
 user=bsb$$
-useradd -M -d "$T/home" -s /bin/sh "$user" || skip_all "useradd failed"
+add_test_user "$user" "$T/home" || exit 1
 mkdir -p "$T/home" && chown "$user" "$T/home"
 chmod 711 "$T"
-trap 'st=$?; userdel "$user" 2>/dev/null; (exit $st); cleanup' EXIT
 
 BS_MXJ=1 make_cluster vh1 vh2 vh3   # vh3: a host of the cluster that never runs
 grep -q '^LSF_AUTH=munge' "$LSF_ENVDIR/lsf.conf" || { diag "no munged"; exit 1; }

@@ -14,10 +14,9 @@ command -v mpirun >/dev/null || skip_all "mpirun is not installed (openmpi-bin)"
 mpirun --version 2>/dev/null | grep -q "Open MPI" || skip_all "mpirun is not Open MPI's"
 command -v useradd >/dev/null || skip_all "useradd is not installed"
 user=bsm$$
-useradd -M -d "$T/home" -s /bin/sh "$user" || skip_all "useradd failed"
+add_test_user "$user" "$T/home" || exit 1
 mkdir -p "$T/home" && chown "$user" "$T/home"
 chmod 711 "$T"
-trap 'st=$?; userdel "$user" 2>/dev/null; (exit $st); cleanup' EXIT
 
 cat >"$T/home/hello.c" <<'C'
 #include <mpi.h>
@@ -57,11 +56,20 @@ as_user() { (cd "$T/home" && runuser -u "$user" -- env PATH="$PATH" LSF_ENVDIR="
 # One rank per host, each through blaunch (neither vh1 nor vh2 is the
 # machine's name, so mpirun starts its daemon on both through the agent);
 # TCP over loopback only.
+# Open MPI's orted now and then dies of a SIGSEGV inside its hardware
+# discovery (hwloc) on this kind of machine, before any task of ours runs;
+# one more try keeps that third-party crash from failing the suite, and the
+# first attempt's error stays in the job's error file for the record.
 cat >"$T/home/run.sh" <<'RUN'
-mpirun --mca plm_rsh_agent blaunch --host vh1,vh2 -np 2 \
-	--mca btl tcp,self --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo \
-	./hello
-echo "mpirun exit $?"
+for attempt in 1 2; do
+	mpirun --mca plm_rsh_agent blaunch --host vh1,vh2 -np 2 \
+		--mca btl tcp,self --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo \
+		./hello
+	rc=$?
+	[ "$rc" -eq 0 ] && break
+	echo "mpirun attempt $attempt: exit $rc" >&2
+done
+echo "mpirun exit $rc"
 RUN
 id=$(as_user bsub -n 2 -o "$T/home/out" -e "$T/home/err" sh ./run.sh | job_id_of)
 check "the MPI job is submitted" test -n "$id"

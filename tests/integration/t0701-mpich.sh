@@ -11,10 +11,9 @@ command -v mpicc.mpich >/dev/null || skip_all "mpicc.mpich is not installed (lib
 command -v mpiexec.hydra >/dev/null || skip_all "mpiexec.hydra is not installed (mpich)"
 command -v useradd >/dev/null || skip_all "useradd is not installed"
 user=bsh$$
-useradd -M -d "$T/home" -s /bin/sh "$user" || skip_all "useradd failed"
+add_test_user "$user" "$T/home" || exit 1
 mkdir -p "$T/home" && chown "$user" "$T/home"
 chmod 711 "$T"
-trap 'st=$?; userdel "$user" 2>/dev/null; (exit $st); cleanup' EXIT
 
 cat >"$T/home/hello.c" <<'C'
 #include <mpi.h>
