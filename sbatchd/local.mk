@@ -35,8 +35,8 @@ sbin_PROGRAMS += %reldir%/sbatchd
 	%reldir%/sbd-jobenv.c %reldir%/sbd-jobenv.h \
 	%reldir%/sbd-report.c %reldir%/sbd-report.h \
 	%reldir%/job-limits.c %reldir%/job-limits.h \
-	%reldir%/job-usage.c %reldir%/job-usage.h \
-	%reldir%/job-cgroup.c %reldir%/job-cgroup.h
+	%reldir%/job-usage.c \
+	%reldir%/job-cgroup.c
 %canon_reldir%_sbatchd_LDADD = %reldir%/libsbdexec.a lib/conf/libbsconf.a \
 	lib/auth/libbsauth.a lib/iact/libbsiact.a $(BSRPC_LIBS) $(MUNGE_LIBS)
 $(%canon_reldir%_sbatchd_OBJECTS): $(PROTO_GEN_H)
