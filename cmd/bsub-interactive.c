@@ -55,6 +55,7 @@
 #include "bsub-interactive.h"
 #include "cmd-util.h"
 #include "iact/iact-wire.h"
+#include "usage-format.h"
 #include "util/error.h"
 
 /* A caller gets this long to say hello.  Callers are served side by side
@@ -429,26 +430,43 @@ finished(const Basalt__JobInfo *j)
 	    j->state == BASALT__JOB_STATE__JOB_STATE_EXIT;
 }
 
+/* Why the job ended, for the terminal: a limit's (or -t's) LSF name and
+ * text ("TERM_RUNLIMIT: job killed after reaching LSF run time limit"),
+ * else the reason mbatchd or the host gave; "" when none. */
+static char *
+ended_why(const Basalt__JobInfo *j)
+{
+	if (j->term_reason != NULL && *j->term_reason != '\0') {
+		const char *text = usage_term_text(j->term_reason);
+
+		return text != NULL ? g_strdup_printf(": %s: %s", j->term_reason, text) :
+		    g_strdup_printf(": %s", j->term_reason);
+	}
+	if (j->exit_reason != NULL && *j->exit_reason != '\0')
+		return g_strdup_printf(": %s", j->exit_reason);
+	return g_strdup("");
+}
+
 /* bsub -K's codes, and LSF's message for a job that did not end itself. */
 static int
 ended_code(const Basalt__JobInfo *j)
 {
+	g_autofree char *why = NULL;
+
 	if (j->state == BASALT__JOB_STATE__JOB_STATE_DONE)
 		return 0;
+	why = ended_why(j);
 	if (j->start_time == 0) {
-		fprintf(stderr, "<<Job is terminated before it started%s%s>>\n",
-		    j->exit_reason && *j->exit_reason ? ": " : "",
-		    j->exit_reason ? j->exit_reason : "");
+		fprintf(stderr, "<<Job is terminated before it started%s>>\n", why);
 		return CMD_EXIT_KILLED_PENDING;
 	}
 	if (j->term_signal > 0) {
-		fprintf(stderr, "<<Job is terminated by signal %d%s%s>>\n",
-		    j->term_signal, j->exit_reason && *j->exit_reason ? ": " : "",
-		    j->exit_reason ? j->exit_reason : "");
+		fprintf(stderr, "<<Job is terminated by signal %d%s>>\n",
+		    j->term_signal, why);
 		return 128 + j->term_signal;
 	}
-	if (j->exit_reason != NULL && *j->exit_reason != '\0')
-		fprintf(stderr, "<<Job is terminated: %s>>\n", j->exit_reason);
+	if (*why != '\0')
+		fprintf(stderr, "<<Job is terminated%s>>\n", why);
 	return j->exit_status != 0 ? j->exit_status & 0xff : CMD_EXIT_FAIL;
 }
 

@@ -19,6 +19,8 @@ PRIORITY     = 10
 INTERACTIVE  = ONLY
 End Queue
 Q
+# sbatchd samples every second, so a memory limit acts at once.
+echo "LSF_PIM_SLEEPTIME=1" >>"$T/conf/lsf.conf"
 start_mbd || exit 1
 start_sbd vh1 || exit 1
 
@@ -63,4 +65,15 @@ check "INTERACTIVE = ONLY refuses a batch job" sh -c "echo '$out' | grep -q 'ion
 check "INTERACTIVE = ONLY takes bsub -I" sh -c "bsub -I -q ionly 'echo fine' 2>/dev/null | grep -qx fine"
 check "-K cannot be combined with -I" sh -c "! bsub -K -I true 2>/dev/null"
 check "-tty needs -I" sh -c "! bsub -tty true 2>/dev/null"
+
+# A limit that ends the job reaches the user's terminal in LSF's words.
+bsub -I -M 50M "$top_builddir/tests/helpers/bs-hog" mem 200 60 \
+	</dev/null >"$T/lim.out" 2>"$T/lim.err"
+rc=$?
+check "a job killed for its memory limit ends bsub -I with 128+signal ($rc)" \
+	test "$rc" -gt 128
+check "and bsub says TERM_MEMLIMIT in LSF's words" grep -q \
+	'^<<Job is terminated by signal [0-9]*: TERM_MEMLIMIT: job killed after reaching LSF memory usage limit>>$' \
+	"$T/lim.err"
+[ -s "$T/lim.err" ] && diag "$(cat "$T/lim.err")"
 done_testing
