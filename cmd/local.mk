@@ -59,6 +59,8 @@ bin_PROGRAMS += \
 	%reldir%/lsinfo \
 	%reldir%/lsadmin \
 	%reldir%/bwait \
+	%reldir%/bpost \
+	%reldir%/bread \
 	%reldir%/bkill \
 	%reldir%/bstop \
 	%reldir%/bresume \
@@ -105,6 +107,10 @@ bin_PROGRAMS += \
 %canon_reldir%_lsload_LDADD = $(CMD_PROG_LIBS)
 %canon_reldir%_bwait_SOURCES = %reldir%/bwait.c
 %canon_reldir%_bwait_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_bpost_SOURCES = %reldir%/bpost.c
+%canon_reldir%_bpost_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_bread_SOURCES = %reldir%/bread.c
+%canon_reldir%_bread_LDADD = $(CMD_PROG_LIBS)
 # lsinfo reads lsf.shared; lsadmin showconf lim reads lsf.conf.
 %canon_reldir%_lsinfo_SOURCES = %reldir%/lsinfo.c
 %canon_reldir%_lsinfo_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)

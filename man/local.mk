@@ -40,6 +40,8 @@ dist_man_MANS += \
 	%reldir%/man1/lsload.1 \
 	%reldir%/man1/lsinfo.1 \
 	%reldir%/man1/bwait.1 \
+	%reldir%/man1/bpost.1 \
+	%reldir%/man1/bread.1 \
 	%reldir%/man1/bkill.1 \
 	%reldir%/man1/bstop.1 \
 	%reldir%/man1/bresume.1 \

@@ -65,6 +65,8 @@ typedef enum {
 	LSB_LIMITS = 13,
 	LSB_HISTORY = 14,
 	LSB_WAIT = 15,
+	LSB_POST = 16,
+	LSB_READ = 17,
 } LsbMethod;
 
 /* $LSF_ENVDIR, else the built-in SYSCONFDIR/basalt.  g_free() it. */

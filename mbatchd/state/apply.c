@@ -520,6 +520,24 @@ apply_host_ctrl(State *st, const Basalt__EvHostCtrl *e)
 	return TRUE;
 }
 
+/* bpost: the service checked the bounds; a journal written by a later
+ * version with larger ones is still bounded here, not trusted. */
+static gboolean
+apply_message(State *st, const Basalt__EvJobMessage *e, gint64 now,
+    GError **err)
+{
+	Job *j = find_job(st, e->job_id, e->array_index, err);
+	g_autofree char *text = NULL;
+
+	if (j == NULL)
+		return FALSE;
+	if (e->index >= BS_JOB_MSG_MAX)
+		return TRUE;
+	text = g_strndup(e->text != NULL ? e->text : "", BS_JOB_MSG_TEXT_MAX);
+	job_msg_put(j, e->index, text, e->user, now);
+	return TRUE;
+}
+
 gboolean
 state_apply(State *st, const Basalt__Event *ev, GError **err)
 {
@@ -541,6 +559,9 @@ state_apply(State *st, const Basalt__Event *ev, GError **err)
 		break;
 	case BASALT__EVENT__BODY_JOB_REQUEUE:
 		ok = apply_requeue(st, ev->job_requeue, t, err);
+		break;
+	case BASALT__EVENT__BODY_JOB_MESSAGE:
+		ok = apply_message(st, ev->job_message, t, err);
 		break;
 	case BASALT__EVENT__BODY_JOB_PREEXEC:
 		ok = apply_preexec(st, ev->job_preexec, t, err);

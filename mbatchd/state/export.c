@@ -132,10 +132,31 @@ export_run(Export *x, const Job *j)
 	}
 }
 
+/* bpost's messages, each with its post time, after the job exists. */
+static void
+export_messages(Export *x, const Job *j)
+{
+	for (guint i = 0; j->messages != NULL && i < j->messages->len; i++) {
+		const JobMsg *msg = g_ptr_array_index(j->messages, i);
+		Basalt__Event *ev = event(x, msg->time);
+		Basalt__EvJobMessage *e = keep(x, g_new(Basalt__EvJobMessage, 1));
+
+		basalt__ev_job_message__init(e);
+		e->job_id = j->id;
+		e->array_index = j->index;
+		e->index = msg->index;
+		e->text = msg->text;
+		e->user = msg->user;
+		ev->body_case = BASALT__EVENT__BODY_JOB_MESSAGE;
+		ev->job_message = e;
+	}
+}
+
 static void
 export_job(Export *x, const Job *j)
 {
 	export_new(x, j);
+	export_messages(x, j);
 	if (j->exec_hosts != NULL)
 		export_run(x, j);
 	switch (j->state) {

@@ -39,6 +39,7 @@ job_free(Job *j)
 	if (j->preexec_hosts != NULL)
 		g_ptr_array_free(j->preexec_hosts, TRUE);
 	g_free(j->term_reason);
+	job_msgs_free(j);
 	g_free(j);
 }
 

@@ -114,6 +114,10 @@ typedef struct Job {
 	 * before stamps existed (mbatchd/effective.c resolves then). */
 	Basalt__JobEffective *effective;
 
+	/* bpost's messages (JobMsg*), by index, NULL when none; bounded by
+	 * BS_JOB_MSG_MAX (messages.c). */
+	GPtrArray *messages;
+
 	GList *qlink;             /* in its queue's pending list, when pending */
 	GList *flink;             /* in State.finished, when DONE/EXIT */
 } Job;
@@ -182,6 +186,22 @@ GPtrArray *state_jobs_on_host(const State *st, const char *host);
 void state_host_index_add(State *st, Job *j);
 void state_host_index_remove(State *st, Job *j);
 Job *state_job(const State *st, guint64 id, guint32 index);
+
+/* messages.c: bpost's messages.  LSF's default MAX_JOB_MSG_NUM is 128. */
+#define BS_JOB_MSG_MAX 128
+#define BS_JOB_MSG_TEXT_MAX 4096
+typedef struct {
+	guint32 index;
+	char *text;
+	char *user;
+	gint64 time;
+} JobMsg;
+/* Stores (or replaces) the message at its index. */
+void job_msg_put(Job *j, guint32 index, const char *text, const char *user,
+    gint64 time);
+/* The message at index, or NULL. */
+const JobMsg *job_msg_get(const Job *j, guint32 index);
+void job_msgs_free(Job *j);
 
 /* depindex.c: apply.c keeps the dependency index as jobs come, change
  * name and are cleaned. */

@@ -114,6 +114,10 @@ void svc_cluster(Basalt__BatchService_Service *svc,
     void *call);
 /* history.c: journal records for bhist and bacct, a page at a time. */
 /* wait.c: bwait's one evaluation of a condition. */
+void svc_post(Basalt__BatchService_Service *svc, const Basalt__PostRequest *req,
+    Basalt__PostReply_Closure closure, void *call);
+void svc_read(Basalt__BatchService_Service *svc, const Basalt__ReadRequest *req,
+    Basalt__ReadReply_Closure closure, void *call);
 void svc_wait(Basalt__BatchService_Service *svc, const Basalt__WaitRequest *req,
     Basalt__WaitReply_Closure closure, void *call);
 void svc_history(Basalt__BatchService_Service *svc,

@@ -357,6 +357,26 @@ fake_wait(Basalt__BatchService_Service *s, const Basalt__WaitRequest *req,
 	done(&r, call);
 }
 
+static void
+fake_post(Basalt__BatchService_Service *s, const Basalt__PostRequest *req,
+    Basalt__PostReply_Closure done, void *call)
+{
+	Basalt__PostReply r = BASALT__POST_REPLY__INIT;
+
+	keep(LSB_POST, &req->base);
+	done(&r, call);
+}
+
+static void
+fake_read(Basalt__BatchService_Service *s, const Basalt__ReadRequest *req,
+    Basalt__ReadReply_Closure done, void *call)
+{
+	Basalt__ReadReply r = BASALT__READ_REPLY__INIT;
+
+	keep(LSB_READ, &req->base);
+	done(&r, call);
+}
+
 static Basalt__BatchService_Service fake_service =
     BASALT__BATCH_SERVICE__INIT(fake_);
 
