@@ -262,6 +262,10 @@ step_body(GString *out, const HistJob *j, const HistStep *s)
 			g_string_append_printf(out, "Signal <%d> requested by user "
 			    "or administrator <%s>;", s->pid, s->text ? s->text : "");
 		break;
+	case HIST_STEP_MESSAGE:
+		g_string_append_printf(out, "Message <%u> posted by user or "
+		    "administrator <%s>;", s->position, s->text ? s->text : "");
+		break;
 	}
 }
 

@@ -528,6 +528,13 @@ feed_job_event(HistJob *j, const Basalt__Event *ev)
 		s->pid = ev->job_signal->signal;
 		s->text = g_strdup(ev->job_signal->user);
 		break;
+	case BASALT__EVENT__BODY_JOB_MESSAGE:
+		/* Who and which index only: the text is the job's own, shown
+		 * by bread to those who may read it. */
+		s = add_step(j, ev, HIST_STEP_MESSAGE);
+		s->position = ev->job_message->index;
+		s->text = g_strdup(ev->job_message->user);
+		break;
 	default:
 		break;
 	}
@@ -553,6 +560,7 @@ event_job(const Basalt__Event *ev, guint64 *id, guint32 *index)
 	JOB_CASE(JOB_CLEAN, job_clean)
 	JOB_CASE(JOB_SIGNAL, job_signal)
 	JOB_CASE(JOB_PREEXEC, job_preexec)
+	JOB_CASE(JOB_MESSAGE, job_message)
 #undef JOB_CASE
 	default:
 		return FALSE;

@@ -42,6 +42,7 @@ typedef enum {
 	HIST_STEP_MODIFY,
 	HIST_STEP_MOVE,
 	HIST_STEP_SIGNAL,
+	HIST_STEP_MESSAGE,          /* bpost: position = index, text = user */
 } HistStepKind;
 
 /* One line of a job's history. */

@@ -6,8 +6,9 @@
  * at a time, each record blanked as bjobs would show the job (sight.c):
  * a job the caller may see only in summary loses its command, environment,
  * working directory, paths, pre-execution command and script, and its name
- * when the name is the command; a job the caller may not see at all loses
- * its submission and modification records, so bhist never learns of it.
+ * when the name is the command, and the text of its bpost messages; a job
+ * the caller may not see at all loses its submission, modification and
+ * message records, so bhist never learns of it.
  *
  * A page is bounded (PAGE_BYTES of records, PAGE_RECORDS records) so one
  * call costs the main loop a bounded read; the cursor is the seq of the
@@ -70,13 +71,23 @@ modify_owner(Manager *m, const Basalt__EvJobModify *e)
  * The record as the caller may read it, packed into *out; FALSE when the
  * caller may not see the job at all and the record is left out.
  */
+/* A bpost record's owner, as the job's now (NULL once it is cleaned). */
+static const char *
+message_owner(Manager *m, const Basalt__EvJobMessage *e)
+{
+	const Job *j = state_job(m->st, e->job_id, e->array_index);
+
+	return j != NULL ? j->user : NULL;
+}
+
 static gboolean
 pack_for(Manager *m, const Sight *s, Basalt__Event *ev,
     ProtobufCBinaryData *out)
 {
 	static char dash[] = "-";
 	Basalt__JobSpec **specp = NULL, *orig = NULL, copy;
-	char *orig_name = NULL;
+	char *orig_name = NULL, *orig_text = NULL;
+	static char empty[] = "";
 	SightLevel level = SIGHT_DETAIL;
 
 	if (ev->body_case == BASALT__EVENT__BODY_JOB_NEW &&
@@ -87,10 +98,17 @@ pack_for(Manager *m, const Sight *s, Basalt__Event *ev,
 	    ev->job_modify->spec != NULL) {
 		level = svc_sight_of_user(s, modify_owner(m, ev->job_modify));
 		specp = &ev->job_modify->spec;
+	} else if (ev->body_case == BASALT__EVENT__BODY_JOB_MESSAGE) {
+		/* A message is as private as the command (bread's rule). */
+		level = svc_sight_of_user(s, message_owner(m, ev->job_message));
+		if (level == SIGHT_SUMMARY) {
+			orig_text = ev->job_message->text;
+			ev->job_message->text = empty;
+		}
 	}
 	if (level == SIGHT_NONE)
 		return FALSE;
-	if (level == SIGHT_SUMMARY) {
+	if (level == SIGHT_SUMMARY && specp != NULL) {
 		/* Blank a shallow copy, pack, and put the original back, so the
 		 * unpacked event is freed as it was allocated. */
 		orig = *specp;
@@ -110,6 +128,8 @@ pack_for(Manager *m, const Sight *s, Basalt__Event *ev,
 		*specp = orig;
 	if (orig_name != NULL)
 		ev->job_new->job_name = orig_name;
+	if (orig_text != NULL)
+		ev->job_message->text = orig_text;
 	return TRUE;
 }
 

@@ -49,6 +49,9 @@ check "and sees no message text" sh -c "! grep -q 'step one' '$T/other'"
 check "an administrator posts to it" bpost -i 1 -d "from the admin" "$id"
 check "and the post names the administrator" sh -c "bread -i 1 $id | grep -q \"$(id -un) .*from the admin\""
 
+check "bhist -l shows who posted" sh -c "bhist -l $id | tr -d '\\n ' | grep -q 'Message<3>postedbyuseroradministrator<$u1>'"
+check "the owner's bhist, read through mbatchd, shows it too" sh -c "runuser -u $u1 -- env PATH=\"\$PATH\" LSF_ENVDIR=\"\$LSF_ENVDIR\" bhist -l $id | tr -d '\\n ' | grep -q 'Message<0>postedbyuseroradministrator<$u1>'"
+
 # A restart replays the journal.
 stop_mbd
 start_mbd || exit 1
