@@ -757,6 +757,71 @@ START_TEST(test_jobs_by_host)
 }
 END_TEST
 
+static gboolean
+post(guint64 id, guint32 index, const char *text, const char *user, gint64 t)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobMessage e = BASALT__EV_JOB_MESSAGE__INIT;
+
+	e.job_id = id;
+	e.index = index;
+	e.text = (char *)text;
+	e.user = (char *)user;
+	ev.body_case = BASALT__EVENT__BODY_JOB_MESSAGE;
+	ev.job_message = &e;
+	return apply(&ev, t);
+}
+
+static gboolean
+msg_is(State *s, guint64 id, guint32 index, const char *text,
+    const char *user, gint64 t)
+{
+	const Job *j = state_job(s, id, 0);
+	const JobMsg *m = j != NULL ? job_msg_get(j, index) : NULL;
+
+	return m != NULL && strcmp(m->text, text) == 0 &&
+	    strcmp(m->user, user) == 0 && m->time == t;
+}
+
+/* bpost's messages: replaced by index, bounded, kept by a checkpoint. */
+START_TEST(test_job_messages)
+{
+	GPtrArray *events, *blocks;
+	State *orig, *copy;
+	g_autofree char *huge = g_strnfill(BS_JOB_MSG_TEXT_MAX + 10, 'x');
+
+	submit(1, "normal", 10, 0, FALSE);
+	ck_assert(!post(99, 0, "no such job", "u", 20));
+	ck_assert(post(1, 3, "three", "alice", 20));
+	ck_assert(post(1, 0, "zero", "alice", 21));
+	ck_assert(post(1, 3, "three again", "root", 22));
+	ck_assert(msg_is(st, 1, 3, "three again", "root", 22));
+	ck_assert(msg_is(st, 1, 0, "zero", "alice", 21));
+	ck_assert_ptr_null(job_msg_get(state_job(st, 1, 0), 1));
+	ck_assert_uint_eq(state_job(st, 1, 0)->messages->len, 2);
+	/* A record beyond the bounds (a hostile or later journal) is
+	 * bounded on replay, not trusted. */
+	ck_assert(post(1, BS_JOB_MSG_MAX, "out of range", "u", 23));
+	ck_assert_uint_eq(state_job(st, 1, 0)->messages->len, 2);
+	ck_assert(post(1, 5, huge, "u", 24));
+	ck_assert_uint_eq(strlen(job_msg_get(state_job(st, 1, 0), 5)->text),
+	    BS_JOB_MSG_TEXT_MAX);
+
+	events = state_export_events(st, &blocks);
+	orig = st;
+	copy = st = state_new();
+	for (guint i = 0; i < events->len; i++)
+		ck_assert(state_apply(copy, events->pdata[i], NULL));
+	ck_assert(msg_is(copy, 1, 3, "three again", "root", 22));
+	ck_assert(msg_is(copy, 1, 0, "zero", "alice", 21));
+	ck_assert_uint_eq(state_job(copy, 1, 0)->messages->len, 3);
+	g_ptr_array_free(events, TRUE);
+	g_ptr_array_free(blocks, TRUE);
+	state_free(copy);
+	st = orig;
+}
+END_TEST
+
 int
 main(void)
 {
@@ -775,6 +840,7 @@ main(void)
 	tcase_add_test(tc, test_jobs_by_host);
 	tcase_add_test(tc, test_instances);
 	tcase_add_test(tc, test_submit_tokens);
+	tcase_add_test(tc, test_job_messages);
 	suite_add_tcase(s, tc);
 	return bs_run_suite(s);
 }
