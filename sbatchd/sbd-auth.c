@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "auth/auth.h"
+#include "auth/peer.h"
 #include "sbd.h"
 
 static char *dial_nonce;    /* the nonce of the dial in progress */
@@ -66,10 +67,7 @@ verify_master(BsRpcPeer *peer, const guint8 *cred, gsize len, char **reason,
 		bs_auth_cred_clear(&c);
 		return FALSE;
 	}
-	peer->has_cred = TRUE;
-	peer->uid = c.uid;
-	peer->gid = c.gid;
-	peer->auth_origin = g_strdup(c.origin);
+	bs_auth_peer_take(peer, &c);
 	bs_auth_cred_clear(&c);
 	return TRUE;
 }
