@@ -42,6 +42,7 @@
 #include "rpc/rpc.h"
 #include "util/error.h"
 #include "util/log.h"
+#include "util/writeall.h"
 
 #define RES_PORT_DEFAULT 6878
 #define CALL_TIMEOUT_MS 60000
@@ -107,28 +108,15 @@ target_of_conn(BsRpcConn *conn)
 /* ---- what sbatchd sends back: output and the end ---------------------- */
 
 static void
-write_all(int fd, const guint8 *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;     /* our reader is gone: the output is lost */
-		p += w;
-		n -= (size_t)w;
-	}
-}
-
-static void
 io_output(Basalt__TaskIoService_Service *svc, const Basalt__TaskOutput *in,
     Basalt__TaskIoAck_Closure closure, void *call)
 {
 	Basalt__TaskIoAck ack = BASALT__TASK_IO_ACK__INIT;
 
 	if (target_of_conn(bs_rpc_call_conn(call)) != NULL)
-		write_all(in->stream == 2 ? 2 : 1, in->data.data, in->data.len);
+		/* A failure means our reader is gone: the output is lost. */
+		(void)bs_write_all(in->stream == 2 ? 2 : 1, in->data.data,
+		    in->data.len, NULL);
 	closure(&ack, call);
 }
 
