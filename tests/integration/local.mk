@@ -102,7 +102,7 @@ INTEGRATION_TESTS += \
 	%reldir%/t0654-job-starter.sh \
 	%reldir%/t0655-refused.sh
 TESTS += $(INTEGRATION_TESTS)
-EXTRA_DIST += $(INTEGRATION_TESTS)
+EXTRA_DIST += $(INTEGRATION_TESTS) %reldir%/mpi-common.sh
 SH_LOG_COMPILER = $(SHELL)
 # Issue 13: trust.  bs-fakepeer plays the hostile host, master and client.
 check_PROGRAMS += tests/tools/bs-fakepeer
