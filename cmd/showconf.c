@@ -45,14 +45,9 @@ showconf_mbd(void)
 }
 
 static void
-add_param(gpointer key, gpointer value, gpointer data)
+show_param(gpointer key, gpointer value, gpointer out)
 {
-	Basalt__KeyValue *e = g_new(Basalt__KeyValue, 1);
-
-	basalt__key_value__init(e);
-	e->key = key;
-	e->value = value;
-	g_ptr_array_add(data, e);
+	ls_format_showconf_line(out, key, value);
 }
 
 int
@@ -63,7 +58,6 @@ showconf_lim(void)
 	g_autoptr(BsDiags) diags = bs_diags_new();
 	BsLsfConf *lsf = bs_conf_lsf_load(envdir,
 	    g_get_real_time() / G_USEC_PER_SEC, diags);
-	g_autoptr(GPtrArray) kv = NULL;
 
 	if (lsf == NULL) {
 		g_autofree char *text = bs_diags_to_string(diags);
@@ -72,10 +66,9 @@ showconf_lim(void)
 		    text);
 		return CMD_EXIT_FAIL;
 	}
-	kv = g_ptr_array_new_with_free_func(g_free);
-	bs_conf_lsf_shown_foreach(lsf, envdir, lsf->lsb_sharedir, add_param, kv);
-	ls_format_showconf(out, "LIM", g_get_real_time() / G_USEC_PER_SEC,
-	    (const Basalt__KeyValue *const *)kv->pdata, kv->len);
+	ls_format_showconf_head(out, "LIM", g_get_real_time() / G_USEC_PER_SEC);
+	bs_conf_lsf_shown_foreach(lsf, envdir, lsf->lsb_sharedir, show_param,
+	    out);
 	cmd_main_out(out);
 	bs_conf_lsf_free(lsf);
 	return CMD_EXIT_OK;
