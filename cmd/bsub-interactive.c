@@ -404,30 +404,35 @@ callers_serve(BsubIa *ia, Caller *c, guint *n, const struct pollfd *p)
 	return -1;
 }
 
-/* A query that selects this job alone; *id and *idx hold its arrays. */
+/* A query that selects this job alone, with the arrays it points to. */
+typedef struct {
+	Basalt__JobQuery q;
+	uint64_t id;
+	uint32_t idx;
+} OneJob;
+
 static void
-one_job(Basalt__JobQuery *q, uint64_t *id, uint32_t *idx, guint64 job_id)
+one_job(OneJob *o, guint64 job_id)
 {
-	*id = job_id;
-	*idx = 0;
-	q->n_job_ids = q->n_array_indexes = 1;
-	q->job_ids = id;
-	q->array_indexes = idx;
+	basalt__job_query__init(&o->q);
+	o->id = job_id;
+	o->idx = 0;
+	o->q.n_job_ids = o->q.n_array_indexes = 1;
+	o->q.job_ids = &o->id;
+	o->q.array_indexes = &o->idx;
 }
 
 /* One look at the job (NULL when mbatchd does not answer). */
 static Basalt__JobList *
 query_job(guint64 job_id)
 {
-	Basalt__JobQuery q = BASALT__JOB_QUERY__INIT;
-	uint64_t id;
-	uint32_t idx;
+	OneJob o;
 	ProtobufCMessage *m = NULL;
 	g_autoptr(GError) err = NULL;
 
-	one_job(&q, &id, &idx, job_id);
-	q.all_states = TRUE;
-	if (!lsb_call(LSB_JOBS, &q.base, &m, &err))
+	one_job(&o, job_id);
+	o.q.all_states = TRUE;
+	if (!lsb_call(LSB_JOBS, &o.q.base, &m, &err))
 		return NULL;
 	return (Basalt__JobList *)m;
 }
@@ -497,15 +502,13 @@ static void
 kill_job(guint64 job_id)
 {
 	Basalt__JobControlRequest r = BASALT__JOB_CONTROL_REQUEST__INIT;
-	Basalt__JobQuery q = BASALT__JOB_QUERY__INIT;
-	uint64_t id;
-	uint32_t idx;
+	OneJob o;
 	ProtobufCMessage *m = NULL;
 	g_autoptr(GError) err = NULL;
 
-	one_job(&q, &id, &idx, job_id);
+	one_job(&o, job_id);
 	r.action = BASALT__JOB_ACTION__JOB_ACTION_KILL;
-	r.select = &q;
+	r.select = &o.q;
 	if (lsb_call(LSB_CONTROL, &r.base, &m, &err))
 		protobuf_c_message_free_unpacked(m, NULL);
 }
