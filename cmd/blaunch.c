@@ -38,6 +38,7 @@
 
 #include "api/api.h"
 #include "auth/auth.h"
+#include "auth/peer.h"
 #include "host.pb-c.h"
 #include "rpc/rpc.h"
 #include "util/error.h"
@@ -201,6 +202,12 @@ on_closed(BsRpcConn *conn, const char *reason, void *data)
 	}
 }
 
+static gboolean
+is_admin(uid_t uid, void *data)
+{
+	return uid == admin_uid;
+}
+
 /* The answer must be sbatchd's: root or the LSF administrator, our nonce. */
 static gboolean
 verify_sbatchd(BsRpcPeer *peer, const guint8 *cred, gsize len, char **reason,
@@ -208,20 +215,12 @@ verify_sbatchd(BsRpcPeer *peer, const guint8 *cred, gsize len, char **reason,
 {
 	Target *t = data;
 	BsAuthCred c;
-	GError *err = NULL;
-	gboolean ok;
 
-	if (!bs_auth_reply_verify(munge_socket, cred, len, t->nonce, &c, &err)) {
-		*reason = g_strdup_printf("not sbatchd: %s", err->message);
-		g_error_free(err);
+	if (!bs_auth_server_verify(munge_socket, cred, len, t->nonce,
+	    "not sbatchd", is_admin, NULL, &c, reason))
 		return FALSE;
-	}
-	ok = c.uid == 0 || c.uid == admin_uid;
-	if (!ok)
-		*reason = g_strdup_printf("not sbatchd: its credential is of uid %u, "
-		    "neither root nor the LSF administrator", (unsigned)c.uid);
 	bs_auth_cred_clear(&c);
-	return ok;
+	return TRUE;
 }
 
 /* ---- where hosts are -------------------------------------------------- */

@@ -44,3 +44,25 @@ bs_auth_peer_reply(const char *socket, const BsRpcPeer *peer,
 	return bs_auth_reply_credential(socket, peer->auth_nonce, server_name,
 	    err);
 }
+
+gboolean
+bs_auth_server_verify(const char *socket, const guint8 *cred, gsize len,
+    const char *nonce, const char *who, BsAuthAdminFunc is_admin, void *data,
+    BsAuthCred *out, char **reason)
+{
+	GError *err = NULL;
+
+	if (!bs_auth_reply_verify(socket, cred, len, nonce, out, &err)) {
+		*reason = g_strdup_printf("%s: %s", who, err->message);
+		g_error_free(err);
+		return FALSE;
+	}
+	if (out->uid != 0 && !is_admin(out->uid, data)) {
+		*reason = g_strdup_printf("%s: its credential is of uid %u, "
+		    "neither root nor an LSF administrator", who,
+		    (unsigned)out->uid);
+		bs_auth_cred_clear(out);
+		return FALSE;
+	}
+	return TRUE;
+}

@@ -35,4 +35,18 @@ gboolean bs_auth_peer_hello(const char *socket, BsRpcPeer *peer,
 GBytes *bs_auth_peer_reply(const char *socket, const BsRpcPeer *peer,
     const char *server_name, GError **err);
 
+/* Does uid count as a cluster administrator?  (Root always does.) */
+typedef gboolean (*BsAuthAdminFunc)(uid_t uid, void *data);
+
+/*
+ * A dialer's check that the server it reached is Basalt's daemon: the
+ * reply credential was decoded by munged, carries this dial's nonce, and
+ * was made by root or by a uid is_admin accepts.  FALSE with *reason
+ * (g_malloc'd, "WHO: why") refuses the server; on success *out is filled
+ * (clear it with bs_auth_cred_clear).
+ */
+gboolean bs_auth_server_verify(const char *socket, const guint8 *cred,
+    gsize len, const char *nonce, const char *who, BsAuthAdminFunc is_admin,
+    void *data, BsAuthCred *out, char **reason);
+
 #endif
