@@ -27,6 +27,7 @@ typedef enum {
 	O_LOGIN, O_IA_PIPES, O_IA_PTY, O_IA_SHELL, O_TTY,
 	O_POSTEXEC,
 	O_HOSTLIMIT,    /* -v -F -D -S -C -p -T: bsub-limits.c */
+	O_OUTDIR,
 } OptId;
 
 typedef struct {
@@ -59,6 +60,7 @@ static const OptDef opt_defs[] = {
 	{ "-D", TRUE, O_HOSTLIMIT }, { "-S", TRUE, O_HOSTLIMIT },
 	{ "-C", TRUE, O_HOSTLIMIT }, { "-p", TRUE, O_HOSTLIMIT },
 	{ "-T", TRUE, O_HOSTLIMIT },
+	{ "-outdir", TRUE, O_OUTDIR },
 };
 
 typedef struct {
@@ -420,6 +422,7 @@ string_field(Basalt__JobSpec *s, OptId id)
 	case O_PREEXEC: return &s->pre_exec;
 	case O_POSTEXEC: return &s->post_exec;
 	case O_APP: return &s->app_profile;
+	case O_OUTDIR: return &s->outdir;
 	default: return NULL;
 	}
 }
@@ -436,8 +439,8 @@ apply_flag(BsubArgs *a, Basalt__JobSpec *s, OptId id)
 	case O_IA_SHELL: s->interactive = 3; return TRUE;
 	case O_TTY: s->interactive_tty = TRUE; return TRUE;
 	case O_EXCL: a->exclusive = TRUE; return TRUE;
-	case O_NOTIFY_B: a->notify_begin = TRUE; return TRUE;
-	case O_NOTIFY_N: a->notify_end = TRUE; return TRUE;
+	case O_NOTIFY_B: a->notify_begin = s->notify_begin = TRUE; return TRUE;
+	case O_NOTIFY_N: a->notify_end = s->notify_end = TRUE; return TRUE;
 	default: return FALSE;
 	}
 }
@@ -588,6 +591,24 @@ apply_env(BsubArgs *a, Basalt__JobSpec *s, GPtrArray *script_opts,
 }
 
 /*
+ * A relative -cwd or -outdir is taken against the submission directory, as
+ * LSF does: the execution host has no other directory to resolve it with.
+ * Patterns (%J, %U ...) stay for the execution host to expand.
+ */
+static void
+absolute_against(char **field, const char *base)
+{
+	char *abs;
+
+	if (*field == NULL || **field == '\0' || g_path_is_absolute(*field) ||
+	    base == NULL || *base == '\0')
+		return;
+	abs = g_build_filename(base, *field, NULL);
+	cmd_pb_set_str(field, abs);
+	g_free(abs);
+}
+
+/*
  * -R may be given many times; LSF merges the strings (lib/resreq has the
  * rules).  The command line's -R strings replace the script's, as for
  * every other option; within one source they merge.  One string is sent
@@ -641,11 +662,14 @@ build_spec(BsubArgs *a, GPtrArray *script_opts, const BsubContext *ctx,
 	basalt__submit_request__init(a->req);
 	a->req->spec = s;
 	cmd_pb_set_str(&s->cwd, ctx->cwd);
+	cmd_pb_set_str(&s->sub_cwd, ctx->cwd);
 	cmd_pb_set_str(&s->submit_host, ctx->submit_host);
 	for (guint k = 0; k < 2; k++)
 		for (guint i = 0; sources[k] != NULL && i < sources[k]->len; i++)
 			if (!apply_one(a, s, sources[k]->pdata[i], ctx, error))
 				return FALSE;
+	absolute_against(&s->cwd, ctx->cwd);
+	absolute_against(&s->outdir, ctx->cwd);
 	if (!apply_resreq(s, script_opts, a->cli_opts, error))
 		return FALSE;
 	/* One bsub relays one job: not an array, not also -K. */

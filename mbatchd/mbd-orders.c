@@ -123,6 +123,7 @@ orders_start_request_build(Manager *m, const Job *j, char *const *hosts,
 	req->job_id = j->id;
 	req->array_index = j->index;
 	req->instance = instance;
+	req->submit_time = j->submit_time;
 	req->user = (char *)j->user;
 	req->uid = j->uid;
 	req->gid = j->gid;

@@ -115,6 +115,17 @@ child_identity(const BsChildPlan *plan)
 		child_fail(plan, BS_STEP_SETUID, EPERM, 0);
 }
 
+/* bsub -outdir: made by the owner, so it is the owner's and a user cannot
+ * have sbatchd create a directory where the user may not. */
+static void
+child_mkdirs(const BsChildPlan *plan)
+{
+	for (guint i = 0; plan->mkdirs != NULL && plan->mkdirs[i] != NULL; i++) {
+		if (mkdir(plan->mkdirs[i], 0777) < 0 && errno != EEXIST)
+			child_fail(plan, BS_STEP_OUTDIR, errno, (int)i);
+	}
+}
+
 /* Open path on target (0, 1 or 2) with flags.  O_NONBLOCK so that a FIFO
  * without a peer fails or returns at once instead of hanging the launch
  * (sbatchd waits for the exec); the job then gets a blocking descriptor. */
@@ -174,6 +185,7 @@ bs_child_run(const BsChildPlan *plan)
 	child_limits(plan);
 	child_cgroup(plan);
 	child_identity(plan);
+	child_mkdirs(plan);
 	if (plan->cwd != NULL && chdir(plan->cwd) < 0)
 		child_fail(plan, BS_STEP_CHDIR, errno, 0);
 	if (plan->script != NULL && access(plan->script, R_OK) < 0)

@@ -34,6 +34,7 @@ typedef struct {
 	gboolean set_umask;
 	mode_t umask;
 	const char *cwd;
+	char *const *mkdirs;  /* created as the owner, EEXIST is fine */
 
 	const char *stdin_path;
 	const char *stdout_path;

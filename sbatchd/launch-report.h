@@ -25,6 +25,8 @@ typedef enum {
 	BS_STEP_EXEC_WRAPPER,     /* exec of bs-jobwrap */
 	BS_STEP_FORK,             /* bs-jobwrap could not fork the command */
 	BS_STEP_EXEC,             /* exec of the shell */
+	/* Numbered apart so steps added above keep their values. */
+	BS_STEP_OUTDIR = 30,      /* creating bsub -outdir as the job's owner */
 } BsChildStep;
 
 /* Written in one write() (atomic on a pipe) by a process that gives up. */

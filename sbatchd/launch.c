@@ -289,6 +289,7 @@ launch_prepare(const BsLaunchSpec *spec, LaunchPrep *p, GError **error)
 	p->plan.set_umask = spec->set_umask;
 	p->plan.umask = spec->umask;
 	p->plan.cwd = spec->cwd;
+	p->plan.mkdirs = spec->mkdirs;
 	p->plan.script = spec->script;
 	launch_streams(spec, p);
 	if (!launch_open_status(spec, p, error))
@@ -401,6 +402,12 @@ launch_report_error(const BsLaunchSpec *spec, const LaunchPrep *p,
 		break;
 	case BS_STEP_FORK:
 		g_set_error(error, BS_ERROR, BS_ERROR_IO, "job wrapper cannot fork: %s", why);
+		break;
+	case BS_STEP_OUTDIR:
+		g_set_error(error, BS_ERROR, BS_ERROR_IO, "cannot create output directory %s: %s",
+		            spec->mkdirs != NULL && rep->index >= 0 &&
+		            (guint)rep->index < g_strv_length((char **)spec->mkdirs) ?
+		            spec->mkdirs[rep->index] : "?", why);
 		break;
 	case BS_STEP_EXEC:
 	default:

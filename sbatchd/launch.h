@@ -98,6 +98,10 @@ typedef struct {
 	const char *stderr_path;
 	gboolean stderr_overwrite;
 	const char *spool_path;
+	/* Directories to create as the job's owner before the streams are
+	 * opened (bsub -outdir, parents first; one that exists is fine);
+	 * NULL-terminated, NULL: none. */
+	char *const *mkdirs;
 
 	/* Pre- and post-execution commands, [0] the queue's, [1] the job's
 	 * (bsub -E/-Ep, else the application's); NULL: none.  Run by

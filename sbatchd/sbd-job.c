@@ -22,6 +22,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 
+#include "sbd-report.h"
 #include "procscan.h"
 #include "sbd.h"
 
@@ -231,9 +232,6 @@ static void
 job_finish(SbdJob *job, const BsJobEnd *end)
 {
 	g_autofree char *how = bs_exit_describe(&end->exit);
-	g_autofree char *prepost = NULL;
-	g_autofree char *both = NULL;
-	const char *reason = job->kill_reason;
 
 	g_clear_handle_id(&job->runlimit_src, g_source_remove);
 	g_clear_pointer(&job->term, bs_jobctl_terminate_cancel);
@@ -241,16 +239,28 @@ job_finish(SbdJob *job, const BsJobEnd *end)
 	job->usage = end->usage;
 	set_exit(job, &end->exit);
 	sbd_usage_finished(job, end);
-	reason = job->kill_reason;
 	sbd_log(BS_LOG_NOTICE, job, "finished: %s", how);
+	sbd_prepost_finish(job);
+	/* The report ends the -o file before bjobs can say the job ended:
+	 * the final report waits for its writer. */
+	if (sbd_job_end_files(job))
+		sbd_job_end_files_done(job);
+}
+
+void
+sbd_job_end_files_done(SbdJob *job)
+{
+	g_autofree char *prepost = NULL;
+	g_autofree char *both = NULL;
+	const char *reason = job->kill_reason;
+
 	if (job->forget) {
 		job_drop(job);
 		return;
 	}
-	if (end->exit.kind == BS_EXIT_UNKNOWN && reason == NULL)
+	if (job->exit_status < 0 && reason == NULL)
 		reason = "The exit status of the job is unknown: sbatchd restarted "
 		    "and the job left no status record;";
-	sbd_prepost_finish(job);
 	if ((prepost = sbd_prepost_reason(job)) != NULL)
 		reason = reason != NULL ?
 		    (both = g_strconcat(reason, " ", prepost, NULL)) : prepost;
@@ -473,5 +483,6 @@ sbd_jobs_free(Sbd *sbd)
 {
 	/* The jobs keep running: a new sbatchd re-adopts them. */
 	g_clear_handle_id(&sbd->sample_src, g_source_remove);
+	sbd_report_stop();
 	g_clear_pointer(&sbd->jobs, g_hash_table_destroy);
 }

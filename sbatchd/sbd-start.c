@@ -17,11 +17,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <pwd.h>
 #include <string.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
 
+#include "sbd-jobenv.h"
+#include "job-paths.h"
+#include "sbd-report.h"
 #include "sbd.h"
 #include "util/error.h"
 #include "util/escape.h"
@@ -171,13 +175,9 @@ create_for_owner(const char *path, const Owner *o, const char *text, GError **er
 	return ok;
 }
 
-static char *
-absolute(const char *cwd, const char *path)
-{
-	if (g_path_is_absolute(path))
-		return g_strdup(path);
-	return g_build_filename(cwd, path, NULL);
-}
+/* Longer commands run from the job file: one argument of execve() may
+ * not exceed 128 KiB (MAX_ARG_STRLEN), and a job starter adds to it. */
+#define SBD_COMMAND_INLINE_MAX (64 * 1024)
 
 typedef struct {
 	BsLaunchSpec spec;
@@ -186,6 +186,15 @@ typedef struct {
 	char *script_path;
 	char *spool_path;
 	char *cwd;
+	/* Paths and files of the job environment (job-paths.h, sbd-jobenv.h). */
+	char *group;
+	char *out_path;           /* -o resolved, NULL without -o */
+	char *err_path;           /* -e resolved, NULL without -e */
+	char *outdir;
+	char **mkdirs;
+	char *command;            /* what runs when it is not the user's text */
+	char *hostfile;
+	char *tmpdir;
 	int ia_fd;                /* interactive setup pipe, 0: none */
 	BsLaunchLimit limits[SBD_MAX_RLIMITS];
 	char *cgroup_procs;
@@ -202,6 +211,42 @@ plan_clear(StartPlan *p)
 	if (p->ia_fd > 0)
 		close(p->ia_fd);
 	g_free(p->cgroup_procs);
+	g_free(p->group);
+	g_free(p->out_path);
+	g_free(p->err_path);
+	g_free(p->outdir);
+	g_strfreev(p->mkdirs);
+	g_free(p->command);
+	g_free(p->hostfile);
+	g_free(p->tmpdir);
+}
+
+/* A launch that failed leaves none of the job's files behind. */
+static void
+plan_undo(const StartPlan *p)
+{
+	if (p->spool_path != NULL)
+		(void)g_unlink(p->spool_path);
+	if (p->script_path != NULL)
+		(void)g_unlink(p->script_path);
+	if (p->hostfile != NULL)
+		(void)g_unlink(p->hostfile);
+	if (p->tmpdir != NULL)
+		(void)sbd_job_tmpdir_remove(p->tmpdir, NULL);
+}
+
+/* %G: bsub -G, else the name of the owner's primary group here. */
+static char *
+group_name(const Basalt__JobSpec *s, gid_t gid)
+{
+	struct group gr, *found = NULL;
+	char buf[16384];
+
+	if (s->user_group != NULL && *s->user_group != '\0')
+		return g_strdup(s->user_group);
+	if (getgrgid_r(gid, &gr, buf, sizeof buf, &found) == 0 && found != NULL)
+		return g_strdup(found->gr_name);
+	return g_strdup_printf("%u", (unsigned)gid);
 }
 
 /*
@@ -228,15 +273,46 @@ plan_limits(SbdJob *job, const Basalt__StartJobRequest *req, StartPlan *p)
 }
 
 static gboolean
-plan_streams(Sbd *sbd, SbdJob *job, const Basalt__JobSpec *s, StartPlan *p,
-    GError **error)
+owner_is_dir(const char *path, gpointer data)
 {
-	BsLaunchSpec *l = &p->spec;
+	const Owner *o = data;
 
+	return sbd_is_dir_as_user(o->user, o->uid, o->gid, path);
+}
+
+static void
+path_vars(Sbd *sbd, const SbdJob *job, const Basalt__StartJobRequest *req,
+    const StartPlan *p, SbdPathVars *v)
+{
+	v->job_id = (gint64)job->id;
+	v->index = (int)job->index;
+	v->user = p->owner.user;
+	v->group = p->group;
+	v->host = req->n_exec_hosts > 0 ? req->exec_hosts[0] : sbd->host;
+	v->project = req->spec->project && *req->spec->project ?
+	    req->spec->project : "default";
+}
+
+static gboolean
+plan_streams(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
+    StartPlan *p, GError **error)
+{
+	const Basalt__JobSpec *s = req->spec;
+	BsLaunchSpec *l = &p->spec;
+	SbdPathVars v;
+	const char *base = p->outdir ? p->outdir : p->cwd;
+
+	path_vars(sbd, job, req, p, &v);
+	if (s->stdout_path && *s->stdout_path)
+		p->out_path = sbd_path_output(s->stdout_path, &v, base, "out",
+		    owner_is_dir, &p->owner);
+	if (s->stderr_path && *s->stderr_path)
+		p->err_path = sbd_path_output(s->stderr_path, &v, base, "err",
+		    owner_is_dir, &p->owner);
 	l->stdin_path = s->stdin_path && *s->stdin_path ? s->stdin_path : NULL;
-	l->stdout_path = s->stdout_path && *s->stdout_path ? s->stdout_path : NULL;
+	l->stdout_path = p->out_path;
 	l->stdout_overwrite = s->stdout_overwrite;
-	l->stderr_path = s->stderr_path && *s->stderr_path ? s->stderr_path : NULL;
+	l->stderr_path = p->err_path;
 	l->stderr_overwrite = s->stderr_overwrite;
 	if (l->stdout_path == NULL) {
 		g_autofree char *name = g_strconcat(job->key, ".out", NULL);
@@ -247,18 +323,49 @@ plan_streams(Sbd *sbd, SbdJob *job, const Basalt__JobSpec *s, StartPlan *p,
 		l->spool_path = p->spool_path;
 		job->out_path = g_strdup(p->spool_path);
 	} else {
-		g_autofree char *x = bs_launch_expand_path(l->stdout_path, job->id, job->index);
-
-		job->out_path = absolute(p->cwd, x);
+		job->out_path = g_strdup(p->out_path);
 	}
 	if (l->stderr_path != NULL) {
-		g_autofree char *x = bs_launch_expand_path(l->stderr_path, job->id, job->index);
-
-		job->err_path = absolute(p->cwd, x);
+		job->err_path = g_strdup(p->err_path);
 		if (strcmp(job->err_path, job->out_path) == 0)
 			g_clear_pointer(&job->err_path, g_free);
 	}
 	return TRUE;
+}
+
+/*
+ * "#!interpreter [arg]" on the first line of a spooled script: the script
+ * runs under it, as the kernel would run it, but named explicitly so the
+ * state directory need not allow exec.  NULL: no such line.
+ */
+static char *
+interpreter_command(const char *script, const char *path)
+{
+	g_autofree char *line = NULL;
+	g_autofree char *qpath = NULL;
+	g_autofree char *interp = NULL;
+	g_autofree char *qinterp = NULL;
+	g_autofree char *qarg = NULL;
+	const char *nl, *p;
+
+	if (!g_str_has_prefix(script, "#!"))
+		return NULL;
+	nl = strchr(script, '\n');
+	line = nl ? g_strndup(script + 2, (gsize)(nl - script - 2)) : g_strdup(script + 2);
+	g_strstrip(line);
+	if (*line == '\0')
+		return NULL;
+	for (p = line; *p != '\0' && *p != ' ' && *p != '\t'; p++)
+		;
+	interp = g_strndup(line, (gsize)(p - line));
+	qinterp = g_shell_quote(interp);
+	qpath = g_shell_quote(path);
+	/* Like the kernel: the rest of the line is one argument. */
+	p += strspn(p, " \t");
+	if (*p != '\0')
+		qarg = g_shell_quote(p);
+	return qarg ? g_strdup_printf("%s %s %s", qinterp, qarg, qpath) :
+	    g_strdup_printf("%s %s", qinterp, qpath);
 }
 
 static gboolean
@@ -267,15 +374,29 @@ plan_command(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
 {
 	const Basalt__JobSpec *s = req->spec;
 
-	if (s->script != NULL && *s->script != '\0') {
-		g_autofree char *name = g_strconcat(job->key, ".script", NULL);
+	g_autofree char *name = g_strconcat(job->key, ".script", NULL);
 
-		p->script_path = g_build_filename(sbd->jobs_dir, name, NULL);
+	/* Every job has its job file (LSB_JOBFILENAME): the spooled script, or
+	 * the command, which runs from the file when it is too long to be one
+	 * argument of "sh -c" (the kernel's MAX_ARG_STRLEN). */
+	p->script_path = g_build_filename(sbd->jobs_dir, name, NULL);
+	if (s->script != NULL && *s->script != '\0') {
 		if (!create_for_owner(p->script_path, &p->owner, s->script, error))
 			return FALSE;
-		p->spec.script = p->script_path;
+		p->command = interpreter_command(s->script, p->script_path);
+		if (p->command != NULL)
+			p->spec.command = p->command;
+		else
+			p->spec.script = p->script_path;
 	} else if (s->command != NULL && *s->command != '\0') {
-		p->spec.command = s->command;
+		g_autofree char *text = g_strconcat(s->command, "\n", NULL);
+
+		if (!create_for_owner(p->script_path, &p->owner, text, error))
+			return FALSE;
+		if (strlen(s->command) > SBD_COMMAND_INLINE_MAX)
+			p->spec.script = p->script_path;
+		else
+			p->spec.command = s->command;
 	} else {
 		g_set_error(error, BS_ERROR, BS_ERROR_FAILED, "the job has no command");
 		return FALSE;
@@ -283,6 +404,24 @@ plan_command(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
 	p->spec.job_starter = req->job_starter && *req->job_starter ? req->job_starter : NULL;
 	sbd_prepost_plan(req, &p->spec);
 	return TRUE;
+}
+
+static gboolean plan_jobenv(Sbd *sbd, SbdJob *job,
+    const Basalt__StartJobRequest *req, StartPlan *p, GError **error);
+
+/* What the job report and the clean-up at the end need (sbd-report.h). */
+static gboolean
+plan_info(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
+    StartPlan *p, GError **error)
+{
+	SbdJobInfo in = {
+		.req = req, .user = p->owner.user, .uid = p->owner.uid,
+		.gid = p->owner.gid, .home = p->owner.home, .cwd = p->cwd,
+		.out_path = p->out_path, .err_path = job->err_path,
+		.hostfile = p->hostfile, .tmpdir = p->tmpdir,
+	};
+
+	return sbd_job_info_save(sbd, job->key, &in, error);
 }
 
 static gboolean
@@ -319,7 +458,64 @@ plan_build(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
 	l->interactive_fd = p->ia_fd;
 	plan_limits(job, req, p);
 	return plan_command(sbd, job, req, p, error) &&
-	    plan_streams(sbd, job, req->spec, p, error);
+	    plan_jobenv(sbd, job, req, p, error) &&
+	    plan_info(sbd, job, req, p, error);
+}
+
+/*
+ * Where the job runs and writes, and its environment: the -cwd and -outdir
+ * patterns expanded as the job's owner, the host file and the temporary
+ * directory made, and LSF's variables set.
+ */
+static gboolean
+plan_jobenv(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
+    StartPlan *p, GError **error)
+{
+	const Basalt__JobSpec *s = req->spec;
+	const char *base = sbd_conf_value(sbd, "LSB_JOB_TMPDIR");
+	g_autofree char *hname = g_strconcat(job->key, ".hostfile", NULL);
+	g_autofree char *stem = job->index > 0 ?
+	    g_strdup_printf("%" G_GUINT64_FORMAT "_%u", job->id, job->index) :
+	    g_strdup_printf("%" G_GUINT64_FORMAT, job->id);
+	g_autoptr(GError) tmp_err = NULL;
+	SbdPathVars v;
+	SbdJobEnvFacts f;
+
+	p->group = group_name(s, p->owner.gid);
+	path_vars(sbd, job, req, p, &v);
+	if (strchr(p->cwd, '%') != NULL) {
+		char *x = sbd_path_expand(p->cwd, &v);
+
+		g_free(p->cwd);
+		p->cwd = x;
+		p->spec.cwd = p->cwd;
+	}
+	if (s->outdir != NULL && *s->outdir != '\0') {
+		g_autofree char *x = sbd_path_expand(s->outdir, &v);
+
+		p->outdir = g_path_is_absolute(x) ? g_strdup(x) :
+		    g_build_filename(p->cwd, x, NULL);
+		p->mkdirs = sbd_path_prefixes(p->outdir);
+		p->spec.mkdirs = p->mkdirs;
+	}
+	if (!plan_streams(sbd, job, req, p, error))
+		return FALSE;
+	p->hostfile = g_build_filename(sbd->jobs_dir, hname, NULL);
+	if (!sbd_job_hostfile_write(p->hostfile, req, p->owner.uid, p->owner.gid, error))
+		return FALSE;
+	if (!sbd_job_tmpdir_create(base && *base ? base : "/tmp", stem, p->owner.uid,
+	    p->owner.gid, &p->tmpdir, &tmp_err))
+		sbd_log(BS_LOG_WARNING, job, "no temporary directory for the job: %s",
+		    tmp_err->message);
+	f.cwd = p->cwd;
+	f.out_path = p->out_path;
+	f.err_path = p->err_path;
+	f.jobfile = p->script_path;
+	f.hostfile = p->hostfile;
+	f.tmpdir = p->tmpdir;
+	p->env = sbd_job_env_add(sbd, p->env, req, &f);
+	p->spec.env = p->env;
+	return TRUE;
 }
 
 static SbdJob *
@@ -366,8 +562,8 @@ sbd_job_start(Sbd *sbd, const Basalt__StartJobRequest *req, SbdJob **out,
 	ok = plan_build(sbd, job, req, &p, error) && bs_launch(&p.spec, &pgid, error);
 	if (!ok) {
 		sbd_start_classify(sbd, req, step, error);
-		if (p.spool_path != NULL)
-			(void)g_unlink(p.spool_path);
+		plan_undo(&p);
+		sbd_job_info_remove(sbd, job->key);
 		(void)g_unlink(job->status_path);
 		sbd_cgroup_remove(job);
 		plan_clear(&p);
@@ -382,6 +578,7 @@ sbd_job_start(Sbd *sbd, const Basalt__StartJobRequest *req, SbdJob **out,
 	job->env = g_steal_pointer(&p.env);
 	plan_clear(&p);
 	sbd_job_started(job);
+	sbd_job_begin_mail(sbd, job->key, job->start_time);
 	*out = job;
 	return TRUE;
 }

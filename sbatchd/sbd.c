@@ -29,6 +29,7 @@
 #include <glib-unix.h>
 #include <glib/gstdio.h>
 
+#include "sbd-report.h"
 #include "sbd.h"
 #include "util/error.h"
 
@@ -334,6 +335,8 @@ on_hup(gpointer data)
 static void
 on_other_child(pid_t pid, int wstatus, gpointer data)
 {
+	if (sbd_report_child_exited(data, pid, wstatus))
+		return;
 	sbd_log(BS_LOG_DEBUG, NULL, "reaped process %d that belongs to no job", (int)pid);
 }
 

@@ -13,6 +13,8 @@
  *   sbd-store.c  job state files in the state directory
  *   sbd-spool.c  the report spool: every JobReport is on disk until acked
  *   sbd-load.c   host facts and load indices from /proc
+ *   sbd-jobenv.c LSF's job environment, the host file, the per-job TMPDIR
+ *   sbd-report.c the job report at the end of the -o file, job mail
  *   sbd-tasks.c  the task port: blaunch starts a job's tasks on this host
  *
  * Jobs never depend on the link: a job keeps running while mbatchd is away
@@ -182,6 +184,8 @@ void sbd_job_terminate(SbdJob *job, const char *reason);
  * and drop it without reporting; instance 0: every run of the job. */
 void sbd_job_forget(Sbd *sbd, guint64 id, guint32 index, guint32 instance);
 void sbd_job_forget_all_of(Sbd *sbd, guint64 id);
+/* The job report is written (sbd-report.h): the final report goes out. */
+void sbd_job_end_files_done(SbdJob *job);
 /* Report a state change of a job (spooled, then sent). */
 void sbd_job_report(SbdJob *job, const char *reason);
 

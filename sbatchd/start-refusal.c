@@ -32,6 +32,7 @@ job_exit_code(int step)
 	case BS_STEP_STDIN:
 	case BS_STEP_STDOUT:
 	case BS_STEP_STDERR:
+	case BS_STEP_OUTDIR:
 	case BS_STEP_SCRIPT:
 	case BS_STEP_EXEC:
 		return 127;

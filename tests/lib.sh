@@ -86,6 +86,12 @@ state_is() {    # state_is ID STATE
 	[ "$(job_state "$1")" = "$2" ]
 }
 
+# job_output FILE: a job's -o file without the job report sbatchd appends
+# to it (the report starts with its "Sender: LSF System" line).
+job_output() {
+	sed '/^Sender: LSF System </,$d' "$1"
+}
+
 # The job id from bsub's "Job <N> is submitted ..." line.
 job_id_of() {
 	sed -n 's/^Job <\([0-9]*\)> is submitted.*/\1/p' | head -n 1

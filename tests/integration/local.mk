@@ -51,6 +51,12 @@ INTEGRATION_TESTS += \
 	%reldir%/t0600-exec-user.sh \
 	%reldir%/t0610-names.sh \
 	%reldir%/t0620-submit-retry.sh
+# Issue 14: a job's life on its host: interpreter, paths, report, environment.
+INTEGRATION_TESTS += \
+	%reldir%/t0670-job-script.sh \
+	%reldir%/t0675-job-paths.sh \
+	%reldir%/t0680-job-report.sh \
+	%reldir%/t0685-job-env.sh
 # Issue 14 item 7: blaunch, tasks on every host of a parallel job.
 INTEGRATION_TESTS += \
 	%reldir%/t0690-blaunch.sh \

@@ -29,11 +29,14 @@ End Application
 A
 start_mbd || exit 1
 start_sbd vh1 || exit 1
+# output_is FILE TEXT: the job's output (without the job report), its
+# lines joined by blanks, is TEXT.
+output_is() { [ "$(job_output "$1" | tr '\n' ' ')" = "$2" ]; }
 
 id=$(bsub -o "$T/a.out" 'echo the-job' | job_id_of)
 check "the job ends DONE" wait_for 15 state_is "$id" DONE
 check "the starter ran around the command" \
-	sh -c "[ \"\$(tr '\n' ' ' <'$T/a.out')\" = 'starter-before the-job starter-after ' ]"
+	output_is "$T/a.out" 'starter-before the-job starter-after '
 
 id2=$(bsub -q nice -o "$T/b.out" nice | job_id_of)
 check "a starter without %USRCMD runs the command as its argument" wait_for 15 state_is "$id2" DONE
@@ -44,11 +47,11 @@ check "(nice -n 7 nice: the command's nice value is 7 above sbatchd's)" sh -c "t
 id3=$(bsub -app wrapped -o "$T/c.out" 'printenv BS_STARTER' | job_id_of)
 check "the profile's starter replaces the queue's" wait_for 15 state_is "$id3" DONE
 check "(its environment reached the job, the queue's echo did not run)" \
-	sh -c "[ \"\$(cat '$T/c.out')\" = app ]"
+	output_is "$T/c.out" 'app '
 
 printf '#!/bin/sh\necho from-script\n' | bsub -o "$T/d.out" >"$T/d.sub"
 id4=$(job_id_of <"$T/d.sub")
 check "a script on stdin is wrapped too" wait_for 15 state_is "$id4" DONE
 check "(starter, script, starter)" \
-	sh -c "[ \"\$(tr '\n' ' ' <'$T/d.out')\" = 'starter-before from-script starter-after ' ]"
+	output_is "$T/d.out" 'starter-before from-script starter-after '
 done_testing

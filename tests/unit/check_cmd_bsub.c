@@ -104,7 +104,31 @@ START_TEST(test_flags)
 	ck_assert(a->exclusive);
 	ck_assert(a->notify_begin);
 	ck_assert(a->notify_end);
+	ck_assert(s->notify_begin);
+	ck_assert(s->notify_end);
 	ck_assert_str_eq(s->command, "hostname");
+}
+END_TEST
+
+/* A relative -cwd or -outdir is taken against the submission directory;
+ * patterns are left for the execution host. */
+START_TEST(test_cwd_outdir)
+{
+	g_autoptr(BsubArgs) a = parse("bsub -cwd run/%J -outdir out/%U true", NULL);
+	g_autoptr(BsubArgs) b = parse("bsub -cwd /abs/%J -outdir /o true", NULL);
+	g_autoptr(BsubArgs) c = parse("bsub true", NULL);
+	Basalt__JobSpec *s = spec_of(a);
+
+	ck_assert_str_eq(s->cwd, "/home/alice/w/run/%J");
+	ck_assert_str_eq(s->outdir, "/home/alice/w/out/%U");
+	ck_assert_str_eq(s->sub_cwd, "/home/alice/w");
+	s = spec_of(b);
+	ck_assert_str_eq(s->cwd, "/abs/%J");
+	ck_assert_str_eq(s->outdir, "/o");
+	s = spec_of(c);
+	ck_assert_str_eq(s->cwd, "/home/alice/w");
+	ck_assert_str_eq(s->outdir, "");
+	ck_assert(!s->notify_begin && !s->notify_end);
 }
 END_TEST
 
@@ -553,6 +577,7 @@ main(void)
 	tcase_add_test(opts, test_plain_command);
 	tcase_add_test(opts, test_string_options);
 	tcase_add_test(opts, test_flags);
+	tcase_add_test(opts, test_cwd_outdir);
 	tcase_add_test(opts, test_overwrite_outputs);
 	tcase_add_test(opts, test_queue_and_host_lists);
 	tcase_add_test(opts, test_slots);

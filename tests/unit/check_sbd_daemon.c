@@ -70,7 +70,10 @@ START_TEST(test_exit_code_and_output)
 	ck_assert_int_eq(end.term_signal, 0);
 	ck_assert_uint_gt(end.seq, run.seq);
 	text = sbd_slurp(out);
-	ck_assert_str_eq(text, "hi\n");
+	/* The output, then LSF's job report (sbd-report.h). */
+	ck_assert_msg(g_str_has_prefix(text, "hi\n"), "output: %s", text);
+	ck_assert_msg(strstr(text, "\nExited with exit code 3.\n") != NULL,
+	    "no job report: %s", text);
 	/* Acknowledged: the job's state file goes. */
 	ck_assert(sbd_run_until(no_job_files, NULL, WAIT_MS));
 }

@@ -28,6 +28,13 @@ TESTS += %reldir%/check_sbd_daemon
 %canon_reldir%_check_sbd_daemon_LDADD = sbatchd/libsbdexec.a $(BSRPC_LIBS) $(TEST_LIBS)
 $(%canon_reldir%_check_sbd_daemon_OBJECTS): $(PROTO_GEN_H)
 
+# Paths and the job report as the execution host makes them (pure).
+check_PROGRAMS += %reldir%/check_sbd_jobenv
+TESTS += %reldir%/check_sbd_jobenv
+%canon_reldir%_check_sbd_jobenv_SOURCES = %reldir%/check_sbd_jobenv.c
+%canon_reldir%_check_sbd_jobenv_CPPFLAGS = $(SBD_TEST_CPPFLAGS)
+%canon_reldir%_check_sbd_jobenv_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_sbd_jobenv_LDADD = $(SBD_TEST_LIBS)
 # The limit mapping of sbatchd/job-limits.c: pure functions, no daemon.
 check_PROGRAMS += %reldir%/check_job_limits
 TESTS += %reldir%/check_job_limits

@@ -1,0 +1,67 @@
+/*
+ * LSF's job report: the summary that ends a job's -o file, or goes by mail
+ * (bsub -N, -u without -o, -B for the start), written on the execution
+ * host once the job's processes are gone and before sbatchd reports the
+ * job finished, so that when bjobs says DONE or EXIT the file is complete.
+ *
+ * What the report needs about the job is saved next to its state file when
+ * it starts (<key>.info in the jobs directory), so a restarted sbatchd can
+ * still write it; the same file names the job's host file and temporary
+ * directory, which are removed here too.
+ *
+ * Everything the user controls is written or run as the user: the report
+ * is appended to the -o file by a child that has switched to the job's
+ * owner, and the mail program (lsf.conf LSB_MAILPROG, an administrator's
+ * choice; bsub only names the recipient) runs as the owner too.
+ */
+#ifndef BS_SBD_SBD_REPORT_H
+#define BS_SBD_SBD_REPORT_H
+
+#include <glib.h>
+
+#include "host.pb-c.h"
+#include "job-report-format.h"
+#include "launch.h"
+#include "sbd.h"
+
+/* Saved at start; the info the report and the clean-up need. */
+typedef struct {
+	const Basalt__StartJobRequest *req;
+	const char *user;
+	uid_t uid;
+	gid_t gid;
+	const char *home;
+	const char *cwd;
+	const char *out_path;     /* the -o file, NULL without -o */
+	const char *err_path;
+	const char *hostfile;
+	const char *tmpdir;
+} SbdJobInfo;
+
+gboolean sbd_job_info_save(Sbd *sbd, const char *key, const SbdJobInfo *info,
+    GError **error);
+/* Whether path is a directory the user can see (stat in a child that has
+ * become the user, so root's view of private directories never leaks). */
+gboolean sbd_is_dir_as_user(const char *user, uid_t uid, gid_t gid,
+    const char *path);
+
+/* A launch that failed: its info file goes. */
+void sbd_job_info_remove(Sbd *sbd, const char *key);
+/* bsub -B: mail that the job started (after the launch succeeded). */
+void sbd_job_begin_mail(Sbd *sbd, const char *key, gint64 start_time);
+
+/* The job's processes are gone (job_finish, before the final report):
+ * write the report or mail it unless the run was forgotten, remove the
+ * temporary directory, the host file and the info file.  TRUE: done;
+ * FALSE: a child is still appending the report, and
+ * sbd_job_end_files_done(job) (sbd-job.c) is called once it has exited
+ * or was given up on, from the main loop. */
+gboolean sbd_job_end_files(SbdJob *job);
+/* The reaper reaped pid, which belongs to no job: TRUE when it was a report
+ * writer (and the job's end went on). */
+gboolean sbd_report_child_exited(Sbd *sbd, pid_t pid, int wstatus);
+/* sbatchd stops: forget the writers (a restarted sbatchd finds the jobs
+ * unfinished and ends them again). */
+void sbd_report_stop(void);
+
+#endif

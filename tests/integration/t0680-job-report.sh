@@ -1,0 +1,117 @@
+#!/bin/sh
+# LSF's job report: unless mail is asked for, the -o file ends with the
+# report (header, Successfully completed / Exited with exit code N, the
+# resource usage summary), written before bjobs shows the job finished.
+# With -N the report goes by mail through lsf.conf LSB_MAILPROG instead,
+# and -B mails when the job starts; a stand-in mail program records what
+# it is given.
+. "$top_srcdir/tests/lib.sh"
+
+make_cluster vh1
+cat >"$T/mailprog" <<MAIL
+#!/bin/sh
+# Stand-in for sendmail: one file per message, arguments first.
+f=\$(mktemp "$T/mail/msg.XXXXXX")
+{ echo "ARGS: \$*"; echo "UID: \$(id -u)"; cat; } >"\$f.tmp" && mv "\$f.tmp" "\$f.mail"
+rm -f "\$f"
+MAIL
+chmod 755 "$T/mailprog"
+mkdir -p "$T/mail"
+chmod 1777 "$T/mail"
+echo "LSB_MAILPROG=$T/mailprog" >>"$T/conf/lsf.conf"
+start_mbd || exit 1
+start_sbd vh1 || exit 1
+mkdir -p "$T/wd"
+cd "$T/wd" || exit 1
+me=$(id -un)
+
+id=$(bsub -J rep1 -o "$T/ok.out" 'echo the-output' | job_id_of)
+check "a job ends DONE" wait_for 20 state_is "$id" DONE
+f="$T/ok.out"
+check "its output comes first" sh -c "head -n 1 $f | grep -qx the-output"
+check "the report follows: Sender" grep -q "^Sender: LSF System <.*@vh1>\$" "$f"
+check "Subject names job, name, cluster and Done" grep -qx "Subject: Job $id: <rep1> in cluster <basalt> Done" "$f"
+check "the submission line" grep -q "^Job <rep1> was submitted from host <.*> by user <$me> in cluster <basalt> at " "$f"
+check "the execution line" grep -q "^Job was executed on host(s) <vh1>, in queue <normal>, as user <$me> in cluster <basalt> at " "$f"
+check "the working directory" grep -qx "<$T/wd> was used as the working directory." "$f"
+check "start and end times" sh -c "grep -q '^Started at ' $f && grep -q '^Terminated at ' $f"
+check "the command" sh -c "grep -A1 -x '# LSBATCH: User input' $f | grep -qx 'echo the-output'"
+check "Successfully completed." grep -qx "Successfully completed." "$f"
+check "the usage summary" grep -qx "Resource usage summary:" "$f"
+check "CPU time" grep -Eq "^    CPU time : +[0-9]+\.[0-9]{2} sec\.\$" "$f"
+check "Max Memory" grep -Eq "^    Max Memory : +([0-9]+ MB|-)\$" "$f"
+check "Average Memory, Max Processes, Max Threads" sh -c \
+	"grep -q '^    Average Memory :' $f && grep -q '^    Max Processes :' $f && grep -q '^    Max Threads :' $f"
+check "run time and turnaround" sh -c \
+	"grep -Eq '^    Run time : +[0-9]+ sec\.\$' $f && grep -Eq '^    Turnaround time : +[0-9]+ sec\.\$' $f"
+check "the report is the end of the file" sh -c "tail -n 2 $f | head -n 1 | grep -qx 'The output (if any) is above this job summary.'"
+
+id=$(bsub -J rep3 -o "$T/bad.out" -e "$T/bad.err" 'echo partial; exit 3' | job_id_of)
+check "a job exiting 3 ends EXIT" wait_for 20 state_is "$id" EXIT
+check "Subject says Exited" grep -qx "Subject: Job $id: <rep3> in cluster <basalt> Exited" "$T/bad.out"
+check "Exited with exit code 3." grep -qx "Exited with exit code 3." "$T/bad.out"
+check "the report points to the -e file" grep -qx "Read file <$T/bad.err> for stderr output of this job." "$T/bad.out"
+check "the -e file has no report" sh -c "! grep -q Sender $T/bad.err"
+
+# sbatchd restarts while the job runs: the new one still writes the report.
+id=$(bsub -J across -o "$T/restart.out" "while [ ! -e $T/go ]; do sleep 0.1; done; echo released" | job_id_of)
+check "a waiting job runs" wait_for 20 state_is "$id" RUN
+kill -TERM "$(sbd_pid vh1)"
+wait "$(sbd_pid vh1)" 2>/dev/null
+start_sbd vh1 || exit 1
+touch "$T/go"
+check "after an sbatchd restart the job ends DONE" wait_for 30 state_is "$id" DONE
+check "and its -o file ends with the report" sh -c \
+	"grep -qx released $T/restart.out && grep -qx 'Subject: Job $id: <across> in cluster <basalt> Done' $T/restart.out"
+
+# -N: the report by mail, not in the file.
+id=$(bsub -N -u someone@example.org -J mailed -o "$T/mailed.out" 'echo mailed-output' | job_id_of)
+check "a -N job ends DONE" wait_for 20 state_is "$id" DONE
+mail_for() { grep -l "^Subject: Job $1: <mailed> in cluster <basalt> $2\$" "$T"/mail/*.mail; }
+check "the report was mailed" wait_for 20 mail_for "$id" Done
+m=$(mail_for "$id" Done | head -n 1)
+check "to the -u address" grep -qx "ARGS: -oi someone@example.org" "$m"
+check "with the To header" grep -qx "To: someone@example.org" "$m"
+check "the mail holds the report" sh -c "grep -qx 'Successfully completed.' $m && grep -qx 'Resource usage summary:' $m"
+check "the -o file has the output but no report" sh -c "grep -qx mailed-output $T/mailed.out && ! grep -q '^Sender:' $T/mailed.out"
+
+# -B: a mail when the job starts; without -u it goes to the user.
+id=$(bsub -B -J mailed -o /dev/null 'true' | job_id_of)
+check "a -B job ends DONE" wait_for 20 state_is "$id" DONE
+check "a start mail was sent" wait_for 20 mail_for "$id" started
+m=$(mail_for "$id" started | head -n 1)
+check "to the job's user" grep -qx "ARGS: -oi $me" "$m"
+
+# The recipient is an argument of the mail program: one that looks like an
+# option is not used.
+id=$(bsub -N -u "-oQ/tmp/x" -J mailed -o /dev/null 'true' | job_id_of)
+check "a job with a hostile -u ends DONE" wait_for 20 state_is "$id" DONE
+check "no mail goes to an option-like address" sh -c "! grep -l -- '-oQ' $T/mail/*.mail"
+
+# Run as the job's user, never root, when the job is a user's.
+if [ "$(id -u)" -eq 0 ] && command -v useradd >/dev/null; then
+	user=bsr$$
+	# add_test_user retries while other tests hold /etc/passwd; cleanup
+	# removes the user.
+	if add_test_user "$user" "$T/home"; then
+		mkdir -p "$T/home" && chown "$user" "$T/home"
+		cd "$T/home" || exit 1
+		uid=$(id -u "$user")
+		id=$(runuser -u "$user" -- env PATH="$PATH" LSF_ENVDIR="$LSF_ENVDIR" \
+			bsub -N -J mailed -o out 'echo user-job' | job_id_of)
+		check "a user's -N job ends DONE" wait_for 20 state_is "$id" DONE
+		check "its mail was sent" wait_for 20 mail_for "$id" Done
+		m=$(mail_for "$id" Done | head -n 1)
+		check "the mail program ran as the user" grep -qx "UID: $uid" "$m"
+		id=$(runuser -u "$user" -- env PATH="$PATH" LSF_ENVDIR="$LSF_ENVDIR" \
+			bsub -o out2 'echo user-job' | job_id_of)
+		check "a user's job ends DONE" wait_for 20 state_is "$id" DONE
+		check "the report is in the user's file" grep -qx "Successfully completed." "$T/home/out2"
+		check "which still belongs to the user" sh -c "[ \$(stat -c %U $T/home/out2) = $user ]"
+	else
+		ok "# SKIP useradd failed"
+	fi
+else
+	ok "# SKIP needs root and useradd"
+fi
+done_testing
