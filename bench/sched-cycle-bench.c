@@ -27,6 +27,8 @@
  *   a host slice's slots; PER_USER x PER_HOST slots), over 20 projects
  *   and 5 profiles spread on the jobs.
  *
+ * --subopts puts bsub -x, -sp, -We and -t on some jobs (subopts_switch_on).
+ *
  * --reserve switches slot reservation and backfill on (stage-reserve.c):
  * every queue outside the pools gets SLOT_RESERVE = MAX_RESERVE_TIME[5]
  * (MBD_SLEEP_TIME 60) and BACKFILL = Y; 80 % of the running jobs have run
@@ -63,6 +65,7 @@ typedef struct {
 	guint preempt_for;        /* SchedPreemptFor bits */
 	guint n_limits;           /* --limits: lsb.resources limits, 0 none */
 	gboolean reserve;         /* SLOT_RESERVE and BACKFILL switched on */
+	gboolean subopts;         /* -x, -sp, -We and -t on some jobs */
 } Opts;
 
 typedef struct {
@@ -479,6 +482,39 @@ reserve_switch_on(Bench *b)
 			b->snap.pending[i].run_limit = 300 + 300 * (gint64)below(b, 24);
 }
 
+/* ---- submission options (--subopts) ------------------------------------ */
+
+/*
+ * bsub -x on 2 % of the pending and 1 % of the running jobs (exclusive.c),
+ * -sp from 1 to 100 on every pending job as MAX_USER_PRIORITY would give
+ * (stage-order.c sorts each queue), -We on 30 % of both (backfill with
+ * --reserve), and -t on 1 % of both: half past (deadline.c ends them),
+ * half to come.
+ */
+static void
+subopts_switch_on(Bench *b)
+{
+	for (guint i = 0; i < b->snap.n_pending; i++) {
+		SchedJob *j = &b->snap.pending[i];
+
+		j->exclusive = below(b, 50) == 0;
+		j->user_priority = 1 + (int)below(b, 100);
+		if (below(b, 10) < 3)
+			j->est_runtime = 300 + 300 * (gint64)below(b, 24);
+		if (below(b, 100) == 0)
+			j->term_time = b->snap.now + (below(b, 2) ? 3600 : -60);
+	}
+	for (guint i = 0; i < b->snap.n_running; i++) {
+		SchedRunning *r = &b->snap.running[i];
+
+		r->exclusive = below(b, 100) == 0;
+		if (below(b, 10) < 3)
+			r->est_runtime = 600 + 600 * (gint64)below(b, 12);
+		if (below(b, 100) == 0)
+			r->term_time = b->snap.now + (below(b, 2) ? 3600 : -60);
+	}
+}
+
 /* A first pass's reservations into the snapshot, as the daemon keeps them
  * (mbd-reserve.c); returns how many. */
 static guint
@@ -570,7 +606,9 @@ digest(const SchedSnapshot *s, const SchedPlan *plan)
 		for (guint r = 0; r < _SCHED_HR_MAX; r++) {
 			/* A reason added later mixes in only when it counts, so
 			 * digests of plans without it stay comparable. */
-			if (r == SCHED_HR_RES_LIMIT && p->host_counts[r] == 0)
+			if ((r == SCHED_HR_RES_LIMIT || r == SCHED_HR_NONEXCLUSIVE ||
+			    r == SCHED_HR_EXCL_RUNNING || r == SCHED_HR_REFUSED) &&
+			    p->host_counts[r] == 0)
 				continue;
 			h = mix(h, p->host_counts[r]);
 		}
@@ -718,7 +756,7 @@ usage(void)
 	fprintf(stderr,
 	    "usage: sched-cycle-bench [-p PENDING] [-H HOSTS] [-q QUEUES] "
 	    "[-u USERS] [-r RUNS] [-s SEED] [-f PREEMPT_FOR_BITS] [--smoke]\n"
-	    "  [--no-preemption] [--limits N] [--reserve]\n"
+	    "  [--no-preemption] [--limits N] [--reserve] [--subopts]\n"
 	    "  defaults: 100000 pending, 10000 hosts, 50 queues, 1000 users, "
 	    "5 runs\n");
 	exit(2);
@@ -750,24 +788,28 @@ parse(int argc, char **argv, Opts *o)
 		{ "seed", required_argument, NULL, 's' },
 		{ "preempt-for", required_argument, NULL, 'f' },
 		{ "limits", required_argument, NULL, 'L' },
+		{ "subopts", no_argument, NULL, 'X' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
 	*o = (Opts){ 100000, 10000, 50, 1000, 5, 1, FALSE,
-	    SCHED_PREEMPT_FOR_MINI_JOB, 0, FALSE };
+	    SCHED_PREEMPT_FOR_MINI_JOB, 0, FALSE, FALSE };
 	while ((c = getopt_long(argc, argv, "p:H:q:u:r:s:f:", longs, NULL)) != -1) {
 		switch (c) {
 		case 'S':
 			*o = (Opts){ 2000, 200, 20, 50, 3, o->seed,
 			    o->no_preemption, o->preempt_for, o->n_limits,
-			    o->reserve };
+			    o->reserve, o->subopts };
 			break;
 		case 'N':
 			o->no_preemption = TRUE;
 			break;
 		case 'R':
 			o->reserve = TRUE;
+			break;
+		case 'X':
+			o->subopts = TRUE;
 			break;
 		case 'p': o->n_pending = num(optarg); break;
 		case 'H': o->n_hosts = num(optarg); break;
@@ -812,6 +854,8 @@ main(int argc, char **argv)
 	b.snap.preempt_for = o.preempt_for;
 	for (guint q = 0; o.no_preemption && q < b.snap.n_queues; q++)
 		b.snap.queues[q].preemptive = b.snap.queues[q].preemptable = FALSE;
+	if (o.subopts)
+		subopts_switch_on(&b);
 	if (o.reserve) {
 		reserve_switch_on(&b);
 		carried = reserve_carry(&b);

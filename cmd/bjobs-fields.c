@@ -765,8 +765,8 @@ static const BjobsFieldDef field_defs[] = {
 	{ "service_class sla", "SERVICE_CLASS", 13, get_none, 0, NULL },
 	/* wire: bsub -g (job groups) */
 	{ "job_group group", "JOB_GROUP", 10, get_none, 0, NULL },
-	/* wire: bsub -sp */
-	{ "job_priority priority", "JOB_PRIORITY", 12, get_none, 0, NULL },
+	{ "job_priority priority", "JOB_PRIORITY", 12, bjobs_get_job_priority, 0,
+	  NULL },
 	{ "rsvid", "RSVID", 40, get_none, 0, NULL },
 	{ "esub", "ESUB", 20, get_none, 0, NULL },
 	{ "kill_reason", "KILL_REASON", 50, get_none, 0, NULL },
@@ -795,8 +795,7 @@ static const BjobsFieldDef field_defs[] = {
 	{ "alloc_slot", "ALLOC_SLOT", 20, get_exec, 0, NULL },
 	{ "nalloc_slot", "NALLOC_SLOT", 10, get_nalloc_slot, 0, NULL },
 	{ "host_file", "HOST_FILE", 10, get_none, 0, NULL },
-	/* wire: bsub -x */
-	{ "exclusive", "EXCLUSIVE", 13, get_none, 0, NULL },
+	{ "exclusive", "EXCLUSIVE", 13, bjobs_get_exclusive, 0, NULL },
 	{ "nreq_slot", "NREQ_SLOT", 10, get_min_req, 0, NULL },
 	{ "submit_time", "SUBMIT_TIME", 15, get_submit, 0, NULL },
 	{ "start_time", "START_TIME", 15, get_start, 0, NULL },
@@ -804,13 +803,12 @@ static const BjobsFieldDef field_defs[] = {
 	  get_estart, 0, NULL },
 	{ "specified_start_time sstart_time", "SPECIFIED_START_TIME", 20,
 	  get_sstart, 0, NULL },
-	/* wire: bsub -t */
 	{ "specified_terminate_time sterminate_time",
-	  "SPECIFIED_TERMINATE_TIME", 24, get_none, 0, NULL },
+	  "SPECIFIED_TERMINATE_TIME", 24, bjobs_get_term_time, 0, NULL },
 	{ "time_left", "TIME_LEFT", 11, get_time_left, 0, NULL },
 	{ "finish_time", "FINISH_TIME", 16, get_finish, 0, NULL },
-	/* wire: bsub -We */
-	{ "estimated_run_time ertime", "ESTIMATED_RUN_TIME", 20, get_none, 0, NULL },
+	{ "estimated_run_time ertime", "ESTIMATED_RUN_TIME", 20,
+	  bjobs_get_est_runtime, 0, NULL },
 	{ "ru_utime", "RU_UTIME", 12, get_ru_utime, 0, NULL },
 	{ "ru_stime", "RU_STIME", 12, get_ru_stime, 0, NULL },
 	{ "%complete pct_complete", "%COMPLETE", 11, get_pct_complete, 0, NULL },

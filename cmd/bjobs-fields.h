@@ -29,6 +29,16 @@ typedef struct {
 	gboolean (*kb)(const Basalt__JobInfo *j, guint64 *kb);
 } BjobsFieldDef;
 
+/* Fields of bsub -sp, -x, -t and -We (bjobs-subopts.c). */
+gboolean bjobs_get_job_priority(GString *v, const Basalt__JobInfo *j,
+				const BjobsOpts *o);
+gboolean bjobs_get_exclusive(GString *v, const Basalt__JobInfo *j,
+			     const BjobsOpts *o);
+gboolean bjobs_get_term_time(GString *v, const Basalt__JobInfo *j,
+			     const BjobsOpts *o);
+gboolean bjobs_get_est_runtime(GString *v, const Basalt__JobInfo *j,
+			       const BjobsOpts *o);
+
 /* The table, in the order bjobs(1) lists it. */
 const BjobsFieldDef *bjobs_field_table(gsize *n);
 /* By name or alias, case-insensitive; NULL when unknown. */

@@ -315,6 +315,7 @@ long_submitted(GString *out, const Basalt__JobInfo *j)
 			g_string_append_printf(l, ", %s",
 			    bjobs_interactive_words(j->spec->interactive));
 		submit_details(l, j->spec);
+		bjobs_subopts_details(l, j);
 	}
 	g_string_append_c(l, ';');
 	long_event(out, j->submit_time, l->str);

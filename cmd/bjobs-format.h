@@ -50,6 +50,10 @@ gboolean bjobs_format_not_found(GString *err, const Basalt__JobQuery *q,
 char **bjobs_missing_ids(const Basalt__JobQuery *q,
 			 const Basalt__JobList *list);
 
+/* -l: -x, -t, -sp, -L and -We as the "Submitted from" statement shows
+ * them (bjobs-subopts.c). */
+void bjobs_subopts_details(GString *l, const Basalt__JobInfo *j);
+
 /* JOB_NAME as bjobs shows it: array elements as "name[idx]", a job without
  * a name under its command. */
 char *bjobs_job_name(const Basalt__JobInfo *j);

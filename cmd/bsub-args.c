@@ -25,7 +25,7 @@ typedef enum {
 	O_GROUP, O_HOSTS, O_DEPEND, O_RERUN, O_WAIT, O_ENV, O_MAIL, O_BEGIN,
 	O_PREEXEC, O_APP, O_EXCL, O_PRIO, O_TERM, O_NOTIFY_B, O_NOTIFY_N,
 	O_LOGIN, O_IA_PIPES, O_IA_PTY, O_IA_SHELL, O_TTY,
-	O_POSTEXEC,
+	O_POSTEXEC, O_EST_RUN,
 	O_HOSTLIMIT,    /* -v -F -D -S -C -p -T: bsub-limits.c */
 	O_OUTDIR,
 } OptId;
@@ -52,7 +52,7 @@ static const OptDef opt_defs[] = {
 	{ "-app", TRUE, O_APP }, { "-x", FALSE, O_EXCL },
 	{ "-sp", TRUE, O_PRIO }, { "-t", TRUE, O_TERM },
 	{ "-B", FALSE, O_NOTIFY_B }, { "-N", FALSE, O_NOTIFY_N },
-	{ "-L", TRUE, O_LOGIN },
+	{ "-L", TRUE, O_LOGIN }, { "-We", TRUE, O_EST_RUN },
 	{ "-I", FALSE, O_IA_PIPES }, { "-Ip", FALSE, O_IA_PTY },
 	{ "-Is", FALSE, O_IA_SHELL }, { "-tty", FALSE, O_TTY },
 	{ "-Ep", TRUE, O_POSTEXEC },
@@ -438,7 +438,7 @@ apply_flag(BsubArgs *a, Basalt__JobSpec *s, OptId id)
 	case O_IA_PTY: s->interactive = 2; return TRUE;
 	case O_IA_SHELL: s->interactive = 3; return TRUE;
 	case O_TTY: s->interactive_tty = TRUE; return TRUE;
-	case O_EXCL: a->exclusive = TRUE; return TRUE;
+	case O_EXCL: a->exclusive = s->exclusive = TRUE; return TRUE;
 	case O_NOTIFY_B: a->notify_begin = s->notify_begin = TRUE; return TRUE;
 	case O_NOTIFY_N: a->notify_end = s->notify_end = TRUE; return TRUE;
 	default: return FALSE;
@@ -484,6 +484,15 @@ apply_limit(BsubArgs *a, Basalt__JobSpec *s, OptId id, const char *v,
 			return fail(error, "bsub: Bad MEMLIMIT specification: %s", v);
 		s->memlimit_kb = n;
 		return TRUE;
+	case O_EST_RUN:
+		/* The host or model after '/' normalises the estimate on
+		 * other clusters; on one cluster it is read and ignored, as
+		 * -W's is. */
+		if (!parse_limit(v, &n, &a->est_run_host) || n == 0)
+			return fail(error, "bsub: Bad estimated run time "
+			    "specification: %s", v);
+		s->est_runtime_s = n;
+		return TRUE;
 	case O_SLOTS:
 		if (!parse_slots(s, v))
 			return fail(error, "bsub: Bad argument for option -n: %s", v);
@@ -505,7 +514,7 @@ apply_time(BsubArgs *a, Basalt__JobSpec *s, OptId id, const char *v,
 	if (id == O_BEGIN)
 		s->begin_time = t;
 	else
-		a->term_time = t;
+		a->term_time = s->term_time = t;
 	return TRUE;
 }
 
@@ -542,6 +551,7 @@ apply_one(BsubArgs *a, Basalt__JobSpec *s, const OptVal *ov,
 		set_words(&s->n_hosts, &s->hosts, v);
 		return TRUE;
 	case O_RUNLIMIT: case O_CPULIMIT: case O_MEM: case O_SLOTS:
+	case O_EST_RUN:
 		return apply_limit(a, s, id, v, error);
 	case O_HOSTLIMIT:
 		return bsub_limits_apply(s, ov->def->name, v, error);
@@ -550,11 +560,17 @@ apply_one(BsubArgs *a, Basalt__JobSpec *s, const OptVal *ov,
 	case O_PRIO:
 		if (!cmd_parse_uint(v, &n) || n == 0 || n > G_MAXUINT32)
 			return fail(error, "bsub: Bad argument for option -sp: %s", v);
-		a->user_priority = (guint32)n;
+		a->user_priority = s->user_priority = (guint32)n;
 		return TRUE;
 	case O_LOGIN:
+		/* sbatchd runs it as a login shell: only a full path
+		 * names one program whatever the job's PATH. */
+		if (!g_path_is_absolute(v))
+			return fail(error, "bsub: Bad login shell: %s: the "
+			    "login shell must be an absolute path", v);
 		g_free(a->login_shell);
 		a->login_shell = g_strdup(v);
+		cmd_pb_set_str(&s->login_shell, v);
 		return TRUE;
 	default:
 		/* -env is applied once, after all sources (see build_spec). */
@@ -788,6 +804,7 @@ bsub_args_free(BsubArgs *a)
 		g_ptr_array_unref(a->cli_opts);
 	g_free(a->login_shell);
 	g_free(a->runlimit_host);
+	g_free(a->est_run_host);
 	g_free(a->cpulimit_host);
 	g_free(a);
 }

@@ -27,6 +27,7 @@
 	"[-env \"none | all [, var=val ...] | var[=val] ...\"] [-u mail_user] " \
 	"[-b [[month:]day:]hour:minute] [-t [[month:]day:]hour:minute] " \
 	"[-E \"pre_exec\"] [-app profile] [-sp priority] [-L login_shell] " \
+	"[-x] [-We [hour:]minute[/host]] " \
 	"[-v swap_limit] [-F file_limit] [-D data_limit] [-S stack_limit] " \
 	"[-C core_limit] [-p process_limit] [-T thread_limit] " \
 	"[-I | -Ip | -Is [-tty]] " \
@@ -48,6 +49,7 @@ typedef struct {
 	gboolean notify_begin;        /* -B */
 	gboolean notify_end;          /* -N */
 	char *login_shell;            /* -L */
+	char *est_run_host;           /* -We .../host_spec, read and ignored */
 	gint64 term_time;             /* -t, unix seconds, 0 unset */
 	guint32 user_priority;        /* -sp, 0 unset */
 	char *runlimit_host;          /* -W .../host */

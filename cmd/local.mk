@@ -11,6 +11,7 @@ noinst_LIBRARIES += %reldir%/libbscmd.a
 	%reldir%/bjobs-format.c %reldir%/bjobs-format.h \
 	%reldir%/bjobs-fields.c %reldir%/bjobs-fields.h %reldir%/bjobs-custom.c \
 	%reldir%/bjobs-summary.c \
+	%reldir%/bjobs-subopts.c \
 	%reldir%/cmd-fields.c %reldir%/cmd-fields.h \
 	%reldir%/bqueues-format.c %reldir%/bqueues-format.h \
 	%reldir%/bqueues-fields.c %reldir%/bhosts-fields.c \

@@ -15,6 +15,7 @@ static const struct {
 	{ "TERM_SWAP", "job killed after reaching LSF swap usage limit" },
 	{ "TERM_PROCESSLIMIT", "job killed after reaching LSF process limit" },
 	{ "TERM_THREADLIMIT", "job killed after reaching LSF thread limit" },
+	{ "TERM_DEADLINE", "job killed after deadline" },           /* bsub -t */
 };
 
 const char *

@@ -17,7 +17,8 @@ noinst_LIBRARIES += %reldir%/libbssched.a
 	%reldir%/sched/stage-place.c %reldir%/sched/stage-preempt.c \
 	%reldir%/sched/limits.c \
 	%reldir%/sched/stage-limits.h %reldir%/sched/stage-limits.c \
-	%reldir%/sched/stage-reserve.c %reldir%/sched/reserve.h
+	%reldir%/sched/stage-reserve.c %reldir%/sched/reserve.h \
+	%reldir%/sched/exclusive.c %reldir%/sched/deadline.c
 
 # What links libbssched.a needs with it: -R evaluation and time windows.
 BSSCHED_LIBS = %reldir%/libbssched.a lib/conf/libbsconf.a \

@@ -100,6 +100,31 @@ window_terminate_one(Build *b, const SchedDecision *d)
 		j->window_kill_sent = TRUE;
 }
 
+/* bsub -t passed on a started job: its queue's TERMINATE, once per run;
+ * it ends TERM_DEADLINE when its host reports it (mbd-hosts.c). */
+static void
+deadline_terminate_one(Build *b, const SchedDecision *d)
+{
+	Job *j = g_ptr_array_index(b->running_jobs, d->job);
+
+	log_info("job %" G_GUINT64_FORMAT "[%u]: termination time passed: "
+	    "killed", j->id, j->index);
+	if (orders_terminate(b->m, j, NULL, DEADLINE_REASON, FALSE, NULL))
+		j->deadline_kill_sent = TRUE;
+}
+
+/* bsub -t passed before the job started: it never will. */
+static void
+deadline_exit_one(Build *b, const SchedDecision *d)
+{
+	Job *j = g_ptr_array_index(b->pending_jobs, d->job);
+	JobOutcome out = { 0, 0, NULL, DEADLINE_TERM };
+
+	log_info("job %" G_GUINT64_FORMAT "[%u]: termination time passed while "
+	    "pending: exits", j->id, j->index);
+	(void)commit_job_status(b->m, j, JS_EXIT, &out, NULL);
+}
+
 static void
 apply_decision(Build *b, const SchedPlan *plan, const SchedDecision *d)
 {
@@ -122,6 +147,12 @@ apply_decision(Build *b, const SchedPlan *plan, const SchedDecision *d)
 		break;
 	case SCHED_DO_WINDOW_TERMINATE:
 		window_terminate_one(b, d);
+		break;
+	case SCHED_DO_DEADLINE_TERMINATE:
+		deadline_terminate_one(b, d);
+		break;
+	case SCHED_DO_DEADLINE_EXIT:
+		deadline_exit_one(b, d);
 		break;
 	default:
 		log_warning("scheduler decision of unknown kind %d ignored",

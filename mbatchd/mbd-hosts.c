@@ -118,7 +118,15 @@ apply_host_job(Manager *m, const char *host, const Basalt__HostJob *hj,
 			JobOutcome out = { hj->exit_status, hj->term_signal,
 			    tasks_fold_usage(j, hj->usage, &with_tasks),
 			    term_reason_of(hj) };
+			const Basalt__JobSpec *spec = job_spec(j);
 
+			/* Killed for its -t: LSF's TERM_* word, journaled with
+			 * the end (a restarted mbatchd kills it again and says
+			 * the same).  A limit the host names comes first. */
+			if (reason == NULL && out.term_reason == NULL &&
+			    hj->state == JS_EXIT && spec->term_time > 0 &&
+			    spec->term_time <= g_get_real_time() / G_USEC_PER_SEC)
+				out.term_reason = DEADLINE_TERM;
 			commit_job_status(m, j, hj->state, &out, reason);
 		}
 		orders_end_tasks(m, j);

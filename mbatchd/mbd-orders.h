@@ -45,6 +45,12 @@
 
 #include "mbatchd/mbd.h"
 
+/* bsub -t passed (sched/deadline.c): the kill's reason, and the TERM_*
+ * word the job ends with (bjobs -l, bhist -l, bacct print LSF's line
+ * "TERM_DEADLINE: job killed after deadline"). */
+#define DEADLINE_REASON "TERM_DEADLINE: job killed after deadline"
+#define DEADLINE_TERM "TERM_DEADLINE"
+
 /* bkill -s, bpeek and friends: the host could not be asked at all. */
 #define ORDERS_ERROR_UNREACHABLE "The execution host is unreachable"
 

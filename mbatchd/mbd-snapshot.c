@@ -95,6 +95,11 @@ add_running(Build *b, Job *j, guint queue)
 	r.app = app_idx(b, job_spec(j));
 	r.resreq = j->spec->resreq;
 	r.run_limit = reserve_running_limit(j);
+	r.exclusive = job_spec(j)->exclusive;
+	r.est_runtime = sched_input_est_runtime(effective_app(b->m->cfg,
+	    job_spec(j)), job_spec(j)->est_runtime_s);
+	r.term_time = job_spec(j)->term_time;
+	r.deadline_sent = j->deadline_kill_sent;
 	r.allocs = GUINT_TO_POINTER(b->allocs->len + 1);
 	for (guint i = 0; j->exec_hosts[i] != NULL; i++) {
 		gboolean found;
@@ -145,6 +150,12 @@ add_pending(Build *b, Job *j, guint queue)
 	sj.max_slots = MAX(sj.min_slots, (int)spec->max_slots);
 	sj.held = j->state == JS_PSUSP;
 	sj.begin_time = spec->begin_time;
+	sj.exclusive = spec->exclusive;
+	sj.user_priority = sched_input_user_priority(b->m->cfg->params,
+	    spec->user_priority);
+	sj.est_runtime = sched_input_est_runtime(effective_app(b->m->cfg, spec),
+	    spec->est_runtime_s);
+	sj.term_time = spec->term_time;
 	sj.array_id = j->index > 0 ? j->id : 0;
 	sj.array_limit = j->array_limit;
 	sj.project = sched_input_project(&b->in, spec->project);

@@ -392,6 +392,24 @@ sched_input_run_limit(const BsQueueConf *q, const BsAppConf *app)
 	return v > 0 ? v : runlimit_level(&q->runlimit);
 }
 
+gint64
+sched_input_est_runtime(const BsAppConf *app, guint64 we)
+{
+	if (we > 0)
+		return (gint64)MIN(we, (guint64)G_MAXINT64);
+	return app != NULL ? runlimit_level(&app->runtime) : 0;
+}
+
+int
+sched_input_user_priority(const BsParamsConf *params, guint32 sp)
+{
+	if (params->max_user_priority <= 0)
+		return 0;
+	if (sp > 0)
+		return (int)MIN(sp, (guint32)G_MAXINT);
+	return MAX(params->max_user_priority / 2, 1);
+}
+
 void
 sched_input_free(SchedInput *in)
 {

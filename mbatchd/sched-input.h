@@ -101,5 +101,11 @@ void sched_input_free(SchedInput *in);
  * else its maximum); 0 when neither has one.  The daemon resolves it in
  * effective.c; this is the scenarios' reading of the same rule. */
 gint64 sched_input_run_limit(const BsQueueConf *q, const BsAppConf *app);
+/* A job's user priority within its queue: its -sp, else half of
+ * MAX_USER_PRIORITY (LSF's default); 0 when MAX_USER_PRIORITY is not set. */
+int sched_input_user_priority(const BsParamsConf *params, guint32 sp);
+/* A job's estimated run time in seconds: its -We, else the application
+ * profile's RUNTIME (app may be NULL); 0 when neither says. */
+gint64 sched_input_est_runtime(const BsAppConf *app, guint64 we);
 
 #endif

@@ -321,6 +321,8 @@ main(int argc, char **argv)
 {
 	struct rusage ru;
 	int status_fd, report_fd, wstatus = 0, first, post_status = 0, timed_out = 0;
+	int prog;
+	const char *path;
 	IaRelay *relay = NULL;
 	Hooks hooks;
 	pid_t cmd;
@@ -341,11 +343,25 @@ main(int argc, char **argv)
 	}
 	if (first < 0) {
 		fprintf(stderr, "usage: bs-jobwrap [-i SETUP_FD] [-bN CMD]... [-aN CMD]... "
-		        "STATUS_FD REPORT_FD PROGRAM [ARG...]\n");
+		        "STATUS_FD REPORT_FD [--argv0=NAME] PROGRAM [ARG...]\n");
 		return 127;
 	}
 	status_fd = atoi(argv[first]);
 	report_fd = atoi(argv[first + 1]);
+	/* bsub -L: the program runs with argv[0] NAME ("-bash": a login
+	 * shell) instead of its path. */
+	prog = first + 2;
+	if (strncmp(argv[prog], BS_JOBWRAP_ARGV0, strlen(BS_JOBWRAP_ARGV0)) == 0) {
+		if (prog + 1 >= argc) {
+			fprintf(stderr, "bs-jobwrap: --argv0 without a PROGRAM\n");
+			return 127;
+		}
+		path = argv[prog + 1];
+		argv[prog + 1] = argv[prog] + strlen(BS_JOBWRAP_ARGV0);
+		prog++;
+	} else {
+		path = argv[prog];
+	}
 	(void)fcntl(status_fd, F_SETFD, FD_CLOEXEC);
 	(void)fcntl(report_fd, F_SETFD, FD_CLOEXEC);
 	set_dispositions(1);
@@ -371,7 +387,7 @@ main(int argc, char **argv)
 		set_dispositions(0);
 		if (relay != NULL)
 			ia_relay_child(relay);
-		execv(argv[first + 2], argv + first + 2);
+		execv(path, argv + prog);
 		if (report_fd >= 0)
 			report(report_fd, BS_STEP_EXEC, errno);
 		_exit(127);

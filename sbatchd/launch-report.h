@@ -29,6 +29,11 @@ typedef enum {
 	BS_STEP_OUTDIR = 30,      /* creating bsub -outdir as the job's owner */
 } BsChildStep;
 
+/* bs-jobwrap's optional fourth argument "--argv0=NAME": the command is
+ * started with argv[0] NAME instead of its path (bsub -L: "-bash" starts
+ * a login shell). */
+#define BS_JOBWRAP_ARGV0 "--argv0="
+
 /* Written in one write() (atomic on a pipe) by a process that gives up. */
 typedef struct {
 	int32_t step;

@@ -21,6 +21,7 @@
 
 #include "launch.h"
 #include "launch-child.h"
+#include "launch-report.h"
 #include "util/error.h"
 
 #define DEFAULT_SHELL "/bin/sh"
@@ -169,6 +170,25 @@ launch_streams(const BsLaunchSpec *spec, LaunchPrep *p)
 	p->plan.stderr_path = p->stderr_path;
 }
 
+/* The program that runs the command line: -L's login shell, else the
+ * shell. */
+static const char *
+launch_shell(const BsLaunchSpec *spec)
+{
+	if (spec->login_shell != NULL)
+		return spec->login_shell;
+	return spec->shell ? spec->shell : DEFAULT_SHELL;
+}
+
+/* "-bash" for /bin/bash: how a shell learns it is a login shell. */
+static char *
+login_argv0(const char *path)
+{
+	g_autofree char *base = g_path_get_basename(path);
+
+	return g_strconcat("-", base, NULL);
+}
+
 /* bs-jobwrap's -bN/-aN options: pre-exec queue then job, post-exec job
  * then queue (LSF's order). */
 static void
@@ -219,8 +239,17 @@ launch_argv_env(const BsLaunchSpec *spec, LaunchPrep *p)
 		launch_hooks(spec, argv);
 		g_ptr_array_add(argv, g_strdup_printf("%d", p->plan.status_fd));
 		g_ptr_array_add(argv, g_strdup_printf("%d", p->plan.report_fd));
+		if (spec->login_shell != NULL) {
+			g_autofree char *name = login_argv0(spec->login_shell);
+
+			g_ptr_array_add(argv, g_strconcat(BS_JOBWRAP_ARGV0, name,
+			    NULL));
+		}
 	}
-	g_ptr_array_add(argv, g_strdup(spec->shell ? spec->shell : DEFAULT_SHELL));
+	if (spec->login_shell != NULL && !p->plan.wrapped)
+		g_ptr_array_add(argv, login_argv0(spec->login_shell));
+	else
+		g_ptr_array_add(argv, g_strdup(launch_shell(spec)));
 	g_ptr_array_add(argv, g_strdup("-c"));
 	g_ptr_array_add(argv, g_strdup(p->cmdline));
 	g_ptr_array_add(argv, NULL);
@@ -232,7 +261,9 @@ launch_argv_env(const BsLaunchSpec *spec, LaunchPrep *p)
 		g_snprintf(num, sizeof num, "%d", spec->array_index);
 		p->envp = g_environ_setenv(p->envp, "LSB_JOBINDEX", num, TRUE);
 	}
-	p->plan.path = p->argv[0];
+	/* Unwrapped, a login shell's argv[0] is "-name", not its path. */
+	p->plan.path = !p->plan.wrapped && spec->login_shell != NULL ?
+	    spec->login_shell : p->argv[0];
 	p->plan.argv = p->argv;
 	p->plan.envp = p->envp;
 }
@@ -349,8 +380,9 @@ launch_report_error(const BsLaunchSpec *spec, const LaunchPrep *p,
                     const BsChildReport *rep, GError **error)
 {
 	const char *why = g_strerror(rep->err);
-	/* argv is [wrapper, [-i, fd,] hooks..., fd, fd,] shell, -c, command */
-	const char *shell = p->argv[g_strv_length(p->argv) - 3];
+	/* argv is [wrapper, [-i, fd,] hooks..., fd, fd, [--argv0=-name]]
+	 * shell, -c, command */
+	const char *shell = launch_shell(spec);
 
 	switch ((BsChildStep)rep->step) {
 	case BS_STEP_SETSID:

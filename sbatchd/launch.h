@@ -62,6 +62,10 @@ typedef struct {
 	const char *script;
 	const char *job_starter;
 	const char *shell;        /* NULL: /bin/sh */
+	/* bsub -L: an absolute path.  The command line runs under it as a
+	 * login shell (argv[0] "-name", as login(1) starts one), so it reads
+	 * the user's login files first; it replaces shell. */
+	const char *login_shell;
 
 	/* Identity.  When sbatchd runs as root the child switches to uid/gid
 	 * with the supplementary groups of user (initgroups semantics).  uid 0

@@ -406,6 +406,23 @@ plan_command(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
 	return TRUE;
 }
 
+/* bsub -L: the command line runs under that login shell.  Only a full
+ * path: a bare name would be looked up in a PATH the job's owner sets.
+ * It runs as the owner, like the job itself. */
+static gboolean
+plan_login_shell(const Basalt__JobSpec *s, StartPlan *p, GError **error)
+{
+	if (s->login_shell == NULL || *s->login_shell == '\0')
+		return TRUE;
+	if (!g_path_is_absolute(s->login_shell)) {
+		g_set_error(error, BS_ERROR, BS_ERROR_FAILED, "login shell %s is "
+		    "not an absolute path", s->login_shell);
+		return FALSE;
+	}
+	p->spec.login_shell = s->login_shell;
+	return TRUE;
+}
+
 static gboolean plan_jobenv(Sbd *sbd, SbdJob *job,
     const Basalt__StartJobRequest *req, StartPlan *p, GError **error);
 
@@ -458,6 +475,7 @@ plan_build(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
 	l->interactive_fd = p->ia_fd;
 	plan_limits(job, req, p);
 	return plan_command(sbd, job, req, p, error) &&
+	    plan_login_shell(req->spec, p, error) &&
 	    plan_jobenv(sbd, job, req, p, error) &&
 	    plan_info(sbd, job, req, p, error);
 }

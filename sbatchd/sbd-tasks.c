@@ -40,6 +40,7 @@
 #include <pwd.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <glib-unix.h>
@@ -442,11 +443,42 @@ task_argv(const Pending *p, const char *login_shell, char **env, char **path)
 	return (char **)g_ptr_array_free(a, FALSE);
 }
 
-/* After fork, before exec: system calls only (sbatchd may have threads). */
+/* The per-process limits and umask a task gets: the job's own (the
+ * stamp in its start order, job-limits.h), so a task on another host is
+ * bounded as the job's processes on its first host are.  The whole-job
+ * limits (memory, swap, summed CPU) are the first host's samples' business
+ * and do not cover tasks. */
+typedef struct {
+	BsLaunchLimit limits[SBD_MAX_RLIMITS];
+	guint n_limits;
+	gboolean set_umask;
+	mode_t umask;
+} TaskBounds;
+
+static void
+task_bounds(Sbd *sbd, const Basalt__StartJobRequest *start, TaskBounds *b)
+{
+	SbdJobLimits whole;
+
+	memset(b, 0, sizeof *b);
+	sbd_limits_from_effective(start->effective, &whole);
+	b->n_limits = sbd_limits_rlimits(start->effective, b->limits);
+	sbd_limits_cpu_policy(sbd_conf_value(sbd, "LSB_JOB_CPULIMIT"), &whole,
+	    b->limits, &b->n_limits);
+	sbd_limits_clamp(b->limits, b->n_limits, geteuid() == 0);
+	if (start->spec != NULL && start->spec->umask_set) {
+		b->set_umask = TRUE;
+		b->umask = (mode_t)(start->spec->umask & 0777);
+	}
+}
+
+/* After fork, before exec: system calls only (sbatchd may have threads).
+ * Limits are set while still root, so a hard limit may be raised to the
+ * job's (as launch-child.c does for the job itself). */
 G_GNUC_NORETURN static void
-child(int out, int err, int report, gboolean switch_ids, uid_t uid, gid_t gid,
-    const gid_t *groups, int ngroups, const char *cwd, const char *home,
-    const char *path, char *const *argv, char *const *envp)
+child(int out, int err, int report, const TaskBounds *b, gboolean switch_ids,
+    uid_t uid, gid_t gid, const gid_t *groups, int ngroups, const char *cwd,
+    const char *home, const char *path, char *const *argv, char *const *envp)
 {
 	int null = open("/dev/null", O_RDONLY);
 	int e;
@@ -454,6 +486,11 @@ child(int out, int err, int report, gboolean switch_ids, uid_t uid, gid_t gid,
 	(void)setsid();
 	if (null < 0 || dup2(null, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
 		goto fail;
+	for (guint i = 0; i < b->n_limits; i++)
+		if (setrlimit(b->limits[i].resource, &b->limits[i].limit) < 0)
+			goto fail;
+	if (b->set_umask)
+		(void)umask(b->umask);
 	if (switch_ids && (setgroups((size_t)ngroups, groups) < 0 ||
 	    setgid(gid) < 0 || setuid(uid) < 0))
 		goto fail;
@@ -491,6 +528,7 @@ task_spawn(Sbd *sbd, Pending *p, const Basalt__StartJobRequest *start,
 	int out_pipe[2] = { -1, -1 }, err_pipe[2] = { -1, -1 }, rep[2] = { -1, -1 };
 	int child_errno = 0;
 	gboolean switch_ids = geteuid() == 0;
+	TaskBounds bounds;
 	ssize_t n;
 	pid_t pid;
 	Task *t;
@@ -514,6 +552,7 @@ task_spawn(Sbd *sbd, Pending *p, const Basalt__StartJobRequest *start,
 	pw = getpwnam(user);
 	env = task_env(sbd, start, p->env);
 	argv = task_argv(p, pw != NULL ? pw->pw_shell : NULL, env, &path);
+	task_bounds(sbd, start, &bounds);
 	if (pipe2(out_pipe, O_CLOEXEC) < 0 || pipe2(err_pipe, O_CLOEXEC) < 0 ||
 	    pipe2(rep, O_CLOEXEC) < 0) {
 		g_set_error(error, BS_ERROR, BS_ERROR_IO, "pipe: %s", g_strerror(errno));
@@ -525,8 +564,8 @@ task_spawn(Sbd *sbd, Pending *p, const Basalt__StartJobRequest *start,
 		goto fail;
 	}
 	if (pid == 0)
-		child(out_pipe[1], err_pipe[1], rep[1], switch_ids, uid, gid, groups,
-		    ngroups, p->cwd, home, path, argv, env);
+		child(out_pipe[1], err_pipe[1], rep[1], &bounds, switch_ids, uid, gid,
+		    groups, ngroups, p->cwd, home, path, argv, env);
 	close(out_pipe[1]);
 	close(err_pipe[1]);
 	close(rep[1]);

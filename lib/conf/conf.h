@@ -338,6 +338,8 @@ typedef struct {
 	int job_preproc_timeout;        /* minutes; overrides lsb.params */
 	int job_postproc_timeout;       /* minutes; overrides lsb.params */
 	BsLimit runlimit, cpulimit;     /* minutes */
+	BsLimit runtime;                /* RUNTIME: estimated run time, minutes
+	                                 * (the default for bsub -We) */
 	BsLimit memlimit, corelimit, datalimit, filelimit, stacklimit, swaplimit; /* KB */
 	int processlimit;
 	int threadlimit;                /* THREADLIMIT, BS_CONF_UNLIMITED = not set */

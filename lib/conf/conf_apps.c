@@ -224,6 +224,7 @@ static const BsConfKey app_table[] = {
 	{ "JOB_POSTPROC_TIMEOUT", BS_CT_INT, .offset = A(job_postproc_timeout), 1, IMAX / 60,
 	    .def = "-1" },
 	{ "RUNLIMIT", BS_CT_TIME_LIMIT, .offset = A(runlimit) },
+	{ "RUNTIME", BS_CT_TIME_LIMIT, .offset = A(runtime) },
 	{ "CPULIMIT", BS_CT_TIME_LIMIT, .offset = A(cpulimit) },
 	{ "MEMLIMIT", BS_CT_SIZE_LIMIT, .offset = A(memlimit) },
 	{ "CORELIMIT", BS_CT_SIZE_LIMIT, .offset = A(corelimit) },

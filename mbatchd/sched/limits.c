@@ -115,6 +115,9 @@ sched_host_room(Pass *p, const SchedJob *j, guint h, SchedHostReason *why)
 	int free = INT_MAX, qh = 0;
 	int b_all = 0, b_queue = 0, b_user = 0;
 
+	/* Read for every host a job looks at: nothing to call without -x. */
+	if (p->excl != NULL && !excl_host_ok(p, j, h, why))
+		return 0;
 	/* Backfill borrows reserved slots across these limits alone. */
 	if (p->reserve != NULL)
 		reserve_borrow(p, j, h, &b_all, &b_queue, &b_user);
@@ -154,6 +157,9 @@ sched_job_gate(Pass *p, const SchedJob *j)
 {
 	const SchedQueue *q = &p->snap->queues[j->queue];
 
+	/* The deadline stage ends it in this pass (deadline.c). */
+	if (j->term_time > 0 && j->term_time <= p->snap->now)
+		return SCHED_PEND_DEADLINE;
 	if (j->held)
 		return SCHED_PEND_HELD;
 	if (j->begin_time > p->snap->now) {

@@ -3,8 +3,9 @@
  * hosts placement has to look at one by one.
  *
  * Some hosts give every job of a queue the same reason, whatever the job:
- * a host that is down (closed, outside its window, unavailable), one whose
- * MXJ is reached (sched_host_room checks it first), and one where the
+ * a host that is down (closed, outside its window, unavailable), one an
+ * exclusive job holds (bsub -x), one whose MXJ is reached
+ * (sched_host_room checks these first), and one where the
  * queue's own HJOB_LIMIT or PJOB_LIMIT is reached (checked next).  Those
  * leave the list and are counted per reason; a job that finds no host
  * adds the counts wholesale and looks only at the hosts still listed.
@@ -74,6 +75,10 @@ closed_for(Pass *p, guint q, guint h)
 	const SchedQueue *sq = &p->snap->queues[q];
 	int qh;
 
+	/* An exclusive job holds it (exclusive.c), as sched_host_room says
+	 * first: no job of any queue goes there. */
+	if (p->excl != NULL && p->excl[h])
+		return SCHED_HR_EXCL_RUNNING;
 	if (sched_host_full(p, h))
 		return SCHED_HR_SLOTS;
 	if (sq->hjob_limit < 0 && sq->pjob_limit < 0)

@@ -46,11 +46,14 @@ typedef struct {
 	Pools *pools;             /* NULL when no queue is in a SLOT_POOL */
 	Limits *limits;           /* NULL when lsb.resources has no Limit */
 	Reserve *reserve;         /* NULL when no queue has SLOT_RESERVE */
+	guint8 *excl;             /* exclusive.c: [n_hosts], an exclusive job
+	                           * holds the host; NULL when no job is -x */
 	const SchedJob *avoiding; /* placing this job away from its avoid_hosts */
 } Pass;
 
 /* The stages, in the order sched_run() runs them. */
 void stage_windows(Pass *p);      /* window.c */
+void stage_deadlines(Pass *p);    /* deadline.c */
 void stage_entitlement(Pass *p);  /* stage-entitle.c */
 void stage_order(Pass *p);        /* stage-order.c */
 void sched_resume(Pass *p);       /* resume.c */
@@ -129,6 +132,18 @@ gboolean sched_resreq_host_ok(const BsResReq *rr, const SchedHost *host);
 /* Whether rr can rule out a host at all (has a select or a memory ask):
  * jobs without one may share what the pass learnt about their shape. */
 gboolean sched_resreq_constrains(const BsResReq *rr);
+
+/* exclusive.c: bsub -x.  excl_init before placement; excl_host_ok
+ * before a job takes host h (FALSE with the reason); excl_placed after it
+ * did. */
+void excl_init(Pass *p);
+gboolean excl_host_ok(const Pass *p, const SchedJob *j, guint h,
+    SchedHostReason *why);
+void excl_placed(Pass *p, const SchedJob *j, guint h);
+
+/* stage-order.c: each queue's jobs by -sp user priority, highest first,
+ * the order given kept among equals (btop/bbot act within a priority). */
+void order_by_user_priority(const SchedSnapshot *snap, guint *order);
 
 /* prehosts.c: position c of queue q's open list left it or came back. */
 void prehosts_listed(Pass *p, guint q, guint h, gboolean listed);

@@ -56,6 +56,8 @@ sched_kind_name(SchedDecisionKind kind)
 		[SCHED_DO_WINDOW_SUSPEND] = "window-suspend",
 		[SCHED_DO_WINDOW_RESUME] = "window-resume",
 		[SCHED_DO_WINDOW_TERMINATE] = "window-terminate",
+		[SCHED_DO_DEADLINE_TERMINATE] = "deadline-terminate",
+		[SCHED_DO_DEADLINE_EXIT] = "deadline-exit",
 	};
 
 	return (guint)kind < _SCHED_DO_MAX ? names[kind] : "?";

@@ -27,6 +27,7 @@ static const char *const pend_text[_SCHED_PEND_MAX] = {
 	[SCHED_PEND_NO_HOSTS] = "No host can run the job",
 	[SCHED_PEND_POOL_SHARE] = "Queue's slot-pool share reached",
 	[SCHED_PEND_RES_LIMIT] = "Resource limit has been reached",
+	[SCHED_PEND_DEADLINE] = "The job's termination time has passed",
 };
 
 static const char *const host_text[_SCHED_HR_MAX] = {
@@ -45,6 +46,9 @@ static const char *const host_text[_SCHED_HR_MAX] = {
 	[SCHED_HR_NOT_ENOUGH] = "Not enough job slot(s)",
 	[SCHED_HR_RES_LIMIT] =
 	    "Resource limit defined on host and/or host group has been reached",
+	[SCHED_HR_NONEXCLUSIVE] =
+	    "Job's requirement for exclusive execution not satisfied",
+	[SCHED_HR_EXCL_RUNNING] = "Running an exclusive job",
 	[SCHED_HR_REFUSED] = "The execution host refused to run the job",
 };
 

@@ -6,6 +6,7 @@
  *   window.c          time: run and dispatch windows (suspend, resume or
  *                     kill running jobs; which queues and hosts may start
  *                     jobs now); the plan's next wake-up
+ *   deadline.c        time: bsub -t termination times that passed
  *   stage-entitle.c   entitlement: slot-pool shares (pool.c)
  *   stage-order.c     queue order, and each queue's host order
  *   resume.c          preempted jobs take their slots back first
@@ -37,6 +38,8 @@ sched_run(const SchedSnapshot *snap)
 	sched_count_init(&p.count, snap);
 	p.limits = limits_new(snap);
 	stage_windows(&p);
+	stage_deadlines(&p);
+	excl_init(&p);
 	/* Reserved slots count as used from here on: for pool entitlements,
 	 * resumes and placement alike (stage-reserve.c). */
 	p.reserve = reserve_new(&p);
@@ -61,6 +64,7 @@ sched_run(const SchedSnapshot *snap)
 	g_free(p.run_open);
 	g_free(p.host_state);
 	g_free(p.run_held);
+	g_free(p.excl);
 	sched_count_clear(&p.count);
 	return p.plan;
 }

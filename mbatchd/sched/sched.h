@@ -11,7 +11,8 @@
  * over simulated clusters.
  *
  * sched_run() is a pipeline of stages (sched.c lists them): time windows,
- * entitlement, queue order, resume, placement, preemption.  The plan is a
+ * termination times, entitlement, queue order, resume, placement,
+ * preemption.  The plan is a
  * list of typed decisions, the pending reasons, and when to run next.
  *
  * Indexes, not pointers, link the pieces: a job names its queue and user by
@@ -162,10 +163,17 @@ typedef struct {
 	int max_slots;            /* >= min_slots */
 	gboolean one_host;        /* span[hosts=1] */
 	int ptile;                /* span[ptile=N]; 0 = no per-host bound */
+	/* bsub -x: only on hosts where nothing else runs, and nothing else
+	 * joins it there (exclusive.c).  (Here, and user_priority below,
+	 * where the layout had room: the pass reads every job's record.) */
+	gboolean exclusive;
 	guint *asked_hosts;       /* bsub -m; NULL = any */
 	guint n_asked_hosts;
 	gboolean held;            /* PSUSP */
 	SchedDepState dep;
+	/* bsub -sp under MAX_USER_PRIORITY (its default when not given): the
+	 * order within the queue, highest first; 0 with the feature off. */
+	int user_priority;
 	gint64 begin_time;        /* bsub -b; 0 = none */
 	guint64 array_id;         /* job id of its array; 0 if not an element */
 	int array_limit;          /* "%N" of the array; 0 = none */
@@ -188,6 +196,12 @@ typedef struct {
 	guint n_reserved;
 	gint64 reserve_since;
 	gint64 reserve_banned_until;
+	/* bsub -We in seconds, 0: none.  Backfill reads it as the job's
+	 * expected duration when shorter than its run limit. */
+	gint64 est_runtime;
+	/* bsub -t: past it the job is not started but ends (deadline.c);
+	 * 0: none. */
+	gint64 term_time;
 	/* Hosts where the job's pre-exec failed: placed elsewhere while
 	 * any other host fits, on them only when none does.  NULL: none. */
 	const guint *avoid_hosts;
@@ -209,9 +223,11 @@ typedef struct {
 	guint queue;
 	guint user;
 	SchedRunState state;
+	gboolean exclusive;       /* bsub -x: its hosts take no other job */
 	guint64 array_id;
 	SchedAlloc *allocs;
 	guint n_allocs;
+	gboolean deadline_sent;   /* its -t kill was already ordered */
 	/* Preemption.  All zero is a job never preempted, without a limit. */
 	gint64 start_time;        /* same clock as SchedSnapshot.now; victims
 	                           * most recently started first */
@@ -231,7 +247,37 @@ typedef struct {
 	const BsResReq *resreq;
 	gint64 run_limit;         /* seconds, 0: none; with start_time, when a
 	                           * reservation's slots are expected free */
+	gint64 est_runtime;       /* bsub -We, seconds, 0: none */
+	gint64 term_time;         /* bsub -t, 0: none: killed when it passes */
 } SchedRunning;
+
+/*
+ * How long a job is expected to run, for backfill: its run limit, or its
+ * -We estimate when that is shorter (LSF uses the smaller of the two);
+ * 0 when neither is known.
+ */
+static inline gint64
+sched_expected_duration(gint64 run_limit, gint64 est_runtime)
+{
+	if (est_runtime > 0 && (run_limit <= 0 || est_runtime < run_limit))
+		return est_runtime;
+	return run_limit > 0 ? run_limit : 0;
+}
+
+/*
+ * When a running job is expected to free its slots, 0: not known.  A job
+ * past its -We estimate is not killed (only a run limit kills), so from
+ * then on only its run limit tells.
+ */
+static inline gint64
+sched_expected_end(const SchedRunning *r, gint64 now)
+{
+	gint64 d = sched_expected_duration(r->run_limit, r->est_runtime);
+
+	if (d > 0 && r->start_time + d <= now && d != r->run_limit)
+		d = r->run_limit;
+	return d > 0 ? r->start_time + d : 0;
+}
 
 /* PREEMPT_FOR keywords: the same bits as BsPreemptFor in lib/conf/conf.h,
  * so the daemon copies the configured word as it is. */
@@ -343,6 +389,7 @@ typedef enum {
 	SCHED_PEND_NO_HOSTS,          /* the host reasons below tell why */
 	SCHED_PEND_POOL_SHARE,        /* the queue's slot-pool share is used */
 	SCHED_PEND_RES_LIMIT,         /* an lsb.resources Limit is full */
+	SCHED_PEND_DEADLINE,          /* bsub -t passed: it ends instead */
 	_SCHED_PEND_MAX
 } SchedPendReason;
 
@@ -361,6 +408,8 @@ typedef enum {
 	SCHED_HR_RESREQ,              /* -R select[] or rusage[mem] not met */
 	SCHED_HR_NOT_ENOUGH,          /* free, but fewer slots than the job needs */
 	SCHED_HR_RES_LIMIT,           /* an lsb.resources Limit on hosts is full */
+	SCHED_HR_NONEXCLUSIVE,        /* -x, and other jobs run there */
+	SCHED_HR_EXCL_RUNNING,        /* an exclusive job runs there */
 	SCHED_HR_REFUSED,             /* the host refused to start this job */
 	_SCHED_HR_MAX
 } SchedHostReason;
@@ -414,13 +463,16 @@ typedef enum {
 	SCHED_DO_WINDOW_SUSPEND,      /* its queue's run window closed */
 	SCHED_DO_WINDOW_RESUME,       /* the run window opened again */
 	SCHED_DO_WINDOW_TERMINATE,    /* closed, and TERMINATE_WHEN=WINDOW */
+	SCHED_DO_DEADLINE_TERMINATE,  /* a running job's -t passed: kill it */
+	SCHED_DO_DEADLINE_EXIT,       /* a pending job's -t passed: it ends */
 	_SCHED_DO_MAX
 } SchedDecisionKind;
 
 typedef struct {
 	SchedDecisionKind kind;
-	/* SCHED_DO_DISPATCH: index into SchedSnapshot.pending; every other
-	 * kind: index into SchedSnapshot.running. */
+	/* SCHED_DO_DISPATCH and SCHED_DO_DEADLINE_EXIT: index into
+	 * SchedSnapshot.pending; every other kind: index into
+	 * SchedSnapshot.running. */
 	guint job;
 	guint first_alloc;        /* SCHED_DO_DISPATCH: into SchedPlan.allocs */
 	guint n_allocs;

@@ -2,7 +2,8 @@
  * Stage: queue order.  Rule (lsf-reference.md, queues; DESIGN.md
  * "The scheduling pipeline" 2): queues are taken by PRIORITY, highest
  * first, and within a queue jobs in the order the snapshot gives (first
- * come, first served, as btop/bbot and requeues left it).  Queues of equal
+ * come, first served, as btop/bbot and requeues left it, then by -sp
+ * user priority, highest first, when MAX_USER_PRIORITY is set).  Queues of equal
  * priority are taken together in snapshot order, as LSF schedules
  * equal-priority FCFS queues.  Queues in a SLOT_POOL keep their own
  * PRIORITY, merged with every other queue (the ordered list of
@@ -156,6 +157,66 @@ pass_order(const SchedSnapshot *snap, const int *prio)
 	return order;
 }
 
+static int
+cmp_user_priority(gconstpointer a, gconstpointer b, gpointer data)
+{
+	const SchedSnapshot *snap = data;
+	int x = snap->pending[*(const guint *)a].user_priority;
+	int y = snap->pending[*(const guint *)b].user_priority;
+
+	return x > y ? -1 : x < y;
+}
+
+/*
+ * bsub -sp (MAX_USER_PRIORITY): within each queue, jobs of higher user
+ * priority first, the given order kept among equal ones, so btop and bbot
+ * move a job within its priority as LSF's do.  Each queue's jobs keep the
+ * places in the pass order they had: queues of equal PRIORITY stay
+ * interleaved first come, first served.
+ */
+void
+order_by_user_priority(const SchedSnapshot *snap, guint *order)
+{
+	guint n = snap->n_pending, nq = snap->n_queues;
+	guint *start, *fill, *jobs, *slots;
+	gboolean differ = FALSE;
+
+	for (guint i = 1; i < n && !differ; i++)
+		differ = snap->pending[i].user_priority !=
+		    snap->pending[0].user_priority;
+	if (!differ)
+		return;
+	/* Group the positions of order by queue, keeping their order. */
+	start = g_new0(guint, nq + 1);
+	fill = g_new(guint, nq + 1);
+	jobs = g_new(guint, n);
+	slots = g_new(guint, n);
+	for (guint i = 0; i < n; i++)
+		start[snap->pending[order[i]].queue + 1]++;
+	for (guint q = 0; q < nq; q++)
+		start[q + 1] += start[q];
+	memcpy(fill, start, (nq + 1) * sizeof *fill);
+	for (guint i = 0; i < n; i++) {
+		guint q = snap->pending[order[i]].queue;
+
+		slots[fill[q]] = i;
+		jobs[fill[q]++] = order[i];
+	}
+	for (guint q = 0; q < nq; q++) {
+		guint lo = start[q], cnt = start[q + 1] - start[q];
+
+		/* Stable (GLib >= 2.32): equals keep the queue's order. */
+		g_qsort_with_data(jobs + lo, (gint)cnt, sizeof *jobs,
+		    cmp_user_priority, (gpointer)snap);
+		for (guint k = lo; k < lo + cnt; k++)
+			order[slots[k]] = jobs[k];
+	}
+	g_free(start);
+	g_free(fill);
+	g_free(jobs);
+	g_free(slots);
+}
+
 void
 stage_order(Pass *p)
 {
@@ -172,6 +233,7 @@ stage_order(Pass *p)
 	g_free(rank);
 	prio = pools_sort_key(p->pools, snap);
 	p->order = pass_order(snap, prio);
+	order_by_user_priority(snap, p->order);
 	pools_set_order(p->pools, snap, p->order, snap->n_pending);
 	g_free(prio);
 }

@@ -34,6 +34,7 @@ typedef struct {
 	gboolean one_host;
 	guint project, app;       /* what lsb.resources limits also read */
 	gint64 run_limit;         /* backfill candidates only, else 0 */
+	gboolean exclusive;       /* bsub -x: only empty hosts (exclusive.c) */
 } Shape;
 
 static guint
@@ -43,7 +44,7 @@ shape_hash(gconstpointer p)
 
 	return (s->queue * 31u + s->user) * 31u + (guint)s->min_slots * 7u +
 	    (guint)s->ptile * 3u + (guint)s->one_host + s->project * 131u +
-	    s->app * 17u + (guint)s->run_limit * 13u;
+	    s->app * 17u + (guint)s->run_limit * 13u + (guint)s->exclusive * 5u;
 }
 
 static gboolean
@@ -54,7 +55,8 @@ shape_equal(gconstpointer a, gconstpointer b)
 	return x->queue == y->queue && x->user == y->user &&
 	    x->min_slots == y->min_slots && x->ptile == y->ptile &&
 	    x->one_host == y->one_host && x->project == y->project &&
-	    x->app == y->app && x->run_limit == y->run_limit;
+	    x->app == y->app && x->run_limit == y->run_limit &&
+	    x->exclusive == y->exclusive;
 }
 
 static gboolean
@@ -316,6 +318,7 @@ sched_commit(Pass *p, guint idx, guint first, guint n)
 		sched_count_add(&p->count, p->snap, j->queue, j->user, a->host,
 		    a->slots);
 		pools_placed(p, j->queue, a->host, a->slots);
+		excl_placed(p, j, a->host);
 		if (!was_full && sched_host_full(p, a->host))
 			open_host_filled(p, a->host);
 	}
@@ -358,7 +361,9 @@ consider(Pass *p, guint idx)
 	gboolean pa = limits_hosts_read_job(p->limits);
 	Shape shape = { j->queue, j->user, j->min_slots, j->ptile, j->one_host,
 		pa ? j->project : 0, pa ? j->app : 0,
-		reserve_backfill_candidate(p, j) ? j->run_limit : 0 };
+		reserve_backfill_candidate(p, j) ?
+		sched_expected_duration(j->run_limit, j->est_runtime) : 0,
+		j->exclusive };
 	/* A job that came with a reservation has its own slots back this
 	 * turn: what its shape found before does not hold for it. */
 	gboolean memo = j->asked_hosts == NULL && j->n_avoid_hosts == 0 &&

@@ -431,8 +431,10 @@ reserve_backfill_candidate(Pass *p, const SchedJob *j)
 {
 	return p->reserve != NULL && p->reserve->n_counted > 0 &&
 	    !p->reserve->collecting &&
-	    p->snap->queues[j->queue].backfill && j->run_limit > 0 &&
-	    p->snap->now + j->run_limit <= latest_start(p);
+	    p->snap->queues[j->queue].backfill &&
+	    sched_expected_duration(j->run_limit, j->est_runtime) > 0 &&
+	    p->snap->now + sched_expected_duration(j->run_limit,
+	    j->est_runtime) <= latest_start(p);
 }
 
 gboolean
@@ -500,10 +502,11 @@ estimate(Pass *p, Held *h)
 			const SchedRunning *run = &s->running[v >> 32];
 			gint64 e[2];
 
-			/* Suspended jobs and jobs without a limit: no known end. */
-			if (run->state != SCHED_RUN_RUN || run->run_limit <= 0)
+			/* Suspended jobs and jobs without a limit or an
+			 * estimate: no known end. */
+			if (run->state != SCHED_RUN_RUN ||
+			    (e[0] = sched_expected_end(run, s->now)) == 0)
 				continue;
-			e[0] = run->start_time + run->run_limit;
 			e[1] = run->allocs[v & 0xffffffffu].slots;
 			g_array_append_vals(ends, e, 1);
 		}
@@ -555,7 +558,8 @@ reserve_borrow(Pass *p, const SchedJob *j, guint h, int *all, int *queue,
 		if (pool_forbids(p, j, rj->queue))
 			continue;
 		start = estimate(p, hd);
-		if (start == 0 || p->snap->now + j->run_limit > start)
+		if (start == 0 || p->snap->now +
+		    sched_expected_duration(j->run_limit, j->est_runtime) > start)
 			continue;
 		*all += g_array_index(r->allocs, SchedAlloc, ai).slots;
 		if (rj->queue == j->queue)

@@ -157,6 +157,7 @@ clear_run(State *st, Job *j)
 	g_clear_pointer(&j->exit_reason, g_free);
 	g_clear_pointer(&j->term_reason, g_free);
 	j->window_kill_sent = FALSE;
+	j->deadline_kill_sent = FALSE;
 	basalt__resource_usage__init(&j->usage);
 	if (j->effective != NULL)
 		basalt__job_effective__free_unpacked(j->effective, NULL);

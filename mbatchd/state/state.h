@@ -107,6 +107,8 @@ typedef struct Job {
 	guint32 instance;         /* number of the current (or last) run, 0 = never */
 	gboolean window_kill_sent; /* volatile: TERMINATE_WHEN=WINDOW ordered the
 	                           * kill of this run; cleared with the run */
+	gboolean deadline_kill_sent; /* volatile: bsub -t's kill of this run
+	                           * was ordered; cleared with the run */
 	/* What the current (or last) run started with, from its dispatch
 	 * event; NULL while pending, or when the dispatch was journaled
 	 * before stamps existed (mbatchd/effective.c resolves then). */

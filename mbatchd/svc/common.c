@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mbatchd/mbd-reserve.h"
+#include "mbatchd/sched-input.h"
 #include "mbatchd/svc/svc.h"
 
 void
@@ -265,6 +266,8 @@ svc_fill_job_info(Manager *m, const Job *j, gboolean detail,
 	info->exit_status = j->exit_status;
 	info->term_signal = j->term_signal;
 	info->preempt_count = j->preempt_count;
+	info->user_priority = (guint32)sched_input_user_priority(m->cfg->params,
+	    job_spec(j)->user_priority);
 	if (job_is_pending(j))
 		info->pending_reason = j->pending_reason != NULL ? j->pending_reason :
 		    (char *)(j->state == JS_PSUSP ?

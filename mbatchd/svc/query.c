@@ -327,6 +327,9 @@ queue_params(Manager *m, const BsQueueConf *q, GHashTable *counts)
 		g_ptr_array_add(p, g_strdup_printf("POST_EXEC = %s", q->post_exec));
 	if (q->res_req != NULL)
 		g_ptr_array_add(p, g_strdup_printf("RES_REQ = %s", q->res_req));
+	/* The queue accepts bsub -x. */
+	if (q->exclusive.enabled)
+		g_ptr_array_add(p, g_strdup("EXCLUSIVE = Y"));
 	if (q->fairshare != NULL) {
 		g_autoptr(GString) fs = g_string_new("FAIRSHARE = USER_SHARES[");
 
@@ -488,6 +491,9 @@ svc_queues(Basalt__BatchService_Service *svc, const Basalt__QueueQuery *req,
 	g_date_time_unref(now);
 }
 
+/* A host an exclusive job (bsub -x) holds, as LSF's bhosts names it. */
+#define EXCL_STATUS "closed_Excl"
+
 /* Slots of started jobs per host, from one pass over the jobs (not one
  * pass per host: 10,000 hosts times 100,000 jobs). */
 static GHashTable *
@@ -512,6 +518,10 @@ count_hosts(Manager *m)
 				g_hash_table_insert(by_host, j->exec_hosts[i], c);
 			}
 			c->njobs++;
+			/* bsub -x: the host takes no other job while this one
+			 * holds it, suspended or not. */
+			if (job_spec(j)->exclusive)
+				c->status = (char *)EXCL_STATUS;
 			if (j->state == JS_SSUSP)
 				c->ssusp++;
 			else if (j->state == JS_USUSP)
@@ -534,6 +544,7 @@ host_counts(GHashTable *by_host, const char *host, Basalt__HostInfo *hi)
 	hi->run = c->run;
 	hi->ssusp = c->ssusp;
 	hi->ususp = c->ususp;
+	hi->status = c->status;
 }
 
 static const char *
@@ -551,6 +562,8 @@ host_status(Manager *m, const char *name, const HostLink *l,
 		return "closed_Adm";
 	if (hc != NULL && !bs_conf_windows_open(hc->dispatch_window, now))
 		return "closed_Wind";
+	if (g_strcmp0(hi->status, EXCL_STATUS) == 0)
+		return EXCL_STATUS;
 	if (hi->max_slots >= 0 && (gint)hi->njobs >= hi->max_slots)
 		return "closed_Full";
 	return "ok";

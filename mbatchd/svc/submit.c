@@ -50,6 +50,38 @@ ref_lookup(const BsDependRef *ref, GArray *out, void *data)
 	state_dep_lookup(c->m->st, user, ref, out);
 }
 
+/*
+ * -x, -sp, -t and -L against the queue and lsb.params, with LSF's words:
+ * -x only where EXCLUSIVE = Y; -sp only with MAX_USER_PRIORITY, and a
+ * user (not an administrator) at most up to it.
+ */
+static Basalt__Error *
+check_sub_options(Manager *m, const Caller *c, const BsQueueConf *q,
+    const Basalt__JobSpec *spec)
+{
+	int max_prio = m->cfg->params->max_user_priority;
+
+	if (spec->exclusive && (q == NULL || !q->exclusive.enabled))
+		return svc_error(E(BAD_REQUEST), "%s: Queue does not accept "
+		    "EXCLUSIVE jobs", q != NULL ? q->name : "");
+	if (spec->user_priority > 0 && max_prio <= 0)
+		return svc_error(E(BAD_REQUEST), "Job priority control undefined");
+	if (spec->user_priority > 0 && !c->admin &&
+	    spec->user_priority > (guint32)max_prio)
+		return svc_error(E(BAD_REQUEST), "Bad user priority: %u is above "
+		    "MAX_USER_PRIORITY (%d)", spec->user_priority, max_prio);
+	if (spec->login_shell != NULL && *spec->login_shell != '\0' &&
+	    (!g_path_is_absolute(spec->login_shell) ||
+	     !bs_escape_clean(spec->login_shell)))
+		return svc_error(E(BAD_REQUEST), "Bad login shell: the login "
+		    "shell must be an absolute path");
+	if (spec->term_time < 0 || (spec->term_time > 0 &&
+	    spec->begin_time > 0 && spec->term_time <= spec->begin_time))
+		return svc_error(E(BAD_REQUEST), "Bad termination time: it must "
+		    "be later than the begin time");
+	return NULL;
+}
+
 Basalt__Error *
 svc_check_spec(Manager *m, const Caller *c, const Basalt__JobSpec *spec,
     const char *queue)
@@ -58,6 +90,7 @@ svc_check_spec(Manager *m, const Caller *c, const Basalt__JobSpec *spec,
 	const BsAppConf *app = NULL;
 	GError *err = NULL;
 
+	Basalt__Error *sub_err;
 	gsize size;
 
 	if (spec->command == NULL || *spec->command == '\0')
@@ -87,6 +120,8 @@ svc_check_spec(Manager *m, const Caller *c, const Basalt__JobSpec *spec,
 	case EFFECTIVE_OK:
 		break;
 	}
+	if ((sub_err = check_sub_options(m, c, q, spec)) != NULL)
+		return sub_err;
 	if (spec->max_slots > 0 && spec->max_slots < spec->min_slots)
 		return svc_error(E(BAD_REQUEST),
 		    "Bad argument for option -n: maximum is below minimum");

@@ -107,6 +107,12 @@ INTEGRATION_TESTS += \
 	%reldir%/t0653-jobctl-cmd.sh \
 	%reldir%/t0654-job-starter.sh \
 	%reldir%/t0655-refused.sh
+# Issue 14 item 8: submission options -x, -t, -sp (-We), -L.
+INTEGRATION_TESTS += \
+	%reldir%/t0710-exclusive.sh \
+	%reldir%/t0711-termtime.sh \
+	%reldir%/t0712-user-priority.sh \
+	%reldir%/t0713-login-shell.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS) %reldir%/mpi-common.sh
 SH_LOG_COMPILER = $(SHELL)

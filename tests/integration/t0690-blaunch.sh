@@ -57,6 +57,13 @@ check "a job without a host list runs on every host" \
 check "host then command is rsh's form" wait_for 10 grep -qx "rsh form vh1" "$T/home/out2"
 check "5 MB of a task's output arrive whole" wait_for 20 grep -qx 5000000 "$T/home/out2"
 
+# The job's per-process limits and its submitter's umask hold for its tasks.
+id7=$(cd "$T/home" && umask 027 && runuser -u "$user" -- env PATH="$PATH" \
+	LSF_ENVDIR="$LSF_ENVDIR" HOME="$T/home" bsub -n 2 -S 2048 -o "$T/home/out7" \
+	'blaunch -z vh2 "echo task stack \$(ulimit -s) umask \$(umask)"' | job_id_of)
+check "a task on vh2 runs with the job's stack limit and umask" \
+	wait_for 30 grep -qx "task stack 2048 umask 0027" "$T/home/out7"
+
 # A long task on vh2 for the controls.
 id3=$(as_user bsub -n 2 -o "$T/home/out3" 'blaunch -z vh2 sleep 3333; echo "blaunch exit $?"' | job_id_of)
 task_pid() {

@@ -4,7 +4,8 @@ CMD_TEST_LIBS = $(BSCMD_LIBS) $(TEST_LIBS)
 CMD_TESTS = %reldir%/check_cmd_util %reldir%/check_cmd_bsub \
 	%reldir%/check_cmd_select %reldir%/check_cmd_bjobs \
 	%reldir%/check_cmd_bjobs_fields \
-	%reldir%/check_cmd_tables %reldir%/check_cmd_statfields
+	%reldir%/check_cmd_tables %reldir%/check_cmd_statfields \
+	%reldir%/check_cmd_bsub_subopts
 check_PROGRAMS += $(CMD_TESTS)
 TESTS += $(CMD_TESTS)
 
@@ -15,6 +16,10 @@ TESTS += $(CMD_TESTS)
 %canon_reldir%_check_cmd_bsub_SOURCES = %reldir%/check_cmd_bsub.c
 %canon_reldir%_check_cmd_bsub_CFLAGS = $(CMD_TEST_CFLAGS)
 %canon_reldir%_check_cmd_bsub_LDADD = $(CMD_TEST_LIBS)
+
+%canon_reldir%_check_cmd_bsub_subopts_SOURCES = %reldir%/check_cmd_bsub_subopts.c
+%canon_reldir%_check_cmd_bsub_subopts_CFLAGS = $(CMD_TEST_CFLAGS)
+%canon_reldir%_check_cmd_bsub_subopts_LDADD = $(CMD_TEST_LIBS)
 
 %canon_reldir%_check_cmd_select_SOURCES = %reldir%/check_cmd_select.c
 %canon_reldir%_check_cmd_select_CFLAGS = $(CMD_TEST_CFLAGS)

@@ -17,6 +17,14 @@ TESTS += %reldir%/check_sbd_launch %reldir%/check_sbd_jobctl
 %canon_reldir%_check_sbd_jobctl_CFLAGS = $(TEST_CFLAGS)
 %canon_reldir%_check_sbd_jobctl_LDADD = $(SBD_TEST_LIBS)
 
+# bsub -L: the login shell, with and without bs-jobwrap.
+check_PROGRAMS += %reldir%/check_sbd_login_shell
+TESTS += %reldir%/check_sbd_login_shell
+%canon_reldir%_check_sbd_login_shell_SOURCES = %reldir%/check_sbd_login_shell.c %reldir%/check_sbd_common.c
+%canon_reldir%_check_sbd_login_shell_CPPFLAGS = $(SBD_TEST_CPPFLAGS)
+%canon_reldir%_check_sbd_login_shell_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_sbd_login_shell_LDADD = $(SBD_TEST_LIBS)
+
 # The daemon itself, run from the build tree against a fake mbatchd.
 check_PROGRAMS += %reldir%/check_sbd_daemon
 TESTS += %reldir%/check_sbd_daemon

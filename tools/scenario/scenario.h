@@ -35,6 +35,8 @@ typedef enum {
 	SCN_WINDOW_SUSPEND,       /* window-suspend ID: its run window closed */
 	SCN_WINDOW_RESUME,        /* window-resume ID: the window opened */
 	SCN_WINDOW_TERMINATE,     /* window-terminate ID: TERMINATE_WHEN=WINDOW */
+	SCN_DEADLINE_TERMINATE,   /* deadline-terminate ID: its -t passed */
+	SCN_DEADLINE_EXIT,        /* deadline-exit ID: -t passed while pending */
 	SCN_RESERVE,              /* reserve ID on HOSTS start +DURATION|now|unknown */
 	SCN_RESERVE_BAN,          /* reserve-ban ID until +DURATION */
 	SCN_PENDING,              /* pending ID "reason text" */

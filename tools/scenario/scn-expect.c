@@ -57,6 +57,7 @@ running_kind(const char *w)
 		{ "window-suspend", SCN_WINDOW_SUSPEND },
 		{ "window-resume", SCN_WINDOW_RESUME },
 		{ "window-terminate", SCN_WINDOW_TERMINATE },
+		{ "deadline-terminate", SCN_DEADLINE_TERMINATE },
 	};
 
 	for (guint i = 0; i < G_N_ELEMENTS(kinds); i++)
@@ -131,6 +132,11 @@ scn_expect_line(Scenario *s, char **a, int line, GError **error)
 			FAIL(line, "expect %s: no pending job %s", a[1], a[4]);
 		add_expect(s, a[1][0] == 'p' ? SCN_PREEMPT : SCN_TERMINATE, line,
 		    g_strdup_printf("%s %s for %s", a[1], a[2], a[4]));
+	} else if (n == 3 && strcmp(a[1], "deadline-exit") == 0) {
+		if (!pending_known(s, a[2]))
+			FAIL(line, "expect deadline-exit: no pending job %s", a[2]);
+		add_expect(s, SCN_DEADLINE_EXIT, line,
+		    g_strdup_printf("deadline-exit %s", a[2]));
 	} else if (n == 3 && (k = running_kind(a[1])) != SCN_PENDING) {
 		if (!running_known(s, a[2]))
 			FAIL(line, "expect %s: no running job %s", a[1], a[2]);

@@ -86,6 +86,13 @@ parse_run_limit(const char *v, int line, gint64 *out, GError **error, Scenario *
 	return TRUE;
 }
 
+/* The job's profile, else DEFAULT_APPLICATION, as mbatchd resolves it. */
+static const BsAppConf *
+scn_app_conf(Scenario *s, const char *app)
+{
+	return app != NULL ? bs_config_app(s->cfg, app) : bs_config_default_app(s->cfg);
+}
+
 /* No W=: the application's or the queue's RUNLIMIT. */
 static gint64
 default_run_limit(Scenario *s, guint queue, const char *app)
@@ -155,6 +162,18 @@ run_line(Scenario *s, char **argv, int line, GError **error)
 			r.window_held = TRUE;
 		} else if (strcmp(argv[i], "terminating") == 0) {
 			r.terminating = TRUE;
+		} else if (strcmp(argv[i], "x") == 0) {
+			r.exclusive = TRUE;
+		} else if ((v = scn_kv(argv[i], "We")) != NULL) {
+			if (!scn_parse_duration(v, &r.est_runtime) || r.est_runtime <= 0)
+				FAIL(line, "run: We is an estimated run time (30m), not \"%s\"", v);
+		} else if ((v = scn_kv(argv[i], "t")) != NULL) {
+			if (!scn_parse_duration(v, &r.term_time))
+				FAIL(line, "run: t is a termination time from now (10m, -1m), "
+				    "not \"%s\"", v);
+			r.term_time += g_date_time_to_unix(s->now);
+		} else if (strcmp(argv[i], "deadline-sent") == 0) {
+			r.deadline_sent = TRUE;
 		} else {
 			FAIL(line, "run: unknown word \"%s\"", argv[i]);
 		}
@@ -183,6 +202,8 @@ run_line(Scenario *s, char **argv, int line, GError **error)
 	r.start_time = g_date_time_to_unix(s->now) - ran;
 	if (r.run_limit == 0)
 		r.run_limit = default_run_limit(s, r.queue, app);
+	if (r.est_runtime == 0)
+		r.est_runtime = sched_input_est_runtime(scn_app_conf(s, app), 0);
 	r.preempted = preempted;
 	g_array_append_val(s->running, r);
 	g_array_append_val(s->run_index, index);
@@ -201,6 +222,7 @@ pend_line(Scenario *s, char **argv, int line, GError **error)
 	SchedAlloc *reserved = NULL;
 	guint n_reserved = 0;
 	gint64 reserving = -1, banned = 0;
+	guint32 sp = 0;
 
 	if (!scn_parse_job_id(argv[1], &j->id, &j->array_index))
 		FAIL(line, "pend: a job id is needed (12 or 12[3])");
@@ -287,6 +309,20 @@ pend_line(Scenario *s, char **argv, int line, GError **error)
 				    "reserve again (1m), not \"%s\"", v);
 		} else if (strcmp(argv[i], "held") == 0) {
 			j->held = TRUE;
+		} else if (strcmp(argv[i], "x") == 0) {
+			j->exclusive = TRUE;
+		} else if ((v = scn_kv(argv[i], "sp")) != NULL) {
+			if (!scn_parse_int(v, 1, G_MAXINT32, &n))
+				FAIL(line, "pend: sp is a user priority (1, 2, ...), not \"%s\"", v);
+			sp = (guint32)n;
+		} else if ((v = scn_kv(argv[i], "We")) != NULL) {
+			if (!scn_parse_duration(v, &j->est_runtime) || j->est_runtime <= 0)
+				FAIL(line, "pend: We is an estimated run time (30m), not \"%s\"", v);
+		} else if ((v = scn_kv(argv[i], "t")) != NULL) {
+			if (!scn_parse_duration(v, &j->term_time))
+				FAIL(line, "pend: t is a termination time from now (10m, -1m), "
+				    "not \"%s\"", v);
+			j->term_time += g_date_time_to_unix(s->now);
 		} else if ((v = scn_kv(argv[i], "dep")) != NULL) {
 			if (strcmp(v, "wait") == 0)
 				j->dep = SCHED_DEP_WAIT;
@@ -332,6 +368,8 @@ pend_line(Scenario *s, char **argv, int line, GError **error)
 		FAIL(line, "pend: no application profile %s", app);
 	if (j->run_limit == 0)
 		j->run_limit = default_run_limit(s, j->queue, app);
+	if (j->est_runtime == 0)
+		j->est_runtime = sched_input_est_runtime(scn_app_conf(s, app), 0);
 	if (reserving >= 0 && reserved == NULL)
 		FAIL(line, "pend: reserving= goes with reserved=\"HOSTS\"");
 	j->reserved = reserved;
@@ -343,6 +381,7 @@ pend_line(Scenario *s, char **argv, int line, GError **error)
 	j->user = sched_input_user(&s->in, user, TRUE);
 	j->project = sched_input_project(&s->in, project);
 	j->app = scn_job_app(s, app);
+	j->user_priority = sched_input_user_priority(s->cfg->params, sp);
 	g_array_append_val(s->pending, job);
 	return TRUE;
 }

@@ -50,7 +50,8 @@ static void
 decision(const Scenario *s, const SchedPlan *plan, const SchedDecision *d,
     GPtrArray *out, gboolean *dispatched, gboolean *gone, int *held)
 {
-	g_autofree char *job = d->kind == SCHED_DO_DISPATCH ?
+	g_autofree char *job = d->kind == SCHED_DO_DISPATCH ||
+	    d->kind == SCHED_DO_DEADLINE_EXIT ?
 	    pending_name(s, d->job) : running_name(s, d->job);
 	g_autofree char *by = NULL;
 	g_autofree char *hosts = NULL;
@@ -86,6 +87,16 @@ decision(const Scenario *s, const SchedPlan *plan, const SchedDecision *d,
 	case SCHED_DO_WINDOW_TERMINATE:
 		add(out, SCN_WINDOW_TERMINATE, g_strdup_printf("window-terminate %s", job));
 		gone[d->job] = TRUE;
+		return;
+	case SCHED_DO_DEADLINE_TERMINATE:
+		add(out, SCN_DEADLINE_TERMINATE, g_strdup_printf("deadline-terminate %s",
+		    job));
+		gone[d->job] = TRUE;
+		return;
+	case SCHED_DO_DEADLINE_EXIT:
+		add(out, SCN_DEADLINE_EXIT, g_strdup_printf("deadline-exit %s", job));
+		/* It leaves the pending list: no reason to show. */
+		dispatched[d->job] = TRUE;
 		return;
 	default:
 		add(out, SCN_DISPATCH, g_strdup_printf("unknown-decision %s %s",
