@@ -256,6 +256,55 @@ START_TEST(test_bjobs_long_and_json)
 }
 END_TEST
 
+/* bpost and bread: the request each sends and LSF's table bread prints. */
+START_TEST(test_bpost_bread)
+{
+	Basalt__PostRequest *pq;
+	Basalt__ReadRequest *rq;
+	Run r = run("bpost -i 4 -d 'half way' '12[3]'");
+
+	ck_assert_int_eq(r.code, 0);
+	ck_assert_str_eq(r.out, "Job <12[3]>: message posted.\n");
+	pq = (Basalt__PostRequest *)last_request(LSB_POST,
+	    &basalt__post_request__descriptor);
+	ck_assert_uint_eq(pq->job_id, 12);
+	ck_assert_uint_eq(pq->array_index, 3);
+	ck_assert_uint_eq(pq->index, 4);
+	ck_assert_str_eq(pq->text, "half way");
+	protobuf_c_message_free_unpacked(&pq->base, NULL);
+	run_clear(&r);
+
+	r = run("bpost 12");
+	pq = (Basalt__PostRequest *)last_request(LSB_POST,
+	    &basalt__post_request__descriptor);
+	ck_assert_uint_eq(pq->index, 0);
+	ck_assert_str_eq(pq->text, "no description");
+	protobuf_c_message_free_unpacked(&pq->base, NULL);
+	run_clear(&r);
+
+	r = run("bpost -a /etc/hostname 12");
+	ck_assert_int_eq(r.code, 255);
+	run_clear(&r);
+
+	r = run("bread -i 2 12");
+	ck_assert_int_eq(r.code, 0);
+	ck_assert_str_eq(r.out,
+	    "JOBID   MSG_ID FROM       POST_TIME      MESSAGE                        ATTACHMENT\n"
+	    "12      2      alice      Nov 21 10:02   step two done                  N\n");
+	rq = (Basalt__ReadRequest *)last_request(LSB_READ,
+	    &basalt__read_request__descriptor);
+	ck_assert_uint_eq(rq->job_id, 12);
+	ck_assert_uint_eq(rq->index, 2);
+	protobuf_c_message_free_unpacked(&rq->base, NULL);
+	run_clear(&r);
+
+	r = run("bread 12");
+	ck_assert_int_eq(r.code, 255);
+	ck_assert_str_eq(r.out, "");
+	run_clear(&r);
+}
+END_TEST
+
 START_TEST(test_bkill)
 {
 	Basalt__JobControlRequest *req;
@@ -512,6 +561,7 @@ api_suite(void)
 	tcase_add_test(cmds, test_bjobs_not_found);
 	tcase_add_test(cmds, test_bjobs_long_and_json);
 	tcase_add_test(cmds, test_bkill);
+	tcase_add_test(cmds, test_bpost_bread);
 	tcase_add_test(cmds, test_control_refused);
 	tcase_add_test(cmds, test_job_control_family);
 	tcase_add_test(cmds, test_bmod);

@@ -372,8 +372,19 @@ fake_read(Basalt__BatchService_Service *s, const Basalt__ReadRequest *req,
     Basalt__ReadReply_Closure done, void *call)
 {
 	Basalt__ReadReply r = BASALT__READ_REPLY__INIT;
+	Basalt__JobMessage m = BASALT__JOB_MESSAGE__INIT;
+	Basalt__JobMessage *list[1] = { &m };
 
 	keep(LSB_READ, &req->base);
+	/* Index 2 holds a message; every other index is empty. */
+	if (req->index == 2) {
+		m.index = 2;
+		m.text = "step two done";
+		m.user = "alice";
+		m.time = T0;
+		r.messages = list;
+		r.n_messages = 1;
+	}
 	done(&r, call);
 }
 
