@@ -49,6 +49,7 @@
 #include "auth/auth.h"
 #include "auth/peer.h"
 #include "sbd.h"
+#include "sbd-jobenv.h"
 #include "util/error.h"
 
 #define RES_PORT_DEFAULT 6878
@@ -91,6 +92,7 @@ struct Task {
 	BsExitStatus exit;
 	char *reason;
 	guint kill_src;
+	char *tmpdir;             /* the task's own TMPDIR on this host, or NULL */
 };
 
 static Sbd *tasks_sbd;
@@ -150,6 +152,9 @@ task_free(Task *t)
 	g_clear_handle_id(&t->kill_src, g_source_remove);
 	if (t->conn != NULL)
 		bs_rpc_conn_unref(t->conn);
+	if (t->tmpdir != NULL)
+		(void)sbd_job_tmpdir_remove(t->tmpdir, NULL);
+	g_free(t->tmpdir);
 	g_free(t->reason);
 	g_free(t);
 }
@@ -389,6 +394,32 @@ task_env(Sbd *sbd, const Basalt__StartJobRequest *start, char **caller)
 	return env;
 }
 
+/* The task's private TMPDIR, made on this host for it (0700, the job's
+ * owner's) under LSB_JOB_TMPDIR or /tmp and removed when the task goes:
+ * the job's own TMPDIR exists on the job's first host only, and two
+ * tasks of a job on one host must not share one (MPI daemons keep their
+ * session directories there).  NULL, with a warning, when none can be
+ * made: the task then keeps the TMPDIR it inherited. */
+static char *
+task_tmpdir(Sbd *sbd, const Basalt__StartJobRequest *start, uid_t uid,
+    gid_t gid)
+{
+	const char *base = sbd_conf_value(sbd, "LSB_JOB_TMPDIR");
+	g_autofree char *stem = g_strdup_printf("%" G_GUINT64_FORMAT ".%u.task%"
+	    G_GUINT64_FORMAT, start->job_id, start->array_index, next_task_id);
+	g_autoptr(GError) err = NULL;
+	char *dir = NULL;
+
+	if (!sbd_job_tmpdir_create(base != NULL && *base ? base : "/tmp", stem,
+	    uid, gid, &dir, &err)) {
+		sbd_log(BS_LOG_WARNING, NULL, "job %" G_GUINT64_FORMAT "[%u]: no "
+		    "temporary directory for a blaunch task: %s", start->job_id,
+		    start->array_index, err->message);
+		return NULL;
+	}
+	return dir;
+}
+
 /* A program named without a slash, found on the task's own PATH. */
 static char *
 find_program(const char *name, char **env)
@@ -528,6 +559,7 @@ task_spawn(Sbd *sbd, Pending *p, const Basalt__StartJobRequest *start,
 	int out_pipe[2] = { -1, -1 }, err_pipe[2] = { -1, -1 }, rep[2] = { -1, -1 };
 	int child_errno = 0;
 	gboolean switch_ids = geteuid() == 0;
+	g_autofree char *tmpdir = NULL;
 	TaskBounds bounds;
 	ssize_t n;
 	pid_t pid;
@@ -551,6 +583,11 @@ task_spawn(Sbd *sbd, Pending *p, const Basalt__StartJobRequest *start,
 	}
 	pw = getpwnam(user);
 	env = task_env(sbd, start, p->env);
+	tmpdir = task_tmpdir(sbd, start, uid, gid);
+	if (tmpdir != NULL) {
+		env = g_environ_setenv(env, "TMPDIR", tmpdir, TRUE);
+		env = g_environ_setenv(env, "LSB_JOB_TMPDIR", tmpdir, TRUE);
+	}
 	argv = task_argv(p, pw != NULL ? pw->pw_shell : NULL, env, &path);
 	task_bounds(sbd, start, &bounds);
 	if (pipe2(out_pipe, O_CLOEXEC) < 0 || pipe2(err_pipe, O_CLOEXEC) < 0 ||
@@ -581,6 +618,7 @@ task_spawn(Sbd *sbd, Pending *p, const Basalt__StartJobRequest *start,
 	t->index = start->array_index;
 	t->instance = start->instance;
 	t->pgid = pid;
+	t->tmpdir = g_steal_pointer(&tmpdir);
 	t->fd[0] = out_pipe[0];
 	t->fd[1] = err_pipe[0];
 	t->conn = bs_rpc_conn_ref(p->conn);

@@ -64,6 +64,17 @@ id7=$(cd "$T/home" && umask 027 && runuser -u "$user" -- env PATH="$PATH" \
 check "a task on vh2 runs with the job's stack limit and umask" \
 	wait_for 30 grep -qx "task stack 2048 umask 0027" "$T/home/out7"
 
+# A task has a private TMPDIR of its own on its host (the job's exists on
+# the first host only), gone with the task.
+id8=$(as_user bsub -n 2 -o "$T/home/out8" \
+	'blaunch -z vh2 "test -d \$TMPDIR -a -O \$TMPDIR && echo task tmp \$TMPDIR"; echo job tmp $TMPDIR' | job_id_of)
+check "the job with a task ends" wait_for 30 ended "$id8"
+ttmp=$(sed -n 's/^task tmp //p' "$T/home/out8")
+jtmp=$(sed -n 's/^job tmp //p' "$T/home/out8")
+check "the task had its own TMPDIR, the owner's" test -n "$ttmp"
+check "not the job's" test "$ttmp" != "$jtmp"
+check "and it is gone after the task" test ! -e "$ttmp"
+
 # A long task on vh2 for the controls.
 id3=$(as_user bsub -n 2 -o "$T/home/out3" 'blaunch -z vh2 sleep 3333; echo "blaunch exit $?"' | job_id_of)
 task_pid() {
