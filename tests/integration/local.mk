@@ -88,6 +88,9 @@ INTEGRATION_TESTS += \
 	%reldir%/t0832-engine-parsl.sh \
 	%reldir%/t0833-engine-snakemake.sh \
 	%reldir%/t0834-engine-cromwell.sh
+# Issue 15: bkill -b -stat -app -g.
+INTEGRATION_TESTS += \
+	%reldir%/t0850-bkill-opts.sh
 # Issue 15: accounting files and cluster commands for tools written for LSF.
 INTEGRATION_TESTS += \
 	%reldir%/t0790-lsb-acct.sh \
