@@ -18,12 +18,13 @@
 #define BKILL_USAGE \
 	"bkill [-h] [-V] [-l] [-b | -stat run | pend | susp | all] " \
 	"[-app application_profile_name] [-g job_group_name] " \
-	"[-r | -s signal_value | -s signal_name] [-J job_name] [-m host_name] [-q queue_name] " \
+	"[-r | -s signal_value | -s signal_name | -d] [-J job_name] [-m host_name] [-q queue_name] " \
 	"[-u user_name | -u all] [0] [job_ID ... | \"job_ID[index]\" ...]"
 
 static const CmdOpt bkill_opts[] = {
 	{ "-s", TRUE }, { "-r", FALSE }, { "-l", FALSE }, { "-b", FALSE },
-	{ "-stat", TRUE }, { "-app", TRUE }, { "-g", TRUE }, { NULL, FALSE },
+	{ "-stat", TRUE }, { "-app", TRUE }, { "-g", TRUE }, { "-d", FALSE },
+	{ NULL, FALSE },
 };
 
 static gboolean
@@ -151,6 +152,9 @@ main(int argc, char **argv)
 			return CMD_EXIT_FAIL;
 		}
 	}
+	if (select_args_has(sa, "-d") &&
+	    req.action == BASALT__JOB_ACTION__JOB_ACTION_KILL)
+		req.record_done = TRUE;
 	/* As LSF: -b is ignored with -r or -s, and means the sweep only
 	 * with job id 0. */
 	if (select_args_has(sa, "-b") && sa->all_matching &&

@@ -1,9 +1,10 @@
 #!/bin/sh
-# bkill's selection options as LSF 10.1: -app kills only jobs of that
+# bkill's options as LSF 10.1: -app kills only jobs of that
 # application profile, -stat run|pend|susp|all only jobs in that state,
 # -g (job groups, which Basalt has not) matches no job, and -b with job
 # id 0 kills what it may and skips the rest without a word, where a plain
-# bkill 0 reports each refusal.
+# bkill 0 reports each refusal; -d kills a started job and records it
+# DONE.
 . "$top_srcdir/tests/lib.sh"
 
 [ "$(id -u)" -eq 0 ] || skip_all "needs root to create a test user"
@@ -57,6 +58,23 @@ check "bkill -stat susp 0 finds no suspended job" sh -c "[ $? -ne 0 ] && grep -q
 bkill -stat run 0 >"$T/run.out" 2>&1
 check "bkill -stat run 0 kills the running job" sh -c "[ \"\$(cat '$T/run.out')\" = 'Job <$run> is being terminated' ]"
 check "it is EXIT" wait_for 15 state_is "$run" EXIT
+
+# -d: a started job killed is recorded DONE; -d is ignored for a pending
+# one (EXIT, as any killed pending job).
+d=$(bsub -o /dev/null sleep 300 | job_id_of)
+check "a job for -d runs" wait_for 10 state_is "$d" RUN
+dp=$(bsub -o /dev/null sleep 300 | job_id_of)
+bkill -d "$d" >"$T/d.out" 2>&1
+check "bkill -d answers as a kill" sh -c "[ \"\$(cat '$T/d.out')\" = 'Job <$d> is being terminated' ]"
+check "the killed job is recorded DONE" wait_for 15 state_is "$d" DONE
+check "bjobs -d lists it as DONE" sh -c "bjobs -d -noheader -o 'jobid stat' | grep -q '^$d *DONE'"
+check "the next job starts on the freed slot" wait_for 10 state_is "$dp" RUN
+bkill "$dp" >/dev/null 2>&1
+check "a plain bkill of a running job still ends it EXIT" wait_for 15 state_is "$dp" EXIT
+dq=$(bsub -H -o /dev/null sleep 300 | job_id_of)
+wait_for 10 state_is "$dq" PSUSP
+bkill -d "$dq" >/dev/null 2>&1
+check "bkill -d of a pending job ends it EXIT (-d is for started jobs)" wait_for 10 state_is "$dq" EXIT
 
 # -b: a sweep over jobs of which some cannot be killed (another user's,
 # for a user who is not an administrator).
