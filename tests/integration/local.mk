@@ -90,7 +90,8 @@ INTEGRATION_TESTS += \
 	%reldir%/t0834-engine-cromwell.sh
 # Issue 15: bkill -b -stat -app -g.
 INTEGRATION_TESTS += \
-	%reldir%/t0850-bkill-opts.sh
+	%reldir%/t0850-bkill-opts.sh \
+	%reldir%/t0851-badmin-hist.sh
 # Issue 15: accounting files and cluster commands for tools written for LSF.
 INTEGRATION_TESTS += \
 	%reldir%/t0790-lsb-acct.sh \
