@@ -58,4 +58,14 @@ badmin hhist -f "$T/nonesuch" >"$T/hf2.out" 2>&1
 check "-f of a missing directory fails" sh -c "[ $? -ne 0 ] && grep -q nonesuch '$T/hf2.out'"
 badmin mbdhist vh1 >/dev/null 2>&1
 check "mbdhist takes no names" [ $? -ne 0 ]
+
+# A user who cannot read the journal: the same lines, through mbatchd.
+if [ "$(id -u)" -eq 0 ] && command -v useradd >/dev/null; then
+	u1=bskh$$
+	add_test_user "$u1" "$T/home" || exit 1
+	mkdir -p "$T/home" && chmod 777 "$T/home"
+	check "the journal is closed to the user" sh -c "! runuser -u $u1 -- ls '$(journal_dir)' >/dev/null 2>&1"
+	(cd "$T/home" && runuser -u "$u1" -- env PATH="$PATH" LSF_ENVDIR="$LSF_ENVDIR" badmin qhist) >"$T/qu.out" 2>&1
+	check "qhist through mbatchd shows the same lines" cmp "$T/q.out" "$T/qu.out"
+fi
 done_testing
