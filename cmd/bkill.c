@@ -18,7 +18,8 @@
 #define BKILL_USAGE \
 	"bkill [-h] [-V] [-l] [-b | -stat run | pend | susp | all] " \
 	"[-app application_profile_name] [-g job_group_name] " \
-	"[-r | -s signal_value | -s signal_name | -d] [-J job_name] [-m host_name] [-q queue_name] " \
+	"[-r | -s signal_value | -s signal_name | -d] [-J job_name] " \
+	"[-m host_name] [-q queue_name] " \
 	"[-u user_name | -u all] [0] [job_ID ... | \"job_ID[index]\" ...]"
 
 static const CmdOpt bkill_opts[] = {
