@@ -31,6 +31,7 @@
 #include "cmd-main.h"
 #include "cmd-util.h"
 #include "conf/conf.h"
+#include "badmin-hist.h"
 #include "hist-io.h"
 #include "journal/evlog.h"
 #include "journal/readback.h"
@@ -46,6 +47,9 @@
 	"  hopen | hclose [-C comment] [host_name ... | host_group ... | all]\n" \
 	"  showstatus\n" \
 	"  showconf mbd\n" \
+	"  mbdhist [-t time0,time1] [-f journal_dir]\n" \
+	"  hhist [-t time0,time1] [-f journal_dir] [host_name ...]\n" \
+	"  qhist [-t time0,time1] [-f journal_dir] [queue_name ...]\n" \
 	"  journal check | salvage [directory]"
 
 static const struct {
@@ -497,6 +501,9 @@ main(int argc, char **argv)
 		return code;
 	if (argc >= 2 && strcmp(argv[1], "journal") == 0)
 		return journal_main(argc, argv);
+	if (argc >= 2 && (strcmp(argv[1], "mbdhist") == 0 ||
+	    strcmp(argv[1], "hhist") == 0 || strcmp(argv[1], "qhist") == 0))
+		return badmin_hist_main(argc, argv);
 	if (argc >= 2 && strcmp(argv[1], "showconf") == 0) {
 		if (argc == 3 && strcmp(argv[2], "mbd") == 0)
 			return showconf_mbd();

@@ -46,19 +46,25 @@ hist_mbd_socket(GError **err)
 }
 
 static void
-feed(HistModel *m, Basalt__Event *ev)
+feed(Basalt__Event *ev, gpointer data)
+{
+	hist_model_feed(data, ev);
+}
+
+static void
+escaped(HistEventFn fn, gpointer data, Basalt__Event *ev)
 {
 	/* Names in the journal came from users: no forged rows. */
 	lsb_escape_message(&ev->base);
-	hist_model_feed(m, ev);
+	fn(ev, data);
 }
 
 /* The history through mbatchd, page after page until the end. */
-static HistModel *
-load_remote(guint nfiles, char **warning, GError **err)
+static gboolean
+each_remote(guint nfiles, HistEventFn fn, gpointer data, char **warning,
+    GError **err)
 {
 	Basalt__HistoryRequest req = BASALT__HISTORY_REQUEST__INIT;
-	HistModel *m = hist_model_new();
 
 	req.newest_files = nfiles;
 	for (;;) {
@@ -66,17 +72,14 @@ load_remote(guint nfiles, char **warning, GError **err)
 		Basalt__HistoryPage *p;
 		gboolean done;
 
-		if (!lsb_call(LSB_HISTORY, &req.base, &reply, err)) {
-			hist_model_free(m);
-			return NULL;
-		}
+		if (!lsb_call(LSB_HISTORY, &req.base, &reply, err))
+			return FALSE;
 		p = (Basalt__HistoryPage *)reply;
 		if (p->error != NULL) {
 			g_set_error(err, LSB_ERROR, LSB_ERROR_CALL, "%s",
 			    p->error->message);
 			protobuf_c_message_free_unpacked(reply, NULL);
-			hist_model_free(m);
-			return NULL;
+			return FALSE;
 		}
 		for (size_t i = 0; i < p->n_records; i++) {
 			Basalt__Event *ev = bs_event_unpack(p->records[i].data,
@@ -84,7 +87,7 @@ load_remote(guint nfiles, char **warning, GError **err)
 
 			if (ev == NULL)
 				continue;
-			feed(m, ev);
+			escaped(fn, data, ev);
 			bs_event_free(ev);
 		}
 		if (p->warning != NULL && *p->warning != '\0' && *warning == NULL)
@@ -94,27 +97,26 @@ load_remote(guint nfiles, char **warning, GError **err)
 		req.after_seq = p->next_seq;
 		protobuf_c_message_free_unpacked(reply, NULL);
 		if (done)
-			return m;
+			return TRUE;
 	}
 }
 
-HistModel *
-hist_load(const char *dir, guint nfiles, char **warning, GError **err)
+gboolean
+hist_each_event(const char *dir, guint nfiles, HistEventFn fn, gpointer data,
+    char **warning, GError **err)
 {
 	BsJournalReader *rd;
-	HistModel *m;
 	Basalt__Event *ev;
 	GError *rerr = NULL;
 
 	*warning = NULL;
 	if (access(dir, R_OK | X_OK) != 0)
-		return load_remote(nfiles, warning, err);
+		return each_remote(nfiles, fn, data, warning, err);
 	rd = bs_journal_reader_open(dir, nfiles, err);
 	if (rd == NULL)
-		return NULL;
-	m = hist_model_new();
+		return FALSE;
 	while (bs_journal_reader_next(rd, &ev, &rerr)) {
-		feed(m, ev);
+		escaped(fn, data, ev);
 		basalt__event__free_unpacked(ev, NULL);
 	}
 	if (rerr != NULL) {
@@ -123,6 +125,18 @@ hist_load(const char *dir, guint nfiles, char **warning, GError **err)
 		g_error_free(rerr);
 	}
 	bs_journal_reader_free(rd);
+	return TRUE;
+}
+
+HistModel *
+hist_load(const char *dir, guint nfiles, char **warning, GError **err)
+{
+	HistModel *m = hist_model_new();
+
+	if (!hist_each_event(dir, nfiles, feed, m, warning, err)) {
+		hist_model_free(m);
+		return NULL;
+	}
 	return m;
 }
 

@@ -24,6 +24,15 @@ char *hist_mbd_socket(GError **err);
 HistModel *hist_load(const char *dir, guint nfiles, char **warning,
     GError **err);
 
+/*
+ * Calls fn on every record, oldest first, from the journal in dir when
+ * the caller can read it, else from mbatchd's History RPC; the strings
+ * of each record are escaped first.  Damage as hist_load.
+ */
+typedef void (*HistEventFn)(Basalt__Event *ev, gpointer data);
+gboolean hist_each_event(const char *dir, guint nfiles, HistEventFn fn,
+    gpointer data, char **warning, GError **err);
+
 /* Job ID operands ("123", "123[4]") into f->jobs; FALSE with LSF's text. */
 gboolean hist_parse_jobs(HistFilter *f, char **ids, int n, GError **err);
 

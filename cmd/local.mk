@@ -141,6 +141,7 @@ bin_PROGRAMS += \
 %canon_reldir%_bpeek_SOURCES = %reldir%/bpeek.c
 %canon_reldir%_bpeek_LDADD = $(CMD_PROG_LIBS)
 %canon_reldir%_badmin_SOURCES = %reldir%/badmin.c \
+	%reldir%/badmin-hist.c %reldir%/badmin-hist.h \
 	%reldir%/hist-io.c %reldir%/hist-io.h \
 	%reldir%/showconf.c %reldir%/showconf.h
 # ckconfig without a running mbatchd loads the configuration itself;

@@ -127,7 +127,9 @@ apply_host_job(Manager *m, const char *host, const Basalt__HostJob *hj,
 			    hj->state == JS_EXIT && spec->term_time > 0 &&
 			    spec->term_time <= g_get_real_time() / G_USEC_PER_SEC)
 				out.term_reason = DEADLINE_TERM;
-			commit_job_status(m, j, hj->state, &out, reason);
+			/* bkill -d: LSF records the killed job as DONE. */
+			commit_job_status(m, j, j->kill_as_done ? JS_DONE :
+			    hj->state, &out, reason);
 		}
 		orders_end_tasks(m, j);
 		manager_schedule_soon(m);

@@ -463,11 +463,13 @@ commit_status(Manager *m, const Job *j, JobState state, const char *reason,
 }
 
 static gboolean
-commit_signal(Manager *m, const Job *j, int sig, const char *user, GError **err)
+commit_signal_as(Manager *m, const Job *j, int sig, const char *user,
+    gboolean record_done, GError **err)
 {
 	Basalt__Event ev = BASALT__EVENT__INIT;
 	Basalt__EvJobSignal e = BASALT__EV_JOB_SIGNAL__INIT;
 
+	e.record_done = record_done;
 	e.job_id = j->id;
 	e.array_index = j->index;
 	e.signal = sig;
@@ -475,6 +477,12 @@ commit_signal(Manager *m, const Job *j, int sig, const char *user, GError **err)
 	ev.body_case = BASALT__EVENT__BODY_JOB_SIGNAL;
 	ev.job_signal = &e;
 	return manager_commit(m, &ev, err);
+}
+
+static gboolean
+commit_signal(Manager *m, const Job *j, int sig, const char *user, GError **err)
+{
+	return commit_signal_as(m, j, sig, user, FALSE, err);
 }
 
 gboolean
@@ -607,6 +615,24 @@ orders_terminate(Manager *m, Job *j, const char *user, const char *reason,
 	/* A user's kill too: a pre-exec it interrupts is not retried. */
 	note_terminating(m, j);
 	(void)send_signal(m, j, X(TERMINATE), 0, reason != NULL ? reason : user);
+	return TRUE;
+}
+
+/*
+ * bkill -d: the queue's TERMINATE sequence, with the run marked (in the
+ * journaled signal event, so a restart keeps the mark) to end DONE.
+ */
+gboolean
+orders_terminate_done(Manager *m, Job *j, const char *user, GError **err)
+{
+	if (job_link(m, j) == NULL) {
+		set_unreachable(err);
+		return FALSE;
+	}
+	if (!commit_signal_as(m, j, 0, user, TRUE, err))
+		return FALSE;
+	note_terminating(m, j);
+	(void)send_signal(m, j, X(TERMINATE), 0, user);
 	return TRUE;
 }
 

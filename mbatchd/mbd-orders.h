@@ -88,6 +88,9 @@ gboolean orders_resume_wait(Manager *m, Job *j, GError **err);
  */
 gboolean orders_terminate(Manager *m, Job *j, const char *user,
     const char *reason, gboolean requeue_rerunnable, GError **err);
+/* bkill -d on a started job: killed, and its end recorded DONE. */
+gboolean orders_terminate_done(Manager *m, Job *j, const char *user,
+    GError **err);
 /* bkill -s SIG on a started job. */
 gboolean orders_signal(Manager *m, Job *j, int sig, const char *user,
     GError **err);

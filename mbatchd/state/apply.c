@@ -248,6 +248,7 @@ apply_dispatch(State *st, const Basalt__EvJobDispatch *e, gint64 now,
 	j->start_time = now;
 	/* A journal from before instances numbers its runs on replay. */
 	j->instance = e->instance != 0 ? e->instance : j->instance + 1;
+	j->kill_as_done = FALSE;
 	if (e->effective != NULL)
 		j->effective = job_effective_copy(e->effective);
 	g_clear_pointer(&j->pending_reason, g_free);
@@ -584,11 +585,16 @@ state_apply(State *st, const Basalt__Event *ev, GError **err)
 	case BASALT__EVENT__BODY_HOST_CTRL:
 		ok = apply_host_ctrl(st, ev->host_ctrl);
 		break;
-	case BASALT__EVENT__BODY_JOB_SIGNAL:
-		/* History only; the job must exist and be running. */
-		ok = find_job(st, ev->job_signal->job_id, ev->job_signal->array_index,
-		    err) != NULL;
+	case BASALT__EVENT__BODY_JOB_SIGNAL: {
+		/* History, and bkill -d's mark on the run it kills. */
+		Job *sj = find_job(st, ev->job_signal->job_id,
+		    ev->job_signal->array_index, err);
+
+		if (sj != NULL && ev->job_signal->record_done)
+			sj->kill_as_done = TRUE;
+		ok = sj != NULL;
 		break;
+	}
 	case BASALT__EVENT__BODY_RECONFIG:
 		ok = TRUE;
 		break;

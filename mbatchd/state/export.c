@@ -130,6 +130,18 @@ export_run(Export *x, const Job *j)
 		ev->body_case = BASALT__EVENT__BODY_JOB_START;
 		ev->job_start = s;
 	}
+	if (j->kill_as_done && !job_is_finished(j)) {
+		/* bkill -d's mark on this run, kept across a checkpoint. */
+		Basalt__EvJobSignal *k = keep(x, g_new(Basalt__EvJobSignal, 1));
+
+		ev = event(x, j->start_time);
+		basalt__ev_job_signal__init(k);
+		k->job_id = j->id;
+		k->array_index = j->index;
+		k->record_done = TRUE;
+		ev->body_case = BASALT__EVENT__BODY_JOB_SIGNAL;
+		ev->job_signal = k;
+	}
 }
 
 /* bpost's messages, each with its post time, after the job exists. */

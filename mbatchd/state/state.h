@@ -103,6 +103,7 @@ typedef struct Job {
 	 * is the pre-exec's, not the scheduler's "suspended by the user".
 	 * Rebuilt by the journal's EvJobPreexec, not by a checkpoint. */
 	gboolean preexec_held;
+	gboolean kill_as_done;    /* bkill -d on this run: its end is DONE */
 	guint64 preempted_by;     /* job_key of the preemptor while SSUSP by it */
 	guint32 instance;         /* number of the current (or last) run, 0 = never */
 	gboolean window_kill_sent; /* volatile: TERMINATE_WHEN=WINDOW ordered the

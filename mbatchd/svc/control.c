@@ -33,10 +33,13 @@ order_error(GError *err, const char *unreachable)
 	return e;
 }
 
+/* record_done: bkill -d, a started job's end is recorded DONE (LSF:
+ * only RUN, USUSP and SSUSP jobs; for the others -d is ignored). */
 static Basalt__Error *
-kill_job(Manager *m, Job *j, const Caller *c)
+kill_job(Manager *m, Job *j, const Caller *c, gboolean record_done)
 {
 	GError *err = NULL;
+	gboolean ok;
 
 	if (job_is_finished(j))
 		return svc_error(E(JOB_STATE), "Job has already finished");
@@ -44,7 +47,11 @@ kill_job(Manager *m, Job *j, const Caller *c)
 		commit_job_status(m, j, JS_EXIT, NULL, "The job was killed while pending");
 		return NULL;
 	}
-	if (!orders_terminate(m, j, c->user, c->user, FALSE, &err))
+	if (record_done)
+		ok = orders_terminate_done(m, j, c->user, &err);
+	else
+		ok = orders_terminate(m, j, c->user, c->user, FALSE, &err);
+	if (!ok)
 		return order_error(err, ORDERS_ERROR_UNREACHABLE
 		    "; use bkill -r to remove the job");
 	return NULL;
@@ -62,7 +69,7 @@ signal_job(Manager *m, Job *j, int sig, const Caller *c)
 		return svc_error(E(JOB_STATE), "Job has already finished");
 	if (job_is_pending(j)) {
 		if (sig == SIGKILL || sig == SIGTERM || sig == SIGINT)
-			return kill_job(m, j, c);
+			return kill_job(m, j, c, FALSE);
 		if (sig == SIGSTOP || sig == SIGTSTP)
 			return commit_job_status(m, j, JS_PSUSP, NULL, NULL) ? NULL :
 			    svc_error(E(JOB_STATE), "Job is already suspended");
@@ -170,7 +177,7 @@ act(Manager *m, const Caller *c, const Basalt__JobControlRequest *req, Job *j)
 		return svc_error(E(PERMISSION), "User permission denied");
 	switch (req->action) {
 	case A(KILL):
-		return kill_job(m, j, c);
+		return kill_job(m, j, c, req->record_done);
 	case A(SIGNAL):
 		return signal_job(m, j, req->signal, c);
 	case A(STOP):

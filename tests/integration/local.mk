@@ -91,6 +91,10 @@ INTEGRATION_TESTS += \
 # Issue 15: job messages (bpost, bread).
 INTEGRATION_TESTS += \
 	%reldir%/t0860-bpost.sh
+# Issue 15: bkill -b -stat -app -g.
+INTEGRATION_TESTS += \
+	%reldir%/t0850-bkill-opts.sh \
+	%reldir%/t0851-badmin-hist.sh
 # Issue 15: accounting files and cluster commands for tools written for LSF.
 INTEGRATION_TESTS += \
 	%reldir%/t0790-lsb-acct.sh \

@@ -570,6 +570,52 @@ START_TEST(test_instances)
 }
 END_TEST
 
+/* bkill -d's mark: set by the journaled signal event, kept by a
+ * checkpoint (export, replay), dropped by the next dispatch. */
+static gboolean
+signal_done(guint64 id)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobSignal e = BASALT__EV_JOB_SIGNAL__INIT;
+
+	e.job_id = id;
+	e.record_done = TRUE;
+	ev.body_case = BASALT__EVENT__BODY_JOB_SIGNAL;
+	ev.job_signal = &e;
+	return apply(&ev, 20);
+}
+
+START_TEST(test_kill_as_done)
+{
+	GPtrArray *events, *blocks;
+	State *orig, *copy;
+
+	submit(1, "normal", 10, 0, FALSE);
+	submit(2, "normal", 11, 0, FALSE);
+	ck_assert(dispatch(1, 0, "hA"));
+	ck_assert(dispatch(2, 0, "hA"));
+	ck_assert(!state_job(st, 1, 0)->kill_as_done);
+	ck_assert(signal_done(1));
+	ck_assert(state_job(st, 1, 0)->kill_as_done);
+	ck_assert(!state_job(st, 2, 0)->kill_as_done);
+
+	events = state_export_events(st, &blocks);
+	orig = st;
+	copy = st = state_new();
+	for (guint i = 0; i < events->len; i++)
+		ck_assert(state_apply(copy, events->pdata[i], NULL));
+	ck_assert(state_job(copy, 1, 0)->kill_as_done);
+	ck_assert(!state_job(copy, 2, 0)->kill_as_done);
+	ck_assert(requeue(1));
+	ck_assert(dispatch(1, 0, "hA"));
+	ck_assert(!state_job(copy, 1, 0)->kill_as_done);
+	g_ptr_array_free(events, TRUE);
+	g_ptr_array_free(blocks, TRUE);
+	state_free(copy);
+	st = orig;
+}
+END_TEST
+
 /* A dispatch's stamp of effective parameters: the job keeps its own copy,
  * a snapshot (export, replay) carries it, a requeue drops it and a
  * dispatch without one (an old journal) leaves none. */
@@ -839,6 +885,7 @@ main(void)
 	tcase_add_test(tc, test_environments_are_shared);
 	tcase_add_test(tc, test_jobs_by_host);
 	tcase_add_test(tc, test_instances);
+	tcase_add_test(tc, test_kill_as_done);
 	tcase_add_test(tc, test_submit_tokens);
 	tcase_add_test(tc, test_job_messages);
 	suite_add_tcase(s, tc);
