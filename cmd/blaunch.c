@@ -38,10 +38,12 @@
 
 #include "api/api.h"
 #include "auth/auth.h"
+#include "auth/peer.h"
 #include "host.pb-c.h"
 #include "rpc/rpc.h"
 #include "util/error.h"
 #include "util/log.h"
+#include "util/writeall.h"
 
 #define RES_PORT_DEFAULT 6878
 #define CALL_TIMEOUT_MS 60000
@@ -107,28 +109,15 @@ target_of_conn(BsRpcConn *conn)
 /* ---- what sbatchd sends back: output and the end ---------------------- */
 
 static void
-write_all(int fd, const guint8 *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;     /* our reader is gone: the output is lost */
-		p += w;
-		n -= (size_t)w;
-	}
-}
-
-static void
 io_output(Basalt__TaskIoService_Service *svc, const Basalt__TaskOutput *in,
     Basalt__TaskIoAck_Closure closure, void *call)
 {
 	Basalt__TaskIoAck ack = BASALT__TASK_IO_ACK__INIT;
 
 	if (target_of_conn(bs_rpc_call_conn(call)) != NULL)
-		write_all(in->stream == 2 ? 2 : 1, in->data.data, in->data.len);
+		/* A failure means our reader is gone: the output is lost. */
+		(void)bs_write_all(in->stream == 2 ? 2 : 1, in->data.data,
+		    in->data.len, NULL);
 	closure(&ack, call);
 }
 
@@ -213,6 +202,12 @@ on_closed(BsRpcConn *conn, const char *reason, void *data)
 	}
 }
 
+static gboolean
+is_admin(uid_t uid, void *data)
+{
+	return uid == admin_uid;
+}
+
 /* The answer must be sbatchd's: root or the LSF administrator, our nonce. */
 static gboolean
 verify_sbatchd(BsRpcPeer *peer, const guint8 *cred, gsize len, char **reason,
@@ -220,20 +215,12 @@ verify_sbatchd(BsRpcPeer *peer, const guint8 *cred, gsize len, char **reason,
 {
 	Target *t = data;
 	BsAuthCred c;
-	GError *err = NULL;
-	gboolean ok;
 
-	if (!bs_auth_reply_verify(munge_socket, cred, len, t->nonce, &c, &err)) {
-		*reason = g_strdup_printf("not sbatchd: %s", err->message);
-		g_error_free(err);
+	if (!bs_auth_server_verify(munge_socket, cred, len, t->nonce,
+	    "not sbatchd", is_admin, NULL, &c, reason))
 		return FALSE;
-	}
-	ok = c.uid == 0 || c.uid == admin_uid;
-	if (!ok)
-		*reason = g_strdup_printf("not sbatchd: its credential is of uid %u, "
-		    "neither root nor the LSF administrator", (unsigned)c.uid);
 	bs_auth_cred_clear(&c);
-	return ok;
+	return TRUE;
 }
 
 /* ---- where hosts are -------------------------------------------------- */

@@ -57,6 +57,7 @@
 #include "iact/iact-wire.h"
 #include "usage-format.h"
 #include "util/error.h"
+#include "util/writeall.h"
 
 /* A caller gets this long to say hello.  Callers are served side by side
  * (at most MAX_CALLERS, the oldest makes room), so one that stalls delays
@@ -404,21 +405,35 @@ callers_serve(BsubIa *ia, Caller *c, guint *n, const struct pollfd *p)
 	return -1;
 }
 
+/* A query that selects this job alone, with the arrays it points to. */
+typedef struct {
+	Basalt__JobQuery q;
+	uint64_t id;
+	uint32_t idx;
+} OneJob;
+
+static void
+one_job(OneJob *o, guint64 job_id)
+{
+	basalt__job_query__init(&o->q);
+	o->id = job_id;
+	o->idx = 0;
+	o->q.n_job_ids = o->q.n_array_indexes = 1;
+	o->q.job_ids = &o->id;
+	o->q.array_indexes = &o->idx;
+}
+
 /* One look at the job (NULL when mbatchd does not answer). */
 static Basalt__JobList *
 query_job(guint64 job_id)
 {
-	Basalt__JobQuery q = BASALT__JOB_QUERY__INIT;
-	uint64_t ids[1] = { job_id };
-	uint32_t idx[1] = { 0 };
+	OneJob o;
 	ProtobufCMessage *m = NULL;
 	g_autoptr(GError) err = NULL;
 
-	q.n_job_ids = q.n_array_indexes = 1;
-	q.job_ids = ids;
-	q.array_indexes = idx;
-	q.all_states = TRUE;
-	if (!lsb_call(LSB_JOBS, &q.base, &m, &err))
+	one_job(&o, job_id);
+	o.q.all_states = TRUE;
+	if (!lsb_call(LSB_JOBS, &o.q.base, &m, &err))
 		return NULL;
 	return (Basalt__JobList *)m;
 }
@@ -505,17 +520,13 @@ static void
 kill_job(guint64 job_id)
 {
 	Basalt__JobControlRequest r = BASALT__JOB_CONTROL_REQUEST__INIT;
-	Basalt__JobQuery q = BASALT__JOB_QUERY__INIT;
-	uint64_t ids[1] = { job_id };
-	uint32_t idx[1] = { 0 };
+	OneJob o;
 	ProtobufCMessage *m = NULL;
 	g_autoptr(GError) err = NULL;
 
-	q.n_job_ids = q.n_array_indexes = 1;
-	q.job_ids = ids;
-	q.array_indexes = idx;
+	one_job(&o, job_id);
 	r.action = BASALT__JOB_ACTION__JOB_ACTION_KILL;
-	r.select = &q;
+	r.select = &o.q;
 	if (lsb_call(LSB_CONTROL, &r.base, &m, &err))
 		protobuf_c_message_free_unpacked(m, NULL);
 }
@@ -560,25 +571,6 @@ wait_for_relay(BsubIa *ia, int *code)
 	while (n > 0)
 		caller_drop(callers, &n, 0);
 	return fd;
-}
-
-static gboolean
-write_all(int fd, const guint8 *p, gsize n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR) {
-			if (got_signal)
-				return FALSE;
-			continue;
-		}
-		if (w <= 0)
-			return FALSE;
-		p += w;
-		n -= (gsize)w;
-	}
-	return TRUE;
 }
 
 static void
@@ -658,10 +650,11 @@ relay(BsubIa *ia, int sock, int *wstatus)
 		/* Writing blocks while our reader is slow: the relay's frames
 		 * then wait in the socket, and the job in its write(). */
 		if (f->kind_case == BASALT__INTERACTIVE_FRAME__KIND_OUTPUT)
-			(void)write_all(STDOUT_FILENO, f->output.data, f->output.len);
+			(void)bs_write_all(STDOUT_FILENO, f->output.data,
+			    f->output.len, &got_signal);
 		else if (f->kind_case == BASALT__INTERACTIVE_FRAME__KIND_ERROR_OUTPUT)
-			(void)write_all(STDERR_FILENO, f->error_output.data,
-			    f->error_output.len);
+			(void)bs_write_all(STDERR_FILENO, f->error_output.data,
+			    f->error_output.len, &got_signal);
 		else if (f->kind_case == BASALT__INTERACTIVE_FRAME__KIND_EXIT)
 			*wstatus = f->exit;
 		basalt__interactive_frame__free_unpacked(f, NULL);

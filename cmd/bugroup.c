@@ -11,28 +11,30 @@
  */
 #include "config.h"
 
-#include <stdio.h>
-
 #include "cmd-conf.h"
-#include "cmd-main.h"
+#include "cmd-groups.h"
 #include "cmd-util.h"
 
-#define BUGROUP_USAGE "bugroup [-h] [-V] [-l] [-r] [-w] [user_group ...]"
+static GPtrArray *
+list(const BsConfig *cfg)
+{
+	return cfg->users != NULL ? cfg->users->groups : NULL;
+}
 
-enum { O_L, O_R, O_W, O_N };
-static const CmdOpt opts[] = {
-	[O_L] = { "-l", FALSE }, [O_R] = { "-r", FALSE },
-	[O_W] = { "-w", FALSE }, [O_N] = { NULL, FALSE },
-};
+static gconstpointer
+lookup(const BsConfig *cfg, const char *name)
+{
+	return bs_config_user_group(cfg, name);
+}
 
 static void
-group(GString *out, const BsConfig *cfg, const BsUserGroupConf *g,
-      const char **v)
+group(GString *out, const BsConfig *cfg, gconstpointer p, const char **v)
 {
+	const BsUserGroupConf *g = p;
 	g_autofree char *m = cmd_conf_members(cfg, g->members,
-	    bs_config_user_group_expand, v[O_R] != NULL);
+	    bs_config_user_group_expand, v[CMD_GROUPS_R] != NULL);
 
-	if (v[O_L] != NULL) {
+	if (v[CMD_GROUPS_L] != NULL) {
 		g_string_append_printf(out, "GROUP_NAME: %s\nUSERS: %s\n",
 				       g->name, m);
 		if (g->shares != NULL) {
@@ -48,53 +50,24 @@ group(GString *out, const BsConfig *cfg, const BsUserGroupConf *g,
 		g_string_append_c(out, '\n');
 		return;
 	}
-	cmd_cell(out, g->name, 12, v[O_W] != NULL ? CMD_FIT_WIDE : CMD_FIT_HEAD,
-		 FALSE);
+	cmd_cell(out, g->name, 12, v[CMD_GROUPS_W] != NULL ? CMD_FIT_WIDE :
+	    CMD_FIT_HEAD, FALSE);
 	g_string_append_printf(out, " %s\n", m);
 }
+
+static const CmdGroups bugroup = {
+	.prog = "bugroup",
+	.usage = "bugroup [-h] [-V] [-l] [-r] [-w] [user_group ...]",
+	.kind = "user",
+	.header = "GROUP_NAME    USERS\n",
+	.header_long = NULL,
+	.list = list,
+	.lookup = lookup,
+	.print = group,
+};
 
 int
 main(int argc, char **argv)
 {
-	g_autoptr(GError) err = NULL;
-	g_autoptr(GString) out = g_string_new(NULL);
-	g_auto(GStrv) names = NULL;
-	const char *v[O_N];
-	BsConfig *cfg;
-	GPtrArray *groups;
-	int code;
-
-	if (cmd_main_hv(argc, argv, BUGROUP_USAGE, &code))
-		return code;
-	names = cmd_main_opts("bugroup", argc, argv, opts, v, BUGROUP_USAGE,
-	    &err);
-	if (names == NULL)
-		return cmd_main_fail(err);
-	cfg = cmd_conf_load("bugroup");
-	if (cfg == NULL)
-		return CMD_EXIT_FAIL;
-	groups = cfg->users != NULL ? cfg->users->groups : NULL;
-	if (v[O_L] == NULL)
-		g_string_append(out, "GROUP_NAME    USERS\n");
-	for (guint i = 0; names[0] == NULL && groups != NULL &&
-	     i < groups->len; i++)
-		group(out, cfg, g_ptr_array_index(groups, i), v);
-	for (guint i = 0; names[i] != NULL; i++) {
-		const BsUserGroupConf *g = bs_config_user_group(cfg, names[i]);
-
-		if (g == NULL) {
-			fprintf(stderr, "%s: No such user group\n", names[i]);
-			code = CMD_EXIT_FAIL;
-			continue;
-		}
-		group(out, cfg, g, v);
-	}
-	if (names[0] == NULL && (groups == NULL || groups->len == 0)) {
-		fprintf(stderr, "No user group found\n");
-		code = CMD_EXIT_FAIL;
-	} else if (code == CMD_EXIT_OK || names[1] != NULL) {
-		cmd_main_out(out);
-	}
-	bs_config_free(cfg);
-	return code;
+	return cmd_groups_main(&bugroup, argc, argv);
 }

@@ -173,9 +173,11 @@ CONF_PROG_LIBS = cmd/libbscmdmain.a lib/api/libbsapi.a lib/auth/libbsauth.a \
 	lib/resreq/libbsresreq.a proto/libbsproto.a lib/util/libbsutil.a \
 	$(CMD_DEP_LIBS) $(MUNGE_LIBS) -lm
 %canon_reldir%_bugroup_SOURCES = %reldir%/bugroup.c \
+	%reldir%/cmd-groups.c %reldir%/cmd-groups.h \
 	%reldir%/cmd-conf.c %reldir%/cmd-conf.h
 %canon_reldir%_bugroup_LDADD = $(CONF_PROG_LIBS)
 %canon_reldir%_bmgroup_SOURCES = %reldir%/bmgroup.c \
+	%reldir%/cmd-groups.c %reldir%/cmd-groups.h \
 	%reldir%/cmd-conf.c %reldir%/cmd-conf.h
 %canon_reldir%_bmgroup_LDADD = $(CONF_PROG_LIBS)
 %canon_reldir%_bapp_SOURCES = %reldir%/bapp.c \

@@ -181,8 +181,7 @@ ls_format_load(GString *out, const Basalt__HostList *hl, gboolean wide,
 }
 
 void
-ls_format_showconf(GString *out, const char *who, gint64 now,
-    const Basalt__KeyValue *const *kv, size_t n)
+ls_format_showconf_head(GString *out, const char *who, gint64 now)
 {
 	time_t t = (time_t)now;
 	struct tm tm;
@@ -191,9 +190,22 @@ ls_format_showconf(GString *out, const char *who, gint64 now,
 	localtime_r(&t, &tm);
 	strftime(date, sizeof date, "%a %b %e %H:%M:%S %Y", &tm);
 	g_string_append_printf(out, "%s configuration at %s\n", who, date);
+}
+
+void
+ls_format_showconf_line(GString *out, const char *key, const char *value)
+{
+	g_string_append_printf(out, "    %s = %s\n", key,
+	    value != NULL ? value : "");
+}
+
+void
+ls_format_showconf(GString *out, const char *who, gint64 now,
+    const Basalt__KeyValue *const *kv, size_t n)
+{
+	ls_format_showconf_head(out, who, now);
 	for (size_t i = 0; i < n; i++)
-		g_string_append_printf(out, "    %s = %s\n", kv[i]->key,
-		    kv[i]->value != NULL ? kv[i]->value : "");
+		ls_format_showconf_line(out, kv[i]->key, kv[i]->value);
 }
 
 typedef struct {

@@ -26,6 +26,10 @@ void ls_format_load(GString *out, const Basalt__HostList *hl,
 /* "<WHO> configuration at <date>" then "    KEY = value" lines. */
 void ls_format_showconf(GString *out, const char *who, gint64 now,
     const Basalt__KeyValue *const *kv, size_t n);
+/* The same, a line at a time: the heading, then one per parameter. */
+void ls_format_showconf_head(GString *out, const char *who, gint64 now);
+void ls_format_showconf_line(GString *out, const char *key,
+    const char *value);
 
 /* lsinfo's sections; what selects them is in lsinfo.c. */
 enum { LSINFO_RES = 1, LSINFO_TYPES = 2, LSINFO_MODELS = 4 };

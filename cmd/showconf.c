@@ -12,7 +12,6 @@
 #include "config.h"
 
 #include <stdio.h>
-#include <string.h>
 
 #include "cmd-main.h"
 #include "cmd-util.h"
@@ -45,11 +44,10 @@ showconf_mbd(void)
 	return code;
 }
 
-static gint
-by_key(gconstpointer a, gconstpointer b)
+static void
+show_param(gpointer key, gpointer value, gpointer out)
 {
-	return strcmp((*(Basalt__KeyValue *const *)a)->key,
-	    (*(Basalt__KeyValue *const *)b)->key);
+	ls_format_showconf_line(out, key, value);
 }
 
 int
@@ -60,10 +58,6 @@ showconf_lim(void)
 	g_autoptr(BsDiags) diags = bs_diags_new();
 	BsLsfConf *lsf = bs_conf_lsf_load(envdir,
 	    g_get_real_time() / G_USEC_PER_SEC, diags);
-	g_autoptr(GHashTable) values = NULL;
-	g_autoptr(GPtrArray) kv = NULL;
-	GHashTableIter it;
-	gpointer k, v;
 
 	if (lsf == NULL) {
 		g_autofree char *text = bs_diags_to_string(diags);
@@ -72,34 +66,9 @@ showconf_lim(void)
 		    text);
 		return CMD_EXIT_FAIL;
 	}
-	values = g_hash_table_new(g_str_hash, g_str_equal);
-	kv = g_ptr_array_new_with_free_func(g_free);
-	g_hash_table_iter_init(&it, lsf->values);
-	while (g_hash_table_iter_next(&it, &k, &v))
-		g_hash_table_insert(values, k, v);
-	g_hash_table_insert(values, "LSF_ENVDIR", envdir);
-	if (lsf->lsf_confdir != NULL)
-		g_hash_table_insert(values, "LSF_CONFDIR", lsf->lsf_confdir);
-	if (lsf->lsb_confdir != NULL)
-		g_hash_table_insert(values, "LSB_CONFDIR", lsf->lsb_confdir);
-	if (lsf->lsb_sharedir != NULL)
-		g_hash_table_insert(values, "LSB_SHAREDIR", lsf->lsb_sharedir);
-	if (lsf->lsf_logdir != NULL)
-		g_hash_table_insert(values, "LSF_LOGDIR", lsf->lsf_logdir);
-	if (lsf->lsf_serverdir != NULL)
-		g_hash_table_insert(values, "LSF_SERVERDIR", lsf->lsf_serverdir);
-	g_hash_table_iter_init(&it, values);
-	while (g_hash_table_iter_next(&it, &k, &v)) {
-		Basalt__KeyValue *e = g_new(Basalt__KeyValue, 1);
-
-		basalt__key_value__init(e);
-		e->key = k;
-		e->value = v;
-		g_ptr_array_add(kv, e);
-	}
-	g_ptr_array_sort(kv, by_key);
-	ls_format_showconf(out, "LIM", g_get_real_time() / G_USEC_PER_SEC,
-	    (const Basalt__KeyValue *const *)kv->pdata, kv->len);
+	ls_format_showconf_head(out, "LIM", g_get_real_time() / G_USEC_PER_SEC);
+	bs_conf_lsf_shown_foreach(lsf, envdir, lsf->lsb_sharedir, show_param,
+	    out);
 	cmd_main_out(out);
 	bs_conf_lsf_free(lsf);
 	return CMD_EXIT_OK;

@@ -59,14 +59,9 @@ acct_put_str(GString *out, const char *s)
 	g_string_append_c(out, '"');
 }
 
-static void
-put_str(GString *out, const char *s)
-{
-	acct_put_str(out, s);
-}
-
-static void
-put_int(GString *out, gint64 v)
+/* A number field. */
+void
+acct_put_int(GString *out, gint64 v)
 {
 	g_string_append_printf(out, " %" G_GINT64_FORMAT, v);
 }
@@ -123,9 +118,9 @@ put_hosts(GString *out, const Job *j)
 {
 	guint n = n_exec_hosts(j);
 
-	put_int(out, n);
+	acct_put_int(out, n);
 	for (guint i = 0; i < n; i++)
-		put_str(out, j->exec_hosts[i]);
+		acct_put_str(out, j->exec_hosts[i]);
 }
 
 /* The wait(2) status LSF logs in exitStatus: the code in the high byte,
@@ -155,98 +150,98 @@ acct_format_finish(GString *out, const Job *j, gint64 event_time)
 	    G_GUINT64_FORMAT, j->submit_time, j->id);
 
 	g_string_append(out, "\"JOB_FINISH\" \"10.1\"");
-	put_int(out, event_time);
-	put_int(out, (gint64)j->id);
-	put_int(out, j->uid);
-	put_int(out, submit_options(s));
-	put_int(out, nproc);
-	put_int(out, j->submit_time);
-	put_int(out, s->begin_time);
-	put_int(out, 0);                        /* termTime: no -t */
-	put_int(out, j->start_time);
-	put_str(out, j->user);
-	put_str(out, j->queue);
-	put_str(out, s->resreq);
-	put_str(out, s->dependency);
-	put_str(out, s->pre_exec);
-	put_str(out, j->from_host);
-	put_str(out, cwd);
-	put_str(out, s->stdin_path);
-	put_str(out, s->stdout_path);
-	put_str(out, s->stderr_path);
-	put_str(out, job_file);
-	put_int(out, (gint64)s->n_hosts);       /* numAskedHosts, askedHosts */
+	acct_put_int(out, event_time);
+	acct_put_int(out, (gint64)j->id);
+	acct_put_int(out, j->uid);
+	acct_put_int(out, submit_options(s));
+	acct_put_int(out, nproc);
+	acct_put_int(out, j->submit_time);
+	acct_put_int(out, s->begin_time);
+	acct_put_int(out, 0);                        /* termTime: no -t */
+	acct_put_int(out, j->start_time);
+	acct_put_str(out, j->user);
+	acct_put_str(out, j->queue);
+	acct_put_str(out, s->resreq);
+	acct_put_str(out, s->dependency);
+	acct_put_str(out, s->pre_exec);
+	acct_put_str(out, j->from_host);
+	acct_put_str(out, cwd);
+	acct_put_str(out, s->stdin_path);
+	acct_put_str(out, s->stdout_path);
+	acct_put_str(out, s->stderr_path);
+	acct_put_str(out, job_file);
+	acct_put_int(out, (gint64)s->n_hosts);       /* numAskedHosts, askedHosts */
 	for (size_t i = 0; i < s->n_hosts; i++)
-		put_str(out, s->hosts[i]);
+		acct_put_str(out, s->hosts[i]);
 	put_hosts(out, j);                      /* numExHosts, execHosts */
-	put_int(out, j->state == JS_DONE ? LSF_JOB_STAT_DONE : LSF_JOB_STAT_EXIT);
+	acct_put_int(out, j->state == JS_DONE ? LSF_JOB_STAT_DONE : LSF_JOB_STAT_EXIT);
 	put_float(out, 1.0);                    /* hostFactor */
-	put_str(out, j->name);
-	put_str(out, command);
+	acct_put_str(out, j->name);
+	acct_put_str(out, command);
 	/* lsfRusage: what sbatchd measures; -1 for what it does not. */
 	put_float(out, (double)u->utime_us / G_USEC_PER_SEC);
 	put_float(out, (double)u->stime_us / G_USEC_PER_SEC);
 	put_float(out, (double)u->max_rss_kb);
 	for (int i = 0; i < 16; i++)            /* ru_ixrss .. ru_exutime */
 		put_float(out, -1.0);
-	put_str(out, s->mail_user);
-	put_str(out, s->project != NULL && *s->project != '\0' ?
+	acct_put_str(out, s->mail_user);
+	acct_put_str(out, s->project != NULL && *s->project != '\0' ?
 	    s->project : "default");
-	put_int(out, wait_status(j));
-	put_int(out, maxproc);
-	put_str(out, "");                       /* loginShell */
-	put_str(out, "");                       /* timeEvent */
-	put_int(out, j->index);
-	put_int(out, (gint64)u->max_rss_kb);    /* maxRMem */
-	put_int(out, 0);                        /* maxRSwap */
-	put_str(out, "");                       /* inFileSpool */
-	put_str(out, s->script != NULL && *s->script != '\0' ? job_file : "");
-	put_str(out, "");                       /* rsvId */
-	put_str(out, "");                       /* sla */
-	put_int(out, 0);                        /* exceptMask */
-	put_str(out, "");                       /* additionalInfo */
-	put_int(out, 0);                        /* exitInfo: TERM_UNKNOWN */
-	put_str(out, "");                       /* warningAction */
-	put_int(out, -1);                       /* warningTimePeriod */
-	put_str(out, "");                       /* chargedSAAP */
-	put_str(out, "");                       /* licenseProject */
-	put_str(out, s->app_profile);
-	put_str(out, "");                       /* postExecCmd */
-	put_int(out, -1);                       /* runtimeEstimation */
-	put_str(out, "");                       /* jobGroupName */
-	put_str(out, "");                       /* requeueEValues */
-	put_int(out, 0);                        /* options2 */
-	put_str(out, "");                       /* resizeNotifyCmd */
-	put_int(out, -1);                       /* lastResizeTime */
-	put_str(out, "");                       /* rsvId (long form) */
-	put_str(out, "");                       /* jobDescription */
-	put_int(out, 0);                        /* submitEXT: no pairs */
-	put_int(out, 0);                        /* numHostRusage */
-	put_int(out, 0);                        /* options3 */
-	put_int(out, s->runlimit_s > 0 ? (gint64)s->runlimit_s : -1);
-	put_int(out, 0);                        /* avgMem */
-	put_str(out, s->resreq);                /* effectiveResReq */
-	put_str(out, "");                       /* srcCluster */
-	put_int(out, -1);                       /* srcJobId */
-	put_str(out, "");                       /* dstCluster */
-	put_int(out, -1);                       /* dstJobId */
-	put_int(out, -1);                       /* forwardTime */
-	put_int(out, 0);                        /* flow_id */
-	put_int(out, 0);                        /* acJobWaitTime */
-	put_int(out, 0);                        /* totalProvisionTime */
-	put_str(out, "");                       /* outdir */
-	put_int(out, run_time);
-	put_str(out, cwd);                      /* subcwd */
-	put_int(out, 0);                        /* num_network */
-	put_str(out, "");                       /* affinity */
+	acct_put_int(out, wait_status(j));
+	acct_put_int(out, maxproc);
+	acct_put_str(out, "");                       /* loginShell */
+	acct_put_str(out, "");                       /* timeEvent */
+	acct_put_int(out, j->index);
+	acct_put_int(out, (gint64)u->max_rss_kb);    /* maxRMem */
+	acct_put_int(out, 0);                        /* maxRSwap */
+	acct_put_str(out, "");                       /* inFileSpool */
+	acct_put_str(out, s->script != NULL && *s->script != '\0' ? job_file : "");
+	acct_put_str(out, "");                       /* rsvId */
+	acct_put_str(out, "");                       /* sla */
+	acct_put_int(out, 0);                        /* exceptMask */
+	acct_put_str(out, "");                       /* additionalInfo */
+	acct_put_int(out, 0);                        /* exitInfo: TERM_UNKNOWN */
+	acct_put_str(out, "");                       /* warningAction */
+	acct_put_int(out, -1);                       /* warningTimePeriod */
+	acct_put_str(out, "");                       /* chargedSAAP */
+	acct_put_str(out, "");                       /* licenseProject */
+	acct_put_str(out, s->app_profile);
+	acct_put_str(out, "");                       /* postExecCmd */
+	acct_put_int(out, -1);                       /* runtimeEstimation */
+	acct_put_str(out, "");                       /* jobGroupName */
+	acct_put_str(out, "");                       /* requeueEValues */
+	acct_put_int(out, 0);                        /* options2 */
+	acct_put_str(out, "");                       /* resizeNotifyCmd */
+	acct_put_int(out, -1);                       /* lastResizeTime */
+	acct_put_str(out, "");                       /* rsvId (long form) */
+	acct_put_str(out, "");                       /* jobDescription */
+	acct_put_int(out, 0);                        /* submitEXT: no pairs */
+	acct_put_int(out, 0);                        /* numHostRusage */
+	acct_put_int(out, 0);                        /* options3 */
+	acct_put_int(out, s->runlimit_s > 0 ? (gint64)s->runlimit_s : -1);
+	acct_put_int(out, 0);                        /* avgMem */
+	acct_put_str(out, s->resreq);                /* effectiveResReq */
+	acct_put_str(out, "");                       /* srcCluster */
+	acct_put_int(out, -1);                       /* srcJobId */
+	acct_put_str(out, "");                       /* dstCluster */
+	acct_put_int(out, -1);                       /* dstJobId */
+	acct_put_int(out, -1);                       /* forwardTime */
+	acct_put_int(out, 0);                        /* flow_id */
+	acct_put_int(out, 0);                        /* acJobWaitTime */
+	acct_put_int(out, 0);                        /* totalProvisionTime */
+	acct_put_str(out, "");                       /* outdir */
+	acct_put_int(out, run_time);
+	acct_put_str(out, cwd);                      /* subcwd */
+	acct_put_int(out, 0);                        /* num_network */
+	acct_put_str(out, "");                       /* affinity */
 	for (int i = 0; i < 5; i++)             /* energy, cpi, gips, gbs, gflops */
 		put_float(out, 0.0);
 	put_hosts(out, j);                      /* numAllocSlots, allocSlots */
-	put_int(out, 0);                        /* ineligiblePendTime */
-	put_int(out, 0);                        /* indexRangeCnt */
-	put_int(out, 0);                        /* requeueTime */
-	put_int(out, 0);                        /* numGPURusages */
-	put_int(out, 0);                        /* storageInfoC */
-	put_int(out, 0);                        /* numKVP */
+	acct_put_int(out, 0);                        /* ineligiblePendTime */
+	acct_put_int(out, 0);                        /* indexRangeCnt */
+	acct_put_int(out, 0);                        /* requeueTime */
+	acct_put_int(out, 0);                        /* numGPURusages */
+	acct_put_int(out, 0);                        /* storageInfoC */
+	acct_put_int(out, 0);                        /* numKVP */
 	g_string_append_c(out, '\n');
 }

@@ -35,23 +35,11 @@ lsf_status(JobState s)
 }
 
 static void
-put_str(GString *out, const char *s)
-{
-	acct_put_str(out, s);
-}
-
-static void
-put_int(GString *out, gint64 v)
-{
-	g_string_append_printf(out, " %" G_GINT64_FORMAT, v);
-}
-
-static void
 head(GString *out, const char *type, const Basalt__Event *ev, guint64 id)
 {
 	g_string_append_printf(out, "\"%s\" \"10.1\"", type);
-	put_int(out, ev->time);
-	put_int(out, (gint64)id);
+	acct_put_int(out, ev->time);
+	acct_put_int(out, (gint64)id);
 }
 
 static void
@@ -67,81 +55,81 @@ job_new(GString *out, const Basalt__Event *ev, const Job *j)
 	    s->job_name : e->job_name;
 
 	head(out, "JOB_NEW", ev, e->job_id);
-	put_int(out, j->uid);
-	put_int(out, 0);                        /* options */
-	put_int(out, 0);                        /* options2 */
-	put_int(out, nproc);
-	put_int(out, j->submit_time);
-	put_int(out, s->begin_time);
-	put_int(out, 0);                        /* termTime */
-	put_int(out, 0);                        /* sigValue */
-	put_int(out, 0);                        /* chkpntPeriod */
-	put_int(out, 0);                        /* restartPid */
-	put_str(out, j->user);
+	acct_put_int(out, j->uid);
+	acct_put_int(out, 0);                        /* options */
+	acct_put_int(out, 0);                        /* options2 */
+	acct_put_int(out, nproc);
+	acct_put_int(out, j->submit_time);
+	acct_put_int(out, s->begin_time);
+	acct_put_int(out, 0);                        /* termTime */
+	acct_put_int(out, 0);                        /* sigValue */
+	acct_put_int(out, 0);                        /* chkpntPeriod */
+	acct_put_int(out, 0);                        /* restartPid */
+	acct_put_str(out, j->user);
 	/* rLimits: cpu fsize data stack core rss nofile open_max swap run
 	 * process; -1 where none. */
-	put_int(out, s->cpulimit_s > 0 ? (gint64)s->cpulimit_s : -1);
+	acct_put_int(out, s->cpulimit_s > 0 ? (gint64)s->cpulimit_s : -1);
 	for (int i = 0; i < 4; i++)
-		put_int(out, -1);
-	put_int(out, s->memlimit_kb > 0 ? (gint64)s->memlimit_kb : -1);
+		acct_put_int(out, -1);
+	acct_put_int(out, s->memlimit_kb > 0 ? (gint64)s->memlimit_kb : -1);
 	for (int i = 0; i < 3; i++)
-		put_int(out, -1);
-	put_int(out, s->runlimit_s > 0 ? (gint64)s->runlimit_s : -1);
-	put_int(out, -1);
-	put_str(out, "");                       /* hostSpec */
+		acct_put_int(out, -1);
+	acct_put_int(out, s->runlimit_s > 0 ? (gint64)s->runlimit_s : -1);
+	acct_put_int(out, -1);
+	acct_put_str(out, "");                       /* hostSpec */
 	g_string_append(out, " 1.000000");      /* hostFactor */
-	put_int(out, 18);                       /* umask 022 */
-	put_str(out, j->queue);
-	put_str(out, s->resreq);
-	put_str(out, j->from_host);
-	put_str(out, s->cwd);
-	put_str(out, "");                       /* chkpntDir */
-	put_str(out, s->stdin_path);
-	put_str(out, s->stdout_path);
-	put_str(out, s->stderr_path);
-	put_str(out, "");                       /* inFileSpool */
-	put_str(out, "");                       /* commandSpool */
-	put_str(out, "");                       /* jobSpoolDir */
-	put_str(out, "");                       /* subHomeDir */
-	put_str(out, job_file);
-	put_int(out, (gint64)s->n_hosts);
+	acct_put_int(out, 18);                       /* umask 022 */
+	acct_put_str(out, j->queue);
+	acct_put_str(out, s->resreq);
+	acct_put_str(out, j->from_host);
+	acct_put_str(out, s->cwd);
+	acct_put_str(out, "");                       /* chkpntDir */
+	acct_put_str(out, s->stdin_path);
+	acct_put_str(out, s->stdout_path);
+	acct_put_str(out, s->stderr_path);
+	acct_put_str(out, "");                       /* inFileSpool */
+	acct_put_str(out, "");                       /* commandSpool */
+	acct_put_str(out, "");                       /* jobSpoolDir */
+	acct_put_str(out, "");                       /* subHomeDir */
+	acct_put_str(out, job_file);
+	acct_put_int(out, (gint64)s->n_hosts);
 	for (size_t i = 0; i < s->n_hosts; i++)
-		put_str(out, s->hosts[i]);
-	put_str(out, s->dependency);
-	put_str(out, "");                       /* timeEvent */
-	put_str(out, name);
-	put_str(out, s->command != NULL && *s->command != '\0' ?
+		acct_put_str(out, s->hosts[i]);
+	acct_put_str(out, s->dependency);
+	acct_put_str(out, "");                       /* timeEvent */
+	acct_put_str(out, name);
+	acct_put_str(out, s->command != NULL && *s->command != '\0' ?
 	    s->command : s->script);
-	put_int(out, 0);                        /* nxf */
-	put_str(out, s->mail_user);
-	put_str(out, s->project != NULL && *s->project != '\0' ?
+	acct_put_int(out, 0);                        /* nxf */
+	acct_put_str(out, s->mail_user);
+	acct_put_str(out, s->project != NULL && *s->project != '\0' ?
 	    s->project : "default");
-	put_int(out, 0);                        /* niosPort */
-	put_int(out, s->max_slots > (guint32)nproc ? (int)s->max_slots : nproc);
-	put_str(out, "");                       /* schedHostType */
-	put_str(out, "");                       /* loginShell */
-	put_str(out, s->user_group);
-	put_str(out, "");                       /* exceptList */
-	put_int(out, 0);                        /* idx */
-	put_int(out, -1);                       /* userPriority */
-	put_str(out, "");                       /* rsvId */
-	put_str(out, "");                       /* jobGroup */
-	put_str(out, "");                       /* extsched */
-	put_int(out, -1);                       /* warningTimePeriod */
-	put_str(out, "");                       /* warningAction */
-	put_str(out, "");                       /* sla */
-	put_int(out, 0);                        /* SLArunLimit */
-	put_str(out, "");                       /* licenseProject */
-	put_int(out, 0);                        /* options3 */
-	put_str(out, s->app_profile);
-	put_str(out, "");                       /* postExecCmd */
-	put_int(out, -1);                       /* runtimeEstimation */
-	put_str(out, "");                       /* requeueEValues */
-	put_int(out, 0);                        /* initChkpntPeriod */
-	put_int(out, -1);                       /* migThresh */
-	put_str(out, "");                       /* notifyCmd */
-	put_str(out, "");                       /* jobDescription */
-	put_int(out, 0);                        /* submitEXT: no pairs */
+	acct_put_int(out, 0);                        /* niosPort */
+	acct_put_int(out, s->max_slots > (guint32)nproc ? (int)s->max_slots : nproc);
+	acct_put_str(out, "");                       /* schedHostType */
+	acct_put_str(out, "");                       /* loginShell */
+	acct_put_str(out, s->user_group);
+	acct_put_str(out, "");                       /* exceptList */
+	acct_put_int(out, 0);                        /* idx */
+	acct_put_int(out, -1);                       /* userPriority */
+	acct_put_str(out, "");                       /* rsvId */
+	acct_put_str(out, "");                       /* jobGroup */
+	acct_put_str(out, "");                       /* extsched */
+	acct_put_int(out, -1);                       /* warningTimePeriod */
+	acct_put_str(out, "");                       /* warningAction */
+	acct_put_str(out, "");                       /* sla */
+	acct_put_int(out, 0);                        /* SLArunLimit */
+	acct_put_str(out, "");                       /* licenseProject */
+	acct_put_int(out, 0);                        /* options3 */
+	acct_put_str(out, s->app_profile);
+	acct_put_str(out, "");                       /* postExecCmd */
+	acct_put_int(out, -1);                       /* runtimeEstimation */
+	acct_put_str(out, "");                       /* requeueEValues */
+	acct_put_int(out, 0);                        /* initChkpntPeriod */
+	acct_put_int(out, -1);                       /* migThresh */
+	acct_put_str(out, "");                       /* notifyCmd */
+	acct_put_str(out, "");                       /* jobDescription */
+	acct_put_int(out, 0);                        /* submitEXT: no pairs */
 	g_string_append_c(out, '\n');
 }
 
@@ -151,21 +139,21 @@ job_start(GString *out, const Basalt__Event *ev, const Job *j)
 	guint n = j->exec_hosts != NULL ? g_strv_length(j->exec_hosts) : 0;
 
 	head(out, "JOB_START", ev, j->id);
-	put_int(out, lsf_status(JS_RUN));
-	put_int(out, 0);                        /* jobPid: not known yet */
-	put_int(out, 0);                        /* jobPGid */
+	acct_put_int(out, lsf_status(JS_RUN));
+	acct_put_int(out, 0);                        /* jobPid: not known yet */
+	acct_put_int(out, 0);                        /* jobPGid */
 	g_string_append(out, " 1.000000");      /* hostFactor */
-	put_int(out, n);
+	acct_put_int(out, n);
 	for (guint i = 0; i < n; i++)
-		put_str(out, j->exec_hosts[i]);
-	put_str(out, "");                       /* queuePreCmd */
-	put_str(out, "");                       /* queuePostCmd */
-	put_int(out, 0);                        /* jFlags */
-	put_str(out, "");                       /* userGroup */
-	put_int(out, j->index);
-	put_str(out, "");                       /* additionalInfo */
-	put_int(out, 0);                        /* duration4PreemptBackfill */
-	put_int(out, 0);                        /* jFlags2 */
+		acct_put_str(out, j->exec_hosts[i]);
+	acct_put_str(out, "");                       /* queuePreCmd */
+	acct_put_str(out, "");                       /* queuePostCmd */
+	acct_put_int(out, 0);                        /* jFlags */
+	acct_put_str(out, "");                       /* userGroup */
+	acct_put_int(out, j->index);
+	acct_put_str(out, "");                       /* additionalInfo */
+	acct_put_int(out, 0);                        /* duration4PreemptBackfill */
+	acct_put_int(out, 0);                        /* jFlags2 */
 	g_string_append_c(out, '\n');
 }
 
@@ -179,17 +167,17 @@ job_status(GString *out, const Basalt__Event *ev, const Job *j)
 	    (j->exit_status & 0xff) << 8;
 
 	head(out, "JOB_STATUS", ev, j->id);
-	put_int(out, lsf_status(j->state));
-	put_int(out, 0);                        /* reason */
-	put_int(out, 0);                        /* subreasons */
+	acct_put_int(out, lsf_status(j->state));
+	acct_put_int(out, 0);                        /* reason */
+	acct_put_int(out, 0);                        /* subreasons */
 	g_string_append_printf(out, " %f", cpu);
-	put_int(out, ended ? ev->time : 0);     /* endTime */
-	put_int(out, 0);                        /* ru: no lsfRusage follows */
-	put_int(out, 0);                        /* jFlags */
-	put_int(out, ended ? wstatus : 0);
-	put_int(out, j->index);
-	put_int(out, 0);                        /* exitInfo */
-	put_int(out, 0);                        /* numHostRusage */
+	acct_put_int(out, ended ? ev->time : 0);     /* endTime */
+	acct_put_int(out, 0);                        /* ru: no lsfRusage follows */
+	acct_put_int(out, 0);                        /* jFlags */
+	acct_put_int(out, ended ? wstatus : 0);
+	acct_put_int(out, j->index);
+	acct_put_int(out, 0);                        /* exitInfo */
+	acct_put_int(out, 0);                        /* numHostRusage */
 	g_string_append_c(out, '\n');
 }
 

@@ -17,10 +17,11 @@ struct Manager;
 typedef struct AcctLog AcctLog;
 
 /* acct-record.c: one JOB_FINISH line (with its newline) for a job just
- * finished, as LSF 10.1 writes it; a quoted string field as LSF writes
- * one (with its leading space). */
+ * finished, as LSF 10.1 writes it; a quoted string field and a number
+ * field as LSF writes them (with their leading space), for lsb.events too. */
 void acct_format_finish(GString *out, const Job *j, gint64 event_time);
 void acct_put_str(GString *out, const char *s);
+void acct_put_int(GString *out, gint64 v);
 /* events-record.c: the lsb.events line of an event just applied, if it
  * makes one (JOB_NEW, JOB_START, JOB_STATUS). */
 gboolean events_format(GString *out, const Basalt__Event *ev, const State *st);

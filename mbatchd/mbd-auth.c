@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "auth/auth.h"
+#include "auth/peer.h"
 #include "mbatchd/mbd.h"
 #include "util/log.h"
 
@@ -43,26 +44,12 @@ authenticate(BsRpcPeer *peer, const guint8 *cred, gsize len, char **reason,
     void *data)
 {
 	Manager *m = data;
-	BsAuthCred c;
-	GError *err = NULL;
 
 	if (!mbd_auth_enabled(m)) {
 		*reason = g_strdup(MBD_NO_AUTH_REASON);
 		return FALSE;
 	}
-	if (!bs_auth_hello_verify(auth_socket(m), cred, len, peer->role,
-	    peer->name, &c, &err)) {
-		*reason = g_strdup(err->message);
-		g_error_free(err);
-		return FALSE;
-	}
-	peer->has_cred = TRUE;
-	peer->uid = c.uid;
-	peer->gid = c.gid;
-	peer->auth_origin = g_strdup(c.origin);
-	peer->auth_nonce = g_steal_pointer(&c.nonce);
-	bs_auth_cred_clear(&c);
-	return TRUE;
+	return bs_auth_peer_hello(auth_socket(m), peer, cred, len, reason);
 }
 
 static gboolean
@@ -100,11 +87,9 @@ reply_credential(const BsRpcPeer *peer, void *data)
 	GError *err = NULL;
 	GBytes *cred;
 
-	if (peer->auth_nonce == NULL)
-		return NULL;
-	cred = bs_auth_reply_credential(auth_socket(m), peer->auth_nonce,
-	    m->cfg->cluster->name, &err);
-	if (cred == NULL) {
+	cred = bs_auth_peer_reply(auth_socket(m), peer, m->cfg->cluster->name,
+	    &err);
+	if (err != NULL) {
 		log_warning("cannot answer %s with a credential: %s",
 		    peer->name != NULL ? peer->name : "a peer", err->message);
 		g_error_free(err);

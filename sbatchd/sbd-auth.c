@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "auth/auth.h"
+#include "auth/peer.h"
 #include "sbd.h"
 
 static char *dial_nonce;    /* the nonce of the dial in progress */
@@ -27,15 +28,14 @@ sbd_auth_enabled(const Sbd *sbd)
 }
 
 static gboolean
-is_admin(const Sbd *sbd, uid_t uid)
+is_admin(uid_t uid, void *data)
 {
+	const Sbd *sbd = data;
 	char **admins = sbd->cfg->cluster != NULL ? sbd->cfg->cluster->admins :
 	    NULL;
 	struct passwd pw, *res = NULL;
 	char buf[1024];
 
-	if (uid == 0)
-		return TRUE;
 	if (getpwuid_r(uid, &pw, buf, sizeof buf, &res) != 0 || res == NULL)
 		return FALSE;
 	for (guint i = 0; admins != NULL && admins[i] != NULL; i++)
@@ -50,26 +50,12 @@ verify_master(BsRpcPeer *peer, const guint8 *cred, gsize len, char **reason,
 {
 	Sbd *sbd = data;
 	BsAuthCred c;
-	GError *err = NULL;
 
-	if (!bs_auth_reply_verify(bs_auth_socket(sbd->cfg->lsf->values), cred,
-	    len, dial_nonce, &c, &err)) {
-		*reason = g_strdup_printf("not accepted as the master: %s",
-		    err->message);
-		g_error_free(err);
+	if (!bs_auth_server_verify(bs_auth_socket(sbd->cfg->lsf->values), cred,
+	    len, dial_nonce, "not accepted as the master", is_admin, sbd, &c,
+	    reason))
 		return FALSE;
-	}
-	if (!is_admin(sbd, c.uid)) {
-		*reason = g_strdup_printf("not accepted as the master: its "
-		    "credential is of uid %u, neither root nor an LSF "
-		    "administrator", (unsigned)c.uid);
-		bs_auth_cred_clear(&c);
-		return FALSE;
-	}
-	peer->has_cred = TRUE;
-	peer->uid = c.uid;
-	peer->gid = c.gid;
-	peer->auth_origin = g_strdup(c.origin);
+	bs_auth_peer_take(peer, &c);
 	bs_auth_cred_clear(&c);
 	return TRUE;
 }

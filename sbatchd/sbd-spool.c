@@ -38,6 +38,7 @@
 
 #include "sbd.h"
 #include "util/error.h"
+#include "util/writeall.h"
 
 typedef struct {
 	guint64 seq;
@@ -127,22 +128,6 @@ frame(GBytes *body)
 	g_byte_array_append(buf, head, sizeof head);
 	g_byte_array_append(buf, data, (guint)len);
 	return buf;
-}
-
-static gboolean
-write_all(int fd, const guint8 *p, gsize n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return FALSE;
-		p += w;
-		n -= (gsize)w;
-	}
-	return TRUE;
 }
 
 /* Parse the spool file; returns the length of its valid prefix. */
@@ -268,7 +253,8 @@ sbd_spool_append(SbdSpool *sp, Basalt__JobReport *rep)
 	e->index = rep->job != NULL ? rep->job->array_index : 0;
 	e->body = g_bytes_new_take(data, len);
 	buf = frame(e->body);
-	ok = write_all(sp->fd, buf->data, buf->len) && fdatasync(sp->fd) == 0;
+	ok = bs_write_all(sp->fd, buf->data, buf->len, NULL) &&
+	    fdatasync(sp->fd) == 0;
 	g_byte_array_unref(buf);
 	if (!ok) {
 		/* Still sent (from memory); only a restart before the ack loses it. */

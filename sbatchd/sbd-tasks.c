@@ -47,6 +47,7 @@
 #include <glib/gstdio.h>
 
 #include "auth/auth.h"
+#include "auth/peer.h"
 #include "sbd.h"
 #include "util/error.h"
 
@@ -757,22 +758,9 @@ authenticate(BsRpcPeer *peer, const guint8 *cred, gsize len, char **reason,
     void *data)
 {
 	Sbd *sbd = data;
-	BsAuthCred c;
-	GError *err = NULL;
 
-	if (!bs_auth_hello_verify(bs_auth_socket(sbd->cfg->lsf->values), cred,
-	    len, peer->role, peer->name, &c, &err)) {
-		*reason = g_strdup(err->message);
-		g_error_free(err);
-		return FALSE;
-	}
-	peer->has_cred = TRUE;
-	peer->uid = c.uid;
-	peer->gid = c.gid;
-	peer->auth_origin = g_strdup(c.origin);
-	peer->auth_nonce = g_steal_pointer(&c.nonce);
-	bs_auth_cred_clear(&c);
-	return TRUE;
+	return bs_auth_peer_hello(bs_auth_socket(sbd->cfg->lsf->values), peer,
+	    cred, len, reason);
 }
 
 static gboolean
@@ -792,11 +780,9 @@ reply_credential(const BsRpcPeer *peer, void *data)
 	GError *err = NULL;
 	GBytes *cred;
 
-	if (peer->auth_nonce == NULL)
-		return NULL;
-	cred = bs_auth_reply_credential(bs_auth_socket(sbd->cfg->lsf->values),
-	    peer->auth_nonce, sbd->host, &err);
-	if (cred == NULL) {
+	cred = bs_auth_peer_reply(bs_auth_socket(sbd->cfg->lsf->values), peer,
+	    sbd->host, &err);
+	if (err != NULL) {
 		sbd_log(BS_LOG_WARNING, NULL, "cannot answer blaunch with a "
 		    "credential: %s", err->message);
 		g_error_free(err);

@@ -547,4 +547,13 @@ void bs_conf_queues_load_text(BsConfig *cfg, const char *name, const char *text,
 /* An empty config with defaults (no cluster hosts), to load files into. */
 BsConfig *bs_config_new_empty(void);
 
+/*
+ * The lsf.conf parameters a daemon runs with, as showconf prints them:
+ * lsf.conf's values and the resolved directories (envdir, and sharedir
+ * when not NULL, for LSF_ENVDIR and LSB_SHAREDIR), each passed to fn as
+ * (key, value, data) in key order.  The strings are lsf's or the caller's.
+ */
+void bs_conf_lsf_shown_foreach(const BsLsfConf *lsf, const char *envdir,
+    const char *sharedir, GHFunc fn, gpointer data);
+
 #endif

@@ -11,6 +11,7 @@ noinst_LIBRARIES += %reldir%/libbsconf.a
 	%reldir%/diag.c %reldir%/diag.h \
 	%reldir%/lsf_lex.c %reldir%/lsf_lex.h \
 	%reldir%/conf_lsf.c \
+	%reldir%/conf_lsf_shown.c \
 	%reldir%/conf_cluster.c \
 	%reldir%/conf_params.c \
 	%reldir%/conf_queues.c \

@@ -5,4 +5,5 @@ noinst_LIBRARIES += %reldir%/libbsutil.a
 	%reldir%/log.c %reldir%/log.h \
 	%reldir%/escape.c %reldir%/escape.h \
 	%reldir%/crc32c.c %reldir%/crc32c.h \
-	%reldir%/memunit.c %reldir%/memunit.h
+	%reldir%/memunit.c %reldir%/memunit.h \
+	%reldir%/writeall.c %reldir%/writeall.h

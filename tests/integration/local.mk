@@ -115,7 +115,7 @@ INTEGRATION_TESTS += \
 	%reldir%/t0712-user-priority.sh \
 	%reldir%/t0713-login-shell.sh
 TESTS += $(INTEGRATION_TESTS)
-EXTRA_DIST += $(INTEGRATION_TESTS)
+EXTRA_DIST += $(INTEGRATION_TESTS) %reldir%/mpi-common.sh
 SH_LOG_COMPILER = $(SHELL)
 # Issue 13: trust.  bs-fakepeer plays the hostile host, master and client.
 check_PROGRAMS += tests/tools/bs-fakepeer
