@@ -625,6 +625,27 @@ absolute_against(char **field, const char *base)
 }
 
 /*
+ * A compound requirement (n*{...} + m*{...}) asks for n + m slots: that
+ * is the job's slot count, as in LSF; an -n that says otherwise is an
+ * error rather than one of the two silently winning.
+ */
+static gboolean
+apply_compound_slots(Basalt__JobSpec *s, int slots, GError **error)
+{
+	if (slots <= 0)
+		return TRUE;
+	if (s->min_slots == 0) {
+		s->min_slots = s->max_slots = (uint32_t)slots;
+		return TRUE;
+	}
+	if (s->min_slots != (uint32_t)slots || s->max_slots != (uint32_t)slots)
+		return fail(error, "bsub: -n %u does not match the compound "
+		    "resource requirement's %d slots. Job not submitted.",
+		    s->min_slots, slots);
+	return TRUE;
+}
+
+/*
  * -R may be given many times; LSF merges the strings (lib/resreq has the
  * rules).  The command line's -R strings replace the script's, as for
  * every other option; within one source they merge.  One string is sent
@@ -652,6 +673,8 @@ apply_resreq(Basalt__JobSpec *s, GPtrArray *script_opts, GPtrArray *cli_opts,
 	    unit, &perr);
 	if (rr == NULL)
 		return fail(error, "bsub: %s. Job not submitted.", perr->message);
+	if (!apply_compound_slots(s, bs_resreq_compound_slots(rr), error))
+		return FALSE;
 	if (texts->len == 1 && bs_mem_unit_for_resources(unit) == BS_MEM_MB) {
 		cmd_pb_set_str(&s->resreq, texts->pdata[0]);
 		return TRUE;

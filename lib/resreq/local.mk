@@ -2,4 +2,5 @@
 noinst_LIBRARIES += %reldir%/libbsresreq.a
 %canon_reldir%_libbsresreq_a_SOURCES = \
 	%reldir%/resreq.c %reldir%/resreq.h \
-	%reldir%/resreq-expr.c %reldir%/resreq-eval.c %reldir%/resreq-int.h
+	%reldir%/resreq-expr.c %reldir%/resreq-eval.c %reldir%/resreq-int.h \
+	%reldir%/resreq-forms.c

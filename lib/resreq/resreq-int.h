@@ -99,4 +99,15 @@ void rr_expr_print(const RrExpr *e, gboolean size_suffix, GString *out);
 gboolean rr_expr_truth(const RrExpr *e, BsResLookup lookup, void *host_data,
     gboolean *result, GError **error);
 
+/* LSF 10.1's alternative and compound forms (resreq-forms.c). */
+typedef struct {
+	GPtrArray *parts;      /* char *: each {...}'s text; NULL if no braces */
+	gboolean alternative;  /* {...} || {...} (or one bare {...}) */
+	gboolean multiplied;   /* some part had n*{...} */
+	int slots;             /* compound: the sum of n (1 without n*) */
+} RrForms;
+
+gboolean rr_forms_split(const char *text, RrForms *out, GError **error);
+void rr_forms_clear(RrForms *f);
+
 #endif

@@ -6,8 +6,9 @@
  * rusage[] keeps its block structure: `mem=500:swp=100:duration=10` is one
  * block whose duration applies to both resources; a comma starts another
  * block with its own duration and decay, as in LSF.  LSF's alternative
- * (`||`), compound (`n*{...}`) and multi-phase (`mem=(500 300)`) forms are
- * refused with a clear message rather than half understood.  A resource
+ * (`||`) and compound (`n*{...}`) forms keep their first part (see
+ * resreq-forms.c); the multi-phase form (`mem=(500 300)`) is refused with
+ * a clear message rather than half understood.  A resource
  * may be reserved only once in one string.
  *
  * Several strings (bsub -R given more than once) merge into one BsResReq
@@ -64,6 +65,8 @@ struct _BsResReq {
 	/* While one string of several is parsed: */
 	guint seen_text;    /* SEC_* given in this string */
 	guint blocks0;      /* rusage blocks from earlier strings */
+	int compound_slots; /* n*{...} + m*{...}: n + m; 0 if not compound */
+	int alternatives;   /* {...} || {...}: how many; 0 if not that form */
 };
 
 /* The default LSF uses without order[]. */
@@ -583,46 +586,6 @@ parse_all(RrParser *p, BsResReq *rr)
 	}
 }
 
-/*
- * LSF 10.1's compound (`2*{select[a]} + 4*{select[b]}`) and alternative
- * (`{select[a]} || {select[b]}`) forms: braces outside quotes.  Basalt
- * applies one requirement to all of a job's slots, so it refuses them
- * with a message that says so rather than reading them as something else.
- */
-static gboolean
-refuse_braces(const char *text, GError **error)
-{
-	char quote = 0;
-	gboolean brace = FALSE, alt = FALSE;
-
-	for (const char *c = text; *c; c++) {
-		if (quote != 0) {
-			quote = *c == quote ? 0 : quote;
-		} else if (*c == '"' || *c == '\'') {
-			quote = *c;
-		} else if (*c == '{') {
-			brace = TRUE;
-		} else if (*c == '}') {
-			const char *n = c + 1;
-
-			brace = TRUE;
-			while (g_ascii_isspace(*n))
-				n++;
-			alt = alt || (n[0] == '|' && n[1] == '|');
-		}
-	}
-	if (!brace)
-		return TRUE;
-	g_set_error(error, BS_ERROR, BS_ERROR_FAILED,
-	    "bad resource requirement \"%s\": %s", text, alt ?
-	    "alternative resource requirements ({...} || {...}) are not "
-	    "supported; give one requirement, or submit one job per "
-	    "alternative" :
-	    "compound resource requirements (n*{...} + m*{...}) are not "
-	    "supported: one requirement applies to all of a job's slots");
-	return FALSE;
-}
-
 static gboolean
 parse_into(BsResReq *rr, const char *text, double mem_scale, GError **error)
 {
@@ -637,11 +600,49 @@ parse_into(BsResReq *rr, const char *text, double mem_scale, GError **error)
 		    len, BS_RESREQ_MAX_LEN);
 		return FALSE;
 	}
-	if (!refuse_braces(text, error))
-		return FALSE;
 	rr->seen_text = 0;
 	rr->blocks0 = rr->rusage->len;
 	return parse_all(&p, rr);
+}
+
+/*
+ * A string in LSF 10.1's alternative or compound form: every part must
+ * parse on its own; the first is parsed into rr (see resreq-forms.c).
+ */
+static gboolean
+parse_text(BsResReq *rr, const char *text, double scale, GError **error)
+{
+	RrForms f;
+	gboolean ok = TRUE;
+
+	if (strlen(text) > BS_RESREQ_MAX_LEN)
+		return parse_into(rr, text, scale, error);
+	if (!rr_forms_split(text, &f, error))
+		return FALSE;
+	if (f.parts == NULL)
+		return parse_into(rr, text, scale, error);
+	for (guint i = 1; ok && i < f.parts->len; i++) {
+		BsResReq *alt = g_new0(BsResReq, 1);
+
+		alt->rusage = g_ptr_array_new_with_free_func(rusage_block_free);
+		ok = parse_into(alt, f.parts->pdata[i], scale, error);
+		bs_resreq_free(alt);
+	}
+	ok = ok && parse_into(rr, f.parts->pdata[0], scale, error);
+	if (ok && f.slots > 0) {
+		if (rr->compound_slots > 0 && rr->compound_slots != f.slots) {
+			g_set_error(error, BS_ERROR, BS_ERROR_FAILED,
+			    "bad resource requirement \"%s\": compound "
+			    "requirements for %d and %d slots", text,
+			    rr->compound_slots, f.slots);
+			ok = FALSE;
+		}
+		rr->compound_slots = f.slots;
+	}
+	if (ok && f.alternative)
+		rr->alternatives = MAX(rr->alternatives, (int)f.parts->len);
+	rr_forms_clear(&f);
+	return ok;
 }
 
 static BsResReq *
@@ -679,7 +680,7 @@ bs_resreq_parse_many(const char *const *texts, guint n, BsMemUnit unit,
 	BsResReq *rr = resreq_new(unit);
 
 	for (guint i = 0; i < n; i++)
-		if (!parse_into(rr, texts[i], mem_scale(unit), error)) {
+		if (!parse_text(rr, texts[i], mem_scale(unit), error)) {
 			bs_resreq_free(rr);
 			return NULL;
 		}
@@ -884,4 +885,16 @@ const char *const *
 bs_resreq_same(const BsResReq *rr)
 {
 	return (const char *const *)rr->same;
+}
+
+int
+bs_resreq_compound_slots(const BsResReq *rr)
+{
+	return rr->compound_slots;
+}
+
+int
+bs_resreq_alternatives(const BsResReq *rr)
+{
+	return rr->alternatives;
 }

@@ -132,6 +132,16 @@ int bs_resreq_span_ptile(const BsResReq *rr);
 /* span[block=N]: N, 0 if not given.  Accepted, not acted on. */
 int bs_resreq_span_block(const BsResReq *rr);
 
+/*
+ * LSF 10.1's brace forms.  `{A} || {B}` (alternative) and `n*{A} + m*{B}`
+ * (compound) are accepted; the requirement in use is always the first
+ * part, A: for a compound one over n + m slots.  The other parts must
+ * parse but are not used.  compound_slots: n + m, 0 if the string is not
+ * compound; alternatives: how many were given, 0 if not that form.
+ */
+int bs_resreq_compound_slots(const BsResReq *rr);
+int bs_resreq_alternatives(const BsResReq *rr);
+
 /* same[]: the resource names, NULL-terminated, owned by rr (NULL if none). */
 const char *const *bs_resreq_same(const BsResReq *rr);
 

@@ -20,6 +20,7 @@ INTEGRATION_TESTS = \
 	%reldir%/t0310-windows.sh \
 	%reldir%/t0320-resreq.sh \
 	%reldir%/t0730-resreq-merge-units.sh \
+	%reldir%/t0870-resreq-forms.sh \
 	%reldir%/t0400-loadgen.sh
 # Crash, torn and damaged journal, full disk, both daemons restarted.
 INTEGRATION_TESTS += \

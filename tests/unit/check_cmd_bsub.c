@@ -222,11 +222,35 @@ START_TEST(test_resreq_merged)
 	    "bsub: bad resource requirement \"span[ptile=2]\": span[] "
 	    "conflicts with the span[] of an earlier -R string; a job has one "
 	    "span at column 6. Job not submitted.");
-	parse_fails("bsub -R '2*{select[a]} + 1*{select[b]}' ls",
-	    "bsub: bad resource requirement \"2*{select[a]} + 1*{select[b]}\": "
-	    "compound resource requirements (n*{...} + m*{...}) are not "
-	    "supported: one requirement applies to all of a job's slots. Job "
-	    "not submitted.");
+}
+END_TEST
+
+/* LSF 10.1's compound and alternative -R: sent as written; a compound
+ * one's slot counts add up to the job's. */
+START_TEST(test_resreq_forms)
+{
+	g_autoptr(BsubArgs) cmp = parse("bsub -R '2*{select[a]} + 1*{select[b]}' "
+	    "ls", NULL);
+	g_autoptr(BsubArgs) same_n = parse("bsub -n 3 -R '2*{select[a]} + "
+	    "{select[b]}' ls", NULL);
+	g_autoptr(BsubArgs) alt = parse("bsub -n 2 -R '{select[a]} || "
+	    "{select[b]}' ls", NULL);
+
+	ck_assert_str_eq(spec_of(cmp)->resreq, "2*{select[a]} + 1*{select[b]}");
+	ck_assert_uint_eq(spec_of(cmp)->min_slots, 3);
+	ck_assert_uint_eq(spec_of(cmp)->max_slots, 3);
+	ck_assert_uint_eq(spec_of(same_n)->min_slots, 3);
+	ck_assert_str_eq(spec_of(alt)->resreq, "{select[a]} || {select[b]}");
+	ck_assert_uint_eq(spec_of(alt)->min_slots, 2);
+	parse_fails("bsub -n 4 -R '2*{select[a]} + 1*{select[b]}' ls",
+	    "bsub: -n 4 does not match the compound resource requirement's 3 "
+	    "slots. Job not submitted.");
+	parse_fails("bsub -n 2,3 -R '3*{select[a]}' ls",
+	    "bsub: -n 2 does not match the compound resource requirement's 3 "
+	    "slots. Job not submitted.");
+	parse_fails("bsub -R '{select[a]} || {select[b}' ls",
+	    "bsub: bad resource requirement \"select[b\": missing ']' for "
+	    "this '[' at column 7. Job not submitted.");
 }
 END_TEST
 
@@ -601,6 +625,7 @@ main(void)
 	tcase_add_test(scr, test_script_name_control);
 	tcase_add_test(scr, test_cli_overrides_script);
 	tcase_add_test(scr, test_resreq_merged);
+	tcase_add_test(scr, test_resreq_forms);
 	tcase_add_test(scr, test_unit_for_limits);
 	tcase_add_test(scr, test_script_errors);
 	tcase_add_test(scr, test_script_env_and_no_shebang);

@@ -444,15 +444,86 @@ START_TEST(test_lsf10_sections)
 	check_fails("cu[a[b]]", "unexpected '[' in cu[] at column 5");
 	check_fails("affinity[core", "missing ']' in affinity[] at column 14");
 	check_fails("cu[x] cu[x]", "cu[] given twice at column 7");
-	check_fails("2*{select[a]} + 4*{select[b]}",
-	    "compound resource requirements (n*{...} + m*{...}) are not "
-	    "supported: one requirement applies to all of a job's slots");
-	check_fails("{select[a]} || {select[b]}",
-	    "alternative resource requirements ({...} || {...}) are not "
-	    "supported; give one requirement, or submit one job per "
-	    "alternative");
 	/* A brace in a quoted string is a string. */
 	check_canon("select[hname!='a{b}']", "select[hname!=\"a{b}\"]");
+}
+END_TEST
+
+/* LSF 10.1's alternative and compound forms: the first part is used. */
+START_TEST(test_brace_forms)
+{
+	const char *two[] = { "rusage[mem=5]", "2*{select[a]} + {select[a]}" };
+	const char *clash[] = { "2*{select[a]}", "3*{select[a]}" };
+	GError *err = NULL;
+	BsResReq *rr;
+
+	rr = bs_resreq_parse("{select[mem>=2048MB] rusage[mem=2GB]} || "
+	    "{select[mem>=1024] rusage[mem=1024]}", &err);
+	ck_assert_msg(rr != NULL, "%s", err ? err->message : "?");
+	ck_assert_int_eq(bs_resreq_alternatives(rr), 2);
+	ck_assert_int_eq(bs_resreq_compound_slots(rr), 0);
+	ck_assert(bs_resreq_rusage_mem_mb(rr) == 2048);
+	bs_resreq_free(rr);
+	check_canon("{select[a] rusage[mem=1]} || {select[b]} || {select[c]}",
+	    "select[a] rusage[mem=1]");
+	check_canon("{select[a]}", "select[a]");
+	check_canon("  { mem>1 }  ||{span[hosts=1]}", "select[mem>1]");
+
+	rr = bs_resreq_parse("2*{select[a] rusage[mem=1]} + 4*{select[b]}", &err);
+	ck_assert_msg(rr != NULL, "%s", err ? err->message : "?");
+	ck_assert_int_eq(bs_resreq_compound_slots(rr), 6);
+	ck_assert_int_eq(bs_resreq_alternatives(rr), 0);
+	ck_assert(bs_resreq_rusage_mem_mb(rr) == 1);
+	bs_resreq_free(rr);
+	check_canon("2*{select[a]} + 4*{select[b]}", "select[a]");
+	check_canon("3 * {span[hosts=1]} + {span[hosts=1]}", "span[hosts=1]");
+	rr = bs_resreq_parse("3*{select[a]}+{select[a]}", NULL);
+	ck_assert_int_eq(bs_resreq_compound_slots(rr), 4);
+	bs_resreq_free(rr);
+	rr = bs_resreq_parse("5*{}", NULL);
+	ck_assert_int_eq(bs_resreq_compound_slots(rr), 5);
+	ck_assert(!bs_resreq_has_select(rr));
+	bs_resreq_free(rr);
+	/* A brace quoted in a select[] string is not a form's brace. */
+	check_canon("{select[hname!='x}']} || {select[b]}",
+	    "select[hname!=\"x}\"]");
+
+	/* Merged -R strings: one compound count; the rest merges as usual. */
+	rr = bs_resreq_parse_many(two, 2, BS_MEM_MB, &err);
+	ck_assert_msg(rr != NULL, "%s", err ? err->message : "?");
+	ck_assert_int_eq(bs_resreq_compound_slots(rr), 3);
+	ck_assert(bs_resreq_rusage_mem_mb(rr) == 5);
+	bs_resreq_free(rr);
+	ck_assert(bs_resreq_parse_many(clash, 2, BS_MEM_MB, &err) == NULL);
+	ck_assert_str_eq(err->message, "bad resource requirement "
+	    "\"3*{select[a]}\": compound requirements for 2 and 3 slots");
+	g_clear_error(&err);
+
+	/* Every part must parse, used or not. */
+	ck_assert(bs_resreq_parse("{select[a]} || {select[b}", &err) == NULL);
+	ck_assert(strstr(err->message, "select[b") != NULL);
+	g_clear_error(&err);
+	ck_assert(bs_resreq_parse("2*{select[a]} + {rusage[mem=x]}", &err)
+	    == NULL);
+	g_clear_error(&err);
+	check_fails("{select[a]} || 2*{select[b]}", "an alternative ({...} || {...}) "
+	    "cannot carry a slot count (n*{...})");
+	check_fails("2*{select[a]} || {select[b]}", "an alternative ({...} || {...}) "
+	    "cannot carry a slot count (n*{...})");
+	check_fails("select[a] {select[b]}", "expected n*{...} + m*{...} "
+	    "(compound) or {...} || {...} (alternative), nothing outside the "
+	    "braces");
+	check_fails("{select[a]} + {select[b]} x", "expected n*{...} + m*{...} "
+	    "(compound) or {...} || {...} (alternative), nothing outside the "
+	    "braces");
+	check_fails("0*{select[a]}", "expected n*{...} + m*{...} "
+	    "(compound) or {...} || {...} (alternative), nothing outside the "
+	    "braces");
+	check_fails("{select[a] || {select[b]}}", "nested {...} are not supported");
+	check_fails("{select[a]", "missing '}'");
+	check_fails("select[a]}", "expected n*{...} + m*{...} "
+	    "(compound) or {...} || {...} (alternative), nothing outside the "
+	    "braces");
 }
 END_TEST
 
@@ -586,6 +657,7 @@ main(void)
 	tcase_add_test(tc, test_units);
 	tcase_add_test(tc, test_merge);
 	tcase_add_test(tc, test_lsf10_sections);
+	tcase_add_test(tc, test_brace_forms);
 	tcase_add_test(te, test_errors_select);
 	tcase_add_test(te, test_errors_sections);
 	tcase_add_test(te, test_errors_limits);
