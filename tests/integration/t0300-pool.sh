@@ -85,8 +85,16 @@ wait_for 30 all_gone
 queues "QJOB_LIMIT = 2"
 badmin reconfig >/dev/null 2>&1
 flood
-check "q1 held to 2 by QJOB_LIMIT gives the rest of its share away (2, 6, 4)" \
-	wait_for 15 counts_are "2 6 4"
+# Who gets q1's unused 4 slots follows the queues' decayed pool usage,
+# which depends on how long the phase before took; what must hold is that
+# q1 keeps 2, none of its share stays idle and q2 and q3 each have at least
+# their deserved slots (4 and 2).
+share_given_away() {
+	set -- $(running_in q1) $(running_in q2) $(running_in q3)
+	[ "$1" -eq 2 ] && [ $(($2 + $3)) -eq 10 ] && [ "$2" -ge 4 ] && [ "$3" -ge 2 ]
+}
+check "q1 held to 2 by QJOB_LIMIT gives the rest of its share away (2, then 10 for q2 and q3)" \
+	wait_for 15 share_given_away
 say_counts
 
 bkill -u all 0 >/dev/null 2>&1
