@@ -649,6 +649,8 @@ fail:
 		if (rep[i] >= 0)
 			close(rep[i]);
 	}
+	if (tmpdir != NULL)
+		(void)sbd_job_tmpdir_remove(tmpdir, NULL);
 	return FALSE;
 }
 
