@@ -676,8 +676,7 @@ print_leaf(const RrExpr *e, gboolean rhs, gboolean suffix, GString *out)
 
 	switch (e->kind) {
 	case RR_E_NUM:
-		g_string_append(out, g_ascii_formatd(buf, sizeof(buf), "%.15g",
-		    e->num));
+		g_string_append(out, rr_format_number(buf, sizeof(buf), e->num));
 		if (suffix && e->size)
 			g_string_append(out, "MB");
 		break;

@@ -110,4 +110,15 @@ typedef struct {
 gboolean rr_forms_split(const char *text, RrForms *out, GError **error);
 void rr_forms_clear(RrForms *f);
 
+/* A number as the printers write it, so that the parser reads back the
+ * same double: the short form when it is exact, else 17 digits. */
+static inline const char *
+rr_format_number(char *buf, gsize len, double v)
+{
+	g_ascii_formatd(buf, (gint)len, "%.15g", v);
+	if (g_ascii_strtod(buf, NULL) != v)
+		g_ascii_formatd(buf, (gint)len, "%.17g", v);
+	return buf;
+}
+
 #endif

@@ -358,6 +358,11 @@ parse_rusage_value(RrParser *p, const RrTok *key, double *value,
 		if (u == t.end)
 			f = p->mem_scale;
 	}
+	/* The bound holds for the value as stored (a size in MB), so the
+	 * string printed back from it parses again. */
+	if (t.num * f > 1e15)
+		return rr_fail(p, t.start + 1, "'%.*s=' value out of range",
+		    (int)(key->end - key->start), p->text + key->start);
 	p->pos = u;
 	*value = t.num * f;
 	return TRUE;
@@ -695,7 +700,7 @@ append_number(GString *out, double v, gboolean suffix)
 {
 	char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
-	g_string_append(out, g_ascii_formatd(buf, sizeof(buf), "%.15g", v));
+	g_string_append(out, rr_format_number(buf, sizeof(buf), v));
 	if (suffix)
 		g_string_append(out, "MB");
 }

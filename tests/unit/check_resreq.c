@@ -367,6 +367,22 @@ START_TEST(test_units)
 	check_canon("rusage[mem=10:duration=30s]", "rusage[mem=10:duration=1]");
 	check_fails("select[mem>2QB]", "unexpected 'QB' in select[] at column 13");
 	check_fails("rusage[mem=2QB]", "unknown unit 'QB' at column 13");
+	/* The bound is on the size as held (MB), so what prints parses. */
+	check_fails("rusage[mem=5000000000000GB]",
+	    "'mem=' value out of range at column 12");
+	/* A size the short form would round prints in full. */
+	rr = bs_resreq_parse_units("rusage[mem=0.1234567890123456789]", BS_MEM_GB, &err);
+	ck_assert_msg(rr != NULL, "%s", err ? err->message : "");
+	{
+		char *s = bs_resreq_to_string(rr);
+		BsResReq *again = bs_resreq_parse(s, &err);
+
+		ck_assert_msg(again != NULL, "%s: %s", s, err ? err->message : "");
+		ck_assert(bs_resreq_rusage(again, "mem") == bs_resreq_rusage(rr, "mem"));
+		bs_resreq_free(again);
+		g_free(s);
+	}
+	bs_resreq_free(rr);
 	/* LSF_UNIT_FOR_LIMITS=GB: bare mem/swp/tmp are GB, others plain. */
 	rr = bs_resreq_parse_units("select[mem>2 && ncpus>2 && maxswp<4] "
 	    "rusage[mem=1, lic=2, tmp=512MB]", BS_MEM_GB, &err);
