@@ -52,7 +52,9 @@ check_in build/asan
 
 step "make distcheck"
 make -C build/default distcheck >build/default/distcheck.out 2>&1 || {
-	tail -n 80 build/default/distcheck.out; echo "make distcheck failed" >&2; exit 1; }
+	grep -E '^(FAIL|ERROR|XPASS)' build/default/distcheck.out || true
+	show_failures build/default/basalt-*/_build
+	tail -n 40 build/default/distcheck.out; echo "make distcheck failed" >&2; exit 1; }
 grep -A1 'archives ready for distribution' build/default/distcheck.out
 
 step "fuzz (${fuzz_seconds}s per target)"

@@ -149,7 +149,11 @@ LSF_MASTER_LIST=127.0.0.1
 LSB_SBD_PORT=0
 LSF_RES_PORT=0
 LSB_ALLOW_ROOT_JOBS=Y
+LSB_JOB_TMPDIR=$T/jobtmp
 CONF
+	# Job temporary directories stay inside the test's directory, so a job
+	# still running when the test stops its daemons leaves nothing in /tmp.
+	mkdir -p "$T/jobtmp" && chmod 1777 "$T/jobtmp"
 	if [ "${BS_MUNGE:-1}" != 0 ] && start_munged main 127.0.0.1; then
 		cat >>"$T/conf/lsf.conf" <<CONF
 LSF_AUTH=munge

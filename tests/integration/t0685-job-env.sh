@@ -6,8 +6,6 @@
 . "$top_srcdir/tests/lib.sh"
 
 make_cluster vh1
-mkdir -p "$T/jobtmp"
-echo "LSB_JOB_TMPDIR=$T/jobtmp" >>"$T/conf/lsf.conf"
 start_mbd || exit 1
 start_sbd vh1 || exit 1
 mkdir -p "$T/sub" "$T/run" "$T/canary"
