@@ -77,7 +77,8 @@ bin_PROGRAMS += \
 	%reldir%/bmgroup \
 	%reldir%/bapp \
 	%reldir%/bjdepinfo \
-	%reldir%/bslots
+	%reldir%/bslots \
+	%reldir%/bclusters
 %canon_reldir%_bsub_SOURCES = %reldir%/bsub.c \
 	%reldir%/bsub-interactive.c %reldir%/bsub-interactive.h
 %canon_reldir%_bsub_LDADD = lib/iact/libbsiact.a $(CMD_PROG_LIBS)
@@ -197,6 +198,8 @@ CONF_PROG_LIBS = cmd/libbscmdmain.a lib/api/libbsapi.a lib/auth/libbsauth.a \
 	lib/util/libbsutil.a $(CMD_DEP_LIBS) $(MUNGE_LIBS) -lm
 %canon_reldir%_bslots_SOURCES = %reldir%/bslots.c
 %canon_reldir%_bslots_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_bclusters_SOURCES = %reldir%/bclusters.c
+%canon_reldir%_bclusters_LDADD = $(CMD_PROG_LIBS)
 
 # blaunch: tasks of a parallel job on the hosts of its allocation, through
 # each host's sbatchd (its task port).  It serves TaskIoService on its

@@ -57,6 +57,7 @@ sbin_PROGRAMS += %reldir%/mbatchd
 	%reldir%/mbd-snapshot.h %reldir%/mbd-snapshot.c %reldir%/mbd-dispatch.c \
 	%reldir%/mbd-reserve.h %reldir%/mbd-reserve.c \
 	%reldir%/mbd-usage.c %reldir%/mbd-auth.c \
+	%reldir%/mc-links.h %reldir%/mc-links.c \
 	%reldir%/mbd-orders.h %reldir%/mbd-orders.c %reldir%/mbd-tasks.c \
 	%reldir%/mbd-prepost.h %reldir%/mbd-prepost.c \
 	%reldir%/mbd-refused.h %reldir%/mbd-refused.c \
@@ -65,7 +66,7 @@ sbin_PROGRAMS += %reldir%/mbatchd
 	%reldir%/svc/select.c %reldir%/svc/bounds.c %reldir%/svc/sight.c \
 	%reldir%/svc/history.c %reldir%/svc/showconf.c \
 	%reldir%/svc/wait.c %reldir%/svc/messages.c \
-	%reldir%/svc/limits.c
+	%reldir%/svc/limits.c %reldir%/svc/clusters.c
 %canon_reldir%_mbatchd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_mbatchd_LDADD = %reldir%/libbseffective.a \
 	%reldir%/libbsstate.a %reldir%/libbsschedin.a %reldir%/libbssched.a \

@@ -8,7 +8,8 @@
  *             the cluster is the master host alone.
  *   role      CLIENT is anyone's; EXEC_HOST (and any other) needs root or
  *             a cluster administrator (lsf.cluster ClusterAdmins), on
- *             either socket.
+ *             either socket; MASTER is another cluster's mbatchd, root
+ *             from one of its lsf.shared Servers (mc-links.c).
  *   host      an EXEC_HOST over TCP says its name in the hello; the
  *             credential's origin (the address of the munged that made it)
  *             must be an address of that name, so a host speaks only for
@@ -25,6 +26,7 @@
 #include "auth/auth.h"
 #include "auth/peer.h"
 #include "mbatchd/mbd.h"
+#include "mbatchd/mc-links.h"
 #include "util/log.h"
 
 static const char *
@@ -60,6 +62,8 @@ admit(const BsRpcPeer *peer, char **reason, void *data)
 
 	if (peer->role == BASALT__ROLE__ROLE_CLIENT)
 		return TRUE;
+	if (peer->role == BASALT__ROLE__ROLE_MASTER)
+		return mc_links_admit(m, peer, reason);
 	if (!peer->has_cred || !manager_is_admin(m, peer->uid)) {
 		*reason = g_strdup_printf("permission denied: only root or an "
 		    "LSF administrator may connect as an execution host, not "

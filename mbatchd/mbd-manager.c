@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "mbatchd/mbd-acct.h"
+#include "mbatchd/mc-links.h"
 #include "mbatchd/mbd.h"
 #include "mbatchd/mbd-orders.h"
 #include "mbatchd/mbd-reserve.h"
@@ -222,6 +223,7 @@ static void
 conn_closed(BsRpcConn *conn, const char *reason, void *data)
 {
 	hosts_conn_closed(data, conn, reason);
+	mc_links_conn_closed(data, conn, reason);
 }
 
 static gboolean
@@ -319,6 +321,9 @@ start_server(Manager *m, const char *tcp_address, GError **err)
 	    &m->batch_service.base);
 	bs_rpc_server_register(m->srv, BASALT__ROLE__ROLE_EXEC_HOST,
 	    &m->host_service.base);
+	/* Other clusters' masters (mc-links.c admits and serves them). */
+	bs_rpc_server_register(m->srv, BASALT__ROLE__ROLE_MASTER,
+	    mc_links_service(m));
 	bs_rpc_server_set_callbacks(m->srv, NULL, conn_closed, m);
 
 	if (!bs_rpc_server_listen_unix(m->srv, m->sock_path, err))
@@ -381,6 +386,7 @@ manager_new(const ManagerOptions *opts, GError **err)
 	svc_init_batch_service(m);
 	hosts_init_services(m);
 	orders_init(m);
+	mc_links_init(m);
 
 	if (!make_dir(m->sharedir, err) || !journal_open(m, err) ||
 	    !start_server(m, opts->tcp_address, err)) {
@@ -391,6 +397,7 @@ manager_new(const ManagerOptions *opts, GError **err)
 	hosts_expect_recovered(m);
 	journal_start_commits(m);
 	start_tick(m);
+	mc_links_start(m);
 	manager_schedule_soon(m);
 	return m;
 }
@@ -461,6 +468,7 @@ manager_free(Manager *m)
 		g_source_remove(m->wake_timer);
 	if (m->log != NULL && m->srv != NULL)
 		journal_flush(m);
+	mc_links_free(m);
 	bs_rpc_server_free(m->srv);
 	journal_close(m);
 	g_hash_table_destroy(m->links);

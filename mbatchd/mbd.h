@@ -25,6 +25,7 @@
  *   mbd-snapshot.c   building the scheduler's snapshot from the state
  *   mbd-dispatch.c   one scheduling pass: snapshot, policy, apply the plan
  *   mbd-usage.c      decayed slot usage per queue, for slot pools
+ *   mc-links.c       MultiCluster: the links to other clusters' mbatchds
  *   svc/             BatchService: the commands' requests
  *
  *   state/           the tables and state_apply(), the only mutator
@@ -111,6 +112,9 @@ typedef struct Manager {
 
 	Basalt__BatchService_Service batch_service;
 	Basalt__HostService_Service host_service;
+
+	/* MultiCluster: the links to the other clusters' mbatchds (mc-links.c). */
+	struct McLinks *mc;
 } Manager;
 
 typedef struct {

@@ -190,6 +190,131 @@ End Parameters
 PARAMS
 }
 
+# ---- MultiCluster: several clusters on one machine --------------------------
+
+# make_mc_clusters NAME...: one cluster per NAME under $T/mc/NAME (conf,
+# work, log), every one listed in every lsf.shared, so each mbatchd links
+# to all the others (mbatchd/mc-links.c).  LSF's rule holds: one
+# LSB_MBD_PORT for every cluster; each master gets its own loopback address
+# instead, 127.A.B.N for the Nth NAME, A and B random so that tests running
+# at once do not meet.  Cluster NAME's master host is NAME-master (in each
+# conf/hosts), with a private munged (start_munged NAME, origin its
+# address; one shared key).  The port is MC_PORT, random in 20000..29999,
+# below the kernel's ephemeral range.  Sets MC_ADDR_<NAME> for each.
+make_mc_clusters() {
+	command -v munged >/dev/null 2>&1 || skip_all "munged is not installed"
+	MC_A=$(($(rand_below 250) + 1))
+	MC_B=$(($(rand_below 250) + 1))
+	MC_PORT=$((20000 + $(rand_below 10000)))
+	MC_NAMES="$*"
+	mc_i=0
+	: >"$T/mc.hosts"
+	mkdir -p "$T/mc"
+	for mc_n in "$@"; do
+		mc_i=$((mc_i + 1))
+		eval "MC_ADDR_$(echo "$mc_n" | tr -c 'A-Za-z0-9_\n' _)=127.$MC_A.$MC_B.$mc_i"
+		echo "127.$MC_A.$MC_B.$mc_i $mc_n-master" >>"$T/mc.hosts"
+	done
+	{
+		echo "Begin Cluster"
+		echo "ClusterName  Servers"
+		for mc_n in "$@"; do
+			echo "$mc_n  ($mc_n-master)"
+		done
+		echo "End Cluster"
+	} >"$T/mc.shared"
+	for mc_n in "$@"; do
+		mc_write_cluster "$mc_n" "$(mc_addr "$mc_n")" || return 1
+	done
+}
+
+mc_addr() {
+	eval "echo \$MC_ADDR_$(echo "$1" | tr -c 'A-Za-z0-9_\n' _)"
+}
+
+# mc_write_cluster NAME ADDR: the configuration of one cluster (used by
+# make_mc_clusters).
+mc_write_cluster() {
+	mc_d="$T/mc/$1"
+	mkdir -p "$mc_d/conf" "$mc_d/work" "$mc_d/log"
+	cp -r "$top_srcdir/conf/." "$mc_d/conf/"
+	chmod -R u+w "$mc_d/conf"
+	mv "$mc_d/conf/lsbatch/basalt" "$mc_d/conf/lsbatch/$1"
+	rm -f "$mc_d/conf/lsf.cluster.basalt"
+	start_munged "$1" "$2" || return 1
+	cat >"$mc_d/conf/lsf.conf" <<CONF
+LSB_CONFDIR=lsbatch
+LSB_SHAREDIR=$mc_d/work
+LSF_LOGDIR=$mc_d/log
+LSF_LOG_MASK=LOG_INFO
+LSF_CLUSTER_NAME=$1
+LSB_MBD_PORT=$MC_PORT
+LSB_MBD_ADDRESS=$2
+LSF_MASTER_LIST=$2
+LSB_SBD_PORT=0
+LSF_RES_PORT=0
+LSF_AUTH=munge
+LSF_MUNGE_SOCKET=$T/munge/$1.sock
+CONF
+	cp "$T/mc.shared" "$mc_d/conf/lsf.shared"
+	cp "$T/mc.hosts" "$mc_d/conf/hosts"
+	{
+		echo "Begin ClusterAdmins"
+		echo "Administrators = root $(id -un)"
+		echo "End ClusterAdmins"
+		echo "Begin Host"
+		echo "HOSTNAME  model  type  server  RESOURCES"
+		echo "$1-master  !  !  1  ()"
+		echo "End Host"
+	} >"$mc_d/conf/lsf.cluster.$1"
+	cat >"$mc_d/conf/lsbatch/$1/configdir/lsb.params" <<PARAMS
+Begin Parameters
+DEFAULT_QUEUE = normal
+MBD_SLEEP_TIME = 1
+End Parameters
+PARAMS
+}
+
+# in_cluster NAME command...: run a command against cluster NAME.
+in_cluster() {
+	mc_env="$T/mc/$1/conf"
+	shift
+	LSF_ENVDIR="$mc_env" "$@"
+}
+
+# start_mc_mbd NAME: that cluster's mbatchd, its PID in MBD_PID_<NAME>.
+start_mc_mbd() {
+	mc_d="$T/mc/$1"
+	rm -f "$mc_d/work/mbatchd.port"
+	LSF_ENVDIR="$mc_d/conf" mbatchd -f >>"$mc_d/log/mbatchd.out" 2>&1 &
+	eval "MBD_PID_$(echo "$1" | tr -c 'A-Za-z0-9_\n' _)=\$!"
+	track "$!"
+	wait_for 10 test -s "$mc_d/work/mbatchd.port" || {
+		diag "mbatchd of cluster $1 did not start:"
+		diag "$(tail -n 20 "$mc_d/log/mbatchd.out")"
+		return 1
+	}
+}
+
+mc_mbd_pid() {
+	eval "echo \$MBD_PID_$(echo "$1" | tr -c 'A-Za-z0-9_\n' _)"
+}
+
+# stop_mc_mbd NAME: TERM that cluster's mbatchd (by PID) and wait for it.
+stop_mc_mbd() {
+	mc_p=$(mc_mbd_pid "$1")
+	kill -TERM "$mc_p" 2>/dev/null
+	wait "$mc_p" 2>/dev/null
+}
+
+# link_is FROM TO STATUS: bclusters -l of cluster FROM shows TO in STATUS.
+link_is() {
+	in_cluster "$1" bclusters -l 2>/dev/null | awk -v c="$2" -v s="$3" '
+		/^REMOTE CLUSTER: / { cur = $3 }
+		cur == c && $1 == "STATUS:" && $2 == s { f = 1 }
+		END { exit !f }'
+}
+
 # hosts_at_loopback: with MUNGE, every host of lsf.cluster (rewritten after
 # make_cluster, say by bench/loadgen --print-hosts) proves its name from
 # 127.0.0.1: list them all there in $LSF_ENVDIR/hosts.

@@ -417,3 +417,31 @@ bs_auth_host_has_address(const char *envdir, const char *name,
 	freeaddrinfo(ai);
 	return yes;
 }
+
+char *
+bs_auth_host_address(const char *envdir, const char *name)
+{
+	struct addrinfo hints = { .ai_family = AF_INET,
+	    .ai_socktype = SOCK_STREAM };
+	struct addrinfo *ai = NULL;
+	char buf[INET_ADDRSTRLEN];
+	const char *listed = hosts_file_addresses(envdir, name);
+	char *out = NULL;
+
+	if (listed != NULL) {
+		g_auto(GStrv) w = g_strsplit_set(listed, " ", -1);
+
+		for (char **p = w; *p != NULL; p++)
+			if (**p != '\0')
+				return g_strdup(*p);
+		return NULL;
+	}
+	if (getaddrinfo(name, NULL, &hints, &ai) != 0)
+		return NULL;
+	if (ai != NULL && inet_ntop(AF_INET,
+	    &((const struct sockaddr_in *)(const void *)ai->ai_addr)->sin_addr,
+	    buf, sizeof buf) != NULL)
+		out = g_strdup(buf);
+	freeaddrinfo(ai);
+	return out;
+}

@@ -75,5 +75,8 @@ gboolean bs_auth_reply_verify(const char *socket, const guint8 *cred,
  */
 gboolean bs_auth_host_has_address(const char *envdir, const char *name,
     const char *address);
+/* The first address of host name, looked up the same way (envdir/hosts,
+ * then the resolver), dotted IPv4; NULL if it has none.  g_free() it. */
+char *bs_auth_host_address(const char *envdir, const char *name);
 
 #endif

@@ -126,6 +126,19 @@ typedef struct {
 	GPtrArray *remote_clusters; /* BsRemoteCluster* */
 } BsClusterConf;
 
+#define BS_CLUSTER_NAME_MAX 39   /* LSF's MAXLSFNAMELEN - 1 */
+
+/* The Cluster section's line for name, or NULL. */
+const BsClusterEntry *bs_conf_cluster_find(const BsClusterConf *c, const char *name);
+/*
+ * name as a peer of the local cluster: listed in lsf.shared with Servers,
+ * not the local cluster, and in RemoteClusters when that section lists
+ * any.  NULL otherwise.
+ */
+const BsClusterEntry *bs_conf_cluster_peer(const BsClusterConf *c, const char *name);
+/* Every peer, in lsf.shared order (g_ptr_array_unref; entries not owned). */
+GPtrArray *bs_conf_cluster_peers(const BsClusterConf *c);
+
 /* ---- lsb.params -------------------------------------------------------- */
 
 typedef enum {          /* PREEMPT_FOR keywords, as bits */

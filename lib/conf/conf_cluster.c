@@ -10,7 +10,16 @@
  *
  * The cluster name: LSF_CLUSTER_NAME from lsf.conf if set, else the first
  * ClusterName in lsf.shared.  (LSF picks the cluster whose Servers list
- * this host; Basalt keeps it explicit and simple.)
+ * this host; Basalt keeps it explicit and simple, since several clusters'
+ * masters may share one machine.)
+ *
+ * MultiCluster: every other cluster of the Cluster section with Servers is
+ * a peer mbatchd links to (mbatchd/mc-links.c), unless lsf.cluster.<name>
+ * has a RemoteClusters section that leaves it out.  A peer's master is
+ * reached at one of its Servers on this cluster's LSB_MBD_PORT, the same
+ * port everywhere as in LSF; the names resolve through LSF_ENVDIR/hosts
+ * first, so clusters on one machine give each master its own loopback
+ * address.
  */
 #include "config.h"
 
@@ -141,6 +150,39 @@ first_column_names(const BsLexSection *s, GPtrArray *to)
 	}
 }
 
+/* One Cluster line: a valid name, listed once; Servers valid host names. */
+static gboolean
+cluster_entry_ok(BsClusterConf *c, const BsConfCtx *ctx, const char *name,
+    char **servers, int line)
+{
+	const BsClusterEntry *first = bs_conf_cluster_find(c, name);
+
+	if (!bs_conf_valid_name(name, FALSE) || strlen(name) > BS_CLUSTER_NAME_MAX) {
+		ctx_error(ctx, line, "bad cluster name '%s': use letters, digits, "
+		    "_ and - only, at most %d characters", name, BS_CLUSTER_NAME_MAX);
+		return FALSE;
+	}
+	if (first != NULL) {
+		ctx_error(ctx, line, "cluster %s listed twice (first at line %d)",
+		    name, first->line);
+		return FALSE;
+	}
+	for (guint i = 0; servers != NULL && servers[i] != NULL; i++) {
+		if (!bs_conf_valid_name(servers[i], TRUE) || strlen(servers[i]) > 255) {
+			ctx_error(ctx, line, "cluster %s: bad server host name '%s'",
+			    name, servers[i]);
+			return FALSE;
+		}
+		for (guint k = 0; k < i; k++)
+			if (g_ascii_strcasecmp(servers[k], servers[i]) == 0) {
+				ctx_error(ctx, line, "cluster %s: server %s listed twice",
+				    name, servers[i]);
+				return FALSE;
+			}
+	}
+	return TRUE;
+}
+
 static void
 load_cluster_table(BsClusterConf *c, const BsConfCtx *ctx, const BsLexSection *s)
 {
@@ -151,15 +193,101 @@ load_cluster_table(BsClusterConf *c, const BsConfCtx *ctx, const BsLexSection *s
 		    "Cluster section without a ClusterName column");
 		return;
 	}
+	bs_conf_check_columns(ctx, s, (const BsConfKey[]){ { NULL } },
+	    (const char *const[]){ "ClusterName", "Servers", NULL });
+	if (s->rows->len == 0)
+		ctx_error(ctx, s->line, "Cluster section lists no cluster");
 	for (guint i = 0; i < s->rows->len; i++) {
 		const BsLexRow *r = s->rows->pdata[i];
-		BsClusterEntry *e = g_new0(BsClusterEntry, 1);
+		const char *name = ((BsLexCell *)r->cells->pdata[nc])->text;
+		char **servers = NULL;
+		BsClusterEntry *e;
 
-		e->name = g_strdup(((BsLexCell *)r->cells->pdata[nc])->text);
-		e->line = r->line;
 		if (sc >= 0 && !bs_lex_cell_is_default(r->cells->pdata[sc]))
-			e->servers = bs_conf_split_words(((BsLexCell *)r->cells->pdata[sc])->text);
+			servers = bs_conf_split_words(((BsLexCell *)r->cells->pdata[sc])->text);
+		if (!cluster_entry_ok(c, ctx, name, servers, r->line)) {
+			g_strfreev(servers);
+			continue;
+		}
+		e = g_new0(BsClusterEntry, 1);
+		e->name = g_strdup(name);
+		e->line = r->line;
+		e->servers = servers;
 		g_ptr_array_add(c->clusters, e);
+	}
+}
+
+const BsClusterEntry *
+bs_conf_cluster_find(const BsClusterConf *c, const char *name)
+{
+	for (guint i = 0; c != NULL && name != NULL && i < c->clusters->len; i++) {
+		const BsClusterEntry *e = c->clusters->pdata[i];
+
+		if (strcmp(e->name, name) == 0)
+			return e;
+	}
+	return NULL;
+}
+
+static const BsRemoteCluster *
+remote_find(const BsClusterConf *c, const char *name)
+{
+	for (guint i = 0; i < c->remote_clusters->len; i++) {
+		const BsRemoteCluster *r = c->remote_clusters->pdata[i];
+
+		if (strcmp(r->name, name) == 0)
+			return r;
+	}
+	return NULL;
+}
+
+const BsClusterEntry *
+bs_conf_cluster_peer(const BsClusterConf *c, const char *name)
+{
+	const BsClusterEntry *e = bs_conf_cluster_find(c, name);
+
+	if (e == NULL || c->name == NULL || strcmp(e->name, c->name) == 0 ||
+	    e->servers == NULL || e->servers[0] == NULL)
+		return NULL;
+	if (c->remote_clusters->len > 0 && remote_find(c, name) == NULL)
+		return NULL;
+	return e;
+}
+
+GPtrArray *
+bs_conf_cluster_peers(const BsClusterConf *c)
+{
+	GPtrArray *out = g_ptr_array_new();
+
+	for (guint i = 0; i < c->clusters->len; i++) {
+		const BsClusterEntry *e = c->clusters->pdata[i];
+
+		if (bs_conf_cluster_peer(c, e->name) != NULL)
+			g_ptr_array_add(out, (gpointer)e);
+	}
+	return out;
+}
+
+void
+bs_conf_cluster_check(const BsClusterConf *c, const char *cluster_file, BsDiags *d)
+{
+	if (c->name == NULL)
+		return;
+	if (c->clusters->len > 0 && bs_conf_cluster_find(c, c->name) == NULL)
+		bs_diag_error(d, "lsf.shared", 0, "the local cluster %s (LSF_CLUSTER_NAME "
+		    "in lsf.conf) is not in the Cluster section", c->name);
+	for (guint i = 0; i < c->remote_clusters->len; i++) {
+		const BsRemoteCluster *r = c->remote_clusters->pdata[i];
+
+		if (strcmp(r->name, c->name) == 0)
+			bs_diag_warning(d, cluster_file, r->line, "RemoteClusters: %s is "
+			    "the local cluster, ignoring", r->name);
+		else if (bs_conf_cluster_find(c, r->name) == NULL)
+			bs_diag_warning(d, cluster_file, r->line, "RemoteClusters: cluster "
+			    "%s is not in lsf.shared's Cluster section, ignoring", r->name);
+		else if (bs_conf_cluster_peer(c, r->name) == NULL)
+			bs_diag_warning(d, cluster_file, r->line, "RemoteClusters: cluster "
+			    "%s has no Servers in lsf.shared: it cannot be reached", r->name);
 	}
 }
 

@@ -165,6 +165,7 @@ load_cluster(BsConfig *cfg, gint64 now, BsDiags *d)
 	/* Diagnostics name it "lsf.cluster.<name>"; sorting uses the prefix. */
 	if (!load_file(cfg, dir, file, file, now, d, load_cluster_file))
 		bs_diag_error(d, file, 0, "cannot read %s/%s: no such file", dir, file);
+	bs_conf_cluster_check(cfg->cluster, file, d);
 }
 
 /* LSB_CONFDIR/<cluster>/configdir if it exists (LSF's layout), else flat. */

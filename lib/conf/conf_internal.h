@@ -24,6 +24,9 @@ BsClusterConf *bs_conf_cluster_new(void);
 void bs_conf_cluster_free(BsClusterConf *c);
 void bs_conf_shared_load(BsClusterConf *c, const BsConfCtx *ctx, const BsLexFile *f);
 void bs_conf_cluster_file_load(BsClusterConf *c, const BsConfCtx *ctx, const BsLexFile *f);
+/* Once the local name is known: it must be in lsf.shared; RemoteClusters
+ * entries must name reachable clusters (warnings). */
+void bs_conf_cluster_check(const BsClusterConf *c, const char *cluster_file, BsDiags *d);
 
 BsParamsConf *bs_conf_params_new(void);
 void bs_conf_params_free(BsParamsConf *p);

@@ -112,6 +112,10 @@ void svc_users(Basalt__BatchService_Service *svc, const Basalt__UserQuery *req,
 void svc_cluster(Basalt__BatchService_Service *svc,
     const Basalt__ClusterInfoRequest *req, Basalt__ClusterInfo_Closure closure,
     void *call);
+/* clusters.c: bclusters. */
+void svc_clusters(Basalt__BatchService_Service *svc,
+    const Basalt__ClustersRequest *req, Basalt__ClustersReply_Closure closure,
+    void *call);
 /* history.c: journal records for bhist and bacct, a page at a time. */
 /* wait.c: bwait's one evaluation of a condition. */
 void svc_post(Basalt__BatchService_Service *svc, const Basalt__PostRequest *req,

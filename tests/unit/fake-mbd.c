@@ -388,6 +388,19 @@ fake_read(Basalt__BatchService_Service *s, const Basalt__ReadRequest *req,
 	done(&r, call);
 }
 
+static void
+fake_clusters(Basalt__BatchService_Service *s,
+    const Basalt__ClustersRequest *req, Basalt__ClustersReply_Closure done,
+    void *call)
+{
+	Basalt__ClustersReply r = BASALT__CLUSTERS_REPLY__INIT;
+
+	(void)s;
+	(void)req;
+	r.cluster_name = "fake";
+	done(&r, call);
+}
+
 static Basalt__BatchService_Service fake_service =
     BASALT__BATCH_SERVICE__INIT(fake_);
 

@@ -1,0 +1,52 @@
+#!/bin/sh
+# Two clusters that know each other (issue 19, item 1): each mbatchd links
+# to the other over ClusterService, MUNGE-authenticated both ways, and
+# bclusters -l on both sides shows the other ok with its master.  When the
+# mbatchd of either cluster is killed (by PID) the other shows disc, and
+# the link comes back ok by itself once it is started again: the dialer
+# (the lower name, alpha) re-dials, the acceptor (beta) waits to be dialed.
+. "$top_srcdir/tests/lib.sh"
+
+make_mc_clusters alpha beta || exit 1
+start_mc_mbd alpha || exit 1
+start_mc_mbd beta || exit 1
+
+check "alpha sees beta ok" wait_for 20 link_is alpha beta ok
+check "beta sees alpha ok" wait_for 20 link_is beta alpha ok
+in_cluster alpha bclusters -l >"$T/l.out" 2>&1
+check "alpha dials beta at its address and port" \
+	grep -q "LINK: *dialed by this cluster at $(mc_addr beta):$MC_PORT" "$T/l.out"
+check "beta's master is named" grep -q "MASTER: *$(hostname)" "$T/l.out"
+in_cluster beta bclusters -l >"$T/l.out" 2>&1
+check "beta is dialed by alpha" grep -q "LINK: *dialed by that cluster from 127\." "$T/l.out"
+in_cluster beta bclusters >"$T/b.out" 2>&1
+check "bclusters prints LSF's two sections" sh -c '
+	grep -q "^\[Job Forwarding Information \]" "$1" &&
+	grep -q "^\[Resource Lease Information \]" "$1"' sh "$T/b.out"
+check "any user may run bclusters" sh -c 'LSF_ENVDIR="$1" setpriv \
+	--reuid=nobody --regid=nogroup --clear-groups bclusters -l |
+	grep -q "^REMOTE CLUSTER: alpha"' sh "$T/mc/beta/conf"
+
+# The acceptor goes away: alpha sees disc, then ok once beta is back.
+kill -KILL "$(mc_mbd_pid beta)"
+wait "$(mc_mbd_pid beta)" 2>/dev/null
+check "alpha sees beta disc after beta is killed" wait_for 20 link_is alpha beta disc
+in_cluster alpha bclusters -l >"$T/l.out" 2>&1
+check "the loss has a reason" sh -c '! grep -q "LAST_ERROR: *-$" "$1"' sh "$T/l.out"
+start_mc_mbd beta || exit 1
+check "alpha re-dials beta by itself" wait_for 30 link_is alpha beta ok
+check "beta sees alpha ok again" wait_for 30 link_is beta alpha ok
+check "alpha logged the link lost and back" sh -c '
+	grep -q "cluster beta: link lost" "$1" &&
+	test "$(grep -c "cluster beta: link ok" "$1")" -ge 2' sh "$T/mc/alpha/log/mbatchd.out"
+
+# The dialer goes away: beta sees disc, then ok once alpha dials again.
+stop_mc_mbd alpha
+check "beta sees alpha disc after alpha stops" wait_for 20 link_is beta alpha disc
+start_mc_mbd alpha || exit 1
+check "alpha dials beta again after its restart" wait_for 30 link_is alpha beta ok
+check "beta sees alpha ok after alpha's restart" wait_for 30 link_is beta alpha ok
+in_cluster beta bclusters -l >"$T/l.out" 2>&1
+check "beta counts the links made" grep -q "CONNECTS: *[2-9]" "$T/l.out"
+
+done_testing
