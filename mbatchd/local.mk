@@ -18,7 +18,9 @@ noinst_LIBRARIES += %reldir%/libbssched.a
 	%reldir%/sched/limits.c \
 	%reldir%/sched/stage-limits.h %reldir%/sched/stage-limits.c \
 	%reldir%/sched/stage-reserve.c %reldir%/sched/reserve.h \
-	%reldir%/sched/exclusive.c %reldir%/sched/deadline.c
+	%reldir%/sched/exclusive.c %reldir%/sched/deadline.c \
+	%reldir%/sched/lease.h %reldir%/sched/lease.c \
+	%reldir%/sched/stage-lease.c
 
 # What links libbssched.a needs with it: -R evaluation and time windows.
 BSSCHED_LIBS = %reldir%/libbssched.a lib/conf/libbsconf.a \
