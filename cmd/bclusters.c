@@ -67,14 +67,27 @@ forwarding(GString *out, const Basalt__ClustersReply *r, CmdFit fit)
 	}
 }
 
-/* Leases come with the lease policy; until one exists, none is shown. */
 static void
 leases(GString *out, const Basalt__ClustersReply *r, CmdFit fit)
 {
-	(void)r;
-	(void)fit;
-	g_string_append(out, "[Resource Lease Information ]\n"
-	    "No resources have been exported or borrowed\n");
+	static const char *const head[] = { "REMOTE_CLUSTER", "RESOURCE_FLOW",
+	    "STATUS" };
+	static const guint w[] = { 15, 15, 6 };
+
+	g_string_append(out, "[Resource Lease Information ]\n");
+	if (r->n_flows == 0) {
+		g_string_append(out, "No resources have been exported or "
+		    "borrowed\n");
+		return;
+	}
+	row(out, head, w, 3, CMD_FIT_WIDE);
+	for (size_t i = 0; i < r->n_flows; i++) {
+		const Basalt__LeaseFlow *f = r->flows[i];
+		const char *cells[] = { f->remote_cluster, f->resource_flow,
+		    f->status };
+
+		row(out, cells, w, 3, fit);
+	}
 }
 
 static void
@@ -133,6 +146,38 @@ long_link(GString *out, const Basalt__RemoteClusterLink *l)
 }
 
 static void
+long_lease(GString *out, const Basalt__LeaseInfo *l)
+{
+	g_string_append_printf(out, "LEASE: %s (%s)\n", l->policy,
+	    l->shared ? "shared" : "exclusive");
+	g_string_append_printf(out, "  PROVIDER:    %s\n  CONSUMER:    %s\n",
+	    l->provider, l->consumer);
+	g_string_append_printf(out, "  STATUS:      %s%s\n", l->status,
+	    l->made ? "" : " (not made: no consumer job yet)");
+	g_string_append_printf(out, "  GENERATION:  %" G_GUINT64_FORMAT "\n",
+	    l->generation);
+	g_string_append_printf(out, "  SLOTS:       provider %d, consumer %d\n",
+	    l->provider_slots, l->consumer_slots);
+	g_string_append(out, "  HOSTS:      ");
+	for (size_t i = 0; i < l->n_hosts; i++)
+		g_string_append_printf(out, " %s(%d/%d)", l->hosts[i]->host_name,
+		    l->hosts[i]->consumer_slots, l->hosts[i]->slots);
+	g_string_append(out, "\n  LAST_EVAL:   ");
+	if (l->last_eval > 0) {
+		cmd_time_long(out, l->last_eval);
+		g_string_append_printf(out, ", idle slots: provider %d, "
+		    "consumer %d", l->last_idle_provider, l->last_idle_consumer);
+	} else {
+		g_string_append_c(out, '-');
+	}
+	if (l->next_eval > 0) {
+		g_string_append(out, "\n  NEXT_EVAL:   ");
+		cmd_time_long(out, l->next_eval);
+	}
+	g_string_append(out, "\n\n");
+}
+
+static void
 long_format(GString *out, const Basalt__ClustersReply *r)
 {
 	g_string_append_printf(out, "LOCAL CLUSTER: %s\n\n", r->cluster_name);
@@ -140,7 +185,10 @@ long_format(GString *out, const Basalt__ClustersReply *r)
 		g_string_append(out, "No remote clusters in lsf.shared\n\n");
 	for (size_t i = 0; i < r->n_links; i++)
 		long_link(out, r->links[i]);
-	g_string_append(out, "LEASES: none\n");
+	if (r->n_leases == 0)
+		g_string_append(out, "LEASES: none\n");
+	for (size_t i = 0; i < r->n_leases; i++)
+		long_lease(out, r->leases[i]);
 }
 
 int

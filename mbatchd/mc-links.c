@@ -55,6 +55,8 @@ typedef struct McLinks {
 	McHandler handlers[8];    /* by ClusterService method index */
 	guint ping_timer;
 	gboolean stopping;
+	McLeasesFunc leases;
+	void *leases_data;
 } McLinks;
 
 static McLinks *
@@ -322,6 +324,35 @@ mc_links_admit(Manager *m, const BsRpcPeer *peer, char **reason)
 
 /* ---- ClusterService ------------------------------------------------------ */
 
+typedef struct {
+	BsRpcConn *conn;
+	char *why;
+} LateClose;
+
+static gboolean
+late_close(gpointer data)
+{
+	LateClose *lc = data;
+
+	bs_rpc_conn_close(lc->conn, lc->why);
+	bs_rpc_conn_unref(lc->conn);
+	g_free(lc->why);
+	g_free(lc);
+	return G_SOURCE_REMOVE;
+}
+
+/* Close a refused peer once its refusal had time to leave (a close now
+ * would drop the reply it should read). */
+static void
+close_soon(BsRpcConn *conn, const char *why)
+{
+	LateClose *lc = g_new(LateClose, 1);
+
+	lc->conn = bs_rpc_conn_ref(conn);
+	lc->why = g_strdup(why);
+	g_timeout_add(500, late_close, lc);
+}
+
 static void
 hello_refuse(ProtobufCClosure closure, void *call, Basalt__ErrorCode code,
     const char *why)
@@ -365,7 +396,7 @@ svc_hello(Basalt__ClusterService_Service *svc,
 		log_warning("cluster %s: hello refused: %s", l->cluster, bad);
 		hello_refuse((ProtobufCClosure)closure, call,
 		    BASALT__ERROR_CODE__ERROR_CODE_BAD_REQUEST, bad);
-		bs_rpc_conn_close(conn, bad);
+		close_soon(conn, bad);
 		return;
 	}
 	if (l->conn == conn && l->status == MC_LINK_OK) {
@@ -831,4 +862,19 @@ mc_links_conn_closed(Manager *m, BsRpcConn *conn, const char *reason)
 	l = link_by_conn(m->mc, conn);
 	if (l != NULL && !l->dialer)
 		link_down(m->mc, l, reason);
+}
+
+void
+mc_links_set_leases(Manager *m, McLeasesFunc fn, void *data)
+{
+	m->mc->leases = fn;
+	m->mc->leases_data = data;
+}
+
+const GPtrArray *
+mc_links_leases(Manager *m)
+{
+	if (m->mc == NULL || m->mc->leases == NULL)
+		return NULL;
+	return m->mc->leases(m, m->mc->leases_data);
 }

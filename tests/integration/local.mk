@@ -144,3 +144,13 @@ INTEGRATION_TESTS += \
 	%reldir%/t0776-interactive-impostor.sh \
 	%reldir%/t0777-interactive-suspend.sh
 EXTRA_DIST += tests/tools/bs-ptydrive.py tests/tools/bs-iafake.py
+# Issue 19: MultiCluster links between mbatchds (two and three clusters on
+# loopback).  bs-fakecluster plays a stranger dialing as another master.
+check_PROGRAMS += tests/tools/bs-fakecluster
+tests_tools_bs_fakecluster_SOURCES = tests/tools/bs-fakecluster.c
+tests_tools_bs_fakecluster_LDADD = lib/auth/libbsauth.a $(BSRPC_LIBS) $(MUNGE_LIBS)
+$(tests_tools_bs_fakecluster_OBJECTS): $(PROTO_GEN_H)
+INTEGRATION_TESTS += \
+	%reldir%/t0930-mc-two-clusters.sh \
+	%reldir%/t0931-mc-three-clusters.sh \
+	%reldir%/t0932-mc-stranger.sh
