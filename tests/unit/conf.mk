@@ -16,3 +16,9 @@ TESTS += %reldir%/check_conf_lex %reldir%/check_conf_load %reldir%/check_conf_ap
 %canon_reldir%_check_conf_limits_CFLAGS = $(TEST_CFLAGS)
 %canon_reldir%_check_conf_limits_LDADD = lib/conf/libbsconf.a lib/util/libbsutil.a $(TEST_LIBS)
 EXTRA_DIST += %reldir%/conf-data
+# lsf.shared's Cluster section and the MultiCluster peers it gives.
+check_PROGRAMS += %reldir%/check_conf_clusters
+TESTS += %reldir%/check_conf_clusters
+%canon_reldir%_check_conf_clusters_SOURCES = %reldir%/check_conf_clusters.c %reldir%/conf_test.h
+%canon_reldir%_check_conf_clusters_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_conf_clusters_LDADD = lib/conf/libbsconf.a lib/util/libbsutil.a $(TEST_LIBS)

@@ -396,7 +396,7 @@ fake_clusters(Basalt__BatchService_Service *s,
 	Basalt__ClustersReply r = BASALT__CLUSTERS_REPLY__INIT;
 
 	(void)s;
-	(void)req;
+	keep(LSB_CLUSTERS, &req->base);
 	r.cluster_name = "fake";
 	done(&r, call);
 }
