@@ -59,3 +59,15 @@ TESTS += %reldir%/check_prepost
 	mbatchd/libbsstate.a lib/conf/libbsconf.a proto/libbsproto.a \
 	lib/resreq/libbsresreq.a lib/job/libbsjob.a lib/util/libbsutil.a \
 	$(TEST_LIBS)
+
+# mbatchd/mc-links.c: the MultiCluster link state machine between two
+# in-process masters over TCP with a private munged.
+check_PROGRAMS += %reldir%/check_mc_links
+TESTS += %reldir%/check_mc_links
+%canon_reldir%_check_mc_links_SOURCES = %reldir%/check_mc_links.c \
+	mbatchd/mc-links.c mbatchd/mc-links.h
+%canon_reldir%_check_mc_links_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_check_mc_links_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_mc_links_LDADD = lib/conf/libbsconf.a lib/auth/libbsauth.a \
+	$(BSRPC_LIBS) $(MUNGE_LIBS) $(TEST_LIBS)
+$(%canon_reldir%_check_mc_links_OBJECTS): $(PROTO_GEN_H)
