@@ -35,6 +35,7 @@ dist_man_MANS += \
 	%reldir%/man1/bapp.1 \
 	%reldir%/man1/bjdepinfo.1 \
 	%reldir%/man1/bslots.1 \
+	%reldir%/man1/bclusters.1 \
 	%reldir%/man1/lsclusters.1 \
 	%reldir%/man1/lshosts.1 \
 	%reldir%/man1/lsload.1 \

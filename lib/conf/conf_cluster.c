@@ -283,8 +283,8 @@ bs_conf_cluster_check(const BsClusterConf *c, const char *cluster_file, BsDiags 
 			bs_diag_warning(d, cluster_file, r->line, "RemoteClusters: %s is "
 			    "the local cluster, ignoring", r->name);
 		else if (bs_conf_cluster_find(c, r->name) == NULL)
-			bs_diag_warning(d, cluster_file, r->line, "RemoteClusters: cluster "
-			    "%s is not in lsf.shared's Cluster section, ignoring", r->name);
+			bs_diag_error(d, cluster_file, r->line, "RemoteClusters: cluster "
+			    "%s is not in lsf.shared's Cluster section", r->name);
 		else if (bs_conf_cluster_peer(c, r->name) == NULL)
 			bs_diag_warning(d, cluster_file, r->line, "RemoteClusters: cluster "
 			    "%s has no Servers in lsf.shared: it cannot be reached", r->name);

@@ -24,8 +24,9 @@ BsClusterConf *bs_conf_cluster_new(void);
 void bs_conf_cluster_free(BsClusterConf *c);
 void bs_conf_shared_load(BsClusterConf *c, const BsConfCtx *ctx, const BsLexFile *f);
 void bs_conf_cluster_file_load(BsClusterConf *c, const BsConfCtx *ctx, const BsLexFile *f);
-/* Once the local name is known: it must be in lsf.shared; RemoteClusters
- * entries must name reachable clusters (warnings). */
+/* Once the local name is known: it must be in lsf.shared, and so must the
+ * clusters of RemoteClusters (the local one or one without Servers there
+ * is a warning). */
 void bs_conf_cluster_check(const BsClusterConf *c, const char *cluster_file, BsDiags *d);
 
 BsParamsConf *bs_conf_params_new(void);

@@ -80,36 +80,43 @@ START_TEST(test_clusters_and_servers)
 }
 END_TEST
 
-/* RemoteClusters restricts the peers; its strays are warnings. */
+/* RemoteClusters restricts the peers; the local cluster or one without
+ * Servers there is a warning, one not in lsf.shared an error. */
 START_TEST(test_remote_clusters_restrict)
 {
 	g_autofree char *diags = NULL, *peers = NULL;
-	g_autoptr(BsConfig) cfg = load_shared("Begin Cluster\n"
+	const char *shared = "Begin Cluster\n"
 	    "ClusterName  Servers\n"
 	    "basalt       hostA\n"
 	    "east         e-master\n"
 	    "west         w-master\n"
 	    "lonely       -\n"
-	    "End Cluster\n",
+	    "End Cluster\n";
+	g_autoptr(BsConfig) cfg = load_shared(shared,
 	    "Begin RemoteClusters\n"
 	    "CLUSTERNAME  EQUIV\n"
 	    "west         Y\n"
-	    "nowhere      N\n"
 	    "basalt       N\n"
 	    "lonely       N\n"
 	    "End RemoteClusters\n", &diags);
+	BsConfig *bad;
 
 	ck_assert_ptr_nonnull(cfg);
 	ck_assert_str_eq(diags,
-	    "lsf.cluster.basalt:4: warning: RemoteClusters: cluster nowhere is "
-	    "not in lsf.shared's Cluster section, ignoring\n"
-	    "lsf.cluster.basalt:5: warning: RemoteClusters: basalt is the "
+	    "lsf.cluster.basalt:4: warning: RemoteClusters: basalt is the "
 	    "local cluster, ignoring\n"
-	    "lsf.cluster.basalt:6: warning: RemoteClusters: cluster lonely has "
+	    "lsf.cluster.basalt:5: warning: RemoteClusters: cluster lonely has "
 	    "no Servers in lsf.shared: it cannot be reached\n");
 	peers = peer_names(cfg);
 	ck_assert_str_eq(peers, "west");
 	ck_assert_ptr_null(bs_conf_cluster_peer(cfg->cluster, "east"));
+
+	g_clear_pointer(&diags, g_free);
+	bad = load_shared(shared, "Begin RemoteClusters\nCLUSTERNAME\n"
+	    "west\nnowhere\nEnd RemoteClusters\n", &diags);
+	ck_assert_ptr_null(bad);
+	ck_assert_str_eq(diags, "lsf.cluster.basalt:4: RemoteClusters: cluster "
+	    "nowhere is not in lsf.shared's Cluster section\n");
 }
 END_TEST
 
