@@ -387,6 +387,7 @@ manager_new(const ManagerOptions *opts, GError **err)
 	hosts_init_services(m);
 	orders_init(m);
 	mc_links_init(m);
+	mc_links_journal_changes(m);
 
 	if (!make_dir(m->sharedir, err) || !journal_open(m, err) ||
 	    !start_server(m, opts->tcp_address, err)) {

@@ -98,6 +98,9 @@ void mc_links_on_change(struct Manager *m, McLinkChangeFunc fn, void *data);
 void mc_links_on_method(struct Manager *m, guint method, McMethodFunc fn,
     void *data);
 
+/* mc-journal.c: journal every link change (EvClusterLink, badmin mbdhist). */
+void mc_links_journal_changes(struct Manager *m);
+
 /* mbd-auth.c: may this ROLE_MASTER peer link with us?  FALSE with *reason
  * (g_malloc'd). */
 gboolean mc_links_admit(struct Manager *m, const BsRpcPeer *peer,

@@ -596,6 +596,7 @@ state_apply(State *st, const Basalt__Event *ev, GError **err)
 		break;
 	}
 	case BASALT__EVENT__BODY_RECONFIG:
+	case BASALT__EVENT__BODY_CLUSTER_LINK:   /* history only */
 		ok = TRUE;
 		break;
 	case BASALT__EVENT__BODY_COUNTERS:

@@ -5,6 +5,7 @@
 # mbatchd of either cluster is killed (by PID) the other shows disc, and
 # the link comes back ok by itself once it is started again: the dialer
 # (the lower name, alpha) re-dials, the acceptor (beta) waits to be dialed.
+# badmin mbdhist shows each link coming up and going down.
 . "$top_srcdir/tests/lib.sh"
 
 make_mc_clusters alpha beta || exit 1
@@ -48,5 +49,18 @@ check "alpha dials beta again after its restart" wait_for 30 link_is alpha beta 
 check "beta sees alpha ok after alpha's restart" wait_for 30 link_is beta alpha ok
 in_cluster beta bclusters -l >"$T/l.out" 2>&1
 check "beta counts the links made" grep -q "CONNECTS: *[2-9]" "$T/l.out"
+
+# The journal of alpha, which saw beta go and come back, and beta's.
+in_cluster alpha badmin mbdhist >"$T/h.out" 2>&1
+check "alpha's mbdhist shows beta's link ok, down, ok" sh -c '
+	grep -o "Link to cluster <beta> is [a-z]*" "$1" | tr "\n" , |
+	grep -q "is ok,Link to cluster <beta> is down,Link to cluster <beta> is ok"' \
+	sh "$T/h.out"
+check "the down line says why" grep -q "Link to cluster <beta> is down: ." "$T/h.out"
+in_cluster beta badmin mbdhist >"$T/h.out" 2>&1
+check "beta's mbdhist shows alpha's link down and back" sh -c '
+	grep -q "Link to cluster <alpha> is down" "$1" &&
+	test "$(grep -c "Link to cluster <alpha> is ok; its master is <" "$1")" -ge 2' \
+	sh "$T/h.out"
 
 done_testing
