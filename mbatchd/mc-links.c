@@ -36,6 +36,7 @@
 #define MAX_APP_NAME 64
 #define MAX_APP_DESC 512
 #define MAX_HOST_NAME 255
+#define MAX_LEASE_HOSTS 100000
 
 typedef struct {
 	McMethodFunc fn;
@@ -459,15 +460,46 @@ method_index(const char *name)
 	return (guint)(d - basalt__cluster_service__descriptor.methods);
 }
 
+/*
+ * A lease message speaks for its sender only: the provider of a LeaseState
+ * and the consumer of a LeaseDemand must be the cluster of the link, the
+ * other side this cluster; names and counts are bounded.
+ */
+static char *
+lease_names_bad(McLinks *mc, void *call, const char *policy,
+    const char *from_field, const char *to_field)
+{
+	McLink *l = link_by_conn(mc, bs_rpc_call_conn(call));
+
+	if (!plain_name(policy, MAX_APP_NAME, FALSE))
+		return g_strdup("bad policy name");
+	if (l != NULL && g_strcmp0(from_field, l->cluster) != 0)
+		return g_strdup_printf("cluster %s may speak only for itself, "
+		    "not for \"%.40s\"", l->cluster, from_field);
+	if (to_field != NULL && g_strcmp0(to_field, local_name(mc)) != 0)
+		return g_strdup_printf("the lease names \"%.40s\", not this "
+		    "cluster", to_field);
+	return NULL;
+}
+
 static void
 svc_lease(Basalt__ClusterService_Service *svc, const Basalt__LeaseState *req,
     Basalt__LeaseStateReply_Closure closure, void *call)
 {
 	Basalt__LeaseStateReply r = BASALT__LEASE_STATE_REPLY__INIT;
 	Basalt__Error e = BASALT__ERROR__INIT;
-	g_autofree char *why = NULL;
+	McLinks *mc = links_of(&svc->base);
+	g_autofree char *why = lease_names_bad(mc, call, req->policy,
+	    req->provider, req->consumer);
 
-	if (dispatch(links_of(&svc->base), method_index("Lease"), &req->base,
+	for (size_t i = 0; why == NULL && i < req->n_hosts; i++)
+		if (!plain_name(req->hosts[i]->host_name, MAX_HOST_NAME, TRUE))
+			why = g_strdup_printf("bad host name in lease %s",
+			    req->policy);
+	if (why == NULL && req->n_hosts > MAX_LEASE_HOSTS)
+		why = g_strdup_printf("%zu hosts in one lease, more than %d",
+		    req->n_hosts, MAX_LEASE_HOSTS);
+	if (why == NULL && dispatch(mc, method_index("Lease"), &req->base,
 	    (ProtobufCClosure)closure, call, &why))
 		return;
 	e.code = BASALT__ERROR_CODE__ERROR_CODE_BAD_REQUEST;
@@ -482,9 +514,11 @@ svc_demand(Basalt__ClusterService_Service *svc, const Basalt__LeaseDemand *req,
 {
 	Basalt__LeaseDemandReply r = BASALT__LEASE_DEMAND_REPLY__INIT;
 	Basalt__Error e = BASALT__ERROR__INIT;
-	g_autofree char *why = NULL;
+	McLinks *mc = links_of(&svc->base);
+	g_autofree char *why = lease_names_bad(mc, call, req->policy,
+	    req->consumer, NULL);
 
-	if (dispatch(links_of(&svc->base), method_index("Demand"), &req->base,
+	if (why == NULL && dispatch(mc, method_index("Demand"), &req->base,
 	    (ProtobufCClosure)closure, call, &why))
 		return;
 	e.code = BASALT__ERROR_CODE__ERROR_CODE_BAD_REQUEST;

@@ -396,6 +396,8 @@ START_TEST(test_methods_both_ways)
 	ck_assert(until_both(a, b, MC_LINK_OK, 10000));
 	mc_links_on_method(&b->m, method("Lease"), on_lease, NULL);
 	ls.policy = (char *)"export1";
+	ls.provider = (char *)"alpha";
+	ls.consumer = (char *)"beta";
 	ls.generation = 6;
 	/* alpha dialed; it calls beta on that link ... */
 	ck_assert(mc_link_call(&a->m, "beta", method("Lease"), &ls.base, 5000,
@@ -405,7 +407,28 @@ START_TEST(test_methods_both_ways)
 	ck_assert_ptr_null(r1.error);
 	ck_assert_uint_eq(r1.generation, 7);
 	ck_assert_str_eq(lease_from, "alpha export1");
+	/* A cluster speaks only for itself. */
+	ls.provider = (char *)"gamma";
+	memset(&r1, 0, sizeof r1);
+	ck_assert(mc_link_call(&a->m, "beta", method("Lease"), &ls.base, 5000,
+	    lease_replied, &r1, &err));
+	ck_assert(iterate_until(&r1.done, 5000));
+	ck_assert_str_eq(r1.error, "cluster alpha may speak only for itself, "
+	    "not for \"gamma\"");
+	g_clear_pointer(&r1.error, g_free);
+	ls.provider = (char *)"alpha";
+	ls.consumer = (char *)"delta";
+	memset(&r1, 0, sizeof r1);
+	ck_assert(mc_link_call(&a->m, "beta", method("Lease"), &ls.base, 5000,
+	    lease_replied, &r1, &err));
+	ck_assert(iterate_until(&r1.done, 5000));
+	ck_assert_str_eq(r1.error, "the lease names \"delta\", not this cluster");
+	g_clear_pointer(&r1.error, g_free);
 	/* ... and beta calls alpha on the same link, which serves nothing. */
+	dm.policy = (char *)"export1";
+	dm.consumer = (char *)"beta";
+	ls.provider = (char *)"beta";
+	ls.consumer = (char *)"alpha";
 	ck_assert(mc_link_call(&b->m, "alpha", method("Demand"), &dm.base, 5000,
 	    demand_replied, &r2, &err));
 	ck_assert(iterate_until(&r2.done, 5000));
