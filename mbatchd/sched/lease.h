@@ -34,7 +34,7 @@ typedef struct {
 	int consumer_slots;       /* of those, the consumer's now (0..slots) */
 } LeaseHost;
 
-typedef struct {
+typedef struct Lease {
 	char *policy;             /* HostExport name (BsHostExport.name) */
 	char *provider;           /* cluster that lends */
 	char *consumer;           /* cluster that borrows */
@@ -98,7 +98,7 @@ typedef struct {
 	guint nleases;
 } LeaseStageIn;
 
-typedef struct {
+typedef struct LeaseOutcome {
 	Lease *lease;             /* the new state (owned) */
 	gboolean made_now;        /* the consumer's first job made the lease */
 	gboolean split_changed;   /* consumer_slots changed on some host */
