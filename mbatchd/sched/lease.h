@@ -68,6 +68,21 @@ gboolean lease_status_parse(const char *s, LeaseStatus *out);
 Lease *lease_new(const char *policy, const char *provider, const char *consumer,
     gboolean shared, const char *const *hosts, const int *slots, guint n);
 Lease *lease_copy(const Lease *l);
+
+/*
+ * How one export policy divides among its consumer clusters
+ * (lsf-reference.md 3.4: "shares relative to total").  hosts[h] exports
+ * slots[h]; shares[c] > 0 is consumer c's DISTRIBUTION share.  Fills
+ * out[c * nhosts + h] with consumer c's slots on host h.
+ *  - whole_hosts FALSE (PER_HOST): every host's slots are split; each
+ *    consumer gets the floor of its share, and the slots left over go one
+ *    each to the largest remainders (the earlier consumer on a tie).
+ *  - whole_hosts TRUE (RES_SELECT): each host goes wholly to one consumer,
+ *    in host order, to the one furthest below its share of the hosts
+ *    given so far (the earlier consumer on a tie).
+ */
+void lease_divide(const int *shares, guint nshares, const int *slots, guint nhosts,
+    gboolean whole_hosts, int *out);
 void lease_free(Lease *l);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Lease, lease_free)
 

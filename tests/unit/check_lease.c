@@ -155,6 +155,57 @@ START_TEST(test_random_invariants)
 }
 END_TEST
 
+/*
+ * lease_divide over random exports: every slot is given, a PER_HOST
+ * consumer is within one slot of its exact share on each host, a
+ * RES_SELECT host goes wholly to one consumer and each consumer is within
+ * one host of its share of the hosts.
+ */
+START_TEST(test_divide)
+{
+	GRand *r = g_rand_new_with_seed(42);
+
+	for (int run = 0; run < 500; run++) {
+		guint nc = (guint)g_rand_int_range(r, 1, 5), nh = (guint)g_rand_int_range(r, 1, 7);
+		int shares[5], slots[7], out[35];
+		gboolean whole = g_rand_boolean(r);
+		gint64 total = 0;
+
+		for (guint c = 0; c < nc; c++)
+			total += shares[c] = g_rand_int_range(r, 1, 10);
+		for (guint h = 0; h < nh; h++)
+			slots[h] = g_rand_int_range(r, 1, 33);
+		lease_divide(shares, nc, slots, nh, whole, out);
+		for (guint h = 0; h < nh; h++) {
+			int sum = 0, owners = 0;
+
+			for (guint c = 0; c < nc; c++) {
+				int v = out[c * nh + h];
+
+				sum += v;
+				owners += v > 0;
+				if (!whole) {
+					ck_assert_int_ge((gint64)v * total, (gint64)slots[h] * shares[c] - total);
+					ck_assert_int_le((gint64)v * total, (gint64)slots[h] * shares[c] + total);
+				}
+			}
+			ck_assert_int_eq(sum, slots[h]);
+			if (whole)
+				ck_assert_int_eq(owners, 1);
+		}
+		for (guint c = 0; whole && c < nc; c++) {
+			gint64 got = 0;
+
+			for (guint h = 0; h < nh; h++)
+				got += out[c * nh + h] > 0;
+			ck_assert_int_ge(got * total, (gint64)nh * shares[c] - total);
+			ck_assert_int_le(got * total, (gint64)nh * shares[c] + total);
+		}
+	}
+	g_rand_free(r);
+}
+END_TEST
+
 /* ---- journal ------------------------------------------------------------ */
 
 /* The journal: each event packed as mbatchd writes it, applied live. */
@@ -463,6 +514,7 @@ main(void)
 	tcase_add_test(stage, test_start_state);
 	tcase_add_test(stage, test_refuses_bad_input);
 	tcase_add_test(stage, test_random_invariants);
+	tcase_add_test(stage, test_divide);
 	tcase_add_test(journal, test_journal_replay_restores_leases);
 	tcase_add_test(journal, test_hostile_events_refused);
 	suite_add_tcase(s, stage);

@@ -130,15 +130,18 @@ parse_hosts(const char *v, GPtrArray *names, GArray *slots)
 	return names->len > 0;
 }
 
-/* lease POLICY CONSUMER [hosts=h:n,...] */
+/* lease POLICY CONSUMER [hosts=h:n,...]: the consumer's part of the
+ * export, divided among DISTRIBUTION's consumers by lease_divide(). */
 static gboolean
 lease_line(Scenario *s, ScnLeases *ls, char **argv, int line, GError **error)
 {
 	const BsHostExport *e;
-	const BsShare *share = NULL;
 	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) mine = g_ptr_array_new();
 	g_autoptr(GArray) slots = g_array_new(FALSE, FALSE, sizeof(int));
-	int total = 0;
+	g_autoptr(GArray) my_slots = g_array_new(FALSE, FALSE, sizeof(int));
+	g_autofree int *shares = NULL, *parts = NULL;
+	int me = -1;
 	gboolean from_config;
 	ScnLease *l;
 
@@ -147,14 +150,15 @@ lease_line(Scenario *s, ScnLeases *ls, char **argv, int line, GError **error)
 	e = bs_config_host_export(s->cfg, argv[1]);
 	if (e == NULL)
 		FAIL(line, "lease: no HostExport section named %s", argv[1]);
+	shares = g_new0(int, MAX(e->distribution->len, 1));
 	for (guint i = 0; i < e->distribution->len; i++) {
 		const BsShare *sh = e->distribution->pdata[i];
 
-		total += sh->shares;
+		shares[i] = sh->shares;
 		if (strcmp(sh->name, argv[2]) == 0)
-			share = sh;
+			me = (int)i;
 	}
-	if (share == NULL)
+	if (me < 0)
 		FAIL(line, "lease: HostExport %s does not export to cluster %s", argv[1], argv[2]);
 	if (find(ls, argv[1], argv[2]) != NULL)
 		FAIL(line, "lease %s %s: already started", argv[1], argv[2]);
@@ -167,19 +171,25 @@ lease_line(Scenario *s, ScnLeases *ls, char **argv, int line, GError **error)
 	if (names->len == 0 && e->kind == BS_EXPORT_RES_SELECT)
 		FAIL(line, "lease %s: a RES_SELECT export needs hosts=HOST:SLOTS,... "
 		    "(the hosts its selection chose)", argv[1]);
-	/* PER_HOST: SLOTS on each host, split among the consumers by share. */
 	from_config = names->len == 0;
 	for (guint i = 0; from_config && e->per_host != NULL && e->per_host[i] != NULL; i++) {
-		int n = (int)((gint64)e->slots * share->shares / MAX(total, 1));
-
 		g_ptr_array_add(names, g_strdup(e->per_host[i]));
-		g_array_append_val(slots, n);
+		g_array_append_val(slots, e->slots);
 	}
-	g_ptr_array_add(names, NULL);
+	parts = g_new0(int, MAX(e->distribution->len * slots->len, 1));
+	lease_divide(shares, e->distribution->len, (const int *)(void *)slots->data, slots->len,
+	    e->kind == BS_EXPORT_RES_SELECT, parts);
+	for (guint h = 0; h < slots->len; h++)
+		if (parts[(guint)me * slots->len + h] > 0) {
+			g_ptr_array_add(mine, names->pdata[h]);
+			g_array_append_val(my_slots, parts[(guint)me * slots->len + h]);
+		}
+	if (mine->len == 0)
+		FAIL(line, "lease %s %s: the consumer's part of the export is empty", argv[1], argv[2]);
 	l = g_new0(ScnLease, 1);
 	l->lease = lease_new(e->name, s->cfg->cluster->name, argv[2], e->shared,
-	    (const char *const *)names->pdata, (const int *)(void *)slots->data, slots->len);
-	l->use = g_new0(LeaseHostUse, MAX(slots->len, 1));
+	    (const char *const *)mine->pdata, (const int *)(void *)my_slots->data, my_slots->len);
+	l->use = g_new0(LeaseHostUse, my_slots->len);
 	l->linked = l->provider_pending = l->consumer_pending = TRUE;
 	l->line = line;
 	g_ptr_array_add(ls->leases, l);
