@@ -87,6 +87,20 @@ lease_copy(const Lease *l)
 	return c;
 }
 
+int
+lease_open_slots(const Lease *l, guint h, const LeaseHostUse *use, gboolean consumer)
+{
+	const LeaseHost *lh;
+
+	if (h >= l->hosts->len || l->status == LEASE_INACTIVE ||
+	    (consumer && l->status == LEASE_DISCONNECTED))
+		return 0;
+	lh = l->hosts->pdata[h];
+	if (consumer)
+		return MAX(lh->consumer_slots - use->consumer_used, 0);
+	return MAX(lh->slots - lh->consumer_slots - use->provider_used, 0);
+}
+
 void
 lease_divide(const int *shares, guint nshares, const int *slots, guint nhosts,
     gboolean whole_hosts, int *out)

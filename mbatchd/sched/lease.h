@@ -86,9 +86,21 @@ void lease_divide(const int *shares, guint nshares, const int *slots, guint nhos
 void lease_free(Lease *l);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Lease, lease_free)
 
+/*
+ * The slots of lease host h that new jobs of one side (consumer or
+ * provider) may be dispatched into now, given the slots each side's jobs
+ * run on there: the side's slots less its running ones, but none at all
+ * while the lease is inactive (the seed: nothing is dispatched into the
+ * lease's idle slots while an update is applied), and none for the
+ * consumer while disconnected (it cannot reach the host).
+ */
+struct LeaseHostUse;
+int lease_open_slots(const Lease *l, guint h, const struct LeaseHostUse *use,
+    gboolean consumer);
+
 /* ---- the stage ---------------------------------------------------------- */
 
-typedef struct {          /* slots of one lease host running jobs now */
+typedef struct LeaseHostUse {  /* slots of one lease host running jobs now */
 	int provider_used;
 	int consumer_used;
 } LeaseHostUse;

@@ -155,6 +155,27 @@ START_TEST(test_random_invariants)
 }
 END_TEST
 
+/* What each side may dispatch into: nothing while inactive, nothing for
+ * the consumer while disconnected, else the side's idle slots. */
+START_TEST(test_open_slots)
+{
+	g_autoptr(Lease) l = shared_lease("p", 2, 4);
+	LeaseHostUse u = { 1, 0 };
+
+	ck_assert_int_eq(lease_open_slots(l, 0, &u, TRUE), 1);
+	ck_assert_int_eq(lease_open_slots(l, 0, &u, FALSE), 2);
+	ck_assert_int_eq(lease_open_slots(l, 1, &u, TRUE), 0);
+	ck_assert_int_eq(lease_open_slots(l, 1, &u, FALSE), 3);
+	ck_assert_int_eq(lease_open_slots(l, 2, &u, FALSE), 0);
+	l->status = LEASE_INACTIVE;
+	ck_assert_int_eq(lease_open_slots(l, 0, &u, TRUE), 0);
+	ck_assert_int_eq(lease_open_slots(l, 1, &u, FALSE), 0);
+	l->status = LEASE_DISCONNECTED;
+	ck_assert_int_eq(lease_open_slots(l, 0, &u, TRUE), 0);
+	ck_assert_int_eq(lease_open_slots(l, 1, &u, FALSE), 3);
+}
+END_TEST
+
 /*
  * lease_divide over random exports: every slot is given, a PER_HOST
  * consumer is within one slot of its exact share on each host, a
@@ -515,6 +536,7 @@ main(void)
 	tcase_add_test(stage, test_refuses_bad_input);
 	tcase_add_test(stage, test_random_invariants);
 	tcase_add_test(stage, test_divide);
+	tcase_add_test(stage, test_open_slots);
 	tcase_add_test(journal, test_journal_replay_restores_leases);
 	tcase_add_test(journal, test_hostile_events_refused);
 	suite_add_tcase(s, stage);

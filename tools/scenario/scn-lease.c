@@ -294,6 +294,15 @@ actual_value(const ScnLease *l, const char *key)
 		return g_strdup_printf("%d/%d", x->last_idle_provider, x->last_idle_consumer);
 	if (strcmp(key, "evaluated") == 0)
 		return g_strdup(l->last.evaluated ? "yes" : "no");
+	if (strcmp(key, "open") == 0) {
+		int p = 0, c = 0;
+
+		for (guint h = 0; h < x->hosts->len; h++) {
+			p += lease_open_slots(x, h, &l->use[h], FALSE);
+			c += lease_open_slots(x, h, &l->use[h], TRUE);
+		}
+		return g_strdup_printf("%d/%d", p, c);
+	}
 	if (strcmp(key, "split") != 0)
 		return NULL;
 	t = g_string_new(NULL);
@@ -335,7 +344,8 @@ check_expect(Scenario *s, ScnLeases *ls, char **argv, int line, gint64 at, gint6
 
 		if (got == NULL)
 			FAIL(line, "expect lease: unknown word \"%s\" (provider=, consumer=, "
-			    "status=, made=, generation=, idle=P/C, evaluated=, split=HOST:N,...)",
+			    "status=, made=, generation=, idle=P/C, evaluated=, open=P/C, "
+			    "split=HOST:N,...)",
 			    argv[i]);
 		if (strcmp(got, eq + 1) != 0) {
 			g_string_append_printf(report, "line %d (at +%" G_GINT64_FORMAT "s): "
@@ -361,6 +371,11 @@ trace_step(const ScnLeases *ls, gint64 at, gint64 wake, GString *trace)
 		    x->made ? "yes" : "no", x->generation, x->last_idle_provider,
 		    x->last_idle_consumer, l->last.evaluated ? "yes" : "no");
 		split_text(trace, x);
+		{
+			g_autofree char *open = actual_value(l, "open");
+
+			g_string_append_printf(trace, " open=%s", open);
+		}
 		g_string_append_printf(trace, " # %s\n", l->last.why != NULL ? l->last.why : "");
 	}
 	if (wake == G_MAXINT64)
