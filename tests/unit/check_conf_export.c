@@ -109,6 +109,49 @@ START_TEST(test_imports_from_queue_hosts)
 }
 END_TEST
 
+/* lsb.params MC_RECLAIM_DELAY: minutes as LSF, `s` for seconds, default
+ * 10 minutes, stored in seconds. */
+START_TEST(test_reclaim_delay)
+{
+	static const struct {
+		const char *value;
+		int seconds;        /* -1: refused with `error` */
+		const char *error;
+	} cases[] = {
+		{ NULL, 600, NULL },
+		{ "7", 420, NULL },
+		{ "45s", 45, NULL },
+		{ "1S", 1, NULL },
+		{ "0", -1, "lsb.params:2: bad value '0' for MC_RECLAIM_DELAY: out of range "
+		  "1..35791394\n" },
+		{ "2m", -1, "lsb.params:2: bad value '2m' for MC_RECLAIM_DELAY: not an integer\n" },
+		{ "s", -1, "lsb.params:2: bad value 's' for MC_RECLAIM_DELAY: not an integer\n" },
+	};
+
+	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autofree char *dir = conf_tmpdir(base_files);
+		g_autofree char *diags = NULL;
+		g_autofree char *text = cases[i].value == NULL ? NULL :
+		    g_strdup_printf("Begin Parameters\nMC_RECLAIM_DELAY = %s\nEnd Parameters\n",
+		    cases[i].value);
+		BsConfig *cfg;
+
+		conf_write(dir, "lsb.params", text);
+		cfg = conf_load_dir(dir, &diags);
+		conf_rmtree(dir);
+		if (cases[i].seconds < 0) {
+			ck_assert_ptr_null(cfg);
+			ck_assert_str_eq(diags, cases[i].error);
+			continue;
+		}
+		ck_assert_str_eq(diags, "");
+		ck_assert_ptr_nonnull(cfg);
+		ck_assert_int_eq(cfg->params->mc_reclaim_delay, cases[i].seconds);
+		bs_config_free(cfg);
+	}
+}
+END_TEST
+
 typedef struct {
 	const char *text;
 	const char *want;     /* every diagnostic, in order */
@@ -205,6 +248,7 @@ main(void)
 
 	tcase_add_test(good, test_typed);
 	tcase_add_test(good, test_imports_from_queue_hosts);
+	tcase_add_test(good, test_reclaim_delay);
 	tcase_add_loop_test(errors, test_errors, 0, G_N_ELEMENTS(cases));
 	suite_add_tcase(s, good);
 	suite_add_tcase(s, errors);
