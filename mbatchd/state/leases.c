@@ -54,12 +54,32 @@ void
 state_leases_init(State *st)
 {
 	st->leases = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, lease_value_free);
+	st->lease_list = g_ptr_array_new();
 }
 
 void
 state_leases_free(State *st)
 {
+	g_ptr_array_unref(st->lease_list);
 	g_hash_table_destroy(st->leases);
+}
+
+/* The ordered list again, after a lease came or went (rare: a reconfig). */
+static void
+relist(State *st)
+{
+	g_autoptr(GList) keys = g_list_sort(g_hash_table_get_keys(st->leases),
+	    (GCompareFunc)strcmp);
+
+	g_ptr_array_set_size(st->lease_list, 0);
+	for (GList *k = keys; k != NULL; k = k->next)
+		g_ptr_array_add(st->lease_list, g_hash_table_lookup(st->leases, k->data));
+}
+
+const GPtrArray *
+state_leases(const State *st)
+{
+	return st->lease_list;
 }
 
 const Lease *
@@ -128,6 +148,7 @@ apply_new(State *st, const Basalt__EvLeaseNew *e, GError **err)
 		g_ptr_array_add(l->hosts, h);
 	}
 	g_hash_table_replace(st->leases, lease_key(e->policy, e->consumer), l);
+	relist(st);
 	return TRUE;
 }
 
@@ -177,6 +198,7 @@ apply_status(State *st, const Basalt__EvLeaseStatus *e, GError **err)
 		g_autofree char *k = lease_key(e->policy, e->consumer);
 
 		g_hash_table_remove(st->leases, k);
+		relist(st);
 		return TRUE;
 	}
 	if (e->status > LEASE_DISCONNECTED) {
@@ -328,12 +350,9 @@ state_lease_outcome_events(const LeaseOutcome *o, gint64 now, GPtrArray *events,
 void
 state_export_leases(const State *st, GPtrArray *events, GPtrArray *blocks)
 {
-	g_autoptr(GList) keys = g_hash_table_get_keys(st->leases);
-
-	/* Sorted, so a checkpoint of the same state is the same bytes. */
-	keys = g_list_sort(keys, (GCompareFunc)strcmp);
-	for (GList *k = keys; k != NULL; k = k->next) {
-		const Lease *l = g_hash_table_lookup(st->leases, k->data);
+	/* In key order, so a checkpoint of the same state is the same bytes. */
+	for (guint i = 0; i < st->lease_list->len; i++) {
+		const Lease *l = st->lease_list->pdata[i];
 
 		state_lease_new_event(l, 0, events, blocks);
 		if (l->last_eval > 0)

@@ -154,8 +154,10 @@ typedef struct {
 	GHashTable *dep_by_name;  /* interned user -> (base name -> set of Job*) */
 	/* tokens.c: submission tokens of the jobs in the state. */
 	GHashTable *tokens;       /* "uid:token" -> SubmitToken */
-	/* leases.c: MultiCluster leases, "policy\nconsumer" -> Lease. */
+	/* leases.c: MultiCluster leases, "policy\nconsumer" -> Lease, and
+	 * the same leases in key order (state_leases()). */
 	GHashTable *leases;
+	GPtrArray *lease_list;
 } State;
 
 static inline guint64
@@ -173,6 +175,9 @@ void state_leases_init(State *st);
 void state_leases_free(State *st);
 gboolean state_apply_lease(State *st, const Basalt__Event *ev, GError **err);
 const struct Lease *state_lease(const State *st, const char *policy, const char *consumer);
+/* Every lease (const Lease*), by policy then consumer; the array is the
+ * state's and changes with it (what bclusters shows: McLeasesFunc). */
+const GPtrArray *state_leases(const State *st);
 void state_lease_new_event(const struct Lease *l, gint64 now, GPtrArray *events,
     GPtrArray *blocks);
 void state_lease_outcome_events(const struct LeaseOutcome *o, gint64 now, GPtrArray *events,

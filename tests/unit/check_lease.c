@@ -405,6 +405,9 @@ START_TEST(test_journal_replay_restores_leases)
 	ck_assert_int_eq(leases[0]->status, LEASE_OK);
 	journal_step(&j, leases, use, 2, FALSE, 1015);
 	ck_assert_int_eq(leases[0]->status, LEASE_DISCONNECTED);
+	ck_assert_uint_eq(state_leases(j.live)->len, 2);
+	ck_assert_str_eq(((const Lease *)state_leases(j.live)->pdata[0])->policy, "east");
+	ck_assert_str_eq(((const Lease *)state_leases(j.live)->pdata[1])->policy, "west");
 
 	want = describe_leases(leases, 2);
 	got = describe(j.live);
@@ -518,6 +521,7 @@ START_TEST(test_hostile_events_refused)
 	st.ended = TRUE;
 	ck_assert(state_apply(s, &ev, NULL));
 	ck_assert_ptr_null(state_lease(s, "east", "c2"));
+	ck_assert_uint_eq(state_leases(s)->len, 0);
 
 	g_ptr_array_free(events, TRUE);
 	g_ptr_array_free(blocks, TRUE);
