@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "mbatchd/sched/lease.h"
+#include "mbatchd/state/lease-wire.h"
 #include "mbatchd/state/state.h"
 #include "tap.h"
 
@@ -529,6 +530,74 @@ START_TEST(test_hostile_events_refused)
 }
 END_TEST
 
+/* A lease to the consumer and back is the same lease; a peer's message
+ * that does not hold together is refused. */
+START_TEST(test_wire)
+{
+	const char *names[] = { "hA", "hB" };
+	int slots[] = { 4, 6 };
+	g_autoptr(Lease) l = lease_new("east", "prov", "c2", TRUE, names, slots, 2);
+	GPtrArray *blocks = g_ptr_array_new_with_free_func(g_free);
+	Basalt__LeaseState *w;
+	Lease *back;
+	guint8 *buf;
+	gsize n;
+	Basalt__LeaseState *u;
+	GError *err = NULL;
+	uint32_t too_many = 5;
+
+	l->made = TRUE;
+	l->status = LEASE_INACTIVE;
+	l->generation = 4;
+	((LeaseHost *)l->hosts->pdata[1])->consumer_slots = 5;
+	l->last_eval = 1010;
+	l->last_idle_provider = 3;
+	l->last_idle_consumer = 1;
+	l->next_eval = 1020;
+	w = lease_to_wire(l, blocks);
+	n = basalt__lease_state__get_packed_size(w);
+	buf = g_malloc(n);
+	basalt__lease_state__pack(w, buf);
+	u = basalt__lease_state__unpack(NULL, n, buf);
+	ck_assert_ptr_nonnull(u);
+	back = lease_from_wire(u, &err);
+	ck_assert_ptr_nonnull(back);
+	{
+		Lease *pair[2] = { l, back };
+		g_autofree char *a = describe_leases(pair, 1), *b = describe_leases(pair + 1, 1);
+
+		ck_assert_str_eq(a, b);
+	}
+	ck_assert_int_eq(back->status, LEASE_INACTIVE);
+	lease_free(back);
+
+	/* More consumer slots than exported on a host. */
+	u->exported_slots[0] = 0;
+	ck_assert_ptr_null(lease_from_wire(u, &err));
+	g_clear_error(&err);
+	u->exported_slots[0] = 4;
+	u->hosts[0]->slots = too_many;
+	ck_assert_ptr_null(lease_from_wire(u, &err));
+	g_clear_error(&err);
+	u->hosts[0]->slots = 1;
+	u->status = BASALT__LEASE_STATUS__LEASE_STATUS_CONN;
+	ck_assert_ptr_null(lease_from_wire(u, &err));
+	g_clear_error(&err);
+	u->status = BASALT__LEASE_STATUS__LEASE_STATUS_OK;
+	u->n_exported_slots = 1;
+	ck_assert_ptr_null(lease_from_wire(u, &err));
+	g_clear_error(&err);
+	u->n_exported_slots = 2;
+	u->consumer[0] = '\0';
+	ck_assert_ptr_null(lease_from_wire(u, &err));
+	g_clear_error(&err);
+
+	basalt__lease_state__free_unpacked(u, NULL);
+	g_free(buf);
+	g_ptr_array_free(blocks, TRUE);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -543,6 +612,7 @@ main(void)
 	tcase_add_test(stage, test_open_slots);
 	tcase_add_test(journal, test_journal_replay_restores_leases);
 	tcase_add_test(journal, test_hostile_events_refused);
+	tcase_add_test(journal, test_wire);
 	suite_add_tcase(s, stage);
 	suite_add_tcase(s, journal);
 	return bs_run_suite(s);
