@@ -490,6 +490,9 @@ scn_lease_load(Scenario *s, GPtrArray *lines, GError **error)
 
 				if (!need_lease(s, ls, a, d->line, &l, error))
 					return FALSE;
+				if (a != argv && a[3] == NULL)
+					FAIL(d->line, "expect lease %s %s: name what to check "
+					    "(key=value ...)", a[1], a[2]);
 			}
 			g_ptr_array_add(cur->lines, (gpointer)d);
 		}
