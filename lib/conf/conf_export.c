@@ -103,10 +103,6 @@ set_distribution(const BsConfCtx *ctx, BsHostExport *e, const BsConfPair *pr)
 	for (guint i = 0; i < e->distribution->len; i++) {
 		const BsShare *sh = e->distribution->pdata[i];
 
-		if (sh->shares <= 0)
-			ctx_error(ctx, pr->line, "bad value '%s' for DISTRIBUTION: "
-			    "cluster %s has %d shares, must be a positive integer",
-			    pr->value, sh->name, sh->shares);
 		for (guint j = 0; j < i; j++)
 			if (strcmp(((const BsShare *)e->distribution->pdata[j])->name, sh->name) == 0)
 				ctx_error(ctx, pr->line, "DISTRIBUTION names cluster %s twice", sh->name);

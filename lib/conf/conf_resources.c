@@ -1,14 +1,14 @@
 /*
  * lsb.resources: section skeleton (lsf-reference.md 3.4, 5.4, 5.5).
  *
- * Limit sections are typed by conf_limits.c (r->limits).  Every section
- * (Limit, HostExport, SharedResourceExport, GuaranteedResourcePool,
- * HybridPlan and HybridConsumer) is also kept as a generic record (keys
- * or rows with their line numbers), so the lease, pool and hybrid work can
- * type them later without re-reading the file.  What is cheap to check
- * now is checked: the required keys of the two export sections and that
- * their DISTRIBUTION is a `([name, n] ...)` share list.  Other sections
- * are warnings.
+ * Limit sections are typed by conf_limits.c (r->limits), HostExport
+ * sections by conf_export.c (r->exports).  Every section (Limit,
+ * HostExport, SharedResourceExport, GuaranteedResourcePool, HybridPlan and
+ * HybridConsumer) is also kept as a generic record (keys or rows with
+ * their line numbers), so the pool and hybrid work can type them later
+ * without re-reading the file.  What is cheap to check now is checked:
+ * the required keys of SharedResourceExport and that its DISTRIBUTION is a
+ * `([name, n] ...)` share list.  Other sections are warnings.
  */
 #include "config.h"
 

@@ -87,6 +87,81 @@ lease_copy(const Lease *l)
 	return c;
 }
 
+int
+lease_open_slots(const Lease *l, guint h, const LeaseHostUse *use, gboolean consumer)
+{
+	const LeaseHost *lh;
+
+	if (h >= l->hosts->len || l->status == LEASE_INACTIVE ||
+	    (consumer && l->status == LEASE_DISCONNECTED))
+		return 0;
+	lh = l->hosts->pdata[h];
+	if (consumer)
+		return MAX(lh->consumer_slots - use->consumer_used, 0);
+	return MAX(lh->slots - lh->consumer_slots - use->provider_used, 0);
+}
+
+void
+lease_divide(const int *shares, guint nshares, const int *slots, guint nhosts,
+    gboolean whole_hosts, int *out)
+{
+	gint64 total = 0;
+
+	memset(out, 0, sizeof(int) * nshares * nhosts);
+	for (guint c = 0; c < nshares; c++)
+		total += MAX(shares[c], 0);
+	if (total == 0)
+		return;
+	for (guint h = 0; h < nhosts; h++) {
+		gint64 left = MAX(slots[h], 0);
+		guint best = 0;
+
+		if (whole_hosts) {
+			/* Compare (share_c * (h + 1) - given_c * total) across c:
+			 * how far c is below its share once this host is given. */
+			gint64 best_gap = G_MININT64;
+
+			for (guint c = 0; c < nshares; c++) {
+				gint64 given = 0, gap;
+
+				for (guint k = 0; k < h; k++)
+					given += out[c * nhosts + k] > 0;
+				gap = (gint64)MAX(shares[c], 0) * (h + 1) - given * total;
+				if (gap > best_gap) {
+					best_gap = gap;
+					best = c;
+				}
+			}
+			out[best * nhosts + h] = (int)left;
+			continue;
+		}
+		for (guint c = 0; c < nshares; c++) {
+			out[c * nhosts + h] = (int)(left * MAX(shares[c], 0) / total);
+		}
+		for (guint c = 0; c < nshares; c++)
+			left -= out[c * nhosts + h];
+		/* Leftovers to the largest remainders, at most one each. */
+		for (; left > 0; left--) {
+			gint64 best_rem = -1;
+			gboolean found = FALSE;
+
+			for (guint c = 0; c < nshares; c++) {
+				gint64 rem = (gint64)MAX(slots[h], 0) * MAX(shares[c], 0) % total;
+
+				if (rem > best_rem && out[c * nhosts + h] * total <
+				    (gint64)MAX(slots[h], 0) * MAX(shares[c], 0)) {
+					best_rem = rem;
+					best = c;
+					found = TRUE;
+				}
+			}
+			if (!found)
+				break;
+			out[best * nhosts + h]++;
+		}
+	}
+}
+
 void
 lease_free(Lease *l)
 {

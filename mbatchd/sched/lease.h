@@ -34,7 +34,7 @@ typedef struct {
 	int consumer_slots;       /* of those, the consumer's now (0..slots) */
 } LeaseHost;
 
-typedef struct {
+typedef struct Lease {
 	char *policy;             /* HostExport name (BsHostExport.name) */
 	char *provider;           /* cluster that lends */
 	char *consumer;           /* cluster that borrows */
@@ -68,12 +68,39 @@ gboolean lease_status_parse(const char *s, LeaseStatus *out);
 Lease *lease_new(const char *policy, const char *provider, const char *consumer,
     gboolean shared, const char *const *hosts, const int *slots, guint n);
 Lease *lease_copy(const Lease *l);
+
+/*
+ * How one export policy divides among its consumer clusters
+ * (lsf-reference.md 3.4: "shares relative to total").  hosts[h] exports
+ * slots[h]; shares[c] > 0 is consumer c's DISTRIBUTION share.  Fills
+ * out[c * nhosts + h] with consumer c's slots on host h.
+ *  - whole_hosts FALSE (PER_HOST): every host's slots are split; each
+ *    consumer gets the floor of its share, and the slots left over go one
+ *    each to the largest remainders (the earlier consumer on a tie).
+ *  - whole_hosts TRUE (RES_SELECT): each host goes wholly to one consumer,
+ *    in host order, to the one furthest below its share of the hosts
+ *    given so far (the earlier consumer on a tie).
+ */
+void lease_divide(const int *shares, guint nshares, const int *slots, guint nhosts,
+    gboolean whole_hosts, int *out);
 void lease_free(Lease *l);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Lease, lease_free)
 
+/*
+ * The slots of lease host h that new jobs of one side (consumer or
+ * provider) may be dispatched into now, given the slots each side's jobs
+ * run on there: the side's slots less its running ones, but none at all
+ * while the lease is inactive (the seed: nothing is dispatched into the
+ * lease's idle slots while an update is applied), and none for the
+ * consumer while disconnected (it cannot reach the host).
+ */
+struct LeaseHostUse;
+int lease_open_slots(const Lease *l, guint h, const struct LeaseHostUse *use,
+    gboolean consumer);
+
 /* ---- the stage ---------------------------------------------------------- */
 
-typedef struct {          /* slots of one lease host running jobs now */
+typedef struct LeaseHostUse {  /* slots of one lease host running jobs now */
 	int provider_used;
 	int consumer_used;
 } LeaseHostUse;
@@ -98,7 +125,7 @@ typedef struct {
 	guint nleases;
 } LeaseStageIn;
 
-typedef struct {
+typedef struct LeaseOutcome {
 	Lease *lease;             /* the new state (owned) */
 	gboolean made_now;        /* the consumer's first job made the lease */
 	gboolean split_changed;   /* consumer_slots changed on some host */
