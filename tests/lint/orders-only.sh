@@ -5,11 +5,15 @@
 # order's fields elsewhere, as effective.c does, sends nothing.)
 # Everything else in mbatchd/ decides and hands the decision to orders_*.
 # Comments are not code: lines that are comment text are skipped.
+# The MultiCluster links (mbatchd/mc-links.c) call other clusters' masters,
+# not execution hosts: a call there that names ClusterService's descriptor
+# on its line is not a host-link send.
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 
 pattern='bs_rpc_conn_call|basalt__exec_service__'
 hits=$(cd "$top_srcdir" && grep -rnE "$pattern" mbatchd --include='*.c' --include='*.h' |
 	grep -vE '^mbatchd/mbd-orders\.[ch]:' |
+	grep -vE '^mbatchd/mc-links\.c:[0-9]+:.*bs_rpc_conn_call\([^,]*, &basalt__cluster_service__descriptor,' |
 	grep -vE '^[^:]*:[0-9]+:[[:space:]]*(/?\*|//)')
 failed=0
 n=1
