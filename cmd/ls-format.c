@@ -52,6 +52,45 @@ name_col(GString *out, const char *name, int width)
 }
 
 void
+ls_format_clusters_head(GString *out)
+{
+	g_string_append(out, "CLUSTER_NAME   STATUS   MASTER_HOST               "
+	    "ADMIN    HOSTS  SERVERS\n");
+}
+
+/*
+ * A remote cluster as LSF's lsclusters shows it with MultiCluster: ok
+ * while this master's link to it is up, unavail otherwise; the master,
+ * administrator and host counts as its last hello said ("-" and 0 before
+ * any).
+ */
+void
+ls_format_remote_cluster(GString *out, const Basalt__RemoteClusterLink *l,
+    gboolean lng)
+{
+	const char *status = l->status == BASALT__LINK_STATUS__LINK_STATUS_OK ?
+	    "ok" : "unavail";
+	const char *master = l->master_host != NULL && *l->master_host != '\0' ?
+	    l->master_host : "-";
+	const char *admin = l->admin != NULL && *l->admin != '\0' ? l->admin : "-";
+
+	if (lng) {
+		g_string_append_printf(out, "\nCLUSTER_NAME: %s\n", l->cluster_name);
+		g_string_append_printf(out, "Status: %s\n", status);
+		g_string_append_printf(out, "Master_host: %s\n", master);
+		g_string_append_printf(out, "Primary_admin: %s\n", admin);
+		g_string_append_printf(out, "Total_hosts: %u\n", l->hosts);
+		g_string_append_printf(out, "Total_servers: %u\n", l->server_hosts);
+		return;
+	}
+	name_col(out, l->cluster_name, 15);
+	g_string_append_printf(out, "%-8s ", status);
+	name_col(out, master, 26);
+	name_col(out, admin, 8);
+	g_string_append_printf(out, "%5u %8u\n", l->hosts, l->server_hosts);
+}
+
+void
 ls_format_clusters(GString *out, const Basalt__ClusterInfo *c,
     const Basalt__HostList *hl, gboolean wide, gboolean lng)
 {
@@ -77,8 +116,7 @@ ls_format_clusters(GString *out, const Basalt__ClusterInfo *c,
 		return;
 	}
 	(void)wide;
-	g_string_append(out, "CLUSTER_NAME   STATUS   MASTER_HOST               "
-	    "ADMIN    HOSTS  SERVERS\n");
+	ls_format_clusters_head(out);
 	name_col(out, c->cluster_name, 15);
 	g_string_append_printf(out, "%-8s ", "ok");
 	name_col(out, c->master_name, 26);

@@ -19,6 +19,11 @@ const char *ls_host_status(const Basalt__HostInfo *h);
 
 void ls_format_clusters(GString *out, const Basalt__ClusterInfo *c,
     const Basalt__HostList *hl, gboolean wide, gboolean lng);
+/* The heading line of lsclusters' default layout. */
+void ls_format_clusters_head(GString *out);
+/* One remote cluster of MultiCluster (after the local one). */
+void ls_format_remote_cluster(GString *out, const Basalt__RemoteClusterLink *l,
+    gboolean lng);
 void ls_format_hosts(GString *out, const Basalt__HostList *hl,
     gboolean wide, gboolean lng);
 void ls_format_load(GString *out, const Basalt__HostList *hl,

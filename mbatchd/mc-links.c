@@ -127,15 +127,33 @@ app_free(gpointer p)
 	g_free(a);
 }
 
+/* What a hello (either way) says of its cluster. */
+typedef struct {
+	const char *master;
+	Basalt__RemoteApp **apps;
+	size_t n_apps;
+	const char *admin;
+	guint hosts, servers;
+} HelloFacts;
+
 static void
-link_up(McLinks *mc, McLink *l, const char *master, Basalt__RemoteApp **apps,
-    size_t n_apps)
+facts_take(McLink *l, const HelloFacts *f)
+{
+	apps_take(l, f->apps, f->n_apps);
+	g_free(l->admin);
+	l->admin = g_strdup(f->admin);
+	l->hosts = f->hosts;
+	l->server_hosts = f->servers;
+}
+
+static void
+link_up(McLinks *mc, McLink *l, const HelloFacts *f)
 {
 	const BsRpcPeer *peer = bs_rpc_conn_peer(l->conn);
 
 	g_free(l->master);
-	l->master = g_strdup(master);
-	apps_take(l, apps, n_apps);
+	l->master = g_strdup(f->master);
+	facts_take(l, f);
 	if (!l->dialer) {
 		g_free(l->address);
 		l->address = g_strdup(peer->address);
@@ -226,10 +244,14 @@ printable_text(const char *s, gsize max)
 
 /* A hello's master name and profiles: why they are refused, or NULL. */
 static char *
-hello_fields_bad(const char *master, Basalt__RemoteApp **apps, size_t n)
+hello_fields_bad(const char *master, Basalt__RemoteApp **apps, size_t n,
+    const char *admin)
 {
 	if (!plain_name(master, MAX_HOST_NAME, TRUE))
 		return g_strdup("bad master host name");
+	if (admin == NULL || (*admin != '\0' &&
+	    !plain_name(admin, MAX_APP_NAME, TRUE)))
+		return g_strdup("bad administrator name");
 	if (n > MAX_APPS)
 		return g_strdup_printf("%zu application profiles, more than %d",
 		    n, MAX_APPS);
@@ -271,6 +293,26 @@ our_apps_clear(AppList *l)
 {
 	g_free(l->items);
 	g_free(l->ptrs);
+}
+
+/* Our administrator and host counts, as lsclusters shows them. */
+static const char *
+our_admin(McLinks *mc)
+{
+	char **admins = mc->m->cfg->cluster->admins;
+
+	return admins != NULL && admins[0] != NULL ? admins[0] : "root";
+}
+
+static void
+our_hosts(McLinks *mc, guint *hosts, guint *servers)
+{
+	GPtrArray *h = mc->m->cfg->cluster->hosts;
+
+	*hosts = h->len;
+	*servers = 0;
+	for (guint i = 0; i < h->len; i++)
+		*servers += ((const BsClusterHost *)h->pdata[i])->server ? 1 : 0;
 }
 
 /* ---- admission (the acceptor's side) ------------------------------------ */
@@ -378,6 +420,7 @@ svc_hello(Basalt__ClusterService_Service *svc,
 	Basalt__ClusterHelloReply r = BASALT__CLUSTER_HELLO_REPLY__INIT;
 	McLink *l = link_by_name(mc, peer->name);
 	g_autofree char *bad = NULL;
+	HelloFacts facts;
 	AppList apps;
 
 	if (l == NULL || l->dialer || peer->role != BASALT__ROLE__ROLE_MASTER) {
@@ -391,7 +434,8 @@ svc_hello(Basalt__ClusterService_Service *svc,
 		bad = g_strdup_printf("the hello names cluster \"%.40s\" on the "
 		    "link of cluster %s", req->cluster_name, l->cluster);
 	} else {
-		bad = hello_fields_bad(req->master_host, req->apps, req->n_apps);
+		bad = hello_fields_bad(req->master_host, req->apps, req->n_apps,
+		    req->admin);
 	}
 	if (bad != NULL) {
 		log_warning("cluster %s: hello refused: %s", l->cluster, bad);
@@ -400,9 +444,11 @@ svc_hello(Basalt__ClusterService_Service *svc,
 		close_soon(conn, bad);
 		return;
 	}
+	facts = (HelloFacts){ req->master_host, req->apps, req->n_apps,
+	    req->admin, req->hosts, req->servers };
 	if (l->conn == conn && l->status == MC_LINK_OK) {
-		/* The dialer's keepalive: the profiles may have changed. */
-		apps_take(l, req->apps, req->n_apps);
+		/* The dialer's keepalive: its profiles may have changed. */
+		facts_take(l, &facts);
 	} else if (l->conn != conn) {
 		if (l->conn != NULL) {
 			BsRpcConn *old = l->conn;
@@ -414,12 +460,14 @@ svc_hello(Basalt__ClusterService_Service *svc,
 			bs_rpc_conn_unref(old);
 		}
 		l->conn = bs_rpc_conn_ref(conn);
-		link_up(mc, l, req->master_host, req->apps, req->n_apps);
+		link_up(mc, l, &facts);
 	} else {
-		link_up(mc, l, req->master_host, req->apps, req->n_apps);
+		link_up(mc, l, &facts);
 	}
 	r.cluster_name = (char *)local_name(mc);
 	r.master_host = mc->m->master_name;
+	r.admin = (char *)our_admin(mc);
+	our_hosts(mc, &r.hosts, &r.servers);
 	our_apps(mc, &apps);
 	r.apps = apps.ptrs;
 	r.n_apps = apps.n;
@@ -574,6 +622,7 @@ hello_replied(BsRpcConn *conn, Basalt__RpcStatus status,
 	const Basalt__ClusterHelloReply *r =
 	    (const Basalt__ClusterHelloReply *)reply;
 	g_autofree char *bad = NULL;
+	HelloFacts facts;
 
 	l->ping_in_flight = FALSE;
 	if (mc->stopping || l->conn != conn)
@@ -588,18 +637,21 @@ hello_replied(BsRpcConn *conn, Basalt__RpcStatus status,
 		bad = g_strdup_printf("hello answered by cluster \"%.40s\"",
 		    r->cluster_name);
 	else
-		bad = hello_fields_bad(r->master_host, r->apps, r->n_apps);
+		bad = hello_fields_bad(r->master_host, r->apps, r->n_apps,
+		    r->admin);
 	if (bad != NULL) {
 		/* The close calls link_down with this reason. */
 		bs_rpc_conn_close(conn, bad);
 		return;
 	}
+	facts = (HelloFacts){ r->master_host, r->apps, r->n_apps, r->admin,
+	    r->hosts, r->servers };
 	if (l->status == MC_LINK_OK) {
-		/* A keepalive: the profiles may have changed. */
-		apps_take(l, r->apps, r->n_apps);
+		/* A keepalive: its profiles may have changed. */
+		facts_take(l, &facts);
 		return;
 	}
-	link_up(mc, l, r->master_host, r->apps, r->n_apps);
+	link_up(mc, l, &facts);
 }
 
 static gboolean
@@ -612,6 +664,8 @@ send_hello(McLinks *mc, McLink *l)
 
 	req.cluster_name = (char *)local_name(mc);
 	req.master_host = mc->m->master_name;
+	req.admin = (char *)our_admin(mc);
+	our_hosts(mc, &req.hosts, &req.servers);
 	our_apps(mc, &apps);
 	req.apps = apps.ptrs;
 	req.n_apps = apps.n;
@@ -761,6 +815,7 @@ link_free(gpointer p)
 	g_free(l->address);
 	g_free(l->last_error);
 	g_free(l->nonce);
+	g_free(l->admin);
 	g_ptr_array_unref(l->apps);
 	g_free(l);
 }

@@ -47,6 +47,8 @@ typedef struct McLink {
 	guint connects;           /* links made since this mbatchd started */
 	gint64 next_dial;         /* wall-clock seconds of the next dial, 0: none */
 	GPtrArray *apps;          /* Basalt__RemoteApp* (owned), its last hello's */
+	char *admin;              /* its primary administrator, its last hello's */
+	guint hosts, server_hosts;/* its host and server counts, the same */
 
 	/* Private to mc-links.c. */
 	BsRpcConn *conn;          /* the link, or the dial in progress */

@@ -259,6 +259,9 @@ svc_clusters(Basalt__BatchService_Service *svc,
 		r->n_apps = l->apps->len;
 		r->servers = l->servers;
 		r->n_servers = g_strv_length(l->servers);
+		r->admin = l->admin != NULL ? l->admin : (char *)"";
+		r->hosts = l->hosts;
+		r->server_hosts = l->server_hosts;
 		ptrs[i] = r;
 	}
 	forward_queues(m, queues);

@@ -28,12 +28,28 @@ check "any user may run bclusters" sh -c 'LSF_ENVDIR="$1" setpriv \
 	--reuid=nobody --regid=nogroup --clear-groups bclusters -l |
 	grep -q "^REMOTE CLUSTER: alpha"' sh "$T/mc/beta/conf"
 
+# lsclusters lists the local cluster, then the other with what its hello
+# said (master, administrator, hosts, servers).
+in_cluster alpha lsclusters >"$T/ls.out" 2>&1
+check "lsclusters on alpha lists alpha, then beta ok" sh -c '
+	sed -n 2p "$1" | grep -q "^alpha  *ok " &&
+	sed -n 3p "$1" | grep -q "^beta  *ok  *$2  *root  *1  *1$"' \
+	sh "$T/ls.out" "$(hostname)"
+check "lsclusters names a remote cluster" sh -c '
+	LSF_ENVDIR="$1" lsclusters beta | sed -n 2p | grep -q "^beta  *ok "' \
+	sh "$T/mc/alpha/conf"
+check "lsclusters refuses an unknown cluster" sh -c '
+	! LSF_ENVDIR="$1" lsclusters nosuch 2>&1 | grep -qv "nosuch: Cluster name not found"' \
+	sh "$T/mc/alpha/conf"
+
 # The acceptor goes away: alpha sees disc, then ok once beta is back.
 kill -KILL "$(mc_mbd_pid beta)"
 wait "$(mc_mbd_pid beta)" 2>/dev/null
 check "alpha sees beta disc after beta is killed" wait_for 20 link_is alpha beta disc
 in_cluster alpha bclusters -l >"$T/l.out" 2>&1
 check "the loss has a reason" sh -c '! grep -q "LAST_ERROR: *-$" "$1"' sh "$T/l.out"
+check "lsclusters shows beta unavail" sh -c '
+	LSF_ENVDIR="$1" lsclusters | grep -q "^beta  *unavail "' sh "$T/mc/alpha/conf"
 start_mc_mbd beta || exit 1
 check "alpha re-dials beta by itself" wait_for 30 link_is alpha beta ok
 check "beta sees alpha ok again" wait_for 30 link_is beta alpha ok
