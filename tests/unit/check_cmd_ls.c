@@ -114,6 +114,39 @@ START_TEST(test_info)
 }
 END_TEST
 
+/* MultiCluster: a remote cluster's line under the same columns, ok or
+ * unavail with the link, "-" before its first hello. */
+START_TEST(test_remote_cluster)
+{
+	g_autoptr(GString) s = g_string_new(NULL);
+	Basalt__RemoteClusterLink l = BASALT__REMOTE_CLUSTER_LINK__INIT;
+
+	ls_format_clusters_head(s);
+	l.cluster_name = (char *)"beta";
+	l.status = BASALT__LINK_STATUS__LINK_STATUS_OK;
+	l.master_host = (char *)"hostb";
+	l.admin = (char *)"lsfadmin";
+	l.hosts = 12;
+	l.server_hosts = 10;
+	ls_format_remote_cluster(s, &l, FALSE);
+	l.cluster_name = (char *)"gamma";
+	l.status = BASALT__LINK_STATUS__LINK_STATUS_DISC;
+	l.master_host = (char *)"";
+	l.admin = (char *)"";
+	l.hosts = l.server_hosts = 0;
+	ls_format_remote_cluster(s, &l, FALSE);
+	ck_assert_str_eq(s->str,
+	    "CLUSTER_NAME   STATUS   MASTER_HOST               ADMIN    HOSTS  SERVERS\n"
+	    "beta           ok       hostb                     lsfadmin    12       10\n"
+	    "gamma          unavail  -                         -           0        0\n");
+	g_string_truncate(s, 0);
+	ls_format_remote_cluster(s, &l, TRUE);
+	ck_assert_str_eq(s->str, "\nCLUSTER_NAME: gamma\nStatus: unavail\n"
+	    "Master_host: -\nPrimary_admin: -\nTotal_hosts: 0\n"
+	    "Total_servers: 0\n");
+}
+END_TEST
+
 int
 main(void)
 {
@@ -124,6 +157,7 @@ main(void)
 	tcase_add_test(tc, test_hosts_and_load);
 	tcase_add_test(tc, test_showconf);
 	tcase_add_test(tc, test_info);
+	tcase_add_test(tc, test_remote_cluster);
 	suite_add_tcase(s, tc);
 	return bs_run_suite(s);
 }
