@@ -94,6 +94,14 @@ bench-crash-soak: all
 	top_srcdir='$(abs_top_srcdir)' \
 		$(SHELL) $(srcdir)/%reldir%/crash-soak.sh '$(abs_top_builddir)'
 
+# MultiCluster links (bench/mc-links-recovery.sh): how fast the link
+# between two clusters' masters comes up, is seen lost and comes back.
+EXTRA_DIST += %reldir%/mc-links-recovery.sh
+.PHONY: bench-mc-links
+bench-mc-links: all
+	top_srcdir='$(abs_top_srcdir)' \
+		$(SHELL) $(srcdir)/%reldir%/mc-links-recovery.sh '$(abs_top_builddir)'
+
 # loadgen: thousands of emulated execution hosts and many users against a
 # real mbatchd (bench/loadgen.h).  A check program rather than an
 # EXTRA_PROGRAM because tests/integration/t0400-loadgen.sh drives it in
