@@ -18,6 +18,7 @@ noinst_LIBRARIES += %reldir%/libbscmd.a
 	%reldir%/bhosts-format.c %reldir%/busers-format.c \
 	%reldir%/blimits-format.c \
 	%reldir%/bparams-format.c \
+	%reldir%/bclusters-format.c %reldir%/bclusters-format.h \
 	%reldir%/ls-format.c %reldir%/ls-format.h \
 	%reldir%/effective-format.c %reldir%/effective-format.h \
 	%reldir%/usage-format.c %reldir%/usage-format.h \

@@ -48,3 +48,10 @@ TESTS += $(CMD_LS_TESTS)
 %canon_reldir%_check_cmd_ls_SOURCES = %reldir%/check_cmd_ls.c
 %canon_reldir%_check_cmd_ls_CFLAGS = $(CMD_TEST_CFLAGS)
 %canon_reldir%_check_cmd_ls_LDADD = $(CMD_TEST_LIBS)
+
+# bclusters' layouts (cmd/bclusters-format.c).
+check_PROGRAMS += %reldir%/check_cmd_bclusters
+TESTS += %reldir%/check_cmd_bclusters
+%canon_reldir%_check_cmd_bclusters_SOURCES = %reldir%/check_cmd_bclusters.c
+%canon_reldir%_check_cmd_bclusters_CFLAGS = $(CMD_TEST_CFLAGS)
+%canon_reldir%_check_cmd_bclusters_LDADD = $(CMD_TEST_LIBS)
