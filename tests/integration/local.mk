@@ -154,4 +154,5 @@ $(tests_tools_bs_fakecluster_OBJECTS): $(PROTO_GEN_H)
 INTEGRATION_TESTS += \
 	%reldir%/t0930-mc-two-clusters.sh \
 	%reldir%/t0931-mc-three-clusters.sh \
-	%reldir%/t0932-mc-stranger.sh
+	%reldir%/t0932-mc-stranger.sh \
+	%reldir%/t0933-mc-hung-master.sh
