@@ -3,11 +3,12 @@
  * cluster (mc-links.h says who dials and how a peer is trusted).
  *
  *   dialer:   DISC --dial--> (connecting, MUNGE both ways) --Hello ok--> OK
- *             OK --closed, ping timeout--> DISC, re-dial after a backoff
+ *             OK --closed, keepalive hello unanswered--> DISC, re-dial after a backoff
  *             (1 s doubling to 10 s, reset by a link that came up); each
  *             attempt tries the next of the cluster's Servers.
  *   acceptor: DISC --the peer's Hello on an admitted connection--> OK
- *             OK --closed--> DISC; a new admitted Hello from the same
+ *             OK --closed, no keepalive hello for SILENCE_MAX_S--> DISC
+ *             (so a hung dialer is seen too); a new admitted Hello from the same
  *             cluster replaces the old link (the peer re-dialed because it
  *             lost it, before we noticed).
  *
@@ -31,7 +32,11 @@
 #define BACKOFF_MIN_MS 1000
 #define BACKOFF_MAX_MS 10000
 #define HELLO_TIMEOUT_MS 10000
-#define PING_INTERVAL_S 15
+#define PING_INTERVAL_S 15      /* the dialer's keepalive hello */
+#define TICK_S 5
+/* The acceptor gives up on a link that sent no hello for two keepalives
+ * and a reply's time. */
+#define SILENCE_MAX_S (2 * PING_INTERVAL_S + HELLO_TIMEOUT_MS / 1000)
 #define MAX_APPS 1024
 #define MAX_APP_NAME 64
 #define MAX_APP_DESC 512
@@ -160,6 +165,7 @@ link_up(McLinks *mc, McLink *l, const HelloFacts *f)
 	}
 	l->backoff_ms = BACKOFF_MIN_MS;
 	l->next_dial = 0;
+	l->last_heard_us = l->last_ping_us = g_get_monotonic_time();
 	set_error(l, NULL);
 	l->connects++;
 	if (l->status != MC_LINK_OK) {
@@ -449,6 +455,7 @@ svc_hello(Basalt__ClusterService_Service *svc,
 	if (l->conn == conn && l->status == MC_LINK_OK) {
 		/* The dialer's keepalive: its profiles may have changed. */
 		facts_take(l, &facts);
+		l->last_heard_us = g_get_monotonic_time();
 	} else if (l->conn != conn) {
 		if (l->conn != NULL) {
 			BsRpcConn *old = l->conn;
@@ -649,6 +656,7 @@ hello_replied(BsRpcConn *conn, Basalt__RpcStatus status,
 	if (l->status == MC_LINK_OK) {
 		/* A keepalive: its profiles may have changed. */
 		facts_take(l, &facts);
+		l->last_heard_us = g_get_monotonic_time();
 		return;
 	}
 	link_up(mc, l, &facts);
@@ -780,18 +788,35 @@ schedule_dial(McLinks *mc, McLink *l)
 	l->backoff_ms = MIN(l->backoff_ms * 2, BACKOFF_MAX_MS);
 }
 
-/* The dialer checks that an idle link still answers. */
+/*
+ * Keepalive: the dialer says hello every PING_INTERVAL_S and closes the
+ * link when that goes unanswered (the call's timeout); the acceptor closes
+ * a link that has said nothing for SILENCE_MAX_S.  A master that hangs
+ * with its connection open is seen lost from both sides.
+ */
 static gboolean
 ping_tick(gpointer data)
 {
 	McLinks *mc = data;
+	gint64 now = g_get_monotonic_time();
 
 	for (guint i = 0; i < mc->links->len; i++) {
 		McLink *l = mc->links->pdata[i];
+		g_autofree char *why = NULL;
 
-		if (l->dialer && l->status == MC_LINK_OK && l->conn != NULL &&
-		    !l->ping_in_flight)
+		if (l->status != MC_LINK_OK || l->conn == NULL)
+			continue;
+		if (l->dialer && !l->ping_in_flight &&
+		    now - l->last_ping_us >= PING_INTERVAL_S * G_USEC_PER_SEC) {
+			l->last_ping_us = now;
 			send_hello(mc, l);
+		} else if (!l->dialer &&
+		    now - l->last_heard_us > SILENCE_MAX_S * G_USEC_PER_SEC) {
+			why = g_strdup_printf("no keepalive from cluster %s for "
+			    "%d s", l->cluster, SILENCE_MAX_S);
+			/* The server's close callback takes the link down. */
+			bs_rpc_conn_close(l->conn, why);
+		}
 	}
 	return G_SOURCE_CONTINUE;
 }
@@ -863,8 +888,7 @@ mc_links_start(Manager *m)
 			dial_now(mc, l);
 	}
 	if (mc->links->len > 0)
-		mc->ping_timer = g_timeout_add_seconds(PING_INTERVAL_S,
-		    ping_tick, mc);
+		mc->ping_timer = g_timeout_add_seconds(TICK_S, ping_tick, mc);
 }
 
 void

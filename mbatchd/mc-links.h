@@ -57,6 +57,8 @@ typedef struct McLink {
 	guint backoff_ms;
 	guint retry_timer;
 	gboolean ping_in_flight;
+	gint64 last_ping_us;      /* monotonic: the dialer's last keepalive */
+	gint64 last_heard_us;     /* monotonic: the last hello either way */
 	struct McLinks *owner;
 } McLink;
 
