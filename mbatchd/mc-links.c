@@ -280,17 +280,23 @@ our_apps(McLinks *mc, AppList *out)
 {
 	GPtrArray *apps = mc->m->cfg->apps;
 
-	out->n = MIN(apps->len, MAX_APPS);
-	out->items = g_new0(Basalt__RemoteApp, out->n + 1);
-	out->ptrs = g_new0(Basalt__RemoteApp *, out->n + 1);
-	for (size_t i = 0; i < out->n; i++) {
+	out->n = 0;
+	out->items = g_new0(Basalt__RemoteApp, apps->len + 1);
+	out->ptrs = g_new0(Basalt__RemoteApp *, apps->len + 1);
+	/* Only what the peer accepts (its checks are ours): one odd profile
+	 * must not cost the link. */
+	for (guint i = 0; i < apps->len && out->n < MAX_APPS; i++) {
 		const BsAppConf *a = apps->pdata[i];
+		Basalt__RemoteApp *r = &out->items[out->n];
 
-		basalt__remote_app__init(&out->items[i]);
-		out->items[i].name = a->name;
-		out->items[i].description = a->description != NULL ?
-		    a->description : (char *)"";
-		out->ptrs[i] = &out->items[i];
+		basalt__remote_app__init(r);
+		r->name = a->name;
+		r->description = a->description != NULL ? a->description :
+		    (char *)"";
+		if (!plain_name(r->name, MAX_APP_NAME, FALSE) ||
+		    !printable_text(r->description, MAX_APP_DESC))
+			continue;
+		out->ptrs[out->n++] = r;
 	}
 }
 
@@ -306,8 +312,10 @@ static const char *
 our_admin(McLinks *mc)
 {
 	char **admins = mc->m->cfg->cluster->admins;
+	const char *a = admins != NULL && admins[0] != NULL ? admins[0] : "root";
 
-	return admins != NULL && admins[0] != NULL ? admins[0] : "root";
+	/* A name the peer would refuse is not sent (lsclusters shows "-"). */
+	return plain_name(a, MAX_APP_NAME, TRUE) ? a : "";
 }
 
 static void
