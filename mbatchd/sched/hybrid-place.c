@@ -65,3 +65,18 @@ hybrid_placed(Pass *p, const SchedJob *j, guint h, int slots)
 	else
 		hy->placed[AT(hy, g - 1, j->consumer - 1)] += slots;
 }
+
+int
+hybrid_outside_room(const Pass *p, const SchedJob *j, guint *n_hosts)
+{
+	const Hybrid *hy = p->hybrid;
+	guint g;
+
+	if (hy == NULL || (j->consumer != 0 && j->consumer <= hy->n_c) || j->exclusive)
+		return INT_MAX;
+	g = hy->queue_only[j->queue];
+	if (g == 0)
+		return INT_MAX;
+	*n_hosts = hy->queue_n_hosts[j->queue];
+	return MAX(0, hy->outside_left[g - 1] - hy->outside_placed[g - 1]);
+}

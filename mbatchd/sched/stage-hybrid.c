@@ -124,7 +124,15 @@ measure_groups(Pass *p, Hybrid *hy)
 	}
 	for (guint q = 0; q < s->n_queues; q++) {
 		const SchedQueue *sq = &s->queues[q];
+		gboolean all = sq->hosts == NULL || sq->n_hosts == 0;
+		guint n = all ? s->n_hosts : sq->n_hosts;
+		guint only = n > 0 ? hy->host_group[all ? 0 : sq->hosts[0].host] : 0;
 
+		for (guint i = 0; i < n && only != 0; i++)
+			if (hy->host_group[all ? i : sq->hosts[i].host] != only)
+				only = 0;
+		hy->queue_only[q] = only;
+		hy->queue_n_hosts[q] = n;
 		if (sq->hosts == NULL || sq->n_hosts == 0)
 			hy->queue_group[q] = hy->n_g > 0 ? 1 : 0;
 		for (guint i = 0; sq->hosts != NULL && i < sq->n_hosts &&
@@ -375,6 +383,8 @@ stage_hybrid(Pass *p)
 	n = hy->n_c * hy->n_g;
 	hy->host_group = g_new0(guint, s->n_hosts);
 	hy->queue_group = g_new0(guint, s->n_queues);
+	hy->queue_only = g_new0(guint, s->n_queues);
+	hy->queue_n_hosts = g_new0(guint, s->n_queues);
 	hy->terms = g_new0(const SchedPlanTerms *, n);
 	hy->pos = g_new0(guint, n);
 	hy->owned = g_new0(double, n);
@@ -510,6 +520,8 @@ hybrid_free(Hybrid *hy)
 	g_free(hy->children);
 	g_free(hy->host_group);
 	g_free(hy->queue_group);
+	g_free(hy->queue_only);
+	g_free(hy->queue_n_hosts);
 	g_free(hy->terms);
 	g_free(hy->pos);
 	g_free(hy->owned);
