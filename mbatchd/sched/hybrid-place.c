@@ -28,15 +28,22 @@ int
 hybrid_job_room(const Pass *p, const SchedJob *j, guint *group)
 {
 	const Hybrid *hy = p->hybrid;
-	guint g;
+	const guint8 *in;
+	gboolean any = FALSE;
+	int room = 0;
 
 	if (hy == NULL || j->consumer == 0 || j->consumer > hy->n_c || j->exclusive)
 		return INT_MAX;
-	g = hy->queue_group[j->queue];
-	if (g == 0)
-		return INT_MAX;
-	*group = g - 1;
-	return MAX(0, left(hy, g - 1, j->consumer - 1));
+	in = &hy->queue_groups[j->queue * hy->n_g];
+	for (guint g = 0; g < hy->n_g; g++) {
+		if (!in[g])
+			continue;
+		if (!any)
+			*group = g;
+		any = TRUE;
+		room += MAX(0, left(hy, g, j->consumer - 1));
+	}
+	return any ? room : INT_MAX;
 }
 
 int
