@@ -368,6 +368,14 @@ by_pos_cmp(const void *a, const void *b, void *data)
 	return x < y ? -1 : x > y;
 }
 
+/* A consumer's own reserve (its RESERVED, capped at its scaled owned). */
+static int
+own_reserve(const Hybrid *hy, guint g, guint c)
+{
+	return (int)MIN((double)hy->terms[AT(hy, g, c)]->reserved,
+	    floor(hy->owned[AT(hy, g, c)] + 1e-9));
+}
+
 /* Idle slots to under-allocated consumers, top down in rank order. */
 static int
 grant(Hybrid *hy, guint g, guint parent, int idle)
@@ -387,8 +395,12 @@ grant(Hybrid *hy, guint g, guint parent, int idle)
 
 		if (want <= 0)
 			continue;
+		/* "Free slots": a parent holds the larger of what its children
+		 * take and its own reserve less what it holds, so a reserve set
+		 * on a parent stays idle for its subtree too. */
 		if (hy->children[c][0] != G_MAXUINT)
-			want = grant(hy, g, c, want);
+			want = MIN(want, MAX(grant(hy, g, c, want),
+			    own_reserve(hy, g, c) - hy->alloc[AT(hy, g, c)]));
 		hy->grant[AT(hy, g, c)] = want;
 		idle -= want;
 		given += want;
