@@ -64,6 +64,13 @@ void bs_conf_limits_check(const BsConfig *cfg, const BsConfCtx *ctx);
 /* conf_consumers.c: a consumer path `/X/A` (CONSUMER of lsb.queues). */
 gboolean bs_conf_valid_consumer_path(const char *s, GString *why);
 gboolean bs_conf_parse_consumer_path(const BsConfKey *k, const char *v, void *f, GString *why);
+/* conf_export.c: type one HostExport section into r->exports. */
+void bs_conf_export_load(BsResourcesConf *r, const BsConfCtx *ctx, const BsResourceSection *s);
+void bs_conf_export_free(gpointer p);
+void bs_conf_import_free(gpointer p);
+/* The exports against lsf.shared and the cluster's hosts, the shared-lease
+ * rules, and the consumer side gathered from lsb.queues HOSTS. */
+void bs_conf_exports_check(BsConfig *cfg, const BsConfCtx *ctx);
 
 /* Cross-file checks; file names are those used in diagnostics. */
 void bs_conf_check(BsConfig *cfg, BsDiags *d);
