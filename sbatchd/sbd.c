@@ -313,6 +313,31 @@ on_quit(gpointer data)
 	return G_SOURCE_CONTINUE;
 }
 
+/* badmin hrestart: the loop ends, the daemon shuts down as for SIGTERM and
+ * then executes itself again with the same arguments; the new process
+ * re-adopts the jobs from the state directory. */
+static gboolean restart_wanted;
+static char **saved_argv;
+
+static gboolean
+stop_now(gpointer data)
+{
+	Sbd *sbd = data;
+
+	sbd_log(BS_LOG_NOTICE, NULL, "%s by the administrator; jobs keep running",
+	    restart_wanted ? "restarting" : "shutting down");
+	g_main_loop_quit(sbd->loop);
+	return G_SOURCE_REMOVE;
+}
+
+void
+sbd_daemon_stop_soon(Sbd *sbd, gboolean restart)
+{
+	restart_wanted = restart;
+	/* Long enough for the reply to mbatchd to leave. */
+	g_timeout_add(200, stop_now, sbd);
+}
+
 static gboolean
 on_hup(gpointer data)
 {
@@ -457,7 +482,15 @@ main(int argc, char **argv)
 		shutdown_sbd(&sbd);
 		return 1;
 	}
+	saved_argv = argv;
 	g_main_loop_run(sbd.loop);
 	shutdown_sbd(&sbd);
+	if (restart_wanted) {
+		/* Descriptors are close-on-exec; the lock goes with them. */
+		execv("/proc/self/exe", saved_argv);
+		sbd_log(BS_LOG_ERR, NULL, "restart: cannot execute itself: %s",
+		    g_strerror(errno));
+		return 1;
+	}
 	return 0;
 }
