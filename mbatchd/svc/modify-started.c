@@ -27,6 +27,9 @@
 
 #define E(code) BASALT__ERROR_CODE__ERROR_CODE_##code
 
+/* LSF's bound on a command line option; bs-jobwrap's buffer is larger. */
+#define STARTED_POST_EXEC_MAX 4094
+
 /* The fields a started job may change, with the option that names them. */
 static const struct {
 	const char *field;
@@ -177,6 +180,11 @@ svc_modify_started(Manager *m, const Caller *c, Job *j, Basalt__JobSpec *spec,
 	/* The job-level post-exec the run ends with: bsub -Ep, else the
 	 * profile's (effective-prepost.c decides as at the start). */
 	effective_fill_prepost(&eff, spec, &pp);
+	/* The job's wrapper reads it into a fixed buffer (jobwrap.c). */
+	if (post && pp.post_exec != NULL && strlen(pp.post_exec) > STARTED_POST_EXEC_MAX)
+		return svc_error(E(BAD_REQUEST), "The post-execution command of a "
+		    "started job can have at most %d characters",
+		    STARTED_POST_EXEC_MAX);
 	if (!orders_modify(m, j, spec, &eff, post, pp.post_exec, &err))
 		return svc_error(E(JOB_STATE), "%s", err->message);
 	return NULL;
