@@ -45,6 +45,7 @@ static const struct {
 	{ "stderr_overwrite", "-eo" },
 	{ "post_exec", "-Ep" },
 	{ "rerunnable", "-r" },
+	{ "est_runtime_s", "-We" },
 };
 
 static gboolean

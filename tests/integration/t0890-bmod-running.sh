@@ -81,6 +81,16 @@ cpu_limited() {  # a process of the job has RLIMIT_CPU 300 s
 }
 check "and its processes have it (RLIMIT_CPU 300 s)" wait_for 10 cpu_limited
 
+check "bmod -We of the running job is accepted" sh -c "bmod -We 7 $hold | grep -q 'are being changed'"
+
+# Only the owner or an administrator.
+other=$(getent passwd nobody | cut -d: -f1)
+if [ "$(id -u)" -eq 0 ] && [ -n "$other" ]; then
+	su -s /bin/sh "$other" -c "PATH='$PATH' LSF_ENVDIR='$LSF_ENVDIR' bmod -W 2 $hold" >"$T/perm.out" 2>&1
+	check "another user cannot bmod the running job" [ $? -ne 0 ]
+	check "User permission denied" grep -q "User permission denied" "$T/perm.out"
+fi
+
 # The journal has it all: an mbatchd restart keeps the new limits.
 stop_mbd
 start_mbd || exit 1

@@ -29,6 +29,10 @@ stamp='[A-Z][a-z][a-z] [A-Z][a-z][a-z] [ 0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0
 # hrestart: the same process (sbatchd -f keeps its pid) executes again.
 job=$(bsub -o /dev/null "while [ ! -f '$T/work/go1' ]; do sleep 0.1; done" | job_id_of)
 check "a job runs" wait_for 10 state_is "$job" RUN
+# Without LSB_MOD_ALL_JOBS in lsf.conf a started job cannot be modified.
+bmod -W 5 "$job" >"$T/mod.out" 2>&1
+check "bmod of a running job without LSB_MOD_ALL_JOBS fails" [ $? -ne 0 ]
+check "with LSF's message" grep -q "Job has already started" "$T/mod.out"
 badmin hrestart vh1 >"$T/hr.out" 2>&1
 check "badmin hrestart succeeds" [ $? -eq 0 ]
 check "with LSF's line" grep -qx "Restart slave batch daemon on <vh1> ...... done" "$T/hr.out"
