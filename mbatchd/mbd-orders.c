@@ -654,7 +654,7 @@ orders_signal(Manager *m, Job *j, int sig, const char *user, GError **err)
 gboolean
 orders_modify(Manager *m, Job *j, const Basalt__JobSpec *spec,
     const Basalt__JobEffective *eff, gboolean set_post_exec,
-    const char *post_exec, GError **err)
+    const char *post_exec, gboolean set_out, GError **err)
 {
 	HostLink *l = job_link(m, j);
 	Basalt__Event ev = BASALT__EVENT__INIT;
@@ -685,6 +685,8 @@ orders_modify(Manager *m, Job *j, const Basalt__JobSpec *spec,
 	req.effective = j->effective;
 	req.set_post_exec = set_post_exec;
 	req.post_exec = post;
+	req.set_report_path = set_out;
+	req.report_path = (char *)job_spec(j)->stdout_path;
 	o = order_new(m, j, X(MODIFY));
 	if (!bs_rpc_conn_call(l->conn, &basalt__exec_service__descriptor, 1,
 	    &req.base, ORDER_TIMEOUT_MS, signal_done, o, NULL))

@@ -109,12 +109,13 @@ void orders_host_unavailable(Manager *m, Job *j);
  * bmod of a started job: journal its new spec and stamp (EvJobModify
  * with effective), then give its first host the new run, CPU and memory
  * limits and, when set_post_exec, the job-level post-exec it ends with
- * (post_exec NULL or "": none).  Refused, nothing committed, when the
+ * (post_exec NULL or "": none); with set_out, the spec's -o, where the
+ * job report goes.  Refused, nothing committed, when the
  * host has no live link.
  */
 gboolean orders_modify(Manager *m, Job *j, const Basalt__JobSpec *spec,
     const Basalt__JobEffective *eff, gboolean set_post_exec,
-    const char *post_exec, GError **err);
+    const char *post_exec, gboolean set_out, GError **err);
 
 /* badmin hrestart / hshutdown: order the host's sbatchd to re-execute
  * itself or to exit (its jobs keep running).  FALSE when the host has no

@@ -12,6 +12,8 @@
  *              job's cgroup memory.max when it has one
  *   post-exec  the job-level post-exec the wrapper runs at the end: written
  *              to the override file the wrapper holds open (jobwrap.c -p)
+ *   -o         where the job report goes at the end (the job's info file,
+ *              sbd-report.c); the job's output stays in the file it has
  *
  * The new limits are saved in the job's state file, so an sbatchd that
  * restarts keeps them.  The order comes only from mbatchd's link (MUNGE,
@@ -29,6 +31,7 @@
 
 #include "procscan.h"
 #include "sbd.h"
+#include "sbd-report.h"
 #include "util/error.h"
 
 /* RLIMIT_CPU of every live process of the job's process group. */
@@ -147,6 +150,8 @@ sbd_job_modify(SbdJob *job, const Basalt__SignalJobRequest *in, GError **err)
 		    job->limits.memlimit_kb);
 	}
 	if (in->set_post_exec && !set_post_exec(job, in->post_exec, err))
+		return FALSE;
+	if (in->set_report_path && !sbd_job_info_set_out(job, in->report_path, err))
 		return FALSE;
 	sbd_job_save(job);
 	return TRUE;

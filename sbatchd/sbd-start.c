@@ -440,6 +440,7 @@ plan_info(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
 		.gid = p->owner.gid, .home = p->owner.home, .cwd = p->cwd,
 		.out_path = p->out_path, .err_path = job->err_path,
 		.hostfile = p->hostfile, .tmpdir = p->tmpdir,
+		.path_base = p->outdir ? p->outdir : p->cwd, .group = p->group,
 	};
 
 	return sbd_job_info_save(sbd, job->key, &in, error);

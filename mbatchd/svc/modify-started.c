@@ -12,8 +12,9 @@
  * are journaled in one EvJobModify; the limits and the post-exec reach
  * the job's sbatchd through orders_modify(), which applies them to the
  * running job.  rusage[] is the scheduler's: the snapshot counts what the
- * spec reserves.  -o and -e change the spec (bjobs -l, bhist -l); the run
- * keeps the files it opened at its start.
+ * spec reserves.  -o also says where the job report goes at the end (its
+ * host is told); -o and -e do not move the run's output, which stays in
+ * the files it opened at its start.
  */
 #include "config.h"
 
@@ -141,6 +142,8 @@ svc_modify_started(Manager *m, const Caller *c, Job *j, Basalt__JobSpec *spec,
 	Basalt__StartJobRequest pp = BASALT__START_JOB_REQUEST__INIT;
 	gboolean post = named(req->set_fields, req->n_set_fields, "post_exec") ||
 	    named(req->reset_fields, req->n_reset_fields, "post_exec");
+	gboolean out = named(req->set_fields, req->n_set_fields, "stdout_path") ||
+	    named(req->reset_fields, req->n_reset_fields, "stdout_path");
 	g_autoptr(GError) err = NULL;
 	Basalt__Error *e;
 
@@ -186,7 +189,7 @@ svc_modify_started(Manager *m, const Caller *c, Job *j, Basalt__JobSpec *spec,
 		return svc_error(E(BAD_REQUEST), "The post-execution command of a "
 		    "started job can have at most %d characters",
 		    STARTED_POST_EXEC_MAX);
-	if (!orders_modify(m, j, spec, &eff, post, pp.post_exec, &err))
+	if (!orders_modify(m, j, spec, &eff, post, pp.post_exec, out, &err))
 		return svc_error(E(JOB_STATE), "%s", err->message);
 	return NULL;
 }
