@@ -12,6 +12,16 @@ hog="$top_builddir/tests/helpers/bs-hog"
 make_cluster vh1
 echo "LSF_PIM_SLEEPTIME=1" >>"$T/conf/lsf.conf"
 echo "LSB_MOD_ALL_JOBS=Y" >>"$T/conf/lsf.conf"
+# What the queue's jobs reserve of mem together is limited, so that a
+# change of a running job's rusage[] shows in what the next job can get.
+cat >>"$T/conf/lsbatch/basalt/configdir/lsb.resources" <<L
+
+Begin Limit
+NAME   = qmem
+QUEUES = normal
+MEM    = 100
+End Limit
+L
 start_mbd || exit 1
 start_sbd vh1 || exit 1
 cd "$T/work" || exit 1
@@ -85,6 +95,14 @@ check "saying only rusage[] can change" grep -q "only the rusage\[\] section" "$
 check "bmod -R rusage[] of a running job is accepted" \
 	sh -c "bmod -R 'rusage[mem=20]' $hold | grep -q 'are being changed'"
 check "bjobs -l shows what it reserves now" says bjobs "$hold" 'rusage[mem=20'
+check "bmod -R rusage[mem=90]: the running job reserves 90 MB" \
+	sh -c "bmod -R 'rusage[mem=90]' $hold | grep -q 'are being changed'"
+more=$(bsub -o /dev/null -R "rusage[mem=30]" true | job_id_of)
+check "a job asking 30 MB more now waits for the queue's MEM limit" \
+	wait_for 10 sh -c "bjobs -l $more | grep -q 'Resource (mem) limit defined on queue has been reached'"
+check "bmod -R rusage[mem=20] of the running job again" \
+	sh -c "bmod -R 'rusage[mem=20]' $hold | grep -q 'are being changed'"
+check "and the waiting job runs" wait_for 20 state_is "$more" DONE
 check "bmod -c of the running job is accepted" sh -c "bmod -c 5 $hold | grep -q 'are being changed'"
 check "bjobs -l shows the CPU limit" sh -c "bjobs -l $hold | grep -A1 CPULIMIT | grep -q '5.0 min'"
 cpu_limited() {  # a process of the job has RLIMIT_CPU 300 s
