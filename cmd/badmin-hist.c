@@ -2,11 +2,12 @@
  * badmin mbdhist, hhist and qhist, in LSF's layout: one line per event,
  * "Tue Nov 24 22:05:32 2026: Queue <normal> closed by user or
  * administrator <admin>.", oldest first.  The events are the journal's
- * (EvReconfig, EvClusterLink, EvHostCtrl, EvQueueCtrl), read as bhist
- * reads them: directly when the caller can read the journal, else through
- * mbatchd's History RPC.  mbatchd does not journal its own starts and
- * stops, so mbdhist shows its reconfigurations and the MultiCluster links
- * to other clusters' masters coming up and going down.
+ * (EvReconfig, EvMbdStart, EvClusterLink, EvHostCtrl, EvQueueCtrl), read
+ * as bhist reads them: directly when the caller can read the journal, else
+ * through mbatchd's History RPC.  mbdhist shows mbatchd's starts
+ * (EvMbdStart, journaled once the journal is replayed), its
+ * reconfigurations, and the MultiCluster links to other clusters' masters
+ * coming up and going down (EvClusterLink).
  *
  * -t time0,time1 keeps the events inside the interval (bhist -t's
  * syntax); -f DIR reads the journal in that directory instead of
@@ -111,6 +112,11 @@ one_event(Basalt__Event *ev, gpointer data)
 		g_string_append_printf(o, "mbatchd reconfigured by user or "
 		    "administrator <%s>; %u queues.", ev->reconfig->user,
 		    ev->reconfig->queues);
+	} else if (h->kind == KIND_MBD &&
+	    ev->body_case == BASALT__EVENT__BODY_MBD_START) {
+		stamp(o, ev->time);
+		g_string_append_printf(o, "mbatchd started on host <%s>.",
+		    ev->mbd_start->host != NULL ? ev->mbd_start->host : "");
 	} else if (h->kind == KIND_MBD &&
 	    ev->body_case == BASALT__EVENT__BODY_CLUSTER_LINK) {
 		const Basalt__EvClusterLink *c = ev->cluster_link;

@@ -19,6 +19,8 @@ noinst_LIBRARIES += %reldir%/libbssched.a
 	%reldir%/sched/stage-limits.h %reldir%/sched/stage-limits.c \
 	%reldir%/sched/stage-reserve.c %reldir%/sched/reserve.h \
 	%reldir%/sched/exclusive.c %reldir%/sched/deadline.c \
+	%reldir%/sched/sched-consumers.h %reldir%/sched/stage-hybrid.c \
+	%reldir%/sched/hybrid.h %reldir%/sched/hybrid-quota.c %reldir%/sched/hybrid-place.c \
 	%reldir%/sched/lease.h %reldir%/sched/lease.c \
 	%reldir%/sched/stage-lease.c
 
@@ -31,7 +33,7 @@ BSSCHED_LIBS = %reldir%/libbssched.a lib/conf/libbsconf.a \
 noinst_LIBRARIES += %reldir%/libbsschedin.a
 %canon_reldir%_libbsschedin_a_SOURCES = \
 	%reldir%/sched-input.h %reldir%/sched-input.c \
-	%reldir%/limits-input.c
+	%reldir%/limits-input.c %reldir%/consumers-input.c
 %canon_reldir%_libbsschedin_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 
 # state/: the tables and state_apply(), the only mutator.
@@ -70,7 +72,8 @@ sbin_PROGRAMS += %reldir%/mbatchd
 	%reldir%/svc/select.c %reldir%/svc/bounds.c %reldir%/svc/sight.c \
 	%reldir%/svc/history.c %reldir%/svc/showconf.c \
 	%reldir%/svc/wait.c %reldir%/svc/messages.c \
-	%reldir%/svc/limits.c %reldir%/svc/clusters.c
+	%reldir%/svc/limits.c %reldir%/svc/modify-started.c \
+	%reldir%/svc/clusters.c
 %canon_reldir%_mbatchd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_mbatchd_LDADD = %reldir%/libbseffective.a \
 	%reldir%/libbsstate.a %reldir%/libbsschedin.a %reldir%/libbssched.a \

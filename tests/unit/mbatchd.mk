@@ -72,6 +72,14 @@ TESTS += %reldir%/check_mc_links
 	$(BSRPC_LIBS) $(MUNGE_LIBS) $(TEST_LIBS)
 $(%canon_reldir%_check_mc_links_OBJECTS): $(PROTO_GEN_H)
 
+# Resource plans: invariants over generated plans (stage-hybrid.c).
+check_PROGRAMS += %reldir%/check_hybrid_invariants
+TESTS += %reldir%/check_hybrid_invariants
+%canon_reldir%_check_hybrid_invariants_SOURCES = %reldir%/check_hybrid_invariants.c
+%canon_reldir%_check_hybrid_invariants_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_check_hybrid_invariants_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_hybrid_invariants_LDADD = $(BSSCHED_LIBS) $(TEST_LIBS) -lm
+
 # MultiCluster leases: the lease stage's invariants, and the lease state
 # journaled, replayed and checkpointed (mbatchd/state/leases.c).
 check_PROGRAMS += %reldir%/check_lease
