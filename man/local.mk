@@ -29,6 +29,7 @@ dist_man_MANS += \
 	%reldir%/man1/bparams.1 \
 	%reldir%/man1/busers.1 \
 	%reldir%/man1/blimits.1 \
+	%reldir%/man1/bconsumers.1 \
 	%reldir%/man1/lsid.1 \
 	%reldir%/man1/bugroup.1 \
 	%reldir%/man1/bmgroup.1 \

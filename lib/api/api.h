@@ -67,6 +67,7 @@ typedef enum {
 	LSB_WAIT = 15,
 	LSB_POST = 16,
 	LSB_READ = 17,
+	LSB_CONSUMERS = 18,
 } LsbMethod;
 
 /* $LSF_ENVDIR, else the built-in SYSCONFDIR/basalt.  g_free() it. */
