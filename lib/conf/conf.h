@@ -14,7 +14,7 @@
  *                layout LSB_CONFDIR/<cluster>/configdir exists it is used,
  *                else lsb.* are read from LSB_CONFDIR itself (flat layout).
  *   lsb.params, lsb.queues, lsb.hosts, lsb.users, lsb.resources,
- *   lsb.applications
+ *   lsb.applications, lsb.consumers
  *                are optional: an absent file means LSF's defaults (no
  *                lsb.queues, or one without queues, gives one queue
  *                `default`; no lsb.applications gives no profiles).
@@ -200,6 +200,9 @@ typedef struct {
 	int secure_job_info_level;
 	/* Basalt: the most entries any list in a request may have. */
 	int max_request_list_size;      /* 100000 */
+	/* Resource plans (lsb.consumers; decisions.md "Hybrid policy"). */
+	gboolean hybrid_evenly_distribute_slots; /* N */
+	int consumer_rank_default;      /* BS_CONF_UNLIMITED = not set (rank 0) */
 	GHashTable *key_lines;          /* KEY -> line in lsb.params */
 } BsParamsConf;
 
@@ -319,6 +322,7 @@ typedef struct {
 	double cpu_time_factor, run_time_factor, run_job_factor; /* -1 = lsb.params */
 	gboolean dispatch_order_queue;  /* DISPATCH_ORDER = QUEUE */
 	gboolean ignore_deadline;
+	char *consumer;                 /* CONSUMER = /path (lsb.consumers leaf), NULL */
 	GHashTable *key_lines;          /* KEY -> line */
 } BsQueueConf;
 
@@ -475,6 +479,10 @@ typedef struct {
 	GPtrArray *limits;      /* BsLimitConf*, file order (rows in order) */
 } BsResourcesConf;
 
+/* ---- lsb.consumers: conf_consumers.h ----------------------------------- */
+
+typedef struct BsConsumersConf BsConsumersConf;
+
 /* ---- the whole configuration ------------------------------------------- */
 
 typedef struct {
@@ -490,6 +498,7 @@ typedef struct {
 	BsResourcesConf *resources;
 	GPtrArray *apps;        /* BsAppConf*, lsb.applications order; empty if no file */
 	GHashTable *app_by_name;
+	BsConsumersConf *consumers;     /* lsb.consumers; NULL: no such file */
 } BsConfig;
 
 /* Load everything; NULL if any error.  `now` (Unix seconds) decides the

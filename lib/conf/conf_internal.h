@@ -61,6 +61,10 @@ void bs_conf_limit_free(gpointer p);
  * (queues, host groups, profiles): warnings, at the section's line. */
 void bs_conf_limits_check(const BsConfig *cfg, const BsConfCtx *ctx);
 
+/* conf_consumers.c: a consumer path `/X/A` (CONSUMER of lsb.queues). */
+gboolean bs_conf_valid_consumer_path(const char *s, GString *why);
+gboolean bs_conf_parse_consumer_path(const BsConfKey *k, const char *v, void *f, GString *why);
+
 /* Cross-file checks; file names are those used in diagnostics. */
 void bs_conf_check(BsConfig *cfg, BsDiags *d);
 

@@ -112,6 +112,10 @@ static const BsConfKey params_table[] = {
 	{ "SECURE_JOB_INFO_LEVEL", BS_CT_INT, .offset = P(secure_job_info_level), 0, 5, .def = "5" },
 	{ "MAX_REQUEST_LIST_SIZE", BS_CT_INT, .offset = P(max_request_list_size), 1, IMAX,
 	    .def = "100000" },
+	{ "HYBRID_EVENLY_DISTRIBUTE_SLOTS", BS_CT_BOOL,
+	    .offset = P(hybrid_evenly_distribute_slots), .def = "N" },
+	{ "CONSUMER_RANK_DEFAULT", BS_CT_INT, .offset = P(consumer_rank_default), 0, IMAX,
+	    .def = "-1" },
 	{ NULL },
 };
 

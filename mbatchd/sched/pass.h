@@ -55,6 +55,7 @@ typedef struct {
 void stage_windows(Pass *p);      /* window.c */
 void stage_deadlines(Pass *p);    /* deadline.c */
 void stage_entitlement(Pass *p);  /* stage-entitle.c */
+void stage_hybrid(Pass *p);       /* stage-hybrid.c, run by stage_entitlement */
 void stage_order(Pass *p);        /* stage-order.c */
 void sched_resume(Pass *p);       /* resume.c */
 void stage_place(Pass *p);        /* stage-place.c */

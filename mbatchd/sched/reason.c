@@ -28,6 +28,7 @@ static const char *const pend_text[_SCHED_PEND_MAX] = {
 	[SCHED_PEND_POOL_SHARE] = "Queue's slot-pool share reached",
 	[SCHED_PEND_RES_LIMIT] = "Resource limit has been reached",
 	[SCHED_PEND_DEADLINE] = "The job's termination time has passed",
+	[SCHED_PEND_CONSUMER_QUOTA] = "The consumer's quota is reached",
 };
 
 static const char *const host_text[_SCHED_HR_MAX] = {
@@ -87,6 +88,11 @@ sched_pending_format(const SchedPending *p)
 		    p->limit_on != NULL ? "on " : "cluster-wide",
 		    p->limit_on != NULL ? p->limit_on : "",
 		    p->limit != NULL ? p->limit : "?");
+		return g_string_free(s, FALSE);
+	}
+	if (p->reason == SCHED_PEND_CONSUMER_QUOTA) {
+		g_string_append_printf(s, "The consumer's quota in resource group %s is "
+		    "reached;", p->rgroup != NULL ? p->rgroup : "?");
 		return g_string_free(s, FALSE);
 	}
 	if (p->reason != SCHED_PEND_NO_HOSTS) {

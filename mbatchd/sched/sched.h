@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "resreq/resreq.h"
+#include "sched-consumers.h"
 
 #define SCHED_UNLIMITED (-1)
 
@@ -210,6 +211,10 @@ typedef struct {
 	 * jobs not allowed there...): never placed there.  NULL: none. */
 	const guint *refused_hosts;
 	guint n_refused_hosts;
+	/* Resource plans: 1 + index into SchedSnapshot.consumers of the
+	 * job's leaf consumer (bsub -consumer, else its queue's CONSUMER);
+	 * 0: outside every consumer, scheduled as without plans. */
+	guint consumer;
 } SchedJob;
 
 typedef enum {
@@ -249,6 +254,7 @@ typedef struct {
 	                           * reservation's slots are expected free */
 	gint64 est_runtime;       /* bsub -We, seconds, 0: none */
 	gint64 term_time;         /* bsub -t, 0: none: killed when it passes */
+	guint consumer;           /* as SchedJob.consumer; 0: none */
 } SchedRunning;
 
 /*
@@ -366,6 +372,12 @@ typedef struct {
 	/* MBD_SLEEP_TIME in seconds: one scheduling session, how long a job
 	 * whose reservation expired may not reserve again. */
 	int session_time;
+	/* Resource plans (sched-consumers.h); none = no plans. */
+	SchedConsumer *consumers;
+	guint n_consumers;
+	SchedResourceGroup *rgroups;
+	guint n_rgroups;
+	gboolean hybrid_evenly;   /* HYBRID_EVENLY_DISTRIBUTE_SLOTS */
 } SchedSnapshot;
 
 /*
@@ -390,6 +402,7 @@ typedef enum {
 	SCHED_PEND_POOL_SHARE,        /* the queue's slot-pool share is used */
 	SCHED_PEND_RES_LIMIT,         /* an lsb.resources Limit is full */
 	SCHED_PEND_DEADLINE,          /* bsub -t passed: it ends instead */
+	SCHED_PEND_CONSUMER_QUOTA,    /* its consumer is at its quota */
 	_SCHED_PEND_MAX
 } SchedPendReason;
 
@@ -426,6 +439,8 @@ typedef struct {
 	const char *limit;
 	const char *limit_res;
 	const char *limit_on;
+	/* With SCHED_PEND_CONSUMER_QUOTA: the resource group's name. */
+	const char *rgroup;
 	/* Slots the job holds reserved after this pass (SLOT_RESERVE), and
 	 * how many it needs: the reason then says it is collecting them. */
 	int reserved;
@@ -497,6 +512,10 @@ typedef struct {
 	 * SchedSnapshot.now; 0: nothing timed. */
 	gint64 next_wake;
 	GArray *reserves;         /* SchedReserve, at most one per pending job */
+	/* Resource plans: each consumer's quota per resource group
+	 * (sched-consumers.h), for bconsumers and explain output. */
+	SchedConsumerQuota *quotas;
+	guint n_quotas;
 } SchedPlan;
 
 static inline const SchedDecision *
