@@ -10,6 +10,7 @@
 #define BS_MBD_CONSUMERS_H
 
 #include "mbatchd/mbd.h"
+#include "mbatchd/mbd-snapshot.h"
 
 typedef struct {
 	int owned_scaled, demand, quota, alloc, borrowed, lent;
@@ -22,6 +23,12 @@ struct MbdConsumerFigures {
 	GHashTable *group_slots;  /* group name (owned) -> GINT_TO_POINTER(n + 1) */
 };
 
+/* Keep the stage's table of this pass (replacing the last one). */
+void consumers_keep(Manager *m, const Build *b, const SchedPlan *plan);
+/* Journal the jobs whose pending reason became, or stopped being, their
+ * consumer's quota in this pass (after record_pending_reasons). */
+void consumers_record_pending(Manager *m, const Build *b,
+    const SchedPlan *plan);
 /* The figures of one consumer in one group, or NULL (no cycle yet, or
  * the consumer came with a reconfiguration since). */
 const MbdConsumerFig *consumers_fig(const Manager *m, const char *group,

@@ -20,6 +20,7 @@
 
 #include "conf/conf_consumers.h"
 #include "mbatchd/mbd-consumers.h"
+#include "mbatchd/sched-input.h"
 #include "mbatchd/svc/svc.h"
 #include "util/escape.h"
 
@@ -229,4 +230,28 @@ svc_check_consumer(Manager *m, const Caller *c, const Basalt__JobSpec *spec)
 		    "consumer's USERS. Job not submitted.", spec->consumer,
 		    c->user);
 	return NULL;
+}
+
+const char *
+svc_job_consumer(Manager *m, const Job *j)
+{
+	const BsConsumersConf *cc = m->cfg->consumers;
+	const Basalt__JobSpec *spec = job_spec(j);
+	SchedInput in;
+	guint q, c;
+
+	if (cc == NULL)
+		return NULL;
+	for (q = 0; q < m->cfg->queues->len; q++)
+		if (strcmp(((const BsQueueConf *)m->cfg->queues->pdata[q])->name,
+		    j->queue) == 0)
+			break;
+	/* The one rule of which consumer a job counts against is the
+	 * scheduler input's; it reads nothing of `in` but the config. */
+	memset(&in, 0, sizeof in);
+	in.cfg = m->cfg;
+	c = sched_input_job_consumer(&in, q, spec != NULL ? spec->consumer : NULL);
+	if (c == 0 || c > cc->consumers->len)
+		return NULL;
+	return ((const BsConsumerConf *)cc->consumers->pdata[c - 1])->path;
 }

@@ -133,6 +133,9 @@ void svc_consumers(Basalt__BatchService_Service *svc,
     void *call);
 Basalt__Error *svc_check_consumer(Manager *m, const Caller *c,
     const Basalt__JobSpec *spec);
+/* The job's lsb.consumers leaf (its -consumer, else its queue's
+ * CONSUMER), or NULL: sched_input_job_consumer()'s rule. */
+const char *svc_job_consumer(Manager *m, const Job *j);
 void svc_control(Basalt__BatchService_Service *svc,
     const Basalt__JobControlRequest *req,
     Basalt__JobControlReply_Closure closure, void *call);

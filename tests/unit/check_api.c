@@ -315,7 +315,7 @@ START_TEST(test_bconsumers)
 	ck_assert_str_eq(r.out,
 	    "CONSUMER             RGROUP      OWNED  SCALED  RESERVED  LIMIT  RANK  SHARE  DEMAND  QUOTA  ALLOC  BORROWED  LENT\n"
 	    "/X                   rg1            10      12         0      -     0      -      30     20     20         8     0\n"
-	    "*_very_long_team_name rg1            5       6         2     20     1      -      30     20     20        14     0\n");
+	    "*very_long_team_name rg1             5       6         2     20     1      -      30     20     20        14     0\n");
 	q = (Basalt__ConsumerQuery *)last_request(LSB_CONSUMERS,
 	    &basalt__consumer_query__descriptor);
 	ck_assert_str_eq(q->resource_group, "rg1");
