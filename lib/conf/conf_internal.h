@@ -65,6 +65,9 @@ void bs_conf_limits_check(const BsConfig *cfg, const BsConfCtx *ctx);
 gboolean bs_conf_valid_consumer_path(const char *s, GString *why);
 gboolean bs_conf_parse_consumer_path(const BsConfKey *k, const char *v, void *f, GString *why);
 
+/* conf_consumers_check.c: lsb.queues CONSUMER against lsb.consumers. */
+void bs_conf_consumers_check(BsConfig *cfg, BsDiags *d);
+
 /* Cross-file checks; file names are those used in diagnostics. */
 void bs_conf_check(BsConfig *cfg, BsDiags *d);
 
