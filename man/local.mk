@@ -9,6 +9,7 @@ dist_man_MANS += \
 	%reldir%/man5/lsb.users.5 \
 	%reldir%/man5/lsb.resources.5 \
 	%reldir%/man5/lsb.applications.5 \
+	%reldir%/man5/lsb.consumers.5 \
 	%reldir%/man5/basalt-scenario.5 \
 	%reldir%/man5/lsb.acct.5 \
 	%reldir%/man5/lsb.events.5
