@@ -19,7 +19,8 @@ noinst_LIBRARIES += %reldir%/libbssched.a
 	%reldir%/sched/stage-limits.h %reldir%/sched/stage-limits.c \
 	%reldir%/sched/stage-reserve.c %reldir%/sched/reserve.h \
 	%reldir%/sched/exclusive.c %reldir%/sched/deadline.c \
-	%reldir%/sched/sched-consumers.h %reldir%/sched/stage-hybrid.c
+	%reldir%/sched/sched-consumers.h %reldir%/sched/stage-hybrid.c \
+	%reldir%/sched/hybrid.h %reldir%/sched/hybrid-quota.c %reldir%/sched/hybrid-place.c
 
 # What links libbssched.a needs with it: -R evaluation and time windows.
 BSSCHED_LIBS = %reldir%/libbssched.a lib/conf/libbsconf.a \

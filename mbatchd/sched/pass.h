@@ -12,6 +12,7 @@
 typedef struct Preempt Preempt;
 typedef struct Pools Pools;
 typedef struct Reserve Reserve;
+typedef struct Hybrid Hybrid;
 
 /* open.c: one queue's candidate hosts that may still take its jobs. */
 typedef struct {
@@ -46,6 +47,7 @@ typedef struct {
 	Pools *pools;             /* NULL when no queue is in a SLOT_POOL */
 	Limits *limits;           /* NULL when lsb.resources has no Limit */
 	Reserve *reserve;         /* NULL when no queue has SLOT_RESERVE */
+	Hybrid *hybrid;           /* stage-hybrid.c: NULL without resource plans */
 	guint8 *excl;             /* exclusive.c: [n_hosts], an exclusive job
 	                           * holds the host; NULL when no job is -x */
 	const SchedJob *avoiding; /* placing this job away from its avoid_hosts */

@@ -1,0 +1,63 @@
+/*
+ * Resource plans inside one scheduling pass (internal to mbatchd/sched):
+ * the entitlement stage (stage-hybrid.c) fills a Hybrid with each
+ * consumer's quota and what it may start this pass; placement asks it how
+ * many more slots a job may take (hybrid-place.c); hybrid-quota.c divides
+ * one parent's slots among its children.
+ */
+#ifndef BS_SCHED_HYBRID_H
+#define BS_SCHED_HYBRID_H
+
+#include "pass.h"
+
+/* One sibling in a division (hybrid-quota.c).  Slots are doubles until
+ * the division rounds them: owned slots scale to fractions. */
+typedef struct {
+	double floor;             /* given first: reserve, an owner's unlent slots */
+	double base;              /* then, up to this: the owned part (>= floor) */
+	double cap;               /* never more: limit, demand (or reserve) */
+	double weight;            /* borrowing weight: scaled owned or SHARE;
+	                           * 0: owns nothing, waits for the owners */
+	int rank;
+	guint order;              /* position in the plan: rank ties */
+	int quota;                /* out: whole slots */
+} QuotaShare;
+
+/* Divide `total` slots among n siblings: floors, then owned parts (in
+ * proportion to owned when short), then the rest in proportion to weight
+ * among owners and evenly among those owning nothing once no owner needs
+ * more (evenly: among all that need more); fractions rounded down, the
+ * leftover slots one each by rank then plan order. */
+void hybrid_divide(QuotaShare *c, guint n, int total, gboolean evenly);
+
+struct Hybrid {
+	guint n_c, n_g;
+	guint *host_group;        /* [n_hosts]: 1 + group, 0: in none */
+	guint *queue_group;       /* [n_queues]: the group its pending demand is
+	                           * counted in (its first host's), 0: none */
+	/* [g * n_c + c] */
+	const SchedPlanTerms **terms;
+	guint *pos;               /* plan order */
+	double *owned;            /* scaled */
+	int *demand, *alloc, *quota, *grant, *placed;
+	int *size;                /* [n_g]: slots of its OK hosts */
+	int *idle;                /* [n_g]: free slots of its OK hosts */
+	int *outside_left;        /* [n_g]: idle slots jobs outside every
+	                           * consumer may still take this pass */
+	int *outside_placed;      /* [n_g] */
+	guint **children;         /* [n_c + 1]: children of c, [n_c] the roots,
+	                           * each G_MAXUINT-terminated, tree order */
+};
+
+/* hybrid-place.c: placement's questions. */
+/* Slots the job's consumer may still start in its queue's group; INT_MAX
+ * for a job outside every consumer.  *group: that group, for the reason. */
+int hybrid_job_room(const Pass *p, const SchedJob *j, guint *group);
+/* Slots job j may take on host h under the plan of h's group. */
+int hybrid_host_room(const Pass *p, const SchedJob *j, guint h);
+void hybrid_placed(Pass *p, const SchedJob *j, guint h, int slots);
+/* After placement: each row's allocation, borrowed and lent. */
+void hybrid_finish(Pass *p);
+void hybrid_free(Hybrid *hy);
+
+#endif
