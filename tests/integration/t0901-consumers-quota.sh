@@ -75,7 +75,7 @@ check "bconsumers ALLOC matches bjobs' counts" \
 	wait_for 5 figures_are 11 "$(running_of /a) $(running_of /b) $(running_of /c)"
 check "bconsumers DEMAND counts running and pending slots" wait_for 5 figures_are 9 "12 12 12"
 check "a waiting job names its consumer's quota" \
-	sh -c "bjobs -p -u all -q qa -noheader -o pend_reason | grep -q \"The consumer's quota in resource group <rg1> is reached;\""
+	sh -c "bjobs -p -u all -q qa -noheader -o pend_reason | grep -q \"The consumer's quota in resource group rg1 is reached;\""
 say
 
 bkill -u all 0 >/dev/null 2>&1
@@ -90,7 +90,7 @@ check "bconsumers: /a's QUOTA 10, /b's 2 with no demand" \
 check "bconsumers: /a BORROWED 4" sh -c "[ \"\$(bconsumers -w | awk '\$1 == \"/a\" {print \$12}')\" = 4 ]"
 pend=$(bjobs -p -u all -q qa -noheader -o jobid | head -n 1 | tr -d ' ')
 check "bhist -l records that the consumer's quota holds a job" \
-	wait_for 5 sh -c "bhist -l $pend | tr -d '\n' | sed 's/   *//g' | grep -q \"Pending: The consumer's quota in resource group <rg1> is reached;\""
+	wait_for 5 sh -c "bhist -l $pend | tr -d '\n' | sed 's/   *//g' | grep -q \"Pending: The consumer's quota in resource group rg1 is reached;\""
 check "once, not every cycle" \
 	sh -c "sleep 2; [ \"\$(bhist -l $pend | tr -d '\n' | sed 's/   *//g' | grep -o 'Pending: The consumer' | wc -l)\" -eq 1 ]"
 check "bconsumers -l says why /a's quota is what it is" \

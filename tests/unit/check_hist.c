@@ -512,7 +512,7 @@ consumer_pend(gint64 dt, guint64 id, gboolean pending)
 	e.pending = pending;
 	e.consumer = "/eng/a";
 	e.resource_group = "rg1";
-	e.reason = "The consumer's quota in resource group <rg1> is reached;";
+	e.reason = "The consumer's quota in resource group rg1 is reached;";
 	ev.body_case = BASALT__EVENT__BODY_JOB_CONSUMER_PEND;
 	ev.job_consumer_pend = &e;
 	add(&ev, dt);
@@ -534,10 +534,10 @@ START_TEST(test_format_long_consumer_pend)
 	m = fold();
 	hist_format_long(out, m->jobs, T0 + 20);
 	ck_assert_msg(strstr(out->str,
-	    "Sat Nov 21 10:02:05: Pending: The consumer's quota in resource group <rg1> is re\n"
-	    "                     ached;\n"
+	    "Sat Nov 21 10:02:05: Pending: The consumer's quota in resource group rg1 is reac\n"
+	    "                     hed;\n"
 	    "Sat Nov 21 10:02:08: No longer pending for its consumer's quota;\n"
-	    "Sat Nov 21 10:02:09: Pending: The consumer's quota in resource group <rg1> is re\n") != NULL,
+	    "Sat Nov 21 10:02:09: Pending: The consumer's quota in resource group rg1 is reac\n") != NULL,
 	    "%s", out->str);
 	times = times_of(m, 1, 0, T0 + 20);
 	ck_assert_str_eq(times, "10 0 10 0 0 0 = 20");

@@ -878,7 +878,7 @@ quota_pend(guint64 id, gboolean pending, const char *rg, gint64 t)
 	e.pending = pending;
 	e.consumer = "/eng/a";
 	e.resource_group = (char *)rg;
-	e.reason = "The consumer's quota in resource group <rg1> is reached;";
+	e.reason = "The consumer's quota in resource group rg1 is reached;";
 	ev.body_case = BASALT__EVENT__BODY_JOB_CONSUMER_PEND;
 	ev.job_consumer_pend = &e;
 	return apply(&ev, t);
