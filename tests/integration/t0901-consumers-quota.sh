@@ -1,7 +1,8 @@
 #!/bin/sh
 # A three-consumer hybrid plan on three virtual hosts of 4 slots (12 in
 # all, PLAN_SLOTS 12): /a owns 6, /b owns 4 and reserves 2, /c owns 2.
-# Flooded together, the consumers settle at their quotas, 6, 4 and 2, and
+# Flooded together (/c's jobs through /a's queue with bsub -consumer), the
+# consumers settle at their quotas, 6, 4 and 2, and
 # bjobs' counts per consumer match bconsumers' QUOTA and ALLOC.  Alone,
 # /a borrows every slot but the 2 /b reserves; its waiting jobs say the
 # consumer's quota holds them, and bhist -l records it once; when /b starts
@@ -54,20 +55,23 @@ col() { bconsumers -w | awk -v p="$1" -v n="$2" '$1 == p {print $n}'; }
 figures_are() {   # figures_are COLUMN "a b c"
 	[ "$(col /a "$1") $(col /b "$1") $(col /c "$1")" = "$2" ]
 }
-submit_n() {   # submit_n QUEUE N
+submit_n() {   # submit_n QUEUE N [bsub options]
+	q=$1 n=$2
+	shift 2
 	i=0
-	while [ "$i" -lt "$2" ]; do
-		bsub -q "$1" -o /dev/null sleep 300 >/dev/null || return 1
+	while [ "$i" -lt "$n" ]; do
+		bsub -q "$q" "$@" -o /dev/null sleep 300 >/dev/null || return 1
 		i=$((i + 1))
 	done
 }
 all_gone() { ! bjobs -u all >/dev/null 2>&1; }
 say() { diag "running /a /b /c: $(running_of /a) $(running_of /b) $(running_of /c)"; diag "$(bconsumers -w)"; }
 
-# One pass sees every consumer's demand at once.
-badmin qinact qa qb qc >/dev/null
-submit_n qa 12 && submit_n qb 12 && submit_n qc 12
-badmin qact qa qb qc >/dev/null
+# One pass sees every consumer's demand at once.  /c's jobs go through
+# qa with bsub -consumer: the scheduler counts them against /c.
+badmin qinact qa qb >/dev/null
+submit_n qa 12 && submit_n qb 12 && submit_n qa 12 -consumer /c
+badmin qact qa qb >/dev/null
 check "flooded together, the consumers run 6, 4 and 2" wait_for 20 counts_are "6 4 2"
 check "and stay there" sh -c "sleep 1; [ \"\$(bjobs -r -u all -noheader -o consumer | grep -cx /a)\" -eq 6 ]"
 check "bconsumers QUOTA is 6, 4 and 2" wait_for 5 figures_are 10 "6 4 2"
