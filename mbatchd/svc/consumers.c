@@ -150,6 +150,53 @@ group_info(Manager *m, const BsConsumersConf *cc, const BsResourceGroupConf *g)
 	return gi;
 }
 
+static const BsPlanConf *
+plan_of(const BsConsumersConf *cc, guint group)
+{
+	for (guint p = 0; p < cc->plans->len; p++)
+		if (((const BsPlanConf *)cc->plans->pdata[p])->group == (int)group)
+			return cc->plans->pdata[p];
+	return NULL;
+}
+
+/*
+ * One group's rows, as the scheduler sees the group (consumers-input.c):
+ * its Plan rows in plan order, then every consumer the plan does not
+ * name, in tree order, with the defaults (own nothing, reserve nothing,
+ * no limit).  Returns how many were selected.
+ */
+static guint
+list_group(Manager *m, const BsConsumersConf *cc, guint g,
+    const Basalt__ConsumerQuery *req, GPtrArray *rows)
+{
+	const BsResourceGroupConf *rg = cc->groups->pdata[g];
+	const BsPlanConf *pl = plan_of(cc, g);
+	g_autofree gboolean *named = g_new0(gboolean, cc->consumers->len);
+	guint n = 0;
+
+	for (guint r = 0; pl != NULL && r < pl->rows->len; r++) {
+		const BsPlanRow *row = pl->rows->pdata[r];
+
+		named[row->consumer] = TRUE;
+		if (!selected(cc->consumers->pdata[row->consumer], req))
+			continue;
+		g_ptr_array_add(rows, consumer_info(m, cc, rg, row));
+		n++;
+	}
+	for (guint c = 0; c < cc->consumers->len; c++) {
+		BsPlanRow dflt = {
+			.consumer = (int)c, .limit = BS_CONF_UNLIMITED,
+			.rank = BS_CONF_UNLIMITED, .share = -1,
+		};
+
+		if (named[c] || !selected(cc->consumers->pdata[c], req))
+			continue;
+		g_ptr_array_add(rows, consumer_info(m, cc, rg, &dflt));
+		n++;
+	}
+	return n;
+}
+
 void
 svc_consumers(Basalt__BatchService_Service *svc,
     const Basalt__ConsumerQuery *req, Basalt__ConsumerList_Closure closure,
@@ -172,25 +219,15 @@ svc_consumers(Basalt__BatchService_Service *svc,
 		    "No consumer is configured in lsb.consumers");
 	else if (cc != NULL)
 		reply.error = check_query(m->cfg, req);
-	for (guint p = 0; reply.error == NULL && cc != NULL &&
-	    p < cc->plans->len; p++) {
-		const BsPlanConf *pl = cc->plans->pdata[p];
-		const BsResourceGroupConf *g = cc->groups->pdata[pl->group];
-		gboolean any = FALSE;
+	for (guint g = 0; reply.error == NULL && cc != NULL &&
+	    g < cc->groups->len; g++) {
+		const BsResourceGroupConf *rg = cc->groups->pdata[g];
 
 		if (req->resource_group != NULL && req->resource_group[0] != '\0' &&
-		    strcmp(req->resource_group, g->name) != 0)
+		    strcmp(req->resource_group, rg->name) != 0)
 			continue;
-		for (guint r = 0; r < pl->rows->len; r++) {
-			const BsPlanRow *row = pl->rows->pdata[r];
-
-			if (!selected(cc->consumers->pdata[row->consumer], req))
-				continue;
-			g_ptr_array_add(rows, consumer_info(m, cc, g, row));
-			any = TRUE;
-		}
-		if (any)
-			g_ptr_array_add(groups, group_info(m, cc, g));
+		if (list_group(m, cc, g, req, rows) > 0)
+			g_ptr_array_add(groups, group_info(m, cc, rg));
 	}
 	if (reply.error == NULL) {
 		reply.consumers = (Basalt__ConsumerInfo **)rows->pdata;

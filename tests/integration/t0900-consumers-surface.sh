@@ -45,6 +45,10 @@ NAME  = /ops
 USERS = all
 End Consumer
 
+Begin Consumer
+NAME  = /idle
+End Consumer
+
 Begin Plan
 RESOURCE_GROUP = rg1
 CONSUMER  OWNED  RESERVED  LIMIT  RANK
@@ -122,8 +126,10 @@ else
 	diag "not root: the other-user checks are left out"
 fi
 
-check "bconsumers lists every consumer of the plan in plan order" \
-	sh -c "[ \"\$(bconsumers -w | awk 'NR > 1 {print \$1}' | tr '\n' ' ')\" = '/eng /eng/a /eng/b /ops ' ]"
+check "bconsumers lists the plan's rows in plan order, then the consumers it does not name" \
+	sh -c "[ \"\$(bconsumers -w | awk 'NR > 1 {print \$1}' | tr '\n' ' ')\" = '/eng /eng/a /eng/b /ops /idle ' ]"
+check "a consumer without a row owns nothing and has no limit" \
+	sh -c "[ \"\$(bconsumers -w /idle | awk '\$1 == \"/idle\" {print \$3, \$5, \$6}')\" = '0 0 -' ]"
 check "with OWNED, RESERVED, LIMIT and RANK as configured" \
 	sh -c "row() { bconsumers -w | awk -v p=\"\$1\" '\$1 == p {print \$3, \$5, \$6, \$7}'; }; [ \"\$(row /eng/a)\" = '4 1 - 0' ] && [ \"\$(row /eng/b)\" = '2 0 5 1' ]"
 check "a path selects its subtree" \
@@ -132,7 +138,7 @@ check "an unknown path is refused" refused_with "/nope: No such consumer" bconsu
 check "-g names a resource group" sh -c "bconsumers -g rg1 | grep -q '^/ops '"
 check "an unknown group is refused" refused_with "rgX: No such resource group" bconsumers -g rgX
 check "-json has a record per row" \
-	sh -c "bconsumers -json | grep -q '\"CONSUMERS\":4,' && bconsumers -json | grep -q '\"CONSUMER\":\"/eng/b\"'"
+	sh -c "bconsumers -json | grep -q '\"CONSUMERS\":5,' && bconsumers -json | grep -q '\"CONSUMER\":\"/eng/b\"'"
 check "-l shows the group and the consumer's USERS" \
 	sh -c "bconsumers -l /ops | grep -q '^RESOURCE GROUP: rg1 (PLAN_SLOTS 8,' && bconsumers -l /ops | grep -q 'USERS: all  LEAF'"
 
