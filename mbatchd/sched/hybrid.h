@@ -39,6 +39,9 @@ struct Hybrid {
 	const SchedPlanTerms **terms;
 	guint *pos;               /* plan order */
 	double *owned;            /* scaled */
+	double *floor;            /* reserve, or what the children reserve */
+	double *kids_floor;       /* the children's floors, summed */
+	int *need;                /* demand as divisions read it (count_need) */
 	int *demand, *alloc, *quota, *grant, *placed;
 	int *size;                /* [n_g]: slots of its OK hosts */
 	int *idle;                /* [n_g]: free slots of its OK hosts */

@@ -185,7 +185,7 @@ share_terms(const Pass *p, const Hybrid *hy, guint g, guint c, QuotaShare *q)
 {
 	const SchedPlanTerms *t = hy->terms[AT(hy, g, c)];
 	double owned = hy->owned[AT(hy, g, c)];
-	int d = hy->demand[AT(hy, g, c)];
+	int d = hy->need[AT(hy, g, c)];
 
 	memset(q, 0, sizeof *q);
 	q->rank = t->rank;
@@ -197,7 +197,7 @@ share_terms(const Pass *p, const Hybrid *hy, guint g, guint c, QuotaShare *q)
 		double keep = MAX(0, owned - lend);
 
 		q->cap = cap_of(t->limit, MAX(MIN(d, owned + borrow), keep));
-		q->floor = MAX(keep, MIN((double)t->reserved, owned));
+		q->floor = MAX(keep, hy->floor[AT(hy, g, c)]);
 		q->base = MIN(q->cap, owned);
 		q->weight = owned;
 		break;
@@ -207,7 +207,7 @@ share_terms(const Pass *p, const Hybrid *hy, guint g, guint c, QuotaShare *q)
 		q->weight = t->share > 0 ? t->share : 0;
 		break;
 	default: {
-		double r = MIN((double)t->reserved, floor(owned + 1e-9));
+		double r = hy->floor[AT(hy, g, c)];
 
 		q->cap = cap_of(t->limit, MAX((double)d, r));
 		q->floor = r;
@@ -245,6 +245,48 @@ scale_owned(Pass *p, Hybrid *hy, guint g)
 
 		hy->owned[AT(hy, g, c)] = s->consumers[c].policy == SCHED_POLICY_OWNERSHIP ?
 		    t->owned : t->owned * factor;
+	}
+	/* A reserve is kept whole, capped at the scaled owned slots; a parent
+	 * keeps at least what its children reserve, or it could not give
+	 * them their floors. */
+	for (guint c = 0; c < hy->n_c; c++)
+		hy->floor[AT(hy, g, c)] = s->consumers[c].policy == SCHED_POLICY_SHARE ? 0 :
+		    MIN((double)hy->terms[AT(hy, g, c)]->reserved,
+		    floor(hy->owned[AT(hy, g, c)] + 1e-9));
+	/* Children come after their parents: backwards, each is complete
+	 * before its parent adds it. */
+	for (guint c = hy->n_c; c-- > 0;) {
+		int par = s->consumers[c].parent;
+
+		hy->floor[AT(hy, g, c)] = MAX(hy->floor[AT(hy, g, c)],
+		    hy->kids_floor[AT(hy, g, c)]);
+		if (par >= 0)
+			hy->kids_floor[AT(hy, g, par)] += hy->floor[AT(hy, g, c)];
+	}
+}
+
+/*
+ * What each consumer asks for in the division: a leaf its demand; a
+ * parent what its children may be given at most (their reserves count,
+ * since they are kept idle), so a child's reserve does not eat its
+ * sibling's owned slots.  Bottom up: children come after their parents.
+ */
+static void
+count_need(const Pass *p, Hybrid *hy, guint g)
+{
+	const SchedSnapshot *s = p->snap;
+
+	for (guint c = 0; c < hy->n_c; c++)
+		hy->need[AT(hy, g, c)] = hy->children[c][0] == G_MAXUINT ?
+		    hy->demand[AT(hy, g, c)] : 0;
+	for (guint c = hy->n_c; c-- > 0;) {
+		int par = s->consumers[c].parent;
+		QuotaShare q;
+
+		if (par < 0)
+			continue;
+		share_terms(p, hy, g, c, &q);
+		hy->need[AT(hy, g, par)] += (int)MIN(q.cap, (double)G_MAXINT / 4);
 	}
 }
 
@@ -336,6 +378,9 @@ stage_hybrid(Pass *p)
 	hy->terms = g_new0(const SchedPlanTerms *, n);
 	hy->pos = g_new0(guint, n);
 	hy->owned = g_new0(double, n);
+	hy->floor = g_new0(double, n);
+	hy->need = g_new0(int, n);
+	hy->kids_floor = g_new0(double, n);
 	hy->demand = g_new0(int, n);
 	hy->alloc = g_new0(int, n);
 	hy->quota = g_new0(int, n);
@@ -350,6 +395,7 @@ stage_hybrid(Pass *p)
 	count_demand(p, hy);
 	for (guint g = 0; g < hy->n_g; g++) {
 		scale_owned(p, hy, g);
+		count_need(p, hy, g);
 		divide(p, hy, g, hy->n_c, hy->size[g]);
 		hy->outside_left[g] = hy->idle[g] - grant(hy, g, hy->n_c, hy->idle[g]);
 	}
@@ -418,7 +464,8 @@ hybrid_finish(Pass *p)
 			r->group = g;
 			r->owned_conf = pt->owned;
 			r->owned = owned;
-			r->reserved = MIN(pt->reserved, owned);
+			/* A parent keeps what its children reserve. */
+			r->reserved = (int)hy->floor[AT(hy, g, c)];
 			r->limit = pt->limit;
 			r->rank = pt->rank;
 			r->share = s->consumers[c].policy == SCHED_POLICY_SHARE ? pt->share : 0;
@@ -466,6 +513,9 @@ hybrid_free(Hybrid *hy)
 	g_free(hy->terms);
 	g_free(hy->pos);
 	g_free(hy->owned);
+	g_free(hy->floor);
+	g_free(hy->need);
+	g_free(hy->kids_floor);
 	g_free(hy->demand);
 	g_free(hy->alloc);
 	g_free(hy->quota);

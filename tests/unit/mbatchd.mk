@@ -59,3 +59,11 @@ TESTS += %reldir%/check_prepost
 	mbatchd/libbsstate.a lib/conf/libbsconf.a proto/libbsproto.a \
 	lib/resreq/libbsresreq.a lib/job/libbsjob.a lib/util/libbsutil.a \
 	$(TEST_LIBS)
+
+# Resource plans: invariants over generated plans (stage-hybrid.c).
+check_PROGRAMS += %reldir%/check_hybrid_invariants
+TESTS += %reldir%/check_hybrid_invariants
+%canon_reldir%_check_hybrid_invariants_SOURCES = %reldir%/check_hybrid_invariants.c
+%canon_reldir%_check_hybrid_invariants_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_check_hybrid_invariants_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_hybrid_invariants_LDADD = $(BSSCHED_LIBS) $(TEST_LIBS) -lm
