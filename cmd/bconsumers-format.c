@@ -66,7 +66,8 @@ f_share(GString *v, const void *r)
 		g_string_append_c(v, '-');
 		return TRUE;
 	}
-	return put_int(v, C(r)->share);
+	g_string_append_printf(v, "%g", C(r)->share);
+	return TRUE;
 }
 static gboolean
 f_demand(GString *v, const void *r) { return put_int(v, C(r)->demand); }

@@ -26,6 +26,10 @@
 
 #define E(code) BASALT__ERROR_CODE__ERROR_CODE_##code
 
+/* Each path costs a prefix test per row: a query naming more is refused
+ * rather than let one client spin mbatchd (the tree is rarely larger). */
+#define MAX_QUERY_PATHS 1024
+
 static const char *
 policy_name(BsConsumerPolicy p)
 {
@@ -103,7 +107,9 @@ consumer_info(Manager *m, const BsConsumersConf *cc,
 	ci->reserved = row->reserved;
 	ci->limit = row->limit;
 	ci->rank = bs_config_plan_rank(m->cfg, row);
-	ci->share = row->share > 0 ? (gint32)(row->share + 0.5) : 0;
+	/* SHARE means something under the share policy only. */
+	ci->share = c->effective == BS_CONSUMER_POLICY_SHARE ?
+	    (row->share >= 0 ? row->share : 1) : 0;
 	ci->users = c->users;
 	ci->n_users = c->users != NULL ? g_strv_length(c->users) : 0;
 	if (f != NULL) {
@@ -213,6 +219,9 @@ svc_consumers(Basalt__BatchService_Service *svc,
 	if (!c.known)
 		reply.error = svc_error(E(PERMISSION),
 		    "User permission denied: unauthenticated client");
+	else if (req->n_paths > MAX_QUERY_PATHS)
+		reply.error = svc_error(E(BAD_REQUEST), "Too many consumer paths: "
+		    "%zu; at most %d", req->n_paths, MAX_QUERY_PATHS);
 	else if (cc == NULL && (req->n_paths > 0 ||
 	    (req->resource_group != NULL && req->resource_group[0] != '\0')))
 		reply.error = svc_error(E(BAD_REQUEST),
