@@ -28,15 +28,22 @@ int
 hybrid_job_room(const Pass *p, const SchedJob *j, guint *group)
 {
 	const Hybrid *hy = p->hybrid;
-	guint g;
+	const guint8 *in;
+	gboolean any = FALSE;
+	int room = 0;
 
 	if (hy == NULL || j->consumer == 0 || j->consumer > hy->n_c || j->exclusive)
 		return INT_MAX;
-	g = hy->queue_group[j->queue];
-	if (g == 0)
-		return INT_MAX;
-	*group = g - 1;
-	return MAX(0, left(hy, g - 1, j->consumer - 1));
+	in = &hy->queue_groups[j->queue * hy->n_g];
+	for (guint g = 0; g < hy->n_g; g++) {
+		if (!in[g])
+			continue;
+		if (!any)
+			*group = g;
+		any = TRUE;
+		room += MAX(0, left(hy, g, j->consumer - 1));
+	}
+	return any ? room : INT_MAX;
 }
 
 int
@@ -64,4 +71,19 @@ hybrid_placed(Pass *p, const SchedJob *j, guint h, int slots)
 		hy->outside_placed[g - 1] += slots;
 	else
 		hy->placed[AT(hy, g - 1, j->consumer - 1)] += slots;
+}
+
+int
+hybrid_outside_room(const Pass *p, const SchedJob *j, guint *n_hosts)
+{
+	const Hybrid *hy = p->hybrid;
+	guint g;
+
+	if (hy == NULL || (j->consumer != 0 && j->consumer <= hy->n_c) || j->exclusive)
+		return INT_MAX;
+	g = hy->queue_only[j->queue];
+	if (g == 0)
+		return INT_MAX;
+	*n_hosts = hy->queue_n_hosts[j->queue];
+	return MAX(0, hy->outside_left[g - 1] - hy->outside_placed[g - 1]);
 }

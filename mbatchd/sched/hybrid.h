@@ -33,8 +33,10 @@ void hybrid_divide(QuotaShare *c, guint n, int total, gboolean evenly);
 struct Hybrid {
 	guint n_c, n_g;
 	guint *host_group;        /* [n_hosts]: 1 + group, 0: in none */
-	guint *queue_group;       /* [n_queues]: the group its pending demand is
-	                           * counted in (its first host's), 0: none */
+	guint8 *queue_groups;     /* [q * n_g + g]: queue q's hosts reach group g */
+	guint *queue_only;        /* [n_queues]: 1 + the group holding all its
+	                           * candidate hosts, 0: none does */
+	guint *queue_n_hosts;     /* [n_queues]: its candidate hosts */
 	/* [g * n_c + c] */
 	const SchedPlanTerms **terms;
 	guint *pos;               /* plan order */
@@ -53,9 +55,15 @@ struct Hybrid {
 };
 
 /* hybrid-place.c: placement's questions. */
-/* Slots the job's consumer may still start in its queue's group; INT_MAX
- * for a job outside every consumer.  *group: that group, for the reason. */
+/* Slots the job's consumer may still start in the groups its queue's
+ * hosts reach; INT_MAX for a job outside every consumer or whose queue
+ * reaches no group.  *group: the first of them, for the reason. */
 int hybrid_job_room(const Pass *p, const SchedJob *j, guint *group);
+/* For a job outside every consumer whose queue's hosts all lie in one
+ * group: the idle slots no consumer was granted there, else INT_MAX; so
+ * such a job is not tried host by host when there are none.  *n_hosts:
+ * its queue's candidate hosts, for the reason. */
+int hybrid_outside_room(const Pass *p, const SchedJob *j, guint *n_hosts);
 /* Slots job j may take on host h under the plan of h's group. */
 int hybrid_host_room(const Pass *p, const SchedJob *j, guint h);
 void hybrid_placed(Pass *p, const SchedJob *j, guint h, int slots);

@@ -12,8 +12,8 @@
  *            configured owned slots are used as they are (decisions.md).
  *   demand   a leaf's running slots in the group plus the slots of its
  *            pending jobs that could start now (not held, not waiting on a
- *            dependency, a begin time or a closed queue), counted in the
- *            group of their queue's first host; a parent's demand is its
+ *            dependency, a begin time or a closed queue), counted in each
+ *            group their queue's hosts reach; a parent's demand is its
  *            children's sum.
  *   quota    top down: the group's size is divided among the first-level
  *            consumers, each parent's quota among its children
@@ -124,12 +124,21 @@ measure_groups(Pass *p, Hybrid *hy)
 	}
 	for (guint q = 0; q < s->n_queues; q++) {
 		const SchedQueue *sq = &s->queues[q];
+		gboolean all = sq->hosts == NULL || sq->n_hosts == 0;
+		guint n = all ? s->n_hosts : sq->n_hosts;
+		guint only = n > 0 ? hy->host_group[all ? 0 : sq->hosts[0].host] : 0;
 
-		if (sq->hosts == NULL || sq->n_hosts == 0)
-			hy->queue_group[q] = hy->n_g > 0 ? 1 : 0;
-		for (guint i = 0; sq->hosts != NULL && i < sq->n_hosts &&
-		    hy->queue_group[q] == 0; i++)
-			hy->queue_group[q] = hy->host_group[sq->hosts[i].host];
+		for (guint i = 0; i < n && only != 0; i++)
+			if (hy->host_group[all ? i : sq->hosts[i].host] != only)
+				only = 0;
+		hy->queue_only[q] = only;
+		hy->queue_n_hosts[q] = n;
+		for (guint i = 0; i < n; i++) {
+			guint g = hy->host_group[all ? i : sq->hosts[i].host];
+
+			if (g != 0)
+				hy->queue_groups[q * hy->n_g + g - 1] = 1;
+		}
 	}
 }
 
@@ -153,14 +162,18 @@ count_demand(Pass *p, Hybrid *hy)
 	}
 	for (guint i = 0; i < hy->n_g * hy->n_c; i++)
 		hy->demand[i] = hy->alloc[i];
+	/* A pending job asks in every group its queue's hosts reach: it may
+	 * start in any of them, and each plan holds it there alone. */
 	for (guint i = 0; i < s->n_pending; i++) {
 		const SchedJob *j = &s->pending[i];
-		guint g = hy->queue_group[j->queue];
+		const guint8 *in = &hy->queue_groups[j->queue * hy->n_g];
 
-		if (j->consumer == 0 || j->consumer > hy->n_c || g == 0 ||
+		if (j->consumer == 0 || j->consumer > hy->n_c ||
 		    sched_job_gate(p, j) != SCHED_PEND_NONE)
 			continue;
-		hy->demand[AT(hy, g - 1, j->consumer - 1)] += j->min_slots;
+		for (guint g = 0; g < hy->n_g; g++)
+			if (in[g])
+				hy->demand[AT(hy, g, j->consumer - 1)] += j->min_slots;
 	}
 	for (guint g = 0; g < hy->n_g; g++)
 		for (guint c = hy->n_c; c-- > 0;) {
@@ -374,7 +387,9 @@ stage_hybrid(Pass *p)
 	hy->n_g = s->n_rgroups;
 	n = hy->n_c * hy->n_g;
 	hy->host_group = g_new0(guint, s->n_hosts);
-	hy->queue_group = g_new0(guint, s->n_queues);
+	hy->queue_groups = g_new0(guint8, s->n_queues * hy->n_g);
+	hy->queue_only = g_new0(guint, s->n_queues);
+	hy->queue_n_hosts = g_new0(guint, s->n_queues);
 	hy->terms = g_new0(const SchedPlanTerms *, n);
 	hy->pos = g_new0(guint, n);
 	hy->owned = g_new0(double, n);
@@ -509,7 +524,9 @@ hybrid_free(Hybrid *hy)
 		g_free(hy->children[c]);
 	g_free(hy->children);
 	g_free(hy->host_group);
-	g_free(hy->queue_group);
+	g_free(hy->queue_groups);
+	g_free(hy->queue_only);
+	g_free(hy->queue_n_hosts);
 	g_free(hy->terms);
 	g_free(hy->pos);
 	g_free(hy->owned);

@@ -366,9 +366,17 @@ pool_share_reached(Pass *p, const SchedJob *j, SchedPending *pend)
 static gboolean
 consumer_room(Pass *p, const SchedJob *j, SchedPending *pend, int *want)
 {
-	guint g = 0;
+	guint g = 0, n_hosts = 0;
 	int room = hybrid_job_room(p, j, &g);
 
+	/* Outside every consumer, on a group's hosts alone: when the plan
+	 * leaves it no idle slot there, every host would say so. */
+	if (hybrid_outside_room(p, j, &n_hosts) < j->min_slots) {
+		memset(pend, 0, sizeof *pend);
+		pend->reason = SCHED_PEND_NO_HOSTS;
+		pend->host_counts[SCHED_HR_SLOTS] = n_hosts;
+		return FALSE;
+	}
 	if (room >= j->min_slots) {
 		*want = MIN(*want, room);
 		return TRUE;
