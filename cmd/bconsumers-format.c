@@ -191,9 +191,14 @@ bconsumers_format_long(GString *out, const Basalt__ConsumerList *l)
 		f_users(users, c);
 		g_string_append_printf(out, "\nCONSUMER: %s\n", c->path);
 		g_string_append_printf(out, "RESOURCE GROUP: %s", c->resource_group);
-		if (g != NULL)
+		if (g != NULL) {
 			g_string_append_printf(out, " (PLAN_SLOTS %d, %d slots "
-			    "now)", g->plan_slots, g->slots);
+			    "now)  HOSTS:", g->plan_slots, g->slots);
+			if (g->n_hosts == 0)
+				g_string_append(out, " all");
+			for (size_t h = 0; h < g->n_hosts; h++)
+				g_string_append_printf(out, " %s", g->hosts[h]);
+		}
 		g_string_append_printf(out, "\nPOLICY: %s  USERS: %s  %s\n\n",
 		    c->policy[0] != '\0' ? c->policy : "-", users->str,
 		    c->leaf ? "LEAF" : "PARENT");

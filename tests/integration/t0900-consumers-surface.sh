@@ -5,7 +5,7 @@
 # shows each job's consumer (-consumer, else the queue's CONSUMER);
 # bconsumers lists the plan (paths select subtrees, -g a group, -json);
 # badmin reconfig with a bad plan, or a queue naming a parent consumer,
-# fails with file:line and leaves the running plan as it was.
+# (or SIGHUP) fails with file:line and leaves the running plan as it was.
 . "$top_srcdir/tests/lib.sh"
 
 user=""
@@ -153,6 +153,12 @@ check "badmin ckconfig reports it too" sh -c "badmin ckconfig 2>&1 | grep -q 'ls
 check "the running plan is unchanged" \
 	sh -c "[ \"\$(bconsumers -w | awk '\$1 == \"/eng/a\" {print \$3, \$5}')\" = '4 1' ]"
 check "jobs keep their consumers" sh -c "[ \"\$(bjobs -noheader -o consumer $qjob)\" = /eng/a ]"
+kill -HUP "$MBD_PID"
+check "SIGHUP with the bad plan is refused too, with file:line in the log" \
+	wait_for 10 grep -rq "reconfiguration refused" "$T/log/"
+check "naming lsb.consumers and the line" grep -rq "lsb.consumers:$line:" "$T/log/"
+check "and mbatchd runs on with the old plan" \
+	sh -c "[ \"\$(bconsumers -w | awk '\$1 == \"/eng/a\" {print \$3, \$5}')\" = '4 1' ]"
 
 # A queue naming a parent consumer: the cross-file error, in lsb.queues.
 cp "$T/consumers.good" "$lsb/lsb.consumers"

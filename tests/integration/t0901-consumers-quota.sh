@@ -5,7 +5,8 @@
 # consumers settle at their quotas, 6, 4 and 2, and
 # bjobs' counts per consumer match bconsumers' QUOTA and ALLOC.  Alone,
 # /a borrows every slot but the 2 /b reserves; its waiting jobs say the
-# consumer's quota holds them, and bhist -l records it once; when /b starts
+# consumer's quota holds them, and bhist -l records it once (a restarted
+# mbatchd replays it and does not write it again); when /b starts
 # submitting its reserved slots are its at once.
 . "$top_srcdir/tests/lib.sh"
 
@@ -99,6 +100,14 @@ check "once, not every cycle" \
 	sh -c "sleep 2; [ \"\$(bhist -l $pend | tr -d '\n' | sed 's/   *//g' | grep -o 'Pending: The consumer' | wc -l)\" -eq 1 ]"
 check "bconsumers -l says why /a's quota is what it is" \
 	sh -c "bconsumers -l /a | grep -q '^QUOTA: .'"
+# The record is replayed on restart: a new mbatchd does not write it again.
+stop_mbd
+start_mbd || exit 1
+check "after a restart the jobs are back" wait_for 10 counts_are "10 0 0"
+check "and a scheduling cycle has run" \
+	wait_for 10 sh -c "bconsumers -l /a | grep -q '^Figures of the scheduling cycle'"
+check "the journal still holds one quota record for the job" \
+	sh -c "sleep 2; [ \"\$(bhist -l $pend | tr -d '\n' | sed 's/   *//g' | grep -o 'Pending: The consumer' | wc -l)\" -eq 1 ]"
 # /b asks: its reserved slots are there at once.
 b1=$(bsub -q qb -o /dev/null sleep 300 | job_id_of)
 b2=$(bsub -q qb -o /dev/null sleep 300 | job_id_of)

@@ -332,7 +332,7 @@ START_TEST(test_bconsumers)
 	r = run("bconsumers -l");
 	ck_assert_int_eq(r.code, 0);
 	assert_contains(r.out, "CONSUMER: /X/a_very_long_team_name\n"
-	    "RESOURCE GROUP: rg1 (PLAN_SLOTS 100, 120 slots now)\n"
+	    "RESOURCE GROUP: rg1 (PLAN_SLOTS 100, 120 slots now)  HOSTS: all\n"
 	    "POLICY: hybrid  USERS: alice bob  LEAF\n");
 	assert_contains(r.out, "QUOTA: limited by LIMIT 20\n");
 	run_clear(&r);
