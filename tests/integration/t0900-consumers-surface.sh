@@ -103,6 +103,7 @@ check "bjobs -l shows the -consumer one" \
 	sh -c "bjobs -l $ops | tr -d '\n' | sed 's/  *//g' | grep -q 'Consumer</ops>'"
 check "bjobs -o consumer: the queue's CONSUMER when bsub names none" \
 	sh -c "[ \"\$(bjobs -noheader -o consumer $qjob)\" = /eng/a ]"
+check "bqueues -l shows the queue's CONSUMER" sh -c "bqueues -l normal | grep -q 'CONSUMER = /eng/a'"
 check "a job of a queue without CONSUMER has none" \
 	sh -c "[ \"\$(bjobs -noheader -o consumer $free)\" = - ]"
 check "#BSUB -consumer is read from the script" \
