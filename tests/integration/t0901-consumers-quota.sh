@@ -7,7 +7,8 @@
 # /a borrows every slot but the 2 /b reserves; its waiting jobs say the
 # consumer's quota holds them, and bhist -l records it once (a restarted
 # mbatchd replays it and does not write it again); when /b starts
-# submitting its reserved slots are its at once.
+# submitting its reserved slots are its at once.  A consumer that starts
+# submitting gets the idle slots at once.
 . "$top_srcdir/tests/lib.sh"
 
 BS_MXJ=4
@@ -114,6 +115,19 @@ b2=$(bsub -q qb -o /dev/null sleep 300 | job_id_of)
 check "/b's jobs start on its reserved slots at once" \
 	wait_for 5 sh -c "[ \"\$(bjobs -noheader -o stat $b1 $b2 | tr -d ' ' | tr '\n' ' ')\" = 'RUN RUN ' ]"
 check "/a keeps its 10" counts_are "10 2 0"
+say
+
+bkill -u all 0 >/dev/null 2>&1
+wait_for 30 all_gone
+
+# Idle slots: /a uses 4 of its 6; /c starts submitting and takes every
+# slot no one uses or reserves (12 - 4 - /b's 2) at once.
+submit_n qa 4
+wait_for 10 counts_are "4 0 0"
+submit_n qa 8 -consumer /c
+check "/c starting to submit gets the 6 idle slots at once" wait_for 5 counts_are "4 0 6"
+check "bconsumers: /c's QUOTA 6, BORROWED 4" \
+	wait_for 5 sh -c "[ \"\$(bconsumers -w | awk '\$1 == \"/c\" {print \$10, \$12}')\" = '6 4' ]"
 say
 
 bkill -u all 0 >/dev/null 2>&1
