@@ -8,7 +8,8 @@
 # consumer's quota holds them, and bhist -l records it once (a restarted
 # mbatchd replays it and does not write it again); when /b starts
 # submitting its reserved slots are its at once.  A consumer that starts
-# submitting gets the idle slots at once.
+# submitting gets the idle slots at once.  A host going away scales the
+# owned slots bconsumers shows (SCALED) to the group's new size.
 . "$top_srcdir/tests/lib.sh"
 
 BS_MXJ=4
@@ -132,4 +133,13 @@ say
 
 bkill -u all 0 >/dev/null 2>&1
 wait_for 30 all_gone
+
+# A host goes away: the group has 8 slots, owned slots scale by 8/12.
+kill -TERM "$(sbd_pid vh3)"
+host_unavail() { bhosts -w vh3 | awk '$1 == "vh3" {print $2}' | grep -q unavail; }
+check "vh3 is unavail" wait_for 20 host_unavail
+check "bconsumers: SCALED is OWNED x 8/12 (4, 3 rounded, 1 rounded)" \
+	wait_for 10 figures_are 4 "4 3 1"
+check "bconsumers -l: the group has 8 slots now" \
+	wait_for 5 sh -c "bconsumers -l /a | grep -q 'PLAN_SLOTS 12, 8 slots now'"
 done_testing
