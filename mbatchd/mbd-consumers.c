@@ -52,7 +52,10 @@ consumers_group_slots(const Manager *m, const char *group)
 }
 
 /* Slots of the group's hosts that can take jobs now: the size the stage
- * scales OWNED to (a host without MXJ counts its CPUs). */
+ * scales OWNED to, counted as stage-hybrid.c counts it (a host without
+ * MXJ counts its CPUs, at least 1).  The plan does not carry the size;
+ * a host closed by its dispatch window only inside the pass is counted
+ * here, so -l may show it one host larger than the stage used then. */
 static int
 group_slots(const SchedSnapshot *snap, const SchedResourceGroup *rg)
 {
@@ -62,7 +65,7 @@ group_slots(const SchedSnapshot *snap, const SchedResourceGroup *rg)
 		const SchedHost *h = &snap->hosts[rg->hosts[i]];
 
 		if (h->state == SCHED_HOST_OK)
-			n += h->max_slots >= 0 ? h->max_slots : h->ncpus;
+			n += h->max_slots >= 0 ? h->max_slots : MAX(h->ncpus, 1);
 	}
 	return n;
 }
