@@ -55,7 +55,7 @@ consumers_group_slots(const Manager *m, const char *group)
  * scales OWNED to, counted as stage-hybrid.c counts it (a host without
  * MXJ counts its CPUs, at least 1).  The plan does not carry the size;
  * a host closed by its dispatch window only inside the pass is counted
- * here, so -l may show it one host larger than the stage used then. */
+ * here, so -l may show more slots than the stage used then. */
 static int
 group_slots(const SchedSnapshot *snap, const SchedResourceGroup *rg)
 {
