@@ -67,6 +67,13 @@ gboolean bs_conf_parse_consumer_path(const BsConfKey *k, const char *v, void *f,
 
 /* conf_consumers_check.c: lsb.queues CONSUMER against lsb.consumers. */
 void bs_conf_consumers_check(BsConfig *cfg, BsDiags *d);
+/* conf_export.c: type one HostExport section into r->exports. */
+void bs_conf_export_load(BsResourcesConf *r, const BsConfCtx *ctx, const BsResourceSection *s);
+void bs_conf_export_free(gpointer p);
+void bs_conf_import_free(gpointer p);
+/* The exports against lsf.shared and the cluster's hosts, the shared-lease
+ * rules, and the consumer side gathered from lsb.queues HOSTS. */
+void bs_conf_exports_check(BsConfig *cfg, const BsConfCtx *ctx);
 
 /* Cross-file checks; file names are those used in diagnostics. */
 void bs_conf_check(BsConfig *cfg, BsDiags *d);

@@ -67,3 +67,12 @@ TESTS += %reldir%/check_hybrid_invariants
 %canon_reldir%_check_hybrid_invariants_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_check_hybrid_invariants_CFLAGS = $(TEST_CFLAGS)
 %canon_reldir%_check_hybrid_invariants_LDADD = $(BSSCHED_LIBS) $(TEST_LIBS) -lm
+# MultiCluster leases: the lease stage's invariants, and the lease state
+# journaled, replayed and checkpointed (mbatchd/state/leases.c).
+check_PROGRAMS += %reldir%/check_lease
+TESTS += %reldir%/check_lease
+%canon_reldir%_check_lease_SOURCES = %reldir%/check_lease.c
+%canon_reldir%_check_lease_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_check_lease_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_lease_LDADD = mbatchd/libbsstate.a $(BSSCHED_LIBS) proto/libbsproto.a \
+	lib/job/libbsjob.a lib/util/libbsutil.a $(TEST_LIBS) -lm
