@@ -5,7 +5,8 @@
 # shows each job's consumer (-consumer, else the queue's CONSUMER);
 # bconsumers lists the plan (paths select subtrees, -g a group, -json);
 # badmin reconfig with a bad plan, or a queue naming a parent consumer,
-# (or SIGHUP) fails with file:line and leaves the running plan as it was.
+# (or SIGHUP) fails with file:line and leaves the running plan as it was;
+# a configuration without lsb.consumers leaves no consumer.
 . "$top_srcdir/tests/lib.sh"
 
 user=""
@@ -176,6 +177,19 @@ plan 3 1
 check "a valid new plan is accepted" sh -c 'badmin reconfig 2>&1 | grep -q "Reconfiguration initiated"'
 check "and bconsumers shows it" \
 	sh -c "[ \"\$(bconsumers -w | awk '\$1 == \"/eng/a\" {print \$3}')\" = 3 ]"
+
+# No plan at all: the file and the queue's CONSUMER removed.
+rm "$lsb/lsb.consumers"
+queues ""
+sed -i '/^CONSUMER *= *$/d' "$lsb/lsb.queues"
+check "a configuration without lsb.consumers is accepted" \
+	sh -c 'badmin reconfig 2>&1 | grep -q "Reconfiguration initiated"'
+check "bconsumers then says no consumer is configured" \
+	refused_with "No consumer is configured" bconsumers
+check "bconsumers -json is an empty document" \
+	sh -c "bconsumers -json | grep -q '\"CONSUMERS\":0,'"
+check "jobs belong to no consumer any more" \
+	sh -c "[ \"\$(bjobs -noheader -o consumer $qjob $ops | sort -u)\" = - ]"
 
 bkill -u all 0 >/dev/null 2>&1
 done_testing
