@@ -4,8 +4,9 @@
 # or a user outside the consumer's USERS, and accepted otherwise; bjobs
 # shows each job's consumer (-consumer, else the queue's CONSUMER);
 # bconsumers lists the plan (paths select subtrees, -g a group, -json);
-# badmin reconfig with a bad plan, or a queue naming a parent consumer,
-# (or SIGHUP) fails with file:line and leaves the running plan as it was;
+# badmin reconfig (or SIGHUP) with a bad plan, or with a queue naming a
+# parent consumer, fails with file:line and leaves the running plan as it
+# was;
 # a configuration without lsb.consumers leaves no consumer.
 . "$top_srcdir/tests/lib.sh"
 
