@@ -163,6 +163,13 @@ check "naming lsb.consumers and the line" grep -rq "lsb.consumers:$line:" "$T/lo
 check "and mbatchd runs on with the old plan" \
 	sh -c "[ \"\$(bconsumers -w | awk '\$1 == \"/eng/a\" {print \$3, \$5}')\" = '4 1' ]"
 
+# A resource group naming a host the cluster does not have.
+sed 's/^HOSTS      = all$/HOSTS      = vh1 vh9/' "$T/consumers.good" >"$lsb/lsb.consumers"
+hline=$(grep -n '^HOSTS      = vh1 vh9' "$lsb/lsb.consumers" | cut -d: -f1)
+badmin reconfig >"$T/bad.out" 2>&1
+check "reconfig with a resource group naming an unknown host fails at its line" \
+	grep -q "lsb.consumers:$hline: resource group rg1: unknown host or host group vh9" "$T/bad.out"
+
 # A queue naming a parent consumer: the cross-file error, in lsb.queues.
 cp "$T/consumers.good" "$lsb/lsb.consumers"
 queues /eng
