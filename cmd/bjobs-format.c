@@ -247,6 +247,8 @@ long_header(GString *out, const Basalt__JobInfo *j)
 	g_string_append_printf(l, ">, Job Name <%s>, User <%s>, Project <%s>, "
 			       "Status <%s>, Queue <%s>", name, j->user, proj,
 			       cmd_state_name(j->state), j->queue);
+	if (j->consumer != NULL && j->consumer[0] != '\0')
+		g_string_append_printf(l, ", Consumer <%s>", j->consumer);
 	if (s != NULL && s->mail_user[0] != '\0')
 		g_string_append_printf(l, ", Mail <%s>", s->mail_user);
 	if (s != NULL)

@@ -17,6 +17,7 @@ noinst_LIBRARIES += %reldir%/libbscmd.a
 	%reldir%/bqueues-fields.c %reldir%/bhosts-fields.c \
 	%reldir%/bhosts-format.c %reldir%/busers-format.c \
 	%reldir%/blimits-format.c \
+	%reldir%/bconsumers-format.c %reldir%/bconsumers-format.h \
 	%reldir%/bparams-format.c \
 	%reldir%/bclusters-format.c %reldir%/bclusters-format.h \
 	%reldir%/ls-format.c %reldir%/ls-format.h \
@@ -53,6 +54,7 @@ bin_PROGRAMS += \
 	%reldir%/bparams \
 	%reldir%/busers \
 	%reldir%/blimits \
+	%reldir%/bconsumers \
 	%reldir%/lsid \
 	%reldir%/lsclusters \
 	%reldir%/lshosts \
@@ -95,6 +97,8 @@ bin_PROGRAMS += \
 %canon_reldir%_busers_LDADD = $(CMD_PROG_LIBS)
 %canon_reldir%_blimits_SOURCES = %reldir%/blimits.c
 %canon_reldir%_blimits_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_bconsumers_SOURCES = %reldir%/bconsumers.c
+%canon_reldir%_bconsumers_LDADD = $(CMD_PROG_LIBS)
 %canon_reldir%_lsid_SOURCES = %reldir%/lsid.c
 %canon_reldir%_lsid_LDADD = $(CMD_PROG_LIBS)
 # lsclusters, lshosts, lsload: one source, three programs (ls-hostcmd.c).

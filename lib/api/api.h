@@ -67,7 +67,8 @@ typedef enum {
 	LSB_WAIT = 15,
 	LSB_POST = 16,
 	LSB_READ = 17,
-	LSB_CLUSTERS = 18,
+	LSB_CONSUMERS = 18,
+	LSB_CLUSTERS = 19,
 } LsbMethod;
 
 /* $LSF_ENVDIR, else the built-in SYSCONFDIR/basalt.  g_free() it. */
