@@ -37,7 +37,8 @@ noinst_LIBRARIES += %reldir%/libbsstate.a
 %canon_reldir%_libbsstate_a_SOURCES = \
 	%reldir%/state/state.h %reldir%/state/state.c %reldir%/state/apply.c \
 	%reldir%/state/export.c %reldir%/state/depindex.c \
-	%reldir%/state/tokens.c %reldir%/state/messages.c
+	%reldir%/state/tokens.c %reldir%/state/messages.c \
+	%reldir%/state/jobgroups.c
 
 # effective.c: a job's effective parameters from its spec and the
 # configuration, without a Manager, so tests and tools link it alone.
@@ -65,6 +66,7 @@ sbin_PROGRAMS += %reldir%/mbatchd
 	%reldir%/svc/select.c %reldir%/svc/bounds.c %reldir%/svc/sight.c \
 	%reldir%/svc/history.c %reldir%/svc/showconf.c \
 	%reldir%/svc/wait.c %reldir%/svc/messages.c \
+	%reldir%/svc/jobgroups.c \
 	%reldir%/svc/limits.c
 %canon_reldir%_mbatchd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_mbatchd_LDADD = %reldir%/libbseffective.a \

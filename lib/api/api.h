@@ -67,6 +67,8 @@ typedef enum {
 	LSB_WAIT = 15,
 	LSB_POST = 16,
 	LSB_READ = 17,
+	LSB_JOB_GROUPS = 18,
+	LSB_JOB_GROUP_CONTROL = 19,
 } LsbMethod;
 
 /* $LSF_ENVDIR, else the built-in SYSCONFDIR/basalt.  g_free() it. */
