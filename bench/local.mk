@@ -91,7 +91,7 @@ check_PROGRAMS += %reldir%/loadgen
 %canon_reldir%_loadgen_SOURCES = %reldir%/loadgen.c %reldir%/loadgen.h \
 	%reldir%/loadgen-hosts.c %reldir%/loadgen-clients.c
 %canon_reldir%_loadgen_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
-%canon_reldir%_loadgen_LDADD = cmd/libbscmd.a lib/resreq/libbsresreq.a lib/api/libbsapi.a \
+%canon_reldir%_loadgen_LDADD = cmd/libbscmd.a lib/job/libbsjob.a lib/resreq/libbsresreq.a lib/api/libbsapi.a \
 	lib/auth/libbsauth.a lib/rpc/libbsrpc.a proto/libbsproto.a \
 	lib/util/libbsutil.a $(GLIB_LIBS) $(PROTOBUF_C_LIBS) $(MUNGE_LIBS) -lm
 $(%canon_reldir%_loadgen_OBJECTS): $(PROTO_GEN_H)

@@ -25,7 +25,7 @@ noinst_LIBRARIES += %reldir%/libbscmd.a
 	%reldir%/pb.h
 
 # What a program links to use cmd/, in dependency order.
-BSCMD_LIBS = cmd/libbscmd.a lib/resreq/libbsresreq.a proto/libbsproto.a \
+BSCMD_LIBS = cmd/libbscmd.a lib/job/libbsjob.a lib/resreq/libbsresreq.a proto/libbsproto.a \
 	lib/util/libbsutil.a $(GLIB_LIBS) $(PROTOBUF_C_LIBS) -lm
 
 # The generated headers must exist before these compile.

@@ -18,7 +18,8 @@ noinst_LIBRARIES += %reldir%/libbssched.a
 	%reldir%/sched/limits.c \
 	%reldir%/sched/stage-limits.h %reldir%/sched/stage-limits.c \
 	%reldir%/sched/stage-reserve.c %reldir%/sched/reserve.h \
-	%reldir%/sched/exclusive.c %reldir%/sched/deadline.c
+	%reldir%/sched/exclusive.c %reldir%/sched/deadline.c \
+	%reldir%/sched/jobgroup-limit.c
 
 # What links libbssched.a needs with it: -R evaluation and time windows.
 BSSCHED_LIBS = %reldir%/libbssched.a lib/conf/libbsconf.a \
@@ -29,7 +30,7 @@ BSSCHED_LIBS = %reldir%/libbssched.a lib/conf/libbsconf.a \
 noinst_LIBRARIES += %reldir%/libbsschedin.a
 %canon_reldir%_libbsschedin_a_SOURCES = \
 	%reldir%/sched-input.h %reldir%/sched-input.c \
-	%reldir%/limits-input.c
+	%reldir%/limits-input.c %reldir%/jobgroup-input.c
 %canon_reldir%_libbsschedin_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 
 # state/: the tables and state_apply(), the only mutator.

@@ -281,7 +281,7 @@ do_add(Manager *m, const Caller *c, const Basalt__JobGroupRequest *req,
 		return e;
 	if ((e = commit(m, c, ACT(ADD), path, req->limit, req->set_limit)) != NULL)
 		return e;
-	g_ptr_array_add(msgs, g_strdup_printf("Job group <%s> is created.",
+	g_ptr_array_add(msgs, g_strdup_printf("Job group <%s> was added.",
 	    path));
 	return NULL;
 }
@@ -327,7 +327,7 @@ delete_one(Manager *m, const Caller *c, const char *path, GPtrArray *msgs)
 		return svc_error(E(JOB_STATE), "Job group <%s> cannot be "
 		    "deleted: it holds %u unfinished job%s", path, busy,
 		    busy == 1 ? "" : "s");
-	g_ptr_array_add(msgs, g_strdup_printf("Job group <%s> is deleted.",
+	g_ptr_array_add(msgs, g_strdup_printf("Job group <%s> was deleted.",
 	    copy));
 	return commit(m, c, ACT(DELETE), copy, -1, FALSE);
 }

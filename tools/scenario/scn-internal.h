@@ -43,6 +43,7 @@ typedef struct {
 	GPtrArray *queues;        /* ScnQueueLine* */
 	GPtrArray *jobs;          /* ScnDeferred*: run and pend lines */
 	GPtrArray *expects;       /* ScnDeferred*: expect lines */
+	GPtrArray *jobgroups;     /* ScnDeferred*: jobgroup lines */
 } ScnParse;
 
 const char *scn_section_file(const char *section);
