@@ -48,8 +48,7 @@ bs_jobgroup_normalize(const char *path, char **out, GError **error)
 		if (parts[i][0] == '\0' || strcmp(parts[i], ".") == 0 ||
 		    strcmp(parts[i], "..") == 0) {
 			g_string_free(norm, TRUE);
-			return bad(error, path, parts[i][0] == '\0' && i == 0 &&
-			    parts[1] == NULL ? "the root group cannot be named" :
+			return bad(error, path,
 			    "a component is empty, \".\" or \"..\"");
 		}
 		if (++depth > BS_JOBGROUP_DEPTH_MAX) {
@@ -58,6 +57,11 @@ bs_jobgroup_normalize(const char *path, char **out, GError **error)
 		}
 		g_string_append_c(norm, '/');
 		g_string_append(norm, parts[i]);
+	}
+	/* "/" splits into no component at all. */
+	if (depth == 0) {
+		g_string_free(norm, TRUE);
+		return bad(error, path, "the root group cannot be named");
 	}
 	*out = g_string_free(norm, FALSE);
 	return TRUE;
