@@ -53,6 +53,7 @@ noinst_LIBRARIES += %reldir%/libbseffective.a
 sbin_PROGRAMS += %reldir%/mbatchd
 %canon_reldir%_mbatchd_SOURCES = \
 	%reldir%/mbd.c %reldir%/mbd.h %reldir%/mbd-manager.c \
+	%reldir%/mbd-jobgroups.c \
 	%reldir%/mbd-events.c %reldir%/mbd-journal.c %reldir%/mbd-hosts.c \
 	%reldir%/mbd-acct.h %reldir%/mbd-acct.c %reldir%/acct-record.c \
 	%reldir%/events-record.c \

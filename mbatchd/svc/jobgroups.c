@@ -52,7 +52,10 @@ svc_default_job_group(Manager *m, const char *user, const char *project)
 static void
 count_job(Basalt__JobGroupInfo *gi, const Job *j)
 {
-	guint32 slots = (guint32)MAX(job_slots(j), 1);
+	/* A pending job counts the slots it asks for, a started one those
+	 * it holds. */
+	guint32 slots = (guint32)MAX(job_is_pending(j) ?
+	    (int)job_spec(j)->min_slots : job_slots(j), 1);
 
 	gi->njobs++;
 	gi->nslots += slots;

@@ -112,13 +112,17 @@ check "it is gone, with its subgroup" sh -c "! bjgroup -w | grep -q '^/proj/a'"
 check "bgdel of /proj is refused while /proj/b/c has a job" sh -c "! runuser -u $u1 -- env PATH=\"\$PATH\" LSF_ENVDIR=\"\$LSF_ENVDIR\" bgdel /proj 2>/dev/null"
 check "bhist -l shows the group of a job" sh -c "bhist -l $j1 | tr -d '\n ' | grep -q 'JobGroup</proj/a>'"
 
-# DEFAULT_JOBGROUP with %u.
+# DEFAULT_JOBGROUP with %u, and JOB_GROUP_CLEAN.
 params=$T/conf/lsbatch/basalt/configdir/lsb.params
-sed -i 's|^End Parameters|DEFAULT_JOBGROUP = /users/%u\nEnd Parameters|' "$params"
+sed -i 's|^End Parameters|DEFAULT_JOBGROUP = /users/%u\nJOB_GROUP_CLEAN = Y\nEnd Parameters|' "$params"
 badmin reconfig >/dev/null 2>&1
 j7=$(as "$u2" bsub -o /dev/null true | job_id_of)
 check "DEFAULT_JOBGROUP puts a job without -g in /users/<user>" wait_for 10 sh -c "[ \"\$(bjobs -noheader -o job_group $j7)\" = /users/$u2 ]"
 j8=$(as "$u2" env LSB_DEFAULT_JOBGROUP=/env/%u bsub -o /dev/null true | job_id_of)
 check "LSB_DEFAULT_JOBGROUP wins over it" wait_for 10 sh -c "[ \"\$(bjobs -noheader -o job_group $j8)\" = /env/$u2 ]"
+check "JOB_GROUP_CLEAN removes the implicit groups once their jobs finish" wait_for 20 sh -c "! bjgroup -w | grep -Eq '^/(users|env)'"
+check "but keeps one with an unfinished job" sh -c "bjgroup -w | grep -q '^/proj/b/c '"
 bkill -u all 0 >/dev/null 2>&1
+check "which goes once its job is killed, with its implicit parent" wait_for 20 sh -c "! bjgroup -w | grep -q '^/proj/b'"
+check "while the group made by bgadd stays" sh -c "bjgroup -w | grep -q '^/proj '"
 done_testing
