@@ -112,6 +112,13 @@ check "it is gone, with its subgroup" sh -c "! bjgroup -w | grep -q '^/proj/a'"
 check "bgdel of /proj is refused while /proj/b/c has a job" sh -c "! runuser -u $u1 -- env PATH=\"\$PATH\" LSF_ENVDIR=\"\$LSF_ENVDIR\" bgdel /proj 2>/dev/null"
 check "bhist -l shows the group of a job" sh -c "bhist -l $j1 | tr -d '\n ' | grep -q 'JobGroup</proj/a>'"
 
+# bmod -g moves a pending job into a group (made implicitly), -gn out.
+jh=$(as "$u1" bsub -H -g /proj/x -o /dev/null true | job_id_of)
+check "bmod -g moves a pending job to another group" sh -c "runuser -u $u1 -- env PATH=\"\$PATH\" LSF_ENVDIR=\"\$LSF_ENVDIR\" bmod -g /proj/y $jh >/dev/null && [ \"\$(bjobs -noheader -o job_group $jh)\" = /proj/y ]"
+check "which it created, owned by the job's owner" row_is /proj/y "1 1 0 0 0 0 0/- $u1"
+check "bmod -gn takes it out of any group" sh -c "bmod -gn $jh >/dev/null && [ \"\$(bjobs -noheader -o job_group $jh)\" = - ]"
+check "bmod -g refuses a bad path" sh -c "! bmod -g 'no/slash' $jh 2>/dev/null"
+
 # DEFAULT_JOBGROUP with %u, and JOB_GROUP_CLEAN.
 params=$T/conf/lsbatch/basalt/configdir/lsb.params
 sed -i 's|^End Parameters|DEFAULT_JOBGROUP = /users/%u\nJOB_GROUP_CLEAN = Y\nEnd Parameters|' "$params"
