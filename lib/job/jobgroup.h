@@ -14,6 +14,9 @@
 #define BS_JOBGROUP_PATH_MAX 512
 /* Deepest hierarchy accepted: the limit check walks every ancestor. */
 #define BS_JOBGROUP_DEPTH_MAX 32
+/* Most groups mbatchd keeps: any user may create groups, so their number
+ * is bounded like every other thing a user can make mbatchd hold. */
+#define BS_JOBGROUP_COUNT_MAX 100000
 
 /*
  * Checks `path` and writes its normal form into *out (to free): one

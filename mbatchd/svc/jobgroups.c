@@ -17,6 +17,29 @@
 #define E(code) BASALT__ERROR_CODE__ERROR_CODE_##code
 #define ACT(a) BASALT__JOB_GROUP_ACTION__JOB_GROUP_ACTION_##a
 
+/* Groups a new path would add (itself and missing ancestors) beyond
+ * BS_JOBGROUP_COUNT_MAX: refused, with what to do about it. */
+Basalt__Error *
+svc_check_job_group_room(Manager *m, const char *path)
+{
+	g_autofree char *p = g_strdup(path);
+	guint missing = 0;
+
+	while (p != NULL && state_jobgroup(m->st, p) == NULL) {
+		char *up = bs_jobgroup_parent(p);
+
+		missing++;
+		g_free(p);
+		p = up;
+	}
+	if (missing > 0 && g_hash_table_size(m->st->jobgroups) + missing >
+	    BS_JOBGROUP_COUNT_MAX)
+		return svc_error(E(LIMIT), "Cannot create job group <%s>: "
+		    "mbatchd already holds %d job groups; delete empty ones "
+		    "with bgdel", path, BS_JOBGROUP_COUNT_MAX);
+	return NULL;
+}
+
 Basalt__Error *
 svc_check_job_group(const char *path)
 {
@@ -280,6 +303,8 @@ do_add(Manager *m, const Caller *c, const Basalt__JobGroupRequest *req,
 	if (state_jobgroup(m->st, path) != NULL)
 		return svc_error(E(BAD_REQUEST),
 		    "Job group <%s> already exists", path);
+	if ((e = svc_check_job_group_room(m, path)) != NULL)
+		return e;
 	if (req->set_limit && (e = limit_fits(m, path, req->limit)) != NULL)
 		return e;
 	if ((e = commit(m, c, ACT(ADD), path, req->limit, req->set_limit)) != NULL)

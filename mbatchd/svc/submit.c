@@ -95,7 +95,9 @@ svc_check_spec(Manager *m, const Caller *c, const Basalt__JobSpec *spec,
 
 	if (spec->command == NULL || *spec->command == '\0')
 		return svc_error(E(BAD_REQUEST), "No job command specified");
-	if ((sub_err = svc_check_job_group(spec->job_group)) != NULL)
+	if ((sub_err = svc_check_job_group(spec->job_group)) != NULL ||
+	    (spec->job_group != NULL && *spec->job_group != '\0' &&
+	    (sub_err = svc_check_job_group_room(m, spec->job_group)) != NULL))
 		return sub_err;
 	/* bsub refuses these too, but mbatchd does not trust bsub: a
 	 * newline in a name would forge lines in logs and listings. */
