@@ -12,29 +12,12 @@
 #include "job/jobgroup.h"
 #include "mbatchd/mbd.h"
 
-/* Adds path and every ancestor to set (strings owned by the set). */
-static void
-keep_path(GHashTable *set, const char *path)
-{
-	char *p = g_strdup(path);
-
-	while (p != NULL && !g_hash_table_contains(set, p)) {
-		char *up = bs_jobgroup_parent(p);
-
-		g_hash_table_add(set, p);
-		p = up;
-	}
-	g_free(p);
-}
-
 void
 manager_clean_jobgroups(Manager *m)
 {
 	g_autoptr(GHashTable) kept = NULL;
 	g_autoptr(GPtrArray) groups = NULL;
 	g_autoptr(GPtrArray) doomed = NULL;
-	GHashTableIter it;
-	gpointer v;
 	gboolean any = FALSE;
 
 	if (!m->cfg->params->job_group_clean || m->storage_failed)
@@ -47,19 +30,22 @@ manager_clean_jobgroups(Manager *m)
 	}
 	if (!any)
 		return;
-	kept = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	g_hash_table_iter_init(&it, m->st->jobs);
-	while (g_hash_table_iter_next(&it, NULL, &v)) {
-		const char *path = job_spec(v)->job_group;
-
-		if (!job_is_finished(v) && path != NULL && *path != '\0')
-			keep_path(kept, path);
-	}
+	kept = state_jobgroups_busy(m->st);
 	for (guint i = 0; i < groups->len; i++) {
 		const JobGroup *g = g_ptr_array_index(groups, i);
+		char *p;
 
-		if (!g->implicit || g->limit >= 0)
-			keep_path(kept, g->path);
+		if (g->implicit && g->limit < 0)
+			continue;
+		/* A group bgadd made, or with a limit, keeps its ancestors. */
+		for (p = g_strdup(g->path); p != NULL &&
+		    !g_hash_table_contains(kept, p);) {
+			char *up = bs_jobgroup_parent(p);
+
+			g_hash_table_add(kept, p);
+			p = up;
+		}
+		g_free(p);
 	}
 	/* Parents come first: a doomed parent takes its subtree with it. */
 	doomed = g_ptr_array_new_with_free_func(g_free);

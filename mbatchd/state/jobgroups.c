@@ -59,6 +59,8 @@ ensure(State *st, const char *path, const char *owner, gboolean implicit,
 		return g;
 	if ((parent = bs_jobgroup_parent(path)) != NULL)
 		(void)ensure(st, parent, owner, implicit, now);
+	if (parent != NULL)
+		state_jobgroup(st, parent)->n_children++;
 	g = g_new0(JobGroup, 1);
 	g->path = g_strdup(path);
 	g->owner = g_strdup(owner != NULL ? owner : "");
@@ -84,17 +86,61 @@ state_jobgroup_for_job(State *st, const char *path, const char *owner,
 	return TRUE;
 }
 
+/* The group and its subtree; only a group with subgroups costs a pass
+ * over every group (bgdel of an empty group, the usual case, does not). */
 static gboolean
-apply_delete(State *st, const char *path)
+apply_delete(State *st, JobGroup *g)
 {
+	g_autofree char *path = g_strdup(g->path);
+	g_autofree char *parent = bs_jobgroup_parent(path);
+	JobGroup *up = parent != NULL ? state_jobgroup(st, parent) : NULL;
 	GHashTableIter it;
 	gpointer k;
 
+	if (up != NULL && up->n_children > 0)
+		up->n_children--;
+	if (g->n_children == 0) {
+		g_hash_table_remove(st->jobgroups, path);
+		return TRUE;
+	}
 	g_hash_table_iter_init(&it, st->jobgroups);
 	while (g_hash_table_iter_next(&it, &k, NULL))
 		if (bs_jobgroup_within(k, path))
 			g_hash_table_iter_remove(&it);
 	return TRUE;
+}
+
+/* Adds path and every ancestor to set (strings owned by the set). */
+static void
+busy_path(GHashTable *set, const char *path)
+{
+	char *p = g_strdup(path);
+
+	while (p != NULL && !g_hash_table_contains(set, p)) {
+		char *up = bs_jobgroup_parent(p);
+
+		g_hash_table_add(set, p);
+		p = up;
+	}
+	g_free(p);
+}
+
+GHashTable *
+state_jobgroups_busy(const State *st)
+{
+	GHashTable *set = g_hash_table_new_full(g_str_hash, g_str_equal,
+	    g_free, NULL);
+	GHashTableIter it;
+	gpointer v;
+
+	g_hash_table_iter_init(&it, st->jobs);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		const char *path = job_spec(v)->job_group;
+
+		if (!job_is_finished(v) && path != NULL && *path != '\0')
+			busy_path(set, path);
+	}
+	return set;
 }
 
 gboolean
@@ -135,7 +181,7 @@ state_apply_jobgroup(State *st, const Basalt__EvJobGroup *e, gint64 now,
 			    "no job group %s", path);
 			return FALSE;
 		}
-		return apply_delete(st, path);
+		return apply_delete(st, g);
 	default:
 		g_set_error(err, BS_ERROR, BS_ERROR_FAILED,
 		    "unknown job group action %d", (int)e->action);

@@ -197,6 +197,7 @@ typedef struct {
 	int limit;
 	gboolean implicit;        /* made by bsub -g or bmod -g */
 	gint64 create_time;
+	guint n_children;         /* groups right below it */
 } JobGroup;
 void state_jobgroups_init(State *st);
 void state_jobgroups_free(State *st);
@@ -209,6 +210,10 @@ gboolean state_apply_jobgroup(State *st, const Basalt__EvJobGroup *e,
     gint64 now, GError **err);
 /* Every group, parents before children (JobGroup*, to free). */
 GPtrArray *state_jobgroups_sorted(const State *st);
+/* The paths that hold an unfinished job in their subtree: every such
+ * job's group and its ancestors, as a set of strings (unref it).  One
+ * pass over the jobs, for callers that ask about many groups. */
+GHashTable *state_jobgroups_busy(const State *st);
 
 /* messages.c: bpost's messages.  LSF's default MAX_JOB_MSG_NUM is 128. */
 #define BS_JOB_MSG_MAX 128

@@ -343,8 +343,9 @@ static Basalt__Error *
 delete_one(Manager *m, const Caller *c, const char *path, GPtrArray *msgs)
 {
 	const JobGroup *g = state_jobgroup(m->st, path);
-	guint busy;
 	g_autofree char *copy = g_strdup(path);
+	Basalt__Error *e;
+	guint busy;
 
 	if (g == NULL)
 		return svc_error(E(BAD_REQUEST), "No job group found: %s", path);
@@ -355,9 +356,11 @@ delete_one(Manager *m, const Caller *c, const char *path, GPtrArray *msgs)
 		return svc_error(E(JOB_STATE), "Job group <%s> cannot be "
 		    "deleted: it holds %u unfinished job%s", path, busy,
 		    busy == 1 ? "" : "s");
+	if ((e = commit(m, c, ACT(DELETE), copy, -1, FALSE)) != NULL)
+		return e;
 	g_ptr_array_add(msgs, g_strdup_printf("Job group <%s> was deleted.",
 	    copy));
-	return commit(m, c, ACT(DELETE), copy, -1, FALSE);
+	return NULL;
 }
 
 /*
@@ -371,7 +374,10 @@ delete_empty(Manager *m, const Caller *c, const char *below,
 {
 	g_autoptr(GPtrArray) groups = state_jobgroups_sorted(m->st);
 	g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GHashTable) busy = state_jobgroups_busy(m->st);
 
+	/* One pass over the jobs and one over the groups: a user may hold
+	 * many groups, and bgdel 0 must not cost their square. */
 	for (guint i = groups->len; i-- > 0;) {
 		const JobGroup *g = g_ptr_array_index(groups, i);
 
@@ -380,28 +386,22 @@ delete_empty(Manager *m, const Caller *c, const char *below,
 		if (owner != NULL && strcmp(owner, "all") != 0 &&
 		    strcmp(owner, g->owner) != 0)
 			continue;
-		if (!owns(c, g))
+		if (!owns(c, g) || g_hash_table_contains(busy, g->path))
 			continue;
 		g_ptr_array_add(paths, g_strdup(g->path));
 	}
+	/* Deepest first: a group goes once the subgroups below it went. */
 	for (guint i = 0; i < paths->len; i++) {
 		const char *p = g_ptr_array_index(paths, i);
-		GPtrArray *left = state_jobgroups_sorted(m->st);
-		gboolean has_sub = FALSE;
+		const JobGroup *g = state_jobgroup(m->st, p);
 		Basalt__Error *e;
 
-		for (guint k = 0; k < left->len && !has_sub; k++) {
-			const JobGroup *g = g_ptr_array_index(left, k);
-
-			has_sub = strcmp(g->path, p) != 0 &&
-			    bs_jobgroup_within(g->path, p);
-		}
-		g_ptr_array_free(left, TRUE);
-		if (has_sub || busy_jobs(m, p) > 0 ||
-		    state_jobgroup(m->st, p) == NULL)
+		if (g == NULL || g->n_children > 0)
 			continue;
-		if ((e = delete_one(m, c, p, msgs)) != NULL)
+		if ((e = commit(m, c, ACT(DELETE), p, -1, FALSE)) != NULL)
 			return e;
+		g_ptr_array_add(msgs, g_strdup_printf("Job group <%s> was "
+		    "deleted.", p));
 	}
 	if (msgs->len == 0)
 		g_ptr_array_add(msgs, g_strdup("No empty job group to delete."));

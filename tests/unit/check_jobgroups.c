@@ -198,11 +198,39 @@ START_TEST(test_state_groups)
 	d2 = describe(st);
 	ck_assert_str_eq(d2, "/p alice -1 explicit;/p/a alice -1 explicit;"
 	    "/p/b bob 4 explicit;/p/b/c bob -1 implicit;");
+	ck_assert_uint_eq(state_jobgroup(st, "/p")->n_children, 2);
 	/* Deleting a group deletes its subtree; the job keeps its path. */
 	ck_assert(group_event(DEL, "/p/b", "bob", -1, FALSE));
 	d3 = describe(st);
 	ck_assert_str_eq(d3, "/p alice -1 explicit;/p/a alice -1 explicit;");
 	ck_assert_str_eq(job_spec(state_job(st, 1, 0))->job_group, "/p/b/c");
+	ck_assert_uint_eq(state_jobgroup(st, "/p")->n_children, 1);
+	/* A leaf goes alone and its parent counts one child less. */
+	ck_assert(group_event(DEL, "/p/a", "alice", -1, FALSE));
+	ck_assert_uint_eq(state_jobgroup(st, "/p")->n_children, 0);
+	ck_assert_ptr_null(state_jobgroup(st, "/p/a"));
+}
+END_TEST
+
+START_TEST(test_busy_paths)
+{
+	g_autoptr(GHashTable) busy = NULL;
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobStatus e = BASALT__EV_JOB_STATUS__INIT;
+
+	ck_assert(submit(1, "bob", "/a/b/c"));
+	ck_assert(submit(2, "bob", "/x"));
+	e.job_id = 2;
+	e.state = JS_PSUSP;
+	ev.body_case = BASALT__EVENT__BODY_JOB_STATUS;
+	ev.job_status = &e;
+	ck_assert(apply(&ev));
+	busy = state_jobgroups_busy(st);
+	ck_assert_uint_eq(g_hash_table_size(busy), 4);
+	ck_assert(g_hash_table_contains(busy, "/a"));
+	ck_assert(g_hash_table_contains(busy, "/a/b"));
+	ck_assert(g_hash_table_contains(busy, "/a/b/c"));
+	ck_assert(g_hash_table_contains(busy, "/x"));
 }
 END_TEST
 
@@ -282,6 +310,7 @@ main(void)
 	tcase_add_checked_fixture(state, setup, teardown);
 	tcase_add_test(state, test_state_groups);
 	tcase_add_test(state, test_checkpoint_replay);
+	tcase_add_test(state, test_busy_paths);
 	tcase_add_test(sched, test_limit_counting);
 	suite_add_tcase(s, paths);
 	suite_add_tcase(s, state);
