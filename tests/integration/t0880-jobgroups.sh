@@ -112,6 +112,23 @@ check "it is gone, with its subgroup" sh -c "! bjgroup -w | grep -q '^/proj/a'"
 check "bgdel of /proj is refused while /proj/b/c has a job" sh -c "! runuser -u $u1 -- env PATH=\"\$PATH\" LSF_ENVDIR=\"\$LSF_ENVDIR\" bgdel /proj 2>/dev/null"
 check "bhist -l shows the group of a job" sh -c "bhist -l $j1 | tr -d '\n ' | grep -q 'JobGroup</proj/a>'"
 
+# bgdel -c deletes the empty groups of a subtree, deepest first; bgdel 0
+# every empty group of the caller; -u is for administrators.
+as "$u1" bgadd /t/a/b >/dev/null
+as "$u1" bgadd /t/c >/dev/null
+as "$u1" bgadd /u1only >/dev/null
+jc=$(as "$u1" bsub -H -g /t/c -o /dev/null true | job_id_of)
+as "$u1" bgdel -c /t >"$T/delc.out" 2>&1
+check "bgdel -c /t deletes /t/a/b and /t/a" sh -c "grep -q '</t/a/b> was deleted' '$T/delc.out' && grep -q '</t/a> was deleted' '$T/delc.out'"
+check "but keeps /t/c, which holds a job, and so /t" sh -c "bjgroup -w | grep -q '^/t/c ' && bjgroup -w | grep -q '^/t ' && ! bjgroup -w | grep -q '^/t/a'"
+check "bgdel -u by a user is refused" sh -c "! runuser -u $u2 -- env PATH=\"\$PATH\" LSF_ENVDIR=\"\$LSF_ENVDIR\" bgdel -u $u1 0 2>/dev/null"
+as "$u2" bgdel 0 >"$T/del0.out" 2>&1
+check "bgdel 0 by another user deletes none of the owner's groups" sh -c "bjgroup -w | grep -q '^/u1only '"
+as "$u1" bgdel 0 >"$T/del0.out" 2>&1
+check "bgdel 0 by the owner deletes the owner's empty groups" sh -c "! bjgroup -w | grep -q '^/u1only '"
+check "and not the busy ones" sh -c "bjgroup -w | grep -q '^/t/c '"
+bkill "$jc" >/dev/null 2>&1
+
 # bmod -g moves a pending job into a group (made implicitly), -gn out.
 jh=$(as "$u1" bsub -H -g /proj/x -o /dev/null true | job_id_of)
 check "bmod -g moves a pending job to another group" sh -c "runuser -u $u1 -- env PATH=\"\$PATH\" LSF_ENVDIR=\"\$LSF_ENVDIR\" bmod -g /proj/y $jh >/dev/null && [ \"\$(bjobs -noheader -o job_group $jh)\" = /proj/y ]"
