@@ -140,6 +140,8 @@ check "bmod -g refuses a bad path" sh -c "! bmod -g 'no/slash' $jh 2>/dev/null"
 params=$T/conf/lsbatch/basalt/configdir/lsb.params
 sed -i 's|^End Parameters|DEFAULT_JOBGROUP = /users/%u\nJOB_GROUP_CLEAN = Y\nEnd Parameters|' "$params"
 badmin reconfig >/dev/null 2>&1
+check "bparams -a shows DEFAULT_JOBGROUP" sh -c "bparams -a | grep -q 'DEFAULT_JOBGROUP = /users/%u'"
+check "bparams -l explains JOB_GROUP_CLEAN" sh -c "bparams -l | grep -A1 'Empty implicit job groups' | grep -q 'JOB_GROUP_CLEAN = Y'"
 j7=$(as "$u2" bsub -o /dev/null true | job_id_of)
 check "DEFAULT_JOBGROUP puts a job without -g in /users/<user>" wait_for 10 sh -c "[ \"\$(bjobs -noheader -o job_group $j7)\" = /users/$u2 ]"
 j8=$(as "$u2" env LSB_DEFAULT_JOBGROUP=/env/%u bsub -o /dev/null true | job_id_of)
