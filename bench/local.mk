@@ -41,6 +41,18 @@ CLEANFILES += %reldir%/sched-pool-bench$(EXEEXT)
 bench-pool: %reldir%/sched-pool-bench$(EXEEXT)
 	./%reldir%/sched-pool-bench$(EXEEXT)
 
+# sched-jobgroup-bench: one pass over 100,000 jobs in 1,000 job groups
+# whose limits bind at every level (`make bench-jobgroup`).
+EXTRA_PROGRAMS += %reldir%/sched-jobgroup-bench
+%canon_reldir%_sched_jobgroup_bench_SOURCES = %reldir%/sched-jobgroup-bench.c
+%canon_reldir%_sched_jobgroup_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_sched_jobgroup_bench_LDADD = $(BSSCHED_LIBS) $(GLIB_LIBS) -lm
+CLEANFILES += %reldir%/sched-jobgroup-bench$(EXEEXT)
+
+.PHONY: bench-jobgroup
+bench-jobgroup: %reldir%/sched-jobgroup-bench$(EXEEXT)
+	./%reldir%/sched-jobgroup-bench$(EXEEXT)
+
 # sched-cycle-bench: one full scheduling cycle, 100,000 pending jobs over
 # 10,000 hosts in 50 queues (`make bench-sched`; the figure sched.cycle).
 EXTRA_PROGRAMS += %reldir%/sched-cycle-bench
