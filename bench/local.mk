@@ -52,6 +52,17 @@ CLEANFILES += %reldir%/sched-jobgroup-bench$(EXEEXT)
 .PHONY: bench-jobgroup
 bench-jobgroup: %reldir%/sched-jobgroup-bench$(EXEEXT)
 	./%reldir%/sched-jobgroup-bench$(EXEEXT)
+# sched-lease-bench: one run of the MultiCluster lease stage over 1,000
+# shared leases of 64 hosts, all due at once (`make bench-lease`).
+EXTRA_PROGRAMS += %reldir%/sched-lease-bench
+%canon_reldir%_sched_lease_bench_SOURCES = %reldir%/sched-lease-bench.c
+%canon_reldir%_sched_lease_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_sched_lease_bench_LDADD = $(BSSCHED_LIBS) $(GLIB_LIBS) -lm
+CLEANFILES += %reldir%/sched-lease-bench$(EXEEXT)
+
+.PHONY: bench-lease
+bench-lease: %reldir%/sched-lease-bench$(EXEEXT)
+	./%reldir%/sched-lease-bench$(EXEEXT)
 
 # sched-cycle-bench: one full scheduling cycle, 100,000 pending jobs over
 # 10,000 hosts in 50 queues (`make bench-sched`; the figure sched.cycle).
@@ -176,4 +187,4 @@ CLEANFILES += %reldir%/results.md %reldir%/results-smoke.md \
 
 # The in-process micro benchmarks, each with its own report.
 .PHONY: bench-micro
-bench-micro: bench-journal bench-preempt bench-pool bench-dep
+bench-micro: bench-journal bench-preempt bench-pool bench-dep bench-lease bench-jobgroup

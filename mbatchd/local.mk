@@ -19,7 +19,9 @@ noinst_LIBRARIES += %reldir%/libbssched.a
 	%reldir%/sched/stage-limits.h %reldir%/sched/stage-limits.c \
 	%reldir%/sched/stage-reserve.c %reldir%/sched/reserve.h \
 	%reldir%/sched/exclusive.c %reldir%/sched/deadline.c \
-	%reldir%/sched/jobgroup-limit.c
+	%reldir%/sched/jobgroup-limit.c \
+	%reldir%/sched/lease.h %reldir%/sched/lease.c \
+	%reldir%/sched/stage-lease.c
 
 # What links libbssched.a needs with it: -R evaluation and time windows.
 BSSCHED_LIBS = %reldir%/libbssched.a lib/conf/libbsconf.a \
@@ -39,7 +41,9 @@ noinst_LIBRARIES += %reldir%/libbsstate.a
 	%reldir%/state/state.h %reldir%/state/state.c %reldir%/state/apply.c \
 	%reldir%/state/export.c %reldir%/state/depindex.c \
 	%reldir%/state/tokens.c %reldir%/state/messages.c \
-	%reldir%/state/jobgroups.c
+	%reldir%/state/jobgroups.c \
+	%reldir%/state/leases.c \
+	%reldir%/state/lease-wire.h %reldir%/state/lease-wire.c
 
 # effective.c: a job's effective parameters from its spec and the
 # configuration, without a Manager, so tests and tools link it alone.

@@ -475,9 +475,53 @@ typedef struct {
 	GPtrArray *resources;   /* BsLimitResource*: RESOURCE = [name,n] ... */
 } BsLimitConf;
 
+/*
+ * A HostExport section, typed (conf_export.c): the provider side of the
+ * MultiCluster lease model, one lease agreement per consumer cluster named
+ * in DISTRIBUTION (lsf-reference.md 3.4, seeds/lsf-multicluster-shared-
+ * lease.txt).  Checked at its `file:line`: exactly one of PER_HOST and
+ * RES_SELECT, SLOTS with PER_HOST, NHOSTS with RES_SELECT, a DISTRIBUTION
+ * of clusters from lsf.shared, TYPE = shared with PER_HOST naming one
+ * consumer only, a host exported by a shared lease to one consumer only,
+ * and no shared lease on a host of an advance reservation.
+ */
+typedef enum {
+	BS_EXPORT_PER_HOST = 0, /* PER_HOST = host ... with SLOTS on each */
+	BS_EXPORT_RES_SELECT,   /* RES_SELECT = expr with NHOSTS whole hosts */
+} BsExportKind;
+
+typedef struct {
+	char *name;             /* NAME (Basalt), else "export<N>" (N from 1, file order) */
+	int line;               /* Begin HostExport */
+	BsExportKind kind;
+	char **per_host;        /* PER_HOST hosts as written, NULL with RES_SELECT */
+	char *res_select;       /* RES_SELECT, NULL with PER_HOST */
+	int nhosts;             /* NHOSTS with RES_SELECT, else 0 */
+	int slots;              /* SLOTS per host with PER_HOST, else 0 (whole hosts) */
+	GPtrArray *distribution;/* BsShare*, file order, the local cluster dropped */
+	int mem, swp;           /* MEM / SWP MB per host, BS_CONF_UNLIMITED = `-` */
+	gboolean shared;        /* TYPE = shared; FALSE: an exclusive lease */
+	GHashTable *key_lines;  /* KEY -> line */
+} BsHostExport;
+
+/*
+ * The consumer side, as LSF configures it: no section of its own, but a
+ * queue whose HOSTS names borrowed hosts (`allremote`, `all@cluster`,
+ * `host@cluster`, or a host group holding `allremote`).  One entry per such
+ * word, gathered by the cross-file checks (conf_check.c).
+ */
+typedef struct {
+	char *queue;            /* the consumer queue */
+	char *cluster;          /* provider cluster, NULL = allremote (every provider) */
+	char *host;             /* provider host, NULL = all hosts leased from cluster */
+	int line;               /* line of the queue's HOSTS */
+} BsHostImport;
+
 typedef struct {
 	GPtrArray *sections;    /* BsResourceSection*, file order */
 	GPtrArray *limits;      /* BsLimitConf*, file order (rows in order) */
+	GPtrArray *exports;     /* BsHostExport*, file order */
+	GPtrArray *imports;     /* BsHostImport*, lsb.queues order */
 } BsResourcesConf;
 
 /* ---- the whole configuration ------------------------------------------- */
@@ -528,6 +572,8 @@ const BsClusterHost *bs_config_cluster_host(const BsConfig *cfg, const char *nam
 const BsHostConf *bs_config_host(const BsConfig *cfg, const char *name); /* lsb.hosts row, then `default` */
 const BsHostGroupConf *bs_config_host_group(const BsConfig *cfg, const char *name);
 const BsUserGroupConf *bs_config_user_group(const BsConfig *cfg, const char *name);
+/* A HostExport section of lsb.resources by its name, or NULL. */
+const BsHostExport *bs_config_host_export(const BsConfig *cfg, const char *name);
 /* A Limit section of lsb.resources by NAME, or NULL. */
 const BsLimitConf *bs_config_limit(const BsConfig *cfg, const char *name);
 /* The keyword of a consumer kind, "USERS" or "PER_USER" by per. */

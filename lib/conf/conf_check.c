@@ -346,5 +346,6 @@ bs_conf_check(BsConfig *cfg, BsDiags *d)
 		BsConfCtx res = { d, "lsb.resources", 0 };
 
 		bs_conf_limits_check(cfg, &res);
+		bs_conf_exports_check(cfg, &res);
 	}
 }

@@ -61,6 +61,14 @@ void bs_conf_limit_free(gpointer p);
  * (queues, host groups, profiles): warnings, at the section's line. */
 void bs_conf_limits_check(const BsConfig *cfg, const BsConfCtx *ctx);
 
+/* conf_export.c: type one HostExport section into r->exports. */
+void bs_conf_export_load(BsResourcesConf *r, const BsConfCtx *ctx, const BsResourceSection *s);
+void bs_conf_export_free(gpointer p);
+void bs_conf_import_free(gpointer p);
+/* The exports against lsf.shared and the cluster's hosts, the shared-lease
+ * rules, and the consumer side gathered from lsb.queues HOSTS. */
+void bs_conf_exports_check(BsConfig *cfg, const BsConfCtx *ctx);
+
 /* Cross-file checks; file names are those used in diagnostics. */
 void bs_conf_check(BsConfig *cfg, BsDiags *d);
 

@@ -1,14 +1,14 @@
 /*
  * lsb.resources: section skeleton (lsf-reference.md 3.4, 5.4, 5.5).
  *
- * Limit sections are typed by conf_limits.c (r->limits).  Every section
- * (Limit, HostExport, SharedResourceExport, GuaranteedResourcePool,
- * HybridPlan and HybridConsumer) is also kept as a generic record (keys
- * or rows with their line numbers), so the lease, pool and hybrid work can
- * type them later without re-reading the file.  What is cheap to check
- * now is checked: the required keys of the two export sections and that
- * their DISTRIBUTION is a `([name, n] ...)` share list.  Other sections
- * are warnings.
+ * Limit sections are typed by conf_limits.c (r->limits), HostExport
+ * sections by conf_export.c (r->exports).  Every section (Limit,
+ * HostExport, SharedResourceExport, GuaranteedResourcePool, HybridPlan and
+ * HybridConsumer) is also kept as a generic record (keys or rows with
+ * their line numbers), so the pool and hybrid work can type them later
+ * without re-reading the file.  What is cheap to check now is checked:
+ * the required keys of SharedResourceExport and that its DISTRIBUTION is a
+ * `([name, n] ...)` share list.  Other sections are warnings.
  */
 #include "config.h"
 
@@ -51,6 +51,8 @@ bs_conf_resources_new(void)
 
 	r->sections = g_ptr_array_new_with_free_func(section_free);
 	r->limits = g_ptr_array_new_with_free_func(bs_conf_limit_free);
+	r->exports = g_ptr_array_new_with_free_func(bs_conf_export_free);
+	r->imports = g_ptr_array_new_with_free_func(bs_conf_import_free);
 	return r;
 }
 
@@ -61,6 +63,8 @@ bs_conf_resources_free(BsResourcesConf *r)
 		return;
 	g_ptr_array_unref(r->sections);
 	g_ptr_array_unref(r->limits);
+	g_ptr_array_unref(r->exports);
+	g_ptr_array_unref(r->imports);
 	g_free(r);
 }
 
@@ -146,15 +150,7 @@ check_export(const BsConfCtx *ctx, const BsResourceSection *s)
 		check_distribution(ctx, s);
 		return;
 	}
-	if (g_ascii_strcasecmp(s->kind, "HostExport") != 0)
-		return;
-	if ((find_pair(s, "PER_HOST") == NULL) == (find_pair(s, "RES_SELECT") == NULL))
-		ctx_error(ctx, s->line, "HostExport section needs exactly one of PER_HOST and RES_SELECT");
-	if (find_pair(s, "PER_HOST") != NULL)
-		require(ctx, s, "SLOTS", " (required with PER_HOST)");
-	if (find_pair(s, "RES_SELECT") != NULL)
-		require(ctx, s, "NHOSTS", " (required with RES_SELECT)");
-	check_distribution(ctx, s);
+	/* HostExport is typed by conf_export.c. */
 }
 
 void
@@ -173,6 +169,8 @@ bs_conf_resources_load(BsResourcesConf *r, const BsConfCtx *ctx, const BsLexFile
 		g_ptr_array_add(r->sections, copy_section(ls));
 		if (g_ascii_strcasecmp(ls->name, "Limit") == 0)
 			bs_conf_limits_load(r, ctx, ls);
+		if (g_ascii_strcasecmp(ls->name, "HostExport") == 0)
+			bs_conf_export_load(r, ctx, r->sections->pdata[r->sections->len - 1]);
 		check_export(ctx, r->sections->pdata[r->sections->len - 1]);
 	}
 }

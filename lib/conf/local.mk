@@ -19,6 +19,7 @@ noinst_LIBRARIES += %reldir%/libbsconf.a
 	%reldir%/conf_users.c \
 	%reldir%/conf_resources.c \
 	%reldir%/conf_limits.c \
+	%reldir%/conf_export.c \
 	%reldir%/conf_apps.c \
 	%reldir%/conf_check.c \
 	%reldir%/conf_config.c \

@@ -616,6 +616,11 @@ state_apply(State *st, const Basalt__Event *ev, GError **err)
 	case BASALT__EVENT__BODY_JOB_GROUP:
 		ok = state_apply_jobgroup(st, ev->job_group, t, err);
 		break;
+	case BASALT__EVENT__BODY_LEASE_NEW:
+	case BASALT__EVENT__BODY_LEASE_SPLIT:
+	case BASALT__EVENT__BODY_LEASE_STATUS:
+		ok = state_apply_lease(st, ev, err);
+		break;
 	case BASALT__EVENT__BODY_COUNTERS:
 		st->last_job_id = MAX(st->last_job_id, ev->counters->last_job_id);
 		ok = TRUE;

@@ -311,6 +311,7 @@ state_export_events(const State *st, GPtrArray **blocks)
 	g_hash_table_iter_init(&it, st->hosts);
 	while (g_hash_table_iter_next(&it, NULL, &v))
 		export_host(&x, v);
+	state_export_leases(st, x.events, x.blocks);
 	ev = event(&x, 0);
 	c = keep(&x, g_new(Basalt__EvCounters, 1));
 	basalt__ev_counters__init(c);

@@ -33,6 +33,8 @@ typedef Basalt__JobState JobState;
 
 struct _BsResReq;
 struct _BsDepend;
+struct Lease;                 /* mbatchd/sched/lease.h */
+struct LeaseOutcome;
 
 /*
  * A submission environment, kept once for every job submitted with the
@@ -154,6 +156,10 @@ typedef struct {
 	GHashTable *tokens;       /* "uid:token" -> SubmitToken */
 	/* jobgroups.c: job groups by path. */
 	GHashTable *jobgroups;    /* path -> JobGroup */
+	/* leases.c: MultiCluster leases, "policy\nconsumer" -> Lease, and
+	 * the same leases in key order (state_leases()). */
+	GHashTable *leases;
+	GPtrArray *lease_list;
 } State;
 
 static inline guint64
@@ -164,6 +170,21 @@ job_key(guint64 id, guint32 index)
 
 /* tokens.c: a retried submission finds the job it made (see there). */
 #define STATE_TOKEN_MAX 64
+/* leases.c: the lease events (EvLeaseNew, EvLeaseSplit, EvLeaseStatus)
+ * applied, and leases as events for checkpoints and from the lease stage's
+ * outcomes (strings borrowed from the lease; blocks gets what to g_free). */
+void state_leases_init(State *st);
+void state_leases_free(State *st);
+gboolean state_apply_lease(State *st, const Basalt__Event *ev, GError **err);
+const struct Lease *state_lease(const State *st, const char *policy, const char *consumer);
+/* Every lease (const Lease*), by policy then consumer; the array is the
+ * state's and changes with it (what bclusters shows: McLeasesFunc). */
+const GPtrArray *state_leases(const State *st);
+void state_lease_new_event(const struct Lease *l, gint64 now, GPtrArray *events,
+    GPtrArray *blocks);
+void state_lease_outcome_events(const struct LeaseOutcome *o, gint64 now, GPtrArray *events,
+    GPtrArray *blocks);
+void state_export_leases(const State *st, GPtrArray *events, GPtrArray *blocks);
 void state_tokens_init(State *st);
 void state_tokens_free(State *st);
 void state_token_add(State *st, Job *j, guint32 uid, const char *token);

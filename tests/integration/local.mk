@@ -15,6 +15,7 @@ INTEGRATION_TESTS = \
 	%reldir%/t0210-app.sh \
 	%reldir%/t0220-effective.sh \
 	%reldir%/t0230-lsb-limits.sh \
+	%reldir%/t0945-lease-config.sh \
 	%reldir%/t0300-pool.sh \
 	%reldir%/t0305-pool-limits.sh \
 	%reldir%/t0310-windows.sh \

@@ -60,13 +60,14 @@ good(const char *path, guint n)
 		diag(err->message);
 		return FALSE;
 	}
-	if (s->expect->len == 0 && s->nothing_line == 0) {
+	if (s->expect->len == 0 && s->nothing_line == 0 && s->leases == NULL) {
 		printf("not ok %u - %s: no expectations\n", n, base);
 		return FALSE;
 	}
 	plan = sched_run(&s->snap);
 	lines = scn_plan_lines(s, plan);
 	ok = scn_check(s, lines, report);
+	ok = scn_lease_run(s, report, NULL) && ok;
 	sched_plan_free(plan);
 	printf("%s %u - %s: %s\n", ok ? "ok" : "not ok", n, base,
 	    s->title != NULL ? s->title : "(no title)");

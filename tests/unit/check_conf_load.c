@@ -425,7 +425,30 @@ START_TEST(test_sample_resources)
 	s = cfg->resources->sections->pdata[2];
 	ck_assert_str_eq(s->kind, "SharedResourceExport");
 	ck_assert_str_eq(((BsConfPair *)s->pairs->pdata[2])->value, "([C1, 30] [C2, 70])");
-	ck_assert_int_eq(((BsConfPair *)s->pairs->pdata[2])->line, 20);
+	ck_assert_int_eq(((BsConfPair *)s->pairs->pdata[2])->line, 21);
+	/* The HostExport sections, typed; the local cluster leaves DISTRIBUTION. */
+	ck_assert_uint_eq(cfg->resources->exports->len, 2);
+	{
+		const BsHostExport *e = bs_config_host_export(cfg, "export1");
+		const BsHostExport *r = bs_config_host_export(cfg, "export2");
+
+		ck_assert_ptr_nonnull(e);
+		ck_assert_int_eq(e->kind, BS_EXPORT_PER_HOST);
+		ck_assert_str_eq(e->per_host[1], "hostB");
+		ck_assert_int_eq(e->slots, 4);
+		ck_assert_int_eq(e->mem, 100);
+		ck_assert_int_eq(e->swp, 100);
+		ck_assert(e->shared);
+		ck_assert_uint_eq(e->distribution->len, 1);
+		ck_assert_ptr_nonnull(r);
+		ck_assert_int_eq(r->kind, BS_EXPORT_RES_SELECT);
+		ck_assert_str_eq(r->res_select, "type==LINUX");
+		ck_assert_int_eq(r->nhosts, 10);
+		ck_assert(!r->shared);
+		ck_assert_uint_eq(r->distribution->len, 1);
+		ck_assert_str_eq(((BsShare *)r->distribution->pdata[0])->name, "other");
+		ck_assert_int_eq(((BsShare *)r->distribution->pdata[0])->shares, 3);
+	}
 	bs_config_free(cfg);
 }
 END_TEST

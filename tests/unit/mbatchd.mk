@@ -70,3 +70,13 @@ TESTS += %reldir%/check_jobgroups
 %canon_reldir%_check_jobgroups_LDADD = mbatchd/libbsstate.a $(BSSCHED_LIBS) \
 	proto/libbsproto.a lib/resreq/libbsresreq.a lib/job/libbsjob.a \
 	lib/util/libbsutil.a $(TEST_LIBS) -lm
+
+# MultiCluster leases: the lease stage's invariants, and the lease state
+# journaled, replayed and checkpointed (mbatchd/state/leases.c).
+check_PROGRAMS += %reldir%/check_lease
+TESTS += %reldir%/check_lease
+%canon_reldir%_check_lease_SOURCES = %reldir%/check_lease.c
+%canon_reldir%_check_lease_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_check_lease_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_lease_LDADD = mbatchd/libbsstate.a $(BSSCHED_LIBS) proto/libbsproto.a \
+	lib/job/libbsjob.a lib/util/libbsutil.a $(TEST_LIBS) -lm

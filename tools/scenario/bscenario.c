@@ -77,13 +77,19 @@ one(const char *path, gboolean check, gboolean all)
 	lines = scn_plan_lines(s, plan);
 	if (check) {
 		ok = scn_check(s, lines, report);
+		ok = scn_lease_run(s, report, NULL) && ok;
 		if (ok)
 			printf("ok %s\n", path);
 		else
 			printf("FAIL %s%s%s\n%s", path, s->title != NULL ? ": " : "",
 			    s->title != NULL ? s->title : "", report->str);
 	} else {
+		g_autoptr(GString) trace = g_string_new(NULL);
+
 		print_plan(s, lines, all);
+		if (!scn_lease_run(s, report, trace))
+			fputs(report->str, stdout);
+		fputs(trace->str, stdout);
 	}
 	sched_plan_free(plan);
 	return ok ? 0 : 1;

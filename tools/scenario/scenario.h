@@ -52,6 +52,8 @@ scn_kind_is_decision(ScnKind k)
 	return k <= SCN_RESERVE_BAN;
 }
 
+typedef struct ScnLeases ScnLeases;
+
 typedef struct {
 	ScnKind kind;
 	char *text;               /* the line after "expect ", normalised */
@@ -76,6 +78,7 @@ typedef struct {
 	gboolean ordered;         /* "expect order": decision order matters */
 	int nothing_line;         /* "expect nothing": no decision at all */
 	GDateTime *now;
+	ScnLeases *leases;        /* the lease timeline (scn-lease.c), NULL if none */
 } Scenario;
 
 /* Parse and build; NULL with *error set ("file:line: message"). */
@@ -97,6 +100,15 @@ GPtrArray *scn_plan_lines(const Scenario *s, const SchedPlan *plan);
  * gets a diff ("-" expected and missing, "+" done and not expected).
  */
 gboolean scn_check(const Scenario *s, GPtrArray *actual, GString *report);
+
+/*
+ * Run the lease timeline (basalt-scenario(5) "Leases"), once: each `at`
+ * step runs the lease stage and checks the step's expectations.  TRUE
+ * when all agree; `report` gets one line per disagreement, `trace` (may
+ * be NULL) every lease after every step.  TRUE at once without leases.
+ */
+gboolean scn_lease_run(Scenario *s, GString *report, GString *trace);
+void scn_leases_free(ScnLeases *ls);
 
 /* "dispatch", "preempt", ... */
 const char *scn_kind_name(ScnKind k);

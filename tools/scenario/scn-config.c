@@ -31,6 +31,7 @@ static const struct {
 	{ "Parameters", "lsb.params" },
 	{ "Application", "lsb.applications" },
 	{ "Limit", "lsb.resources" },
+	{ "HostExport", "lsb.resources" },
 };
 
 const char *
@@ -89,6 +90,8 @@ generate(ScnParse *p)
 	scn_file_add(f, "Begin Cluster", 0);
 	scn_file_add(f, "ClusterName", 0);
 	scn_file_add(f, "scenario", 0);
+	for (guint i = 0; i < p->clusters->len; i++)
+		scn_file_add(f, p->clusters->pdata[i], 0);
 	scn_file_add(f, "End Cluster", 0);
 	f = scn_file_get(p, "lsf.cluster.scenario");
 	scn_file_add(f, "Begin Host", 0);

@@ -44,6 +44,8 @@ typedef struct {
 	GPtrArray *jobs;          /* ScnDeferred*: run and pend lines */
 	GPtrArray *expects;       /* ScnDeferred*: expect lines */
 	GPtrArray *jobgroups;     /* ScnDeferred*: jobgroup lines */
+	GPtrArray *lease_lines;   /* ScnDeferred*: the lease timeline (scn-lease.c) */
+	GPtrArray *clusters;      /* char*: peer clusters (`cluster` lines) for lsf.shared */
 } ScnParse;
 
 const char *scn_section_file(const char *section);
@@ -69,6 +71,11 @@ gboolean scn_first_pass(Scenario *s, ScnParse *p, const char *text, GError **err
 gboolean scn_add_jobs(Scenario *s, ScnParse *p, GError **error);
 gboolean scn_expect_line(Scenario *s, char **argv, int line, GError **error);
 void scn_fix_pointers(Scenario *s);
+/* scn-lease.c: a line of the lease timeline (lease, at, used, demand,
+ * link, noack, expect lease, expect lease-wake); the timeline built once
+ * the configuration exists (no lines: no timeline). */
+gboolean scn_is_lease_line(char **argv);
+gboolean scn_lease_load(Scenario *s, GPtrArray *lines, GError **error);
 
 
 /* Words (scn-values.c).  The value of "key=value" in word w, else NULL. */

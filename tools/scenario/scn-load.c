@@ -121,6 +121,8 @@ load(Scenario *s, ScnParse *p, const char *text, GError **error)
 			FAIL(s->nothing_line, "expect nothing, but line %d expects a %s",
 			    l->line, scn_kind_name(l->kind));
 	}
+	if (!scn_lease_load(s, p->lease_lines, error))
+		return FALSE;
 	scn_fix_pointers(s);
 	sched_input_finish(&s->in, &s->snap);
 	s->snap.running = (SchedRunning *)(void *)s->running->data;
@@ -190,6 +192,7 @@ scn_free(Scenario *s)
 	g_ptr_array_free(s->strings, TRUE);
 	g_ptr_array_free(s->expect, TRUE);
 	g_date_time_unref(s->now);
+	scn_leases_free(s->leases);
 	g_free(s->title);
 	g_free(s->path);
 	g_free(s);

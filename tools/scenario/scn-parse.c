@@ -47,6 +47,8 @@ scn_parse_init(ScnParse *p, const char *path)
 	p->jobs = g_ptr_array_new_with_free_func(deferred_free);
 	p->expects = g_ptr_array_new_with_free_func(deferred_free);
 	p->jobgroups = g_ptr_array_new_with_free_func(deferred_free);
+	p->lease_lines = g_ptr_array_new_with_free_func(deferred_free);
+	p->clusters = g_ptr_array_new_with_free_func(g_free);
 }
 
 void
@@ -58,6 +60,8 @@ scn_parse_clear(ScnParse *p)
 	g_ptr_array_free(p->jobs, TRUE);
 	g_ptr_array_free(p->expects, TRUE);
 	g_ptr_array_free(p->jobgroups, TRUE);
+	g_ptr_array_unref(p->lease_lines);
+	g_ptr_array_free(p->clusters, TRUE);
 }
 
 /* r15m, ut, mem, swp, tmp, maxmem: TRUE if the word is one of them. */
@@ -219,7 +223,7 @@ scn_first_pass(Scenario *s, ScnParse *p, const char *text, GError **error)
 			if (file == NULL)
 				FAIL(line, "section %s is not one a scenario can hold "
 				    "(Queue, Host, HostGroup, User, UserGroup, Parameters, "
-				    "Application, Limit)", name);
+				    "Application, Limit, HostExport)", name);
 			section = scn_file_get(p, file);
 			g_free(section_name);
 			section_name = g_steal_pointer(&name);
@@ -263,6 +267,17 @@ scn_first_pass(Scenario *s, ScnParse *p, const char *text, GError **error)
 				return FALSE;
 		} else if (strcmp(argv[0], "run") == 0 || strcmp(argv[0], "pend") == 0) {
 			defer(p->jobs, argv, line);
+		} else if (scn_is_lease_line(argv)) {
+			defer(p->lease_lines, argv, line);
+		} else if (strcmp(argv[0], "cluster") == 0) {
+			gboolean good = argv[1] != NULL && argv[2] == NULL &&
+			    g_ascii_isalpha(argv[1][0]) && strcmp(argv[1], "scenario") != 0;
+
+			if (good)
+				g_ptr_array_add(p->clusters, g_strdup(argv[1]));
+			g_strfreev(argv);
+			if (!good)
+				FAIL(line, "cluster: one name of a peer cluster (not `scenario`)");
 		} else if (strcmp(argv[0], "expect") == 0) {
 			defer(p->expects, argv, line);
 		} else if (strcmp(argv[0], "jobgroup") == 0) {
@@ -272,7 +287,8 @@ scn_first_pass(Scenario *s, ScnParse *p, const char *text, GError **error)
 
 			g_strfreev(argv);
 			FAIL(line, "unknown line \"%s\" (title, now, host, queue, run, "
-			    "pend, expect, jobgroup, or Begin SECTION)", w);
+			    "pend, expect, jobgroup, cluster, lease, at, or Begin "
+			    "SECTION)", w);
 		}
 	}
 	if (section != NULL)
