@@ -71,7 +71,8 @@ EXTRA_PROGRAMS += %reldir%/sched-cycle-bench
 %canon_reldir%_sched_cycle_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_sched_cycle_bench_LDADD = $(BSSCHED_LIBS) $(GLIB_LIBS) -lm
 CLEANFILES += %reldir%/sched-cycle-bench$(EXEEXT)
-EXTRA_DIST += %reldir%/fig/sched.sh %reldir%/fig/sched-limits.sh
+EXTRA_DIST += %reldir%/fig/sched.sh %reldir%/fig/sched-limits.sh \
+	%reldir%/fig/sched-plans.sh
 
 .PHONY: bench-sched
 bench-sched: %reldir%/sched-cycle-bench$(EXEEXT)

@@ -27,6 +27,14 @@
  *   a host slice's slots; PER_USER x PER_HOST slots), over 20 projects
  *   and 5 profiles spread on the jobs.
  *
+ * - with --consumers N: an lsb.consumers resource plan (stage-hybrid.c)
+ *   of N consumers in three levels (a tenth at the first level, each with
+ *   about three children, each of those with the rest as leaves) over one
+ *   resource group of every host: owned slots at every level adding up to
+ *   the cluster's slots, some reserves, limits and ranks, a fifth of the
+ *   first level under the ownership policy; every job outside the slot
+ *   pools belongs to a leaf.
+ *
  * --subopts puts bsub -x, -sp, -We and -t on some jobs (subopts_switch_on).
  *
  * --reserve switches slot reservation and backfill on (stage-reserve.c):
@@ -66,6 +74,7 @@ typedef struct {
 	guint n_limits;           /* --limits: lsb.resources limits, 0 none */
 	gboolean reserve;         /* SLOT_RESERVE and BACKFILL switched on */
 	gboolean subopts;         /* -x, -sp, -We and -t on some jobs */
+	guint n_consumers;        /* --consumers: a resource plan, 0 none */
 } Opts;
 
 typedef struct {
@@ -750,13 +759,98 @@ cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* ---- resource plans ----------------------------------------------------- */
+
+static void
+add_consumers(Bench *b, guint n)
+{
+	SchedConsumer *c = keep(b, g_new0(SchedConsumer, n));
+	SchedPlanTerms *t = keep(b, g_new0(SchedPlanTerms, n));
+	SchedResourceGroup *rg = keep(b, g_new0(SchedResourceGroup, 1));
+	guint *hosts = keep(b, g_new(guint, b->snap.n_hosts));
+	guint *leaves = g_new(guint, n);
+	guint n1 = MAX(n / 10, 1), n2 = MIN(n - n1, n1 * 3), n_leaves = 0;
+	int total = 0;
+
+	for (guint h = 0; h < b->snap.n_hosts; h++) {
+		hosts[h] = h;
+		total += b->snap.hosts[h].max_slots;
+	}
+	for (guint i = 0; i < n; i++) {
+		guint lvl = i < n1 ? 1 : i < n1 + n2 ? 2 : 3;
+
+		c[i].path = name(b, "/consumer", i);
+		c[i].parent = lvl == 1 ? -1 : lvl == 2 ? (int)((i - n1) % n1) :
+		    (int)(n1 + (i - n1 - n2) % MAX(n2, 1));
+		c[i].policy = lvl == 1 ? (below(b, 5) == 0 ? SCHED_POLICY_OWNERSHIP :
+		    SCHED_POLICY_HYBRID) : c[c[i].parent].policy;
+		t[i].consumer = i;
+		t[i].limit = SCHED_UNLIMITED;
+		t[i].share = 1;
+		t[i].lend_limit = t[i].share_limit = SCHED_UNLIMITED;
+		t[i].borrow_limit = SCHED_UNLIMITED;
+		t[i].rank = (int)below(b, 3);
+	}
+	/* Owned slots top down: the first level shares the cluster, each
+	 * parent most of its own among its children. */
+	for (guint i = 0; i < n; i++) {
+		guint sibs = 0;
+
+		for (guint k = 0; k < n; k++)
+			sibs += c[k].parent == c[i].parent;
+		if (c[i].parent < 0)
+			t[i].owned = total / (int)sibs;
+		else
+			t[i].owned = t[c[i].parent].owned * 9 / 10 / (int)sibs;
+		if (below(b, 8) == 0)
+			t[i].reserved = t[i].owned / 10;
+		if (below(b, 6) == 0)
+			t[i].limit = t[i].owned * 2 + 1;
+		if (c[i].policy == SCHED_POLICY_OWNERSHIP)
+			t[i].lend_limit = t[i].owned / 2;
+	}
+	for (guint i = 0; i < n; i++) {
+		gboolean leaf = TRUE;
+
+		for (guint k = i + 1; k < n && leaf; k++)
+			leaf = c[k].parent != (int)i;
+		if (leaf)
+			leaves[n_leaves++] = i;
+	}
+	rg->name = "rg1";
+	rg->hosts = hosts;
+	rg->n_hosts = b->snap.n_hosts;
+	rg->terms = t;
+	rg->n_terms = n;
+	for (guint i = 0; i < n1; i++)
+		rg->plan_slots += t[i].owned;
+	b->snap.consumers = c;
+	b->snap.n_consumers = n;
+	b->snap.rgroups = rg;
+	b->snap.n_rgroups = 1;
+	/* Jobs outside the pools belong to leaves, a queue's mostly to a few. */
+	for (guint i = 0; i < b->snap.n_pending; i++) {
+		SchedJob *j = &b->snap.pending[i];
+
+		if (!b->snap.queues[j->queue].in_pool)
+			j->consumer = 1 + leaves[(j->queue * 7 + below(b, 3)) % n_leaves];
+	}
+	for (guint i = 0; i < b->snap.n_running; i++) {
+		SchedRunning *r = &b->snap.running[i];
+
+		if (!b->snap.queues[r->queue].in_pool)
+			r->consumer = 1 + leaves[(r->queue * 7 + below(b, 3)) % n_leaves];
+	}
+	g_free(leaves);
+}
+
 static void
 usage(void)
 {
 	fprintf(stderr,
 	    "usage: sched-cycle-bench [-p PENDING] [-H HOSTS] [-q QUEUES] "
 	    "[-u USERS] [-r RUNS] [-s SEED] [-f PREEMPT_FOR_BITS] [--smoke]\n"
-	    "  [--no-preemption] [--limits N] [--reserve] [--subopts]\n"
+	    "  [--no-preemption] [--limits N] [--reserve] [--subopts] [--consumers N]\n"
 	    "  defaults: 100000 pending, 10000 hosts, 50 queues, 1000 users, "
 	    "5 runs\n");
 	exit(2);
@@ -789,18 +883,19 @@ parse(int argc, char **argv, Opts *o)
 		{ "preempt-for", required_argument, NULL, 'f' },
 		{ "limits", required_argument, NULL, 'L' },
 		{ "subopts", no_argument, NULL, 'X' },
+		{ "consumers", required_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
 	*o = (Opts){ 100000, 10000, 50, 1000, 5, 1, FALSE,
-	    SCHED_PREEMPT_FOR_MINI_JOB, 0, FALSE, FALSE };
+	    SCHED_PREEMPT_FOR_MINI_JOB, 0, FALSE, FALSE, 0 };
 	while ((c = getopt_long(argc, argv, "p:H:q:u:r:s:f:", longs, NULL)) != -1) {
 		switch (c) {
 		case 'S':
 			*o = (Opts){ 2000, 200, 20, 50, 3, o->seed,
 			    o->no_preemption, o->preempt_for, o->n_limits,
-			    o->reserve, o->subopts };
+			    o->reserve, o->subopts, o->n_consumers };
 			break;
 		case 'N':
 			o->no_preemption = TRUE;
@@ -819,6 +914,7 @@ parse(int argc, char **argv, Opts *o)
 		case 's': o->seed = num(optarg); break;
 		case 'f': o->preempt_for = (guint)strtoul(optarg, NULL, 0); break;
 		case 'L': o->n_limits = num(optarg); break;
+		case 'C': o->n_consumers = num(optarg); break;
 		default: usage();
 		}
 	}
@@ -856,14 +952,17 @@ main(int argc, char **argv)
 		b.snap.queues[q].preemptive = b.snap.queues[q].preemptable = FALSE;
 	if (o.subopts)
 		subopts_switch_on(&b);
+	if (o.n_consumers > 0)
+		add_consumers(&b, o.n_consumers);
 	if (o.reserve) {
 		reserve_switch_on(&b);
 		carried = reserve_carry(&b);
 	}
 	fprintf(stderr, "sched-cycle-bench: %u hosts, %u queues (%u pools), "
-	    "%u users, %u running, %u pending, %u limits, seed %" G_GUINT64_FORMAT
-	    "\n", b.snap.n_hosts, b.snap.n_queues, b.snap.n_pools, b.snap.n_users,
-	    b.snap.n_running, b.snap.n_pending, b.snap.n_limits, o.seed);
+	    "%u users, %u running, %u pending, %u limits, %u consumers, seed %"
+	    G_GUINT64_FORMAT "\n", b.snap.n_hosts, b.snap.n_queues, b.snap.n_pools,
+	    b.snap.n_users, b.snap.n_running, b.snap.n_pending, b.snap.n_limits,
+	    b.snap.n_consumers, o.seed);
 
 	t = g_new(double, o.runs);
 	cpu = g_new(double, o.runs);
@@ -918,11 +1017,12 @@ main(int argc, char **argv)
 	fprintf(stderr, "  CPU time per cycle: median %.2f ms, min %.2f ms\n",
 	    cpu[o.runs / 2], cpu[0]);
 	/* With limits the figures are sched.cycle_limits and
-	 * sched.decisions_limits (bench/fig/sched-limits.sh). */
+	 * sched.decisions_limits (bench/fig/sched-limits.sh); with a resource
+	 * plan sched.cycle_plans and sched.decisions_plans (sched-plans.sh). */
 	printf("result\tsched.cycle%s\t%.2f\tms\n",
-	    o.n_limits > 0 ? "_limits" : "", med);
+	    o.n_consumers > 0 ? "_plans" : o.n_limits > 0 ? "_limits" : "", med);
 	printf("result\tsched.decisions%s\t%.0f\tdecisions/s\n",
-	    o.n_limits > 0 ? "_limits" : "",
+	    o.n_consumers > 0 ? "_plans" : o.n_limits > 0 ? "_limits" : "",
 	    med > 0 ? dispatched / (med / 1000.0) : 0.0);
 	g_free(t);
 	g_free(cpu);

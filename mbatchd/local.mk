@@ -20,6 +20,8 @@ noinst_LIBRARIES += %reldir%/libbssched.a
 	%reldir%/sched/stage-reserve.c %reldir%/sched/reserve.h \
 	%reldir%/sched/exclusive.c %reldir%/sched/deadline.c \
 	%reldir%/sched/jobgroup-limit.c \
+	%reldir%/sched/sched-consumers.h %reldir%/sched/stage-hybrid.c \
+	%reldir%/sched/hybrid.h %reldir%/sched/hybrid-quota.c %reldir%/sched/hybrid-place.c \
 	%reldir%/sched/lease.h %reldir%/sched/lease.c \
 	%reldir%/sched/stage-lease.c
 
@@ -32,7 +34,8 @@ BSSCHED_LIBS = %reldir%/libbssched.a lib/conf/libbsconf.a \
 noinst_LIBRARIES += %reldir%/libbsschedin.a
 %canon_reldir%_libbsschedin_a_SOURCES = \
 	%reldir%/sched-input.h %reldir%/sched-input.c \
-	%reldir%/limits-input.c %reldir%/jobgroup-input.c
+	%reldir%/limits-input.c %reldir%/jobgroup-input.c \
+	%reldir%/consumers-input.c
 %canon_reldir%_libbsschedin_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 
 # state/: the tables and state_apply(), the only mutator.

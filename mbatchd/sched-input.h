@@ -70,6 +70,11 @@ typedef struct {
 	/* Job groups (jobgroup-input.c), made on first use. */
 	GArray *jobgroups;        /* SchedJobGroup */
 	GHashTable *jobgroup_index; /* path -> index + 1 */
+	/* lsb.consumers (consumers-input.c). */
+	GArray *consumers;        /* SchedConsumer */
+	GArray *rgroups;          /* SchedResourceGroup */
+	GArray *rg_hosts;         /* guint storage: SchedResourceGroup.hosts */
+	GArray *rg_terms;         /* SchedPlanTerms storage */
 } SchedInput;
 
 /* Hosts, queues, PREEMPTION lists, windows and pools from cfg and the
@@ -94,6 +99,18 @@ guint sched_input_app(SchedInput *in, const char *name);
 void sched_input_limits_init(SchedInput *in);
 void sched_input_limits(SchedInput *in, SchedSnapshot *snap);
 void sched_input_limits_free(SchedInput *in);
+/* consumers-input.c, called by build, finish and free. */
+void sched_input_consumers_build(SchedInput *in);
+void sched_input_consumers(SchedInput *in, SchedSnapshot *snap);
+void sched_input_consumers_free(SchedInput *in);
+/*
+ * The one rule for a job's consumer, as SchedJob.consumer and
+ * SchedRunning.consumer hold it: the leaf it asked for (bsub -consumer;
+ * NULL or "": none), else its queue's CONSUMER; 0 when that is no leaf
+ * consumer of lsb.consumers (or there is no lsb.consumers).  Whether the
+ * user may submit to it is checked at submission, not here.
+ */
+guint sched_input_job_consumer(const SchedInput *in, guint queue, const char *requested);
 /* Fix the offsets and fill the configuration side of `snap`: hosts,
  * queues, users, groups, pools and PREEMPT_FOR.  The arrays must not grow
  * afterwards. */

@@ -14,7 +14,7 @@
  *                layout LSB_CONFDIR/<cluster>/configdir exists it is used,
  *                else lsb.* are read from LSB_CONFDIR itself (flat layout).
  *   lsb.params, lsb.queues, lsb.hosts, lsb.users, lsb.resources,
- *   lsb.applications
+ *   lsb.applications, lsb.consumers
  *                are optional: an absent file means LSF's defaults (no
  *                lsb.queues, or one without queues, gives one queue
  *                `default`; no lsb.applications gives no profiles).
@@ -205,6 +205,9 @@ typedef struct {
 	 * made implicitly by bsub -g goes when it holds no unfinished job. */
 	char *default_jobgroup;         /* DEFAULT_JOBGROUP */
 	gboolean job_group_clean;       /* JOB_GROUP_CLEAN, N */
+	/* Resource plans (lsb.consumers; decisions.md "Hybrid policy"). */
+	gboolean hybrid_evenly_distribute_slots; /* N */
+	int consumer_rank_default;      /* BS_CONF_UNLIMITED = not set (rank 0) */
 	GHashTable *key_lines;          /* KEY -> line in lsb.params */
 } BsParamsConf;
 
@@ -324,6 +327,7 @@ typedef struct {
 	double cpu_time_factor, run_time_factor, run_job_factor; /* -1 = lsb.params */
 	gboolean dispatch_order_queue;  /* DISPATCH_ORDER = QUEUE */
 	gboolean ignore_deadline;
+	char *consumer;                 /* CONSUMER = /path (lsb.consumers leaf), NULL */
 	GHashTable *key_lines;          /* KEY -> line */
 } BsQueueConf;
 
@@ -524,6 +528,10 @@ typedef struct {
 	GPtrArray *imports;     /* BsHostImport*, lsb.queues order */
 } BsResourcesConf;
 
+/* ---- lsb.consumers: conf_consumers.h ----------------------------------- */
+
+typedef struct BsConsumersConf BsConsumersConf;
+
 /* ---- the whole configuration ------------------------------------------- */
 
 typedef struct {
@@ -539,6 +547,7 @@ typedef struct {
 	BsResourcesConf *resources;
 	GPtrArray *apps;        /* BsAppConf*, lsb.applications order; empty if no file */
 	GHashTable *app_by_name;
+	BsConsumersConf *consumers;     /* lsb.consumers; NULL: no such file */
 } BsConfig;
 
 /* Load everything; NULL if any error.  `now` (Unix seconds) decides the

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conf/conf_consumers.h"
 #include "conf/conf_internal.h"
 
 #ifndef SYSCONFDIR
@@ -18,7 +19,7 @@
 
 static const char *const file_order[] = {
 	"lsf.conf", "lsf.shared", "lsf.cluster", "lsb.params", "lsb.queues", "lsb.hosts",
-	"lsb.users", "lsb.resources", "lsb.applications", NULL,
+	"lsb.users", "lsb.resources", "lsb.applications", "lsb.consumers", NULL,
 };
 
 BsLexFile *
@@ -80,6 +81,7 @@ bs_config_free(BsConfig *cfg)
 	bs_conf_resources_free(cfg->resources);
 	g_hash_table_unref(cfg->app_by_name);
 	g_ptr_array_unref(cfg->apps);
+	bs_conf_consumers_free(cfg->consumers);
 	g_free(cfg);
 }
 
@@ -203,6 +205,15 @@ load_lsb_files(BsConfig *cfg, gint64 now, BsDiags *d)
 	load_file(cfg, cfg->lsb_dir, "lsb.users", "lsb.users", now, d, load_users);
 	load_file(cfg, cfg->lsb_dir, "lsb.resources", "lsb.resources", now, d, load_resources);
 	load_file(cfg, cfg->lsb_dir, "lsb.applications", "lsb.applications", now, d, load_apps);
+	/* Last: its resource groups name hosts and groups, USERS user groups. */
+	g_free(path);
+	g_free(text);
+	text = NULL;
+	path = g_build_filename(cfg->lsb_dir, "lsb.consumers", NULL);
+	if (g_file_get_contents(path, &text, &len, NULL))
+		bs_conf_consumers_load_text(cfg, "lsb.consumers", text, len, now, d);
+	else if (g_file_test(path, G_FILE_TEST_EXISTS))
+		bs_diag_error(d, "lsb.consumers", 0, "cannot read %s", path);
 }
 
 void

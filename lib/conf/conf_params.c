@@ -114,6 +114,10 @@ static const BsConfKey params_table[] = {
 	{ "JOB_GROUP_CLEAN", BS_CT_BOOL, .offset = P(job_group_clean), .def = "N" },
 	{ "MAX_REQUEST_LIST_SIZE", BS_CT_INT, .offset = P(max_request_list_size), 1, IMAX,
 	    .def = "100000" },
+	{ "HYBRID_EVENLY_DISTRIBUTE_SLOTS", BS_CT_BOOL,
+	    .offset = P(hybrid_evenly_distribute_slots), .def = "N" },
+	{ "CONSUMER_RANK_DEFAULT", BS_CT_INT, .offset = P(consumer_rank_default), 0, IMAX,
+	    .def = "-1" },
 	{ NULL },
 };
 

@@ -51,6 +51,7 @@ static const BsConfKey queue_table[] = {
 	CUSTOM("PROCLIMIT", proclimit, bs_conf_parse_proclimit, NULL),
 	ALIAS("TASKLIMIT", proclimit, bs_conf_parse_proclimit),
 	CUSTOM("PREEMPTION", preemption, bs_conf_parse_preemption, bs_conf_preemption_clear),
+	CUSTOM("CONSUMER", consumer, bs_conf_parse_consumer_path, bs_conf_string_clear),
 	{ "SLOT_POOL", BS_CT_STRING, .offset = Q(slot_pool), 0, 60 },
 	{ "SLOT_SHARE", BS_CT_INT, .offset = Q(slot_share), 1, 100, .def = "0" },
 	{ "MAX_SLOTS_IN_POOL", BS_CT_INT, .offset = Q(max_slots_in_pool), 1, IMAX, .def = "-1" },

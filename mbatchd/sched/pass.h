@@ -12,6 +12,7 @@
 typedef struct Preempt Preempt;
 typedef struct Pools Pools;
 typedef struct Reserve Reserve;
+typedef struct Hybrid Hybrid;
 
 /* open.c: one queue's candidate hosts that may still take its jobs. */
 typedef struct {
@@ -46,6 +47,7 @@ typedef struct {
 	Pools *pools;             /* NULL when no queue is in a SLOT_POOL */
 	Limits *limits;           /* NULL when lsb.resources has no Limit */
 	Reserve *reserve;         /* NULL when no queue has SLOT_RESERVE */
+	Hybrid *hybrid;           /* stage-hybrid.c: NULL without resource plans */
 	guint8 *excl;             /* exclusive.c: [n_hosts], an exclusive job
 	                           * holds the host; NULL when no job is -x */
 	const SchedJob *avoiding; /* placing this job away from its avoid_hosts */
@@ -55,6 +57,7 @@ typedef struct {
 void stage_windows(Pass *p);      /* window.c */
 void stage_deadlines(Pass *p);    /* deadline.c */
 void stage_entitlement(Pass *p);  /* stage-entitle.c */
+void stage_hybrid(Pass *p);       /* stage-hybrid.c, run by stage_entitlement */
 void stage_order(Pass *p);        /* stage-order.c */
 void sched_resume(Pass *p);       /* resume.c */
 void stage_place(Pass *p);        /* stage-place.c */

@@ -74,5 +74,6 @@ sched_plan_free(SchedPlan *plan)
 	g_free(plan->pending);
 	g_free(plan->queue_deserved);
 	g_free(plan->pool_slots);
+	g_free(plan->quotas);
 	g_free(plan);
 }

@@ -30,6 +30,7 @@ static const char *const pend_text[_SCHED_PEND_MAX] = {
 	[SCHED_PEND_DEADLINE] = "The job's termination time has passed",
 	[SCHED_PEND_JOBGROUP_LIMIT] =
 	    "The job group has reached its job slot limit",
+	[SCHED_PEND_CONSUMER_QUOTA] = "The consumer's quota is reached",
 };
 
 static const char *const host_text[_SCHED_HR_MAX] = {
@@ -89,6 +90,11 @@ sched_pending_format(const SchedPending *p)
 		    p->limit_on != NULL ? "on " : "cluster-wide",
 		    p->limit_on != NULL ? p->limit_on : "",
 		    p->limit != NULL ? p->limit : "?");
+		return g_string_free(s, FALSE);
+	}
+	if (p->reason == SCHED_PEND_CONSUMER_QUOTA) {
+		g_string_append_printf(s, "The consumer's quota in resource group %s is "
+		    "reached;", p->rgroup != NULL ? p->rgroup : "?");
 		return g_string_free(s, FALSE);
 	}
 	if (p->reason != SCHED_PEND_NO_HOSTS) {

@@ -7,7 +7,8 @@
  *                     kill running jobs; which queues and hosts may start
  *                     jobs now); the plan's next wake-up
  *   deadline.c        time: bsub -t termination times that passed
- *   stage-entitle.c   entitlement: slot-pool shares (pool.c)
+ *   stage-entitle.c   entitlement: slot-pool shares (pool.c) and
+ *                     resource-plan quotas (stage-hybrid.c)
  *   stage-order.c     queue order, and each queue's host order
  *   resume.c          preempted jobs take their slots back first
  *   stage-place.c     placement, job by job, under limits.c, the
@@ -25,6 +26,7 @@
  */
 #include "config.h"
 
+#include "hybrid.h"
 #include "pass.h"
 #include "preempt.h"
 #include "reserve.h"
@@ -50,8 +52,10 @@ sched_run(const SchedSnapshot *snap)
 		p.preempt->held = p.run_held;
 	sched_resume(&p);
 	stage_place(&p);
+	hybrid_finish(&p);
 
 	stage_place_clear(&p);
+	hybrid_free(p.hybrid);
 	reserve_free(p.reserve);
 	g_free(p.order);
 	pools_free(p.pools);

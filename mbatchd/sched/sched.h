@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "resreq/resreq.h"
+#include "sched-consumers.h"
 
 #define SCHED_UNLIMITED (-1)
 
@@ -212,6 +213,10 @@ typedef struct {
 	guint n_refused_hosts;
 	/* bsub -g: index + 1 into SchedSnapshot.jobgroups; 0: no group. */
 	guint jobgroup;
+	/* Resource plans: 1 + index into SchedSnapshot.consumers of the
+	 * job's leaf consumer (bsub -consumer, else its queue's CONSUMER);
+	 * 0: outside every consumer, scheduled as without plans. */
+	guint consumer;
 } SchedJob;
 
 typedef enum {
@@ -252,6 +257,7 @@ typedef struct {
 	gint64 est_runtime;       /* bsub -We, seconds, 0: none */
 	gint64 term_time;         /* bsub -t, 0: none: killed when it passes */
 	guint jobgroup;           /* bsub -g, as SchedJob.jobgroup */
+	guint consumer;           /* as SchedJob.consumer; 0: none */
 } SchedRunning;
 
 /*
@@ -384,6 +390,12 @@ typedef struct {
 	/* Job groups that jobs name; none = no group limit to check. */
 	SchedJobGroup *jobgroups;
 	guint n_jobgroups;
+	/* Resource plans (sched-consumers.h); none = no plans. */
+	SchedConsumer *consumers;
+	guint n_consumers;
+	SchedResourceGroup *rgroups;
+	guint n_rgroups;
+	gboolean hybrid_evenly;   /* HYBRID_EVENLY_DISTRIBUTE_SLOTS */
 } SchedSnapshot;
 
 /*
@@ -409,6 +421,7 @@ typedef enum {
 	SCHED_PEND_RES_LIMIT,         /* an lsb.resources Limit is full */
 	SCHED_PEND_DEADLINE,          /* bsub -t passed: it ends instead */
 	SCHED_PEND_JOBGROUP_LIMIT,    /* bgadd -L of its group or an ancestor */
+	SCHED_PEND_CONSUMER_QUOTA,    /* its consumer is at its quota */
 	_SCHED_PEND_MAX
 } SchedPendReason;
 
@@ -445,6 +458,8 @@ typedef struct {
 	const char *limit;
 	const char *limit_res;
 	const char *limit_on;
+	/* With SCHED_PEND_CONSUMER_QUOTA: the resource group's name. */
+	const char *rgroup;
 	/* Slots the job holds reserved after this pass (SLOT_RESERVE), and
 	 * how many it needs: the reason then says it is collecting them. */
 	int reserved;
@@ -516,6 +531,10 @@ typedef struct {
 	 * SchedSnapshot.now; 0: nothing timed. */
 	gint64 next_wake;
 	GArray *reserves;         /* SchedReserve, at most one per pending job */
+	/* Resource plans: each consumer's quota per resource group
+	 * (sched-consumers.h), for bconsumers and explain output. */
+	SchedConsumerQuota *quotas;
+	guint n_quotas;
 } SchedPlan;
 
 static inline const SchedDecision *

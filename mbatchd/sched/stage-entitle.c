@@ -9,9 +9,10 @@
  * stage sets the pools up, before the order is fixed, and the plan then
  * carries each queue's deserved slots for bqueues -l.
  *
- * The hybrid resource plans of seeds/symphony-hybrid-policy.txt will be a
- * sibling stage here, turning capacity and demand into a quota per
- * consumer.
+ * The resource plans of lsb.consumers (seeds/symphony-hybrid-policy.txt)
+ * are the sibling stage stage-hybrid.c, run here: capacity and demand
+ * become a quota per consumer and resource group, which placement then
+ * holds each consumer's jobs to.
  */
 #include "config.h"
 
@@ -21,4 +22,5 @@ void
 stage_entitlement(Pass *p)
 {
 	p->pools = pools_new(p);
+	stage_hybrid(p);
 }

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hybrid.h"
 #include "pass.h"
 #include "reserve.h"
 
@@ -35,6 +36,7 @@ typedef struct {
 	guint project, app;       /* what lsb.resources limits also read */
 	gint64 run_limit;         /* backfill candidates only, else 0 */
 	gboolean exclusive;       /* bsub -x: only empty hosts (exclusive.c) */
+	guint consumer;           /* resource plans: its quota (hybrid-place.c) */
 } Shape;
 
 static guint
@@ -44,7 +46,8 @@ shape_hash(gconstpointer p)
 
 	return (s->queue * 31u + s->user) * 31u + (guint)s->min_slots * 7u +
 	    (guint)s->ptile * 3u + (guint)s->one_host + s->project * 131u +
-	    s->app * 17u + (guint)s->run_limit * 13u + (guint)s->exclusive * 5u;
+	    s->app * 17u + (guint)s->run_limit * 13u + (guint)s->exclusive * 5u +
+	    s->consumer * 191u;
 }
 
 static gboolean
@@ -56,7 +59,7 @@ shape_equal(gconstpointer a, gconstpointer b)
 	    x->min_slots == y->min_slots && x->ptile == y->ptile &&
 	    x->one_host == y->one_host && x->project == y->project &&
 	    x->app == y->app && x->run_limit == y->run_limit &&
-	    x->exclusive == y->exclusive;
+	    x->exclusive == y->exclusive && x->consumer == y->consumer;
 }
 
 static gboolean
@@ -98,6 +101,9 @@ host_free(Pass *p, const SchedJob *j, guint h, SchedHostReason *why)
 	/* Slots its pool keeps here for a host-limited queue (pool-hosts.c)
 	 * are as good as taken for the pool's other queues. */
 	free = MIN(free, pools_host_room(p, j->queue, h));
+	/* A resource group's idle slots go as its plan grants them. */
+	if (p->hybrid != NULL)
+		free = MIN(free, hybrid_host_room(p, j, h));
 	if (free <= 0) {
 		*why = SCHED_HR_SLOTS;
 		return 0;
@@ -319,6 +325,8 @@ sched_commit(Pass *p, guint idx, guint first, guint n)
 		    a->slots);
 		pools_placed(p, j->queue, a->host, a->slots);
 		excl_placed(p, j, a->host);
+		if (p->hybrid != NULL)
+			hybrid_placed(p, j, a->host, a->slots);
 		if (!was_full && sched_host_full(p, a->host))
 			open_host_filled(p, a->host);
 	}
@@ -354,6 +362,32 @@ pool_share_reached(Pass *p, const SchedJob *j, SchedPending *pend)
 	pend->pool = p->snap->pools[p->snap->queues[j->queue].pool].name;
 }
 
+/* A consumer's job may start no more than its quota allows this pass
+ * (stage-hybrid.c); FALSE with the reason when not even min_slots. */
+static gboolean
+consumer_room(Pass *p, const SchedJob *j, SchedPending *pend, int *want)
+{
+	guint g = 0, n_hosts = 0;
+	int room = hybrid_job_room(p, j, &g);
+
+	/* Outside every consumer, on a group's hosts alone: when the plan
+	 * leaves it no idle slot there, every host would say so. */
+	if (hybrid_outside_room(p, j, &n_hosts) < j->min_slots) {
+		memset(pend, 0, sizeof *pend);
+		pend->reason = SCHED_PEND_NO_HOSTS;
+		pend->host_counts[SCHED_HR_SLOTS] = n_hosts;
+		return FALSE;
+	}
+	if (room >= j->min_slots) {
+		*want = MIN(*want, room);
+		return TRUE;
+	}
+	memset(pend, 0, sizeof *pend);
+	pend->reason = SCHED_PEND_CONSUMER_QUOTA;
+	pend->rgroup = p->snap->rgroups[g].name;
+	return FALSE;
+}
+
 static void
 consider(Pass *p, guint idx)
 {
@@ -364,7 +398,7 @@ consider(Pass *p, guint idx)
 		pa ? j->project : 0, pa ? j->app : 0,
 		reserve_backfill_candidate(p, j) ?
 		sched_expected_duration(j->run_limit, j->est_runtime) : 0,
-		j->exclusive };
+		j->exclusive, j->consumer };
 	/* A job that came with a reservation has its own slots back this
 	 * turn: what its shape found before does not hold for it. */
 	gboolean memo = j->asked_hosts == NULL && j->n_avoid_hosts == 0 &&
@@ -403,6 +437,8 @@ consider(Pass *p, guint idx)
 	}
 	if (room >= j->min_slots)
 		want = MIN(want, room);
+	if (p->hybrid != NULL && !consumer_room(p, j, pend, &want))
+		return;
 	if (memo && (known = g_hash_table_lookup(p->blocked, &shape)) != NULL) {
 		*pend = *known;
 		return;

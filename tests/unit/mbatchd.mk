@@ -71,6 +71,14 @@ TESTS += %reldir%/check_jobgroups
 	proto/libbsproto.a lib/resreq/libbsresreq.a lib/job/libbsjob.a \
 	lib/util/libbsutil.a $(TEST_LIBS) -lm
 
+# Resource plans: invariants over generated plans (stage-hybrid.c).
+check_PROGRAMS += %reldir%/check_hybrid_invariants
+TESTS += %reldir%/check_hybrid_invariants
+%canon_reldir%_check_hybrid_invariants_SOURCES = %reldir%/check_hybrid_invariants.c
+%canon_reldir%_check_hybrid_invariants_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_check_hybrid_invariants_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_hybrid_invariants_LDADD = $(BSSCHED_LIBS) $(TEST_LIBS) -lm
+
 # MultiCluster leases: the lease stage's invariants, and the lease state
 # journaled, replayed and checkpointed (mbatchd/state/leases.c).
 check_PROGRAMS += %reldir%/check_lease

@@ -44,6 +44,8 @@ typedef enum {
 	SCN_POOL,                 /* pool POOL N: its size T this pass */
 	SCN_SLOTS,                /* slots QUEUE N: held once the plan is applied */
 	SCN_WAKE,                 /* wake +DURATION | none: the next pass */
+	SCN_QUOTA,                /* quota CONSUMER GROUP N: lsb.consumers */
+	SCN_ALLOC,                /* alloc CONSUMER GROUP N: held after the pass */
 } ScnKind;
 
 static inline gboolean

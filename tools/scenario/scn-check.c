@@ -18,7 +18,7 @@ scn_kind_name(ScnKind k)
 	static const char *const names[] = {
 		"dispatch", "preempt", "terminate", "resume", "window-suspend",
 		"window-resume", "window-terminate", "reserve", "reserve-ban", "pending", "deserved", "pool",
-		"slots", "wake",
+		"slots", "wake", "quota", "alloc",
 	};
 
 	return (guint)k < G_N_ELEMENTS(names) ? names[k] : "?";
@@ -39,6 +39,9 @@ key_of(const char *text)
 
 	if (g_str_has_prefix(text, "wake "))
 		return g_strdup("wake");
+	/* "quota /X/A rg1": every word but the figure. */
+	if (g_str_has_prefix(text, "quota ") || g_str_has_prefix(text, "alloc "))
+		return g_strndup(text, (gsize)(strrchr(text, ' ') - text));
 	sp = sp != NULL ? strchr(sp + 1, ' ') : NULL;
 	return sp != NULL ? g_strndup(text, (gsize)(sp - text)) : g_strdup(text);
 }

@@ -31,6 +31,9 @@ static const struct {
 	{ "Parameters", "lsb.params" },
 	{ "Application", "lsb.applications" },
 	{ "Limit", "lsb.resources" },
+	{ "ResourceGroup", "lsb.consumers" },
+	{ "Consumer", "lsb.consumers" },
+	{ "Plan", "lsb.consumers" },
 	{ "HostExport", "lsb.resources" },
 };
 

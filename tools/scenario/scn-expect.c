@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "conf/conf_consumers.h"
 #include "tools/scenario/scn-internal.h"
 
 static gboolean
@@ -209,6 +210,17 @@ scn_expect_line(Scenario *s, char **a, int line, GError **error)
 		if (!scn_parse_int(a[3], 0, 10000000, &num))
 			FAIL(line, "expect pool: a number of slots, not \"%s\"", a[3]);
 		add_expect(s, SCN_POOL, line, g_strdup_printf("pool %s %d", a[2], (int)num));
+	} else if (n == 5 && (strcmp(a[1], "quota") == 0 || strcmp(a[1], "alloc") == 0)) {
+		gboolean quota = strcmp(a[1], "quota") == 0;
+
+		if (bs_config_consumer(s->cfg, a[2]) == NULL)
+			FAIL(line, "expect %s: no consumer %s in lsb.consumers", a[1], a[2]);
+		if (bs_config_resource_group(s->cfg, a[3]) == NULL)
+			FAIL(line, "expect %s: no resource group %s in lsb.consumers", a[1], a[3]);
+		if (!scn_parse_int(a[4], 0, 10000000, &num))
+			FAIL(line, "expect %s: a number of slots, not \"%s\"", a[1], a[4]);
+		add_expect(s, quota ? SCN_QUOTA : SCN_ALLOC, line,
+		    g_strdup_printf("%s %s %s %d", a[1], a[2], a[3], (int)num));
 	} else if (n == 3 && strcmp(a[1], "wake") == 0) {
 		gint64 in = -1;
 
@@ -221,7 +233,8 @@ scn_expect_line(Scenario *s, char **a, int line, GError **error)
 		FAIL(line, "expect: not understood (dispatch ID on HOSTS, preempt V for ID, "
 		    "terminate V for ID, resume ID, reserve ID on HOSTS start WHEN, "
 		    "reserve-ban ID until +DURATION, pending ID \"TEXT\", deserved QUEUE N, "
-		    "pool POOL N, slots QUEUE N, window-suspend ID, window-resume ID, "
+		    "pool POOL N, slots QUEUE N, quota CONSUMER GROUP N, "
+		    "alloc CONSUMER GROUP N, window-suspend ID, window-resume ID, "
 		    "window-terminate ID, wake +DURATION, order, nothing)");
 	}
 	return TRUE;

@@ -32,6 +32,18 @@ job_queue(Scenario *s, const char *v, int line, guint *q, GError **error)
 	return TRUE;
 }
 
+/* consumer=/X/A (bsub -consumer): a leaf of lsb.consumers; without it,
+ * the queue's CONSUMER, by the daemon's rule (sched_input_job_consumer). */
+static gboolean
+job_consumer(Scenario *s, const char *v, guint queue, int line, guint *out,
+    GError **error)
+{
+	*out = sched_input_job_consumer(&s->in, queue, v);
+	if (v != NULL && *out == 0)
+		FAIL(line, "consumer=%s is no leaf consumer of lsb.consumers", v);
+	return TRUE;
+}
+
 /* "2*hostA hostB" into allocs, stored as an offset (scn_fix_pointers
  * turns it into a pointer); slots of one host are merged. */
 static gboolean
@@ -107,6 +119,7 @@ run_line(Scenario *s, char **argv, int line, GError **error)
 	SchedRunning r = { 0 };
 	guint32 index;
 	const char *queue = NULL, *user = "user1", *app = NULL, *project = NULL;
+	const char *consumer = NULL;
 	gboolean have_hosts = FALSE, preempted = FALSE;
 	gint64 ran = 0;
 
@@ -140,6 +153,8 @@ run_line(Scenario *s, char **argv, int line, GError **error)
 		} else if ((v = scn_kv(argv[i], "W")) != NULL) {
 			if (!parse_run_limit(v, line, &r.run_limit, error, s))
 				return FALSE;
+		} else if ((v = scn_kv(argv[i], "consumer")) != NULL) {
+			consumer = v;
 		} else if ((v = scn_kv(argv[i], "state")) != NULL) {
 			if (strcmp(v, "RUN") == 0)
 				r.state = SCHED_RUN_RUN;
@@ -201,6 +216,8 @@ run_line(Scenario *s, char **argv, int line, GError **error)
 		r.max_preempt = mp == BS_CONF_UNLIMITED ? 0 : mp;
 	}
 	r.user = sched_input_user(&s->in, user, TRUE);
+	if (!job_consumer(s, consumer, r.queue, line, &r.consumer, error))
+		return FALSE;
 	r.project = sched_input_project(&s->in, project);
 	r.app = scn_job_app(s, app);
 	r.start_time = g_date_time_to_unix(s->now) - ran;
@@ -220,6 +237,7 @@ pend_line(Scenario *s, char **argv, int line, GError **error)
 	SchedJob job = { 0 };
 	SchedJob *j = &job;
 	const char *queue = NULL, *user = "user1", *app = NULL, *project = NULL;
+	const char *consumer = NULL;
 	guint start = s->ints->len;
 	g_autoptr(GArray) avoid = g_array_new(FALSE, FALSE, sizeof(guint));
 	g_autoptr(GArray) refused = g_array_new(FALSE, FALSE, sizeof(guint));
@@ -311,6 +329,8 @@ pend_line(Scenario *s, char **argv, int line, GError **error)
 			if (!scn_parse_duration(v, &banned) || banned <= 0)
 				FAIL(line, "pend: reserve-banned is how long until the job may "
 				    "reserve again (1m), not \"%s\"", v);
+		} else if ((v = scn_kv(argv[i], "consumer")) != NULL) {
+			consumer = v;
 		} else if (strcmp(argv[i], "held") == 0) {
 			j->held = TRUE;
 		} else if (strcmp(argv[i], "x") == 0) {
@@ -387,6 +407,8 @@ pend_line(Scenario *s, char **argv, int line, GError **error)
 	if (banned > 0)
 		j->reserve_banned_until = g_date_time_to_unix(s->now) + banned;
 	j->user = sched_input_user(&s->in, user, TRUE);
+	if (!job_consumer(s, consumer, j->queue, line, &j->consumer, error))
+		return FALSE;
 	j->project = sched_input_project(&s->in, project);
 	j->app = scn_job_app(s, app);
 	j->user_priority = sched_input_user_priority(s->cfg->params, sp);

@@ -169,6 +169,14 @@ scn_plan_lines(const Scenario *s, const SchedPlan *plan)
 	for (guint q = 0; q < s->snap.n_queues; q++)
 		add(out, SCN_SLOTS, g_strdup_printf("slots %s %d", s->snap.queues[q].name,
 		    held[q]))->queue = q;
+	for (guint i = 0; i < plan->n_quotas; i++) {
+		const SchedConsumerQuota *q = &plan->quotas[i];
+		const char *c = s->snap.consumers[q->consumer].path;
+		const char *g = s->snap.rgroups[q->group].name;
+
+		add(out, SCN_QUOTA, g_strdup_printf("quota %s %s %d", c, g, q->quota));
+		add(out, SCN_ALLOC, g_strdup_printf("alloc %s %s %d", c, g, q->alloc));
+	}
 	add(out, SCN_WAKE, scn_wake_text(plan->next_wake == 0 ? -1 :
 	    plan->next_wake - s->snap.now));
 	return out;
