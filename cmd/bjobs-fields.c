@@ -208,6 +208,14 @@ get_app(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 	return spec_of(j) && put_str(v, spec_of(j)->app_profile);
 }
 
+/* Basalt's own field: the job's lsb.consumers leaf (JobInfo.consumer). */
+static gboolean
+get_consumer(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	(void)o;
+	return put_str(v, j->consumer);
+}
+
 static gboolean
 get_dependency(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 {
@@ -770,6 +778,8 @@ static const BjobsFieldDef field_defs[] = {
 	{ "job_description description", "JOB_DESCRIPTION", 17, get_none, 0, NULL },
 	{ "proj_name proj project", "PROJ_NAME", 11, get_proj, 0, NULL },
 	{ "application app", "APPLICATION", 13, get_app, 0, NULL },
+	/* Basalt: no LSF 10.1 field holds a job's consumer */
+	{ "consumer", "CONSUMER", 15, get_consumer, 0, NULL },
 	{ "service_class sla", "SERVICE_CLASS", 13, get_none, 0, NULL },
 	{ "job_group group", "JOB_GROUP", 10, get_job_group, 0, NULL },
 	{ "job_priority priority", "JOB_PRIORITY", 12, bjobs_get_job_priority, 0,

@@ -249,6 +249,8 @@ long_header(GString *out, const Basalt__JobInfo *j)
 			       proj, j->job_group[0] ? "Job Group <" : "",
 			       j->job_group, j->job_group[0] ? ">, " : "",
 			       cmd_state_name(j->state), j->queue);
+	if (j->consumer != NULL && j->consumer[0] != '\0')
+		g_string_append_printf(l, ", Consumer <%s>", j->consumer);
 	if (s != NULL && s->mail_user[0] != '\0')
 		g_string_append_printf(l, ", Mail <%s>", s->mail_user);
 	if (s != NULL)

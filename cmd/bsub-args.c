@@ -29,6 +29,7 @@ typedef enum {
 	O_POSTEXEC, O_EST_RUN,
 	O_HOSTLIMIT,    /* -v -F -D -S -C -p -T: bsub-limits.c */
 	O_OUTDIR,
+	O_CONSUMER,     /* -consumer: an lsb.consumers leaf */
 	O_NNODES,       /* -nnodes: LSF with CSM (apply_nnodes) */
 } OptId;
 
@@ -64,6 +65,7 @@ static const OptDef opt_defs[] = {
 	{ "-C", TRUE, O_HOSTLIMIT }, { "-p", TRUE, O_HOSTLIMIT },
 	{ "-T", TRUE, O_HOSTLIMIT },
 	{ "-outdir", TRUE, O_OUTDIR },
+	{ "-consumer", TRUE, O_CONSUMER },
 	{ "-nnodes", TRUE, O_NNODES },
 };
 
@@ -428,6 +430,7 @@ string_field(Basalt__JobSpec *s, OptId id)
 	case O_POSTEXEC: return &s->post_exec;
 	case O_APP: return &s->app_profile;
 	case O_OUTDIR: return &s->outdir;
+	case O_CONSUMER: return &s->consumer;
 	default: return NULL;
 	}
 }
@@ -540,6 +543,13 @@ apply_one(BsubArgs *a, Basalt__JobSpec *s, const OptVal *ov,
 			return fail(error, "bsub: Bad job name: %s: a job name "
 			    "cannot contain a newline or other control "
 			    "characters", shown);
+		}
+		if (id == O_CONSUMER && (v[0] != '/' || !bs_escape_clean(v))) {
+			g_autofree char *shown = bs_escape(v);
+
+			return fail(error, "bsub: Bad consumer: %s: a consumer is "
+			    "an absolute path such as /dept/team. Job not "
+			    "submitted.", shown);
 		}
 		if (id == O_NAME && !bsub_check_job_name(v))
 			return fail(error, "bsub: Bad job name: %s", v);

@@ -26,7 +26,8 @@
 	"[-outdir dir] [-P project] [-G user_group] [-g job_group] [-m \"host ...\"] [-w 'dependency'] " \
 	"[-env \"none | all [, var=val ...] | var[=val] ...\"] [-u mail_user] " \
 	"[-b [[month:]day:]hour:minute] [-t [[month:]day:]hour:minute] " \
-	"[-E \"pre_exec\"] [-app profile] [-sp priority] [-L login_shell] " \
+	"[-E \"pre_exec\"] [-app profile] [-consumer consumer_path] " \
+	"[-sp priority] [-L login_shell] " \
 	"[-x] [-We [hour:]minute[/host]] " \
 	"[-v swap_limit] [-F file_limit] [-D data_limit] [-S stack_limit] " \
 	"[-C core_limit] [-p process_limit] [-T thread_limit] " \

@@ -536,6 +536,11 @@ feed_job_event(HistJob *j, const Basalt__Event *ev)
 		s->position = ev->job_message->index;
 		s->text = g_strdup(ev->job_message->user);
 		break;
+	case BASALT__EVENT__BODY_JOB_CONSUMER_PEND:
+		s = add_step(j, ev, HIST_STEP_QUOTA_PEND);
+		s->text = g_strdup(ev->job_consumer_pend->pending ?
+		    ev->job_consumer_pend->reason : NULL);
+		break;
 	default:
 		break;
 	}
@@ -562,6 +567,7 @@ event_job(const Basalt__Event *ev, guint64 *id, guint32 *index)
 	JOB_CASE(JOB_SIGNAL, job_signal)
 	JOB_CASE(JOB_PREEXEC, job_preexec)
 	JOB_CASE(JOB_MESSAGE, job_message)
+	JOB_CASE(JOB_CONSUMER_PEND, job_consumer_pend)
 #undef JOB_CASE
 	default:
 		return FALSE;

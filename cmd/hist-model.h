@@ -43,6 +43,8 @@ typedef enum {
 	HIST_STEP_MOVE,
 	HIST_STEP_SIGNAL,
 	HIST_STEP_MESSAGE,          /* bpost: position = index, text = user */
+	HIST_STEP_QUOTA_PEND,       /* EvJobConsumerPend: text = the reason
+	                             * (pending), or NULL; state unchanged */
 } HistStepKind;
 
 /* One line of a job's history. */

@@ -18,6 +18,7 @@ noinst_LIBRARIES += %reldir%/libbscmd.a
 	%reldir%/bqueues-fields.c %reldir%/bhosts-fields.c \
 	%reldir%/bhosts-format.c %reldir%/busers-format.c \
 	%reldir%/blimits-format.c \
+	%reldir%/bconsumers-format.c %reldir%/bconsumers-format.h \
 	%reldir%/bparams-format.c \
 	%reldir%/ls-format.c %reldir%/ls-format.h \
 	%reldir%/effective-format.c %reldir%/effective-format.h \
@@ -54,6 +55,7 @@ bin_PROGRAMS += \
 	%reldir%/bparams \
 	%reldir%/busers \
 	%reldir%/blimits \
+	%reldir%/bconsumers \
 	%reldir%/lsid \
 	%reldir%/lsclusters \
 	%reldir%/lshosts \
@@ -99,6 +101,8 @@ bin_PROGRAMS += \
 %canon_reldir%_busers_LDADD = $(CMD_PROG_LIBS)
 %canon_reldir%_blimits_SOURCES = %reldir%/blimits.c
 %canon_reldir%_blimits_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_bconsumers_SOURCES = %reldir%/bconsumers.c
+%canon_reldir%_bconsumers_LDADD = $(CMD_PROG_LIBS)
 %canon_reldir%_lsid_SOURCES = %reldir%/lsid.c
 %canon_reldir%_lsid_LDADD = $(CMD_PROG_LIBS)
 # lsclusters, lshosts, lsload: one source, three programs (ls-hostcmd.c).

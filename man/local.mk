@@ -9,6 +9,7 @@ dist_man_MANS += \
 	%reldir%/man5/lsb.users.5 \
 	%reldir%/man5/lsb.resources.5 \
 	%reldir%/man5/lsb.applications.5 \
+	%reldir%/man5/lsb.consumers.5 \
 	%reldir%/man5/basalt-scenario.5 \
 	%reldir%/man5/lsb.acct.5 \
 	%reldir%/man5/lsb.events.5
@@ -29,6 +30,7 @@ dist_man_MANS += \
 	%reldir%/man1/bparams.1 \
 	%reldir%/man1/busers.1 \
 	%reldir%/man1/blimits.1 \
+	%reldir%/man1/bconsumers.1 \
 	%reldir%/man1/lsid.1 \
 	%reldir%/man1/bugroup.1 \
 	%reldir%/man1/bmgroup.1 \

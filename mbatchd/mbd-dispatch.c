@@ -12,6 +12,7 @@
 
 #include <string.h>
 
+#include "mbatchd/mbd-consumers.h"
 #include "mbatchd/mbd-orders.h"
 #include "mbatchd/mbd-reserve.h"
 #include "mbatchd/mbd-snapshot.h"
@@ -168,6 +169,7 @@ same_pending(const SchedPending *a, const SchedPending *b)
 	return a->reason == b->reason && g_strcmp0(a->pool, b->pool) == 0 &&
 	    g_strcmp0(a->limit, b->limit) == 0 &&
 	    g_strcmp0(a->limit_res, b->limit_res) == 0 &&
+	    g_strcmp0(a->rgroup, b->rgroup) == 0 &&
 	    memcmp(a->host_counts, b->host_counts, sizeof a->host_counts) == 0;
 }
 
@@ -211,6 +213,8 @@ manager_schedule_now(Manager *m)
 	for (guint i = 0; i < plan->decisions->len; i++)
 		apply_decision(&b, plan, sched_plan_decision(plan, i));
 	record_pending_reasons(&b, plan);
+	consumers_record_pending(m, &b, plan);
+	consumers_keep(m, &b, plan);
 	reserve_from_plan(m, &b, plan);
 	manager_wake_at(m, plan->next_wake);
 	/* What each pool queue deserved, for bqueues -l. */

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "mbatchd/mbd-acct.h"
+#include "mbatchd/mbd-consumers.h"
 #include "mbatchd/mbd.h"
 #include "mbatchd/mbd-orders.h"
 #include "mbatchd/mbd-reserve.h"
@@ -488,6 +489,7 @@ manager_free(Manager *m)
 	orders_free(m);
 	g_hash_table_destroy(m->queue_usage);
 	g_hash_table_destroy(m->deserved);
+	consumers_figures_free(m->consumer_figs);
 	reserve_table_free(m);
 	state_free(m->st);
 	bs_config_free(m->cfg);

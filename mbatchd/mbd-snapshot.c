@@ -97,7 +97,7 @@ add_running(Build *b, Job *j, guint queue)
 	r.resreq = j->spec->resreq;
 	r.run_limit = reserve_running_limit(j);
 	r.exclusive = job_spec(j)->exclusive;
-	r.consumer = sched_input_job_consumer(&b->in, queue, NULL);
+	r.consumer = sched_input_job_consumer(&b->in, queue, job_spec(j)->consumer);
 	r.est_runtime = sched_input_est_runtime(effective_app(b->m->cfg,
 	    job_spec(j)), job_spec(j)->est_runtime_s);
 	r.term_time = job_spec(j)->term_time;
@@ -153,7 +153,7 @@ add_pending(Build *b, Job *j, guint queue)
 	sj.held = j->state == JS_PSUSP;
 	sj.begin_time = spec->begin_time;
 	sj.exclusive = spec->exclusive;
-	sj.consumer = sched_input_job_consumer(&b->in, queue, NULL);
+	sj.consumer = sched_input_job_consumer(&b->in, queue, spec->consumer);
 	sj.user_priority = sched_input_user_priority(b->m->cfg->params,
 	    spec->user_priority);
 	sj.est_runtime = sched_input_est_runtime(effective_app(b->m->cfg, spec),

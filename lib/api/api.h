@@ -67,8 +67,9 @@ typedef enum {
 	LSB_WAIT = 15,
 	LSB_POST = 16,
 	LSB_READ = 17,
-	LSB_JOB_GROUPS = 18,
-	LSB_JOB_GROUP_CONTROL = 19,
+	LSB_CONSUMERS = 18,
+	LSB_JOB_GROUPS = 19,
+	LSB_JOB_GROUP_CONTROL = 20,
 } LsbMethod;
 
 /* $LSF_ENVDIR, else the built-in SYSCONFDIR/basalt.  g_free() it. */

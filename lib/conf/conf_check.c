@@ -348,4 +348,5 @@ bs_conf_check(BsConfig *cfg, BsDiags *d)
 		bs_conf_limits_check(cfg, &res);
 		bs_conf_exports_check(cfg, &res);
 	}
+	bs_conf_consumers_check(cfg, d);
 }

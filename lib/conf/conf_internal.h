@@ -64,6 +64,9 @@ void bs_conf_limits_check(const BsConfig *cfg, const BsConfCtx *ctx);
 /* conf_consumers.c: a consumer path `/X/A` (CONSUMER of lsb.queues). */
 gboolean bs_conf_valid_consumer_path(const char *s, GString *why);
 gboolean bs_conf_parse_consumer_path(const BsConfKey *k, const char *v, void *f, GString *why);
+
+/* conf_consumers_check.c: lsb.queues CONSUMER against lsb.consumers. */
+void bs_conf_consumers_check(BsConfig *cfg, BsDiags *d);
 /* conf_export.c: type one HostExport section into r->exports. */
 void bs_conf_export_load(BsResourcesConf *r, const BsConfCtx *ctx, const BsResourceSection *s);
 void bs_conf_export_free(gpointer p);

@@ -22,6 +22,6 @@ noinst_LIBRARIES += %reldir%/libbsconf.a
 	%reldir%/conf_export.c \
 	%reldir%/conf_apps.c \
 	%reldir%/conf_consumers.c %reldir%/conf_consumers.h \
-	%reldir%/conf_check.c \
+	%reldir%/conf_check.c %reldir%/conf_consumers_check.c \
 	%reldir%/conf_config.c \
 	%reldir%/conf_lookup.c

@@ -260,6 +260,7 @@ apply_dispatch(State *st, const Basalt__EvJobDispatch *e, gint64 now,
 	if (e->effective != NULL)
 		j->effective = job_effective_copy(e->effective);
 	g_clear_pointer(&j->pending_reason, g_free);
+	j->quota_pend = NULL;
 	return TRUE;
 }
 
@@ -563,6 +564,21 @@ apply_message(State *st, const Basalt__EvJobMessage *e, gint64 now,
 	return TRUE;
 }
 
+/* Quota-driven pending (mbatchd/mbd-consumers.c journals the changes). */
+static gboolean
+apply_consumer_pend(State *st, const Basalt__EvJobConsumerPend *e,
+    GError **err)
+{
+	Job *j = find_job(st, e->job_id, e->array_index, err);
+
+	if (j == NULL)
+		return FALSE;
+	j->quota_pend = e->pending && job_is_pending(j) ?
+	    state_intern(st, e->resource_group != NULL ? e->resource_group : "") :
+	    NULL;
+	return TRUE;
+}
+
 gboolean
 state_apply(State *st, const Basalt__Event *ev, GError **err)
 {
@@ -587,6 +603,9 @@ state_apply(State *st, const Basalt__Event *ev, GError **err)
 		break;
 	case BASALT__EVENT__BODY_JOB_MESSAGE:
 		ok = apply_message(st, ev->job_message, t, err);
+		break;
+	case BASALT__EVENT__BODY_JOB_CONSUMER_PEND:
+		ok = apply_consumer_pend(st, ev->job_consumer_pend, err);
 		break;
 	case BASALT__EVENT__BODY_JOB_PREEXEC:
 		ok = apply_preexec(st, ev->job_preexec, t, err);

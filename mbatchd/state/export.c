@@ -164,6 +164,27 @@ export_messages(Export *x, const Job *j)
 	}
 }
 
+/* A pending job its consumer's quota holds: so a restart from the
+ * checkpoint does not journal the same change again. */
+static void
+export_consumer_pend(Export *x, const Job *j)
+{
+	Basalt__Event *ev;
+	Basalt__EvJobConsumerPend *e;
+
+	if (j->quota_pend == NULL || !job_is_pending(j))
+		return;
+	ev = event(x, j->submit_time);
+	e = keep(x, g_new(Basalt__EvJobConsumerPend, 1));
+	basalt__ev_job_consumer_pend__init(e);
+	e->job_id = j->id;
+	e->array_index = j->index;
+	e->pending = TRUE;
+	e->resource_group = (char *)j->quota_pend;
+	ev->body_case = BASALT__EVENT__BODY_JOB_CONSUMER_PEND;
+	ev->job_consumer_pend = e;
+}
+
 static void
 export_job(Export *x, const Job *j)
 {
@@ -186,6 +207,7 @@ export_job(Export *x, const Job *j)
 		export_status(x, j, j->state, j->start_time, j->suspend_reason);
 		break;
 	}
+	export_consumer_pend(x, j);
 }
 
 /* Pending order: move each job to its place, first to last. */

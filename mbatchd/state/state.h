@@ -121,6 +121,11 @@ typedef struct Job {
 	 * BS_JOB_MSG_MAX (messages.c). */
 	GPtrArray *messages;
 
+	/* The resource group (interned) whose consumer quota holds the job
+	 * pending, as last journaled (EvJobConsumerPend); NULL otherwise.
+	 * Starting clears it. */
+	const char *quota_pend;
+
 	GList *qlink;             /* in its queue's pending list, when pending */
 	GList *flink;             /* in State.finished, when DONE/EXIT */
 } Job;

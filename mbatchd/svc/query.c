@@ -319,6 +319,8 @@ queue_params(Manager *m, const BsQueueConf *q, GHashTable *counts)
 		    d != NULL ? GPOINTER_TO_INT(d) - 1 : 0));
 		g_ptr_array_add(p, g_strdup_printf("SLOTS_IN_USE = %u", n.run + n.susp));
 	}
+	if (q->consumer != NULL)
+		g_ptr_array_add(p, g_strdup_printf("CONSUMER = %s", q->consumer));
 	if (q->job_starter != NULL)
 		g_ptr_array_add(p, g_strdup_printf("JOB_STARTER = %s", q->job_starter));
 	if (q->pre_exec != NULL)

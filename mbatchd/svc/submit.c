@@ -126,6 +126,8 @@ svc_check_spec(Manager *m, const Caller *c, const Basalt__JobSpec *spec,
 	}
 	if ((sub_err = check_sub_options(m, c, q, spec)) != NULL)
 		return sub_err;
+	if ((sub_err = svc_check_consumer(m, c, spec)) != NULL)
+		return sub_err;
 	if (spec->max_slots > 0 && spec->max_slots < spec->min_slots)
 		return svc_error(E(BAD_REQUEST),
 		    "Bad argument for option -n: maximum is below minimum");

@@ -126,6 +126,16 @@ void svc_history(Basalt__BatchService_Service *svc,
 void svc_limits(Basalt__BatchService_Service *svc,
     const Basalt__LimitQuery *req, Basalt__LimitList_Closure closure,
     void *call);
+/* consumers.c: bconsumers, and bsub -consumer at submission (NULL: the
+ * job may count against that consumer, or names none). */
+void svc_consumers(Basalt__BatchService_Service *svc,
+    const Basalt__ConsumerQuery *req, Basalt__ConsumerList_Closure closure,
+    void *call);
+Basalt__Error *svc_check_consumer(Manager *m, const Caller *c,
+    const Basalt__JobSpec *spec);
+/* The job's lsb.consumers leaf (its -consumer, else its queue's
+ * CONSUMER), or NULL: sched_input_job_consumer()'s rule. */
+const char *svc_job_consumer(Manager *m, const Job *j);
 void svc_control(Basalt__BatchService_Service *svc,
     const Basalt__JobControlRequest *req,
     Basalt__JobControlReply_Closure closure, void *call);

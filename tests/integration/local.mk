@@ -152,3 +152,7 @@ INTEGRATION_TESTS += \
 	%reldir%/t0776-interactive-impostor.sh \
 	%reldir%/t0777-interactive-suspend.sh
 EXTRA_DIST += tests/tools/bs-ptydrive.py tests/tools/bs-iafake.py
+# Issue 17: resource plans (lsb.consumers, bsub -consumer, bconsumers).
+INTEGRATION_TESTS += \
+	%reldir%/t0900-consumers-surface.sh \
+	%reldir%/t0901-consumers-quota.sh

@@ -305,6 +305,52 @@ START_TEST(test_bpost_bread)
 }
 END_TEST
 
+/* bconsumers: the query it sends and its table, -w, -l and -json. */
+START_TEST(test_bconsumers)
+{
+	Basalt__ConsumerQuery *q;
+	Run r = run("bconsumers -g rg1 /X");
+
+	ck_assert_int_eq(r.code, 0);
+	ck_assert_str_eq(r.out,
+	    "CONSUMER             RGROUP      OWNED  SCALED  RESERVED  LIMIT  RANK  SHARE  DEMAND  QUOTA  ALLOC  BORROWED  LENT\n"
+	    "/X                   rg1            10      12         0      -     0      -      30     20     20         8     0\n"
+	    "*very_long_team_name rg1             5       6         2     20     1      -      30     20     20        14     0\n");
+	q = (Basalt__ConsumerQuery *)last_request(LSB_CONSUMERS,
+	    &basalt__consumer_query__descriptor);
+	ck_assert_str_eq(q->resource_group, "rg1");
+	ck_assert_uint_eq(q->n_paths, 1);
+	ck_assert_str_eq(q->paths[0], "/X");
+	protobuf_c_message_free_unpacked(&q->base, NULL);
+	run_clear(&r);
+
+	r = run("bconsumers -w");
+	ck_assert_int_eq(r.code, 0);
+	assert_contains(r.out, "\n/X/a_very_long_team_name rg1 ");
+	run_clear(&r);
+
+	r = run("bconsumers -l");
+	ck_assert_int_eq(r.code, 0);
+	assert_contains(r.out, "CONSUMER: /X/a_very_long_team_name\n"
+	    "RESOURCE GROUP: rg1 (PLAN_SLOTS 100, 120 slots now)  HOSTS: all\n"
+	    "POLICY: hybrid  USERS: alice bob  LEAF\n");
+	assert_contains(r.out, "QUOTA: limited by LIMIT 20\n");
+	run_clear(&r);
+
+	r = run("bconsumers -json");
+	ck_assert_int_eq(r.code, 0);
+	assert_contains(r.out, "\"COMMAND\":\"bconsumers\",\n  \"CONSUMERS\":2,");
+	assert_contains(r.out, "\"CONSUMER\":\"/X/a_very_long_team_name\",");
+	assert_contains(r.out, "\"LIMIT\":\"-\",");
+	assert_contains(r.out, "\"REASON\":\"limited by LIMIT 20\"\n");
+	run_clear(&r);
+
+	r = run("bconsumers X");
+	ck_assert_int_eq(r.code, 255);
+	run_clear(&r);
+}
+END_TEST
+
 START_TEST(test_bkill)
 {
 	Basalt__JobControlRequest *req;
@@ -562,6 +608,7 @@ api_suite(void)
 	tcase_add_test(cmds, test_bjobs_long_and_json);
 	tcase_add_test(cmds, test_bkill);
 	tcase_add_test(cmds, test_bpost_bread);
+	tcase_add_test(cmds, test_bconsumers);
 	tcase_add_test(cmds, test_control_refused);
 	tcase_add_test(cmds, test_job_control_family);
 	tcase_add_test(cmds, test_bmod);

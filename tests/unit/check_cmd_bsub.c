@@ -67,6 +67,19 @@ START_TEST(test_plain_command)
 }
 END_TEST
 
+/* -consumer: an absolute path, kept as written; mbatchd checks the plan. */
+START_TEST(test_consumer)
+{
+	g_autoptr(BsubArgs) a = parse("bsub -consumer /eng/a true", NULL);
+
+	ck_assert_str_eq(spec_of(a)->consumer, "/eng/a");
+	parse_fails("bsub -consumer eng/a true", "bsub: Bad consumer: eng/a: a "
+	    "consumer is an absolute path such as /dept/team. Job not submitted.");
+	parse_fails("bsub -consumer '/a\nb' true", "bsub: Bad consumer: /a\\nb: a "
+	    "consumer is an absolute path such as /dept/team. Job not submitted.");
+}
+END_TEST
+
 START_TEST(test_string_options)
 {
 	g_autoptr(BsubArgs) a = parse("bsub -J job1 -o out.%J -e err -i in "
@@ -627,6 +640,7 @@ main(void)
 	setenv("TZ", "UTC", 1);
 	tcase_add_test(opts, test_plain_command);
 	tcase_add_test(opts, test_string_options);
+	tcase_add_test(opts, test_consumer);
 	tcase_add_test(opts, test_flags);
 	tcase_add_test(opts, test_cwd_outdir);
 	tcase_add_test(opts, test_overwrite_outputs);

@@ -502,6 +502,49 @@ START_TEST(test_format_long)
 }
 END_TEST
 
+static void
+consumer_pend(gint64 dt, guint64 id, gboolean pending)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobConsumerPend e = BASALT__EV_JOB_CONSUMER_PEND__INIT;
+
+	e.job_id = id;
+	e.pending = pending;
+	e.consumer = "/eng/a";
+	e.resource_group = "rg1";
+	e.reason = "The consumer's quota in resource group rg1 is reached;";
+	ev.body_case = BASALT__EVENT__BODY_JOB_CONSUMER_PEND;
+	ev.job_consumer_pend = &e;
+	add(&ev, dt);
+}
+
+/* Quota-driven pending: bhist -l says when the consumer's quota began
+ * and stopped holding the job; the job's state times do not change. */
+START_TEST(test_format_long_consumer_pend)
+{
+	g_autoptr(GString) out = g_string_new(NULL);
+	g_autofree char *times = NULL;
+	HistModel *m;
+
+	submit(0, 1, "alice");
+	consumer_pend(5, 1, TRUE);
+	consumer_pend(8, 1, FALSE);
+	consumer_pend(9, 1, TRUE);
+	dispatch(10, 1, 0, "hostB", 1);
+	m = fold();
+	hist_format_long(out, m->jobs, T0 + 20);
+	ck_assert_msg(strstr(out->str,
+	    "Sat Nov 21 10:02:05: Pending: The consumer's quota in resource group rg1 is reac\n"
+	    "                     hed;\n"
+	    "Sat Nov 21 10:02:08: No longer pending for its consumer's quota;\n"
+	    "Sat Nov 21 10:02:09: Pending: The consumer's quota in resource group rg1 is reac\n") != NULL,
+	    "%s", out->str);
+	times = times_of(m, 1, 0, T0 + 20);
+	ck_assert_str_eq(times, "10 0 10 0 0 0 = 20");
+	hist_model_free(m);
+}
+END_TEST
+
 /* A dispatch stamped with what the job started with: bhist -l prints it
  * under that dispatch, LSF's limit blocks first, then the settings; each
  * run shows its own (the rerun here started under a lower RUNLIMIT), and
@@ -938,6 +981,7 @@ hist_suite(void)
 	tcase_add_test(tc, test_time_forms);
 	tcase_add_test(tc, test_format_summary);
 	tcase_add_test(tc, test_format_long);
+	tcase_add_test(tc, test_format_long_consumer_pend);
 	tcase_add_test(tc, test_format_long_effective);
 	tcase_add_test(tc, test_format_timeline);
 	tcase_add_test(tc, test_format_acct);

@@ -914,6 +914,58 @@ START_TEST(test_job_messages)
 }
 END_TEST
 
+static gboolean
+quota_pend(guint64 id, gboolean pending, const char *rg, gint64 t)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobConsumerPend e = BASALT__EV_JOB_CONSUMER_PEND__INIT;
+
+	e.job_id = id;
+	e.pending = pending;
+	e.consumer = "/eng/a";
+	e.resource_group = (char *)rg;
+	e.reason = "The consumer's quota in resource group rg1 is reached;";
+	ev.body_case = BASALT__EVENT__BODY_JOB_CONSUMER_PEND;
+	ev.job_consumer_pend = &e;
+	return apply(&ev, t);
+}
+
+/* Quota-driven pending: set and cleared by its event, cleared by a
+ * dispatch, and kept by a checkpoint so a restart journals no change. */
+START_TEST(test_consumer_pend)
+{
+	GPtrArray *events, *blocks;
+	State *orig, *copy;
+
+	submit(1, "normal", 10, 0, FALSE);
+	submit(2, "normal", 11, 0, FALSE);
+	ck_assert(!quota_pend(99, TRUE, "rg1", 20));
+	ck_assert(quota_pend(1, TRUE, "rg1", 20));
+	ck_assert(quota_pend(2, TRUE, "rg1", 20));
+	ck_assert_str_eq(state_job(st, 1, 0)->quota_pend, "rg1");
+	ck_assert(quota_pend(2, FALSE, "rg1", 21));
+	ck_assert_ptr_null(state_job(st, 2, 0)->quota_pend);
+	ck_assert(quota_pend(2, TRUE, "rg1", 22));
+	ck_assert(dispatch(2, 0, "hA"));
+	ck_assert_ptr_null(state_job(st, 2, 0)->quota_pend);
+	/* A started job is not pending for a quota, whatever a record says. */
+	ck_assert(quota_pend(2, TRUE, "rg1", 23));
+	ck_assert_ptr_null(state_job(st, 2, 0)->quota_pend);
+
+	events = state_export_events(st, &blocks);
+	orig = st;
+	copy = st = state_new();
+	for (guint i = 0; i < events->len; i++)
+		ck_assert(state_apply(copy, events->pdata[i], NULL));
+	ck_assert_str_eq(state_job(copy, 1, 0)->quota_pend, "rg1");
+	ck_assert_ptr_null(state_job(copy, 2, 0)->quota_pend);
+	g_ptr_array_free(events, TRUE);
+	g_ptr_array_free(blocks, TRUE);
+	state_free(copy);
+	st = orig;
+}
+END_TEST
+
 int
 main(void)
 {
@@ -934,6 +986,7 @@ main(void)
 	tcase_add_test(tc, test_kill_as_done);
 	tcase_add_test(tc, test_submit_tokens);
 	tcase_add_test(tc, test_job_messages);
+	tcase_add_test(tc, test_consumer_pend);
 	tcase_add_test(tc, test_modify_started);
 	suite_add_tcase(s, tc);
 	return bs_run_suite(s);

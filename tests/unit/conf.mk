@@ -22,3 +22,9 @@ TESTS += %reldir%/check_conf_lex %reldir%/check_conf_load %reldir%/check_conf_ap
 %canon_reldir%_check_conf_export_CFLAGS = $(TEST_CFLAGS)
 %canon_reldir%_check_conf_export_LDADD = lib/conf/libbsconf.a lib/util/libbsutil.a $(TEST_LIBS)
 EXTRA_DIST += %reldir%/conf-data
+# lsb.queues CONSUMER against lsb.consumers (lib/conf/conf_consumers_check.c).
+check_PROGRAMS += %reldir%/check_conf_consumers_check
+TESTS += %reldir%/check_conf_consumers_check
+%canon_reldir%_check_conf_consumers_check_SOURCES = %reldir%/check_conf_consumers_check.c %reldir%/conf_test.h
+%canon_reldir%_check_conf_consumers_check_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_conf_consumers_check_LDADD = lib/conf/libbsconf.a lib/util/libbsutil.a $(TEST_LIBS)

@@ -388,6 +388,60 @@ fake_read(Basalt__BatchService_Service *s, const Basalt__ReadRequest *req,
 	done(&r, call);
 }
 
+/* Two consumers of one resource group: a parent and its leaf. */
+static void
+fake_consumers(Basalt__BatchService_Service *s,
+    const Basalt__ConsumerQuery *req, Basalt__ConsumerList_Closure done,
+    void *call)
+{
+	Basalt__ConsumerList r = BASALT__CONSUMER_LIST__INIT;
+	Basalt__ConsumerInfo x = BASALT__CONSUMER_INFO__INIT;
+	Basalt__ConsumerInfo a = BASALT__CONSUMER_INFO__INIT;
+	Basalt__ConsumerInfo *list[2] = { &x, &a };
+	Basalt__ResourceGroupInfo g = BASALT__RESOURCE_GROUP_INFO__INIT;
+	Basalt__ResourceGroupInfo *groups[1] = { &g };
+	char *users[] = { "alice", "bob" };
+
+	keep(LSB_CONSUMERS, &req->base);
+	g.name = "rg1";
+	g.plan_slots = 100;
+	g.slots = 120;
+	x.path = "/X";
+	x.resource_group = "rg1";
+	x.policy = "hybrid";
+	x.depth = 1;
+	x.owned = 10;
+	x.owned_scaled = 12;
+	x.limit = -1;
+	x.demand = 30;
+	x.quota = 20;
+	x.alloc = 20;
+	x.borrowed = 8;
+	a.path = "/X/a_very_long_team_name";
+	a.resource_group = "rg1";
+	a.policy = "hybrid";
+	a.depth = 2;
+	a.leaf = TRUE;
+	a.owned = 5;
+	a.owned_scaled = 6;
+	a.reserved = 2;
+	a.limit = 20;
+	a.rank = 1;
+	a.demand = 30;
+	a.quota = 20;
+	a.alloc = 20;
+	a.borrowed = 14;
+	a.reason = "limited by LIMIT 20";
+	a.users = users;
+	a.n_users = 2;
+	r.consumers = list;
+	r.n_consumers = 2;
+	r.groups = groups;
+	r.n_groups = 1;
+	r.cycle_time = T0;
+	done(&r, call);
+}
+
 static void
 fake_job_groups(Basalt__BatchService_Service *s,
     const Basalt__JobGroupQuery *req, Basalt__JobGroupList_Closure done,

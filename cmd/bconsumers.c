@@ -1,0 +1,76 @@
+/*
+ * bconsumers: the resource plans of lsb.consumers, per consumer and
+ * resource group, with what the scheduler's entitlement stage made of
+ * them in its last cycle (mbatchd keeps that table and serves it; any
+ * user may read it).  Consumer paths as operands select those consumers
+ * and their subtrees; -g keeps one resource group; -l adds why each
+ * quota is what it is, -w does not cut paths, -json prints every column
+ * as cmd-fields.c's JSON.
+ */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "bconsumers-format.h"
+#include "cmd-main.h"
+#include "cmd-util.h"
+
+#define BCONSUMERS_USAGE \
+	"bconsumers [-h] [-V] [-w | -l | -json] [-g resource_group] " \
+	"[consumer_path ...]"
+
+enum { O_L, O_W, O_JSON, O_G, O_N };
+static const CmdOpt opts[] = {
+	[O_L] = { "-l", FALSE }, [O_W] = { "-w", FALSE },
+	[O_JSON] = { "-json", FALSE }, [O_G] = { "-g", TRUE },
+	[O_N] = { NULL, FALSE },
+};
+
+int
+main(int argc, char **argv)
+{
+	g_autoptr(GError) err = NULL;
+	g_autoptr(GString) out = g_string_new(NULL);
+	g_auto(GStrv) paths = NULL;
+	Basalt__ConsumerQuery q = BASALT__CONSUMER_QUERY__INIT;
+	Basalt__ConsumerList *l;
+	const char *v[O_N];
+	int code;
+
+	if (cmd_main_hv(argc, argv, BCONSUMERS_USAGE, &code))
+		return code;
+	paths = cmd_main_opts("bconsumers", argc, argv, opts, v,
+	    BCONSUMERS_USAGE, &err);
+	if (paths == NULL)
+		return cmd_main_fail(err);
+	for (guint i = 0; paths[i] != NULL; i++)
+		if (paths[i][0] != '/') {
+			fprintf(stderr, "bconsumers: %s: a consumer is an absolute "
+			    "path such as /dept/team\nUsage: %s\n", paths[i],
+			    BCONSUMERS_USAGE);
+			return CMD_EXIT_FAIL;
+		}
+	q.paths = paths;
+	q.n_paths = g_strv_length(paths);
+	q.resource_group = (char *)(v[O_G] != NULL ? v[O_G] : "");
+	l = (Basalt__ConsumerList *)cmd_main_call(LSB_CONSUMERS, &q.base);
+	if (l == NULL)
+		return CMD_EXIT_FAIL;
+	if (cmd_main_refused("bconsumers", l->error)) {
+		code = CMD_EXIT_FAIL;
+	} else if (v[O_JSON] != NULL) {
+		bconsumers_format_json(out, l);
+		cmd_main_out(out);
+	} else if (l->n_consumers == 0) {
+		fprintf(stderr, "No consumer is configured in lsb.consumers\n");
+		code = CMD_EXIT_FAIL;
+	} else {
+		if (v[O_L] != NULL)
+			bconsumers_format_long(out, l);
+		else
+			bconsumers_format_table(out, l, v[O_W] != NULL);
+		cmd_main_out(out);
+	}
+	basalt__consumer_list__free_unpacked(l, NULL);
+	return code;
+}

@@ -1,0 +1,161 @@
+/*
+ * The entitlement stage's last table kept for bconsumers, and the
+ * journaling of quota-driven pending (mbd-consumers.h).
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "mbatchd/mbd-consumers.h"
+#include "util/log.h"
+
+static void
+fig_free(gpointer p)
+{
+	MbdConsumerFig *f = p;
+
+	g_free(f->reason);
+	g_free(f);
+}
+
+void
+consumers_figures_free(struct MbdConsumerFigures *f)
+{
+	if (f == NULL)
+		return;
+	g_hash_table_destroy(f->figs);
+	g_hash_table_destroy(f->group_slots);
+	g_free(f);
+}
+
+const MbdConsumerFig *
+consumers_fig(const Manager *m, const char *group, const char *path)
+{
+	g_autofree char *key = NULL;
+
+	if (m->consumer_figs == NULL)
+		return NULL;
+	key = g_strconcat(group, "\n", path, NULL);
+	return g_hash_table_lookup(m->consumer_figs->figs, key);
+}
+
+int
+consumers_group_slots(const Manager *m, const char *group)
+{
+	gpointer v;
+
+	if (m->consumer_figs == NULL ||
+	    !g_hash_table_lookup_extended(m->consumer_figs->group_slots, group,
+	    NULL, &v))
+		return -1;
+	return GPOINTER_TO_INT(v) - 1;
+}
+
+/* Slots of the group's hosts that can take jobs now: the size the stage
+ * scales OWNED to, counted as stage-hybrid.c counts it (a host without
+ * MXJ counts its CPUs, at least 1).  The plan does not carry the size;
+ * a host closed by its dispatch window only inside the pass is counted
+ * here, so -l may show more slots than the stage used then. */
+static int
+group_slots(const SchedSnapshot *snap, const SchedResourceGroup *rg)
+{
+	int n = 0;
+
+	for (guint i = 0; i < rg->n_hosts; i++) {
+		const SchedHost *h = &snap->hosts[rg->hosts[i]];
+
+		if (h->state == SCHED_HOST_OK)
+			n += h->max_slots >= 0 ? h->max_slots : MAX(h->ncpus, 1);
+	}
+	return n;
+}
+
+void
+consumers_keep(Manager *m, const Build *b, const SchedPlan *plan)
+{
+	const SchedSnapshot *snap = &b->snap;
+	struct MbdConsumerFigures *f;
+
+	consumers_figures_free(m->consumer_figs);
+	m->consumer_figs = NULL;
+	if (snap->n_rgroups == 0)
+		return;
+	f = g_new0(struct MbdConsumerFigures, 1);
+	f->time = manager_now();
+	f->figs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+	    fig_free);
+	f->group_slots = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+	    NULL);
+	for (guint g = 0; g < snap->n_rgroups; g++)
+		g_hash_table_insert(f->group_slots,
+		    g_strdup(snap->rgroups[g].name),
+		    GINT_TO_POINTER(group_slots(snap, &snap->rgroups[g]) + 1));
+	for (guint i = 0; i < plan->n_quotas; i++) {
+		const SchedConsumerQuota *q = &plan->quotas[i];
+		MbdConsumerFig *fig;
+
+		if (q->group >= snap->n_rgroups || q->consumer >= snap->n_consumers)
+			continue;
+		fig = g_new0(MbdConsumerFig, 1);
+		fig->owned_scaled = q->owned;
+		fig->demand = q->demand;
+		fig->quota = q->quota;
+		fig->alloc = q->alloc;
+		fig->borrowed = q->borrowed;
+		fig->lent = q->lent;
+		fig->reason = g_strndup(q->reason, sizeof q->reason);
+		g_hash_table_replace(f->figs, g_strconcat(snap->rgroups[q->group].name,
+		    "\n", snap->consumers[q->consumer].path, NULL), fig);
+	}
+	m->consumer_figs = f;
+}
+
+static void
+commit_pend(Manager *m, Job *j, gboolean pending, const char *consumer,
+    const char *rgroup)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobConsumerPend e = BASALT__EV_JOB_CONSUMER_PEND__INIT;
+	GError *err = NULL;
+
+	e.job_id = j->id;
+	e.array_index = j->index;
+	e.pending = pending;
+	e.consumer = (char *)(consumer != NULL ? consumer : "");
+	e.resource_group = (char *)(rgroup != NULL ? rgroup : "");
+	e.reason = j->pending_reason != NULL ? j->pending_reason : (char *)"";
+	ev.body_case = BASALT__EVENT__BODY_JOB_CONSUMER_PEND;
+	ev.job_consumer_pend = &e;
+	if (!manager_commit(m, &ev, &err)) {
+		log_warning("job %" G_GUINT64_FORMAT "[%u]: quota pending not "
+		    "journaled: %s", j->id, j->index, err != NULL ? err->message :
+		    "?");
+		g_clear_error(&err);
+	}
+}
+
+void
+consumers_record_pending(Manager *m, const Build *b, const SchedPlan *plan)
+{
+	const SchedSnapshot *snap = &b->snap;
+
+	for (guint i = 0; i < plan->n_pending && i < b->pending_jobs->len; i++) {
+		Job *j = g_ptr_array_index(b->pending_jobs, i);
+		const SchedPending *p = &plan->pending[i];
+		guint c = snap->pending[i].consumer;
+		const char *path = c > 0 && c <= snap->n_consumers ?
+		    snap->consumers[c - 1].path : NULL;
+
+		if (!job_is_pending(j))
+			continue;
+		if (p->reason == SCHED_PEND_CONSUMER_QUOTA) {
+			const char *rg = p->rgroup != NULL ? p->rgroup : "";
+
+			/* Interned names compare by pointer, others by text. */
+			if (j->quota_pend == NULL || strcmp(j->quota_pend, rg) != 0)
+				commit_pend(m, j, TRUE, path, rg);
+		} else if (j->quota_pend != NULL) {
+			commit_pend(m, j, FALSE, path, j->quota_pend);
+		}
+	}
+}

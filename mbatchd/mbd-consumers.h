@@ -1,0 +1,40 @@
+/*
+ * What mbatchd keeps of the entitlement stage's last output (the
+ * per-consumer, per-resource-group table of the scheduler's plan), so
+ * that bconsumers shows the figures the last cycle acted on without
+ * running the stage again; and the journaling of quota-driven pending
+ * (a job whose pending reason becomes, or stops being, its consumer's
+ * quota gets one EvJobConsumerPend, not one per cycle).
+ */
+#ifndef BS_MBD_CONSUMERS_H
+#define BS_MBD_CONSUMERS_H
+
+#include "mbatchd/mbd.h"
+#include "mbatchd/mbd-snapshot.h"
+
+typedef struct {
+	int owned_scaled, demand, quota, alloc, borrowed, lent;
+	char *reason;             /* why the quota is what it is, owned */
+} MbdConsumerFig;
+
+struct MbdConsumerFigures {
+	gint64 time;              /* Unix seconds of the cycle; 0: none yet */
+	GHashTable *figs;         /* "group\npath" (owned) -> MbdConsumerFig* */
+	GHashTable *group_slots;  /* group name (owned) -> GINT_TO_POINTER(n + 1) */
+};
+
+/* Keep the stage's table of this pass (replacing the last one). */
+void consumers_keep(Manager *m, const Build *b, const SchedPlan *plan);
+/* Journal the jobs whose pending reason became, or stopped being, their
+ * consumer's quota in this pass (after record_pending_reasons). */
+void consumers_record_pending(Manager *m, const Build *b,
+    const SchedPlan *plan);
+/* The figures of one consumer in one group, or NULL (no cycle yet, or
+ * the consumer came with a reconfiguration since). */
+const MbdConsumerFig *consumers_fig(const Manager *m, const char *group,
+    const char *path);
+/* The group's slots in the last cycle, or -1. */
+int consumers_group_slots(const Manager *m, const char *group);
+void consumers_figures_free(struct MbdConsumerFigures *f);
+
+#endif
