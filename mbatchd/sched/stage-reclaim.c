@@ -552,6 +552,37 @@ sched_reclaim_select(const SchedSnapshot *s, const SchedPlan *plan, GArray *out)
 	g_free(sel.taken);
 }
 
+int *
+sched_reclaim_counts(const SchedSnapshot *s, const SchedPlan *plan)
+{
+	guint n_c = s->n_consumers, n_g = s->n_rgroups;
+	int *out = g_new0(int, MAX(1u, n_c * n_g));
+	g_autofree guint *host_group = g_new0(guint, MAX(1u, s->n_hosts));
+	g_autofree gboolean *now = g_new0(gboolean, MAX(1u, s->n_running));
+
+	for (guint g = 0; g < n_g; g++)
+		for (guint i = 0; i < s->rgroups[g].n_hosts; i++)
+			if (host_group[s->rgroups[g].hosts[i]] == 0)
+				host_group[s->rgroups[g].hosts[i]] = g + 1;
+	for (guint k = 0; plan->reclaims != NULL && k < plan->reclaims->len; k++)
+		now[g_array_index(plan->reclaims, SchedReclaim, k).job] = TRUE;
+	for (guint i = 0; i < s->n_running; i++) {
+		const SchedRunning *r = &s->running[i];
+
+		if ((r->reclaim_deadline == 0 && !now[i]) || r->consumer == 0 ||
+		    r->consumer > n_c)
+			continue;
+		for (guint a = 0; a < r->n_allocs; a++) {
+			guint g = host_group[r->allocs[a].host];
+
+			for (int c = (int)r->consumer - 1; g != 0 && c >= 0;
+			     c = s->consumers[c].parent)
+				out[(g - 1) * n_c + (guint)c] += r->allocs[a].slots;
+		}
+	}
+	return out;
+}
+
 void
 stage_reclaim(Pass *p)
 {

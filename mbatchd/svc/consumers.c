@@ -119,6 +119,7 @@ consumer_info(Manager *m, const BsConsumersConf *cc,
 		ci->alloc = f->alloc;
 		ci->borrowed = f->borrowed;
 		ci->lent = f->lent;
+		ci->reclaiming = f->reclaiming;
 		ci->reason = f->reason != NULL ? f->reason : (char *)"";
 	} else {
 		ci->owned_scaled = row->owned;

@@ -85,6 +85,8 @@ check "the older one gets nothing" test ! -e "$T/n1"
 check "bjobs -l shows the reclaim and its grace deadline" sh -c \
 	"bjobs -l $b2 | tr -d '\n' | tr -s ' ' | grep -q 'Reclaimed for consumer </a>; grace period ends'"
 check "/a's job waits while the grace runs" state_is "$a1" PEND
+check "bconsumers -l shows /b's slot being reclaimed" sh -c \
+	"bconsumers -l /b | grep -q 'RECLAIMING: 1 slot'"
 check "after its 3-second grace the /b job is requeued" wait_for 15 state_is "$b2" PEND
 check "bhist -l says it was reclaimed for consumer /a" sh -c \
 	"bhist -l $b2 | tr -d '\n' | tr -s ' ' | grep -q 'Requeued: reclaimed for consumer /a'"
@@ -107,6 +109,8 @@ check "it is USR2" grep -qx USR2 "$T/n3"
 check "it ends DONE within its grace" wait_for 10 state_is "$b3" DONE
 check "and is not requeued" sh -c "! bhist -l $b3 | grep -q Requeued"
 check "/a's job gets the slot" wait_for 15 state_is "$a2" RUN
+check "bacct counts the reclaimed jobs (both ended)" sh -c \
+	"bacct -u all | grep -q 'Total number of reclaimed jobs: *2'"
 
 bkill -u all 0 >/dev/null 2>&1
 done_testing
