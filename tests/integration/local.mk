@@ -154,4 +154,5 @@ INTEGRATION_TESTS += \
 	%reldir%/t0900-consumers-surface.sh \
 	%reldir%/t0901-consumers-quota.sh \
 	%reldir%/t0960-reclaim-notice.sh \
-	%reldir%/t0961-reclaim-hclose.sh
+	%reldir%/t0961-reclaim-hclose.sh \
+	%reldir%/t0962-warning-runlimit.sh
