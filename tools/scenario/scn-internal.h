@@ -77,6 +77,11 @@ gboolean scn_reclaim_expect(Scenario *s, char **argv, int line,
     gboolean *handled, GError **error);
 char *scn_reclaim_line(const Scenario *s, const SchedPlan *plan,
     const SchedDecision *d, const char *job);
+/* scn-reclaim-time.c: `at` and `end` lines of a file without leases
+ * become the reclaim timeline (lines emptied); else left alone. */
+gboolean scn_reclaim_timeline_load(Scenario *s, GPtrArray *lines,
+    GError **error);
+void scn_reclaim_steps_free(GPtrArray *steps);
 void scn_fix_pointers(Scenario *s);
 /* scn-lease.c: a line of the lease timeline (lease, at, used, demand,
  * link, noack, expect lease, expect lease-wake); the timeline built once

@@ -269,7 +269,8 @@ scn_first_pass(Scenario *s, ScnParse *p, const char *text, GError **error)
 				return FALSE;
 		} else if (strcmp(argv[0], "run") == 0 || strcmp(argv[0], "pend") == 0) {
 			defer(p->jobs, argv, line);
-		} else if (scn_is_lease_line(argv)) {
+		} else if (scn_is_lease_line(argv) || strcmp(argv[0], "end") == 0) {
+			/* `end`: a reclaim timeline's (scn-reclaim-time.c). */
 			defer(p->lease_lines, argv, line);
 		} else if (strcmp(argv[0], "cluster") == 0) {
 			gboolean good = argv[1] != NULL && argv[2] == NULL &&
