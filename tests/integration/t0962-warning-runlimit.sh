@@ -44,5 +44,7 @@ check "the job is still running" state_is "$j1" RUN
 check "the queue's JOB_WARNING_ACTION and time: USR2" wait_for 10 grep -qx USR2 "$T/w3"
 check "-wa without a warning time: no signal" sh -c "sleep 1; test ! -e $T/w2"
 check "sent once" test "$(wc -l <"$T/w1")" -eq 1
+check "bqueues -l shows the queue's warning action and time" sh -c \
+	"bqueues -l warned | grep -q 'JOB_WARNING_ACTION = USR2' && bqueues -l warned | grep -q 'JOB_ACTION_WARNING_TIME = 1'"
 bkill "$j1" "$j2" "$j3" >/dev/null 2>&1
 done_testing
