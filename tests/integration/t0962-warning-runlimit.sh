@@ -42,7 +42,11 @@ check "the jobs run" wait_for 20 sh -c "test -e $T/w1.start && test -e $T/w2.sta
 check "-wa USR1 -wt 1 with -W 1: the warning comes at once" wait_for 10 grep -qx USR1 "$T/w1"
 check "the job is still running" state_is "$j1" RUN
 check "the queue's JOB_WARNING_ACTION and time: USR2" wait_for 10 grep -qx USR2 "$T/w3"
-check "-wa without a warning time: no signal" sh -c "sleep 1; test ! -e $T/w2"
+# sbatchd arms no warning for a job without a warning time: nothing to
+# wait for.
+check "-wa without a warning time: no signal" sh -c \
+	"test ! -e $T/w2 && ! grep -q 'job $j2\[0\]: job warning action' $T/log/sbatchd.vh1.out"
+check "sbatchd logged the warnings it sent" grep -q "job $j1\[0\]: job warning action: signal 10" "$T/log/sbatchd.vh1.out"
 check "sent once" test "$(wc -l <"$T/w1")" -eq 1
 check "bqueues -l shows the queue's warning action and time" sh -c \
 	"bqueues -l warned | grep -q 'JOB_WARNING_ACTION = USR2' && bqueues -l warned | grep -q 'JOB_ACTION_WARNING_TIME = 1'"
