@@ -12,7 +12,7 @@ noinst_LIBRARIES += %reldir%/libbssched.a
 	%reldir%/sched/pool-hosts.h %reldir%/sched/pool-need.c \
 	%reldir%/sched/pool-need.h %reldir%/sched/open.c \
 	%reldir%/sched/prehosts.c %reldir%/sched/resreq-host.c \
-	%reldir%/sched/plan.c %reldir%/sched/window.c \
+	%reldir%/sched/plan.c %reldir%/sched/window.c %reldir%/sched/plan-window.c \
 	%reldir%/sched/stage-entitle.c %reldir%/sched/stage-order.c \
 	%reldir%/sched/stage-place.c %reldir%/sched/stage-preempt.c \
 	%reldir%/sched/limits.c \

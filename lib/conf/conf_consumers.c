@@ -22,6 +22,7 @@
 #include "conf/conf_consumers.h"
 #include "conf/conf_internal.h"
 #include "conf/conf_queue_values.h"
+#include "conf/conf_time.h"
 
 #define IMAX 2147483647.0
 #define PATH_MAX_LEN 511
@@ -74,6 +75,8 @@ plan_free(gpointer p)
 	BsPlanConf *pl = p;
 
 	g_ptr_array_unref(pl->rows);
+	if (pl->windows != NULL)
+		g_array_unref(pl->windows);
 	g_free(pl);
 }
 
@@ -539,12 +542,33 @@ check_balance(const BsConfig *cfg, const BsConfCtx *ctx, const BsPlanConf *pl)
 		    root_owned, g->plan_slots);
 }
 
+/* TIME_WINDOW = 8:00-17:00 [...], LSF's time-window syntax; the
+ * parentheses lsb.resources writes around windows are allowed too. */
+static gboolean
+plan_windows(const BsConfCtx *ctx, const PlanKey *tw, GArray **out)
+{
+	g_autofree char *v = g_strstrip(g_strdup(tw->value));
+	g_autoptr(GString) why = g_string_new(NULL);
+	gsize n = strlen(v);
+
+	if (n >= 2 && v[0] == '(' && v[n - 1] == ')') {
+		v[n - 1] = '\0';
+		memmove(v, v + 1, n - 1);
+	}
+	if (!bs_conf_windows_parse(v, out, why)) {
+		ctx_error(ctx, tw->line, "bad TIME_WINDOW \"%s\": %s", tw->value, why->str);
+		return FALSE;
+	}
+	return TRUE;
+}
+
 static void
 load_plan(BsConfig *cfg, const BsConfCtx *ctx, const BsLexSection *s, GPtrArray *keys)
 {
 	BsConsumersConf *cc = cfg->consumers;
 	g_autoptr(GHashTable) seen = g_hash_table_new(NULL, NULL);
-	const PlanKey *rg = NULL;
+	const PlanKey *rg = NULL, *tw = NULL;
+	g_autoptr(GArray) windows = NULL;
 	int cols[N_COLS];
 	BsPlanConf *pl;
 
@@ -559,6 +583,12 @@ load_plan(BsConfig *cfg, const BsConfCtx *ctx, const BsLexSection *s, GPtrArray 
 				    "line %d)", rg->line);
 			else
 				rg = k;
+		} else if (g_ascii_strcasecmp(k->key, "TIME_WINDOW") == 0) {
+			if (tw != NULL)
+				ctx_error(ctx, k->line, "TIME_WINDOW given twice (first at "
+				    "line %d)", tw->line);
+			else
+				tw = k;
 		} else {
 			ctx_warning(ctx, k->line, "unknown parameter %s in section Plan, ignoring",
 			    k->key);
@@ -573,19 +603,35 @@ load_plan(BsConfig *cfg, const BsConfCtx *ctx, const BsLexSection *s, GPtrArray 
 		    "ResourceGroup section before its plan)", rg->value);
 		return;
 	}
+	if (tw != NULL && !plan_windows(ctx, tw, &windows))
+		return;
 	pl = g_new0(BsPlanConf, 1);
 	pl->line = s->line;
 	pl->rows = g_ptr_array_new_with_free_func(g_free);
+	pl->windows = g_steal_pointer(&windows);
+	pl->window_line = tw != NULL ? tw->line : 0;
 	for (guint i = 0; i < cc->groups->len; i++)
 		if (strcmp(((BsResourceGroupConf *)cc->groups->pdata[i])->name, rg->value) == 0)
 			pl->group = i;
-	for (guint i = 0; i < cc->plans->len; i++)
-		if (((BsPlanConf *)cc->plans->pdata[i])->group == pl->group) {
-			ctx_error(ctx, rg->line, "resource group %s has a plan already (line %d)",
-			    rg->value, ((BsPlanConf *)cc->plans->pdata[i])->line);
+	for (guint i = 0; i < cc->plans->len; i++) {
+		const BsPlanConf *other = cc->plans->pdata[i];
+
+		if (other->group != pl->group)
+			continue;
+		if (pl->windows == NULL && other->windows == NULL) {
+			ctx_error(ctx, rg->line, "resource group %s has a plan without "
+			    "TIME_WINDOW already (line %d)", rg->value, other->line);
 			plan_free(pl);
 			return;
 		}
+		if (pl->windows != NULL && other->windows != NULL &&
+		    bs_conf_windows_overlap(pl->windows, other->windows)) {
+			ctx_error(ctx, tw->line, "TIME_WINDOW of resource group %s "
+			    "overlaps the plan at line %d", rg->value, other->line);
+			plan_free(pl);
+			return;
+		}
+	}
 	if (!s->table || s->columns->len == 0) {
 		g_ptr_array_add(cc->plans, pl);
 		return;
@@ -717,4 +763,24 @@ bs_config_plan_rank(const BsConfig *cfg, const BsPlanRow *row)
 		return row->rank;
 	return cfg->params->consumer_rank_default != BS_CONF_UNLIMITED ?
 	    cfg->params->consumer_rank_default : 0;
+}
+
+const BsPlanConf *
+bs_config_plan_in_force(const BsConfig *cfg, int group, GDateTime *t)
+{
+	const BsPlanConf *dflt = NULL;
+
+	if (cfg->consumers == NULL)
+		return NULL;
+	for (guint i = 0; i < cfg->consumers->plans->len; i++) {
+		const BsPlanConf *pl = cfg->consumers->plans->pdata[i];
+
+		if (pl->group != group)
+			continue;
+		if (pl->windows == NULL)
+			dflt = pl;
+		else if (bs_conf_windows_open(pl->windows, t))
+			return pl;
+	}
+	return dflt;
 }

@@ -20,11 +20,12 @@
  *   /X       10    0        -     0    -     60            BORROW_LIMIT
  *   End Plan                                               SHARE_LIMIT]
  *
- * A Plan section is a horizontal part (RESOURCE_GROUP, later TIME_WINDOW)
+ * A Plan section is a horizontal part (RESOURCE_GROUP, TIME_WINDOW)
  * followed by one column table.  The lexer knows only one form per
  * section, so conf_consumers.c splits the section's text itself.  One
- * BsPlanConf is one Plan section: several per group (time windows) are
- * possible later without changing the type.
+ * BsPlanConf is one Plan section: a group may have several, each with its
+ * own TIME_WINDOW (LSF's time-window syntax, conf_time.h) and at most one
+ * without, the default outside every window.
  *
  * The structs live in BsConfig.consumers, NULL when there is no
  * lsb.consumers (no plans: scheduling as without this file).  Everything
@@ -83,6 +84,11 @@ typedef struct {
 	int line;               /* Begin Plan */
 	GPtrArray *rows;        /* BsPlanRow*, file order: the plan order that
 	                         * breaks rank ties */
+	GArray *windows;        /* TIME_WINDOW (BsTimeWindow); NULL: the group's
+	                         * default plan, in force outside every window
+	                         * of its other plans.  A group's windows never
+	                         * overlap (checked at load). */
+	int window_line;        /* the TIME_WINDOW line, 0 without */
 } BsPlanConf;
 
 struct BsConsumersConf {
@@ -118,6 +124,10 @@ char **bs_config_resource_group_hosts(const BsConfig *cfg,
  * all).  TRUE when USERS is not set. */
 gboolean bs_config_consumer_allows(const BsConfig *cfg, const BsConsumerConf *c,
     const char *user);
+/* The plan of resource group `group` (index) in force at the local wall
+ * clock time `t`: the one whose TIME_WINDOW is open then, else the one
+ * without TIME_WINDOW; NULL when neither. */
+const BsPlanConf *bs_config_plan_in_force(const BsConfig *cfg, int group, GDateTime *t);
 /* The rank a row's consumer has: RANK, else CONSUMER_RANK_DEFAULT, else 0. */
 int bs_config_plan_rank(const BsConfig *cfg, const BsPlanRow *row);
 

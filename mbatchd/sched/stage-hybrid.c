@@ -28,6 +28,9 @@
  *            most BORROW_LIMIT; both default to 0 ("Sharing by default:
  *            No").  share: slots in proportion to SHARE among consumers
  *            with demand, at most SHARE_LIMIT.
+ *   window   a group's plan is the one whose TIME_WINDOW is open now, else
+ *            its plan without one (plan-window.c); the pass asks to run
+ *            again at the next boundary (issue 18 item 4).
  *   grant    "Slot distribution": the group's idle slots go to
  *            under-allocated consumers (alloc below quota) top down in
  *            rank order, each parent's passed to its children in rank
@@ -115,10 +118,18 @@ measure_groups(Pass *p, Hybrid *hy)
 			hy->idle[g] += MAX(0, host_slots(&s->hosts[h]) -
 			    sched_count_host(&p->count, h));
 		}
-		for (guint t = 0; t < rg->n_terms; t++) {
-			guint c = rg->terms[t].consumer;
+		const SchedPlanInForce *f = &hy->force[g];
+		gint64 next;
 
-			hy->terms[AT(hy, g, c)] = &rg->terms[t];
+		/* The plan of this group in force now (TIME_WINDOW), and a
+		 * pass when that can change (plan-window.c). */
+		hy->force[g] = sched_plan_in_force(s, g, &next);
+		if (next > 0)
+			plan_wake_at(p->plan, s->now + next);
+		for (guint t = 0; t < f->n_terms; t++) {
+			guint c = f->terms[t].consumer;
+
+			hy->terms[AT(hy, g, c)] = &f->terms[t];
 			hy->pos[AT(hy, g, c)] = t;
 		}
 	}
@@ -236,7 +247,7 @@ static void
 scale_owned(Pass *p, Hybrid *hy, guint g)
 {
 	const SchedSnapshot *s = p->snap;
-	const SchedResourceGroup *rg = &s->rgroups[g];
+	const SchedPlanInForce *rg = &hy->force[g];
 	double own_fixed = 0, factor;
 
 	for (guint c = 0; c < hy->n_c; c++) {
@@ -405,6 +416,7 @@ stage_hybrid(Pass *p)
 	hy->idle = g_new0(int, hy->n_g);
 	hy->outside_left = g_new0(int, hy->n_g);
 	hy->outside_placed = g_new0(int, hy->n_g);
+	hy->force = g_new0(SchedPlanInForce, hy->n_g);
 	build_tree(hy, s);
 	measure_groups(p, hy);
 	count_demand(p, hy);
@@ -467,7 +479,7 @@ hybrid_finish(Pass *p)
 	plan->n_quotas = hy->n_g * hy->n_c;
 	plan->quotas = g_new0(SchedConsumerQuota, plan->n_quotas);
 	for (guint g = 0; g < hy->n_g; g++) {
-		const SchedResourceGroup *rg = &s->rgroups[g];
+		const SchedPlanInForce *rg = &hy->force[g];
 
 		for (guint t = 0; t < rg->n_terms; t++) {
 			const SchedPlanTerms *pt = &rg->terms[t];
@@ -528,6 +540,7 @@ hybrid_free(Hybrid *hy)
 	g_free(hy->queue_only);
 	g_free(hy->queue_n_hosts);
 	g_free(hy->terms);
+	g_free(hy->force);
 	g_free(hy->pos);
 	g_free(hy->owned);
 	g_free(hy->floor);
