@@ -27,6 +27,7 @@
 
 #include "resreq/resreq.h"
 #include "sched-consumers.h"
+#include "sched-reclaim.h"
 
 #define SCHED_UNLIMITED (-1)
 
@@ -56,6 +57,9 @@ typedef struct {
 	/* lsb.hosts DISPATCH_WINDOW (BsTimeWindow array, NULL: always open):
 	 * outside it the host is closed_Wind for new jobs (window.c). */
 	const GArray *dispatch_window;
+	/* badmin hclose -reclaim: its jobs are reclaimed (notice, grace,
+	 * requeue) while the host takes no new job (state CLOSED_ADM). */
+	gboolean reclaim;
 } SchedHost;
 
 typedef struct {
@@ -255,6 +259,12 @@ typedef struct {
 	gint64 est_runtime;       /* bsub -We, seconds, 0: none */
 	gint64 term_time;         /* bsub -t, 0: none: killed when it passes */
 	guint consumer;           /* as SchedJob.consumer; 0: none */
+	/* Reclaim (stage-reclaim.c).  reclaim_deadline: the journaled grace
+	 * deadline of a reclaim in progress, 0: none; past it the job is
+	 * terminated and requeued.  user_priority: its bsub -sp, which with
+	 * the queue's PRIORITY says how important it is. */
+	gint64 reclaim_deadline;
+	int user_priority;
 } SchedRunning;
 
 /*
@@ -378,6 +388,7 @@ typedef struct {
 	SchedResourceGroup *rgroups;
 	guint n_rgroups;
 	gboolean hybrid_evenly;   /* HYBRID_EVENLY_DISTRIBUTE_SLOTS */
+	SchedReclaimOptions reclaim; /* lsb.params reclaim options */
 } SchedSnapshot;
 
 /*
@@ -480,6 +491,11 @@ typedef enum {
 	SCHED_DO_WINDOW_TERMINATE,    /* closed, and TERMINATE_WHEN=WINDOW */
 	SCHED_DO_DEADLINE_TERMINATE,  /* a running job's -t passed: kill it */
 	SCHED_DO_DEADLINE_EXIT,       /* a pending job's -t passed: it ends */
+	SCHED_DO_RECLAIM_NOTICE,      /* reclaim a running job: its warning
+	                               * action now, its grace deadline
+	                               * journaled; by: index into
+	                               * SchedPlan.reclaims */
+	SCHED_DO_RECLAIM_REQUEUE,     /* its grace passed: terminate, requeue */
 	_SCHED_DO_MAX
 } SchedDecisionKind;
 
@@ -492,7 +508,9 @@ typedef struct {
 	guint first_alloc;        /* SCHED_DO_DISPATCH: into SchedPlan.allocs */
 	guint n_allocs;
 	guint by;                 /* SCHED_DO_PREEMPT_*: the preemptor, index
-	                           * into SchedSnapshot.pending */
+	                           * into SchedSnapshot.pending;
+	                           * SCHED_DO_RECLAIM_NOTICE: index into
+	                           * SchedPlan.reclaims */
 } SchedDecision;
 
 typedef struct {
@@ -516,6 +534,9 @@ typedef struct {
 	 * (sched-consumers.h), for bconsumers and explain output. */
 	SchedConsumerQuota *quotas;
 	guint n_quotas;
+	/* Reclaim (stage-reclaim.c): the jobs reclaimed this pass
+	 * (SchedReclaim), each with a SCHED_DO_RECLAIM_NOTICE decision. */
+	GArray *reclaims;
 } SchedPlan;
 
 static inline const SchedDecision *
@@ -536,6 +557,18 @@ sched_kind_preempts(SchedDecisionKind kind)
 const char *sched_kind_name(SchedDecisionKind kind);
 
 SchedPlan *sched_run(const SchedSnapshot *snap);
+
+/*
+ * The reclaim selection, pure: from the snapshot and the plan a pass over
+ * it produced (its quota table and dispatches), which running jobs to
+ * reclaim now, appended to out (GArray of SchedReclaim) in the order the
+ * seed takes them.  Jobs already under reclaim (reclaim_deadline set) are
+ * not chosen again; their slots count as coming back.  sched_run() calls
+ * it at the end of the pass (stage-reclaim.c); a preview calls it on the
+ * plan of a snapshot built from the configuration it shows.
+ */
+void sched_reclaim_select(const SchedSnapshot *snap, const SchedPlan *plan,
+    GArray *out);
 
 /*
  * What lsb.resources limits hold now (stage-limits.c), counted from the
