@@ -207,6 +207,13 @@ sched_input_consumers(SchedInput *in, SchedSnapshot *snap)
 	snap->rgroups = (SchedResourceGroup *)(void *)in->rgroups->data;
 	snap->n_rgroups = in->rgroups->len;
 	snap->hybrid_evenly = in->cfg->params->hybrid_evenly_distribute_slots;
+	snap->reclaim.disable_hybrid_own = in->cfg->params->disable_reclaim_hybrid_own;
+	snap->reclaim.keep_shared = !in->cfg->params->reclaim_shared;
+	snap->reclaim.owned_before_borrow = in->cfg->params->reclaim_owned_before_borrow;
+	snap->reclaim.ancestor_grace =
+	    in->cfg->params->use_ancestor_grace_period_for_reclaim;
+	snap->reclaim.criteria = in->cfg->params->reclaim_criteria == 1 ?
+	    SCHED_RECLAIM_MOST_RECENT_TASK : SCHED_RECLAIM_POLICY_DEFAULT;
 }
 
 void

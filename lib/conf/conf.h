@@ -203,6 +203,12 @@ typedef struct {
 	/* Resource plans (lsb.consumers; decisions.md "Hybrid policy"). */
 	gboolean hybrid_evenly_distribute_slots; /* N */
 	int consumer_rank_default;      /* BS_CONF_UNLIMITED = not set (rank 0) */
+	/* Resource reclaim (decisions.md "Resource reclaim"). */
+	gboolean disable_reclaim_hybrid_own;    /* N */
+	gboolean reclaim_shared;                /* Y */
+	gboolean reclaim_owned_before_borrow;   /* N */
+	gboolean use_ancestor_grace_period_for_reclaim; /* N */
+	int reclaim_criteria;           /* 0 POLICY_DEFAULT, 1 MOST_RECENT_TASK */
 	GHashTable *key_lines;          /* KEY -> line in lsb.params */
 } BsParamsConf;
 

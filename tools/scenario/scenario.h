@@ -46,12 +46,15 @@ typedef enum {
 	SCN_WAKE,                 /* wake +DURATION | none: the next pass */
 	SCN_QUOTA,                /* quota CONSUMER GROUP N: lsb.consumers */
 	SCN_ALLOC,                /* alloc CONSUMER GROUP N: held after the pass */
+	/* Reclaim (scn-reclaim.c): decisions too. */
+	SCN_RECLAIM,              /* reclaim ID from C for C KIND grace DURATION */
+	SCN_RECLAIM_REQUEUE,      /* reclaim-requeue ID: its grace passed */
 } ScnKind;
 
 static inline gboolean
 scn_kind_is_decision(ScnKind k)
 {
-	return k <= SCN_RESERVE_BAN;
+	return k <= SCN_RESERVE_BAN || k == SCN_RECLAIM || k == SCN_RECLAIM_REQUEUE;
 }
 
 typedef struct ScnLeases ScnLeases;

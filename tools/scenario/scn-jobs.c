@@ -190,7 +190,12 @@ run_line(Scenario *s, char **argv, int line, GError **error)
 		} else if (strcmp(argv[i], "deadline-sent") == 0) {
 			r.deadline_sent = TRUE;
 		} else {
-			FAIL(line, "run: unknown word \"%s\"", argv[i]);
+			gboolean handled;
+
+			if (!scn_reclaim_run_word(s, &r, argv[i], line, &handled, error))
+				return FALSE;
+			if (!handled)
+				FAIL(line, "run: unknown word \"%s\"", argv[i]);
 		}
 	}
 	if (!have_hosts)

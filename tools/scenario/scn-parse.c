@@ -121,10 +121,14 @@ host_line(ScnParse *p, char **argv, int line, GError **error)
 				h->facts.up = TRUE;
 			} else if (strcmp(v, "closed") == 0) {
 				h->facts.closed_adm = TRUE;
+			} else if (strcmp(v, "reclaim") == 0) {
+				/* badmin hclose -reclaim (scn-reclaim.c) */
+				h->facts.closed_adm = TRUE;
+				h->facts.reclaim = TRUE;
 			} else if (strcmp(v, "unavail") == 0) {
 				h->facts.up = FALSE;
 			} else {
-				FAIL(line, "host %s: status is ok, closed or unavail, not \"%s\"",
+				FAIL(line, "host %s: status is ok, closed, reclaim or unavail, not \"%s\"",
 				    h->name, v);
 			}
 		} else {
