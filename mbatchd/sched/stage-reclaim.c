@@ -136,12 +136,15 @@ measure(Sel *sel)
 
 	for (guint g = 0; g < sel->n_g; g++) {
 		const SchedResourceGroup *rg = &s->rgroups[g];
+		/* The terms of the plan in force now (TIME_WINDOW), the ones
+		 * the entitlement stage used (plan-window.c). */
+		SchedPlanInForce f = sched_plan_in_force(s, g, NULL);
 
 		for (guint i = 0; i < rg->n_hosts; i++)
 			if (sel->host_group[rg->hosts[i]] == 0)
 				sel->host_group[rg->hosts[i]] = g + 1;
-		for (guint t = 0; t < rg->n_terms; t++)
-			sel->terms[AT(sel, g, rg->terms[t].consumer)] = &rg->terms[t];
+		for (guint t = 0; t < f.n_terms; t++)
+			sel->terms[AT(sel, g, f.terms[t].consumer)] = &f.terms[t];
 	}
 	for (guint i = 0; i < plan->n_quotas; i++) {
 		const SchedConsumerQuota *q = &plan->quotas[i];
