@@ -73,7 +73,8 @@ sbin_PROGRAMS += %reldir%/mbatchd
 	%reldir%/svc/history.c %reldir%/svc/showconf.c \
 	%reldir%/svc/wait.c %reldir%/svc/messages.c \
 	%reldir%/svc/limits.c %reldir%/svc/consumers.c \
-	%reldir%/mbd-consumers.h %reldir%/mbd-consumers.c
+	%reldir%/mbd-consumers.h %reldir%/mbd-consumers.c \
+	%reldir%/mbd-preview.h %reldir%/mbd-preview.c
 %canon_reldir%_mbatchd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_mbatchd_LDADD = %reldir%/libbseffective.a \
 	%reldir%/libbsstate.a %reldir%/libbsschedin.a %reldir%/libbssched.a \

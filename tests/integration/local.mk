@@ -148,4 +148,5 @@ EXTRA_DIST += tests/tools/bs-ptydrive.py tests/tools/bs-iafake.py
 # Issue 17: resource plans (lsb.consumers, bsub -consumer, bconsumers).
 INTEGRATION_TESTS += \
 	%reldir%/t0900-consumers-surface.sh \
-	%reldir%/t0901-consumers-quota.sh
+	%reldir%/t0901-consumers-quota.sh \
+	%reldir%/t0980-plan-window-switch.sh
