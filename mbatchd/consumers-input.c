@@ -76,6 +76,8 @@ add_terms(SchedInput *in, const BsResourceGroupConf *g, const BsPlanConf *pl,
 		const BsPlanRow *row = pl->rows->pdata[i];
 		SchedPlanTerms t = terms_of(in->cfg, row->consumer, row);
 
+		t.policy = policy(bs_config_plan_policy(in->cfg, pl, row->consumer));
+
 		named[row->consumer] = TRUE;
 		if (((BsConsumerConf *)cc->consumers->pdata[row->consumer])->parent < 0)
 			root_owned += row->owned;
@@ -88,6 +90,7 @@ add_terms(SchedInput *in, const BsResourceGroupConf *g, const BsPlanConf *pl,
 		if (named[c])
 			continue;
 		t = terms_of(in->cfg, c, NULL);
+		t.policy = policy(bs_config_plan_policy(in->cfg, pl, (int)c));
 		g_array_append_val(in->rg_terms, t);
 		(*n_terms)++;
 	}

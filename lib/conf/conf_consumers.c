@@ -415,11 +415,11 @@ load_consumer(BsConfig *cfg, const BsConfCtx *ctx, const BsLexSection *s)
 /* ---- Plan --------------------------------------------------------------- */
 
 enum { COL_CONSUMER, COL_OWNED, COL_RESERVED, COL_LIMIT, COL_RANK, COL_SHARE,
-	COL_GRACE, COL_LEND, COL_BORROW, COL_SHARE_LIMIT, N_COLS };
+	COL_GRACE, COL_LEND, COL_BORROW, COL_SHARE_LIMIT, COL_POLICY, N_COLS };
 
 static const char *const col_names[N_COLS] = {
 	"CONSUMER", "OWNED", "RESERVED", "LIMIT", "RANK", "SHARE", "GRACE_PERIOD",
-	"LEND_LIMIT", "BORROW_LIMIT", "SHARE_LIMIT",
+	"LEND_LIMIT", "BORROW_LIMIT", "SHARE_LIMIT", "POLICY",
 };
 
 /* One integer cell; `-` keeps the default. */
@@ -480,20 +480,36 @@ plan_row(BsConfig *cfg, const BsConfCtx *ctx, const BsLexRow *r, const int *cols
 	    !bs_lex_cell_is_default((cell = r->cells->pdata[cols[COL_SHARE]])) &&
 	    !bs_conf_parse_double(cell->text, 0, IMAX, &row->share, why))
 		ctx_error(ctx, r->line, "bad value '%s' for SHARE: %s", cell->text, why->str);
+	/* POLICY in a plan: the first-level consumer's policy while this
+	 * plan is in force (a time window switching a branch between
+	 * ownership and hybrid); the Consumer section's otherwise. */
+	if (cols[COL_POLICY] >= 0 &&
+	    !bs_lex_cell_is_default((cell = r->cells->pdata[cols[COL_POLICY]]))) {
+		const BsConsumerConf *c = cfg->consumers->consumers->pdata[ci];
+
+		if (!parse_policy(cell->text, &row->policy))
+			ctx_error(ctx, r->line, "bad value '%s' for POLICY: use hybrid, "
+			    "ownership or share", cell->text);
+		else if (c->depth != 1)
+			ctx_error(ctx, r->line, "consumer %s: POLICY is set on first-level "
+			    "consumers only (it holds for their whole subtree)", c->path);
+	}
 	return row;
 }
 
 /* Columns a policy does not read: said once per row, as a warning. */
 static void
-check_policy_columns(const BsConfig *cfg, const BsConfCtx *ctx, const BsPlanRow *row)
+check_policy_columns(const BsConfig *cfg, const BsConfCtx *ctx, const BsPlanConf *pl,
+    const BsPlanRow *row)
 {
 	const BsConsumerConf *c = cfg->consumers->consumers->pdata[row->consumer];
+	BsConsumerPolicy effective = bs_config_plan_policy(cfg, pl, row->consumer);
 
-	if (c->effective != BS_CONSUMER_POLICY_OWNERSHIP &&
+	if (effective != BS_CONSUMER_POLICY_OWNERSHIP &&
 	    (row->lend_limit != BS_CONF_UNLIMITED || row->borrow_limit != BS_CONF_UNLIMITED))
 		ctx_warning(ctx, row->line, "consumer %s: LEND_LIMIT and BORROW_LIMIT apply "
 		    "to the ownership policy only, ignoring", c->path);
-	if (c->effective != BS_CONSUMER_POLICY_SHARE &&
+	if (effective != BS_CONSUMER_POLICY_SHARE &&
 	    (row->share >= 0 || row->share_limit != BS_CONF_UNLIMITED))
 		ctx_warning(ctx, row->line, "consumer %s: SHARE and SHARE_LIMIT apply to the "
 		    "share policy only, ignoring", c->path);
@@ -517,7 +533,7 @@ check_balance(const BsConfig *cfg, const BsConfCtx *ctx, const BsPlanConf *pl)
 		const BsPlanRow *r = pl->rows->pdata[i];
 		const BsConsumerConf *c = cc->consumers->pdata[r->consumer];
 
-		check_policy_columns(cfg, ctx, r);
+		check_policy_columns(cfg, ctx, pl, r);
 		if (r->reserved > r->owned)
 			ctx_error(ctx, r->line, "consumer %s reserves %d slots but owns only %d",
 			    c->path, r->reserved, r->owned);
@@ -783,4 +799,21 @@ bs_config_plan_in_force(const BsConfig *cfg, int group, GDateTime *t)
 			return pl;
 	}
 	return dflt;
+}
+
+BsConsumerPolicy
+bs_config_plan_policy(const BsConfig *cfg, const BsPlanConf *pl, int consumer)
+{
+	const BsConsumersConf *cc = cfg->consumers;
+	int top = consumer;
+
+	while (((const BsConsumerConf *)cc->consumers->pdata[top])->parent >= 0)
+		top = ((const BsConsumerConf *)cc->consumers->pdata[top])->parent;
+	for (guint i = 0; pl != NULL && i < pl->rows->len; i++) {
+		const BsPlanRow *r = pl->rows->pdata[i];
+
+		if (r->consumer == top && r->policy != BS_CONSUMER_POLICY_UNSET)
+			return r->policy;
+	}
+	return ((const BsConsumerConf *)cc->consumers->pdata[consumer])->effective;
 }

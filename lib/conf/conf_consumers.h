@@ -18,7 +18,8 @@
  *   RESOURCE_GROUP = rg1        at most ... in one resource group; rows in
  *   CONSUMER OWNED RESERVED LIMIT RANK SHARE GRACE_PERIOD [LEND_LIMIT
  *   /X       10    0        -     0    -     60            BORROW_LIMIT
- *   End Plan                                               SHARE_LIMIT]
+ *   End Plan                                               SHARE_LIMIT
+ *                                                          POLICY]
  *
  * A Plan section is a horizontal part (RESOURCE_GROUP, TIME_WINDOW)
  * followed by one column table.  The lexer knows only one form per
@@ -77,6 +78,9 @@ typedef struct {
 	int lend_limit;         /* LEND_LIMIT (ownership), BS_CONF_UNLIMITED */
 	int borrow_limit;       /* BORROW_LIMIT (ownership), BS_CONF_UNLIMITED */
 	int share_limit;        /* SHARE_LIMIT (share), BS_CONF_UNLIMITED */
+	BsConsumerPolicy policy; /* POLICY (first level only): the branch's
+	                         * policy while this plan holds; UNSET: the
+	                         * Consumer section's */
 } BsPlanRow;
 
 typedef struct {
@@ -128,6 +132,11 @@ gboolean bs_config_consumer_allows(const BsConfig *cfg, const BsConsumerConf *c,
  * clock time `t`: the one whose TIME_WINDOW is open then, else the one
  * without TIME_WINDOW; NULL when neither. */
 const BsPlanConf *bs_config_plan_in_force(const BsConfig *cfg, int group, GDateTime *t);
+/* The policy consumer (index) follows under plan pl (NULL: no plan): its
+ * first-level ancestor's POLICY column in pl, else the Consumer
+ * section's. */
+BsConsumerPolicy bs_config_plan_policy(const BsConfig *cfg, const BsPlanConf *pl,
+    int consumer);
 /* The rank a row's consumer has: RANK, else CONSUMER_RANK_DEFAULT, else 0. */
 int bs_config_plan_rank(const BsConfig *cfg, const BsPlanRow *row);
 

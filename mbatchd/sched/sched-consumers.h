@@ -42,6 +42,10 @@ typedef struct {
 	int lend_limit;           /* ownership policy; SCHED_UNLIMITED */
 	int borrow_limit;         /* ownership policy; SCHED_UNLIMITED */
 	int share_limit;          /* share policy; SCHED_UNLIMITED */
+	SchedConsumerPolicy policy; /* its branch's policy under this plan: the
+	                           * first-level row's POLICY, else as
+	                           * SchedConsumer.policy (a time window may
+	                           * switch a branch, plan-window.c) */
 } SchedPlanTerms;
 
 /* A plan with a TIME_WINDOW (lsb.consumers): in force while one of its

@@ -214,7 +214,7 @@ share_terms(const Pass *p, const Hybrid *hy, guint g, guint c, QuotaShare *q)
 	memset(q, 0, sizeof *q);
 	q->rank = t->rank;
 	q->order = hy->pos[AT(hy, g, c)];
-	switch (p->snap->consumers[c].policy) {
+	switch (hy->terms[AT(hy, g, c)]->policy) {
 	case SCHED_POLICY_OWNERSHIP: {
 		double lend = t->lend_limit >= 0 ? t->lend_limit : 0;
 		double borrow = t->borrow_limit >= 0 ? t->borrow_limit : 0;
@@ -255,7 +255,7 @@ scale_owned(Pass *p, Hybrid *hy, guint g)
 
 		while (s->consumers[top].parent >= 0)
 			top = (guint)s->consumers[top].parent;
-		if (top == c && s->consumers[c].policy == SCHED_POLICY_OWNERSHIP)
+		if (top == c && hy->terms[AT(hy, g, c)]->policy == SCHED_POLICY_OWNERSHIP)
 			own_fixed += hy->terms[AT(hy, g, c)]->owned;
 	}
 	if (s->hybrid_evenly)
@@ -267,14 +267,14 @@ scale_owned(Pass *p, Hybrid *hy, guint g)
 	for (guint c = 0; c < hy->n_c; c++) {
 		const SchedPlanTerms *t = hy->terms[AT(hy, g, c)];
 
-		hy->owned[AT(hy, g, c)] = s->consumers[c].policy == SCHED_POLICY_OWNERSHIP ?
+		hy->owned[AT(hy, g, c)] = hy->terms[AT(hy, g, c)]->policy == SCHED_POLICY_OWNERSHIP ?
 		    t->owned : t->owned * factor;
 	}
 	/* A reserve is kept whole, capped at the scaled owned slots; a parent
 	 * keeps at least what its children reserve, or it could not give
 	 * them their floors. */
 	for (guint c = 0; c < hy->n_c; c++)
-		hy->floor[AT(hy, g, c)] = s->consumers[c].policy == SCHED_POLICY_SHARE ? 0 :
+		hy->floor[AT(hy, g, c)] = hy->terms[AT(hy, g, c)]->policy == SCHED_POLICY_SHARE ? 0 :
 		    MIN((double)hy->terms[AT(hy, g, c)]->reserved,
 		    floor(hy->owned[AT(hy, g, c)] + 1e-9));
 	/* Children come after their parents: backwards, each is complete
@@ -495,7 +495,7 @@ hybrid_finish(Pass *p)
 			r->reserved = (int)hy->floor[AT(hy, g, c)];
 			r->limit = pt->limit;
 			r->rank = pt->rank;
-			r->share = s->consumers[c].policy == SCHED_POLICY_SHARE ? pt->share : 0;
+			r->share = hy->terms[AT(hy, g, c)]->policy == SCHED_POLICY_SHARE ? pt->share : 0;
 			r->demand = hy->demand[AT(hy, g, c)];
 			r->quota = hy->quota[AT(hy, g, c)];
 			r->alloc = hy->alloc[AT(hy, g, c)];

@@ -420,7 +420,7 @@ reclaim_group(Sel *sel, guint g)
 			continue;
 		keep = q->quota;
 		if (s->reclaim.disable_hybrid_own &&
-		    s->consumers[c].policy == SCHED_POLICY_HYBRID &&
+		    sel->terms[AT(sel, g, c)]->policy == SCHED_POLICY_HYBRID &&
 		    q->owned_conf > keep)
 			keep = MIN(q->owned_conf, q->alloc);
 		over[c] = MAX(0, q->alloc - keep - sel->coming[AT(sel, g, c)]);
@@ -431,7 +431,9 @@ reclaim_group(Sel *sel, guint g)
 
 		for (guint c = 0; c < sel->n_c; c++) {
 			const SchedConsumerQuota *q = sel->row[AT(sel, g, c)];
-			gboolean share = s->consumers[c].policy == SCHED_POLICY_SHARE;
+			/* The policy of the plan in force (POLICY column). */
+			gboolean share = sel->terms[AT(sel, g, c)]->policy ==
+			    SCHED_POLICY_SHARE;
 			Over o = { .c = c };
 
 			if (over[c] <= 0 || q == NULL)

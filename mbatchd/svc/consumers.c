@@ -99,11 +99,13 @@ consumer_info(const ConsumerView *v, const BsResourceGroupConf *g,
 	const BsConsumerConf *c = cc->consumers->pdata[row->consumer];
 	const MbdConsumerFig *f = consumers_figures_fig(v->figs, g->name, c->path);
 	Basalt__ConsumerInfo *ci = g_new(Basalt__ConsumerInfo, 1);
+	/* The plan in force may switch the branch's policy (POLICY). */
+	BsConsumerPolicy policy = bs_config_plan_policy(v->cfg, pl, row->consumer);
 
 	basalt__consumer_info__init(ci);
 	ci->path = c->path;
 	ci->resource_group = g->name;
-	ci->policy = (char *)policy_name(c->effective);
+	ci->policy = (char *)policy_name(policy);
 	ci->depth = (guint32)c->depth;
 	ci->leaf = c->leaf;
 	ci->owned = row->owned;
@@ -111,7 +113,7 @@ consumer_info(const ConsumerView *v, const BsResourceGroupConf *g,
 	ci->limit = row->limit;
 	ci->rank = bs_config_plan_rank(v->cfg, row);
 	/* SHARE means something under the share policy only. */
-	ci->share = c->effective == BS_CONSUMER_POLICY_SHARE ?
+	ci->share = policy == BS_CONSUMER_POLICY_SHARE ?
 	    (row->share >= 0 ? row->share : 1) : 0;
 	ci->users = c->users;
 	ci->n_users = c->users != NULL ? g_strv_length(c->users) : 0;

@@ -145,6 +145,17 @@ static const ErrCase err_cases[] = {
 	  "", TRUE },
 	{ RG C("/X") PW("8:00-25:00", "/X 30 0 -\n"),
 	  "lsb.consumers:11: bad TIME_WINDOW \"8:00-25:00\": hour '25' is not 0-23\n", FALSE },
+	/* POLICY in a plan: first level only, one of the three. */
+	{ RG C("/X") C("/X/A") "Begin Plan\nRESOURCE_GROUP = rg1\nCONSUMER OWNED POLICY\n"
+	  "/X 30 ownership\n/X/A 10 hybrid\nEnd Plan\n",
+	  "lsb.consumers:16: consumer /X/A: POLICY is set on first-level consumers only "
+	  "(it holds for their whole subtree)\n", FALSE },
+	{ RG C("/X") "Begin Plan\nRESOURCE_GROUP = rg1\nCONSUMER OWNED POLICY\n"
+	  "/X 30 fair\nEnd Plan\n",
+	  "lsb.consumers:12: bad value 'fair' for POLICY: use hybrid, ownership or share\n",
+	  FALSE },
+	{ RG C("/X") "Begin Plan\nRESOURCE_GROUP = rg1\nCONSUMER OWNED POLICY LEND_LIMIT\n"
+	  "/X 30 ownership 2\nEnd Plan\n", "", TRUE },
 	{ RG C("/X") "Begin Plan\nRESOURCE_GROUP = rg1\nTIME_WINDOW = 8:00-9:00\n"
 	  "TIME_WINDOW = 9:00-10:00\nCONSUMER OWNED\n/X 30\nEnd Plan\n",
 	  "lsb.consumers:12: TIME_WINDOW given twice (first at line 11)\n", FALSE },
