@@ -88,6 +88,8 @@ check "bconsumers -at: 4 of /a's jobs would be reclaimed for /b with a 30 s grac
 	test "$notices" -eq 4
 check "bconsumers -at changed nothing: QUOTA still 6 and 2" quotas_are "6 2"
 
+check "bconsumers -at with a bad time is refused" \
+	sh -c "! bconsumers -at 25:00 >/dev/null 2>&1"
 check "still the default plan before $begin" quotas_are "6 2"
 check "the window opens: QUOTA 2 and 6" wait_for $((open - $(date +%s) + 20)) quotas_are "2 6"
 switched=$(date +%s)
