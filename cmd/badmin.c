@@ -48,6 +48,7 @@
 	"  mbdrestart [-C comment] [-v] [-f]\n" \
 	"  qopen | qclose | qact | qinact [-C comment] [queue_name ... | all]\n" \
 	"  hopen | hclose [-C comment] [host_name ... | host_group ... | all]\n" \
+	"  hclose -reclaim [-C comment] host_name ...\n" \
 	"  showstatus\n" \
 	"  showconf mbd\n" \
 	"  mbdhist [-t time0,time1] [-f journal_dir]\n" \
@@ -77,6 +78,7 @@ typedef struct {
 	GPtrArray *names;
 	char *comment;           /* -C */
 	gboolean preview;        /* reconfig -preview */
+	gboolean reclaim;        /* hclose -reclaim */
 } AdminArgs;
 
 static int
@@ -109,6 +111,9 @@ parse(AdminArgs *a, int argc, char **argv)
 			a->preview = TRUE;
 		else if (strcmp(argv[i], "-C") == 0 && i + 1 < argc)
 			a->comment = argv[++i];
+		else if (strcmp(argv[i], "-reclaim") == 0 &&
+		    a->action == BASALT__ADMIN_ACTION__ADMIN_ACTION_HCLOSE)
+			a->reclaim = TRUE;
 		else if (argv[i][0] == '-')
 			return FALSE;
 		else
@@ -151,6 +156,7 @@ call_quiet(AdminArgs *a, Basalt__AdminAction action, GError **err)
 	req.n_names = a->names->len;
 	req.comment = a->comment != NULL ? a->comment : (char *)"";
 	req.preview = a->preview;
+	req.reclaim = a->reclaim;
 	if (!lsb_call(LSB_ADMIN, &req.base, &reply, err))
 		return NULL;
 	return (Basalt__AdminReply *)reply;

@@ -208,6 +208,10 @@ bconsumers_format_long(GString *out, const Basalt__ConsumerList *l)
 		g_string_append_c(out, '\n');
 		if (c->reason[0] != '\0')
 			g_string_append_printf(out, "\nQUOTA: %s\n", c->reason);
+		if (c->reclaiming > 0)
+			g_string_append_printf(out, "RECLAIMING: %d slot%s (notice "
+			    "sent, grace period running)\n", c->reclaiming,
+			    c->reclaiming == 1 ? "" : "s");
 	}
 }
 

@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include "mbatchd/effective.h"
+#include "util/warning.h"
 #include "mbatchd/effective-prepost.h"
 #include "mbatchd/state/state.h"
 
@@ -148,6 +149,30 @@ either(const char *app, const char *q)
 	return q != NULL && *q ? q : NULL;
 }
 
+/* bsub -wa/-wt, else the profile's, else the queue's warning action and
+ * time (LSF: the job's option overrides the queue's default). */
+static void
+effective_resolve_warning(const BsQueueConf *q, const BsAppConf *app,
+    const Basalt__JobSpec *spec, Basalt__JobEffective *e)
+{
+	const char *wa = NULL;
+	int sig;
+
+	if (spec->warning_action != NULL && *spec->warning_action)
+		wa = spec->warning_action;
+	else
+		wa = either(app ? app->job_warning_action : NULL,
+		    q ? q->job_warning_action : NULL);
+	sig = wa != NULL ? bs_warning_signal_parse(wa) : -1;
+	e->warning_signal = sig > 0 ? sig : 0;
+	if (spec->warning_time > 0)
+		e->warning_time = spec->warning_time;
+	else if (app != NULL && app->job_action_warning_time > 0)
+		e->warning_time = app->job_action_warning_time;
+	else if (q != NULL)
+		e->warning_time = q->job_action_warning_time;
+}
+
 Basalt__JobEffective *
 effective_resolve(const BsConfig *cfg, const BsQueueConf *q,
     const BsAppConf *app, const Basalt__JobSpec *spec)
@@ -205,6 +230,7 @@ effective_resolve(const BsConfig *cfg, const BsQueueConf *q,
 	 * which tests it on its own; here it becomes part of the stamp. */
 	max_preempt = bs_config_max_job_preempt(cfg, q, app);
 	e.max_preempt = max_preempt > 0 ? (guint32)max_preempt : 0;
+	effective_resolve_warning(q, app, spec, &e);
 	return job_effective_copy(&e);
 }
 

@@ -102,6 +102,8 @@ consumers_figures_new(const Build *b, const SchedPlan *plan, gint64 time)
 		g_hash_table_insert(f->group_slots,
 		    g_strdup(snap->rgroups[g].name),
 		    GINT_TO_POINTER(group_slots(snap, &snap->rgroups[g]) + 1));
+	g_autofree int *reclaiming = sched_reclaim_counts(snap, plan);
+
 	for (guint i = 0; i < plan->n_quotas; i++) {
 		const SchedConsumerQuota *q = &plan->quotas[i];
 		MbdConsumerFig *fig;
@@ -115,6 +117,7 @@ consumers_figures_new(const Build *b, const SchedPlan *plan, gint64 time)
 		fig->alloc = q->alloc;
 		fig->borrowed = q->borrowed;
 		fig->lent = q->lent;
+		fig->reclaiming = reclaiming[q->group * snap->n_consumers + q->consumer];
 		fig->reason = g_strndup(q->reason, sizeof q->reason);
 		g_hash_table_replace(f->figs, g_strconcat(snap->rgroups[q->group].name,
 		    "\n", snap->consumers[q->consumer].path, NULL), fig);

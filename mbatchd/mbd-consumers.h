@@ -14,6 +14,7 @@
 
 typedef struct {
 	int owned_scaled, demand, quota, alloc, borrowed, lent;
+	int reclaiming;           /* slots being reclaimed from it */
 	char *reason;             /* why the quota is what it is, owned */
 } MbdConsumerFig;
 

@@ -569,6 +569,12 @@ SchedPlan *sched_run(const SchedSnapshot *snap);
  */
 void sched_reclaim_select(const SchedSnapshot *snap, const SchedPlan *plan,
     GArray *out);
+/*
+ * Slots being reclaimed after this pass, per resource group and consumer
+ * ([g * n_consumers + c], parents summing their children): jobs whose
+ * reclaim is in progress and those the plan reclaims now.  g_free.
+ */
+int *sched_reclaim_counts(const SchedSnapshot *snap, const SchedPlan *plan);
 
 /*
  * What lsb.resources limits hold now (stage-limits.c), counted from the

@@ -82,6 +82,7 @@ typedef struct {
 	gboolean *leaf;           /* [n_c] */
 	int *coming;              /* [g * n_c + c]: slots under reclaim */
 	int *need;                /* [g * n_c + c]: leaves' unmet need */
+	int *placed;              /* [g * n_c + c]: started by this pass */
 	int *idle;                /* [n_g] */
 	int *host_imp;            /* [n_hosts]: most important exclusive job, INT_MIN */
 	gboolean *taken;          /* [n_running] */
@@ -195,12 +196,18 @@ measure(Sel *sel)
 	for (guint i = 0; i < plan->decisions->len; i++) {
 		const SchedDecision *d = sched_plan_decision(plan, i);
 
+		guint jc;
+
 		if (d->kind != SCHED_DO_DISPATCH)
 			continue;
+		jc = s->pending[d->job].consumer;
 		for (guint a = d->first_alloc; a < d->first_alloc + d->n_allocs; a++) {
 			const SchedAlloc *al = &g_array_index(plan->allocs, SchedAlloc, a);
+			guint g = sel->host_group[al->host];
 
 			used[al->host] += al->slots;
+			if (g != 0 && jc != 0 && jc <= sel->n_c)
+				sel->placed[AT(sel, g - 1, jc - 1)] += al->slots;
 		}
 	}
 	for (guint h = 0; h < s->n_hosts; h++) {
@@ -400,10 +407,19 @@ reclaim_group(Sel *sel, guint g)
 		if (q == NULL || !sel->leaf[c])
 			continue;
 		n = MAX(0, MIN(q->quota, q->demand) - q->alloc);
-		sel->need[AT(sel, g, c)] = n;
 		need += n;
-		if (q->lent > 0)
-			own_need += MIN(n, q->lent);
+		/* RECLAIM_OWNED_BEFORE_BORROW: what a lender needed as the
+		 * pass began, before it started on idle slots, up to what it
+		 * lent (the lender's row shows lent only while under owned). */
+		if (s->reclaim.owned_before_borrow) {
+			int before = q->alloc - sel->placed[AT(sel, g, c)];
+
+			int own = MAX(0, MIN(MIN(q->quota, q->demand), q->owned) - before);
+
+			own_need += own;
+			n = MAX(n, own);
+		}
+		sel->need[AT(sel, g, c)] = n;
 		coming += sel->coming[AT(sel, g, c)];
 	}
 	deficit = need - sel->idle[g];
@@ -424,6 +440,13 @@ reclaim_group(Sel *sel, guint g)
 		    q->owned_conf > keep)
 			keep = MIN(q->owned_conf, q->alloc);
 		over[c] = MAX(0, q->alloc - keep - sel->coming[AT(sel, g, c)]);
+		/* RECLAIM_OWNED_BEFORE_BORROW: a lender with need takes its
+		 * slots back from borrowers even within their quotas, before
+		 * it would borrow idle slots (bounded by own_need below). */
+		if (s->reclaim.owned_before_borrow && own_need > 0 &&
+		    s->consumers[c].policy != SCHED_POLICY_SHARE)
+			over[c] = MAX(over[c], q->alloc - q->owned -
+			    sel->coming[AT(sel, g, c)]);
 	}
 	for (int phase = SCHED_RECLAIM_BORROWED; phase <= SCHED_RECLAIM_OWNED &&
 	     deficit > 0; phase++) {
@@ -513,6 +536,7 @@ sched_reclaim_select(const SchedSnapshot *s, const SchedPlan *plan, GArray *out)
 	sel.leaf = g_new0(gboolean, sel.n_c);
 	sel.coming = g_new0(int, n);
 	sel.need = g_new0(int, n);
+	sel.placed = g_new0(int, n);
 	sel.idle = g_new0(int, sel.n_g);
 	sel.host_imp = g_new0(int, s->n_hosts);
 	sel.taken = g_new0(gboolean, s->n_running);
@@ -527,9 +551,41 @@ sched_reclaim_select(const SchedSnapshot *s, const SchedPlan *plan, GArray *out)
 	g_free(sel.leaf);
 	g_free(sel.coming);
 	g_free(sel.need);
+	g_free(sel.placed);
 	g_free(sel.idle);
 	g_free(sel.host_imp);
 	g_free(sel.taken);
+}
+
+int *
+sched_reclaim_counts(const SchedSnapshot *s, const SchedPlan *plan)
+{
+	guint n_c = s->n_consumers, n_g = s->n_rgroups;
+	int *out = g_new0(int, MAX(1u, n_c * n_g));
+	g_autofree guint *host_group = g_new0(guint, MAX(1u, s->n_hosts));
+	g_autofree gboolean *now = g_new0(gboolean, MAX(1u, s->n_running));
+
+	for (guint g = 0; g < n_g; g++)
+		for (guint i = 0; i < s->rgroups[g].n_hosts; i++)
+			if (host_group[s->rgroups[g].hosts[i]] == 0)
+				host_group[s->rgroups[g].hosts[i]] = g + 1;
+	for (guint k = 0; plan->reclaims != NULL && k < plan->reclaims->len; k++)
+		now[g_array_index(plan->reclaims, SchedReclaim, k).job] = TRUE;
+	for (guint i = 0; i < s->n_running; i++) {
+		const SchedRunning *r = &s->running[i];
+
+		if ((r->reclaim_deadline == 0 && !now[i]) || r->consumer == 0 ||
+		    r->consumer > n_c)
+			continue;
+		for (guint a = 0; a < r->n_allocs; a++) {
+			guint g = host_group[r->allocs[a].host];
+
+			for (int c = (int)r->consumer - 1; g != 0 && c >= 0;
+			     c = s->consumers[c].parent)
+				out[(g - 1) * n_c + (guint)c] += r->allocs[a].slots;
+		}
+	}
+	return out;
 }
 
 void

@@ -11,6 +11,7 @@
 
 #include "conf/conf_consumers.h"
 #include "mbatchd/mbd-preview.h"
+#include "mbatchd/mbd-orders.h"
 #include "mbatchd/svc/svc.h"
 
 #define E(code) BASALT__ERROR_CODE__ERROR_CODE_##code
@@ -251,8 +252,13 @@ host_ctrl(Manager *m, const Caller *c, const Basalt__AdminRequest *req, Out *o)
 		hc.comment = req->comment;
 		ev.body_case = BASALT__EVENT__BODY_HOST_CTRL;
 		ev.host_ctrl = &hc;
-		if (manager_commit(m, &ev, NULL))
-			say(o, "%s <%s> ...... done", close ? "Close" : "Open", h->name);
+		if (!manager_commit(m, &ev, NULL))
+			continue;
+		/* hclose -reclaim: its jobs are reclaimed (notice, grace,
+		 * requeue) by the scheduler while the host stays closed. */
+		if (close && req->reclaim && !orders_host_reclaim(m, h->name, NULL))
+			continue;
+		say(o, "%s <%s> ...... done", close ? "Close" : "Open", h->name);
 	}
 	manager_schedule_soon(m);
 	return err;

@@ -124,6 +124,7 @@ consumer_info(const ConsumerView *v, const BsResourceGroupConf *g,
 		ci->alloc = f->alloc;
 		ci->borrowed = f->borrowed;
 		ci->lent = f->lent;
+		ci->reclaiming = f->reclaiming;
 		ci->reason = f->reason != NULL ? f->reason : (char *)"";
 	} else {
 		ci->owned_scaled = row->owned;

@@ -149,5 +149,7 @@ EXTRA_DIST += tests/tools/bs-ptydrive.py tests/tools/bs-iafake.py
 INTEGRATION_TESTS += \
 	%reldir%/t0900-consumers-surface.sh \
 	%reldir%/t0901-consumers-quota.sh \
+	%reldir%/t0960-reclaim-notice.sh \
+	%reldir%/t0961-reclaim-hclose.sh \
 	%reldir%/t0980-plan-window-switch.sh \
 	%reldir%/t0981-reconfig-preview.sh
