@@ -7,7 +7,7 @@
 # minute shows the coming plan's quotas against the current ones, and the
 # /a jobs the reclaim stage would take back for /b with /a's 30 s grace;
 # the quotas change to 2 and 6 when the window opens, not before, with no
-# job submitted or ended in between.
+# job submitted or ended in between, and the jobs it named get the notice.
 . "$top_srcdir/tests/lib.sh"
 
 BS_MXJ=4
@@ -84,6 +84,7 @@ check "bconsumers -at: /a's window plan, quota 6 now, 2 then, 6 held, 4 over" \
 	test "$(row /a)" = "$shown 6 2 6 4"
 check "bconsumers -at: /b's quota 2 now, 6 then" test "$(row /b)" = "$shown 2 6 2 0"
 notices=$(printf '%s\n' "$at" | awk '$5 == "reclaim-notice" && $4 == "/a" && $6 == "/b" && $8 == 30' | wc -l)
+named=$(printf '%s\n' "$at" | awk '$5 == "reclaim-notice" {print $1}' | sort -n | tr '\n' ' ')
 check "bconsumers -at: 4 of /a's jobs would be reclaimed for /b with a 30 s grace" \
 	test "$notices" -eq 4
 check "bconsumers -at changed nothing: QUOTA still 6 and 2" quotas_are "6 2"
@@ -94,6 +95,15 @@ check "still the default plan before $begin" quotas_are "6 2"
 check "the window opens: QUOTA 2 and 6" wait_for $((open - $(date +%s) + 20)) quotas_are "2 6"
 switched=$(date +%s)
 check "not before the window opened" test "$switched" -ge "$open"
+reclaimed() {
+	for j in $(bjobs -r -u all -noheader -o jobid); do
+		bjobs -l "$j" | tr -d '\n' | tr -s ' ' |
+			grep -q 'Reclaimed for consumer </b>' && echo "$j"
+	done | sort -n | tr '\n' ' '
+}
+n_reclaimed() { [ "$(reclaimed | wc -w)" -eq "$1" ]; }
+check "at the window, 4 of /a's jobs get the reclaim notice" wait_for 10 n_reclaimed 4
+check "the jobs bconsumers -at named" test "$(reclaimed)" = "$named"
 diag "$(bconsumers -w)"
 bkill -u all 0 >/dev/null 2>&1
 done_testing

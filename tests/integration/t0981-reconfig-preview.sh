@@ -4,8 +4,9 @@
 # (/a 2, /b 6) previewed: each consumer's new quota against the current
 # one and the /a jobs the reclaim stage would take back for /b, with /a's
 # 45 s grace deadline; nothing changes (bconsumers still 6 and 2, the
-# journal has no reconfiguration).  Then badmin reconfig applies it and
-# the quotas bconsumers shows are the ones the preview printed.  A plan
+# journal has no reconfiguration).  Then badmin reconfig applies it: the
+# quotas bconsumers shows are the ones the preview printed, and the jobs
+# that get the reclaim notice are the ones it named.  A plan
 # with an error is previewed as reconfig would refuse it (file:line) and
 # nothing changes; a user who is not an administrator is refused
 # -preview but may run bconsumers -at.
@@ -104,6 +105,18 @@ badmin reconfig -f >/dev/null 2>&1
 check "applied: bconsumers QUOTA is what the preview said, 2 and 6" wait_for 10 quotas_are "2 6"
 check "the applied reconfiguration is journaled (the preview's was not)" \
 	test "$(reconfigs)" -gt "$before"
+# The reclaim the preview announced, done: the same jobs get the notice.
+reclaimed() {
+	for j in $(bjobs -r -u all -noheader -o jobid); do
+		bjobs -l "$j" | tr -d '\n' | tr -s ' ' |
+			grep -q 'Reclaimed for consumer </b>' && echo "$j"
+	done | sort -n | tr '\n' ' '
+}
+n_reclaimed() { [ "$(reclaimed | wc -w)" -eq "$1" ]; }
+check "applied: 4 running jobs get the reclaim notice" wait_for 15 n_reclaimed 4
+check "they are the jobs the preview named" \
+	test "$(reclaimed)" = "$(awk '{print $1}' "$T/notices" | sort -n | tr '\n' ' ')"
+diag "reclaimed: $(reclaimed); previewed: $(awk '{print $1}' "$T/notices" | tr '\n' ' ')"
 
 # A plan with an error: the preview reports it as reconfig would.
 sed -i 's/^\/b        6/\/b        x/' "$lsb/lsb.consumers"
