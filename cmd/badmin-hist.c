@@ -4,8 +4,8 @@
  * administrator <admin>.", oldest first.  The events are the journal's
  * (EvReconfig, EvHostCtrl, EvQueueCtrl), read as bhist reads them:
  * directly when the caller can read the journal, else through mbatchd's
- * History RPC.  mbatchd does not journal its own starts and stops, so
- * mbdhist shows its reconfigurations only.
+ * History RPC.  mbdhist shows mbatchd's starts (EvMbdStart, journaled
+ * once the journal is replayed) and its reconfigurations.
  *
  * -t time0,time1 keeps the events inside the interval (bhist -t's
  * syntax); -f DIR reads the journal in that directory instead of
@@ -110,6 +110,11 @@ one_event(Basalt__Event *ev, gpointer data)
 		g_string_append_printf(o, "mbatchd reconfigured by user or "
 		    "administrator <%s>; %u queues.", ev->reconfig->user,
 		    ev->reconfig->queues);
+	} else if (h->kind == KIND_MBD &&
+	    ev->body_case == BASALT__EVENT__BODY_MBD_START) {
+		stamp(o, ev->time);
+		g_string_append_printf(o, "mbatchd started on host <%s>.",
+		    ev->mbd_start->host != NULL ? ev->mbd_start->host : "");
 	} else {
 		return;
 	}

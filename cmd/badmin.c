@@ -35,6 +35,7 @@
 #include "conf/conf.h"
 #include "consumers-preview.h"
 #include "badmin-hist.h"
+#include "badmin-hstartup.h"
 #include "hist-io.h"
 #include "journal/evlog.h"
 #include "journal/readback.h"
@@ -49,6 +50,7 @@
 	"  qopen | qclose | qact | qinact [-C comment] [queue_name ... | all]\n" \
 	"  hopen | hclose [-C comment] [host_name ... | host_group ... | all]\n" \
 	"  hclose -reclaim [-C comment] host_name ...\n" \
+	"  hrestart | hshutdown | hstartup [-f] [host_name ... | all]\n" \
 	"  showstatus\n" \
 	"  showconf mbd\n" \
 	"  mbdhist [-t time0,time1] [-f journal_dir]\n" \
@@ -70,6 +72,8 @@ static const struct {
 	{ "hopen", BASALT__ADMIN_ACTION__ADMIN_ACTION_HOPEN },
 	{ "hclose", BASALT__ADMIN_ACTION__ADMIN_ACTION_HCLOSE },
 	{ "showstatus", BASALT__ADMIN_ACTION__ADMIN_ACTION_SHOWSTATUS },
+	{ "hrestart", BASALT__ADMIN_ACTION__ADMIN_ACTION_HRESTART },
+	{ "hshutdown", BASALT__ADMIN_ACTION__ADMIN_ACTION_HSHUTDOWN },
 };
 
 typedef struct {
@@ -309,6 +313,8 @@ run(AdminArgs *a)
 		return reconfig(a);
 	case BASALT__ADMIN_ACTION__ADMIN_ACTION_HOPEN:
 	case BASALT__ADMIN_ACTION__ADMIN_ACTION_HCLOSE:
+	case BASALT__ADMIN_ACTION__ADMIN_ACTION_HRESTART:
+	case BASALT__ADMIN_ACTION__ADMIN_ACTION_HSHUTDOWN:
 		/* LSF's default is the host the command runs on. */
 		if (a->names->len == 0 && gethostname(host, sizeof host) == 0) {
 			host[sizeof host - 1] = '\0';
@@ -542,6 +548,8 @@ main(int argc, char **argv)
 	if (argc >= 2 && (strcmp(argv[1], "mbdhist") == 0 ||
 	    strcmp(argv[1], "hhist") == 0 || strcmp(argv[1], "qhist") == 0))
 		return badmin_hist_main(argc, argv);
+	if (argc >= 2 && strcmp(argv[1], "hstartup") == 0)
+		return badmin_hstartup_main(argc, argv, caller_is_admin());
 	if (argc >= 2 && strcmp(argv[1], "showconf") == 0) {
 		if (argc == 3 && strcmp(argv[2], "mbd") == 0)
 			return showconf_mbd();

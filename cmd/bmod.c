@@ -24,7 +24,8 @@ extern char **environ;
 	"bmod [-h] [-V] [-q \"queue ...\"] [-J job_name | -Jn] " \
 	"[-o out_file | -oo out_file | -on] [-e err_file | -eo err_file | -en] " \
 	"[-i in_file | -in] [-n min[,max] | -nn] [-R \"res_req\" | -Rn] " \
-	"[-M mem_limit | -Mn] [-W [hour:]minute | -Wn] [-c [hour:]minute | -cn] " \
+	"[-M mem_limit | -Mn] [-W [hour:]minute | -Wn] [-We [hour:]minute | -Wen] " \
+	"[-c [hour:]minute | -cn] " \
 	"[-P project | -Pn] [-G user_group | -Gn] [-m \"host ...\" | -mn] " \
 	"[-w 'dependency' | -wn] [-u mail_user | -un] [-b begin_time | -bn] " \
 	"[-E \"pre_exec\" | -En] [-Ep \"post_exec\" | -Epn] [-app profile | -appn] [-r | -rn] " \
@@ -48,6 +49,7 @@ static const ModOpt mod_opts[] = {
 	{ "-R", TRUE, FALSE, "resreq" },
 	{ "-M", TRUE, FALSE, "memlimit_kb" },
 	{ "-W", TRUE, FALSE, "runlimit_s" },
+	{ "-We", TRUE, FALSE, "est_runtime_s" },
 	{ "-c", TRUE, FALSE, "cpulimit_s" },
 	{ "-P", TRUE, FALSE, "project" },
 	{ "-G", TRUE, FALSE, "user_group" },
@@ -69,6 +71,7 @@ static const ModOpt mod_opts[] = {
 	{ "-Rn", FALSE, TRUE, "resreq" },
 	{ "-Mn", FALSE, TRUE, "memlimit_kb" },
 	{ "-Wn", FALSE, TRUE, "runlimit_s" },
+	{ "-Wen", FALSE, TRUE, "est_runtime_s" },
 	{ "-cn", FALSE, TRUE, "cpulimit_s" },
 	{ "-Pn", FALSE, TRUE, "project" },
 	{ "-Gn", FALSE, TRUE, "user_group" },

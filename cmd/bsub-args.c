@@ -32,6 +32,7 @@ typedef enum {
 	O_CONSUMER,     /* -consumer: an lsb.consumers leaf */
 	O_WARN_ACTION,  /* -wa 'signal': LSF's job warning action */
 	O_WARN_TIME,    /* -wt '[hour:]minute' */
+	O_NNODES,       /* -nnodes: LSF with CSM (apply_nnodes) */
 } OptId;
 
 typedef struct {
@@ -67,6 +68,7 @@ static const OptDef opt_defs[] = {
 	{ "-outdir", TRUE, O_OUTDIR },
 	{ "-consumer", TRUE, O_CONSUMER },
 	{ "-wa", TRUE, O_WARN_ACTION }, { "-wt", TRUE, O_WARN_TIME },
+	{ "-nnodes", TRUE, O_NNODES },
 };
 
 typedef struct {
@@ -569,6 +571,8 @@ apply_one(BsubArgs *a, Basalt__JobSpec *s, const OptVal *ov,
 		return apply_limit(a, s, id, v, error);
 	case O_HOSTLIMIT:
 		return bsub_limits_apply(s, ov->def->name, v, error);
+	case O_NNODES:
+		return TRUE;    /* apply_nnodes, once -n and -R are known */
 	case O_BEGIN: case O_TERM:
 		return apply_time(a, s, id, v, ctx, error);
 	case O_PRIO:
@@ -717,6 +721,51 @@ apply_resreq(Basalt__JobSpec *s, GPtrArray *script_opts, GPtrArray *cli_opts,
 	return TRUE;
 }
 
+/*
+ * -nnodes N (LSF on IBM CSM systems, written by Parsl's LSFProvider): N
+ * whole hosts for the job, exclusively.  Basalt gives it as -x -n N with
+ * span[ptile=1]: one slot on each of N hosts, and no other job on them
+ * while it runs.  The command line's wins over the script's; -n with it
+ * is refused, as CSM LSF refuses it.
+ */
+static gboolean
+apply_nnodes(Basalt__JobSpec *s, GPtrArray *script_opts, GPtrArray *cli_opts,
+	     GError **error)
+{
+	GPtrArray *src = has_opt(cli_opts, O_NNODES) ? cli_opts :
+	    script_opts != NULL && has_opt(script_opts, O_NNODES) ? script_opts : NULL;
+	const char *v = NULL;
+	const char *texts[2];
+	g_autoptr(BsResReq) rr = NULL;
+	g_autoptr(GError) perr = NULL;
+	g_autofree char *canon = NULL;
+	guint64 n;
+
+	if (src == NULL)
+		return TRUE;
+	for (guint i = 0; i < src->len; i++)
+		if (((OptVal *)src->pdata[i])->def->id == O_NNODES)
+			v = ((OptVal *)src->pdata[i])->value;
+	if (!cmd_parse_uint(v, &n) || n == 0 || n > G_MAXUINT32)
+		return fail(error, "bsub: Bad argument for option -nnodes: %s. "
+			    "Job not submitted.", v);
+	if (has_opt(cli_opts, O_SLOTS) ||
+	    (script_opts != NULL && has_opt(script_opts, O_SLOTS)))
+		return fail(error, "bsub: -nnodes and -n cannot be used together. "
+			    "Job not submitted.");
+	texts[0] = s->resreq != NULL && *s->resreq ? s->resreq : "span[ptile=1]";
+	texts[1] = "span[ptile=1]";
+	rr = bs_resreq_parse_many(texts, 2, BS_MEM_MB, &perr);
+	if (rr == NULL)
+		return fail(error, "bsub: -nnodes gives one slot per host "
+			    "(span[ptile=1]): %s. Job not submitted.", perr->message);
+	canon = bs_resreq_to_string(rr);
+	cmd_pb_set_str(&s->resreq, canon);
+	s->min_slots = s->max_slots = (uint32_t)n;
+	s->exclusive = TRUE;
+	return TRUE;
+}
+
 /* Builds the request from the script's options, then the command line's. */
 static gboolean
 build_spec(BsubArgs *a, GPtrArray *script_opts, const BsubContext *ctx,
@@ -738,8 +787,11 @@ build_spec(BsubArgs *a, GPtrArray *script_opts, const BsubContext *ctx,
 				return FALSE;
 	absolute_against(&s->cwd, ctx->cwd);
 	absolute_against(&s->outdir, ctx->cwd);
-	if (!apply_resreq(s, script_opts, a->cli_opts, error))
+	if (!apply_resreq(s, script_opts, a->cli_opts, error) ||
+	    !apply_nnodes(s, script_opts, a->cli_opts, error))
 		return FALSE;
+	if (s->exclusive)
+		a->exclusive = TRUE;
 	/* One bsub relays one job: not an array, not also -K. */
 	if (s->interactive != 0 && strchr(s->job_name, '[') != NULL)
 		return fail(error, "bsub: An interactive job cannot be a job "

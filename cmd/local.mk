@@ -147,11 +147,13 @@ bin_PROGRAMS += \
 %canon_reldir%_bpeek_LDADD = $(CMD_PROG_LIBS)
 %canon_reldir%_badmin_SOURCES = %reldir%/badmin.c \
 	%reldir%/badmin-hist.c %reldir%/badmin-hist.h \
+	%reldir%/badmin-hstartup.c %reldir%/badmin-hstartup.h \
 	%reldir%/hist-io.c %reldir%/hist-io.h \
 	%reldir%/showconf.c %reldir%/showconf.h
 # ckconfig without a running mbatchd loads the configuration itself;
 # `journal check|salvage` work on the journal files with lib/journal.
-%canon_reldir%_badmin_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_badmin_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) \
+	-DBS_SBINDIR='"$(sbindir)"'
 %canon_reldir%_badmin_LDADD = cmd/libbscmdmain.a lib/api/libbsapi.a lib/auth/libbsauth.a \
 	lib/rpc/libbsrpc.a cmd/libbshist.a cmd/libbscmd.a lib/conf/libbsconf.a \
 	lib/journal/libbsjournal.a proto/libbsproto.a lib/util/libbsutil.a \

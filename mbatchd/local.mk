@@ -72,7 +72,8 @@ sbin_PROGRAMS += %reldir%/mbatchd
 	%reldir%/svc/select.c %reldir%/svc/bounds.c %reldir%/svc/sight.c \
 	%reldir%/svc/history.c %reldir%/svc/showconf.c \
 	%reldir%/svc/wait.c %reldir%/svc/messages.c \
-	%reldir%/svc/limits.c %reldir%/svc/consumers.c \
+	%reldir%/svc/limits.c %reldir%/svc/modify-started.c \
+	%reldir%/svc/consumers.c \
 	%reldir%/mbd-consumers.h %reldir%/mbd-consumers.c \
 	%reldir%/mbd-preview.h %reldir%/mbd-preview.c
 %canon_reldir%_mbatchd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)

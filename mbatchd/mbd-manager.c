@@ -345,6 +345,8 @@ ensure_queues(Manager *m)
 	}
 }
 
+static void commit_start(Manager *m);
+
 Manager *
 manager_new(const ManagerOptions *opts, GError **err)
 {
@@ -391,9 +393,27 @@ manager_new(const ManagerOptions *opts, GError **err)
 	ensure_queues(m);
 	hosts_expect_recovered(m);
 	journal_start_commits(m);
+	commit_start(m);
 	start_tick(m);
 	manager_schedule_soon(m);
 	return m;
+}
+
+/* badmin mbdhist lists the starts; a start that cannot be journaled (a
+ * full disk) is only logged: mbatchd runs all the same. */
+static void
+commit_start(Manager *m)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvMbdStart st = BASALT__EV_MBD_START__INIT;
+	g_autoptr(GError) err = NULL;
+
+	st.host = m->master_name;
+	st.pid = (guint32)getpid();
+	ev.body_case = BASALT__EVENT__BODY_MBD_START;
+	ev.mbd_start = &st;
+	if (!manager_commit(m, &ev, &err))
+		log_warning("the start of mbatchd is not journaled: %s", err->message);
 }
 
 gboolean

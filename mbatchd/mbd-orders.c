@@ -658,6 +658,88 @@ orders_signal(Manager *m, Job *j, int sig, const char *user, GError **err)
 	return TRUE;
 }
 
+/* ---- bmod of a started job, badmin hrestart/hshutdown ------------------- */
+
+gboolean
+orders_modify(Manager *m, Job *j, const Basalt__JobSpec *spec,
+    const Basalt__JobEffective *eff, gboolean set_post_exec,
+    const char *post_exec, gboolean set_out, GError **err)
+{
+	HostLink *l = job_link(m, j);
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobModify md = BASALT__EV_JOB_MODIFY__INIT;
+	Basalt__SignalJobRequest req = BASALT__SIGNAL_JOB_REQUEST__INIT;
+	g_autofree char *post = NULL;
+	Order *o;
+
+	if (l == NULL) {
+		set_unreachable(err);
+		return FALSE;
+	}
+	/* The event borrows from the old spec and stamp; the order is built
+	 * from the job's own copies once the commit has replaced them. */
+	post = g_strdup(post_exec != NULL ? post_exec : "");
+	md.job_id = j->id;
+	md.array_index = j->index;
+	md.spec = (Basalt__JobSpec *)spec;
+	md.effective = (Basalt__JobEffective *)eff;
+	ev.body_case = BASALT__EVENT__BODY_JOB_MODIFY;
+	ev.job_modify = &md;
+	if (!manager_commit(m, &ev, err))
+		return FALSE;
+	req.job_id = j->id;
+	req.array_index = j->index;
+	req.instance = j->instance;
+	req.action = X(MODIFY);
+	req.effective = j->effective;
+	req.set_post_exec = set_post_exec;
+	req.post_exec = post;
+	req.set_report_path = set_out;
+	req.report_path = (char *)job_spec(j)->stdout_path;
+	o = order_new(m, j, X(MODIFY));
+	if (!bs_rpc_conn_call(l->conn, &basalt__exec_service__descriptor, 1,
+	    &req.base, ORDER_TIMEOUT_MS, signal_done, o, NULL))
+		g_free(o);
+	return TRUE;
+}
+
+static void
+host_daemon_done(BsRpcConn *conn, Basalt__RpcStatus status,
+    const ProtobufCMessage *msg, const GError *error, void *data)
+{
+	g_autofree char *host = data;
+	const Basalt__SignalJobReply *reply = (const Basalt__SignalJobReply *)msg;
+
+	if (status != BASALT__RPC_STATUS__RPC_STATUS_OK)
+		log_info("sbatchd on %s: order not answered: %s", host,
+		    error != NULL ? error->message : "failed");
+	else if (reply->error != NULL)
+		log_warning("sbatchd on %s: %s", host, reply->error->message);
+}
+
+gboolean
+orders_host_daemon(Manager *m, const char *host, gboolean restart, GError **err)
+{
+	HostLink *l = live_link(m, host);
+	Basalt__SignalJobRequest req = BASALT__SIGNAL_JOB_REQUEST__INIT;
+	char *h;
+
+	if (l == NULL) {
+		set_unreachable(err);
+		return FALSE;
+	}
+	req.action = restart ? X(HOST_RESTART) : X(HOST_SHUTDOWN);
+	req.reason = restart ? "badmin hrestart" : "badmin hshutdown";
+	h = g_strdup(host);
+	if (!bs_rpc_conn_call(l->conn, &basalt__exec_service__descriptor, 1,
+	    &req.base, ORDER_TIMEOUT_MS, host_daemon_done, h, NULL)) {
+		g_free(h);
+		set_unreachable(err);
+		return FALSE;
+	}
+	return TRUE;
+}
+
 /* What a kill of the job's current run needs once the job has moved on. */
 typedef struct {
 	Job view;

@@ -126,6 +126,24 @@ void orders_lost(Manager *m, Job *j, const char *why);
 /* Its host fell silent for MAX_SBD_FAIL heartbeats. */
 void orders_host_unavailable(Manager *m, Job *j);
 
+/*
+ * bmod of a started job: journal its new spec and stamp (EvJobModify
+ * with effective), then give its first host the new run, CPU and memory
+ * limits and, when set_post_exec, the job-level post-exec it ends with
+ * (post_exec NULL or "": none); with set_out, the spec's -o, where the
+ * job report goes.  Refused, nothing committed, when the
+ * host has no live link.
+ */
+gboolean orders_modify(Manager *m, Job *j, const Basalt__JobSpec *spec,
+    const Basalt__JobEffective *eff, gboolean set_post_exec,
+    const char *post_exec, gboolean set_out, GError **err);
+
+/* badmin hrestart / hshutdown: order the host's sbatchd to re-execute
+ * itself or to exit (its jobs keep running).  FALSE when the host has no
+ * live link. */
+gboolean orders_host_daemon(Manager *m, const char *host, gboolean restart,
+    GError **err);
+
 /* bpeek: ask the job's host for output; cb gets the reply (or NULL with
  * error).  FALSE when the host cannot be asked. */
 typedef void (*OrdersPeekFunc)(const Basalt__PeekReply *reply,

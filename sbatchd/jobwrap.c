@@ -1,8 +1,8 @@
 /*
  * bs-jobwrap: the leader of a job launched with a status record.
  *
- *   bs-jobwrap [-i SETUP_FD] [-t S] [-T S] [-b1 CMD] [-b2 CMD] [-a2 CMD]
- *              [-a1 CMD] STATUS_FD REPORT_FD PROGRAM ARGS...
+ *   bs-jobwrap [-i SETUP_FD] [-p POST_FD] [-t S] [-T S] [-b1 CMD] [-b2 CMD]
+ *              [-a2 CMD] [-a1 CMD] STATUS_FD REPORT_FD PROGRAM ARGS...
  *
  * sbatchd's launching child execs this instead of the shell when the job
  * has a status path.  It runs PROGRAM (the shell) as its child in the same
@@ -51,6 +51,11 @@
  * JOB_POSTPROC_TIMEOUT): one over it counts as failed with 98, as in LSF,
  * and once the record says so the wrapper kills the job's whole group,
  * itself included, so nothing the command started outlives it.
+ *
+ * -p POST_FD is a file sbatchd rewrites when bmod -Ep changes the
+ * post-exec of the running job (job-modify.c): read once the command has
+ * ended, "S<command>" replaces the job's post-exec (level 2), "N" removes
+ * it, an empty file leaves the -a2 of the command line.
  *
  * With -i it is also the relay of an interactive job (bsub -I, -Ip, -Is):
  * SETUP_FD is sbatchd's setup pipe, see irelay.h.
@@ -170,6 +175,7 @@ typedef struct {
 	Hook pre[MAX_HOOKS], post[MAX_HOOKS];
 	int n_pre, n_post;
 	unsigned pre_timeout_s, post_timeout_s;   /* 0: none */
+	int post_fd;              /* -p, or -1 */
 } Hooks;
 
 /* LSF's exit value for a pre/post-exec killed by its timeout. */
@@ -182,6 +188,11 @@ parse_hooks(int argc, char **argv, Hooks *h)
 	int i = 1;
 
 	memset(h, 0, sizeof *h);
+	h->post_fd = -1;
+	if (i + 1 < argc && strcmp(argv[i], "-p") == 0) {
+		h->post_fd = atoi(argv[i + 1]);
+		i += 2;
+	}
 	while (i + 1 < argc && argv[i][0] == '-' &&
 	       (argv[i][1] == 't' || argv[i][1] == 'T')) {
 		unsigned v = (unsigned)strtoul(argv[i + 1], NULL, 10);
@@ -205,6 +216,45 @@ parse_hooks(int argc, char **argv, Hooks *h)
 		i += 2;
 	}
 	return argc - i >= 3 ? i : -1;
+}
+
+/* The post-exec sbatchd set since the start (-p): replaces or removes
+ * the job's own (level 2), which runs before the queue's (level 1). */
+static char override_cmd[8192];
+
+static void
+post_override(Hooks *h)
+{
+	ssize_t n;
+	int at = -1;
+
+	if (h->post_fd < 0)
+		return;
+	n = pread(h->post_fd, override_cmd, sizeof override_cmd - 1, 0);
+	close(h->post_fd);
+	if (n <= 0 || (override_cmd[0] != 'S' && override_cmd[0] != 'N'))
+		return;
+	override_cmd[n] = '\0';
+	for (int i = 0; i < h->n_post; i++)
+		if (h->post[i].level == 2)
+			at = i;
+	if (override_cmd[0] == 'N' || override_cmd[1] == '\0') {
+		if (at >= 0) {
+			memmove(&h->post[at], &h->post[at + 1],
+			        (size_t)(h->n_post - at - 1) * sizeof h->post[0]);
+			h->n_post--;
+		}
+		return;
+	}
+	if (at < 0) {
+		if (h->n_post >= MAX_HOOKS)
+			return;
+		memmove(&h->post[1], &h->post[0], (size_t)h->n_post * sizeof h->post[0]);
+		h->n_post++;
+		at = 0;
+	}
+	h->post[at].level = 2;
+	h->post[at].cmd = override_cmd + 1;
 }
 
 /* An exit code, or 128+signal: what a shell would say. */
@@ -364,6 +414,8 @@ main(int argc, char **argv)
 	}
 	(void)fcntl(status_fd, F_SETFD, FD_CLOEXEC);
 	(void)fcntl(report_fd, F_SETFD, FD_CLOEXEC);
+	if (hooks.post_fd >= 0)
+		(void)fcntl(hooks.post_fd, F_SETFD, FD_CLOEXEC);
 	set_dispositions(1);
 	if (hooks.n_pre > 0) {
 		/* sbatchd waits for this descriptor's end; a pre-exec may be slow. */
@@ -397,7 +449,8 @@ main(int argc, char **argv)
 	if (report_fd >= 0)
 		close(report_fd);
 	close(0);
-	if (hooks.n_post == 0) {
+	/* A post-exec set later (-p) needs the output too. */
+	if (hooks.n_post == 0 && hooks.post_fd < 0) {
 		close(1);
 		close(2);
 	}
@@ -409,6 +462,7 @@ main(int argc, char **argv)
 			if (errno != EINTR)
 				_exit(127);
 		}
+	post_override(&hooks);
 	for (int i = 0; i < hooks.n_post && post_status == 0; i++)
 		post_status = run_hook(hooks.post[i].cmd, hooks.post[i].level, wstatus,
 		                       hooks.post_timeout_s, &timed_out);

@@ -198,6 +198,8 @@ bs_child_run(const BsChildPlan *plan)
 		child_keep_fd(plan, plan->report_fd);
 		if (plan->interactive_fd >= 0)
 			child_keep_fd(plan, plan->interactive_fd);
+		if (plan->post_fd >= 0)
+			child_keep_fd(plan, plan->post_fd);
 	}
 	execve(plan->path, plan->argv, plan->envp);
 	child_fail(plan, plan->wrapped ? BS_STEP_EXEC_WRAPPER : BS_STEP_EXEC, errno, 0);

@@ -20,6 +20,7 @@ typedef struct {
 	int report_fd;        /* write end of the report pipe, close-on-exec */
 	int status_fd;        /* >= 3 with a wrapper, else -1 */
 	int interactive_fd;   /* the wrapper's interactive setup pipe, or -1 */
+	int post_fd;          /* the wrapper's post-exec override (-p), or -1 */
 
 	gboolean switch_ids;
 	uid_t uid;

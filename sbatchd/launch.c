@@ -236,6 +236,10 @@ launch_argv_env(const BsLaunchSpec *spec, LaunchPrep *p)
 			g_ptr_array_add(argv, g_strdup("-i"));
 			g_ptr_array_add(argv, g_strdup_printf("%d", p->plan.interactive_fd));
 		}
+		if (p->plan.post_fd >= 0) {
+			g_ptr_array_add(argv, g_strdup("-p"));
+			g_ptr_array_add(argv, g_strdup_printf("%d", p->plan.post_fd));
+		}
 		launch_hooks(spec, argv);
 		g_ptr_array_add(argv, g_strdup_printf("%d", p->plan.status_fd));
 		g_ptr_array_add(argv, g_strdup_printf("%d", p->plan.report_fd));
@@ -297,6 +301,23 @@ launch_open_status(const BsLaunchSpec *spec, LaunchPrep *p, GError **error)
 		return FALSE;
 	}
 	p->plan.status_fd = fd;
+	p->plan.post_fd = -1;
+	if (spec->post_override_path == NULL)
+		return TRUE;
+	/* Created empty by sbatchd (root), read by the wrapper (the job's
+	 * user) through this descriptor only. */
+	fd = open(spec->post_override_path, O_WRONLY | O_CREAT | O_TRUNC |
+	    O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd >= 0)
+		close(fd);
+	fd = open(spec->post_override_path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	fd = launch_high_fd(fd);
+	if (fd < 0) {
+		g_set_error(error, BS_ERROR, BS_ERROR_IO, "cannot create %s: %s",
+		            spec->post_override_path, g_strerror(errno));
+		return FALSE;
+	}
+	p->plan.post_fd = fd;
 	return TRUE;
 }
 
@@ -364,6 +385,8 @@ launch_prep_clear(LaunchPrep *p)
 		close(p->plan.report_fd);
 	if (p->plan.interactive_fd >= 0)
 		close(p->plan.interactive_fd);
+	if (p->plan.post_fd >= 0)
+		close(p->plan.post_fd);
 	if (p->report_rd >= 0)
 		close(p->report_rd);
 	g_free(p->groups);
@@ -480,6 +503,7 @@ bs_launch(const BsLaunchSpec *spec, pid_t *pgid_out, GError **error)
 	p.plan.status_fd = -1;
 	p.plan.report_fd = -1;
 	p.plan.interactive_fd = -1;
+	p.plan.post_fd = -1;
 	p.report_rd = -1;
 	if (spec->failed_step != NULL)
 		*spec->failed_step = 0;

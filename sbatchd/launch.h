@@ -124,6 +124,10 @@ typedef struct {
 	int *failed_step;
 
 	const char *status_path;  /* NULL: no wrapper, no status record */
+	/* With a status_path: a file created empty and handed to bs-jobwrap
+	 * open for reading (-p), whose contents at the job's end replace
+	 * post_exec[1] (bmod -Ep of a running job); NULL: none. */
+	const char *post_override_path;
 	const char *wrapper;      /* bs-jobwrap; NULL: the installed one */
 
 	/* An interactive job (bsub -I*): the read end of the setup pipe that

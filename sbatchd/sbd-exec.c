@@ -100,6 +100,8 @@ do_signal(SbdJob *job, const Basalt__SignalJobRequest *in, GError **err)
 	case BASALT__EXEC_ACTION__EXEC_ACTION_TERMINATE:
 		sbd_job_terminate(job, in->reason && *in->reason ? in->reason : NULL);
 		return TRUE;
+	case BASALT__EXEC_ACTION__EXEC_ACTION_MODIFY:
+		return sbd_job_modify(job, in, err);
 	default:
 		g_set_error(err, BS_ERROR, BS_ERROR_FAILED, "unknown action %d", in->action);
 		return FALSE;
@@ -114,12 +116,24 @@ x_signal_job(Basalt__ExecService_Service *svc, const Basalt__SignalJobRequest *i
 	Basalt__Error e;
 	g_autoptr(GError) err = NULL;
 	g_autofree char *msg = NULL;
-	SbdJob *job = sbd_job_lookup(exec_sbd, in->job_id, in->array_index,
-	    in->instance);
-	/* blaunch tasks here are the job's too, on its first host or not. */
-	guint ntasks = sbd_tasks_job_action(exec_sbd, in->job_id,
-	    in->array_index, in->action, in->signal, job != NULL ?
-	    job->term_interval_s : exec_sbd->terminate_interval_s);
+	SbdJob *job;
+	guint ntasks = 0;
+
+	/* badmin hrestart / hshutdown: the daemon, not a job. */
+	if (in->action == BASALT__EXEC_ACTION__EXEC_ACTION_HOST_RESTART ||
+	    in->action == BASALT__EXEC_ACTION__EXEC_ACTION_HOST_SHUTDOWN) {
+		sbd_daemon_stop_soon(exec_sbd, in->action ==
+		    BASALT__EXEC_ACTION__EXEC_ACTION_HOST_RESTART);
+		closure(&r, call);
+		return;
+	}
+	job = sbd_job_lookup(exec_sbd, in->job_id, in->array_index, in->instance);
+	/* blaunch tasks here are the job's too, on its first host or not;
+	 * a modification is the job's first host's alone. */
+	if (in->action != BASALT__EXEC_ACTION__EXEC_ACTION_MODIFY)
+		ntasks = sbd_tasks_job_action(exec_sbd, in->job_id,
+		    in->array_index, in->action, in->signal, job != NULL ?
+		    job->term_interval_s : exec_sbd->terminate_interval_s);
 
 	if (in->tasks_only) {
 		if (ntasks > 0)

@@ -94,6 +94,12 @@ job_save(SbdJob *job)
 		sbd_log(BS_LOG_ERR, job, "cannot save the job's state: %s", err->message);
 }
 
+void
+sbd_job_save(SbdJob *job)
+{
+	job_save(job);
+}
+
 /* ---- reports ---- */
 
 void
@@ -319,6 +325,14 @@ arm_runlimit(SbdJob *job)
 		return;
 	job->runlimit_src = g_timeout_add((guint)CLAMP(end_ms - now_ms, 0, G_MAXUINT),
 	    runlimit_reached, job);
+}
+
+void
+sbd_job_rearm_runlimit(SbdJob *job)
+{
+	g_clear_handle_id(&job->runlimit_src, g_source_remove);
+	if (!job->finished)
+		arm_runlimit(job);
 }
 
 static void

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <glib/gstdio.h>
 
+#include "job-paths.h"
 #include "sbd-jobenv.h"
 #include "sbd-report.h"
 #include "util/error.h"
@@ -107,12 +108,80 @@ sbd_job_info_save(Sbd *sbd, const char *key, const SbdJobInfo *in, GError **erro
 	kf_str(kf, "out_path", in->out_path);
 	kf_str(kf, "err_path", in->err_path);
 	kf_str(kf, "hostfile", in->hostfile);
+	kf_str(kf, "path_base", in->path_base);
+	kf_str(kf, "group", in->group);
+	kf_str(kf, "project", s->project && *s->project ? s->project : "default");
+	kf_str(kf, "first_host", req->n_exec_hosts > 0 ? req->exec_hosts[0] : sbd->host);
+	g_key_file_set_boolean(kf, GROUP, "notify_end", s->notify_end);
 	kf_str(kf, "tmpdir", in->tmpdir);
 	kf_str(kf, "mail_to", to);
 	/* -N, or no -o file to put the report in and an address to mail. */
 	g_key_file_set_boolean(kf, GROUP, "mail_end", s->notify_end ||
 	    (in->out_path == NULL && s->mail_user && *s->mail_user));
 	g_key_file_set_boolean(kf, GROUP, "mail_begin", s->notify_begin);
+	text = g_key_file_to_data(kf, &len, NULL);
+	return sbd_file_for_owner(path, geteuid(), getegid(), text, len, error);
+}
+
+typedef struct {
+	const char *user;
+	uid_t uid;
+	gid_t gid;
+} IsDirAs;
+
+static gboolean
+is_dir_as(const char *path, gpointer data)
+{
+	const IsDirAs *d = data;
+
+	return sbd_is_dir_as_user(d->user, d->uid, d->gid, path);
+}
+
+gboolean
+sbd_job_info_set_out(SbdJob *job, const char *tmpl, GError **error)
+{
+	g_autofree char *path = info_path(job->sbd, job->key);
+	g_autoptr(GKeyFile) kf = g_key_file_new();
+	g_autofree char *user = NULL, *cwd = NULL, *base = NULL, *group = NULL;
+	g_autofree char *project = NULL, *host = NULL, *out = NULL, *text = NULL;
+	uid_t uid;
+	gid_t gid;
+	gsize len;
+
+	if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, error))
+		return FALSE;
+	user = g_key_file_get_string(kf, GROUP, "user", NULL);
+	cwd = g_key_file_get_string(kf, GROUP, "cwd", NULL);
+	base = g_key_file_get_string(kf, GROUP, "path_base", NULL);
+	group = g_key_file_get_string(kf, GROUP, "group", NULL);
+	project = g_key_file_get_string(kf, GROUP, "project", NULL);
+	host = g_key_file_get_string(kf, GROUP, "first_host", NULL);
+	uid = (uid_t)g_key_file_get_uint64(kf, GROUP, "uid", NULL);
+	gid = (gid_t)g_key_file_get_uint64(kf, GROUP, "gid", NULL);
+	if (user == NULL || cwd == NULL) {
+		g_set_error(error, BS_ERROR, BS_ERROR_FAILED, "%s is incomplete", path);
+		return FALSE;
+	}
+	if (tmpl != NULL && *tmpl != '\0') {
+		SbdPathVars v = {
+			.job_id = (gint64)job->id, .index = (int)job->index,
+			.user = user, .group = group ? group : "",
+			.host = host ? host : job->sbd->host,
+			.project = project ? project : "default",
+		};
+		IsDirAs d = { user, uid, gid };
+
+		out = sbd_path_output(tmpl, &v, base ? base : cwd, "out",
+		    is_dir_as, &d);
+		g_key_file_set_string(kf, GROUP, "out_path", out);
+		g_key_file_set_boolean(kf, GROUP, "create_out", TRUE);
+	} else {
+		(void)g_key_file_remove_key(kf, GROUP, "out_path", NULL);
+	}
+	/* The end's mail follows the new -o: -N, or no file and -u. */
+	if (out != NULL)
+		g_key_file_set_boolean(kf, GROUP, "mail_end",
+		    g_key_file_get_boolean(kf, GROUP, "notify_end", NULL));
 	text = g_key_file_to_data(kf, &len, NULL);
 	return sbd_file_for_owner(path, geteuid(), getegid(), text, len, error);
 }
@@ -187,8 +256,8 @@ child_signals(void)
  * for (a hung file server must not stall sbatchd); its exit code is an
  * errno.  *pid_out is the child. */
 static gboolean
-append_start(const AsUser *a, const char *path, const char *text, pid_t *pid_out,
-    GError **error)
+append_start(const AsUser *a, const char *path, gboolean create, const char *text,
+    pid_t *pid_out, GError **error)
 {
 	gsize len = strlen(text);
 	pid_t pid = fork();
@@ -205,7 +274,10 @@ append_start(const AsUser *a, const char *path, const char *text, pid_t *pid_out
 		child_signals();
 		if (!as_user_switch(a))
 			_exit(EPERM);
-		fd = open(path, O_WRONLY | O_APPEND | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		/* The job made its -o file; one bmod named later may not exist
+		 * yet, and is created as the user. */
+		fd = open(path, O_WRONLY | O_APPEND | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
+		    (create ? O_CREAT : 0), 0644);
 		if (fd < 0)
 			_exit(errno & 0xff);
 		/* A FIFO or a device there is not a file to end with a report. */
@@ -528,7 +600,8 @@ write_report(SbdJob *job, Loaded *l, pid_t *writer)
 	}
 	if (out == NULL || strcmp(out, "/dev/null") == 0)
 		return;
-	if (!append_start(&l->as, out, text, writer, &err))
+	if (!append_start(&l->as, out, g_key_file_get_boolean(l->kf, GROUP,
+	    "create_out", NULL), text, writer, &err))
 		sbd_log(BS_LOG_WARNING, job, "cannot append the job report to %s: %s",
 		    out, err->message);
 }

@@ -36,6 +36,9 @@ typedef struct {
 	const char *err_path;
 	const char *hostfile;
 	const char *tmpdir;
+	/* How -o was expanded, for a later bmod -o (sbd_job_info_set_out). */
+	const char *path_base;    /* -outdir, else the working directory */
+	const char *group;        /* %G */
 } SbdJobInfo;
 
 gboolean sbd_job_info_save(Sbd *sbd, const char *key, const SbdJobInfo *info,
@@ -44,6 +47,11 @@ gboolean sbd_job_info_save(Sbd *sbd, const char *key, const SbdJobInfo *info,
  * become the user, so root's view of private directories never leaks). */
 gboolean sbd_is_dir_as_user(const char *user, uid_t uid, gid_t gid,
     const char *path);
+
+/* bmod -o / -on of the running job: the job report goes to this -o
+ * (expanded as at the start, as the job's owner sees it) or, NULL or "",
+ * to no file.  The job's own output stays where it is. */
+gboolean sbd_job_info_set_out(SbdJob *job, const char *tmpl, GError **error);
 
 /* A launch that failed: its info file goes. */
 void sbd_job_info_remove(Sbd *sbd, const char *key);

@@ -194,6 +194,7 @@ typedef struct {
 	char **mkdirs;
 	char *command;            /* what runs when it is not the user's text */
 	char *hostfile;
+	char *post_override;      /* bmod -Ep of the running job (job-modify.c) */
 	char *tmpdir;
 	int ia_fd;                /* interactive setup pipe, 0: none */
 	BsLaunchLimit limits[SBD_MAX_RLIMITS];
@@ -219,6 +220,7 @@ plan_clear(StartPlan *p)
 	g_free(p->command);
 	g_free(p->hostfile);
 	g_free(p->tmpdir);
+	g_free(p->post_override);
 }
 
 /* A launch that failed leaves none of the job's files behind. */
@@ -231,6 +233,8 @@ plan_undo(const StartPlan *p)
 		(void)g_unlink(p->script_path);
 	if (p->hostfile != NULL)
 		(void)g_unlink(p->hostfile);
+	if (p->post_override != NULL)
+		(void)g_unlink(p->post_override);
 	if (p->tmpdir != NULL)
 		(void)sbd_job_tmpdir_remove(p->tmpdir, NULL);
 }
@@ -436,6 +440,7 @@ plan_info(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
 		.gid = p->owner.gid, .home = p->owner.home, .cwd = p->cwd,
 		.out_path = p->out_path, .err_path = job->err_path,
 		.hostfile = p->hostfile, .tmpdir = p->tmpdir,
+		.path_base = p->outdir ? p->outdir : p->cwd, .group = p->group,
 	};
 
 	return sbd_job_info_save(sbd, job->key, &in, error);
@@ -466,6 +471,8 @@ plan_build(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
 	l->env = p->env;
 	l->nice = req->nice;
 	l->status_path = job->status_path;
+	p->post_override = sbd_job_post_override_path(job->status_path);
+	l->post_override_path = p->post_override;
 	l->wrapper = sbd->wrapper;
 	p->ia_fd = sbd_interactive_setup(sbd, req, error);
 	if (p->ia_fd < 0) {

@@ -181,8 +181,12 @@ sbd_store_remove(const SbdJob *job)
 
 	if (g_unlink(path) < 0 && errno != ENOENT)
 		sbd_log(BS_LOG_WARNING, job, "cannot remove %s: %s", path, g_strerror(errno));
-	if (job->status_path != NULL)
+	if (job->status_path != NULL) {
+		g_autofree char *post = sbd_job_post_override_path(job->status_path);
+
 		(void)g_unlink(job->status_path);
+		(void)g_unlink(post);
+	}
 	g_free(path);
 	path = g_strconcat(job->sbd->jobs_dir, "/", job->key, ".script", NULL);
 	(void)g_unlink(path);

@@ -313,6 +313,34 @@ on_quit(gpointer data)
 	return G_SOURCE_CONTINUE;
 }
 
+/* badmin hrestart: the loop ends, the daemon shuts down as for SIGTERM and
+ * then executes again with the same arguments, from the directory it was
+ * started in, the program file found at its start (a binary replaced
+ * since is the new one); the new process re-adopts the jobs from the
+ * state directory. */
+static gboolean restart_wanted;
+static char **saved_argv;
+static char *saved_cwd, *saved_exe;
+
+static gboolean
+stop_now(gpointer data)
+{
+	Sbd *sbd = data;
+
+	sbd_log(BS_LOG_NOTICE, NULL, "%s by the administrator; jobs keep running",
+	    restart_wanted ? "restarting" : "shutting down");
+	g_main_loop_quit(sbd->loop);
+	return G_SOURCE_REMOVE;
+}
+
+void
+sbd_daemon_stop_soon(Sbd *sbd, gboolean restart)
+{
+	restart_wanted = restart;
+	/* Long enough for the reply to mbatchd to leave. */
+	g_timeout_add(200, stop_now, sbd);
+}
+
 static gboolean
 on_hup(gpointer data)
 {
@@ -447,6 +475,10 @@ main(int argc, char **argv)
 		return 1;
 	}
 	bs_log_init("sbatchd", BS_LOG_INFO);
+	saved_cwd = g_get_current_dir();
+	saved_exe = g_file_read_link("/proc/self/exe", NULL);
+	if (saved_exe != NULL && g_str_has_suffix(saved_exe, " (deleted)"))
+		saved_exe[strlen(saved_exe) - strlen(" (deleted)")] = '\0';
 	memset(&sbd, 0, sizeof sbd);
 	sbd.reaper_poll_ms = 200;
 	if (!setup(&sbd, &o, &err) || !start(&sbd, &o, &err)) {
@@ -457,7 +489,20 @@ main(int argc, char **argv)
 		shutdown_sbd(&sbd);
 		return 1;
 	}
+	saved_argv = argv;
 	g_main_loop_run(sbd.loop);
 	shutdown_sbd(&sbd);
+	if (restart_wanted) {
+		/* Descriptors are close-on-exec; the lock goes with them. */
+		if (saved_cwd != NULL && chdir(saved_cwd) < 0)
+			sbd_log(BS_LOG_WARNING, NULL, "restart: cannot return to %s: %s",
+			    saved_cwd, g_strerror(errno));
+		if (saved_exe != NULL)
+			execv(saved_exe, saved_argv);
+		execv("/proc/self/exe", saved_argv);
+		sbd_log(BS_LOG_ERR, NULL, "restart: cannot execute itself: %s",
+		    g_strerror(errno));
+		return 1;
+	}
 	return 0;
 }

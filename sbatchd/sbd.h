@@ -189,6 +189,21 @@ void sbd_job_end_files_done(SbdJob *job);
 /* Report a state change of a job (spooled, then sent). */
 void sbd_job_report(SbdJob *job, const char *reason);
 
+/* job-modify.c: bmod of a running job (EXEC_ACTION_MODIFY): its new run,
+ * CPU and memory limits and job-level post-exec. */
+gboolean sbd_job_modify(SbdJob *job, const Basalt__SignalJobRequest *in,
+    GError **error);
+/* The file whose contents replace the job-level post-exec at the end
+ * (jobwrap.c -p), beside the job's status record; NULL without one. */
+char *sbd_job_post_override_path(const char *status_path);
+/* sbd-job.c: the run limit deadline again, after runlimit_s changed. */
+void sbd_job_rearm_runlimit(SbdJob *job);
+/* Save the job's state file (logged on failure). */
+void sbd_job_save(SbdJob *job);
+/* sbd.c: badmin hrestart / hshutdown: re-execute or exit once the
+ * reply has left; jobs keep running. */
+void sbd_daemon_stop_soon(Sbd *sbd, gboolean restart);
+
 /* job-prepost.c */
 /* The queue's and the job's pre/post-exec commands into the launch. */
 void sbd_prepost_plan(const Basalt__StartJobRequest *req, BsLaunchSpec *l);

@@ -72,6 +72,11 @@ sched_consumer_policy_name(SchedConsumerPolicy p)
 
 #define AT(hy, g, c) ((g) * (hy)->n_c + (c))
 
+static const SchedPlanTerms no_terms = {
+	.limit = SCHED_UNLIMITED, .share = 1, .lend_limit = SCHED_UNLIMITED,
+	.borrow_limit = SCHED_UNLIMITED, .share_limit = SCHED_UNLIMITED,
+};
+
 static int
 host_slots(const SchedHost *h)
 {
@@ -129,9 +134,18 @@ measure_groups(Pass *p, Hybrid *hy)
 		for (guint t = 0; t < f->n_terms; t++) {
 			guint c = f->terms[t].consumer;
 
-			hy->terms[AT(hy, g, c)] = &f->terms[t];
-			hy->pos[AT(hy, g, c)] = t;
+			if (c < hy->n_c) {
+				hy->terms[AT(hy, g, c)] = &f->terms[t];
+				hy->pos[AT(hy, g, c)] = t;
+			}
 		}
+		/* A consumer the group's terms leave out has the defaults, after
+		 * those written (the builder writes every one; a test may not). */
+		for (guint c = 0; c < hy->n_c; c++)
+			if (hy->terms[AT(hy, g, c)] == NULL) {
+				hy->terms[AT(hy, g, c)] = &hy->no_terms[c];
+				hy->pos[AT(hy, g, c)] = f->n_terms + c;
+			}
 	}
 	for (guint q = 0; q < s->n_queues; q++) {
 		const SchedQueue *sq = &s->queues[q];
@@ -355,6 +369,24 @@ by_rank(const void *a, const void *b, void *data)
 	return hy->pos[AT(hy, k->g, x)] < hy->pos[AT(hy, k->g, y)] ? -1 : 1;
 }
 
+static int
+by_pos_cmp(const void *a, const void *b, void *data)
+{
+	const RankKey *k = data;
+	guint x = k->hy->pos[AT(k->hy, k->g, *(const guint *)a)];
+	guint y = k->hy->pos[AT(k->hy, k->g, *(const guint *)b)];
+
+	return x < y ? -1 : x > y;
+}
+
+/* A consumer's own reserve (its RESERVED, capped at its scaled owned). */
+static int
+own_reserve(const Hybrid *hy, guint g, guint c)
+{
+	return (int)MIN((double)hy->terms[AT(hy, g, c)]->reserved,
+	    floor(hy->owned[AT(hy, g, c)] + 1e-9));
+}
+
 /* Idle slots to under-allocated consumers, top down in rank order. */
 static int
 grant(Hybrid *hy, guint g, guint parent, int idle)
@@ -374,8 +406,12 @@ grant(Hybrid *hy, guint g, guint parent, int idle)
 
 		if (want <= 0)
 			continue;
+		/* "Free slots": a parent holds the larger of what its children
+		 * take and its own reserve less what it holds, so a reserve set
+		 * on a parent stays idle for its subtree too. */
 		if (hy->children[c][0] != G_MAXUINT)
-			want = grant(hy, g, c, want);
+			want = MIN(want, MAX(grant(hy, g, c, want),
+			    own_reserve(hy, g, c) - hy->alloc[AT(hy, g, c)]));
 		hy->grant[AT(hy, g, c)] = want;
 		idle -= want;
 		given += want;
@@ -417,6 +453,14 @@ stage_hybrid(Pass *p)
 	hy->outside_left = g_new0(int, hy->n_g);
 	hy->outside_placed = g_new0(int, hy->n_g);
 	hy->force = g_new0(SchedPlanInForce, hy->n_g);
+	/* Defaults for a consumer a group's terms leave out, each with the
+	 * consumer's own policy. */
+	hy->no_terms = g_new(SchedPlanTerms, hy->n_c);
+	for (guint c = 0; c < hy->n_c; c++) {
+		hy->no_terms[c] = no_terms;
+		hy->no_terms[c].consumer = c;
+		hy->no_terms[c].policy = s->consumers[c].policy;
+	}
 	build_tree(hy, s);
 	measure_groups(p, hy);
 	count_demand(p, hy);
@@ -479,11 +523,16 @@ hybrid_finish(Pass *p)
 	plan->n_quotas = hy->n_g * hy->n_c;
 	plan->quotas = g_new0(SchedConsumerQuota, plan->n_quotas);
 	for (guint g = 0; g < hy->n_g; g++) {
-		const SchedPlanInForce *rg = &hy->force[g];
+		g_autofree guint *by_pos = g_new(guint, hy->n_c);
 
-		for (guint t = 0; t < rg->n_terms; t++) {
-			const SchedPlanTerms *pt = &rg->terms[t];
-			guint c = pt->consumer;
+		/* Plan order: the group's terms as written, then the rest. */
+		for (guint c = 0; c < hy->n_c; c++)
+			by_pos[c] = c;
+		g_qsort_with_data(by_pos, hy->n_c, sizeof *by_pos, by_pos_cmp,
+		    &(RankKey){ hy, g });
+		for (guint i = 0; i < hy->n_c; i++) {
+			guint c = by_pos[i];
+			const SchedPlanTerms *pt = hy->terms[AT(hy, g, c)];
 			SchedConsumerQuota *r = &plan->quotas[k++];
 			int owned = (int)(hy->owned[AT(hy, g, c)] + 0.5);
 
@@ -541,6 +590,7 @@ hybrid_free(Hybrid *hy)
 	g_free(hy->queue_n_hosts);
 	g_free(hy->terms);
 	g_free(hy->force);
+	g_free(hy->no_terms);
 	g_free(hy->pos);
 	g_free(hy->owned);
 	g_free(hy->floor);

@@ -91,6 +91,16 @@ typedef struct {
 
 #define AT(sel, g, c) ((g) * (sel)->n_c + (c))
 
+/* The consumer's policy under the group's plan in force (a Plan's POLICY
+ * column may switch a branch); its own when the terms leave it out. */
+static SchedConsumerPolicy
+policy_of(const Sel *sel, guint g, guint c)
+{
+	const SchedPlanTerms *t = sel->terms[AT(sel, g, c)];
+
+	return t != NULL ? t->policy : sel->s->consumers[c].policy;
+}
+
 static int
 host_slots(const SchedHost *h)
 {
@@ -436,7 +446,7 @@ reclaim_group(Sel *sel, guint g)
 			continue;
 		keep = q->quota;
 		if (s->reclaim.disable_hybrid_own &&
-		    sel->terms[AT(sel, g, c)]->policy == SCHED_POLICY_HYBRID &&
+		    policy_of(sel, g, c) == SCHED_POLICY_HYBRID &&
 		    q->owned_conf > keep)
 			keep = MIN(q->owned_conf, q->alloc);
 		over[c] = MAX(0, q->alloc - keep - sel->coming[AT(sel, g, c)]);
@@ -455,8 +465,7 @@ reclaim_group(Sel *sel, guint g)
 		for (guint c = 0; c < sel->n_c; c++) {
 			const SchedConsumerQuota *q = sel->row[AT(sel, g, c)];
 			/* The policy of the plan in force (POLICY column). */
-			gboolean share = sel->terms[AT(sel, g, c)]->policy ==
-			    SCHED_POLICY_SHARE;
+			gboolean share = policy_of(sel, g, c) == SCHED_POLICY_SHARE;
 			Over o = { .c = c };
 
 			if (over[c] <= 0 || q == NULL)

@@ -430,8 +430,17 @@ apply_modify(State *st, const Basalt__EvJobModify *e, GError **err)
 
 	if (j == NULL)
 		return FALSE;
-	if (!job_is_pending(j))
+	/* A started job is modified only with its new stamp (bmod of a
+	 * running job, LSB_MOD_ALL_JOBS): its limits change, not its run. */
+	if (job_is_finished(j) || (!job_is_pending(j) && e->effective == NULL))
 		return bad_move(j, "modify", err);
+	if (!job_is_pending(j)) {
+		Basalt__JobEffective *eff = job_effective_copy(e->effective);
+
+		if (j->effective != NULL)
+			basalt__job_effective__free_unpacked(j->effective, NULL);
+		j->effective = eff;
+	}
 	/* Copy first: the event may borrow strings from the old spec. */
 	old = j->spec;
 	j->spec = spec_ref_parsed(st, e->spec);
@@ -653,6 +662,8 @@ state_apply(State *st, const Basalt__Event *ev, GError **err)
 		break;
 	}
 	case BASALT__EVENT__BODY_RECONFIG:
+	case BASALT__EVENT__BODY_MBD_START:
+		/* History only: badmin mbdhist reads them. */
 		ok = TRUE;
 		break;
 	case BASALT__EVENT__BODY_LEASE_NEW:

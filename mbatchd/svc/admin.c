@@ -264,6 +264,35 @@ host_ctrl(Manager *m, const Caller *c, const Basalt__AdminRequest *req, Out *o)
 	return err;
 }
 
+/* badmin hrestart / hshutdown: an order to each named host's sbatchd;
+ * nothing is journaled (a host's availability follows its link). */
+static Basalt__Error *
+host_daemon(Manager *m, const Basalt__AdminRequest *req, Out *o)
+{
+	GPtrArray *hosts = m->cfg->cluster->hosts;
+	gboolean restart = req->action == AA(HRESTART);
+	const char *verb = restart ? "Restart" : "Shut down";
+	Basalt__Error *err = NULL;
+	g_autoptr(GHashTable) named = hosts_named(m, req, o, &err);
+
+	for (guint i = 0; i < hosts->len; i++) {
+		const BsClusterHost *h = g_ptr_array_index(hosts, i);
+		g_autoptr(GError) e = NULL;
+
+		if (!h->server || (named != NULL && !g_hash_table_contains(named, h->name)))
+			continue;
+		if (orders_host_daemon(m, h->name, restart, &e)) {
+			say(o, "%s slave batch daemon on <%s> ...... done", verb, h->name);
+		} else {
+			say(o, "%s slave batch daemon on <%s> ...... failed: %s", verb,
+			    h->name, e->message);
+			if (err == NULL)
+				err = svc_error(E(NO_HOST), "%s: %s", h->name, e->message);
+		}
+	}
+	return err;
+}
+
 static void
 showstatus(Manager *m, Out *o)
 {
@@ -340,6 +369,9 @@ svc_admin(Basalt__BatchService_Service *svc, const Basalt__AdminRequest *req,
 			break;
 		case AA(SHOWSTATUS):
 			showstatus(m, &o);
+			break;
+		case AA(HRESTART): case AA(HSHUTDOWN):
+			reply.error = host_daemon(m, req, &o);
 			break;
 		default:
 			reply.error = svc_error(E(BAD_REQUEST), "Unknown badmin action");

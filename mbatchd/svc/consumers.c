@@ -2,11 +2,13 @@
  * Resource plans as people see them: the Consumers query behind
  * bconsumers, and the check of bsub -consumer at submission.
  *
- * Consumers: every Plan row of lsb.consumers (a consumer in a resource
- * group), its configured columns, and the figures the entitlement stage
- * computed in the last scheduling cycle (mbd-consumers.c keeps them).
- * Read-only, and any user may ask: it names consumers, groups and slot
- * counts, never jobs or users' work.  A path selects that consumer and
+ * Consumers: every consumer in every resource group of lsb.consumers
+ * (the group's Plan rows, then the consumers its plan does not name, as
+ * the scheduler sees them), the configured columns, and the figures the
+ * entitlement stage computed in the last scheduling cycle (mbd-consumers.c
+ * keeps them).  Read-only, and any user may ask, as the configuration
+ * files are readable: it names consumers, their USERS, groups and slot
+ * counts, never a job.  A path selects that consumer and
  * its subtree; each costs a prefix test per row, and the request's lists
  * are bounded before any handler runs (bounds.c).
  *

@@ -477,9 +477,8 @@ svc_modify(Basalt__BatchService_Service *svc, const Basalt__ModifyRequest *req,
 		err = svc_error(E(NO_JOB), "No matching job found");
 	else if (!svc_may_control(&c, j))
 		err = svc_error(E(PERMISSION), "User permission denied");
-	else if (!job_is_pending(j))
-		err = svc_error(E(JOB_STATE),
-		    "Only pending jobs can be modified in this release");
+	else if (job_is_finished(j))
+		err = svc_error(E(JOB_STATE), "Job has already finished");
 	if (err == NULL) {
 		/* Work on a shallow copy: strings keep pointing into the job's
 		 * spec or the request, both alive until the commit copies it. */
@@ -490,9 +489,11 @@ svc_modify(Basalt__BatchService_Service *svc, const Basalt__ModifyRequest *req,
 		if (!apply_fields(&spec, from, req->set_fields, req->n_set_fields, FALSE, bad) ||
 		    !apply_fields(&spec, from, req->reset_fields, req->n_reset_fields, TRUE, bad))
 			err = svc_error(E(BAD_REQUEST), "Cannot modify: %s", bad->str);
+		else if (!job_is_pending(j))
+			err = svc_modify_started(m, &c, j, &spec, req);
 		else
 			err = svc_check_spec(m, &c, &spec, j->queue);
-		if (err == NULL) {
+		if (err == NULL && job_is_pending(j)) {
 			Basalt__Event ev = BASALT__EVENT__INIT;
 			Basalt__EvJobModify md = BASALT__EV_JOB_MODIFY__INIT;
 

@@ -171,6 +171,12 @@ void svc_admin(Basalt__BatchService_Service *svc,
 /* Checks shared by submit and modify; NULL when fine. */
 Basalt__Error *svc_check_spec(Manager *m, const Caller *c,
     const Basalt__JobSpec *spec, const char *queue);
+/* modify-started.c: bmod of a started job (LSB_MOD_ALL_JOBS).  spec is
+ * the job's spec with the request applied (a shallow copy the function
+ * may point at new strings); NULL when it was journaled and ordered. */
+gboolean svc_mod_all_jobs(const Manager *m);
+Basalt__Error *svc_modify_started(Manager *m, const Caller *c, Job *j,
+    Basalt__JobSpec *spec, const Basalt__ModifyRequest *req);
 /* Does the queue accept this user (queue USERS)? */
 gboolean svc_queue_accepts_user(Manager *m, const BsQueueConf *q,
     const char *user);

@@ -97,6 +97,10 @@ INTEGRATION_TESTS += \
 INTEGRATION_TESTS += \
 	%reldir%/t0850-bkill-opts.sh \
 	%reldir%/t0851-badmin-hist.sh
+# Issue 15: bmod of running jobs, badmin hrestart/hshutdown/hstartup.
+INTEGRATION_TESTS += \
+	%reldir%/t0890-bmod-running.sh \
+	%reldir%/t0891-badmin-hosts.sh
 # Issue 15: accounting files and cluster commands for tools written for LSF.
 INTEGRATION_TESTS += \
 	%reldir%/t0790-lsb-acct.sh \

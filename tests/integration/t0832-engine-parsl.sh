@@ -11,20 +11,29 @@
 # parsl/providers/lsf/template.py at commit
 # d5d987437bee65e7e15e5ed72a9a6e890569d0ac.
 # The provider: project 'parsl', queue 'normal', walltime '00:10:00',
-# cores_per_block=2, cores_per_node=2, request_by_nodes=False.
-# Not replayed: request_by_nodes=True (the default) writes
-# "#BSUB -nnodes N", an option of LSF with CSM that bsub does not take.
+# cores_per_block=2, cores_per_node=2, request_by_nodes=False; then with
+# request_by_nodes=True (the default) and nodes_per_block=2, whose block
+# script says "#BSUB -nnodes 2" (LSF with CSM): two whole hosts, only for
+# this job while it runs.
 . "$top_srcdir/tests/lib.sh"
 
-make_cluster vh1
+make_cluster vh1 vh2
+# -nnodes asks for whole hosts: the queue must take exclusive jobs, as
+# the batch queues of CSM systems do.
+sed -i 's/^QUEUE_NAME   = normal$/&\nEXCLUSIVE    = Y/' "$T/conf/lsbatch/basalt/configdir/lsb.queues"
 start_mbd || exit 1
 start_sbd vh1 || exit 1
+start_sbd vh2 || exit 1
 SD="$T/submit_scripts"
 mkdir -p "$SD"
 
-# block NAME: the template filled in; the user script is a stand-in for
-# the launcher-wrapped worker pool, running until its stop file appears.
+# block NAME [OPTIONS]: the template filled in; the user script is a
+# stand-in for the launcher-wrapped worker pool, running until its stop
+# file appears.  OPTIONS: the #BSUB lines of the resource request
+# (request_by_nodes=False's by default).
 block() {
+	req=${2:-'#BSUB -n 2
+#BSUB -R "span[ptile=2]"'}
 	cat >"$SD/$1.submit" <<SCRIPT
 #!/bin/bash
 
@@ -35,8 +44,7 @@ block() {
 
 #BSUB -P parsl
 #BSUB -q normal
-#BSUB -n 2
-#BSUB -R "span[ptile=2]"
+$req
 
 
 
@@ -131,4 +139,18 @@ bkill "$b3" "$b4" >"$T/bkill2.out" 2>&1
 check "bkill ID ID exits 0" [ $? -eq 0 ]
 check "... and both end EXIT" \
 	wait_for 20 states_are "$b3 FAILED $b4 FAILED" "$b3" "$b4"
+
+# request_by_nodes=True: "#BSUB -nnodes 2", two whole hosts.
+n5="$n1.5"; block "$n5" '#BSUB -nnodes 2'; b5=$(submit "$n5")
+check "a block with #BSUB -nnodes 2 is accepted" [ -n "$b5" ]
+check "and RUNNING" wait_for 30 states_are "$b5 RUNNING" "$b5"
+check "on both hosts, one slot each" \
+	sh -c "bjobs -noheader -o 'exec_host' $b5 | tr ':' '\n' | sed 's/^1\*//' | sort | tr '\n' ' ' | grep -qx 'vh1 vh2 '"
+other=$(bsub -o /dev/null true | job_id_of)
+check "the hosts are the block's alone: another job waits" \
+	sh -c "sleep 2; [ \"\$(bjobs -noheader -o stat $other)\" = PEND ]"
+bkill "$b5" >/dev/null 2>&1
+check "once the block is cancelled the other job runs" wait_for 30 state_is "$other" DONE
+sh -c "bsub -nnodes 2 -n 2 true" >"$T/nn.out" 2>&1
+check "-nnodes with -n is refused" [ $? -ne 0 ]
 done_testing

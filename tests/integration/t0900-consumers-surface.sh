@@ -4,8 +4,10 @@
 # or a user outside the consumer's USERS, and accepted otherwise; bjobs
 # shows each job's consumer (-consumer, else the queue's CONSUMER);
 # bconsumers lists the plan (paths select subtrees, -g a group, -json);
-# badmin reconfig with a bad plan, or a queue naming a parent consumer,
-# (or SIGHUP) fails with file:line and leaves the running plan as it was.
+# badmin reconfig (or SIGHUP) with a bad plan, or with a queue naming a
+# parent consumer, fails with file:line and leaves the running plan as it
+# was;
+# a configuration without lsb.consumers leaves no consumer.
 . "$top_srcdir/tests/lib.sh"
 
 user=""
@@ -161,6 +163,13 @@ check "naming lsb.consumers and the line" grep -rq "lsb.consumers:$line:" "$T/lo
 check "and mbatchd runs on with the old plan" \
 	sh -c "[ \"\$(bconsumers -w | awk '\$1 == \"/eng/a\" {print \$3, \$5}')\" = '4 1' ]"
 
+# A resource group naming a host the cluster does not have.
+sed 's/^HOSTS      = all$/HOSTS      = vh1 vh9/' "$T/consumers.good" >"$lsb/lsb.consumers"
+hline=$(grep -n '^HOSTS      = vh1 vh9' "$lsb/lsb.consumers" | cut -d: -f1)
+badmin reconfig >"$T/bad.out" 2>&1
+check "reconfig with a resource group naming an unknown host fails at its line" \
+	grep -q "lsb.consumers:$hline: resource group rg1: unknown host or host group vh9" "$T/bad.out"
+
 # A queue naming a parent consumer: the cross-file error, in lsb.queues.
 cp "$T/consumers.good" "$lsb/lsb.consumers"
 queues /eng
@@ -176,6 +185,19 @@ plan 3 1
 check "a valid new plan is accepted" sh -c 'badmin reconfig 2>&1 | grep -q "Reconfiguration initiated"'
 check "and bconsumers shows it" \
 	sh -c "[ \"\$(bconsumers -w | awk '\$1 == \"/eng/a\" {print \$3}')\" = 3 ]"
+
+# No plan at all: the file and the queue's CONSUMER removed.
+rm "$lsb/lsb.consumers"
+queues ""
+sed -i '/^CONSUMER *= *$/d' "$lsb/lsb.queues"
+check "a configuration without lsb.consumers is accepted" \
+	sh -c 'badmin reconfig 2>&1 | grep -q "Reconfiguration initiated"'
+check "bconsumers then says no consumer is configured" \
+	refused_with "No consumer is configured" bconsumers
+check "bconsumers -json is an empty document" \
+	sh -c "bconsumers -json | grep -q '\"CONSUMERS\":0,'"
+check "jobs belong to no consumer any more" \
+	sh -c "[ \"\$(bjobs -noheader -o consumer $qjob $ops | sort -u)\" = - ]"
 
 bkill -u all 0 >/dev/null 2>&1
 done_testing

@@ -512,6 +512,33 @@ START_TEST(test_script_options)
 }
 END_TEST
 
+/* -nnodes N (CSM LSF, Parsl): N whole hosts, one slot on each, exclusive. */
+START_TEST(test_nnodes)
+{
+	g_autoptr(BsubArgs) a = parse("bsub -nnodes 3 -R \"rusage[mem=10]\" true", NULL);
+	g_autoptr(BsubArgs) b = parse("bsub", NULL);
+	BsubContext c = ctx();
+	Basalt__JobSpec *s = spec_of(a);
+
+	ck_assert_uint_eq(s->min_slots, 3);
+	ck_assert_uint_eq(s->max_slots, 3);
+	ck_assert(s->exclusive);
+	ck_assert(a->exclusive);
+	ck_assert_ptr_nonnull(strstr(s->resreq, "span[ptile=1]"));
+	ck_assert_ptr_nonnull(strstr(s->resreq, "rusage[mem=10"));
+	ck_assert(bsub_args_add_script(b, "#!/bin/bash\n#BSUB -P parsl\n"
+	    "#BSUB -nnodes 2\nhostname\n", &c, NULL));
+	s = spec_of(b);
+	ck_assert_uint_eq(s->min_slots, 2);
+	ck_assert(s->exclusive);
+	ck_assert_ptr_nonnull(strstr(s->resreq, "span[ptile=1]"));
+	parse_fails("bsub -nnodes 2 -n 2 true",
+	    "bsub: -nnodes and -n cannot be used together. Job not submitted.");
+	parse_fails("bsub -nnodes 0 true",
+	    "bsub: Bad argument for option -nnodes: 0. Job not submitted.");
+}
+END_TEST
+
 START_TEST(test_script_name_control)
 {
 	g_autoptr(BsubArgs) a = parse("bsub", NULL);
@@ -636,6 +663,7 @@ main(void)
 	tcase_add_test(errs, test_interactive_modes);
 	tcase_add_test(scr, test_needs_script);
 	tcase_add_test(scr, test_script_options);
+	tcase_add_test(scr, test_nnodes);
 	tcase_add_test(scr, test_script_name_control);
 	tcase_add_test(scr, test_cli_overrides_script);
 	tcase_add_test(scr, test_resreq_merged);

@@ -134,6 +134,52 @@ pending_ids(const char *queue)
 	g_free(got_); \
 } while (0)
 
+/* bmod of a job: a pending one by its spec alone; a started one only
+ * with its new stamp (EvJobModify.effective, LSB_MOD_ALL_JOBS), which
+ * replaces the dispatch stamp; a finished one not at all. */
+static gboolean
+modify(guint64 id, guint64 memlimit_kb, gboolean with_stamp)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobModify e = BASALT__EV_JOB_MODIFY__INIT;
+	Basalt__JobSpec spec = BASALT__JOB_SPEC__INIT;
+	Basalt__JobEffective eff = BASALT__JOB_EFFECTIVE__INIT;
+	Basalt__JobLimit mem = BASALT__JOB_LIMIT__INIT;
+
+	spec.command = "sleep 10";
+	spec.memlimit_kb = memlimit_kb;
+	mem.value = memlimit_kb;
+	eff.memlimit_kb = &mem;
+	e.job_id = id;
+	e.spec = &spec;
+	e.effective = with_stamp ? &eff : NULL;
+	ev.body_case = BASALT__EVENT__BODY_JOB_MODIFY;
+	ev.job_modify = &e;
+	return apply(&ev, 55);
+}
+
+START_TEST(test_modify_started)
+{
+	Job *j;
+
+	submit(1, "normal", 10, 0, FALSE);
+	ck_assert(modify(1, 100, FALSE));
+	j = state_job(st, 1, 0);
+	ck_assert_uint_eq(job_spec(j)->memlimit_kb, 100);
+	ck_assert(dispatch(1, 0, "hA"));
+	ck_assert(!modify(1, 50, FALSE));       /* started: the stamp is needed */
+	ck_assert_uint_eq(job_spec(j)->memlimit_kb, 100);
+	ck_assert(modify(1, 50, TRUE));
+	ck_assert_uint_eq(job_spec(j)->memlimit_kb, 50);
+	ck_assert_ptr_nonnull(j->effective);
+	ck_assert_ptr_nonnull(j->effective->memlimit_kb);
+	ck_assert_uint_eq(j->effective->memlimit_kb->value, 50);
+	ck_assert(status(1, JS_DONE, 0));
+	ck_assert(!modify(1, 10, TRUE));        /* finished */
+	ck_assert_uint_eq(j->effective->memlimit_kb->value, 50);
+}
+END_TEST
+
 START_TEST(test_submit_and_array)
 {
 	Job *j;
@@ -941,6 +987,7 @@ main(void)
 	tcase_add_test(tc, test_submit_tokens);
 	tcase_add_test(tc, test_job_messages);
 	tcase_add_test(tc, test_consumer_pend);
+	tcase_add_test(tc, test_modify_started);
 	suite_add_tcase(s, tc);
 	return bs_run_suite(s);
 }

@@ -1,10 +1,8 @@
 # Check suites for lib/conf.  Data files are read through $top_srcdir.
 check_PROGRAMS += %reldir%/check_conf_lex %reldir%/check_conf_load %reldir%/check_conf_apps \
-	%reldir%/check_conf_limits %reldir%/check_consumers_conf \
-	%reldir%/check_conf_export
+	%reldir%/check_conf_limits %reldir%/check_consumers_conf %reldir%/check_conf_export
 TESTS += %reldir%/check_conf_lex %reldir%/check_conf_load %reldir%/check_conf_apps \
-	%reldir%/check_conf_limits %reldir%/check_consumers_conf \
-	%reldir%/check_conf_export
+	%reldir%/check_conf_limits %reldir%/check_consumers_conf %reldir%/check_conf_export
 %canon_reldir%_check_conf_lex_SOURCES = %reldir%/check_conf_lex.c
 %canon_reldir%_check_conf_lex_CFLAGS = $(TEST_CFLAGS)
 %canon_reldir%_check_conf_lex_LDADD = lib/conf/libbsconf.a lib/util/libbsutil.a $(TEST_LIBS)

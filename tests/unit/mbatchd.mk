@@ -67,6 +67,7 @@ TESTS += %reldir%/check_hybrid_invariants
 %canon_reldir%_check_hybrid_invariants_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_check_hybrid_invariants_CFLAGS = $(TEST_CFLAGS)
 %canon_reldir%_check_hybrid_invariants_LDADD = $(BSSCHED_LIBS) $(TEST_LIBS) -lm
+
 # MultiCluster leases: the lease stage's invariants, and the lease state
 # journaled, replayed and checkpointed (mbatchd/state/leases.c).
 check_PROGRAMS += %reldir%/check_lease
