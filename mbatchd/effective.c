@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include "mbatchd/effective.h"
+#include "conf/conf_consumers.h"
 #include "util/warning.h"
 #include "mbatchd/effective-prepost.h"
 #include "mbatchd/state/state.h"
@@ -149,11 +150,29 @@ either(const char *app, const char *q)
 	return q != NULL && *q ? q : NULL;
 }
 
+/* The job's consumer's WARNING_ACTION, else its closest ancestor's. */
+static const char *
+consumer_warning_action(const BsConfig *cfg, const BsQueueConf *q,
+    const Basalt__JobSpec *spec)
+{
+	const char *path = spec->consumer != NULL && *spec->consumer ?
+	    spec->consumer : q != NULL ? q->consumer : NULL;
+	const BsConsumerConf *c;
+
+	if (cfg == NULL || path == NULL || (c = bs_config_consumer(cfg, path)) == NULL)
+		return NULL;
+	while (c->warning_action == NULL && c->parent >= 0)
+		c = cfg->consumers->consumers->pdata[c->parent];
+	return c->warning_action;
+}
+
 /* bsub -wa/-wt, else the profile's, else the queue's warning action and
- * time (LSF: the job's option overrides the queue's default). */
+ * time (LSF: the job's option overrides the queue's default), else for
+ * the action its lsb.consumers consumer's WARNING_ACTION. */
 static void
-effective_resolve_warning(const BsQueueConf *q, const BsAppConf *app,
-    const Basalt__JobSpec *spec, Basalt__JobEffective *e)
+effective_resolve_warning(const BsConfig *cfg, const BsQueueConf *q,
+    const BsAppConf *app, const Basalt__JobSpec *spec,
+    Basalt__JobEffective *e)
 {
 	const char *wa = NULL;
 	int sig;
@@ -163,6 +182,8 @@ effective_resolve_warning(const BsQueueConf *q, const BsAppConf *app,
 	else
 		wa = either(app ? app->job_warning_action : NULL,
 		    q ? q->job_warning_action : NULL);
+	if (wa == NULL)
+		wa = consumer_warning_action(cfg, q, spec);
 	sig = wa != NULL ? bs_warning_signal_parse(wa) : -1;
 	e->warning_signal = sig > 0 ? sig : 0;
 	if (spec->warning_time > 0)
@@ -230,7 +251,7 @@ effective_resolve(const BsConfig *cfg, const BsQueueConf *q,
 	 * which tests it on its own; here it becomes part of the stamp. */
 	max_preempt = bs_config_max_job_preempt(cfg, q, app);
 	e.max_preempt = max_preempt > 0 ? (guint32)max_preempt : 0;
-	effective_resolve_warning(q, app, spec, &e);
+	effective_resolve_warning(cfg, q, app, spec, &e);
 	return job_effective_copy(&e);
 }
 

@@ -23,6 +23,7 @@
 #include "conf/conf_internal.h"
 #include "conf/conf_queue_values.h"
 #include "conf/conf_time.h"
+#include "util/warning.h"
 
 #define IMAX 2147483647.0
 #define PATH_MAX_LEN 511
@@ -64,6 +65,7 @@ consumer_free(gpointer p)
 
 	g_free(c->path);
 	g_strfreev(c->users);
+	g_free(c->warning_action);
 	if (c->key_lines != NULL)
 		g_hash_table_unref(c->key_lines);
 	g_free(c);
@@ -341,10 +343,29 @@ parse_policy(const char *v, BsConsumerPolicy *out)
 	return FALSE;
 }
 
+/* WARNING_ACTION (issue 18): a signal, checked as bsub -wa is. */
+static void
+consumer_warning_action(const BsConfCtx *ctx, const BsLexSection *s,
+    BsConsumerConf *c)
+{
+	const BsLexPair *wa = pair(s, "WARNING_ACTION");
+
+	if (wa == NULL)
+		return;
+	if (bs_warning_signal_parse(wa->value) < 0) {
+		ctx_error(ctx, wa->line, "consumer %s: bad value '%s' for "
+		    "WARNING_ACTION: a signal name or number (URG, USR1, ...)",
+		    c->path, wa->value);
+		return;
+	}
+	c->warning_action = g_strdup(wa->value);
+}
+
 static void
 load_consumer(BsConfig *cfg, const BsConfCtx *ctx, const BsLexSection *s)
 {
-	static const char *const keys[] = { "NAME", "POLICY", "USERS", NULL };
+	static const char *const keys[] = { "NAME", "POLICY", "USERS",
+		"WARNING_ACTION", NULL };
 	BsConsumersConf *cc = cfg->consumers;
 	const BsLexPair *name = pair(s, "NAME"), *policy = pair(s, "POLICY");
 	const BsLexPair *users = pair(s, "USERS");
@@ -407,6 +428,7 @@ load_consumer(BsConfig *cfg, const BsConfCtx *ctx, const BsLexSection *s)
 		if (c->users[0] == NULL)
 			ctx_error(ctx, users->line, "consumer %s: USERS is empty", c->path);
 	}
+	consumer_warning_action(ctx, s, c);
 	g_ptr_array_add(cc->consumers, c);
 	g_hash_table_insert(cc->consumer_by_path, c->path,
 	    GINT_TO_POINTER(cc->consumers->len));

@@ -61,6 +61,9 @@ typedef struct {
 	BsConsumerPolicy policy;    /* as written; UNSET when not */
 	BsConsumerPolicy effective; /* its first-level ancestor's (never UNSET) */
 	char **users;           /* USERS as written; NULL = all */
+	/* WARNING_ACTION: the default warning action (a signal) of its
+	 * subtree's jobs, the reclaim notice; NULL = none (issue 18). */
+	char *warning_action;
 	gboolean leaf;          /* no consumer names it as parent */
 	GHashTable *key_lines;
 } BsConsumerConf;
