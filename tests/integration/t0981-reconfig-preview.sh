@@ -125,5 +125,34 @@ check "a bad plan's preview fails" sh -c "! badmin reconfig -preview >$T/bad.out
 check "with the error at its line" grep -q "lsb.consumers:$line:" "$T/bad.out"
 check "and prints no preview" sh -c "! grep -q QUOTA_NOW $T/bad.out"
 check "nothing changed: QUOTA 2 and 6" quotas_are "2 6"
+# Two plans of one group whose windows overlap: refused at the second's
+# TIME_WINDOW line, by the preview as by reconfig.
+plan 2 6
+cat >>"$lsb/lsb.consumers" <<C
+
+Begin Plan
+RESOURCE_GROUP = rg1
+TIME_WINDOW    = 8:00-17:00
+CONSUMER  OWNED
+/a        4
+/b        4
+End Plan
+
+Begin Plan
+RESOURCE_GROUP = rg1
+TIME_WINDOW    = 16:30-18:00
+CONSUMER  OWNED
+/a        1
+/b        7
+End Plan
+C
+first=$(grep -n '^Begin Plan' "$lsb/lsb.consumers" | sed -n 2p | cut -d: -f1)
+twline=$(grep -n '^TIME_WINDOW    = 16:30' "$lsb/lsb.consumers" | cut -d: -f1)
+check "overlapping plan windows: the preview fails" sh -c "! badmin reconfig -preview >$T/ovl.out 2>&1"
+check "at the TIME_WINDOW line, naming the plan it overlaps" \
+	grep -q "lsb.consumers:$twline: TIME_WINDOW of resource group rg1 overlaps the plan at line $first" "$T/ovl.out"
+check "badmin reconfig refuses it the same way" \
+	sh -c "badmin reconfig -f 2>&1 | grep -q 'lsb.consumers:$twline: TIME_WINDOW'"
+check "nothing changed: QUOTA 2 and 6" quotas_are "2 6"
 bkill -u all 0 >/dev/null 2>&1
 done_testing
