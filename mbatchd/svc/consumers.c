@@ -10,7 +10,14 @@
  * files are readable: it names consumers, their USERS, groups and slot
  * counts, never a job.  A path selects that consumer and
  * its subtree; each costs a prefix test per row, and the request's lists
- * are bounded before any handler runs (bounds.c).
+ * are bounded before any handler runs (bounds.c).  The Plan rows are
+ * those of the plan in force (TIME_WINDOW).
+ *
+ * -at TIME (ConsumerQuery.at): the plans in force then and the figures of
+ * a scheduling pass run for then on the live state (mbd-preview.c),
+ * nothing applied, with the running jobs that pass would reclaim or
+ * preempt (job ids, users, queues: what bjobs shows every user anyway).
+ * Any user may ask; each such query costs one scheduling pass.
  *
  * -consumer: the path must name a leaf of the plan and the submitter
  * must be in its USERS (an administrator too: USERS says whose work the
