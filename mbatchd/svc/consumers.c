@@ -16,7 +16,8 @@
  * -at TIME (ConsumerQuery.at): the plans in force then and the figures of
  * a scheduling pass run for then on the live state (mbd-preview.c),
  * nothing applied, with the running jobs that pass would reclaim or
- * preempt (job ids, users, queues: what bjobs shows every user anyway).
+ * preempt (job ids, users, queues: those bjobs would show the caller,
+ * by SECURE_JOB_INFO_LEVEL).
  * Any user may ask; each such query costs one scheduling pass.
  *
  * -consumer: the path must name a leaf of the plan and the submitter
@@ -240,6 +241,23 @@ svc_consumers_list(const ConsumerView *v, const Basalt__ConsumerQuery *req,
 	}
 }
 
+/* -at lists jobs: those SECURE_JOB_INFO_LEVEL hides from the caller
+ * (sight.c) are left out, as bjobs leaves them out. */
+static void
+hide_unseen(Manager *m, const Caller *c, GPtrArray *jobs)
+{
+	Sight *sight = svc_sight_new(m, c);
+
+	for (guint i = jobs->len; i-- > 0;) {
+		const Basalt__PreviewJob *pj = jobs->pdata[i];
+		const Job *j = state_job(m->st, pj->job_id, pj->array_index);
+
+		if (j == NULL || svc_sight_of(sight, j) == SIGHT_NONE)
+			g_ptr_array_remove_index(jobs, i);
+	}
+	svc_sight_free(sight);
+}
+
 void
 svc_consumers(Basalt__BatchService_Service *svc,
     const Basalt__ConsumerQuery *req, Basalt__ConsumerList_Closure closure,
@@ -281,6 +299,7 @@ svc_consumers(Basalt__BatchService_Service *svc,
 		v.now_figs = m->consumer_figs;
 		v.time = pv->at;
 		preview_jobs(pv, jobs);
+		hide_unseen(m, &c, jobs);
 	}
 	if (reply.error == NULL)
 		svc_consumers_list(&v, req, rows, groups);
