@@ -8,11 +8,20 @@
 # /a jobs the reclaim stage would take back for /b with /a's 30 s grace;
 # the quotas change to 2 and 6 when the window opens, not before, with no
 # job submitted or ended in between, and the jobs it named get the notice.
+# With SECURE_JOB_INFO_LEVEL 2 another user sees the quotas, not the jobs.
 . "$top_srcdir/tests/lib.sh"
+
+user=""
+if [ "$(id -u)" -eq 0 ] && command -v useradd >/dev/null; then
+	user=bsct$$
+	add_test_user "$user" "$T/home" || exit 1
+fi
 
 BS_MXJ=4
 make_cluster vh1 vh2
 lsb="$T/conf/lsbatch/basalt/configdir"
+# Other users see no one else's jobs (bconsumers -at follows it too).
+sed -i 's/^End Parameters/SECURE_JOB_INFO_LEVEL = 2\nEnd Parameters/' "$lsb/lsb.params"
 now=$(date +%s)
 open=$(( (now + 25) / 60 * 60 + 60 ))
 begin=$(date -d "@$open" +%H:%M)
@@ -87,6 +96,13 @@ notices=$(printf '%s\n' "$at" | awk '$5 == "reclaim-notice" && $4 == "/a" && $6 
 named=$(printf '%s\n' "$at" | awk '$5 == "reclaim-notice" {print $1}' | sort -n | tr '\n' ' ')
 check "bconsumers -at: 4 of /a's jobs would be reclaimed for /b with a 30 s grace" \
 	test "$notices" -eq 4
+if [ -n "$user" ]; then
+	uat=$(runuser -u "$user" -- env PATH="$PATH" LSF_ENVDIR="$LSF_ENVDIR" bconsumers -at "$begin")
+	check "another user sees the quotas bconsumers -at shows root" \
+		sh -c "printf '%s\\n' \"\$1\" | grep -q '^rg1 .*/a .* 6 *2 *6 *4\$'" sh "$uat"
+	check "but not root's jobs (SECURE_JOB_INFO_LEVEL 2)" \
+		sh -c "printf '%s\\n' \"\$1\" | grep -q '^No running job would be reclaimed'" sh "$uat"
+fi
 check "bconsumers -at changed nothing: QUOTA still 6 and 2" quotas_are "6 2"
 
 check "bconsumers -at with a bad time is refused" \
