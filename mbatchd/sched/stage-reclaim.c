@@ -131,10 +131,10 @@ job_slots_in(const Sel *sel, const SchedRunning *r, guint g)
 	return n;
 }
 
+/* Killed already, or under reclaim: not chosen (again). */
 static gboolean
-job_leaving(const SchedSnapshot *s, const SchedRunning *r)
+job_leaving(const SchedRunning *r)
 {
-	(void)s;
 	return r->terminating || r->reclaim_deadline != 0;
 }
 
@@ -168,6 +168,9 @@ measure(Sel *sel)
 	for (guint c = 0; c < sel->n_c; c++)
 		if (s->consumers[c].parent >= 0)
 			sel->leaf[s->consumers[c].parent] = FALSE;
+	/* A host an exclusive job holds counts at the importance of its
+	 * most important job (the seed's exclusive-host rule): marked by
+	 * the exclusive jobs first, raised by every job there next. */
 	for (guint h = 0; h < s->n_hosts; h++)
 		sel->host_imp[h] = INT_MIN;
 	for (guint i = 0; i < s->n_running; i++) {
@@ -182,8 +185,6 @@ measure(Sel *sel)
 			if (r->exclusive && imp > sel->host_imp[h])
 				sel->host_imp[h] = imp;
 		}
-		/* Exclusive: every job on the host counts as its most
-		 * important one, so a host is reclaimed whole or not at all. */
 	}
 	for (guint i = 0; i < s->n_running; i++) {
 		const SchedRunning *r = &s->running[i];
@@ -205,9 +206,14 @@ measure(Sel *sel)
 	}
 	for (guint i = 0; i < plan->decisions->len; i++) {
 		const SchedDecision *d = sched_plan_decision(plan, i);
-
 		guint jc;
 
+		/* A running job this pass already suspends, resumes or kills
+		 * (preemption, windows, -t) is left to that decision. */
+		if (d->kind != SCHED_DO_DISPATCH && d->kind != SCHED_DO_DEADLINE_EXIT &&
+		    d->kind != SCHED_DO_RECLAIM_NOTICE &&
+		    d->kind != SCHED_DO_RECLAIM_REQUEUE && d->job < s->n_running)
+			sel->taken[d->job] = TRUE;
 		if (d->kind != SCHED_DO_DISPATCH)
 			continue;
 		jc = s->pending[d->job].consumer;
@@ -254,8 +260,6 @@ grace_of(const Sel *sel, guint g, int from, int to)
 
 typedef struct {
 	const Sel *sel;
-	guint g;
-	int *session;             /* [n_queues]: the consumer's slots per queue */
 } JobCmp;
 
 typedef struct {
@@ -288,19 +292,19 @@ candidates(Sel *sel, guint g, guint c)
 	const SchedSnapshot *s = sel->s;
 	GArray *v = g_array_new(FALSE, FALSE, sizeof(Cand));
 	g_autofree int *session = g_new0(int, s->n_queues);
-	JobCmp jc = { sel, g, session };
+	JobCmp jc = { sel };
 
 	for (guint i = 0; i < s->n_running; i++) {
 		const SchedRunning *r = &s->running[i];
 
-		if (r->consumer == c + 1 && !sel->taken[i] && !job_leaving(s, r))
+		if (r->consumer == c + 1 && !sel->taken[i] && !job_leaving(r))
 			session[r->queue] += job_slots_in(sel, r, g);
 	}
 	for (guint i = 0; i < s->n_running; i++) {
 		const SchedRunning *r = &s->running[i];
 		Cand k;
 
-		if (r->consumer != c + 1 || sel->taken[i] || job_leaving(s, r) ||
+		if (r->consumer != c + 1 || sel->taken[i] || job_leaving(r) ||
 		    job_slots_in(sel, r, g) == 0)
 			continue;
 		k.i = i;
@@ -507,7 +511,7 @@ reclaim_hosts(Sel *sel)
 		SchedReclaim rc = { 0 };
 		guint g = G_MAXUINT;
 
-		if (sel->taken[i] || job_leaving(s, r))
+		if (sel->taken[i] || job_leaving(r))
 			continue;
 		for (guint a = 0; a < r->n_allocs; a++)
 			if (s->hosts[r->allocs[a].host].reclaim) {
