@@ -76,6 +76,7 @@ typedef struct {
 	GArray *rgroups;          /* SchedResourceGroup */
 	GArray *rg_hosts;         /* guint storage: SchedResourceGroup.hosts */
 	GArray *rg_terms;         /* SchedPlanTerms storage */
+	GArray *rg_windowed;      /* SchedWindowedPlan storage */
 } SchedInput;
 
 /* Hosts, queues, PREEMPTION lists, windows and pools from cfg and the

@@ -623,6 +623,14 @@ void sched_limits_usage_free(GArray *rows);
 int sched_limits_queue_room(const SchedSnapshot *snap, guint q);
 void sched_plan_free(SchedPlan *plan);
 
+/* The plan of s->rgroups[g] in force at s->now (plan-window.c); *next,
+ * when not NULL, gets the seconds until one of the group's plan windows
+ * next opens or closes, -1 when never. */
+SchedPlanInForce sched_plan_in_force(const SchedSnapshot *s, guint g, gint64 *next);
+/* Seconds from t to the next minute at which one of the windows opens or
+ * closes, -1 when none ever does (window.c). */
+gint64 sched_windows_next_boundary(const GArray *windows, GDateTime *t);
+
 /* LSF's wording for a reason, as `bjobs -p` prints it. */
 const char *sched_pend_reason_text(SchedPendReason r);
 const char *sched_host_reason_text(SchedHostReason r);

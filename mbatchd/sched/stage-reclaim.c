@@ -91,6 +91,16 @@ typedef struct {
 
 #define AT(sel, g, c) ((g) * (sel)->n_c + (c))
 
+/* The consumer's policy under the group's plan in force (a Plan's POLICY
+ * column may switch a branch); its own when the terms leave it out. */
+static SchedConsumerPolicy
+policy_of(const Sel *sel, guint g, guint c)
+{
+	const SchedPlanTerms *t = sel->terms[AT(sel, g, c)];
+
+	return t != NULL ? t->policy : sel->s->consumers[c].policy;
+}
+
 static int
 host_slots(const SchedHost *h)
 {
@@ -137,12 +147,15 @@ measure(Sel *sel)
 
 	for (guint g = 0; g < sel->n_g; g++) {
 		const SchedResourceGroup *rg = &s->rgroups[g];
+		/* The terms of the plan in force now (TIME_WINDOW), the ones
+		 * the entitlement stage used (plan-window.c). */
+		SchedPlanInForce f = sched_plan_in_force(s, g, NULL);
 
 		for (guint i = 0; i < rg->n_hosts; i++)
 			if (sel->host_group[rg->hosts[i]] == 0)
 				sel->host_group[rg->hosts[i]] = g + 1;
-		for (guint t = 0; t < rg->n_terms; t++)
-			sel->terms[AT(sel, g, rg->terms[t].consumer)] = &rg->terms[t];
+		for (guint t = 0; t < f.n_terms; t++)
+			sel->terms[AT(sel, g, f.terms[t].consumer)] = &f.terms[t];
 	}
 	for (guint i = 0; i < plan->n_quotas; i++) {
 		const SchedConsumerQuota *q = &plan->quotas[i];
@@ -437,7 +450,7 @@ reclaim_group(Sel *sel, guint g)
 			continue;
 		keep = q->quota;
 		if (s->reclaim.disable_hybrid_own &&
-		    s->consumers[c].policy == SCHED_POLICY_HYBRID &&
+		    policy_of(sel, g, c) == SCHED_POLICY_HYBRID &&
 		    q->owned_conf > keep)
 			keep = MIN(q->owned_conf, q->alloc);
 		over[c] = MAX(0, q->alloc - keep - sel->coming[AT(sel, g, c)]);
@@ -455,7 +468,8 @@ reclaim_group(Sel *sel, guint g)
 
 		for (guint c = 0; c < sel->n_c; c++) {
 			const SchedConsumerQuota *q = sel->row[AT(sel, g, c)];
-			gboolean share = s->consumers[c].policy == SCHED_POLICY_SHARE;
+			/* The policy of the plan in force (POLICY column). */
+			gboolean share = policy_of(sel, g, c) == SCHED_POLICY_SHARE;
 			Over o = { .c = c };
 
 			if (over[c] <= 0 || q == NULL)

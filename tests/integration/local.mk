@@ -158,4 +158,6 @@ INTEGRATION_TESTS += \
 	%reldir%/t0901-consumers-quota.sh \
 	%reldir%/t0960-reclaim-notice.sh \
 	%reldir%/t0961-reclaim-hclose.sh \
-	%reldir%/t0962-warning-runlimit.sh
+	%reldir%/t0962-warning-runlimit.sh \
+	%reldir%/t0980-plan-window-switch.sh \
+	%reldir%/t0981-reconfig-preview.sh
