@@ -120,6 +120,7 @@ INTEGRATION_TESTS += \
 	%reldir%/t0650-preexec-hosts.sh \
 	%reldir%/t0651-preexec-retry.sh \
 	%reldir%/t0652-postexec.sh \
+	%reldir%/t0995-prepost-user.sh \
 	%reldir%/t0653-jobctl-cmd.sh \
 	%reldir%/t0654-job-starter.sh \
 	%reldir%/t0655-refused.sh
