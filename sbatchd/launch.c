@@ -393,8 +393,11 @@ launch_prepare(const BsLaunchSpec *spec, LaunchPrep *p, GError **error)
 	if (!launch_open_status(spec, p, error))
 		return FALSE;
 	p->plan.wrapped = p->plan.status_fd >= 0;
+	/* Not for an interactive job: its wrapper relays the user's terminal
+	 * traffic (irelay.c), which a root process must not handle; its
+	 * hooks run as the job's user. */
 	p->plan.root_wrapper = p->plan.wrapped && p->plan.switch_ids &&
-	    launch_hooks_other_user(spec);
+	    spec->interactive_fd <= 0 && launch_hooks_other_user(spec);
 	if (spec->interactive_fd > 0) {
 		if (!p->plan.wrapped) {
 			g_set_error(error, BS_ERROR, BS_ERROR_FAILED,
