@@ -1,8 +1,9 @@
 /*
  * bs-jobwrap: the leader of a job launched with a status record.
  *
- *   bs-jobwrap [-i SETUP_FD] [-p POST_FD] [-t S] [-T S] [-b1 CMD] [-b2 CMD]
- *              [-a2 CMD] [-a1 CMD] STATUS_FD REPORT_FD PROGRAM ARGS...
+ *   bs-jobwrap [-i SETUP_FD] [-p POST_FD] [-U ID -u ID] [-t S] [-T S]
+ *              [-b1 CMD] [-b2 CMD] [-a2 CMD] [-a1 CMD] STATUS_FD REPORT_FD
+ *              PROGRAM ARGS...      (-BN / -AN for -bN / -aN with -u)
  *
  * sbatchd's launching child execs this instead of the shell when the job
  * has a status path.  It runs PROGRAM (the shell) as its child in the same
@@ -463,7 +464,9 @@ main(int argc, char **argv)
 		first = parse_hooks(argc, argv, &hooks);
 	}
 	if (first < 0) {
-		fprintf(stderr, "usage: bs-jobwrap [-i SETUP_FD] [-bN CMD]... [-aN CMD]... "
+		fprintf(stderr, "usage: bs-jobwrap [-i SETUP_FD] [-p POST_FD] "
+		        "[-U UID:GID:USER -u UID:GID:USER] [-t S] [-T S] "
+		        "[-bN|-BN CMD]... [-aN|-AN CMD]... "
 		        "STATUS_FD REPORT_FD [--argv0=NAME] PROGRAM [ARG...]\n");
 		return 127;
 	}
