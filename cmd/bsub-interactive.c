@@ -79,6 +79,7 @@ struct BsubIa {
 	char *nonce;
 	guint64 job_id;
 	char *host;             /* where the job started */
+	guint32 winsize;        /* the window size the job spec carries */
 };
 
 static volatile sig_atomic_t got_signal;
@@ -224,7 +225,7 @@ bsub_ia_listen(Basalt__JobSpec *spec, GError **err)
 		return NULL;
 	}
 	spec->interactive_nonce = g_strdup(ia->nonce);
-	spec->interactive_winsize = window_size();
+	ia->winsize = spec->interactive_winsize = window_size();
 	return ia;
 }
 
@@ -670,6 +671,11 @@ bsub_ia_run(BsubIa *ia, guint64 job_id)
 
 	ia->job_id = job_id;
 	install_signals();
+	/* A resize before the handler was in place sent a SIGWINCH nobody
+	 * caught: the size the spec carries is then stale, so send the
+	 * current one as if the signal had come. */
+	if (window_size() != ia->winsize)
+		got_winch = 1;
 	sock = wait_for_relay(ia, &code);
 	if (sock < 0 && !got_signal)
 		return code;
