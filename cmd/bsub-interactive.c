@@ -590,6 +590,15 @@ send_window(IaOut *out)
 	(void)ia_out_set(out, &f);
 }
 
+/* The relay takes no more from us: what was queued for it is dropped
+ * (FALSE, for send_ok). */
+static gboolean
+sending_lost(IaOut *out)
+{
+	out->len = out->off = 0;
+	return FALSE;
+}
+
 /* Relay until the exit frame (wstatus) or the link ends; FALSE when bsub
  * was signalled. */
 static gboolean
@@ -599,6 +608,11 @@ relay(BsubIa *ia, int sock, int *wstatus)
 	static guint8 chunk[IA_CHUNK];
 	IaReader rd;
 	gboolean in_open = TRUE;
+	/* A job that ends at once closes the link while our first frame
+	 * (its input's end, a window size) is on its way: that write fails,
+	 * but its output and exit frame still wait in the socket.  A failed
+	 * write ends only our sending; reading goes on to the end. */
+	gboolean send_ok = TRUE;
 
 	memset(&rd, 0, sizeof rd);
 	*wstatus = -1;
@@ -609,18 +623,18 @@ relay(BsubIa *ia, int sock, int *wstatus)
 
 		if (got_signal)
 			break;
-		if (got_winch && ia_out_empty(&out) && ia->mode != 1) {
+		if (got_winch && send_ok && ia_out_empty(&out) && ia->mode != 1) {
 			got_winch = 0;
 			send_window(&out);
 		}
 		p[0] = (struct pollfd){ .fd = sock, .events = POLLIN |
 		    (ia_out_empty(&out) ? 0 : POLLOUT) };
-		if (in_open && ia_out_empty(&out))
+		if (in_open && send_ok && ia_out_empty(&out))
 			p[np++] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
 		if (poll(p, np, -1) < 0)
 			continue;
 		if ((p[0].revents & POLLOUT) && ia_out_flush(&out, sock) < 0)
-			break;
+			send_ok = sending_lost(&out);
 		if (np > 1 && p[1].revents != 0) {
 			Basalt__InteractiveFrame o = BASALT__INTERACTIVE_FRAME__INIT;
 			ssize_t n = read(STDIN_FILENO, chunk, sizeof chunk);
@@ -637,7 +651,7 @@ relay(BsubIa *ia, int sock, int *wstatus)
 			if (o.kind_case != BASALT__INTERACTIVE_FRAME__KIND__NOT_SET) {
 				(void)ia_out_set(&out, &o);
 				if (ia_out_flush(&out, sock) < 0)
-					break;
+					send_ok = sending_lost(&out);
 			}
 		}
 		if (!(p[0].revents & (POLLIN | POLLHUP | POLLERR)))
