@@ -153,3 +153,6 @@ EXTRA_DIST += tests/tools/bs-ptydrive.py tests/tools/bs-iafake.py
 INTEGRATION_TESTS += \
 	%reldir%/t0900-consumers-surface.sh \
 	%reldir%/t0901-consumers-quota.sh
+# The test library itself: its exit trap under a lingering process.
+INTEGRATION_TESTS += \
+	%reldir%/t0990-cleanup-user-procs.sh
