@@ -120,7 +120,7 @@ start_munged() {
 		--num-threads=2 >>"$T/munge/$1.out" 2>&1 &
 	eval "MUNGED_PID_$1=\$!"
 	track "$!"
-	wait_for 10 munge -S "$T/munge/$1.sock" -n || {
+	wait_for 60 munge -S "$T/munge/$1.sock" -n || {
 		diag "munged $1 did not start:"
 		diag "$(cat "$T/munge/$1.out" "$T/munge/$1.log" 2>/dev/null)"
 		return 1
@@ -209,7 +209,7 @@ start_mbd() {
 	mbatchd -f >>"$T/log/mbatchd.out" 2>&1 &
 	MBD_PID=$!
 	track "$MBD_PID"
-	wait_for 10 test -s "$T/work/mbatchd.port" || {
+	wait_for 60 test -s "$T/work/mbatchd.port" || {
 		diag "mbatchd did not start:"
 		diag "$(cat "$T/log/mbatchd.out")"
 		return 1
@@ -231,7 +231,7 @@ start_sbd() {
 	sbatchd -f -N "$1" -S "$T/sbd/$1" >>"$T/log/sbatchd.$1.out" 2>&1 &
 	eval "SBD_PID_$1=\$!"
 	track "$!"
-	wait_for 10 host_ok "$1" || {
+	wait_for 60 host_ok "$1" || {
 		diag "sbatchd $1 did not register:"
 		diag "$(tail -n 20 "$T/log/sbatchd.$1.out")"
 		return 1
