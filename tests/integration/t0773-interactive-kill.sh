@@ -31,7 +31,7 @@ check "the job is EXIT" wait_for 60 state_is "$id" EXIT
 drive --screen "$T/is.out" -- bsub -Is 'env PS1="PROMPT> " bash --norc --noprofile -i' <<'S'
 expect PROMPT>
 send echo "job=$LSB_JOBID" | tr j J\r
-expect Job=[0-9]+
+expect Job=[0-9]+\r
 expect PROMPT>
 run bkill $(bjobs -noheader -o jobid | tail -n 1) >/dev/null
 expect <<Job is terminated by signal
@@ -70,7 +70,7 @@ check "and leaves no process" wait_for 60 gone "$id"
 drive --screen "$T/c.out" -- bsub -Is 'env PS1="PROMPT> " sh -i' <<'S'
 expect PROMPT>
 send echo "job=$LSB_JOBID" | tr j J\r
-expect Job=[0-9]+
+expect Job=[0-9]+\r
 close
 S
 id=$(sed -n 's/.*Job=\([0-9][0-9]*\).*/\1/p' "$T/c.out" | tail -n 1)

@@ -79,7 +79,7 @@ python3 "$top_srcdir/tests/tools/bs-ptydrive.py" --screen "$T/bg.out" -- \
 	bsub -Is 'env PS1="PROMPT> " bash --norc --noprofile -i' <<'S'
 expect PROMPT>
 send echo "job=$LSB_JOBID" | tr j J\r
-expect Job=[0-9]+
+expect Job=[0-9]+\r
 send sleep 400 &\r
 expect PROMPT>
 send exit 4\r
