@@ -156,3 +156,6 @@ INTEGRATION_TESTS += \
 # The test library itself: its exit trap under a lingering process.
 INTEGRATION_TESTS += \
 	%reldir%/t0990-cleanup-user-procs.sh
+# bsub -I keeps a quick job's output when its own write to the link fails.
+INTEGRATION_TESTS += \
+	%reldir%/t0991-interactive-quick-end.sh
