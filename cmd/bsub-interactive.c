@@ -590,6 +590,16 @@ send_window(IaOut *out)
 	(void)ia_out_set(out, &f);
 }
 
+/* Our stdin is a terminal that was hung up (closed): its file then
+ * answers every ioctl with EIO, where a pipe or a file says ENOTTY. */
+static gboolean
+hung_up(int fd)
+{
+	struct termios t;
+
+	return tcgetattr(fd, &t) < 0 && errno == EIO;
+}
+
 /* The relay takes no more from us: what was queued for it is dropped
  * (FALSE, for send_ok). */
 static gboolean
@@ -643,6 +653,13 @@ relay(BsubIa *ia, int sock, int *wstatus)
 				o.kind_case = BASALT__INTERACTIVE_FRAME__KIND_INPUT;
 				o.input.data = chunk;
 				o.input.len = (size_t)n;
+			} else if ((n == 0 || errno != EINTR) && hung_up(STDIN_FILENO)) {
+				/* The kernel wakes a hung-up terminal's reader before it
+				 * sends the SIGHUP: forwarded as an end of input, the
+				 * closed terminal let the job's shell end well (exit 0)
+				 * instead of killing it as the SIGHUP does. */
+				got_signal = SIGHUP;
+				break;
 			} else if (n == 0 || errno != EINTR) {
 				o.kind_case = BASALT__INTERACTIVE_FRAME__KIND_INPUT_EOF;
 				o.input_eof = TRUE;

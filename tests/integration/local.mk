@@ -159,3 +159,6 @@ INTEGRATION_TESTS += \
 # bsub -I keeps a quick job's output when its own write to the link fails.
 INTEGRATION_TESTS += \
 	%reldir%/t0991-interactive-quick-end.sh
+# A closed terminal kills an -Is job, also when bsub reads its end first.
+INTEGRATION_TESTS += \
+	%reldir%/t0992-interactive-hangup.sh
