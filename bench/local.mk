@@ -41,6 +41,17 @@ CLEANFILES += %reldir%/sched-pool-bench$(EXEEXT)
 bench-pool: %reldir%/sched-pool-bench$(EXEEXT)
 	./%reldir%/sched-pool-bench$(EXEEXT)
 
+# sched-jobgroup-bench: one pass over 100,000 jobs in 1,000 job groups
+# whose limits bind at every level (`make bench-jobgroup`).
+EXTRA_PROGRAMS += %reldir%/sched-jobgroup-bench
+%canon_reldir%_sched_jobgroup_bench_SOURCES = %reldir%/sched-jobgroup-bench.c
+%canon_reldir%_sched_jobgroup_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_sched_jobgroup_bench_LDADD = $(BSSCHED_LIBS) $(GLIB_LIBS) -lm
+CLEANFILES += %reldir%/sched-jobgroup-bench$(EXEEXT)
+
+.PHONY: bench-jobgroup
+bench-jobgroup: %reldir%/sched-jobgroup-bench$(EXEEXT)
+	./%reldir%/sched-jobgroup-bench$(EXEEXT)
 # sched-lease-bench: one run of the MultiCluster lease stage over 1,000
 # shared leases of 64 hosts, all due at once (`make bench-lease`).
 EXTRA_PROGRAMS += %reldir%/sched-lease-bench
@@ -104,7 +115,7 @@ check_PROGRAMS += %reldir%/loadgen
 %canon_reldir%_loadgen_SOURCES = %reldir%/loadgen.c %reldir%/loadgen.h \
 	%reldir%/loadgen-hosts.c %reldir%/loadgen-clients.c
 %canon_reldir%_loadgen_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
-%canon_reldir%_loadgen_LDADD = cmd/libbscmd.a lib/resreq/libbsresreq.a lib/api/libbsapi.a \
+%canon_reldir%_loadgen_LDADD = cmd/libbscmd.a lib/job/libbsjob.a lib/resreq/libbsresreq.a lib/api/libbsapi.a \
 	lib/auth/libbsauth.a lib/rpc/libbsrpc.a proto/libbsproto.a \
 	lib/util/libbsutil.a $(GLIB_LIBS) $(PROTOBUF_C_LIBS) $(MUNGE_LIBS) -lm
 $(%canon_reldir%_loadgen_OBJECTS): $(PROTO_GEN_H)
@@ -177,4 +188,4 @@ CLEANFILES += %reldir%/results.md %reldir%/results-smoke.md \
 
 # The in-process micro benchmarks, each with its own report.
 .PHONY: bench-micro
-bench-micro: bench-journal bench-preempt bench-pool bench-dep bench-lease
+bench-micro: bench-journal bench-preempt bench-pool bench-dep bench-lease bench-jobgroup

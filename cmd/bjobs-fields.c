@@ -193,6 +193,14 @@ get_proj(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 	return put_str(v, spec_of(j)->project);
 }
 
+/* JobInfo.job_group is filled without detail too; "-" when in no group. */
+static gboolean
+get_job_group(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	(void)o;
+	return put_str(v, j->job_group);
+}
+
 static gboolean
 get_app(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 {
@@ -773,8 +781,7 @@ static const BjobsFieldDef field_defs[] = {
 	/* Basalt: no LSF 10.1 field holds a job's consumer */
 	{ "consumer", "CONSUMER", 15, get_consumer, 0, NULL },
 	{ "service_class sla", "SERVICE_CLASS", 13, get_none, 0, NULL },
-	/* wire: bsub -g (job groups) */
-	{ "job_group group", "JOB_GROUP", 10, get_none, 0, NULL },
+	{ "job_group group", "JOB_GROUP", 10, get_job_group, 0, NULL },
 	{ "job_priority priority", "JOB_PRIORITY", 12, bjobs_get_job_priority, 0,
 	  NULL },
 	{ "rsvid", "RSVID", 40, get_none, 0, NULL },

@@ -245,7 +245,9 @@ long_header(GString *out, const Basalt__JobInfo *j)
 
 	cmd_jobid(l, j->job_id, j->array_index);
 	g_string_append_printf(l, ">, Job Name <%s>, User <%s>, Project <%s>, "
-			       "Status <%s>, Queue <%s>", name, j->user, proj,
+			       "%s%s%sStatus <%s>, Queue <%s>", name, j->user,
+			       proj, j->job_group[0] ? "Job Group <" : "",
+			       j->job_group, j->job_group[0] ? ">, " : "",
 			       cmd_state_name(j->state), j->queue);
 	if (j->consumer != NULL && j->consumer[0] != '\0')
 		g_string_append_printf(l, ", Consumer <%s>", j->consumer);

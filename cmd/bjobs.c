@@ -14,6 +14,7 @@
 #include "bjobs-format.h"
 #include "cmd-main.h"
 #include "cmd-util.h"
+#include "cmd-jobgroup.h"
 #include "select-args.h"
 
 #define BJOBS_USAGE \
@@ -34,7 +35,8 @@ static const CmdOpt bjobs_opts[] = {
 	{ NULL, FALSE },
 };
 
-/* -P, -G, -app and -g go to mbatchd, which selects on them. */
+/* -P, -G and -app go to mbatchd, which selects on them (-g too, through
+ * cmd_job_group_query). */
 static void
 query_filters(SelectArgs *sa)
 {
@@ -42,7 +44,6 @@ query_filters(SelectArgs *sa)
 		{ "-P", G_STRUCT_OFFSET(Basalt__JobQuery, project) },
 		{ "-G", G_STRUCT_OFFSET(Basalt__JobQuery, user_group) },
 		{ "-app", G_STRUCT_OFFSET(Basalt__JobQuery, app_profile) },
-		{ "-g", G_STRUCT_OFFSET(Basalt__JobQuery, job_group) },
 	};
 
 	for (guint i = 0; i < G_N_ELEMENTS(map); i++) {
@@ -145,6 +146,8 @@ main(int argc, char **argv)
 	if (sa == NULL)
 		return cmd_main_fail(err);
 	query_filters(sa);
+	if (!cmd_job_group_query(sa, "bjobs", FALSE))
+		return CMD_EXIT_FAIL;
 	sa->query->detail = select_args_has(sa, "-l") ||
 	    select_args_has(sa, "-W") || select_args_has(sa, "-o") ||
 	    select_args_has(sa, "-json") || select_args_has(sa, "-UF") ||

@@ -13,6 +13,7 @@
 #include "cmd-main.h"
 #include "cmd-util.h"
 #include "jobctl-format.h"
+#include "cmd-jobgroup.h"
 #include "select-args.h"
 
 #define BKILL_USAGE \
@@ -101,8 +102,6 @@ query_filters(SelectArgs *sa)
 
 	if ((v = select_args_get(sa, "-app")) != NULL)
 		cmd_pb_set_str(&sa->query->app_profile, v);
-	if ((v = select_args_get(sa, "-g")) != NULL)
-		cmd_pb_set_str(&sa->query->job_group, v);
 }
 
 int
@@ -142,6 +141,9 @@ main(int argc, char **argv)
 		return CMD_EXIT_FAIL;
 	}
 	query_filters(sa);
+	/* LSF: bkill -g kills the jobs of that group, not of its subgroups. */
+	if (!cmd_job_group_query(sa, "bkill", TRUE))
+		return CMD_EXIT_FAIL;
 	req.action = BASALT__JOB_ACTION__JOB_ACTION_KILL;
 	if (select_args_has(sa, "-r"))
 		req.action = BASALT__JOB_ACTION__JOB_ACTION_REMOVE;

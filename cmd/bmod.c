@@ -26,7 +26,7 @@ extern char **environ;
 	"[-i in_file | -in] [-n min[,max] | -nn] [-R \"res_req\" | -Rn] " \
 	"[-M mem_limit | -Mn] [-W [hour:]minute | -Wn] [-We [hour:]minute | -Wen] " \
 	"[-c [hour:]minute | -cn] " \
-	"[-P project | -Pn] [-G user_group | -Gn] [-m \"host ...\" | -mn] " \
+	"[-P project | -Pn] [-G user_group | -Gn] [-g job_group | -gn] [-m \"host ...\" | -mn] " \
 	"[-w 'dependency' | -wn] [-u mail_user | -un] [-b begin_time | -bn] " \
 	"[-E \"pre_exec\" | -En] [-Ep \"post_exec\" | -Epn] [-app profile | -appn] [-r | -rn] " \
 	"[-Z \"new_command\"] job_ID | \"job_ID[index]\""
@@ -53,6 +53,7 @@ static const ModOpt mod_opts[] = {
 	{ "-c", TRUE, FALSE, "cpulimit_s" },
 	{ "-P", TRUE, FALSE, "project" },
 	{ "-G", TRUE, FALSE, "user_group" },
+	{ "-g", TRUE, FALSE, "job_group" },
 	{ "-m", TRUE, FALSE, "hosts" },
 	{ "-w", TRUE, FALSE, "dependency" },
 	{ "-u", TRUE, FALSE, "mail_user" },
@@ -75,6 +76,7 @@ static const ModOpt mod_opts[] = {
 	{ "-cn", FALSE, TRUE, "cpulimit_s" },
 	{ "-Pn", FALSE, TRUE, "project" },
 	{ "-Gn", FALSE, TRUE, "user_group" },
+	{ "-gn", FALSE, TRUE, "job_group" },
 	{ "-mn", FALSE, TRUE, "hosts" },
 	{ "-wn", FALSE, TRUE, "dependency" },
 	{ "-un", FALSE, TRUE, "mail_user" },

@@ -47,6 +47,10 @@ static const ParamDef param_defs[] = {
 	  "Times a job may be preempted:" },
 	{ "PREEMPT_FOR", NULL, NULL,
 	  "Preemption policy options:" },
+	{ "DEFAULT_JOBGROUP", NULL, NULL,
+	  "Job group of jobs submitted without one:" },
+	{ "JOB_GROUP_CLEAN", NULL, NULL,
+	  "Empty implicit job groups are deleted:" },
 };
 
 static const char *

@@ -7,12 +7,16 @@
 
 #include "cmd-main.h"
 #include "cmd-util.h"
+#include "cmd-jobgroup.h"
 #include "select-args.h"
 
 #define USAGE \
 	"bresume [-h] [-V] [-a] [-d] [-J job_name] [-m host_name] " \
-	"[-q queue_name] [-u user_name | -u all] [0] " \
+	"[-q queue_name] [-g job_group_name] [-u user_name | -u all] [0] " \
 	"[job_ID ... | \"job_ID[index]\" ...]"
+
+/* -g: the jobs of the group and of its subgroups. */
+static const CmdOpt bresume_opts[] = { CMD_JOBGROUP_OPT, { NULL, FALSE } };
 
 int
 main(int argc, char **argv)
@@ -24,9 +28,12 @@ main(int argc, char **argv)
 
 	if (cmd_main_hv(argc, argv, USAGE, &code))
 		return code;
-	sa = select_args_parse("bresume", argc, argv, "ad", NULL, USAGE, &err);
+	sa = select_args_parse("bresume", argc, argv, "ad", bresume_opts, USAGE,
+	    &err);
 	if (sa == NULL)
 		return cmd_main_fail(err);
+	if (!cmd_job_group_query(sa, "bresume", FALSE))
+		return CMD_EXIT_FAIL;
 	req.action = BASALT__JOB_ACTION__JOB_ACTION_RESUME;
 	return cmd_main_control(&req, sa);
 }

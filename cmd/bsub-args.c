@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bsub-args.h"
+#include "job/jobgroup.h"
 #include "bsub-limits.h"
 #include "cmd-util.h"
 #include "util/error.h"
@@ -22,7 +23,7 @@
 typedef enum {
 	O_QUEUE, O_NAME, O_OUT, O_ERR, O_OUT_OW, O_ERR_OW, O_IN, O_SLOTS,
 	O_RESREQ, O_MEM, O_RUNLIMIT, O_CPULIMIT, O_CWD, O_HOLD, O_PROJECT,
-	O_GROUP, O_HOSTS, O_DEPEND, O_RERUN, O_WAIT, O_ENV, O_MAIL, O_BEGIN,
+	O_GROUP, O_JOBGROUP, O_HOSTS, O_DEPEND, O_RERUN, O_WAIT, O_ENV, O_MAIL, O_BEGIN,
 	O_PREEXEC, O_APP, O_EXCL, O_PRIO, O_TERM, O_NOTIFY_B, O_NOTIFY_N,
 	O_LOGIN, O_IA_PIPES, O_IA_PTY, O_IA_SHELL, O_TTY,
 	O_POSTEXEC, O_EST_RUN,
@@ -47,6 +48,7 @@ static const OptDef opt_defs[] = {
 	{ "-W", TRUE, O_RUNLIMIT }, { "-c", TRUE, O_CPULIMIT },
 	{ "-cwd", TRUE, O_CWD }, { "-H", FALSE, O_HOLD },
 	{ "-P", TRUE, O_PROJECT }, { "-G", TRUE, O_GROUP },
+	{ "-g", TRUE, O_JOBGROUP },
 	{ "-m", TRUE, O_HOSTS }, { "-w", TRUE, O_DEPEND },
 	{ "-r", FALSE, O_RERUN }, { "-K", FALSE, O_WAIT },
 	{ "-env", TRUE, O_ENV }, { "-u", TRUE, O_MAIL },
@@ -421,6 +423,7 @@ string_field(Basalt__JobSpec *s, OptId id)
 	case O_CWD: return &s->cwd;
 	case O_PROJECT: return &s->project;
 	case O_GROUP: return &s->user_group;
+	case O_JOBGROUP: return &s->job_group;
 	case O_DEPEND: return &s->dependency;
 	case O_MAIL: return &s->mail_user;
 	case O_PREEXEC: return &s->pre_exec;
@@ -703,6 +706,31 @@ apply_resreq(Basalt__JobSpec *s, GPtrArray *script_opts, GPtrArray *cli_opts,
 }
 
 /*
+ * -g, else LSB_DEFAULT_JOBGROUP (with LSF's %u and %p), sent in its
+ * normal form; a bad path is refused here, before anything is sent.
+ * Without either, mbatchd applies lsb.params DEFAULT_JOBGROUP.
+ */
+static gboolean
+apply_job_group(Basalt__JobSpec *s, const BsubContext *ctx, GError **error)
+{
+	const char *env = g_environ_getenv(ctx->envp, "LSB_DEFAULT_JOBGROUP");
+	g_autofree char *want = NULL;
+	g_autofree char *norm = NULL;
+	g_autoptr(GError) perr = NULL;
+
+	if (s->job_group != NULL && *s->job_group != '\0')
+		want = g_strdup(s->job_group);
+	else if (env != NULL && *env != '\0')
+		want = bs_jobgroup_expand(env, g_get_user_name(), s->project);
+	else
+		return TRUE;
+	if (!bs_jobgroup_normalize(want, &norm, &perr))
+		return fail(error, "bsub: %s. Job not submitted.", perr->message);
+	cmd_pb_set_str(&s->job_group, norm);
+	return TRUE;
+}
+
+/*
  * -nnodes N (LSF on IBM CSM systems, written by Parsl's LSFProvider): N
  * whole hosts for the job, exclusively.  Basalt gives it as -x -n N with
  * span[ptile=1]: one slot on each of N hosts, and no other job on them
@@ -768,6 +796,8 @@ build_spec(BsubArgs *a, GPtrArray *script_opts, const BsubContext *ctx,
 				return FALSE;
 	absolute_against(&s->cwd, ctx->cwd);
 	absolute_against(&s->outdir, ctx->cwd);
+	if (!apply_job_group(s, ctx, error))
+		return FALSE;
 	if (!apply_resreq(s, script_opts, a->cli_opts, error) ||
 	    !apply_nnodes(s, script_opts, a->cli_opts, error))
 		return FALSE;

@@ -23,7 +23,7 @@
 	"[-J job_name] [-o out_file | -oo out_file] [-e err_file | -eo err_file] " \
 	"[-i in_file] [-n min[,max]] [-R \"res_req\"] [-M mem_limit] " \
 	"[-W [hour:]minute[/host]] [-c [hour:]minute[/host]] [-cwd dir] " \
-	"[-outdir dir] [-P project] [-G user_group] [-m \"host ...\"] [-w 'dependency'] " \
+	"[-outdir dir] [-P project] [-G user_group] [-g job_group] [-m \"host ...\"] [-w 'dependency'] " \
 	"[-env \"none | all [, var=val ...] | var[=val] ...\"] [-u mail_user] " \
 	"[-b [[month:]day:]hour:minute] [-t [[month:]day:]hour:minute] " \
 	"[-E \"pre_exec\"] [-app profile] [-consumer consumer_path] " \

@@ -307,10 +307,12 @@ static void
 long_header(GString *out, const HistJob *j)
 {
 	g_autoptr(GString) l = g_string_new("Job <");
+	const char *group = hist_job_spec(j)->job_group;
 
 	cmd_jobid(l, j->id, j->index);
 	g_string_append_printf(l, ">, Job Name <%s>, User <%s>, Project <%s>, "
-	    "Command <%s>", j->name, j->user, hist_job_project(j),
+	    "%s%s%sCommand <%s>", j->name, j->user, hist_job_project(j),
+	    group[0] ? "Job Group <" : "", group, group[0] ? ">, " : "",
 	    hist_job_spec(j)->command);
 	cmd_wrap(out, l->str, HIST_LONG_WIDTH, HIST_LONG_INDENT);
 }

@@ -455,6 +455,7 @@ spec_diff(const Basalt__JobSpec *o, const Basalt__JobSpec *n)
 	change_num(out, "MEMLIMIT (KB)", o->memlimit_kb, n->memlimit_kb);
 	change_str(out, "Project", o->project, n->project);
 	change_str(out, "User group", o->user_group, n->user_group);
+	change_str(out, "Job group", o->job_group, n->job_group);
 	change_str(out, "Pre-execution command", o->pre_exec, n->pre_exec);
 	change_str(out, "Post-execution command", o->post_exec, n->post_exec);
 	change_str(out, "Mail user", o->mail_user, n->mail_user);

@@ -6,6 +6,7 @@ noinst_LIBRARIES += %reldir%/libbscmd.a
 	%reldir%/cmd-util.c %reldir%/cmd-util.h \
 	%reldir%/jobctl-format.c %reldir%/jobctl-format.h \
 	%reldir%/select-args.c %reldir%/select-args.h \
+	%reldir%/cmd-jobgroup.c %reldir%/cmd-jobgroup.h \
 	%reldir%/bsub-args.c %reldir%/bsub-args.h \
 	%reldir%/bsub-limits.c %reldir%/bsub-limits.h \
 	%reldir%/bjobs-format.c %reldir%/bjobs-format.h \
@@ -25,7 +26,7 @@ noinst_LIBRARIES += %reldir%/libbscmd.a
 	%reldir%/pb.h
 
 # What a program links to use cmd/, in dependency order.
-BSCMD_LIBS = cmd/libbscmd.a lib/resreq/libbsresreq.a proto/libbsproto.a \
+BSCMD_LIBS = cmd/libbscmd.a lib/job/libbsjob.a lib/resreq/libbsresreq.a proto/libbsproto.a \
 	lib/util/libbsutil.a $(GLIB_LIBS) $(PROTOBUF_C_LIBS) -lm
 
 # The generated headers must exist before these compile.
@@ -42,8 +43,9 @@ $(%canon_reldir%_libbscmdmain_a_OBJECTS): $(PROTO_GEN_H)
 # found their archives: a command starts once per request, and the dynamic
 # loader's work for those libraries was most of a bsub's own CPU time.
 CMD_PROG_LIBS = cmd/libbscmdmain.a lib/api/libbsapi.a lib/auth/libbsauth.a \
-	lib/rpc/libbsrpc.a cmd/libbscmd.a lib/resreq/libbsresreq.a \
-	proto/libbsproto.a lib/util/libbsutil.a $(CMD_DEP_LIBS) $(MUNGE_LIBS) -lm
+	lib/rpc/libbsrpc.a cmd/libbscmd.a lib/job/libbsjob.a \
+	lib/resreq/libbsresreq.a proto/libbsproto.a lib/util/libbsutil.a \
+	$(CMD_DEP_LIBS) $(MUNGE_LIBS) -lm
 
 bin_PROGRAMS += \
 	%reldir%/bsub \
@@ -62,6 +64,10 @@ bin_PROGRAMS += \
 	%reldir%/lsadmin \
 	%reldir%/bwait \
 	%reldir%/bpost \
+	%reldir%/bjgroup \
+	%reldir%/bgadd \
+	%reldir%/bgmod \
+	%reldir%/bgdel \
 	%reldir%/bread \
 	%reldir%/bkill \
 	%reldir%/bstop \
@@ -113,6 +119,16 @@ bin_PROGRAMS += \
 %canon_reldir%_bwait_LDADD = $(CMD_PROG_LIBS)
 %canon_reldir%_bpost_SOURCES = %reldir%/bpost.c
 %canon_reldir%_bpost_LDADD = $(CMD_PROG_LIBS)
+# Job groups: bjgroup lists them; bgadd, bgmod and bgdel are one source
+# whose program name picks the action.
+%canon_reldir%_bjgroup_SOURCES = %reldir%/bjgroup.c
+%canon_reldir%_bjgroup_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_bgadd_SOURCES = %reldir%/bgctl.c
+%canon_reldir%_bgadd_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_bgmod_SOURCES = %reldir%/bgctl.c
+%canon_reldir%_bgmod_LDADD = $(CMD_PROG_LIBS)
+%canon_reldir%_bgdel_SOURCES = %reldir%/bgctl.c
+%canon_reldir%_bgdel_LDADD = $(CMD_PROG_LIBS)
 %canon_reldir%_bread_SOURCES = %reldir%/bread.c
 %canon_reldir%_bread_LDADD = $(CMD_PROG_LIBS)
 # lsinfo reads lsf.shared; lsadmin showconf lim reads lsf.conf.

@@ -43,6 +43,10 @@ dist_man_MANS += \
 	%reldir%/man1/lsinfo.1 \
 	%reldir%/man1/bwait.1 \
 	%reldir%/man1/bpost.1 \
+	%reldir%/man1/bgadd.1 \
+	%reldir%/man1/bgdel.1 \
+	%reldir%/man1/bgmod.1 \
+	%reldir%/man1/bjgroup.1 \
 	%reldir%/man1/bread.1 \
 	%reldir%/man1/bkill.1 \
 	%reldir%/man1/bstop.1 \

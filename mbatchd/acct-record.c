@@ -208,7 +208,7 @@ acct_format_finish(GString *out, const Job *j, gint64 event_time)
 	acct_put_str(out, s->app_profile);
 	acct_put_str(out, "");                       /* postExecCmd */
 	acct_put_int(out, -1);                       /* runtimeEstimation */
-	acct_put_str(out, "");                       /* jobGroupName */
+	acct_put_str(out, s->job_group);             /* jobGroupName */
 	acct_put_str(out, "");                       /* requeueEValues */
 	acct_put_int(out, 0);                        /* options2 */
 	acct_put_str(out, "");                       /* resizeNotifyCmd */

@@ -113,7 +113,7 @@ job_new(GString *out, const Basalt__Event *ev, const Job *j)
 	acct_put_int(out, 0);                        /* idx */
 	acct_put_int(out, -1);                       /* userPriority */
 	acct_put_str(out, "");                       /* rsvId */
-	acct_put_str(out, "");                       /* jobGroup */
+	acct_put_str(out, s->job_group);             /* jobGroup */
 	acct_put_str(out, "");                       /* extsched */
 	acct_put_int(out, -1);                       /* warningTimePeriod */
 	acct_put_str(out, "");                       /* warningAction */

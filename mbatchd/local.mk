@@ -19,6 +19,7 @@ noinst_LIBRARIES += %reldir%/libbssched.a
 	%reldir%/sched/stage-limits.h %reldir%/sched/stage-limits.c \
 	%reldir%/sched/stage-reserve.c %reldir%/sched/reserve.h \
 	%reldir%/sched/exclusive.c %reldir%/sched/deadline.c \
+	%reldir%/sched/jobgroup-limit.c \
 	%reldir%/sched/sched-consumers.h %reldir%/sched/stage-hybrid.c \
 	%reldir%/sched/hybrid.h %reldir%/sched/hybrid-quota.c %reldir%/sched/hybrid-place.c \
 	%reldir%/sched/lease.h %reldir%/sched/lease.c \
@@ -33,7 +34,8 @@ BSSCHED_LIBS = %reldir%/libbssched.a lib/conf/libbsconf.a \
 noinst_LIBRARIES += %reldir%/libbsschedin.a
 %canon_reldir%_libbsschedin_a_SOURCES = \
 	%reldir%/sched-input.h %reldir%/sched-input.c \
-	%reldir%/limits-input.c %reldir%/consumers-input.c
+	%reldir%/limits-input.c %reldir%/jobgroup-input.c \
+	%reldir%/consumers-input.c
 %canon_reldir%_libbsschedin_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 
 # state/: the tables and state_apply(), the only mutator.
@@ -42,6 +44,7 @@ noinst_LIBRARIES += %reldir%/libbsstate.a
 	%reldir%/state/state.h %reldir%/state/state.c %reldir%/state/apply.c \
 	%reldir%/state/export.c %reldir%/state/depindex.c \
 	%reldir%/state/tokens.c %reldir%/state/messages.c \
+	%reldir%/state/jobgroups.c \
 	%reldir%/state/leases.c \
 	%reldir%/state/lease-wire.h %reldir%/state/lease-wire.c
 
@@ -57,6 +60,7 @@ noinst_LIBRARIES += %reldir%/libbseffective.a
 sbin_PROGRAMS += %reldir%/mbatchd
 %canon_reldir%_mbatchd_SOURCES = \
 	%reldir%/mbd.c %reldir%/mbd.h %reldir%/mbd-manager.c \
+	%reldir%/mbd-jobgroups.c \
 	%reldir%/mbd-events.c %reldir%/mbd-journal.c %reldir%/mbd-hosts.c \
 	%reldir%/mbd-acct.h %reldir%/mbd-acct.c %reldir%/acct-record.c \
 	%reldir%/events-record.c \
@@ -71,6 +75,7 @@ sbin_PROGRAMS += %reldir%/mbatchd
 	%reldir%/svc/select.c %reldir%/svc/bounds.c %reldir%/svc/sight.c \
 	%reldir%/svc/history.c %reldir%/svc/showconf.c \
 	%reldir%/svc/wait.c %reldir%/svc/messages.c \
+	%reldir%/svc/jobgroups.c \
 	%reldir%/svc/limits.c %reldir%/svc/modify-started.c \
 	%reldir%/svc/consumers.c \
 	%reldir%/mbd-consumers.h %reldir%/mbd-consumers.c

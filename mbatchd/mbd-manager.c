@@ -204,6 +204,7 @@ tick(gpointer data)
 	hosts_check_heartbeats(m);
 	usage_tick(m);
 	clean_finished(m);
+	manager_clean_jobgroups(m);
 	manager_schedule_soon(m);
 	return G_SOURCE_CONTINUE;
 }

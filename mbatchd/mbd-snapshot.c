@@ -92,6 +92,7 @@ add_running(Build *b, Job *j, guint queue)
 	    g_strcmp0(j->suspend_reason, WINDOW_REASON) == 0;
 	r.terminating = j->window_kill_sent;
 	r.project = sched_input_project(&b->in, job_spec(j)->project);
+	r.jobgroup = sched_input_jobgroup(&b->in, job_spec(j)->job_group);
 	r.app = app_idx(b, job_spec(j));
 	r.resreq = j->spec->resreq;
 	r.run_limit = reserve_running_limit(j);
@@ -161,6 +162,7 @@ add_pending(Build *b, Job *j, guint queue)
 	sj.array_id = j->index > 0 ? j->id : 0;
 	sj.array_limit = j->array_limit;
 	sj.project = sched_input_project(&b->in, spec->project);
+	sj.jobgroup = sched_input_jobgroup(&b->in, spec->job_group);
 	sj.app = app_idx(b, spec);
 	/* Parsed when the submission was applied (state/apply.c). */
 	if (j->spec->resreq != NULL) {
@@ -286,6 +288,21 @@ fix_pointers(Build *b)
  * all jobs for running ones can be skipped, which matters when tens of
  * thousands of jobs wait and every submission triggers a pass.
  */
+/* bgadd -L: the groups with a limit, parents first, before any job
+ * brings its group in. */
+static void
+add_jobgroup_limits(Build *b)
+{
+	g_autoptr(GPtrArray) groups = state_jobgroups_sorted(b->m->st);
+
+	for (guint i = 0; i < groups->len; i++) {
+		const JobGroup *g = g_ptr_array_index(groups, i);
+
+		if (g->limit >= 0)
+			sched_input_jobgroup_limit(&b->in, g->path, g->limit);
+	}
+}
+
 static gboolean
 any_started(const State *st)
 {
@@ -320,6 +337,7 @@ snapshot_build(Build *b, Manager *m)
 
 	sched_input_build(&b->in, m->cfg, &facts);
 	add_host_resources(b);
+	add_jobgroup_limits(b);
 	/* Pending jobs queue by queue, each in its own order; the policy
 	 * merges queues of equal priority by position, so list them by
 	 * submission within a priority level: configured order is close

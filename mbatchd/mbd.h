@@ -136,6 +136,8 @@ void manager_restart_soon(Manager *m);
  * apply it.  FALSE (logged, nothing changed) if it does not fit the state.
  */
 gboolean manager_commit(Manager *m, Basalt__Event *ev, GError **err);
+/* mbd-jobgroups.c: JOB_GROUP_CLEAN's deletion of empty implicit groups. */
+void manager_clean_jobgroups(Manager *m);
 
 /* How a job ended, for commit_job_status(); NULL when it did not end. */
 typedef struct {

@@ -372,6 +372,7 @@ sched_input_finish(SchedInput *in, SchedSnapshot *snap)
 	snap->n_pools = in->pools->len;
 	snap->preempt_for = in->cfg->params->preempt_for;
 	snap->session_time = in->cfg->params->mbd_sleep_time;
+	sched_input_jobgroups(in, snap);
 	sched_input_consumers(in, snap);
 	/* Last: limits resolve against every user the jobs brought in. */
 	sched_input_limits(in, snap);
@@ -428,6 +429,7 @@ sched_input_free(SchedInput *in)
 	g_hash_table_destroy(in->host_index);
 	g_hash_table_destroy(in->user_index);
 	sched_input_limits_free(in);
+	sched_input_jobgroups_free(in);
 	sched_input_consumers_free(in);
 	g_string_chunk_free(in->names);
 	memset(in, 0, sizeof *in);

@@ -67,6 +67,9 @@ typedef struct {
 	GPtrArray *apps;          /* const char*: SchedSnapshot.apps */
 	GHashTable *project_index;
 	GHashTable *app_index;
+	/* Job groups (jobgroup-input.c), made on first use. */
+	GArray *jobgroups;        /* SchedJobGroup */
+	GHashTable *jobgroup_index; /* path -> index + 1 */
 	/* lsb.consumers (consumers-input.c). */
 	GArray *consumers;        /* SchedConsumer */
 	GArray *rgroups;          /* SchedResourceGroup */
@@ -112,6 +115,12 @@ guint sched_input_job_consumer(const SchedInput *in, guint queue, const char *re
  * queues, users, groups, pools and PREEMPT_FOR.  The arrays must not grow
  * afterwards. */
 void sched_input_finish(SchedInput *in, SchedSnapshot *snap);
+/* jobgroup-input.c: the group a job names (index + 1 for SchedJob.jobgroup,
+ * 0 for none), made with its ancestors; a group's bgadd -L (-1 none). */
+guint sched_input_jobgroup(SchedInput *in, const char *path);
+void sched_input_jobgroup_limit(SchedInput *in, const char *path, int limit);
+void sched_input_jobgroups(SchedInput *in, SchedSnapshot *snap);
+void sched_input_jobgroups_free(SchedInput *in);
 void sched_input_free(SchedInput *in);
 /* The run limit, in seconds, of a job that asked for none (no -W): the
  * application profile's RUNLIMIT, else the queue's (each its default,

@@ -22,7 +22,8 @@ sbd_path_expand(const char *tmpl, const SbdPathVars *v)
 		if (strncmp(p + 1, "EJ", 2) == 0 || strncmp(p + 1, "EI", 2) == 0 ||
 		    strncmp(p + 1, "JG", 2) == 0) {
 			if (p[1] == 'J')
-				g_string_append_c(out, '/');
+				g_string_append(out, v->jobgroup != NULL &&
+				    *v->jobgroup ? v->jobgroup : "/");
 			else if (p[2] == 'J')
 				g_string_append_printf(out, "%" G_GINT64_FORMAT, v->job_id);
 			else

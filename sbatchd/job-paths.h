@@ -21,12 +21,13 @@ typedef struct {
 	const char *group;        /* %G: bsub -G, else the user's primary group */
 	const char *host;         /* %H: the first execution host */
 	const char *project;      /* %P */
+	const char *jobgroup;     /* %JG: bsub -g; NULL or empty: "/" */
 } SbdPathVars;
 
 /*
  * %J job id, %I array index (0 when none), %EJ and %EI the same (a job
  * runs in the cluster it was submitted to), %U user, %G user group, %H
- * first execution host, %P project, %JG job group ("/", jobs have no other),
+ * first execution host, %P project, %JG job group (bsub -g, else "/"),
  * %% a percent sign; any other % is kept as it is.
  */
 char *sbd_path_expand(const char *tmpl, const SbdPathVars *v);

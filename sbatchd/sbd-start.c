@@ -295,6 +295,7 @@ path_vars(Sbd *sbd, const SbdJob *job, const Basalt__StartJobRequest *req,
 	v->host = req->n_exec_hosts > 0 ? req->exec_hosts[0] : sbd->host;
 	v->project = req->spec->project && *req->spec->project ?
 	    req->spec->project : "default";
+	v->jobgroup = req->spec->job_group;
 }
 
 static gboolean

@@ -68,6 +68,8 @@ typedef enum {
 	LSB_POST = 16,
 	LSB_READ = 17,
 	LSB_CONSUMERS = 18,
+	LSB_JOB_GROUPS = 19,
+	LSB_JOB_GROUP_CONTROL = 20,
 } LsbMethod;
 
 /* $LSF_ENVDIR, else the built-in SYSCONFDIR/basalt.  g_free() it. */

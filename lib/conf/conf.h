@@ -200,6 +200,11 @@ typedef struct {
 	int secure_job_info_level;
 	/* Basalt: the most entries any list in a request may have. */
 	int max_request_list_size;      /* 100000 */
+	/* Job groups: the group of a job submitted without -g (LSF's %u and
+	 * %p substituted at submission), NULL = none; and whether a group
+	 * made implicitly by bsub -g goes when it holds no unfinished job. */
+	char *default_jobgroup;         /* DEFAULT_JOBGROUP */
+	gboolean job_group_clean;       /* JOB_GROUP_CLEAN, N */
 	/* Resource plans (lsb.consumers; decisions.md "Hybrid policy"). */
 	gboolean hybrid_evenly_distribute_slots; /* N */
 	int consumer_rank_default;      /* BS_CONF_UNLIMITED = not set (rank 0) */

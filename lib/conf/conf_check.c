@@ -249,6 +249,25 @@ check_default_app(Check *c)
 		    "profile %s", name);
 }
 
+/* DEFAULT_JOBGROUP: an absolute path of printable words (lib/job's full
+ * rule runs again on the substituted path at each submission). */
+static void
+check_default_jobgroup(Check *c)
+{
+	const char *v = c->cfg->params->default_jobgroup;
+	gboolean ok;
+
+	if (v == NULL || *v == '\0')
+		return;
+	ok = v[0] == '/' && v[1] != '\0' && strstr(v, "//") == NULL;
+	for (const char *p = v; ok && *p; p++)
+		ok = *p > ' ' && *p < 0x7f;
+	if (!ok)
+		ctx_error(&c->params, bs_conf_key_line(c->cfg->params->key_lines,
+		    "DEFAULT_JOBGROUP"), "DEFAULT_JOBGROUP %s is not a job group "
+		    "path such as /%%u or /proj/%%p", v);
+}
+
 static gboolean
 is_model_or_type(const BsClusterConf *cl, const char *name)
 {
@@ -322,6 +341,7 @@ bs_conf_check(BsConfig *cfg, BsDiags *d)
 	check_queues(&c);
 	check_default_queue(&c);
 	check_default_app(&c);
+	check_default_jobgroup(&c);
 	{
 		BsConfCtx res = { d, "lsb.resources", 0 };
 

@@ -110,6 +110,8 @@ static const BsConfKey params_table[] = {
 	{ "POOL_USAGE_HALF_LIFE", BS_CT_INT, .offset = P(pool_usage_half_life), 0, IMAX, .def = "-1" },
 	/* LSF's levels; Basalt's default is 5, not LSF's 0 (lsb.params(5)). */
 	{ "SECURE_JOB_INFO_LEVEL", BS_CT_INT, .offset = P(secure_job_info_level), 0, 5, .def = "5" },
+	{ "DEFAULT_JOBGROUP", BS_CT_STRING, .offset = P(default_jobgroup), 0, 511 },
+	{ "JOB_GROUP_CLEAN", BS_CT_BOOL, .offset = P(job_group_clean), .def = "N" },
 	{ "MAX_REQUEST_LIST_SIZE", BS_CT_INT, .offset = P(max_request_list_size), 1, IMAX,
 	    .def = "100000" },
 	{ "HYBRID_EVENLY_DISTRIBUTE_SLOTS", BS_CT_BOOL,

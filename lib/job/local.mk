@@ -3,4 +3,5 @@
 noinst_LIBRARIES += %reldir%/libbsjob.a
 %canon_reldir%_libbsjob_a_SOURCES = \
 	%reldir%/depend.c %reldir%/depend.h \
-	%reldir%/array.c %reldir%/array.h
+	%reldir%/array.c %reldir%/array.h \
+	%reldir%/jobgroup.c %reldir%/jobgroup.h

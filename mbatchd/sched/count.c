@@ -252,6 +252,7 @@ sched_count_init(SchedCount *c, const SchedSnapshot *snap)
 	c->user_host = pair_table(allocs);
 	c->group_host = pair_table(snap->n_groups > 0 ? allocs : 0);
 	c->array = pair_table(0);
+	c->jobgroup = g_new0(int, MAX(snap->n_jobgroups, 1));
 	c->susp_host = g_new0(int, snap->n_hosts);
 	c->susp_user = g_new0(int, snap->n_users);
 	c->susp_group = g_new0(int, snap->n_groups);
@@ -273,6 +274,7 @@ sched_count_init(SchedCount *c, const SchedSnapshot *snap)
 		}
 		if (r->array_id != 0)
 			sched_count_add_array(c, r->array_id);
+		sched_count_add_jobgroup(c, snap, r->jobgroup);
 	}
 }
 
@@ -288,6 +290,7 @@ sched_count_clear(SchedCount *c)
 	pair_table_free(c->user_host);
 	pair_table_free(c->group_host);
 	pair_table_free(c->array);
+	g_free(c->jobgroup);
 	g_free(c->susp_host);
 	g_free(c->susp_user);
 	g_free(c->susp_group);

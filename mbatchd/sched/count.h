@@ -46,6 +46,7 @@ typedef struct {
 	SchedPairs *user_host;
 	SchedPairs *group_host;
 	SchedPairs *array;        /* array job id -> started elements */
+	int *jobgroup;            /* [n_jobgroups] started jobs of the subtree */
 	/* The suspended part of the counters above that preemption can exempt. */
 	int *susp_host;
 	int *susp_user;
@@ -64,6 +65,13 @@ void sched_count_add(SchedCount *c, const SchedSnapshot *snap, guint queue,
 void sched_count_suspend(SchedCount *c, const SchedSnapshot *snap, guint user,
     guint host, int slots);
 void sched_count_add_array(SchedCount *c, guint64 array_id);
+
+/* jobgroup-limit.c: a job of group g (index + 1, 0 none) started, and
+ * whether the group or an ancestor has no room for one more. */
+void sched_count_add_jobgroup(SchedCount *c, const SchedSnapshot *snap,
+    guint g);
+gboolean sched_jobgroup_full(const SchedCount *c, const SchedSnapshot *snap,
+    guint g);
 
 int sched_count_pair(const SchedPairs *t, guint a, guint b);
 int sched_count_array(const SchedCount *c, guint64 array_id);

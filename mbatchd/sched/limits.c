@@ -5,7 +5,8 @@
  * - The gate: a held job (PSUSP), one before its begin time (-b), one
  *   waiting on or never to meet its dependency (-w), one in an inactive
  *   queue (badmin qinact, or outside its dispatch or run window), and an
- *   array element over its "%N" is not considered at all.
+ *   array element over its "%N", and a job whose job group (or one of its
+ *   ancestors) holds its -L of started jobs, is not considered at all.
  * - Job-level headroom: QJOB_LIMIT, UJOB_LIMIT, lsb.users MAX_JOBS of the
  *   user and its groups, which no host choice can change.
  * - Host-level room: MXJ, HJOB_LIMIT, PJOB_LIMIT, JL/U, JL/P of the user
@@ -179,6 +180,9 @@ sched_job_gate(Pass *p, const SchedJob *j)
 	if (j->array_id != 0 && j->array_limit > 0 &&
 	    sched_count_array(&p->count, j->array_id) >= j->array_limit)
 		return SCHED_PEND_ARRAY_LIMIT;
+	if (j->jobgroup != 0 && sched_jobgroup_full(&p->count, p->snap,
+	    j->jobgroup))
+		return SCHED_PEND_JOBGROUP_LIMIT;
 	return SCHED_PEND_NONE;
 }
 

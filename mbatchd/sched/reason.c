@@ -28,6 +28,8 @@ static const char *const pend_text[_SCHED_PEND_MAX] = {
 	[SCHED_PEND_POOL_SHARE] = "Queue's slot-pool share reached",
 	[SCHED_PEND_RES_LIMIT] = "Resource limit has been reached",
 	[SCHED_PEND_DEADLINE] = "The job's termination time has passed",
+	[SCHED_PEND_JOBGROUP_LIMIT] =
+	    "The job group has reached its job slot limit",
 	[SCHED_PEND_CONSUMER_QUOTA] = "The consumer's quota is reached",
 };
 

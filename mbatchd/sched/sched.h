@@ -211,6 +211,8 @@ typedef struct {
 	 * jobs not allowed there...): never placed there.  NULL: none. */
 	const guint *refused_hosts;
 	guint n_refused_hosts;
+	/* bsub -g: index + 1 into SchedSnapshot.jobgroups; 0: no group. */
+	guint jobgroup;
 	/* Resource plans: 1 + index into SchedSnapshot.consumers of the
 	 * job's leaf consumer (bsub -consumer, else its queue's CONSUMER);
 	 * 0: outside every consumer, scheduled as without plans. */
@@ -254,8 +256,21 @@ typedef struct {
 	                           * reservation's slots are expected free */
 	gint64 est_runtime;       /* bsub -We, seconds, 0: none */
 	gint64 term_time;         /* bsub -t, 0: none: killed when it passes */
+	guint jobgroup;           /* bsub -g, as SchedJob.jobgroup */
 	guint consumer;           /* as SchedJob.consumer; 0: none */
 } SchedRunning;
+
+/*
+ * A job group (bgadd -L, jobgroup-limit.c): its parent by index, -1 for
+ * a top-level group, and the most started jobs (RUN, SSUSP, USUSP; a job
+ * counts once whatever its slots) its whole subtree may hold,
+ * SCHED_UNLIMITED for none.  A parent comes before its children.
+ */
+typedef struct {
+	const char *path;
+	int parent;
+	int limit;
+} SchedJobGroup;
 
 /*
  * How long a job is expected to run, for backfill: its run limit, or its
@@ -372,6 +387,9 @@ typedef struct {
 	/* MBD_SLEEP_TIME in seconds: one scheduling session, how long a job
 	 * whose reservation expired may not reserve again. */
 	int session_time;
+	/* Job groups that jobs name; none = no group limit to check. */
+	SchedJobGroup *jobgroups;
+	guint n_jobgroups;
 	/* Resource plans (sched-consumers.h); none = no plans. */
 	SchedConsumer *consumers;
 	guint n_consumers;
@@ -402,6 +420,7 @@ typedef enum {
 	SCHED_PEND_POOL_SHARE,        /* the queue's slot-pool share is used */
 	SCHED_PEND_RES_LIMIT,         /* an lsb.resources Limit is full */
 	SCHED_PEND_DEADLINE,          /* bsub -t passed: it ends instead */
+	SCHED_PEND_JOBGROUP_LIMIT,    /* bgadd -L of its group or an ancestor */
 	SCHED_PEND_CONSUMER_QUOTA,    /* its consumer is at its quota */
 	_SCHED_PEND_MAX
 } SchedPendReason;

@@ -332,6 +332,7 @@ sched_commit(Pass *p, guint idx, guint first, guint n)
 	}
 	if (j->array_id != 0)
 		sched_count_add_array(&p->count, j->array_id);
+	sched_count_add_jobgroup(&p->count, p->snap, j->jobgroup);
 	limits_commit(p->limits, p->plan->allocs, j, first, n);
 	g_array_append_val(p->plan->decisions, d);
 }

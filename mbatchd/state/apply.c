@@ -213,6 +213,14 @@ apply_new(State *st, const Basalt__EvJobNew *e, gint64 now, GError **err)
 		    "job %" G_GUINT64_FORMAT " already exists", e->job_id);
 		return FALSE;
 	}
+	/* bsub -g names a group that may not exist yet: it is made here,
+	 * so replaying the job's event makes it again. */
+	if (e->spec != NULL && !state_jobgroup_for_job(st, e->spec->job_group,
+	    e->user, now)) {
+		g_set_error(err, BS_ERROR, BS_ERROR_FAILED,
+		    "job %" G_GUINT64_FORMAT ": bad job group", e->job_id);
+		return FALSE;
+	}
 	spec = spec_ref_parsed(st, e->spec);
 	if (e->n_array_indexes == 0)
 		add_job(st, e, spec, 0, now);
@@ -422,7 +430,8 @@ apply_switch(State *st, const Basalt__EvJobSwitch *e, GError **err)
 }
 
 static gboolean
-apply_modify(State *st, const Basalt__EvJobModify *e, GError **err)
+apply_modify(State *st, const Basalt__EvJobModify *e, gint64 now,
+    GError **err)
 {
 	Job *j = find_job(st, e->job_id, e->array_index, err);
 	JobSpecRef *old;
@@ -433,6 +442,12 @@ apply_modify(State *st, const Basalt__EvJobModify *e, GError **err)
 	 * running job, LSB_MOD_ALL_JOBS): its limits change, not its run. */
 	if (job_is_finished(j) || (!job_is_pending(j) && e->effective == NULL))
 		return bad_move(j, "modify", err);
+	if (e->spec != NULL && !state_jobgroup_for_job(st, e->spec->job_group,
+	    j->user, now)) {
+		g_set_error(err, BS_ERROR, BS_ERROR_FAILED,
+		    "job %" G_GUINT64_FORMAT ": bad job group", j->id);
+		return FALSE;
+	}
 	if (!job_is_pending(j)) {
 		Basalt__JobEffective *eff = job_effective_copy(e->effective);
 
@@ -599,7 +614,7 @@ state_apply(State *st, const Basalt__Event *ev, GError **err)
 		ok = apply_switch(st, ev->job_switch, err);
 		break;
 	case BASALT__EVENT__BODY_JOB_MODIFY:
-		ok = apply_modify(st, ev->job_modify, err);
+		ok = apply_modify(st, ev->job_modify, t, err);
 		break;
 	case BASALT__EVENT__BODY_JOB_MOVE:
 		ok = apply_move(st, ev->job_move, err);
@@ -627,6 +642,9 @@ state_apply(State *st, const Basalt__Event *ev, GError **err)
 	case BASALT__EVENT__BODY_MBD_START:
 		/* History only: badmin mbdhist reads them. */
 		ok = TRUE;
+		break;
+	case BASALT__EVENT__BODY_JOB_GROUP:
+		ok = state_apply_jobgroup(st, ev->job_group, t, err);
 		break;
 	case BASALT__EVENT__BODY_LEASE_NEW:
 	case BASALT__EVENT__BODY_LEASE_SPLIT:

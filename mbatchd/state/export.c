@@ -266,6 +266,31 @@ export_host(Export *x, const HostRt *h)
 	ev->host_ctrl = c;
 }
 
+/* Groups go first, parents before children, each with its owner, limit
+ * and kind: the jobs' own events then find them. */
+static void
+export_jobgroups(Export *x, const State *st)
+{
+	GPtrArray *groups = state_jobgroups_sorted(st);
+
+	for (guint i = 0; i < groups->len; i++) {
+		const JobGroup *g = g_ptr_array_index(groups, i);
+		Basalt__Event *ev = event(x, g->create_time);
+		Basalt__EvJobGroup *e = keep(x, g_new(Basalt__EvJobGroup, 1));
+
+		basalt__ev_job_group__init(e);
+		e->action = BASALT__JOB_GROUP_ACTION__JOB_GROUP_ACTION_ADD;
+		e->path = g->path;
+		e->user = g->owner;
+		e->limit = g->limit;
+		e->set_limit = g->limit >= 0;
+		e->implicit = g->implicit;
+		ev->body_case = BASALT__EVENT__BODY_JOB_GROUP;
+		ev->job_group = e;
+	}
+	g_ptr_array_free(groups, TRUE);
+}
+
 static int
 by_id(gconstpointer a, gconstpointer b)
 {
@@ -293,6 +318,7 @@ state_export_events(const State *st, GPtrArray **blocks)
 	while (g_hash_table_iter_next(&it, NULL, &v))
 		g_ptr_array_add(jobs, v);
 	g_ptr_array_sort(jobs, by_id);
+	export_jobgroups(&x, st);
 	for (GList *l = st->finished.head; l != NULL; l = l->next)
 		export_job(&x, l->data);
 	for (guint i = 0; i < jobs->len; i++)

@@ -210,6 +210,7 @@ state_new(void)
 	    (GDestroyNotify)g_hash_table_destroy);
 	state_dep_index_init(st);
 	state_tokens_init(st);
+	state_jobgroups_init(st);
 	state_leases_init(st);
 	return st;
 }
@@ -228,6 +229,7 @@ state_free(State *st)
 	g_hash_table_destroy(st->queues);
 	g_hash_table_destroy(st->jobs);
 	state_tokens_free(st);
+	state_jobgroups_free(st);
 	state_leases_free(st);
 	g_hash_table_destroy(st->hosts);
 	g_hash_table_destroy(st->interned);

@@ -159,6 +159,8 @@ typedef struct {
 	GHashTable *dep_by_name;  /* interned user -> (base name -> set of Job*) */
 	/* tokens.c: submission tokens of the jobs in the state. */
 	GHashTable *tokens;       /* "uid:token" -> SubmitToken */
+	/* jobgroups.c: job groups by path. */
+	GHashTable *jobgroups;    /* path -> JobGroup */
 	/* leases.c: MultiCluster leases, "policy\nconsumer" -> Lease, and
 	 * the same leases in key order (state_leases()). */
 	GHashTable *leases;
@@ -213,6 +215,31 @@ GPtrArray *state_jobs_on_host(const State *st, const char *host);
 void state_host_index_add(State *st, Job *j);
 void state_host_index_remove(State *st, Job *j);
 Job *state_job(const State *st, guint64 id, guint32 index);
+
+/* jobgroups.c: job groups (bgadd, bsub -g).  limit -1: none. */
+typedef struct {
+	char *path;               /* normal form, "/a/b" */
+	char *owner;
+	int limit;
+	gboolean implicit;        /* made by bsub -g or bmod -g */
+	gint64 create_time;
+	guint n_children;         /* groups right below it */
+} JobGroup;
+void state_jobgroups_init(State *st);
+void state_jobgroups_free(State *st);
+JobGroup *state_jobgroup(const State *st, const char *path);
+/* A job joins group `path` (its spec's): the group and its ancestors are
+ * created implicitly when missing.  FALSE: the path is not valid. */
+gboolean state_jobgroup_for_job(State *st, const char *path,
+    const char *owner, gint64 now);
+gboolean state_apply_jobgroup(State *st, const Basalt__EvJobGroup *e,
+    gint64 now, GError **err);
+/* Every group, parents before children (JobGroup*, to free). */
+GPtrArray *state_jobgroups_sorted(const State *st);
+/* The paths that hold an unfinished job in their subtree: every such
+ * job's group and its ancestors, as a set of strings (unref it).  One
+ * pass over the jobs, for callers that ask about many groups. */
+GHashTable *state_jobgroups_busy(const State *st);
 
 /* messages.c: bpost's messages.  LSF's default MAX_JOB_MSG_NUM is 128. */
 #define BS_JOB_MSG_MAX 128

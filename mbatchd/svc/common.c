@@ -276,6 +276,7 @@ svc_fill_job_info(Manager *m, const Job *j, gboolean detail,
 	info->suspend_reason = j->suspend_reason;
 	info->exit_reason = j->exit_reason;
 	info->interactive = job_spec(j) != NULL ? job_spec(j)->interactive : 0;
+	info->job_group = job_spec(j) != NULL ? job_spec(j)->job_group : NULL;
 	info->term_reason = j->term_reason;
 	info->consumer = (char *)svc_job_consumer(m, j);
 	/* Usage is cheap and bjobs -o may ask for cpu_used / max_mem. */

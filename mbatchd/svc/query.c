@@ -723,6 +723,9 @@ params_lsb(Basalt__BatchService_Service *svc, const Basalt__ParamsQuery *req,
 		{ "HIST_HOURS", g_strdup_printf("%d", p->hist_hours) },
 		{ "MAX_JOB_PREEMPT", p->max_job_preempt == BS_CONF_UNLIMITED ? NULL :
 		    g_strdup_printf("%d", p->max_job_preempt) },
+		{ "DEFAULT_JOBGROUP", p->default_jobgroup != NULL &&
+		    *p->default_jobgroup ? g_strdup(p->default_jobgroup) : NULL },
+		{ "JOB_GROUP_CLEAN", p->job_group_clean ? g_strdup("Y") : NULL },
 	};
 
 	for (gsize i = 0; i < G_N_ELEMENTS(items); i++) {

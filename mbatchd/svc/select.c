@@ -10,6 +10,7 @@
 
 #include <string.h>
 
+#include "job/jobgroup.h"
 #include "mbatchd/svc/svc.h"
 
 struct Selector {
@@ -197,11 +198,13 @@ spec_matches(const Basalt__JobQuery *q, const Job *j)
 	if (!str_set(q->project) && !str_set(q->user_group) &&
 	    !str_set(q->app_profile) && !str_set(q->job_group))
 		return TRUE;
-	/* No job is in a job group: Basalt has none yet. */
-	if (str_set(q->job_group))
-		return FALSE;
 	spec = job_spec(j);
 	if (spec == NULL)
+		return FALSE;
+	/* -g: the group and its subgroups; bkill -g the group alone. */
+	if (str_set(q->job_group) && (q->job_group_exact ?
+	    g_strcmp0(spec->job_group, q->job_group) != 0 :
+	    !bs_jobgroup_within(spec->job_group, q->job_group)))
 		return FALSE;
 	proj = str_set(spec->project) ? spec->project : "default";
 	return (!str_set(q->project) || strcmp(q->project, proj) == 0) &&

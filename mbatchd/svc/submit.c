@@ -95,6 +95,10 @@ svc_check_spec(Manager *m, const Caller *c, const Basalt__JobSpec *spec,
 
 	if (spec->command == NULL || *spec->command == '\0')
 		return svc_error(E(BAD_REQUEST), "No job command specified");
+	if ((sub_err = svc_check_job_group(spec->job_group)) != NULL ||
+	    (spec->job_group != NULL && *spec->job_group != '\0' &&
+	    (sub_err = svc_check_job_group_room(m, spec->job_group)) != NULL))
+		return sub_err;
 	/* bsub refuses these too, but mbatchd does not trust bsub: a
 	 * newline in a name would forge lines in logs and listings. */
 	if (!bs_escape_clean(spec->job_name))
@@ -274,6 +278,7 @@ svc_submit(Basalt__BatchService_Service *svc, const Basalt__SubmitRequest *req,
 	BsArraySpec *array = NULL;
 	GError *gerr = NULL;
 	const char *seen_queue = NULL;
+	g_autofree char *dflt_group = NULL;
 	Caller c;
 
 	svc_caller(m, call, &c);
@@ -314,6 +319,16 @@ svc_submit(Basalt__BatchService_Service *svc, const Basalt__SubmitRequest *req,
 			with_app = *spec;
 			with_app.app_profile = dflt->name;
 			spec = &with_app;
+		}
+		/* -g, else DEFAULT_JOBGROUP with %u and %p. */
+		if ((spec->job_group == NULL || *spec->job_group == '\0') &&
+		    (dflt_group = svc_default_job_group(m, c.user,
+		    spec->project)) != NULL) {
+			if (spec != &with_app) {
+				with_app = *spec;
+				spec = &with_app;
+			}
+			with_app.job_group = dflt_group;
 		}
 		e.spec = (Basalt__JobSpec *)spec;
 		e.user = c.user;

@@ -153,6 +153,21 @@ void svc_admin(Basalt__BatchService_Service *svc,
     const Basalt__AdminRequest *req, Basalt__AdminReply_Closure closure,
     void *call);
 
+/* jobgroups.c: bjgroup, bgadd, bgmod, bgdel. */
+void svc_job_groups(Basalt__BatchService_Service *svc,
+    const Basalt__JobGroupQuery *req, Basalt__JobGroupList_Closure closure,
+    void *call);
+void svc_job_group_control(Basalt__BatchService_Service *svc,
+    const Basalt__JobGroupRequest *req, Basalt__JobGroupReply_Closure closure,
+    void *call);
+/* A job's -g as sent: empty, or a path in its normal form; NULL when fine. */
+Basalt__Error *svc_check_job_group(const char *path);
+/* Whether the groups path would create still fit BS_JOBGROUP_COUNT_MAX. */
+Basalt__Error *svc_check_job_group_room(Manager *m, const char *path);
+/* DEFAULT_JOBGROUP for this submission (%u, %p substituted), to free;
+ * NULL when none is configured or it does not make a valid path. */
+char *svc_default_job_group(Manager *m, const char *user, const char *project);
+
 /* Checks shared by submit and modify; NULL when fine. */
 Basalt__Error *svc_check_spec(Manager *m, const Caller *c,
     const Basalt__JobSpec *spec, const char *queue);

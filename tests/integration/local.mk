@@ -90,6 +90,9 @@ INTEGRATION_TESTS += \
 	%reldir%/t0832-engine-parsl.sh \
 	%reldir%/t0833-engine-snakemake.sh \
 	%reldir%/t0834-engine-cromwell.sh
+# Issue 15: job groups (bgadd, bgmod, bgdel, bjgroup, bsub -g, limits).
+INTEGRATION_TESTS += \
+	%reldir%/t0880-jobgroups.sh
 # Issue 15: job messages (bpost, bread).
 INTEGRATION_TESTS += \
 	%reldir%/t0860-bpost.sh

@@ -1,7 +1,7 @@
 #!/bin/sh
 # bkill's options as LSF 10.1: -app kills only jobs of that
 # application profile, -stat run|pend|susp|all only jobs in that state,
-# -g (job groups, which Basalt has not) matches no job, and -b with job
+# -g of a group no job is in matches no job, and -b with job
 # id 0 kills what it may and skips the rest without a word, where a plain
 # bkill 0 reports each refusal; -d kills a started job and records it
 # DONE.
@@ -32,7 +32,7 @@ app=$(bsub -app fluent -o /dev/null sleep 300 | job_id_of)
 check "the others pend" wait_for 10 sh -c "[ \"\$(bjobs -noheader -p -o jobid | wc -l)\" -eq 2 ]"
 
 bkill -g /grp 0 >"$T/g.out" 2>&1
-check "bkill -g matches no job (Basalt has no job groups)" [ $? -ne 0 ]
+check "bkill -g of a group without jobs matches no job" [ $? -ne 0 ]
 check "and says so" grep -q "No matching job found" "$T/g.out"
 check "no job was killed by it" sh -c "[ \"\$(bjobs -noheader -o jobid | wc -l)\" -eq 3 ]"
 

@@ -8,4 +8,4 @@ TESTS += %reldir%/check_api
 %canon_reldir%_check_api_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/cmd
 %canon_reldir%_check_api_LDADD = lib/api/libbsapi.a lib/auth/libbsauth.a \
 	$(BSRPC_LIBS) $(MUNGE_LIBS) \
-	cmd/libbscmd.a lib/resreq/libbsresreq.a proto/libbsproto.a lib/util/libbsutil.a $(TEST_LIBS) -lm
+	cmd/libbscmd.a lib/job/libbsjob.a lib/resreq/libbsresreq.a proto/libbsproto.a lib/util/libbsutil.a $(TEST_LIBS) -lm

@@ -31,6 +31,10 @@ START_TEST(test_patterns)
 	ck_assert_str_eq(b, "out.42.7");
 	/* %% is a percent sign, an unknown pattern and a lone % stay. */
 	ck_assert_str_eq(c, "42.0./.%J.%X.%");
+	arr.jobgroup = "/proj/a";
+	g_free(b);
+	b = sbd_path_expand("o.%JG.%J", &arr);
+	ck_assert_str_eq(b, "o./proj/a.42");
 }
 END_TEST
 

@@ -442,6 +442,28 @@ fake_consumers(Basalt__BatchService_Service *s,
 	done(&r, call);
 }
 
+static void
+fake_job_groups(Basalt__BatchService_Service *s,
+    const Basalt__JobGroupQuery *req, Basalt__JobGroupList_Closure done,
+    void *call)
+{
+	Basalt__JobGroupList r = BASALT__JOB_GROUP_LIST__INIT;
+
+	keep(LSB_JOB_GROUPS, &req->base);
+	done(&r, call);
+}
+
+static void
+fake_job_group_control(Basalt__BatchService_Service *s,
+    const Basalt__JobGroupRequest *req, Basalt__JobGroupReply_Closure done,
+    void *call)
+{
+	Basalt__JobGroupReply r = BASALT__JOB_GROUP_REPLY__INIT;
+
+	keep(LSB_JOB_GROUP_CONTROL, &req->base);
+	done(&r, call);
+}
+
 static Basalt__BatchService_Service fake_service =
     BASALT__BATCH_SERVICE__INIT(fake_);
 

@@ -15,7 +15,7 @@
 
 #define T0 1669024920      /* Mon Nov 21 10:02:00 2022 UTC */
 /* One slot per BatchService method; fake_start() checks the count. */
-#define N_METHODS (LSB_CONSUMERS + 1)
+#define N_METHODS (LSB_JOB_GROUP_CONTROL + 1)
 
 typedef struct {
 	char *envdir;

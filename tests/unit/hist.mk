@@ -7,6 +7,6 @@ TESTS += %reldir%/check_hist
 	%reldir%/journal-fixture.c
 %canon_reldir%_check_hist_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_check_hist_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/cmd
-%canon_reldir%_check_hist_LDADD = cmd/libbshist.a cmd/libbscmd.a lib/resreq/libbsresreq.a \
+%canon_reldir%_check_hist_LDADD = cmd/libbshist.a cmd/libbscmd.a lib/job/libbsjob.a lib/resreq/libbsresreq.a \
 	lib/journal/libbsjournal.a proto/libbsproto.a lib/util/libbsutil.a \
 	$(TEST_LIBS)

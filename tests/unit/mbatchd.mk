@@ -60,6 +60,17 @@ TESTS += %reldir%/check_prepost
 	lib/resreq/libbsresreq.a lib/job/libbsjob.a lib/util/libbsutil.a \
 	$(TEST_LIBS)
 
+# Job groups: path rules, the state's group records and their replay, and
+# the scheduler's limit counting.
+check_PROGRAMS += %reldir%/check_jobgroups
+TESTS += %reldir%/check_jobgroups
+%canon_reldir%_check_jobgroups_SOURCES = %reldir%/check_jobgroups.c
+%canon_reldir%_check_jobgroups_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_check_jobgroups_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_jobgroups_LDADD = mbatchd/libbsstate.a $(BSSCHED_LIBS) \
+	proto/libbsproto.a lib/resreq/libbsresreq.a lib/job/libbsjob.a \
+	lib/util/libbsutil.a $(TEST_LIBS) -lm
+
 # Resource plans: invariants over generated plans (stage-hybrid.c).
 check_PROGRAMS += %reldir%/check_hybrid_invariants
 TESTS += %reldir%/check_hybrid_invariants

@@ -43,6 +43,7 @@ typedef struct {
 	GPtrArray *queues;        /* ScnQueueLine* */
 	GPtrArray *jobs;          /* ScnDeferred*: run and pend lines */
 	GPtrArray *expects;       /* ScnDeferred*: expect lines */
+	GPtrArray *jobgroups;     /* ScnDeferred*: jobgroup lines */
 	GPtrArray *lease_lines;   /* ScnDeferred*: the lease timeline (scn-lease.c) */
 	GPtrArray *clusters;      /* char*: peer clusters (`cluster` lines) for lsf.shared */
 } ScnParse;

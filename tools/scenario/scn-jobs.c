@@ -189,6 +189,10 @@ run_line(Scenario *s, char **argv, int line, GError **error)
 			r.term_time += g_date_time_to_unix(s->now);
 		} else if (strcmp(argv[i], "deadline-sent") == 0) {
 			r.deadline_sent = TRUE;
+		} else if ((v = scn_kv(argv[i], "group")) != NULL) {
+			if ((r.jobgroup = sched_input_jobgroup(&s->in, v)) == 0)
+				FAIL(line, "run: group is a job group path (/a/b), "
+				    "not \"%s\"", v);
 		} else {
 			FAIL(line, "run: unknown word \"%s\"", argv[i]);
 		}
@@ -358,6 +362,10 @@ pend_line(Scenario *s, char **argv, int line, GError **error)
 			if (!scn_parse_duration(v, &d))
 				FAIL(line, "pend: begin is a duration from now (10m, -1h), not \"%s\"", v);
 			j->begin_time = g_date_time_to_unix(s->now) + d;
+		} else if ((v = scn_kv(argv[i], "group")) != NULL) {
+			if ((j->jobgroup = sched_input_jobgroup(&s->in, v)) == 0)
+				FAIL(line, "pend: group is a job group path (/a/b), "
+				    "not \"%s\"", v);
 		} else if ((v = scn_kv(argv[i], "limit")) != NULL) {
 			if (j->array_index == 0)
 				FAIL(line, "pend: limit (%%N) is for array elements, e.g. pend 100[3]");
@@ -454,9 +462,37 @@ unique_ids(Scenario *s, ScnParse *p, GError **error)
 	return TRUE;
 }
 
+/* "jobgroup /a/b limit=N": a job group with its -L (bgadd -L); first, so
+ * the groups exist, parents first, before jobs name them. */
+static gboolean
+jobgroup_line(Scenario *s, char **argv, int line, GError **error)
+{
+	gint64 n = -1;
+
+	if (argv[1] == NULL || argv[1][0] != '/' || argv[1][1] == '\0')
+		FAIL(line, "jobgroup: a job group path is needed (/a/b)");
+	for (guint i = 2; argv[i] != NULL; i++) {
+		const char *v = scn_kv(argv[i], "limit");
+
+		if (v == NULL || !scn_parse_int(v, 0, G_MAXINT32, &n))
+			FAIL(line, "jobgroup: limit=N (0 or more) is the only word, "
+			    "not \"%s\"", argv[i]);
+	}
+	if (sched_input_jobgroup(&s->in, argv[1]) == 0)
+		FAIL(line, "jobgroup: bad path \"%s\"", argv[1]);
+	sched_input_jobgroup_limit(&s->in, argv[1], (int)n);
+	return TRUE;
+}
+
 gboolean
 scn_add_jobs(Scenario *s, ScnParse *p, GError **error)
 {
+	for (guint i = 0; i < p->jobgroups->len; i++) {
+		const ScnDeferred *d = g_ptr_array_index(p->jobgroups, i);
+
+		if (!jobgroup_line(s, d->argv, d->line, error))
+			return FALSE;
+	}
 	if (!unique_ids(s, p, error))
 		return FALSE;
 	for (guint i = 0; i < p->jobs->len; i++) {

@@ -46,6 +46,7 @@ scn_parse_init(ScnParse *p, const char *path)
 	p->queues = g_ptr_array_new_with_free_func(queue_line_free);
 	p->jobs = g_ptr_array_new_with_free_func(deferred_free);
 	p->expects = g_ptr_array_new_with_free_func(deferred_free);
+	p->jobgroups = g_ptr_array_new_with_free_func(deferred_free);
 	p->lease_lines = g_ptr_array_new_with_free_func(deferred_free);
 	p->clusters = g_ptr_array_new_with_free_func(g_free);
 }
@@ -58,6 +59,7 @@ scn_parse_clear(ScnParse *p)
 	g_ptr_array_free(p->queues, TRUE);
 	g_ptr_array_free(p->jobs, TRUE);
 	g_ptr_array_free(p->expects, TRUE);
+	g_ptr_array_free(p->jobgroups, TRUE);
 	g_ptr_array_unref(p->lease_lines);
 	g_ptr_array_free(p->clusters, TRUE);
 }
@@ -278,12 +280,15 @@ scn_first_pass(Scenario *s, ScnParse *p, const char *text, GError **error)
 				FAIL(line, "cluster: one name of a peer cluster (not `scenario`)");
 		} else if (strcmp(argv[0], "expect") == 0) {
 			defer(p->expects, argv, line);
+		} else if (strcmp(argv[0], "jobgroup") == 0) {
+			defer(p->jobgroups, argv, line);
 		} else {
 			g_autofree char *w = g_strdup(argv[0]);
 
 			g_strfreev(argv);
 			FAIL(line, "unknown line \"%s\" (title, now, host, queue, run, "
-			    "pend, expect, cluster, lease, at, or Begin SECTION)", w);
+			    "pend, expect, jobgroup, cluster, lease, at, or Begin "
+			    "SECTION)", w);
 		}
 	}
 	if (section != NULL)
