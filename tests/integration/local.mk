@@ -155,7 +155,12 @@ EXTRA_DIST += tests/tools/bs-ptydrive.py tests/tools/bs-iafake.py
 # Issue 17: resource plans (lsb.consumers, bsub -consumer, bconsumers).
 INTEGRATION_TESTS += \
 	%reldir%/t0900-consumers-surface.sh \
-	%reldir%/t0901-consumers-quota.sh
+	%reldir%/t0901-consumers-quota.sh \
+	%reldir%/t0960-reclaim-notice.sh \
+	%reldir%/t0961-reclaim-hclose.sh \
+	%reldir%/t0962-warning-runlimit.sh \
+	%reldir%/t0980-plan-window-switch.sh \
+	%reldir%/t0981-reconfig-preview.sh
 # The test library itself: its exit trap under a lingering process.
 INTEGRATION_TESTS += \
 	%reldir%/t0990-cleanup-user-procs.sh
