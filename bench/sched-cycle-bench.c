@@ -785,6 +785,7 @@ add_consumers(Bench *b, guint n)
 		c[i].policy = lvl == 1 ? (below(b, 5) == 0 ? SCHED_POLICY_OWNERSHIP :
 		    SCHED_POLICY_HYBRID) : c[c[i].parent].policy;
 		t[i].consumer = i;
+		t[i].policy = c[i].policy;
 		t[i].limit = SCHED_UNLIMITED;
 		t[i].share = 1;
 		t[i].lend_limit = t[i].share_limit = SCHED_UNLIMITED;

@@ -8,7 +8,9 @@
  * before anything happens.  LSF then offers to go on regardless; Basalt
  * never applies an invalid configuration, so the question is kept for
  * scripts that answer it, and either answer leaves the running
- * configuration as it is.  ckconfig works without mbatchd too: it then
+ * configuration as it is.  reconfig -preview applies nothing: mbatchd
+ * loads the files and shows what a pass with them would change
+ * (consumers-preview.c).  ckconfig works without mbatchd too: it then
  * loads the configuration here, with the daemon's own loader.
  *
  * `journal check` and `journal salvage` never talk to mbatchd: they are
@@ -31,6 +33,7 @@
 #include "cmd-main.h"
 #include "cmd-util.h"
 #include "conf/conf.h"
+#include "consumers-preview.h"
 #include "badmin-hist.h"
 #include "badmin-hstartup.h"
 #include "hist-io.h"
@@ -41,11 +44,12 @@
 #define BADMIN_USAGE \
 	"badmin [-h] [-V] subcommand\n" \
 	"Subcommands:\n" \
-	"  reconfig [-v] [-f]\n" \
+	"  reconfig [-v] [-f] | reconfig -preview\n" \
 	"  ckconfig [-v]\n" \
 	"  mbdrestart [-C comment] [-v] [-f]\n" \
 	"  qopen | qclose | qact | qinact [-C comment] [queue_name ... | all]\n" \
 	"  hopen | hclose [-C comment] [host_name ... | host_group ... | all]\n" \
+	"  hclose -reclaim [-C comment] host_name ...\n" \
 	"  hrestart | hshutdown | hstartup [-f] [host_name ... | all]\n" \
 	"  showstatus\n" \
 	"  showconf mbd\n" \
@@ -77,6 +81,8 @@ typedef struct {
 	gboolean force;          /* -f */
 	GPtrArray *names;
 	char *comment;           /* -C */
+	gboolean preview;        /* reconfig -preview */
+	gboolean reclaim;        /* hclose -reclaim */
 } AdminArgs;
 
 static int
@@ -104,8 +110,14 @@ parse(AdminArgs *a, int argc, char **argv)
 			a->force = TRUE;
 		else if (strcmp(argv[i], "-v") == 0)
 			continue;       /* every message is printed anyway */
+		else if (strcmp(argv[i], "-preview") == 0 &&
+		    a->action == BASALT__ADMIN_ACTION__ADMIN_ACTION_RECONFIG)
+			a->preview = TRUE;
 		else if (strcmp(argv[i], "-C") == 0 && i + 1 < argc)
 			a->comment = argv[++i];
+		else if (strcmp(argv[i], "-reclaim") == 0 &&
+		    a->action == BASALT__ADMIN_ACTION__ADMIN_ACTION_HCLOSE)
+			a->reclaim = TRUE;
 		else if (argv[i][0] == '-')
 			return FALSE;
 		else
@@ -147,6 +159,8 @@ call_quiet(AdminArgs *a, Basalt__AdminAction action, GError **err)
 	req.names = (char **)a->names->pdata;
 	req.n_names = a->names->len;
 	req.comment = a->comment != NULL ? a->comment : (char *)"";
+	req.preview = a->preview;
+	req.reclaim = a->reclaim;
 	if (!lsb_call(LSB_ADMIN, &req.base, &reply, err))
 		return NULL;
 	return (Basalt__AdminReply *)reply;
@@ -239,6 +253,27 @@ refuse_invalid(const AdminArgs *a)
 	return CMD_EXIT_FAIL;
 }
 
+/* reconfig -preview: mbatchd loads the files and runs a pass with them
+ * on the live state; the errors, or the quotas and jobs it would change. */
+static int
+preview(AdminArgs *a)
+{
+	g_autoptr(GString) out = g_string_new(NULL);
+	Basalt__AdminReply *r = call(a, a->action);
+	int code;
+
+	if (r == NULL)
+		return CMD_EXIT_FAIL;
+	code = print_reply(r, TRUE);
+	if (code == CMD_EXIT_OK) {
+		consumers_preview_format(out, r->preview_time, r->preview_consumers,
+		    r->n_preview_consumers, r->preview_jobs, r->n_preview_jobs);
+		fputs(out->str, stdout);
+	}
+	basalt__admin_reply__free_unpacked(r, NULL);
+	return code;
+}
+
 static int
 reconfig(AdminArgs *a)
 {
@@ -271,6 +306,9 @@ run(AdminArgs *a)
 	case BASALT__ADMIN_ACTION__ADMIN_ACTION_CKCONFIG:
 		return ckconfig(a);
 	case BASALT__ADMIN_ACTION__ADMIN_ACTION_RECONFIG:
+		if (a->preview)
+			return preview(a);
+		return reconfig(a);
 	case BASALT__ADMIN_ACTION__ADMIN_ACTION_MBDRESTART:
 		return reconfig(a);
 	case BASALT__ADMIN_ACTION__ADMIN_ACTION_HOPEN:

@@ -199,15 +199,23 @@ bconsumers_format_long(GString *out, const Basalt__ConsumerList *l)
 			for (size_t h = 0; h < g->n_hosts; h++)
 				g_string_append_printf(out, " %s", g->hosts[h]);
 		}
-		g_string_append_printf(out, "\nPOLICY: %s  USERS: %s  %s\n\n",
+		g_string_append_printf(out, "\nPOLICY: %s  USERS: %s  %s\n",
 		    c->policy[0] != '\0' ? c->policy : "-", users->str,
 		    c->leaf ? "LEAF" : "PARENT");
+		/* The plan in force: its TIME_WINDOW (lsb.consumers). */
+		if (c->time_window != NULL && c->time_window[0] != '\0')
+			g_string_append_printf(out, "TIME_WINDOW: %s\n", c->time_window);
+		g_string_append_c(out, '\n');
 		number_cells(out, NULL, TRUE);
 		g_string_append_c(out, '\n');
 		number_cells(out, c, FALSE);
 		g_string_append_c(out, '\n');
 		if (c->reason[0] != '\0')
 			g_string_append_printf(out, "\nQUOTA: %s\n", c->reason);
+		if (c->reclaiming > 0)
+			g_string_append_printf(out, "RECLAIMING: %d slot%s (notice "
+			    "sent, grace period running)\n", c->reclaiming,
+			    c->reclaiming == 1 ? "" : "s");
 	}
 }
 

@@ -5,24 +5,32 @@
  * user may read it).  Consumer paths as operands select those consumers
  * and their subtrees; -g keeps one resource group; -l adds why each
  * quota is what it is, -w does not cut paths, -json prints every column
- * as cmd-fields.c's JSON.
+ * as cmd-fields.c's JSON.  -at TIME runs the scheduler's pass for that
+ * time in mbatchd (the plans in force then, TIME_WINDOW) and shows each
+ * consumer's quota then against now, and the running jobs that pass would
+ * reclaim or preempt (consumers-preview.c).
  */
 #include "config.h"
 
 #include <stdio.h>
 
+#include <time.h>
+
 #include "bconsumers-format.h"
+#include "bsub-args.h"
+#include "consumers-preview.h"
 #include "cmd-main.h"
 #include "cmd-util.h"
 
 #define BCONSUMERS_USAGE \
 	"bconsumers [-h] [-V] [-w | -l | -json] [-g resource_group] " \
-	"[consumer_path ...]"
+	"[-at [[month:]day:]hour:minute] [consumer_path ...]"
 
-enum { O_L, O_W, O_JSON, O_G, O_N };
+enum { O_L, O_W, O_JSON, O_G, O_AT, O_N };
 static const CmdOpt opts[] = {
 	[O_L] = { "-l", FALSE }, [O_W] = { "-w", FALSE },
 	[O_JSON] = { "-json", FALSE }, [O_G] = { "-g", TRUE },
+	[O_AT] = { "-at", TRUE },
 	[O_N] = { NULL, FALSE },
 };
 
@@ -53,11 +61,22 @@ main(int argc, char **argv)
 	q.paths = paths;
 	q.n_paths = g_strv_length(paths);
 	q.resource_group = (char *)(v[O_G] != NULL ? v[O_G] : "");
+	/* -at: bsub -b's time format, the next such moment. */
+	if (v[O_AT] != NULL &&
+	    !bsub_parse_time(v[O_AT], (gint64)time(NULL), &q.at)) {
+		fprintf(stderr, "bconsumers: Bad time specification for -at: %s\n"
+		    "Usage: %s\n", v[O_AT], BCONSUMERS_USAGE);
+		return CMD_EXIT_FAIL;
+	}
 	l = (Basalt__ConsumerList *)cmd_main_call(LSB_CONSUMERS, &q.base);
 	if (l == NULL)
 		return CMD_EXIT_FAIL;
 	if (cmd_main_refused("bconsumers", l->error)) {
 		code = CMD_EXIT_FAIL;
+	} else if (l->at != 0 && v[O_JSON] == NULL) {
+		consumers_preview_format(out, l->at, l->consumers, l->n_consumers,
+		    l->preview_jobs, l->n_preview_jobs);
+		cmd_main_out(out);
 	} else if (v[O_JSON] != NULL) {
 		bconsumers_format_json(out, l);
 		cmd_main_out(out);

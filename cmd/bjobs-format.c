@@ -293,6 +293,44 @@ submit_details(GString *l, const Basalt__JobSpec *s)
 		g_string_append_printf(l, ", Pre-execute Command <%s>", s->pre_exec);
 	if (s->post_exec[0] != '\0')
 		g_string_append_printf(l, ", Post-execute Command <%s>", s->post_exec);
+	if (s->warning_action[0] != '\0')
+		g_string_append_printf(l, ", Job Warning Action <%s>",
+		    s->warning_action);
+	if (s->warning_time > 0)
+		g_string_append_printf(l, ", Job Action Warning Time <%d seconds>",
+		    s->warning_time);
+}
+
+/* Resource reclaim: the notice and its grace deadline while the run
+ * lasts; once requeued, why. */
+static void
+long_reclaim(GString *out, const Basalt__JobInfo *j)
+{
+	g_autoptr(GString) l = g_string_new(NULL);
+	const char *why = j->reclaim_for[0] != '\0' ? j->reclaim_for : NULL;
+
+	if (j->reclaim_deadline != 0 && j->start_time > 0 && j->end_time == 0) {
+		if (why != NULL)
+			g_string_append_printf(l, "Reclaimed for consumer <%s>", why);
+		else
+			g_string_append(l, "Reclaimed: its host is closed with -reclaim");
+		g_string_append(l, "; grace period ends ");
+		if (j->reclaim_deadline > 0)
+			cmd_time_long(l, j->reclaim_deadline);
+		else
+			g_string_append(l, "now");
+		g_string_append(l, ", then the job is terminated and requeued;");
+		cmd_wrap(out, l->str, long_width, LONGFORM_INDENT);
+	} else if (j->reclaim_count > 0 && (j->state == BASALT__JOB_STATE__JOB_STATE_PEND ||
+	    j->state == BASALT__JOB_STATE__JOB_STATE_PSUSP)) {
+		if (why != NULL)
+			g_string_append_printf(l, "Requeued: reclaimed for consumer <%s>", why);
+		else
+			g_string_append(l, "Requeued: reclaimed, its host was closed");
+		g_string_append_printf(l, " (reclaimed %u time%s);", j->reclaim_count,
+		    j->reclaim_count == 1 ? "" : "s");
+		cmd_wrap(out, l->str, long_width, LONGFORM_INDENT);
+	}
 }
 
 /* LSF's words for bsub -I, -Ip, -Is in bjobs -l and bhist -l. */
@@ -470,6 +508,7 @@ long_job(GString *out, const Basalt__JobInfo *j, const BjobsOpts *o)
 		long_reserved(out, j);
 	if (j->start_time > 0 && j->n_exec_hosts > 0)
 		long_started(out, j);
+	long_reclaim(out, j);
 	if (j->end_time > 0)
 		long_finished(out, j);
 	else if (j->usage != NULL && j->start_time > 0)

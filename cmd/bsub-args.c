@@ -15,6 +15,7 @@
 #include "bsub-args.h"
 #include "job/jobgroup.h"
 #include "bsub-limits.h"
+#include "util/warning.h"
 #include "cmd-util.h"
 #include "util/error.h"
 #include "util/escape.h"
@@ -30,6 +31,8 @@ typedef enum {
 	O_HOSTLIMIT,    /* -v -F -D -S -C -p -T: bsub-limits.c */
 	O_OUTDIR,
 	O_CONSUMER,     /* -consumer: an lsb.consumers leaf */
+	O_WARN_ACTION,  /* -wa 'signal': LSF's job warning action */
+	O_WARN_TIME,    /* -wt '[hour:]minute' */
 	O_NNODES,       /* -nnodes: LSF with CSM (apply_nnodes) */
 } OptId;
 
@@ -66,6 +69,7 @@ static const OptDef opt_defs[] = {
 	{ "-T", TRUE, O_HOSTLIMIT },
 	{ "-outdir", TRUE, O_OUTDIR },
 	{ "-consumer", TRUE, O_CONSUMER },
+	{ "-wa", TRUE, O_WARN_ACTION }, { "-wt", TRUE, O_WARN_TIME },
 	{ "-nnodes", TRUE, O_NNODES },
 };
 
@@ -579,6 +583,21 @@ apply_one(BsubArgs *a, Basalt__JobSpec *s, const OptVal *ov,
 			return fail(error, "bsub: Bad argument for option -sp: %s", v);
 		a->user_priority = s->user_priority = (guint32)n;
 		return TRUE;
+	case O_WARN_ACTION:
+		if (bs_warning_signal_parse(v) < 0)
+			return fail(error, "bsub: Bad job warning action: %s: a "
+			    "signal name or number such as URG or USR1", v);
+		cmd_pb_set_str(&s->warning_action, v);
+		return TRUE;
+	case O_WARN_TIME: {
+		int t = bs_warning_time_parse(v);
+
+		if (t < 0)
+			return fail(error, "bsub: Bad job warning time "
+			    "specification: %s", v);
+		s->warning_time = t;
+		return TRUE;
+	}
 	case O_LOGIN:
 		/* sbatchd runs it as a login shell: only a full path
 		 * names one program whatever the job's PATH. */

@@ -212,6 +212,7 @@ line(GString *out, const char *l1, const char *v1, const char *tail,
 
 typedef struct {
 	guint done, exited;
+	guint reclaimed;            /* jobs with a reclaimed run (EvJobReclaim) */
 	double cpu_sum, cpu_max, cpu_min;
 	gint64 wait_sum, wait_max, wait_min;
 	gint64 turn_sum, turn_max, turn_min;
@@ -228,6 +229,11 @@ totals_add(Totals *t, const HistJob *j)
 		t->done++;
 	else
 		t->exited++;
+	for (guint i = 0; j->steps != NULL && i < j->steps->len; i++)
+		if (((const HistStep *)j->steps->pdata[i])->kind == HIST_STEP_RECLAIM) {
+			t->reclaimed++;
+			break;
+		}
 	t->cpu_sum += a.cpu;
 	t->wait_sum += a.wait;
 	t->turn_sum += a.turnaround;
@@ -271,6 +277,9 @@ summary(GString *out, const Totals *t)
 	g_string_append(out, "\nSUMMARY:      ( time unit: second ) \n");
 	two(out, "Total number of done jobs:", t->done,
 	    "Total number of exited jobs:", t->exited, 0);
+	/* Resource reclaim: only when some job had a run reclaimed. */
+	if (t->reclaimed > 0)
+		one(out, "Total number of reclaimed jobs:", t->reclaimed, 0, NULL);
 	two(out, "Total CPU time consumed:", t->cpu_sum,
 	    "Average CPU time consumed:", t->cpu_sum / n, 1);
 	two(out, "Maximum CPU time of a job:", t->cpu_max,

@@ -266,6 +266,9 @@ step_body(GString *out, const HistJob *j, const HistStep *s)
 		g_string_append_printf(out, "Message <%u> posted by user or "
 		    "administrator <%s>;", s->position, s->text ? s->text : "");
 		break;
+	case HIST_STEP_RECLAIM:
+		g_string_append(out, s->text != NULL ? s->text : "Reclaimed;");
+		break;
 	case HIST_STEP_QUOTA_PEND:
 		if (s->text != NULL && *s->text != '\0')
 			g_string_append_printf(out, "Pending: %s", s->text);

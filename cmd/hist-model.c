@@ -14,6 +14,36 @@
 
 #include "hist-model.h"
 
+/* bhist -l's words for a reclaim notice (EvJobReclaim). */
+static char *
+hist_reclaim_text(const Basalt__EvJobReclaim *e)
+{
+	GString *t = g_string_new(NULL);
+	g_autoptr(GDateTime) d = e->deadline > 0 ?
+	    g_date_time_new_from_unix_local(e->deadline) : NULL;
+	g_autofree char *when = d != NULL ?
+	    g_date_time_format(d, "%a %b %e %H:%M:%S %Y") : g_strdup("now");
+
+	if (e->for_consumer != NULL && *e->for_consumer != '\0')
+		g_string_append_printf(t, "Reclaimed for consumer <%s>", e->for_consumer);
+	else
+		g_string_append(t, "Reclaimed: its host is closed with -reclaim");
+	if (e->kind != NULL && *e->kind != '\0' && strcmp(e->kind, "host") != 0)
+		g_string_append_printf(t, " (%s slots", e->kind);
+	if (e->from_consumer != NULL && *e->from_consumer != '\0' &&
+	    e->kind != NULL && *e->kind != '\0' && strcmp(e->kind, "host") != 0)
+		g_string_append_printf(t, " of consumer <%s>", e->from_consumer);
+	if (e->kind != NULL && *e->kind != '\0' && strcmp(e->kind, "host") != 0)
+		g_string_append_c(t, ')');
+	if (e->signal > 0)
+		g_string_append_printf(t, "; warning action signal <%d> sent", e->signal);
+	else
+		g_string_append(t, "; no warning action");
+	g_string_append_printf(t, "; grace period %d seconds, until %s;",
+	    e->grace, when);
+	return g_string_free(t, FALSE);
+}
+
 struct HistSpec {
 	guint ref;
 	Basalt__JobSpec *spec;
@@ -536,6 +566,10 @@ feed_job_event(HistJob *j, const Basalt__Event *ev)
 		s->position = ev->job_message->index;
 		s->text = g_strdup(ev->job_message->user);
 		break;
+	case BASALT__EVENT__BODY_JOB_RECLAIM:
+		s = add_step(j, ev, HIST_STEP_RECLAIM);
+		s->text = hist_reclaim_text(ev->job_reclaim);
+		break;
 	case BASALT__EVENT__BODY_JOB_CONSUMER_PEND:
 		s = add_step(j, ev, HIST_STEP_QUOTA_PEND);
 		s->text = g_strdup(ev->job_consumer_pend->pending ?
@@ -568,6 +602,7 @@ event_job(const Basalt__Event *ev, guint64 *id, guint32 *index)
 	JOB_CASE(JOB_PREEXEC, job_preexec)
 	JOB_CASE(JOB_MESSAGE, job_message)
 	JOB_CASE(JOB_CONSUMER_PEND, job_consumer_pend)
+	JOB_CASE(JOB_RECLAIM, job_reclaim)
 #undef JOB_CASE
 	default:
 		return FALSE;

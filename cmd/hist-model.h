@@ -45,6 +45,8 @@ typedef enum {
 	HIST_STEP_MESSAGE,          /* bpost: position = index, text = user */
 	HIST_STEP_QUOTA_PEND,       /* EvJobConsumerPend: text = the reason
 	                             * (pending), or NULL; state unchanged */
+	HIST_STEP_RECLAIM,          /* EvJobReclaim: text = the line's words
+	                             * after the time; state unchanged */
 } HistStepKind;
 
 /* One line of a job's history. */

@@ -19,6 +19,7 @@ noinst_LIBRARIES += %reldir%/libbscmd.a
 	%reldir%/bhosts-format.c %reldir%/busers-format.c \
 	%reldir%/blimits-format.c \
 	%reldir%/bconsumers-format.c %reldir%/bconsumers-format.h \
+	%reldir%/consumers-preview.c %reldir%/consumers-preview.h \
 	%reldir%/bparams-format.c \
 	%reldir%/ls-format.c %reldir%/ls-format.h \
 	%reldir%/effective-format.c %reldir%/effective-format.h \

@@ -5,7 +5,9 @@
  * consumer, in plan order: the Plan rows as written, then the consumers
  * the plan does not name, in tree order, with the defaults (own nothing,
  * reserve nothing, no limit).  A group without a Plan section shares its
- * slots among all consumers by those defaults.  And the one rule that
+ * slots among all consumers by those defaults.  A group's time-windowed
+ * plans (TIME_WINDOW) are carried beside its default plan, each with its
+ * terms built the same way; the stage picks the one in force.  And the one rule that
  * says which consumer a job belongs to (sched_input_job_consumer).
  */
 #include "config.h"
@@ -53,16 +55,47 @@ terms_of(const BsConfig *cfg, guint consumer, const BsPlanRow *row)
 	return t;
 }
 
-static const BsPlanConf *
-plan_of(const BsConsumersConf *cc, guint group)
+/*
+ * One plan's terms appended to in->rg_terms: its rows as written, then
+ * the consumers it does not name, in tree order, with the defaults.
+ * Returns the offset + 1 of the first (sched_input_consumers turns it
+ * into a pointer once the storage stops growing); *plan_slots: PLAN_SLOTS,
+ * else the plan's root-level owned.
+ */
+static gpointer
+add_terms(SchedInput *in, const BsResourceGroupConf *g, const BsPlanConf *pl,
+    guint *n_terms, int *plan_slots)
 {
-	for (guint i = 0; i < cc->plans->len; i++) {
-		const BsPlanConf *pl = cc->plans->pdata[i];
+	const BsConsumersConf *cc = in->cfg->consumers;
+	g_autofree gboolean *named = g_new0(gboolean, cc->consumers->len);
+	gpointer first = GUINT_TO_POINTER(in->rg_terms->len + 1);
+	int root_owned = 0;
 
-		if ((guint)pl->group == group)
-			return pl;
+	*n_terms = 0;
+	for (guint i = 0; pl != NULL && i < pl->rows->len; i++) {
+		const BsPlanRow *row = pl->rows->pdata[i];
+		SchedPlanTerms t = terms_of(in->cfg, row->consumer, row);
+
+		t.policy = policy(bs_config_plan_policy(in->cfg, pl, row->consumer));
+
+		named[row->consumer] = TRUE;
+		if (((BsConsumerConf *)cc->consumers->pdata[row->consumer])->parent < 0)
+			root_owned += row->owned;
+		g_array_append_val(in->rg_terms, t);
+		(*n_terms)++;
 	}
-	return NULL;
+	for (guint c = 0; c < cc->consumers->len; c++) {
+		SchedPlanTerms t;
+
+		if (named[c])
+			continue;
+		t = terms_of(in->cfg, c, NULL);
+		t.policy = policy(bs_config_plan_policy(in->cfg, pl, (int)c));
+		g_array_append_val(in->rg_terms, t);
+		(*n_terms)++;
+	}
+	*plan_slots = g->plan_slots != BS_CONF_UNLIMITED ? g->plan_slots : root_owned;
+	return first;
 }
 
 static void
@@ -70,11 +103,9 @@ add_group(SchedInput *in, guint gi, GHashTable *taken)
 {
 	const BsConsumersConf *cc = in->cfg->consumers;
 	const BsResourceGroupConf *g = cc->groups->pdata[gi];
-	const BsPlanConf *pl = plan_of(cc, gi);
+	const BsPlanConf *dflt = NULL;
 	g_auto(GStrv) hosts = bs_config_resource_group_hosts(in->cfg, g);
-	g_autofree gboolean *named = g_new0(gboolean, cc->consumers->len);
 	SchedResourceGroup rg = { 0 };
-	int root_owned = 0;
 
 	rg.name = g->name;
 	rg.hosts = GUINT_TO_POINTER(in->rg_hosts->len + 1);
@@ -88,27 +119,26 @@ add_group(SchedInput *in, guint gi, GHashTable *taken)
 		g_array_append_val(in->rg_hosts, h);
 		rg.n_hosts++;
 	}
-	rg.terms = GUINT_TO_POINTER(in->rg_terms->len + 1);
-	for (guint i = 0; pl != NULL && i < pl->rows->len; i++) {
-		const BsPlanRow *row = pl->rows->pdata[i];
-		SchedPlanTerms t = terms_of(in->cfg, row->consumer, row);
+	for (guint i = 0; i < cc->plans->len; i++) {
+		const BsPlanConf *pl = cc->plans->pdata[i];
 
-		named[row->consumer] = TRUE;
-		if (((BsConsumerConf *)cc->consumers->pdata[row->consumer])->parent < 0)
-			root_owned += row->owned;
-		g_array_append_val(in->rg_terms, t);
-		rg.n_terms++;
+		if ((guint)pl->group == gi && pl->windows == NULL)
+			dflt = pl;
 	}
-	for (guint c = 0; c < cc->consumers->len; c++) {
-		SchedPlanTerms t;
+	rg.terms = add_terms(in, g, dflt, &rg.n_terms, &rg.plan_slots);
+	/* The time-windowed plans, in file order. */
+	rg.windowed = GUINT_TO_POINTER(in->rg_windowed->len + 1);
+	for (guint i = 0; i < cc->plans->len; i++) {
+		const BsPlanConf *pl = cc->plans->pdata[i];
+		SchedWindowedPlan w = { 0 };
 
-		if (named[c])
+		if ((guint)pl->group != gi || pl->windows == NULL)
 			continue;
-		t = terms_of(in->cfg, c, NULL);
-		g_array_append_val(in->rg_terms, t);
-		rg.n_terms++;
+		w.windows = pl->windows;
+		w.terms = add_terms(in, g, pl, &w.n_terms, &w.plan_slots);
+		g_array_append_val(in->rg_windowed, w);
+		rg.n_windowed++;
 	}
-	rg.plan_slots = g->plan_slots != BS_CONF_UNLIMITED ? g->plan_slots : root_owned;
 	g_array_append_val(in->rgroups, rg);
 }
 
@@ -122,6 +152,7 @@ sched_input_consumers_build(SchedInput *in)
 	in->rgroups = g_array_new(FALSE, FALSE, sizeof(SchedResourceGroup));
 	in->rg_hosts = g_array_new(FALSE, FALSE, sizeof(guint));
 	in->rg_terms = g_array_new(FALSE, FALSE, sizeof(SchedPlanTerms));
+	in->rg_windowed = g_array_new(FALSE, FALSE, sizeof(SchedWindowedPlan));
 	if (cc == NULL)
 		return;
 	for (guint i = 0; i < cc->consumers->len; i++) {
@@ -165,12 +196,27 @@ sched_input_consumers(SchedInput *in, SchedSnapshot *snap)
 
 		rg->hosts = hosts + GPOINTER_TO_UINT(rg->hosts) - 1;
 		rg->terms = terms + GPOINTER_TO_UINT(rg->terms) - 1;
+		rg->windowed = rg->n_windowed == 0 ? NULL :
+		    (SchedWindowedPlan *)(void *)in->rg_windowed->data +
+		    GPOINTER_TO_UINT(rg->windowed) - 1;
+	}
+	for (guint i = 0; i < in->rg_windowed->len; i++) {
+		SchedWindowedPlan *w = &g_array_index(in->rg_windowed, SchedWindowedPlan, i);
+
+		w->terms = terms + GPOINTER_TO_UINT(w->terms) - 1;
 	}
 	snap->consumers = (SchedConsumer *)(void *)in->consumers->data;
 	snap->n_consumers = in->consumers->len;
 	snap->rgroups = (SchedResourceGroup *)(void *)in->rgroups->data;
 	snap->n_rgroups = in->rgroups->len;
 	snap->hybrid_evenly = in->cfg->params->hybrid_evenly_distribute_slots;
+	snap->reclaim.disable_hybrid_own = in->cfg->params->disable_reclaim_hybrid_own;
+	snap->reclaim.keep_shared = !in->cfg->params->reclaim_shared;
+	snap->reclaim.owned_before_borrow = in->cfg->params->reclaim_owned_before_borrow;
+	snap->reclaim.ancestor_grace =
+	    in->cfg->params->use_ancestor_grace_period_for_reclaim;
+	snap->reclaim.criteria = in->cfg->params->reclaim_criteria == 1 ?
+	    SCHED_RECLAIM_MOST_RECENT_TASK : SCHED_RECLAIM_POLICY_DEFAULT;
 }
 
 void
@@ -182,4 +228,5 @@ sched_input_consumers_free(SchedInput *in)
 	g_array_free(in->rgroups, TRUE);
 	g_array_free(in->rg_hosts, TRUE);
 	g_array_free(in->rg_terms, TRUE);
+	g_array_free(in->rg_windowed, TRUE);
 }

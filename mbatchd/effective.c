@@ -17,6 +17,8 @@
 #include "config.h"
 
 #include "mbatchd/effective.h"
+#include "conf/conf_consumers.h"
+#include "util/warning.h"
 #include "mbatchd/effective-prepost.h"
 #include "mbatchd/state/state.h"
 
@@ -148,6 +150,50 @@ either(const char *app, const char *q)
 	return q != NULL && *q ? q : NULL;
 }
 
+/* The job's consumer's WARNING_ACTION, else its closest ancestor's. */
+static const char *
+consumer_warning_action(const BsConfig *cfg, const BsQueueConf *q,
+    const Basalt__JobSpec *spec)
+{
+	const char *path = spec->consumer != NULL && *spec->consumer ?
+	    spec->consumer : q != NULL ? q->consumer : NULL;
+	const BsConsumerConf *c;
+
+	if (cfg == NULL || path == NULL || (c = bs_config_consumer(cfg, path)) == NULL)
+		return NULL;
+	while (c->warning_action == NULL && c->parent >= 0)
+		c = cfg->consumers->consumers->pdata[c->parent];
+	return c->warning_action;
+}
+
+/* bsub -wa/-wt, else the profile's, else the queue's warning action and
+ * time (LSF: the job's option overrides the queue's default), else for
+ * the action its lsb.consumers consumer's WARNING_ACTION. */
+static void
+effective_resolve_warning(const BsConfig *cfg, const BsQueueConf *q,
+    const BsAppConf *app, const Basalt__JobSpec *spec,
+    Basalt__JobEffective *e)
+{
+	const char *wa = NULL;
+	int sig;
+
+	if (spec->warning_action != NULL && *spec->warning_action)
+		wa = spec->warning_action;
+	else
+		wa = either(app ? app->job_warning_action : NULL,
+		    q ? q->job_warning_action : NULL);
+	if (wa == NULL)
+		wa = consumer_warning_action(cfg, q, spec);
+	sig = wa != NULL ? bs_warning_signal_parse(wa) : -1;
+	e->warning_signal = sig > 0 ? sig : 0;
+	if (spec->warning_time > 0)
+		e->warning_time = spec->warning_time;
+	else if (app != NULL && app->job_action_warning_time > 0)
+		e->warning_time = app->job_action_warning_time;
+	else if (q != NULL)
+		e->warning_time = q->job_action_warning_time;
+}
+
 Basalt__JobEffective *
 effective_resolve(const BsConfig *cfg, const BsQueueConf *q,
     const BsAppConf *app, const Basalt__JobSpec *spec)
@@ -205,6 +251,7 @@ effective_resolve(const BsConfig *cfg, const BsQueueConf *q,
 	 * which tests it on its own; here it becomes part of the stamp. */
 	max_preempt = bs_config_max_job_preempt(cfg, q, app);
 	e.max_preempt = max_preempt > 0 ? (guint32)max_preempt : 0;
+	effective_resolve_warning(cfg, q, app, spec, &e);
 	return job_effective_copy(&e);
 }
 

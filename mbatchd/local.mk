@@ -12,7 +12,7 @@ noinst_LIBRARIES += %reldir%/libbssched.a
 	%reldir%/sched/pool-hosts.h %reldir%/sched/pool-need.c \
 	%reldir%/sched/pool-need.h %reldir%/sched/open.c \
 	%reldir%/sched/prehosts.c %reldir%/sched/resreq-host.c \
-	%reldir%/sched/plan.c %reldir%/sched/window.c \
+	%reldir%/sched/plan.c %reldir%/sched/window.c %reldir%/sched/plan-window.c \
 	%reldir%/sched/stage-entitle.c %reldir%/sched/stage-order.c \
 	%reldir%/sched/stage-place.c %reldir%/sched/stage-preempt.c \
 	%reldir%/sched/limits.c \
@@ -21,6 +21,7 @@ noinst_LIBRARIES += %reldir%/libbssched.a
 	%reldir%/sched/exclusive.c %reldir%/sched/deadline.c \
 	%reldir%/sched/jobgroup-limit.c \
 	%reldir%/sched/sched-consumers.h %reldir%/sched/stage-hybrid.c \
+	%reldir%/sched/sched-reclaim.h %reldir%/sched/stage-reclaim.c \
 	%reldir%/sched/hybrid.h %reldir%/sched/hybrid-quota.c %reldir%/sched/hybrid-place.c \
 	%reldir%/sched/lease.h %reldir%/sched/lease.c \
 	%reldir%/sched/stage-lease.c
@@ -78,7 +79,8 @@ sbin_PROGRAMS += %reldir%/mbatchd
 	%reldir%/svc/jobgroups.c \
 	%reldir%/svc/limits.c %reldir%/svc/modify-started.c \
 	%reldir%/svc/consumers.c \
-	%reldir%/mbd-consumers.h %reldir%/mbd-consumers.c
+	%reldir%/mbd-consumers.h %reldir%/mbd-consumers.c \
+	%reldir%/mbd-preview.h %reldir%/mbd-preview.c
 %canon_reldir%_mbatchd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_mbatchd_LDADD = %reldir%/libbseffective.a \
 	%reldir%/libbsstate.a %reldir%/libbsschedin.a %reldir%/libbssched.a \

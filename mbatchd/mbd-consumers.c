@@ -31,12 +31,19 @@ consumers_figures_free(struct MbdConsumerFigures *f)
 const MbdConsumerFig *
 consumers_fig(const Manager *m, const char *group, const char *path)
 {
+	return consumers_figures_fig(m->consumer_figs, group, path);
+}
+
+const MbdConsumerFig *
+consumers_figures_fig(const struct MbdConsumerFigures *f, const char *group,
+    const char *path)
+{
 	g_autofree char *key = NULL;
 
-	if (m->consumer_figs == NULL)
+	if (f == NULL)
 		return NULL;
 	key = g_strconcat(group, "\n", path, NULL);
-	return g_hash_table_lookup(m->consumer_figs->figs, key);
+	return g_hash_table_lookup(f->figs, key);
 }
 
 int
@@ -73,15 +80,20 @@ group_slots(const SchedSnapshot *snap, const SchedResourceGroup *rg)
 void
 consumers_keep(Manager *m, const Build *b, const SchedPlan *plan)
 {
+	consumers_figures_free(m->consumer_figs);
+	m->consumer_figs = consumers_figures_new(b, plan, manager_now());
+}
+
+struct MbdConsumerFigures *
+consumers_figures_new(const Build *b, const SchedPlan *plan, gint64 time)
+{
 	const SchedSnapshot *snap = &b->snap;
 	struct MbdConsumerFigures *f;
 
-	consumers_figures_free(m->consumer_figs);
-	m->consumer_figs = NULL;
 	if (snap->n_rgroups == 0)
-		return;
+		return NULL;
 	f = g_new0(struct MbdConsumerFigures, 1);
-	f->time = manager_now();
+	f->time = time;
 	f->figs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 	    fig_free);
 	f->group_slots = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
@@ -90,6 +102,8 @@ consumers_keep(Manager *m, const Build *b, const SchedPlan *plan)
 		g_hash_table_insert(f->group_slots,
 		    g_strdup(snap->rgroups[g].name),
 		    GINT_TO_POINTER(group_slots(snap, &snap->rgroups[g]) + 1));
+	g_autofree int *reclaiming = sched_reclaim_counts(snap, plan);
+
 	for (guint i = 0; i < plan->n_quotas; i++) {
 		const SchedConsumerQuota *q = &plan->quotas[i];
 		MbdConsumerFig *fig;
@@ -103,11 +117,12 @@ consumers_keep(Manager *m, const Build *b, const SchedPlan *plan)
 		fig->alloc = q->alloc;
 		fig->borrowed = q->borrowed;
 		fig->lent = q->lent;
+		fig->reclaiming = reclaiming[q->group * snap->n_consumers + q->consumer];
 		fig->reason = g_strndup(q->reason, sizeof q->reason);
 		g_hash_table_replace(f->figs, g_strconcat(snap->rgroups[q->group].name,
 		    "\n", snap->consumers[q->consumer].path, NULL), fig);
 	}
-	m->consumer_figs = f;
+	return f;
 }
 
 static void

@@ -14,6 +14,7 @@
 
 typedef struct {
 	int owned_scaled, demand, quota, alloc, borrowed, lent;
+	int reclaiming;           /* slots being reclaimed from it */
 	char *reason;             /* why the quota is what it is, owned */
 } MbdConsumerFig;
 
@@ -25,6 +26,12 @@ struct MbdConsumerFigures {
 
 /* Keep the stage's table of this pass (replacing the last one). */
 void consumers_keep(Manager *m, const Build *b, const SchedPlan *plan);
+/* The table of a pass as figures dated `time`; NULL without resource
+ * groups (a preview keeps its own, mbd-preview.c). */
+struct MbdConsumerFigures *consumers_figures_new(const Build *b,
+    const SchedPlan *plan, gint64 time);
+const MbdConsumerFig *consumers_figures_fig(const struct MbdConsumerFigures *f,
+    const char *group, const char *path);
 /* Journal the jobs whose pending reason became, or stopped being, their
  * consumer's quota in this pass (after record_pending_reasons). */
 void consumers_record_pending(Manager *m, const Build *b,

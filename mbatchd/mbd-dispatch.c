@@ -126,6 +126,47 @@ deadline_exit_one(Build *b, const SchedDecision *d)
 	(void)commit_job_status(b->m, j, JS_EXIT, &out, NULL);
 }
 
+/* Reclaim: the notice now (warning action, deadline journaled). */
+static void
+reclaim_notice_one(Build *b, const SchedPlan *plan, const SchedDecision *d)
+{
+	Job *j = g_ptr_array_index(b->running_jobs, d->job);
+	const SchedReclaim *rc = &g_array_index(plan->reclaims, SchedReclaim, d->by);
+	OrdersReclaim r = {
+		.deadline = rc->deadline,
+		.grace = rc->grace,
+		.for_consumer = rc->to >= 0 ? b->snap.consumers[rc->to].path : "",
+		.from_consumer = rc->from >= 0 ? b->snap.consumers[rc->from].path : "",
+		.kind = sched_reclaim_kind_name(rc->kind),
+	};
+	GError *err = NULL;
+
+	log_info("job %" G_GUINT64_FORMAT "[%u]: reclaimed (%s) for %s, grace %ds",
+	    j->id, j->index, r.kind, *r.for_consumer ? r.for_consumer : "a host close",
+	    rc->grace);
+	if (!orders_reclaim(b->m, j, &r, &err)) {
+		log_warning("job %" G_GUINT64_FORMAT "[%u]: reclaim not journaled: %s",
+		    j->id, j->index, err != NULL ? err->message : "?");
+		g_clear_error(&err);
+	}
+}
+
+/* Reclaim: the grace passed; a grace of 0 comes right after the notice. */
+static void
+reclaim_requeue_one(Build *b, const SchedDecision *d)
+{
+	Job *j = g_ptr_array_index(b->running_jobs, d->job);
+	GError *err = NULL;
+
+	if (!job_is_started(j))
+		return;
+	if (!orders_reclaim_requeue(b->m, j, &err)) {
+		log_warning("job %" G_GUINT64_FORMAT "[%u]: reclaim requeue: %s",
+		    j->id, j->index, err != NULL ? err->message : "?");
+		g_clear_error(&err);
+	}
+}
+
 static void
 apply_decision(Build *b, const SchedPlan *plan, const SchedDecision *d)
 {
@@ -154,6 +195,12 @@ apply_decision(Build *b, const SchedPlan *plan, const SchedDecision *d)
 		break;
 	case SCHED_DO_DEADLINE_EXIT:
 		deadline_exit_one(b, d);
+		break;
+	case SCHED_DO_RECLAIM_NOTICE:
+		reclaim_notice_one(b, plan, d);
+		break;
+	case SCHED_DO_RECLAIM_REQUEUE:
+		reclaim_requeue_one(b, d);
 		break;
 	default:
 		log_warning("scheduler decision of unknown kind %d ignored",

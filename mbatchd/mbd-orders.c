@@ -420,8 +420,8 @@ send_signal(Manager *m, const Job *j, Basalt__ExecAction action, int sig,
 /* Kill a run that is no longer the job's (requeued, removed): the order
  * names that run's instance, so a new run of the job is never hit. */
 static void
-kill_old_run(Manager *m, const Job *old_view, const char *host,
-    const char *reason)
+kill_old_run_as(Manager *m, const Job *old_view, const char *host,
+    const char *reason, const char *command, int sig)
 {
 	HostLink *l = live_link(m, host);
 	Basalt__SignalJobRequest req = BASALT__SIGNAL_JOB_REQUEST__INIT;
@@ -434,12 +434,21 @@ kill_old_run(Manager *m, const Job *old_view, const char *host,
 	req.instance = old_view->instance;
 	req.action = X(TERMINATE);
 	req.reason = (char *)reason;
+	req.command = (char *)command;
+	req.signal = sig;
 	o = order_new(m, old_view, X(TERMINATE));
 	/* Whatever the host answers, the job has moved on: signal_done finds
 	 * no current run for this instance and only logs. */
 	if (!bs_rpc_conn_call(l->conn, &basalt__exec_service__descriptor, 1,
 	    &req.base, ORDER_TIMEOUT_MS, signal_done, o, NULL))
 		g_free(o);
+}
+
+static void
+kill_old_run(Manager *m, const Job *old_view, const char *host,
+    const char *reason)
+{
+	kill_old_run_as(m, old_view, host, reason, NULL, 0);
 }
 
 static gboolean
@@ -773,6 +782,85 @@ orders_requeue(Manager *m, Job *j, gboolean hold, const char *reason,
 	if (started)
 		g_free(r.host);
 	return ok;
+}
+
+gboolean
+orders_reclaim(Manager *m, Job *j, const OrdersReclaim *r, GError **err)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobReclaim e = BASALT__EV_JOB_RECLAIM__INIT;
+	int sig = j->effective != NULL ? j->effective->warning_signal : 0;
+	g_autofree char *reason = NULL;
+
+	e.job_id = j->id;
+	e.array_index = j->index;
+	e.instance = j->instance;
+	e.deadline = r->deadline;
+	e.grace = r->grace;
+	e.for_consumer = (char *)r->for_consumer;
+	e.from_consumer = (char *)r->from_consumer;
+	e.kind = (char *)r->kind;
+	e.signal = sig;
+	ev.body_case = BASALT__EVENT__BODY_JOB_RECLAIM;
+	ev.job_reclaim = &e;
+	if (!manager_commit(m, &ev, err))
+		return FALSE;
+	/* No warning action: no notice; the grace runs all the same. */
+	if (sig > 0) {
+		reason = *r->for_consumer != '\0' ?
+		    g_strdup_printf("reclaimed for consumer %s", r->for_consumer) :
+		    g_strdup("its host is closed with reclaim");
+		(void)send_signal(m, j, X(SIGNAL), sig, reason);
+	}
+	return TRUE;
+}
+
+gboolean
+orders_reclaim_requeue(Manager *m, Job *j, GError **err)
+{
+	OldRun r;
+	gboolean started = old_run_take(j, &r);
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobRequeue e = BASALT__EV_JOB_REQUEUE__INIT;
+	g_autofree char *reason = j->reclaim_for != NULL && *j->reclaim_for ?
+	    g_strdup_printf("reclaimed for consumer %s", j->reclaim_for) :
+	    g_strdup("reclaimed: its host is closed");
+	int sig = 0;
+	/* The queue's (or profile's) TERMINATE action, read while the job
+	 * still has its run. */
+	g_autofree char *command = g_strdup(prepost_job_control(m, j, X(TERMINATE),
+	    &sig));
+	gboolean ok;
+
+	e.job_id = j->id;
+	e.array_index = j->index;
+	e.reason = reason;
+	ev.body_case = BASALT__EVENT__BODY_JOB_REQUEUE;
+	ev.job_requeue = &e;
+	ok = manager_commit(m, &ev, err);
+	if (ok && started)
+		kill_old_run_as(m, &r.view, r.host, reason, command, sig);
+	if (started)
+		g_free(r.host);
+	if (ok)
+		manager_schedule_soon(m);
+	return ok;
+}
+
+gboolean
+orders_host_reclaim(Manager *m, const char *host, GError **err)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvHostReclaim e = BASALT__EV_HOST_RECLAIM__INIT;
+
+	e.host = (char *)host;
+	e.reclaim = TRUE;
+	ev.body_case = BASALT__EVENT__BODY_HOST_RECLAIM;
+	ev.host_reclaim = &e;
+	if (!manager_commit(m, &ev, err))
+		return FALSE;
+	manager_schedule_soon(m);
+	return TRUE;
 }
 
 gboolean

@@ -97,6 +97,27 @@ gboolean orders_signal(Manager *m, Job *j, int sig, const char *user,
 /* brequeue: back to pending (PSUSP with hold); the old run is killed. */
 gboolean orders_requeue(Manager *m, Job *j, gboolean hold, const char *reason,
     GError **err);
+/*
+ * Resource reclaim (mbatchd/sched/stage-reclaim.c).  orders_reclaim: the
+ * notice: journal the reclaim of the current run with its grace deadline
+ * (EvJobReclaim), then send the run's warning action (JobEffective
+ * .warning_signal; none: nothing is sent).  orders_reclaim_requeue: the
+ * grace passed: back to pending with the reason "reclaimed for consumer
+ * /X/A", the old run killed with its queue's TERMINATE action.
+ */
+typedef struct {
+	gint64 deadline;
+	int grace;
+	const char *for_consumer;   /* "" : a host closed with -reclaim */
+	const char *from_consumer;  /* "" : none */
+	const char *kind;           /* borrowed | shared | owned | host */
+} OrdersReclaim;
+gboolean orders_reclaim(Manager *m, Job *j, const OrdersReclaim *r,
+    GError **err);
+gboolean orders_reclaim_requeue(Manager *m, Job *j, GError **err);
+/* badmin hclose -reclaim: journal that the host's jobs are reclaimed while
+ * it stays closed (EvHostReclaim); the scheduler does the rest. */
+gboolean orders_host_reclaim(Manager *m, const char *host, GError **err);
 /* bkill -r: EXIT now, whatever the host says; the old run is killed. */
 gboolean orders_remove(Manager *m, Job *j, const char *reason, GError **err);
 /* A started job its host no longer has (registration): requeued when it

@@ -49,6 +49,7 @@ host_facts(const char *name, SchedInputHost *out, void *data)
 	out->r15s = l->load.r15s;
 	out->r1m = l->load.r1m;
 	out->closed_adm = rt != NULL && rt->closed_adm;
+	out->reclaim = rt != NULL && rt->reclaim;
 	return TRUE;
 }
 
@@ -102,6 +103,9 @@ add_running(Build *b, Job *j, guint queue)
 	    job_spec(j)), job_spec(j)->est_runtime_s);
 	r.term_time = job_spec(j)->term_time;
 	r.deadline_sent = j->deadline_kill_sent;
+	r.reclaim_deadline = j->reclaim_deadline;
+	r.user_priority = sched_input_user_priority(b->m->cfg->params,
+	    job_spec(j)->user_priority);
 	r.allocs = GUINT_TO_POINTER(b->allocs->len + 1);
 	for (guint i = 0; j->exec_hosts[i] != NULL; i++) {
 		gboolean found;

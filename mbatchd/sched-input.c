@@ -72,6 +72,7 @@ add_hosts(SchedInput *in, const SchedInputFacts *facts)
 		h.max_slots = host_mxj(in->cfg, ch->name, h.ncpus);
 		h.jl_u = hc != NULL ? hc->jl_u : SCHED_UNLIMITED;
 		h.state = host_state(known, &f);
+		h.reclaim = known && f.reclaim;
 		h.dispatch_window = hc != NULL ? hc->dispatch_window : NULL;
 		h.r15s = known ? f.r15s : 0;
 		h.r1m = known ? f.r1m : 0;

@@ -27,6 +27,7 @@ typedef struct {
 	int ncpus;                /* <= 0: unknown, counted as 1 */
 	double r15s, r1m;
 	gboolean closed_adm;      /* badmin hclose */
+	gboolean reclaim;         /* badmin hclose -reclaim: its jobs are reclaimed */
 } SchedInputHost;
 
 /* What the caller knows of a queue. */
@@ -75,6 +76,7 @@ typedef struct {
 	GArray *rgroups;          /* SchedResourceGroup */
 	GArray *rg_hosts;         /* guint storage: SchedResourceGroup.hosts */
 	GArray *rg_terms;         /* SchedPlanTerms storage */
+	GArray *rg_windowed;      /* SchedWindowedPlan storage */
 } SchedInput;
 
 /* Hosts, queues, PREEMPTION lists, windows and pools from cfg and the

@@ -29,6 +29,7 @@ sbin_PROGRAMS += %reldir%/sbatchd
 	%reldir%/sbd.c %reldir%/sbd.h \
 	%reldir%/sbd-link.c %reldir%/sbd-exec.c %reldir%/sbd-peek.c \
 	%reldir%/sbd-job.c %reldir%/sbd-start.c %reldir%/job-prepost.c \
+	%reldir%/sbd-warning.c \
 	%reldir%/job-modify.c \
 	%reldir%/start-refusal.c \
 	%reldir%/sbd-store.c %reldir%/sbd-spool.c %reldir%/sbd-load.c \

@@ -240,6 +240,7 @@ job_finish(SbdJob *job, const BsJobEnd *end)
 	g_autofree char *how = bs_exit_describe(&end->exit);
 
 	g_clear_handle_id(&job->runlimit_src, g_source_remove);
+	sbd_warning_cancel(job);
 	g_clear_pointer(&job->term, bs_jobctl_terminate_cancel);
 	job->finished = TRUE;
 	job->usage = end->usage;
@@ -325,12 +326,14 @@ arm_runlimit(SbdJob *job)
 		return;
 	job->runlimit_src = g_timeout_add((guint)CLAMP(end_ms - now_ms, 0, G_MAXUINT),
 	    runlimit_reached, job);
+	sbd_warning_arm(job);
 }
 
 void
 sbd_job_rearm_runlimit(SbdJob *job)
 {
 	g_clear_handle_id(&job->runlimit_src, g_source_remove);
+	sbd_warning_cancel(job);
 	if (!job->finished)
 		arm_runlimit(job);
 }

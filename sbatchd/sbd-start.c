@@ -560,6 +560,11 @@ job_new(Sbd *sbd, const Basalt__StartJobRequest *req)
 	job->runlimit_s = req->runlimit_s ? req->runlimit_s :
 	    req->spec ? req->spec->runlimit_s : 0;
 	job->term_interval_s = req->job_terminate_interval_s;
+	if (req->effective != NULL && req->effective->warning_signal > 0 &&
+	    req->effective->warning_signal < 65 && req->effective->warning_time > 0) {
+		job->warning_signal = req->effective->warning_signal;
+		job->warning_time_s = (guint64)req->effective->warning_time;
+	}
 	sbd_limits_from_effective(req->effective, &job->limits);
 	return job;
 }

@@ -31,6 +31,7 @@ sbd_job_free(SbdJob *job)
 	g_strfreev(job->env);
 	if (job->runlimit_src != 0)
 		g_source_remove(job->runlimit_src);
+	sbd_warning_cancel(job);
 	if (job->term != NULL)
 		bs_jobctl_terminate_cancel(job->term);
 	g_free(job->key);
@@ -150,6 +151,9 @@ sbd_store_save(const SbdJob *job, GError **error)
 	g_key_file_set_uint64(kf, GROUP, "gid", job->gid);
 	g_key_file_set_int64(kf, GROUP, "start_time", job->start_time);
 	g_key_file_set_uint64(kf, GROUP, "runlimit_s", job->runlimit_s);
+	g_key_file_set_integer(kf, GROUP, "warning_signal", job->warning_signal);
+	g_key_file_set_uint64(kf, GROUP, "warning_time_s", job->warning_time_s);
+	g_key_file_set_boolean(kf, GROUP, "warning_sent", job->warning_sent);
 	g_key_file_set_uint64(kf, GROUP, "terminate_interval_s", job->term_interval_s);
 	set_str(kf, "stdout", job->out_path);
 	set_str(kf, "stderr", job->err_path);
@@ -241,6 +245,9 @@ load_one(Sbd *sbd, const char *path, GError **error)
 	job->gid = (gid_t)g_key_file_get_uint64(kf, GROUP, "gid", NULL);
 	job->start_time = g_key_file_get_int64(kf, GROUP, "start_time", NULL);
 	job->runlimit_s = g_key_file_get_uint64(kf, GROUP, "runlimit_s", NULL);
+	job->warning_signal = g_key_file_get_integer(kf, GROUP, "warning_signal", NULL);
+	job->warning_time_s = g_key_file_get_uint64(kf, GROUP, "warning_time_s", NULL);
+	job->warning_sent = g_key_file_get_boolean(kf, GROUP, "warning_sent", NULL);
 	job->term_interval_s = (guint)g_key_file_get_uint64(kf, GROUP,
 	    "terminate_interval_s", NULL);
 	job->out_path = get_str(kf, "stdout");

@@ -66,6 +66,13 @@ typedef struct {
 	char *kill_reason;        /* why sbatchd killed it ("RUNLIMIT was reached;") */
 	gboolean forget;          /* mbatchd no longer wants it: no more reports */
 	guint runlimit_src;
+	/* The job warning action before the run limit (bsub -wa/-wt and
+	 * their defaults, sbd-warning.c): the signal (0: none), how long
+	 * before the limit, whether it went, the timer. */
+	int warning_signal;
+	guint64 warning_time_s;
+	gboolean warning_sent;
+	guint warning_src;
 	BsTerminate *term;
 	/* job-prepost.c: what the wrapper recorded at the end, and the
 	 * environment a JOB_CONTROLS command gets (not kept across a restart:
@@ -196,6 +203,10 @@ gboolean sbd_job_modify(SbdJob *job, const Basalt__SignalJobRequest *in,
 /* The file whose contents replace the job-level post-exec at the end
  * (jobwrap.c -p), beside the job's status record; NULL without one. */
 char *sbd_job_post_override_path(const char *status_path);
+/* sbd-warning.c: arm the warning action's timer for the run limit (no-op
+ * without a signal, a time or a limit), or cancel it. */
+void sbd_warning_arm(SbdJob *job);
+void sbd_warning_cancel(SbdJob *job);
 /* sbd-job.c: the run limit deadline again, after runlimit_s changed. */
 void sbd_job_rearm_runlimit(SbdJob *job);
 /* Save the job's state file (logged on failure). */

@@ -208,6 +208,12 @@ typedef struct {
 	/* Resource plans (lsb.consumers; decisions.md "Hybrid policy"). */
 	gboolean hybrid_evenly_distribute_slots; /* N */
 	int consumer_rank_default;      /* BS_CONF_UNLIMITED = not set (rank 0) */
+	/* Resource reclaim (decisions.md "Resource reclaim"). */
+	gboolean disable_reclaim_hybrid_own;    /* N */
+	gboolean reclaim_shared;                /* Y */
+	gboolean reclaim_owned_before_borrow;   /* N */
+	gboolean use_ancestor_grace_period_for_reclaim; /* N */
+	int reclaim_criteria;           /* 0 POLICY_DEFAULT, 1 MOST_RECENT_TASK */
 	GHashTable *key_lines;          /* KEY -> line in lsb.params */
 } BsParamsConf;
 
@@ -308,6 +314,10 @@ typedef struct {
 	guint terminate_when;           /* BsTerminateWhen bits */
 	BsRequeueExit requeue_exit_values;
 	char *job_starter, *pre_exec, *post_exec;
+	/* JOB_WARNING_ACTION (a signal, NULL: none) and
+	 * JOB_ACTION_WARNING_TIME (seconds, 0: not set): conf_warning.c. */
+	char *job_warning_action;
+	int job_action_warning_time;
 	GArray *run_window;             /* BsTimeWindow, NULL = always open */
 	GArray *dispatch_window;
 	BsJobControls job_controls;
@@ -354,6 +364,8 @@ typedef struct {
 	int threadlimit;                /* THREADLIMIT, BS_CONF_UNLIMITED = not set */
 	BsProcLimit proclimit;          /* TASKLIMIT or PROCLIMIT */
 	char *res_req, *job_starter, *pre_exec, *post_exec;
+	char *job_warning_action;       /* as lsb.queues' */
+	int job_action_warning_time;
 	BsRequeueExit requeue_exit_values; /* codes and exclude NULL = not set */
 	BsOptInt rerunnable;            /* value TRUE or FALSE */
 	GArray *success_exit_values;    /* int exit codes counted as DONE, NULL = not set */
@@ -562,6 +574,7 @@ const BsQueueConf *bs_config_queue(const BsConfig *cfg, const char *name);
 const BsAppConf *bs_config_app(const BsConfig *cfg, const char *name);
 /* The profile of a job submitted without -app: DEFAULT_APPLICATION, or NULL. */
 const BsAppConf *bs_config_default_app(const BsConfig *cfg);
+
 /* Effective MAX_JOB_PREEMPT for a job of queue `q` (may be NULL) and profile
  * `app` (may be NULL): application, else queue, else lsb.params;
  * BS_CONF_UNLIMITED = no bound. */

@@ -22,6 +22,8 @@
 #include "conf/conf_consumers.h"
 #include "conf/conf_internal.h"
 #include "conf/conf_queue_values.h"
+#include "conf/conf_time.h"
+#include "util/warning.h"
 
 #define IMAX 2147483647.0
 #define PATH_MAX_LEN 511
@@ -63,6 +65,7 @@ consumer_free(gpointer p)
 
 	g_free(c->path);
 	g_strfreev(c->users);
+	g_free(c->warning_action);
 	if (c->key_lines != NULL)
 		g_hash_table_unref(c->key_lines);
 	g_free(c);
@@ -74,6 +77,8 @@ plan_free(gpointer p)
 	BsPlanConf *pl = p;
 
 	g_ptr_array_unref(pl->rows);
+	if (pl->windows != NULL)
+		g_array_unref(pl->windows);
 	g_free(pl);
 }
 
@@ -338,10 +343,29 @@ parse_policy(const char *v, BsConsumerPolicy *out)
 	return FALSE;
 }
 
+/* WARNING_ACTION (issue 18): a signal, checked as bsub -wa is. */
+static void
+consumer_warning_action(const BsConfCtx *ctx, const BsLexSection *s,
+    BsConsumerConf *c)
+{
+	const BsLexPair *wa = pair(s, "WARNING_ACTION");
+
+	if (wa == NULL)
+		return;
+	if (bs_warning_signal_parse(wa->value) < 0) {
+		ctx_error(ctx, wa->line, "consumer %s: bad value '%s' for "
+		    "WARNING_ACTION: a signal name or number (URG, USR1, ...)",
+		    c->path, wa->value);
+		return;
+	}
+	c->warning_action = g_strdup(wa->value);
+}
+
 static void
 load_consumer(BsConfig *cfg, const BsConfCtx *ctx, const BsLexSection *s)
 {
-	static const char *const keys[] = { "NAME", "POLICY", "USERS", NULL };
+	static const char *const keys[] = { "NAME", "POLICY", "USERS",
+		"WARNING_ACTION", NULL };
 	BsConsumersConf *cc = cfg->consumers;
 	const BsLexPair *name = pair(s, "NAME"), *policy = pair(s, "POLICY");
 	const BsLexPair *users = pair(s, "USERS");
@@ -404,6 +428,7 @@ load_consumer(BsConfig *cfg, const BsConfCtx *ctx, const BsLexSection *s)
 		if (c->users[0] == NULL)
 			ctx_error(ctx, users->line, "consumer %s: USERS is empty", c->path);
 	}
+	consumer_warning_action(ctx, s, c);
 	g_ptr_array_add(cc->consumers, c);
 	g_hash_table_insert(cc->consumer_by_path, c->path,
 	    GINT_TO_POINTER(cc->consumers->len));
@@ -412,11 +437,11 @@ load_consumer(BsConfig *cfg, const BsConfCtx *ctx, const BsLexSection *s)
 /* ---- Plan --------------------------------------------------------------- */
 
 enum { COL_CONSUMER, COL_OWNED, COL_RESERVED, COL_LIMIT, COL_RANK, COL_SHARE,
-	COL_GRACE, COL_LEND, COL_BORROW, COL_SHARE_LIMIT, N_COLS };
+	COL_GRACE, COL_LEND, COL_BORROW, COL_SHARE_LIMIT, COL_POLICY, N_COLS };
 
 static const char *const col_names[N_COLS] = {
 	"CONSUMER", "OWNED", "RESERVED", "LIMIT", "RANK", "SHARE", "GRACE_PERIOD",
-	"LEND_LIMIT", "BORROW_LIMIT", "SHARE_LIMIT",
+	"LEND_LIMIT", "BORROW_LIMIT", "SHARE_LIMIT", "POLICY",
 };
 
 /* One integer cell; `-` keeps the default. */
@@ -477,20 +502,36 @@ plan_row(BsConfig *cfg, const BsConfCtx *ctx, const BsLexRow *r, const int *cols
 	    !bs_lex_cell_is_default((cell = r->cells->pdata[cols[COL_SHARE]])) &&
 	    !bs_conf_parse_double(cell->text, 0, IMAX, &row->share, why))
 		ctx_error(ctx, r->line, "bad value '%s' for SHARE: %s", cell->text, why->str);
+	/* POLICY in a plan: the first-level consumer's policy while this
+	 * plan is in force (a time window switching a branch between
+	 * ownership and hybrid); the Consumer section's otherwise. */
+	if (cols[COL_POLICY] >= 0 &&
+	    !bs_lex_cell_is_default((cell = r->cells->pdata[cols[COL_POLICY]]))) {
+		const BsConsumerConf *c = cfg->consumers->consumers->pdata[ci];
+
+		if (!parse_policy(cell->text, &row->policy))
+			ctx_error(ctx, r->line, "bad value '%s' for POLICY: use hybrid, "
+			    "ownership or share", cell->text);
+		else if (c->depth != 1)
+			ctx_error(ctx, r->line, "consumer %s: POLICY is set on first-level "
+			    "consumers only (it holds for their whole subtree)", c->path);
+	}
 	return row;
 }
 
 /* Columns a policy does not read: said once per row, as a warning. */
 static void
-check_policy_columns(const BsConfig *cfg, const BsConfCtx *ctx, const BsPlanRow *row)
+check_policy_columns(const BsConfig *cfg, const BsConfCtx *ctx, const BsPlanConf *pl,
+    const BsPlanRow *row)
 {
 	const BsConsumerConf *c = cfg->consumers->consumers->pdata[row->consumer];
+	BsConsumerPolicy effective = bs_config_plan_policy(cfg, pl, row->consumer);
 
-	if (c->effective != BS_CONSUMER_POLICY_OWNERSHIP &&
+	if (effective != BS_CONSUMER_POLICY_OWNERSHIP &&
 	    (row->lend_limit != BS_CONF_UNLIMITED || row->borrow_limit != BS_CONF_UNLIMITED))
 		ctx_warning(ctx, row->line, "consumer %s: LEND_LIMIT and BORROW_LIMIT apply "
 		    "to the ownership policy only, ignoring", c->path);
-	if (c->effective != BS_CONSUMER_POLICY_SHARE &&
+	if (effective != BS_CONSUMER_POLICY_SHARE &&
 	    (row->share >= 0 || row->share_limit != BS_CONF_UNLIMITED))
 		ctx_warning(ctx, row->line, "consumer %s: SHARE and SHARE_LIMIT apply to the "
 		    "share policy only, ignoring", c->path);
@@ -514,7 +555,7 @@ check_balance(const BsConfig *cfg, const BsConfCtx *ctx, const BsPlanConf *pl)
 		const BsPlanRow *r = pl->rows->pdata[i];
 		const BsConsumerConf *c = cc->consumers->pdata[r->consumer];
 
-		check_policy_columns(cfg, ctx, r);
+		check_policy_columns(cfg, ctx, pl, r);
 		if (r->reserved > r->owned)
 			ctx_error(ctx, r->line, "consumer %s reserves %d slots but owns only %d",
 			    c->path, r->reserved, r->owned);
@@ -539,12 +580,33 @@ check_balance(const BsConfig *cfg, const BsConfCtx *ctx, const BsPlanConf *pl)
 		    root_owned, g->plan_slots);
 }
 
+/* TIME_WINDOW = 8:00-17:00 [...], LSF's time-window syntax; the
+ * parentheses lsb.resources writes around windows are allowed too. */
+static gboolean
+plan_windows(const BsConfCtx *ctx, const PlanKey *tw, GArray **out)
+{
+	g_autofree char *v = g_strstrip(g_strdup(tw->value));
+	g_autoptr(GString) why = g_string_new(NULL);
+	gsize n = strlen(v);
+
+	if (n >= 2 && v[0] == '(' && v[n - 1] == ')') {
+		v[n - 1] = '\0';
+		memmove(v, v + 1, n - 1);
+	}
+	if (!bs_conf_windows_parse(v, out, why)) {
+		ctx_error(ctx, tw->line, "bad TIME_WINDOW \"%s\": %s", tw->value, why->str);
+		return FALSE;
+	}
+	return TRUE;
+}
+
 static void
 load_plan(BsConfig *cfg, const BsConfCtx *ctx, const BsLexSection *s, GPtrArray *keys)
 {
 	BsConsumersConf *cc = cfg->consumers;
 	g_autoptr(GHashTable) seen = g_hash_table_new(NULL, NULL);
-	const PlanKey *rg = NULL;
+	const PlanKey *rg = NULL, *tw = NULL;
+	g_autoptr(GArray) windows = NULL;
 	int cols[N_COLS];
 	BsPlanConf *pl;
 
@@ -559,6 +621,12 @@ load_plan(BsConfig *cfg, const BsConfCtx *ctx, const BsLexSection *s, GPtrArray 
 				    "line %d)", rg->line);
 			else
 				rg = k;
+		} else if (g_ascii_strcasecmp(k->key, "TIME_WINDOW") == 0) {
+			if (tw != NULL)
+				ctx_error(ctx, k->line, "TIME_WINDOW given twice (first at "
+				    "line %d)", tw->line);
+			else
+				tw = k;
 		} else {
 			ctx_warning(ctx, k->line, "unknown parameter %s in section Plan, ignoring",
 			    k->key);
@@ -573,19 +641,35 @@ load_plan(BsConfig *cfg, const BsConfCtx *ctx, const BsLexSection *s, GPtrArray 
 		    "ResourceGroup section before its plan)", rg->value);
 		return;
 	}
+	if (tw != NULL && !plan_windows(ctx, tw, &windows))
+		return;
 	pl = g_new0(BsPlanConf, 1);
 	pl->line = s->line;
 	pl->rows = g_ptr_array_new_with_free_func(g_free);
+	pl->windows = g_steal_pointer(&windows);
+	pl->window_line = tw != NULL ? tw->line : 0;
 	for (guint i = 0; i < cc->groups->len; i++)
 		if (strcmp(((BsResourceGroupConf *)cc->groups->pdata[i])->name, rg->value) == 0)
 			pl->group = i;
-	for (guint i = 0; i < cc->plans->len; i++)
-		if (((BsPlanConf *)cc->plans->pdata[i])->group == pl->group) {
-			ctx_error(ctx, rg->line, "resource group %s has a plan already (line %d)",
-			    rg->value, ((BsPlanConf *)cc->plans->pdata[i])->line);
+	for (guint i = 0; i < cc->plans->len; i++) {
+		const BsPlanConf *other = cc->plans->pdata[i];
+
+		if (other->group != pl->group)
+			continue;
+		if (pl->windows == NULL && other->windows == NULL) {
+			ctx_error(ctx, rg->line, "resource group %s has a plan without "
+			    "TIME_WINDOW already (line %d)", rg->value, other->line);
 			plan_free(pl);
 			return;
 		}
+		if (pl->windows != NULL && other->windows != NULL &&
+		    bs_conf_windows_overlap(pl->windows, other->windows)) {
+			ctx_error(ctx, tw->line, "TIME_WINDOW of resource group %s "
+			    "overlaps the plan at line %d", rg->value, other->line);
+			plan_free(pl);
+			return;
+		}
+	}
 	if (!s->table || s->columns->len == 0) {
 		g_ptr_array_add(cc->plans, pl);
 		return;
@@ -717,4 +801,41 @@ bs_config_plan_rank(const BsConfig *cfg, const BsPlanRow *row)
 		return row->rank;
 	return cfg->params->consumer_rank_default != BS_CONF_UNLIMITED ?
 	    cfg->params->consumer_rank_default : 0;
+}
+
+const BsPlanConf *
+bs_config_plan_in_force(const BsConfig *cfg, int group, GDateTime *t)
+{
+	const BsPlanConf *dflt = NULL;
+
+	if (cfg->consumers == NULL)
+		return NULL;
+	for (guint i = 0; i < cfg->consumers->plans->len; i++) {
+		const BsPlanConf *pl = cfg->consumers->plans->pdata[i];
+
+		if (pl->group != group)
+			continue;
+		if (pl->windows == NULL)
+			dflt = pl;
+		else if (bs_conf_windows_open(pl->windows, t))
+			return pl;
+	}
+	return dflt;
+}
+
+BsConsumerPolicy
+bs_config_plan_policy(const BsConfig *cfg, const BsPlanConf *pl, int consumer)
+{
+	const BsConsumersConf *cc = cfg->consumers;
+	int top = consumer;
+
+	while (((const BsConsumerConf *)cc->consumers->pdata[top])->parent >= 0)
+		top = ((const BsConsumerConf *)cc->consumers->pdata[top])->parent;
+	for (guint i = 0; pl != NULL && i < pl->rows->len; i++) {
+		const BsPlanRow *r = pl->rows->pdata[i];
+
+		if (r->consumer == top && r->policy != BS_CONSUMER_POLICY_UNSET)
+			return r->policy;
+	}
+	return ((const BsConsumerConf *)cc->consumers->pdata[consumer])->effective;
 }

@@ -18,13 +18,15 @@
  *   RESOURCE_GROUP = rg1        at most ... in one resource group; rows in
  *   CONSUMER OWNED RESERVED LIMIT RANK SHARE GRACE_PERIOD [LEND_LIMIT
  *   /X       10    0        -     0    -     60            BORROW_LIMIT
- *   End Plan                                               SHARE_LIMIT]
+ *   End Plan                                               SHARE_LIMIT
+ *                                                          POLICY]
  *
- * A Plan section is a horizontal part (RESOURCE_GROUP, later TIME_WINDOW)
+ * A Plan section is a horizontal part (RESOURCE_GROUP, TIME_WINDOW)
  * followed by one column table.  The lexer knows only one form per
  * section, so conf_consumers.c splits the section's text itself.  One
- * BsPlanConf is one Plan section: several per group (time windows) are
- * possible later without changing the type.
+ * BsPlanConf is one Plan section: a group may have several, each with its
+ * own TIME_WINDOW (LSF's time-window syntax, conf_time.h) and at most one
+ * without, the default outside every window.
  *
  * The structs live in BsConfig.consumers, NULL when there is no
  * lsb.consumers (no plans: scheduling as without this file).  Everything
@@ -59,6 +61,9 @@ typedef struct {
 	BsConsumerPolicy policy;    /* as written; UNSET when not */
 	BsConsumerPolicy effective; /* its first-level ancestor's (never UNSET) */
 	char **users;           /* USERS as written; NULL = all */
+	/* WARNING_ACTION: the default warning action (a signal) of its
+	 * subtree's jobs, the reclaim notice; NULL = none (issue 18). */
+	char *warning_action;
 	gboolean leaf;          /* no consumer names it as parent */
 	GHashTable *key_lines;
 } BsConsumerConf;
@@ -76,6 +81,9 @@ typedef struct {
 	int lend_limit;         /* LEND_LIMIT (ownership), BS_CONF_UNLIMITED */
 	int borrow_limit;       /* BORROW_LIMIT (ownership), BS_CONF_UNLIMITED */
 	int share_limit;        /* SHARE_LIMIT (share), BS_CONF_UNLIMITED */
+	BsConsumerPolicy policy; /* POLICY (first level only): the branch's
+	                         * policy while this plan holds; UNSET: the
+	                         * Consumer section's */
 } BsPlanRow;
 
 typedef struct {
@@ -83,6 +91,11 @@ typedef struct {
 	int line;               /* Begin Plan */
 	GPtrArray *rows;        /* BsPlanRow*, file order: the plan order that
 	                         * breaks rank ties */
+	GArray *windows;        /* TIME_WINDOW (BsTimeWindow); NULL: the group's
+	                         * default plan, in force outside every window
+	                         * of its other plans.  A group's windows never
+	                         * overlap (checked at load). */
+	int window_line;        /* the TIME_WINDOW line, 0 without */
 } BsPlanConf;
 
 struct BsConsumersConf {
@@ -118,6 +131,15 @@ char **bs_config_resource_group_hosts(const BsConfig *cfg,
  * all).  TRUE when USERS is not set. */
 gboolean bs_config_consumer_allows(const BsConfig *cfg, const BsConsumerConf *c,
     const char *user);
+/* The plan of resource group `group` (index) in force at the local wall
+ * clock time `t`: the one whose TIME_WINDOW is open then, else the one
+ * without TIME_WINDOW; NULL when neither. */
+const BsPlanConf *bs_config_plan_in_force(const BsConfig *cfg, int group, GDateTime *t);
+/* The policy consumer (index) follows under plan pl (NULL: no plan): its
+ * first-level ancestor's POLICY column in pl, else the Consumer
+ * section's. */
+BsConsumerPolicy bs_config_plan_policy(const BsConfig *cfg, const BsPlanConf *pl,
+    int consumer);
 /* The rank a row's consumer has: RANK, else CONSUMER_RANK_DEFAULT, else 0. */
 int bs_config_plan_rank(const BsConfig *cfg, const BsPlanRow *row);
 

@@ -27,6 +27,9 @@ static const char *const preempt_for_names[] = {
 	"GROUP_JLP", "GROUP_MAX", "HOST_JLU", "USER_JLP", "LEAST_RUN_TIME",
 	"MINI_JOB", "OPTIMAL_MINI_JOB", NULL,
 };
+static const char *const reclaim_criteria_names[] = {
+	"POLICY_DEFAULT", "MOST_RECENT_TASK", NULL
+};
 static const char *const preempt_jobtype_names[] = {
 	"EXCLUSIVE", "BACKFILL", "AFFINITY", NULL,
 };
@@ -118,6 +121,16 @@ static const BsConfKey params_table[] = {
 	    .offset = P(hybrid_evenly_distribute_slots), .def = "N" },
 	{ "CONSUMER_RANK_DEFAULT", BS_CT_INT, .offset = P(consumer_rank_default), 0, IMAX,
 	    .def = "-1" },
+	/* Resource reclaim (decisions.md "Resource reclaim"). */
+	{ "DISABLE_RECLAIM_HYBRID_OWN", BS_CT_BOOL,
+	    .offset = P(disable_reclaim_hybrid_own), .def = "N" },
+	{ "RECLAIM_SHARED", BS_CT_BOOL, .offset = P(reclaim_shared), .def = "Y" },
+	{ "RECLAIM_OWNED_BEFORE_BORROW", BS_CT_BOOL,
+	    .offset = P(reclaim_owned_before_borrow), .def = "N" },
+	{ "USE_ANCESTOR_GRACE_PERIOD_FOR_RECLAIM", BS_CT_BOOL,
+	    .offset = P(use_ancestor_grace_period_for_reclaim), .def = "N" },
+	{ "RECLAIM_CRITERIA", BS_CT_ENUM, .offset = P(reclaim_criteria),
+	    .names = reclaim_criteria_names, .def = "POLICY_DEFAULT" },
 	{ NULL },
 };
 

@@ -88,6 +88,13 @@ void bs_conf_record_line(GHashTable **lines, const char *key, int line);
 gboolean bs_conf_parse_int(const char *s, double min, double max, int *out, GString *why);
 gboolean bs_conf_parse_double(const char *s, double min, double max, double *out, GString *why);
 gboolean bs_conf_parse_bool(const char *s, gboolean *out, GString *why);
+/* conf_warning.c: JOB_WARNING_ACTION (char *) and
+ * JOB_ACTION_WARNING_TIME (int seconds) of lsb.queues and lsb.applications. */
+gboolean bs_conf_parse_warning_action(const BsConfKey *k, const char *value,
+    void *field, GString *why);
+gboolean bs_conf_parse_warning_time(const BsConfKey *k, const char *value,
+    void *field, GString *why);
+void bs_conf_free_string(void *field);
 char **bs_conf_split_words(const char *s);
 /* `[name, n] [name, n] ...` into BsShare*. */
 gboolean bs_conf_parse_shares(const char *s, GPtrArray **out, GString *why);

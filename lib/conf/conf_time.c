@@ -146,6 +146,39 @@ bs_conf_windows_open(const GArray *windows, GDateTime *t)
 	return FALSE;
 }
 
+#define WEEK_MINUTES (7 * 1440)
+
+/* Mark every minute of the week (0: Sunday 0:00) some window is open. */
+static void
+week_open(const GArray *windows, guint8 *week)
+{
+	for (guint i = 0; windows != NULL && i < windows->len; i++) {
+		const BsTimeWindow *w = &g_array_index(windows, BsTimeWindow, i);
+
+		for (int m = 0; m < WEEK_MINUTES; m++) {
+			if (w->begin_day < 0)
+				week[m] |= in_range(m % 1440, w->begin_min, w->end_min);
+			else
+				week[m] |= in_range(m, w->begin_day * 1440 + w->begin_min,
+				    w->end_day * 1440 + w->end_min);
+		}
+	}
+}
+
+gboolean
+bs_conf_windows_overlap(const GArray *a, const GArray *b)
+{
+	g_autofree guint8 *wa = g_new0(guint8, WEEK_MINUTES);
+	g_autofree guint8 *wb = g_new0(guint8, WEEK_MINUTES);
+
+	week_open(a, wa);
+	week_open(b, wb);
+	for (int m = 0; m < WEEK_MINUTES; m++)
+		if (wa[m] && wb[m])
+			return TRUE;
+	return FALSE;
+}
+
 static void
 format_point(GString *s, int day, int minute)
 {

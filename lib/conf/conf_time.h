@@ -22,6 +22,9 @@ typedef struct {
 gboolean bs_conf_windows_parse(const char *text, GArray **out, GString *why);
 /* TRUE when `t` is inside one of the windows; NULL or empty means always open. */
 gboolean bs_conf_windows_open(const GArray *windows, GDateTime *t);
+/* TRUE when some minute of the week is inside both lists (a time-windowed
+ * plan may not share a minute with another plan of its group). */
+gboolean bs_conf_windows_overlap(const GArray *a, const GArray *b);
 /* Back to LSF text (for bqueues -l and tests). */
 char *bs_conf_windows_format(const GArray *windows);
 

@@ -23,5 +23,6 @@ noinst_LIBRARIES += %reldir%/libbsconf.a
 	%reldir%/conf_apps.c \
 	%reldir%/conf_consumers.c %reldir%/conf_consumers.h \
 	%reldir%/conf_check.c %reldir%/conf_consumers_check.c \
+	%reldir%/conf_warning.c \
 	%reldir%/conf_config.c \
 	%reldir%/conf_lookup.c

@@ -39,6 +39,8 @@ struct Hybrid {
 	guint *queue_n_hosts;     /* [n_queues]: its candidate hosts */
 	/* [g * n_c + c] */
 	const SchedPlanTerms **terms;
+	SchedPlanInForce *force;  /* [n_g]: each group's plan in force now */
+	SchedPlanTerms *no_terms; /* [n_c]: the defaults, with c's policy */
 	guint *pos;               /* plan order */
 	double *owned;            /* scaled */
 	double *floor;            /* reserve, or what the children reserve */

@@ -64,6 +64,7 @@ void stage_order(Pass *p);        /* stage-order.c */
 void sched_resume(Pass *p);       /* resume.c */
 void stage_place(Pass *p);        /* stage-place.c */
 void stage_place_clear(Pass *p);
+void stage_reclaim(Pass *p);      /* stage-reclaim.c */
 
 /* stage-preempt.c: the preemption stage, entered by placement for a job
  * it could not place (placed_none) or that MAX_JOBS holds.  TRUE when

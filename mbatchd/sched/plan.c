@@ -15,6 +15,7 @@ plan_new(const SchedSnapshot *snap)
 	plan->decisions = g_array_new(FALSE, FALSE, sizeof(SchedDecision));
 	plan->allocs = g_array_new(FALSE, FALSE, sizeof(SchedAlloc));
 	plan->reserves = g_array_new(FALSE, FALSE, sizeof(SchedReserve));
+	plan->reclaims = g_array_new(FALSE, FALSE, sizeof(SchedReclaim));
 	plan->pending = g_new0(SchedPending, snap->n_pending);
 	plan->n_pending = snap->n_pending;
 	return plan;
@@ -58,6 +59,8 @@ sched_kind_name(SchedDecisionKind kind)
 		[SCHED_DO_WINDOW_TERMINATE] = "window-terminate",
 		[SCHED_DO_DEADLINE_TERMINATE] = "deadline-terminate",
 		[SCHED_DO_DEADLINE_EXIT] = "deadline-exit",
+		[SCHED_DO_RECLAIM_NOTICE] = "reclaim-notice",
+		[SCHED_DO_RECLAIM_REQUEUE] = "reclaim-requeue",
 	};
 
 	return (guint)kind < _SCHED_DO_MAX ? names[kind] : "?";
@@ -71,6 +74,8 @@ sched_plan_free(SchedPlan *plan)
 	g_array_free(plan->decisions, TRUE);
 	g_array_free(plan->allocs, TRUE);
 	g_array_free(plan->reserves, TRUE);
+	if (plan->reclaims != NULL)
+		g_array_free(plan->reclaims, TRUE);
 	g_free(plan->pending);
 	g_free(plan->queue_deserved);
 	g_free(plan->pool_slots);

@@ -42,10 +42,26 @@ typedef struct {
 	int lend_limit;           /* ownership policy; SCHED_UNLIMITED */
 	int borrow_limit;         /* ownership policy; SCHED_UNLIMITED */
 	int share_limit;          /* share policy; SCHED_UNLIMITED */
+	SchedConsumerPolicy policy; /* its branch's policy under this plan: the
+	                           * first-level row's POLICY, else as
+	                           * SchedConsumer.policy (a time window may
+	                           * switch a branch, plan-window.c) */
 } SchedPlanTerms;
 
+/* A plan with a TIME_WINDOW (lsb.consumers): in force while one of its
+ * windows is open, read against snap->now + snap->utc_offset as every
+ * window is (window.c).  A group's windows never overlap. */
+typedef struct {
+	const GArray *windows;    /* lib/conf BsTimeWindow array, never NULL */
+	int plan_slots;           /* as SchedResourceGroup.plan_slots */
+	const SchedPlanTerms *terms; /* as SchedResourceGroup.terms */
+	guint n_terms;
+} SchedWindowedPlan;
+
 /* A resource group: its hosts and its plan.  A host counts in the first
- * group that lists it. */
+ * group that lists it.  plan_slots and terms are the default plan, the
+ * one without TIME_WINDOW, in force outside every window of `windowed`
+ * (the entitlement stage picks: sched_plan_in_force, plan-window.c). */
 typedef struct {
 	const char *name;
 	const guint *hosts;       /* indexes into SchedSnapshot.hosts */
@@ -56,7 +72,18 @@ typedef struct {
 	                           * (rank ties): rows as written, then the
 	                           * consumers without a row in tree order */
 	guint n_terms;
+	const SchedWindowedPlan *windowed; /* the group's time-windowed plans */
+	guint n_windowed;
 } SchedResourceGroup;
+
+/* The plan of one group in force at the snapshot's time. */
+typedef struct {
+	int window;               /* index into windowed, -1: the default plan */
+	int plan_slots;
+	const SchedPlanTerms *terms;
+	guint n_terms;
+} SchedPlanInForce;
+
 
 /* The stage's output: one row per resource group and consumer, groups in
  * snapshot order, consumers in plan order.  Parents have rows too (their

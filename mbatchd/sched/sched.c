@@ -18,6 +18,9 @@
  *                     out in the plan for the next pass)
  *   stage-preempt.c   preemption, for a job placement could not start
  *                     (preempt.c and its helpers choose the victims)
+ *   stage-reclaim.c   reclaim: over-allocated consumers give slots back to
+ *                     those under quota (notice, grace, requeue), and
+ *                     badmin hclose -reclaim
  *
  * The plan is a list of typed decisions in the order the daemon applies
  * them: the window stage's, then resumes, then each dispatch right after
@@ -53,6 +56,7 @@ sched_run(const SchedSnapshot *snap)
 	sched_resume(&p);
 	stage_place(&p);
 	hybrid_finish(&p);
+	stage_reclaim(&p);
 
 	stage_place_clear(&p);
 	hybrid_free(p.hybrid);

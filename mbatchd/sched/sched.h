@@ -27,6 +27,7 @@
 
 #include "resreq/resreq.h"
 #include "sched-consumers.h"
+#include "sched-reclaim.h"
 
 #define SCHED_UNLIMITED (-1)
 
@@ -56,6 +57,9 @@ typedef struct {
 	/* lsb.hosts DISPATCH_WINDOW (BsTimeWindow array, NULL: always open):
 	 * outside it the host is closed_Wind for new jobs (window.c). */
 	const GArray *dispatch_window;
+	/* badmin hclose -reclaim: its jobs are reclaimed (notice, grace,
+	 * requeue) while the host takes no new job (state CLOSED_ADM). */
+	gboolean reclaim;
 } SchedHost;
 
 typedef struct {
@@ -258,6 +262,12 @@ typedef struct {
 	gint64 term_time;         /* bsub -t, 0: none: killed when it passes */
 	guint jobgroup;           /* bsub -g, as SchedJob.jobgroup */
 	guint consumer;           /* as SchedJob.consumer; 0: none */
+	/* Reclaim (stage-reclaim.c).  reclaim_deadline: the journaled grace
+	 * deadline of a reclaim in progress, 0: none; past it the job is
+	 * terminated and requeued.  user_priority: its bsub -sp, which with
+	 * the queue's PRIORITY says how important it is. */
+	gint64 reclaim_deadline;
+	int user_priority;
 } SchedRunning;
 
 /*
@@ -396,6 +406,7 @@ typedef struct {
 	SchedResourceGroup *rgroups;
 	guint n_rgroups;
 	gboolean hybrid_evenly;   /* HYBRID_EVENLY_DISTRIBUTE_SLOTS */
+	SchedReclaimOptions reclaim; /* lsb.params reclaim options */
 } SchedSnapshot;
 
 /*
@@ -499,6 +510,11 @@ typedef enum {
 	SCHED_DO_WINDOW_TERMINATE,    /* closed, and TERMINATE_WHEN=WINDOW */
 	SCHED_DO_DEADLINE_TERMINATE,  /* a running job's -t passed: kill it */
 	SCHED_DO_DEADLINE_EXIT,       /* a pending job's -t passed: it ends */
+	SCHED_DO_RECLAIM_NOTICE,      /* reclaim a running job: its warning
+	                               * action now, its grace deadline
+	                               * journaled; by: index into
+	                               * SchedPlan.reclaims */
+	SCHED_DO_RECLAIM_REQUEUE,     /* its grace passed: terminate, requeue */
 	_SCHED_DO_MAX
 } SchedDecisionKind;
 
@@ -511,7 +527,9 @@ typedef struct {
 	guint first_alloc;        /* SCHED_DO_DISPATCH: into SchedPlan.allocs */
 	guint n_allocs;
 	guint by;                 /* SCHED_DO_PREEMPT_*: the preemptor, index
-	                           * into SchedSnapshot.pending */
+	                           * into SchedSnapshot.pending;
+	                           * SCHED_DO_RECLAIM_NOTICE: index into
+	                           * SchedPlan.reclaims */
 } SchedDecision;
 
 typedef struct {
@@ -535,6 +553,9 @@ typedef struct {
 	 * (sched-consumers.h), for bconsumers and explain output. */
 	SchedConsumerQuota *quotas;
 	guint n_quotas;
+	/* Reclaim (stage-reclaim.c): the jobs reclaimed this pass
+	 * (SchedReclaim), each with a SCHED_DO_RECLAIM_NOTICE decision. */
+	GArray *reclaims;
 } SchedPlan;
 
 static inline const SchedDecision *
@@ -555,6 +576,24 @@ sched_kind_preempts(SchedDecisionKind kind)
 const char *sched_kind_name(SchedDecisionKind kind);
 
 SchedPlan *sched_run(const SchedSnapshot *snap);
+
+/*
+ * The reclaim selection, pure: from the snapshot and the plan a pass over
+ * it produced (its quota table and dispatches), which running jobs to
+ * reclaim now, appended to out (GArray of SchedReclaim) in the order the
+ * seed takes them.  Jobs already under reclaim (reclaim_deadline set) are
+ * not chosen again; their slots count as coming back.  sched_run() calls
+ * it at the end of the pass (stage-reclaim.c); a preview calls it on the
+ * plan of a snapshot built from the configuration it shows.
+ */
+void sched_reclaim_select(const SchedSnapshot *snap, const SchedPlan *plan,
+    GArray *out);
+/*
+ * Slots being reclaimed after this pass, per resource group and consumer
+ * ([g * n_consumers + c], parents summing their children): jobs whose
+ * reclaim is in progress and those the plan reclaims now.  g_free.
+ */
+int *sched_reclaim_counts(const SchedSnapshot *snap, const SchedPlan *plan);
 
 /*
  * What lsb.resources limits hold now (stage-limits.c), counted from the
@@ -583,6 +622,14 @@ void sched_limits_usage_free(GArray *rows);
  */
 int sched_limits_queue_room(const SchedSnapshot *snap, guint q);
 void sched_plan_free(SchedPlan *plan);
+
+/* The plan of s->rgroups[g] in force at s->now (plan-window.c); *next,
+ * when not NULL, gets the seconds until one of the group's plan windows
+ * next opens or closes, -1 when never. */
+SchedPlanInForce sched_plan_in_force(const SchedSnapshot *s, guint g, gint64 *next);
+/* Seconds from t to the next minute at which one of the windows opens or
+ * closes, -1 when none ever does (window.c). */
+gint64 sched_windows_next_boundary(const GArray *windows, GDateTime *t);
 
 /* LSF's wording for a reason, as `bjobs -p` prints it. */
 const char *sched_pend_reason_text(SchedPendReason r);

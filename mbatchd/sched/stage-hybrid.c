@@ -28,6 +28,9 @@
  *            most BORROW_LIMIT; both default to 0 ("Sharing by default:
  *            No").  share: slots in proportion to SHARE among consumers
  *            with demand, at most SHARE_LIMIT.
+ *   window   a group's plan is the one whose TIME_WINDOW is open now, else
+ *            its plan without one (plan-window.c); the pass asks to run
+ *            again at the next boundary (issue 18 item 4).
  *   grant    "Slot distribution": the group's idle slots go to
  *            under-allocated consumers (alloc below quota) top down in
  *            rank order, each parent's passed to its children in rank
@@ -120,11 +123,19 @@ measure_groups(Pass *p, Hybrid *hy)
 			hy->idle[g] += MAX(0, host_slots(&s->hosts[h]) -
 			    sched_count_host(&p->count, h));
 		}
-		for (guint t = 0; t < rg->n_terms; t++) {
-			guint c = rg->terms[t].consumer;
+		const SchedPlanInForce *f = &hy->force[g];
+		gint64 next;
+
+		/* The plan of this group in force now (TIME_WINDOW), and a
+		 * pass when that can change (plan-window.c). */
+		hy->force[g] = sched_plan_in_force(s, g, &next);
+		if (next > 0)
+			plan_wake_at(p->plan, s->now + next);
+		for (guint t = 0; t < f->n_terms; t++) {
+			guint c = f->terms[t].consumer;
 
 			if (c < hy->n_c) {
-				hy->terms[AT(hy, g, c)] = &rg->terms[t];
+				hy->terms[AT(hy, g, c)] = &f->terms[t];
 				hy->pos[AT(hy, g, c)] = t;
 			}
 		}
@@ -132,8 +143,8 @@ measure_groups(Pass *p, Hybrid *hy)
 		 * those written (the builder writes every one; a test may not). */
 		for (guint c = 0; c < hy->n_c; c++)
 			if (hy->terms[AT(hy, g, c)] == NULL) {
-				hy->terms[AT(hy, g, c)] = &no_terms;
-				hy->pos[AT(hy, g, c)] = rg->n_terms + c;
+				hy->terms[AT(hy, g, c)] = &hy->no_terms[c];
+				hy->pos[AT(hy, g, c)] = f->n_terms + c;
 			}
 	}
 	for (guint q = 0; q < s->n_queues; q++) {
@@ -217,7 +228,7 @@ share_terms(const Pass *p, const Hybrid *hy, guint g, guint c, QuotaShare *q)
 	memset(q, 0, sizeof *q);
 	q->rank = t->rank;
 	q->order = hy->pos[AT(hy, g, c)];
-	switch (p->snap->consumers[c].policy) {
+	switch (hy->terms[AT(hy, g, c)]->policy) {
 	case SCHED_POLICY_OWNERSHIP: {
 		double lend = t->lend_limit >= 0 ? t->lend_limit : 0;
 		double borrow = t->borrow_limit >= 0 ? t->borrow_limit : 0;
@@ -250,7 +261,7 @@ static void
 scale_owned(Pass *p, Hybrid *hy, guint g)
 {
 	const SchedSnapshot *s = p->snap;
-	const SchedResourceGroup *rg = &s->rgroups[g];
+	const SchedPlanInForce *rg = &hy->force[g];
 	double own_fixed = 0, factor;
 
 	for (guint c = 0; c < hy->n_c; c++) {
@@ -258,7 +269,7 @@ scale_owned(Pass *p, Hybrid *hy, guint g)
 
 		while (s->consumers[top].parent >= 0)
 			top = (guint)s->consumers[top].parent;
-		if (top == c && s->consumers[c].policy == SCHED_POLICY_OWNERSHIP)
+		if (top == c && hy->terms[AT(hy, g, c)]->policy == SCHED_POLICY_OWNERSHIP)
 			own_fixed += hy->terms[AT(hy, g, c)]->owned;
 	}
 	if (s->hybrid_evenly)
@@ -270,14 +281,14 @@ scale_owned(Pass *p, Hybrid *hy, guint g)
 	for (guint c = 0; c < hy->n_c; c++) {
 		const SchedPlanTerms *t = hy->terms[AT(hy, g, c)];
 
-		hy->owned[AT(hy, g, c)] = s->consumers[c].policy == SCHED_POLICY_OWNERSHIP ?
+		hy->owned[AT(hy, g, c)] = hy->terms[AT(hy, g, c)]->policy == SCHED_POLICY_OWNERSHIP ?
 		    t->owned : t->owned * factor;
 	}
 	/* A reserve is kept whole, capped at the scaled owned slots; a parent
 	 * keeps at least what its children reserve, or it could not give
 	 * them their floors. */
 	for (guint c = 0; c < hy->n_c; c++)
-		hy->floor[AT(hy, g, c)] = s->consumers[c].policy == SCHED_POLICY_SHARE ? 0 :
+		hy->floor[AT(hy, g, c)] = hy->terms[AT(hy, g, c)]->policy == SCHED_POLICY_SHARE ? 0 :
 		    MIN((double)hy->terms[AT(hy, g, c)]->reserved,
 		    floor(hy->owned[AT(hy, g, c)] + 1e-9));
 	/* Children come after their parents: backwards, each is complete
@@ -441,6 +452,15 @@ stage_hybrid(Pass *p)
 	hy->idle = g_new0(int, hy->n_g);
 	hy->outside_left = g_new0(int, hy->n_g);
 	hy->outside_placed = g_new0(int, hy->n_g);
+	hy->force = g_new0(SchedPlanInForce, hy->n_g);
+	/* Defaults for a consumer a group's terms leave out, each with the
+	 * consumer's own policy. */
+	hy->no_terms = g_new(SchedPlanTerms, hy->n_c);
+	for (guint c = 0; c < hy->n_c; c++) {
+		hy->no_terms[c] = no_terms;
+		hy->no_terms[c].consumer = c;
+		hy->no_terms[c].policy = s->consumers[c].policy;
+	}
 	build_tree(hy, s);
 	measure_groups(p, hy);
 	count_demand(p, hy);
@@ -524,7 +544,7 @@ hybrid_finish(Pass *p)
 			r->reserved = (int)hy->floor[AT(hy, g, c)];
 			r->limit = pt->limit;
 			r->rank = pt->rank;
-			r->share = s->consumers[c].policy == SCHED_POLICY_SHARE ? pt->share : 0;
+			r->share = hy->terms[AT(hy, g, c)]->policy == SCHED_POLICY_SHARE ? pt->share : 0;
 			r->demand = hy->demand[AT(hy, g, c)];
 			r->quota = hy->quota[AT(hy, g, c)];
 			r->alloc = hy->alloc[AT(hy, g, c)];
@@ -569,6 +589,8 @@ hybrid_free(Hybrid *hy)
 	g_free(hy->queue_only);
 	g_free(hy->queue_n_hosts);
 	g_free(hy->terms);
+	g_free(hy->force);
+	g_free(hy->no_terms);
 	g_free(hy->pos);
 	g_free(hy->owned);
 	g_free(hy->floor);

@@ -44,8 +44,8 @@ minutes_until(int now_min, int point, int len)
  * whole day or week).  A boundary where another window keeps the state is
  * still returned: a pass that finds nothing to do costs little.
  */
-static gint64
-next_boundary(const GArray *windows, GDateTime *t)
+gint64
+sched_windows_next_boundary(const GArray *windows, GDateTime *t)
 {
 	int mod, mow, sec, best = -1;
 
@@ -81,7 +81,7 @@ next_boundary(const GArray *windows, GDateTime *t)
 static void
 wake_for(Pass *p, const GArray *windows, GDateTime *t)
 {
-	gint64 s = next_boundary(windows, t);
+	gint64 s = sched_windows_next_boundary(windows, t);
 
 	if (s > 0)
 		plan_wake_at(p->plan, p->snap->now + s);

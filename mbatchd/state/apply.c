@@ -158,6 +158,7 @@ clear_run(State *st, Job *j)
 	g_clear_pointer(&j->term_reason, g_free);
 	j->window_kill_sent = FALSE;
 	j->deadline_kill_sent = FALSE;
+	j->reclaim_deadline = 0;
 	basalt__resource_usage__init(&j->usage);
 	if (j->effective != NULL)
 		basalt__job_effective__free_unpacked(j->effective, NULL);
@@ -541,6 +542,8 @@ apply_host_ctrl(State *st, const Basalt__EvHostCtrl *e)
 	HostRt *h = state_host_ensure(st, e->host);
 
 	h->closed_adm = e->close;
+	if (!e->close)
+		h->reclaim = FALSE;
 	g_free(h->close_comment);
 	h->close_comment = g_strdup(e->comment);
 	return TRUE;
@@ -561,6 +564,35 @@ apply_message(State *st, const Basalt__EvJobMessage *e, gint64 now,
 		return TRUE;
 	text = g_strndup(e->text != NULL ? e->text : "", BS_JOB_MSG_TEXT_MAX);
 	job_msg_put(j, e->index, text, e->user, now);
+	return TRUE;
+}
+
+/* Resource reclaim of a run (mbd-orders.c journals it).  A reclaim of an
+ * older run (the job was requeued meanwhile) changes nothing. */
+static gboolean
+apply_reclaim(State *st, const Basalt__EvJobReclaim *e, GError **err)
+{
+	Job *j = find_job(st, e->job_id, e->array_index, err);
+
+	if (j == NULL)
+		return FALSE;
+	if (!job_is_started(j) || (e->instance != 0 && e->instance != j->instance))
+		return TRUE;
+	j->reclaim_deadline = e->deadline != 0 ? e->deadline : -1;
+	j->reclaim_for = state_intern(st, e->for_consumer != NULL ?
+	    e->for_consumer : "");
+	j->reclaim_count++;
+	return TRUE;
+}
+
+static gboolean
+apply_host_reclaim(State *st, const Basalt__EvHostReclaim *e)
+{
+	HostRt *h = state_host_ensure(st, e->host);
+
+	h->reclaim = e->reclaim;
+	if (e->reclaim)
+		h->closed_adm = TRUE;
 	return TRUE;
 }
 
@@ -606,6 +638,12 @@ state_apply(State *st, const Basalt__Event *ev, GError **err)
 		break;
 	case BASALT__EVENT__BODY_JOB_CONSUMER_PEND:
 		ok = apply_consumer_pend(st, ev->job_consumer_pend, err);
+		break;
+	case BASALT__EVENT__BODY_JOB_RECLAIM:
+		ok = apply_reclaim(st, ev->job_reclaim, err);
+		break;
+	case BASALT__EVENT__BODY_HOST_RECLAIM:
+		ok = apply_host_reclaim(st, ev->host_reclaim);
 		break;
 	case BASALT__EVENT__BODY_JOB_PREEXEC:
 		ok = apply_preexec(st, ev->job_preexec, t, err);

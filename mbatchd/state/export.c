@@ -185,6 +185,28 @@ export_consumer_pend(Export *x, const Job *j)
 	ev->job_consumer_pend = e;
 }
 
+/* A reclaim in progress: a restart from the checkpoint keeps its grace
+ * deadline. */
+static void
+export_reclaim(Export *x, const Job *j)
+{
+	Basalt__Event *ev;
+	Basalt__EvJobReclaim *e;
+
+	if (j->reclaim_deadline == 0 || !job_is_started(j))
+		return;
+	ev = event(x, j->start_time);
+	e = keep(x, g_new(Basalt__EvJobReclaim, 1));
+	basalt__ev_job_reclaim__init(e);
+	e->job_id = j->id;
+	e->array_index = j->index;
+	e->instance = j->instance;
+	e->deadline = j->reclaim_deadline;
+	e->for_consumer = (char *)(j->reclaim_for != NULL ? j->reclaim_for : "");
+	ev->body_case = BASALT__EVENT__BODY_JOB_RECLAIM;
+	ev->job_reclaim = e;
+}
+
 static void
 export_job(Export *x, const Job *j)
 {
@@ -208,6 +230,7 @@ export_job(Export *x, const Job *j)
 		break;
 	}
 	export_consumer_pend(x, j);
+	export_reclaim(x, j);
 }
 
 /* Pending order: move each job to its place, first to last. */
@@ -264,6 +287,16 @@ export_host(Export *x, const HostRt *h)
 	c->comment = h->close_comment;
 	ev->body_case = BASALT__EVENT__BODY_HOST_CTRL;
 	ev->host_ctrl = c;
+	if (h->reclaim) {
+		Basalt__EvHostReclaim *r = keep(x, g_new(Basalt__EvHostReclaim, 1));
+
+		ev = event(x, 0);
+		basalt__ev_host_reclaim__init(r);
+		r->host = (char *)h->name;
+		r->reclaim = TRUE;
+		ev->body_case = BASALT__EVENT__BODY_HOST_RECLAIM;
+		ev->host_reclaim = r;
+	}
 }
 
 /* Groups go first, parents before children, each with its owner, limit

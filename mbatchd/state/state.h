@@ -126,6 +126,14 @@ typedef struct Job {
 	 * Starting clears it. */
 	const char *quota_pend;
 
+	/* Resource reclaim (EvJobReclaim): the grace deadline of the current
+	 * run's reclaim, 0: none (a requeue or a new run clears it); whom it
+	 * was reclaimed for (interned, "" for hclose -reclaim; kept after
+	 * the requeue for bjobs -l), and how many runs were reclaimed. */
+	gint64 reclaim_deadline;
+	const char *reclaim_for;
+	guint reclaim_count;
+
 	GList *qlink;             /* in its queue's pending list, when pending */
 	GList *flink;             /* in State.finished, when DONE/EXIT */
 } Job;
@@ -141,6 +149,7 @@ typedef struct {
 	const char *name;         /* interned */
 	gboolean closed_adm;      /* badmin hclose */
 	char *close_comment;
+	gboolean reclaim;         /* badmin hclose -reclaim (EvHostReclaim) */
 } HostRt;
 
 typedef struct {

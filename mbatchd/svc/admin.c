@@ -9,6 +9,8 @@
 
 #include <string.h>
 
+#include "conf/conf_consumers.h"
+#include "mbatchd/mbd-preview.h"
 #include "mbatchd/mbd-orders.h"
 #include "mbatchd/svc/svc.h"
 
@@ -60,6 +62,68 @@ reconfig(Manager *m, const Caller *c, Out *o)
 	manager_commit(m, &ev, NULL);
 	add_diags(o, d);
 	say(o, "Reconfiguration initiated");
+	return NULL;
+}
+
+/* What a reconfig -preview reply points into, freed after it is sent. */
+typedef struct {
+	MbdPreview *next, *now;
+	GPtrArray *rows, *groups, *jobs, *strings;
+} Preview;
+
+static void
+preview_clear(Preview *p)
+{
+	if (p->rows == NULL)
+		return;
+	g_ptr_array_free(p->rows, TRUE);
+	g_ptr_array_free(p->groups, TRUE);
+	g_ptr_array_free(p->jobs, TRUE);
+	g_ptr_array_free(p->strings, TRUE);
+	preview_free(p->next);
+	preview_free(p->now);
+}
+
+/*
+ * badmin reconfig -preview: the files on disk loaded as a reconfiguration
+ * would load them (all or nothing, the same errors), then one scheduling
+ * pass on the live state with them and one with the running configuration,
+ * both for this moment; nothing applied, nothing journaled.  Reported: each
+ * consumer's quota under the new plans against the running ones, and the
+ * running jobs the new pass would reclaim or preempt, with their grace
+ * deadlines.  Administrators only, as every badmin action that reads the
+ * files: mbatchd reads them as root.
+ */
+static Basalt__Error *
+reconfig_preview(Manager *m, Out *o, Preview *p, Basalt__AdminReply *reply)
+{
+	g_autoptr(BsDiags) d = bs_diags_new();
+	BsConfig *cfg = bs_config_load(m->envdir, manager_now(), d);
+	Basalt__ConsumerQuery all = BASALT__CONSUMER_QUERY__INIT;
+	ConsumerView v;
+
+	add_diags(o, d);
+	if (cfg == NULL)
+		return svc_error(E(CONFIG), "The configuration has %u error(s); "
+		    "nothing to preview", d->n_errors);
+	p->rows = g_ptr_array_new_with_free_func(g_free);
+	p->groups = g_ptr_array_new_with_free_func(g_free);
+	p->jobs = g_ptr_array_new_with_free_func(g_free);
+	p->strings = g_ptr_array_new_with_free_func(g_free);
+	p->now = preview_run(m, NULL, 0);
+	p->next = preview_run(m, cfg, p->now->at);
+	v = (ConsumerView){ p->next->cfg, p->next->figs, p->now->figs,
+	    p->next->at, p->strings };
+	svc_consumers_list(&v, &all, p->rows, p->groups);
+	preview_jobs(p->next, p->jobs);
+	reply->preview_consumers = (Basalt__ConsumerInfo **)p->rows->pdata;
+	reply->n_preview_consumers = p->rows->len;
+	reply->preview_groups = (Basalt__ResourceGroupInfo **)p->groups->pdata;
+	reply->n_preview_groups = p->groups->len;
+	reply->preview_jobs = (Basalt__PreviewJob **)p->jobs->pdata;
+	reply->n_preview_jobs = p->jobs->len;
+	reply->preview_time = p->next->at;
+	say(o, "Preview of the configuration on disk; nothing is applied");
 	return NULL;
 }
 
@@ -188,8 +252,13 @@ host_ctrl(Manager *m, const Caller *c, const Basalt__AdminRequest *req, Out *o)
 		hc.comment = req->comment;
 		ev.body_case = BASALT__EVENT__BODY_HOST_CTRL;
 		ev.host_ctrl = &hc;
-		if (manager_commit(m, &ev, NULL))
-			say(o, "%s <%s> ...... done", close ? "Close" : "Open", h->name);
+		if (!manager_commit(m, &ev, NULL))
+			continue;
+		/* hclose -reclaim: its jobs are reclaimed (notice, grace,
+		 * requeue) by the scheduler while the host stays closed. */
+		if (close && req->reclaim && !orders_host_reclaim(m, h->name, NULL))
+			continue;
+		say(o, "%s <%s> ...... done", close ? "Close" : "Open", h->name);
 	}
 	manager_schedule_soon(m);
 	return err;
@@ -266,6 +335,7 @@ svc_admin(Basalt__BatchService_Service *svc, const Basalt__AdminRequest *req,
 		g_ptr_array_new_with_free_func(g_free),
 		g_ptr_array_new_with_free_func(g_free),
 	};
+	Preview pv = { 0 };
 	Caller c;
 
 	svc_caller(m, call, &c);
@@ -273,12 +343,16 @@ svc_admin(Basalt__BatchService_Service *svc, const Basalt__AdminRequest *req,
 		reply.error = svc_error(E(PERMISSION),
 		    "User permission denied: badmin is for LSF administrators");
 	} else if (req->action != AA(SHOWSTATUS) && req->action != AA(CKCONFIG) &&
+	    !(req->action == AA(RECONFIG) && req->preview) &&
 	    (reply.error = svc_storage_error(m)) != NULL) {
 		/* refused: nothing can be recorded */
 	} else {
 		switch (req->action) {
 		case AA(RECONFIG):
-			reply.error = reconfig(m, &c, &o);
+			if (req->preview)
+				reply.error = reconfig_preview(m, &o, &pv, &reply);
+			else
+				reply.error = reconfig(m, &c, &o);
 			break;
 		case AA(CKCONFIG):
 			reply.error = ckconfig(m, &o);
@@ -311,4 +385,5 @@ svc_admin(Basalt__BatchService_Service *svc, const Basalt__AdminRequest *req,
 	svc_error_free(reply.error);
 	g_ptr_array_free(o.messages, TRUE);
 	g_ptr_array_free(o.config_errors, TRUE);
+	preview_clear(&pv);
 }

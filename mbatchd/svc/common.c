@@ -279,6 +279,14 @@ svc_fill_job_info(Manager *m, const Job *j, gboolean detail,
 	info->job_group = job_spec(j) != NULL ? job_spec(j)->job_group : NULL;
 	info->term_reason = j->term_reason;
 	info->consumer = (char *)svc_job_consumer(m, j);
+	/* Resource reclaim: the run's grace deadline, whom for, how often. */
+	info->reclaim_deadline = j->reclaim_deadline;
+	info->reclaim_for = (char *)(j->reclaim_for != NULL ? j->reclaim_for : "");
+	info->reclaim_count = j->reclaim_count;
+	if (job_spec(j) != NULL) {
+		info->warning_action = job_spec(j)->warning_action;
+		info->warning_time = job_spec(j)->warning_time;
+	}
 	/* Usage is cheap and bjobs -o may ask for cpu_used / max_mem. */
 	info->usage = g_new(Basalt__ResourceUsage, 1);
 	*info->usage = j->usage;

@@ -10,7 +10,15 @@
  * files are readable: it names consumers, their USERS, groups and slot
  * counts, never a job.  A path selects that consumer and
  * its subtree; each costs a prefix test per row, and the request's lists
- * are bounded before any handler runs (bounds.c).
+ * are bounded before any handler runs (bounds.c).  The Plan rows are
+ * those of the plan in force (TIME_WINDOW).
+ *
+ * -at TIME (ConsumerQuery.at): the plans in force then and the figures of
+ * a scheduling pass run for then on the live state (mbd-preview.c),
+ * nothing applied, with the running jobs that pass would reclaim or
+ * preempt (job ids, users, queues: those bjobs would show the caller,
+ * by SECURE_JOB_INFO_LEVEL).
+ * Any user may ask; each such query costs one scheduling pass.
  *
  * -consumer: the path must name a leaf of the plan and the submitter
  * must be in its USERS (an administrator too: USERS says whose work the
@@ -21,7 +29,9 @@
 #include <string.h>
 
 #include "conf/conf_consumers.h"
+#include "conf/conf_time.h"
 #include "mbatchd/mbd-consumers.h"
+#include "mbatchd/mbd-preview.h"
 #include "mbatchd/sched-input.h"
 #include "mbatchd/svc/svc.h"
 #include "util/escape.h"
@@ -92,25 +102,28 @@ check_query(const BsConfig *cfg, const Basalt__ConsumerQuery *q)
 }
 
 static Basalt__ConsumerInfo *
-consumer_info(Manager *m, const BsConsumersConf *cc,
-    const BsResourceGroupConf *g, const BsPlanRow *row)
+consumer_info(const ConsumerView *v, const BsResourceGroupConf *g,
+    const BsPlanConf *pl, const BsPlanRow *row)
 {
+	const BsConsumersConf *cc = v->cfg->consumers;
 	const BsConsumerConf *c = cc->consumers->pdata[row->consumer];
-	const MbdConsumerFig *f = consumers_fig(m, g->name, c->path);
+	const MbdConsumerFig *f = consumers_figures_fig(v->figs, g->name, c->path);
 	Basalt__ConsumerInfo *ci = g_new(Basalt__ConsumerInfo, 1);
+	/* The plan in force may switch the branch's policy (POLICY). */
+	BsConsumerPolicy policy = bs_config_plan_policy(v->cfg, pl, row->consumer);
 
 	basalt__consumer_info__init(ci);
 	ci->path = c->path;
 	ci->resource_group = g->name;
-	ci->policy = (char *)policy_name(c->effective);
+	ci->policy = (char *)policy_name(policy);
 	ci->depth = (guint32)c->depth;
 	ci->leaf = c->leaf;
 	ci->owned = row->owned;
 	ci->reserved = row->reserved;
 	ci->limit = row->limit;
-	ci->rank = bs_config_plan_rank(m->cfg, row);
+	ci->rank = bs_config_plan_rank(v->cfg, row);
 	/* SHARE means something under the share policy only. */
-	ci->share = c->effective == BS_CONSUMER_POLICY_SHARE ?
+	ci->share = policy == BS_CONSUMER_POLICY_SHARE ?
 	    (row->share >= 0 ? row->share : 1) : 0;
 	ci->users = c->users;
 	ci->n_users = c->users != NULL ? g_strv_length(c->users) : 0;
@@ -121,27 +134,38 @@ consumer_info(Manager *m, const BsConsumersConf *cc,
 		ci->alloc = f->alloc;
 		ci->borrowed = f->borrowed;
 		ci->lent = f->lent;
+		ci->reclaiming = f->reclaiming;
 		ci->reason = f->reason != NULL ? f->reason : (char *)"";
 	} else {
 		ci->owned_scaled = row->owned;
+	}
+	if (v->now_figs != NULL) {
+		const MbdConsumerFig *n = consumers_figures_fig(v->now_figs, g->name,
+		    c->path);
+
+		ci->quota_now = n != NULL ? n->quota : 0;
+	}
+	ci->time_window = (char *)"";
+	if (pl != NULL && pl->windows != NULL) {
+		ci->time_window = bs_conf_windows_format(pl->windows);
+		g_ptr_array_add(v->strings, ci->time_window);
 	}
 	return ci;
 }
 
 static Basalt__ResourceGroupInfo *
-group_info(Manager *m, const BsConsumersConf *cc, const BsResourceGroupConf *g)
+group_info(const ConsumerView *v, const BsResourceGroupConf *g,
+    const BsPlanConf *pl)
 {
+	const BsConsumersConf *cc = v->cfg->consumers;
 	Basalt__ResourceGroupInfo *gi = g_new(Basalt__ResourceGroupInfo, 1);
 	int plan = g->plan_slots;
+	gpointer n;
 
 	basalt__resource_group_info__init(gi);
 	gi->name = g->name;
 	/* Unset PLAN_SLOTS: the sum of the root-level OWNED of its plan. */
-	for (guint p = 0; plan < 0 && p < cc->plans->len; p++) {
-		const BsPlanConf *pl = cc->plans->pdata[p];
-
-		if (g_ptr_array_index(cc->groups, pl->group) != g)
-			continue;
+	if (plan < 0 && pl != NULL) {
 		plan = 0;
 		for (guint r = 0; r < pl->rows->len; r++) {
 			const BsPlanRow *row = pl->rows->pdata[r];
@@ -152,33 +176,26 @@ group_info(Manager *m, const BsConsumersConf *cc, const BsResourceGroupConf *g)
 		}
 	}
 	gi->plan_slots = plan < 0 ? 0 : plan;
-	gi->slots = consumers_group_slots(m, g->name);
+	gi->slots = v->figs != NULL && g_hash_table_lookup_extended(
+	    v->figs->group_slots, g->name, NULL, &n) ? GPOINTER_TO_INT(n) - 1 : -1;
 	gi->hosts = g->hosts;
 	gi->n_hosts = g->hosts != NULL ? g_strv_length(g->hosts) : 0;
 	return gi;
 }
 
-static const BsPlanConf *
-plan_of(const BsConsumersConf *cc, guint group)
-{
-	for (guint p = 0; p < cc->plans->len; p++)
-		if (((const BsPlanConf *)cc->plans->pdata[p])->group == (int)group)
-			return cc->plans->pdata[p];
-	return NULL;
-}
-
 /*
  * One group's rows, as the scheduler sees the group (consumers-input.c):
- * its Plan rows in plan order, then every consumer the plan does not
- * name, in tree order, with the defaults (own nothing, reserve nothing,
- * no limit).  Returns how many were selected.
+ * the rows of its plan in force at the view's time (TIME_WINDOW), in plan
+ * order, then every consumer the plan does not name, in tree order, with
+ * the defaults (own nothing, reserve nothing, no limit).  Returns how
+ * many were selected.
  */
 static guint
-list_group(Manager *m, const BsConsumersConf *cc, guint g,
-    const Basalt__ConsumerQuery *req, GPtrArray *rows)
+list_group(const ConsumerView *v, guint g, const Basalt__ConsumerQuery *req,
+    GPtrArray *rows, const BsPlanConf *pl)
 {
+	const BsConsumersConf *cc = v->cfg->consumers;
 	const BsResourceGroupConf *rg = cc->groups->pdata[g];
-	const BsPlanConf *pl = plan_of(cc, g);
 	g_autofree gboolean *named = g_new0(gboolean, cc->consumers->len);
 	guint n = 0;
 
@@ -188,7 +205,7 @@ list_group(Manager *m, const BsConsumersConf *cc, guint g,
 		named[row->consumer] = TRUE;
 		if (!selected(cc->consumers->pdata[row->consumer], req))
 			continue;
-		g_ptr_array_add(rows, consumer_info(m, cc, rg, row));
+		g_ptr_array_add(rows, consumer_info(v, rg, pl, row));
 		n++;
 	}
 	for (guint c = 0; c < cc->consumers->len; c++) {
@@ -199,10 +216,46 @@ list_group(Manager *m, const BsConsumersConf *cc, guint g,
 
 		if (named[c] || !selected(cc->consumers->pdata[c], req))
 			continue;
-		g_ptr_array_add(rows, consumer_info(m, cc, rg, &dflt));
+		g_ptr_array_add(rows, consumer_info(v, rg, pl, &dflt));
 		n++;
 	}
 	return n;
+}
+
+void
+svc_consumers_list(const ConsumerView *v, const Basalt__ConsumerQuery *req,
+    GPtrArray *rows, GPtrArray *groups)
+{
+	const BsConsumersConf *cc = v->cfg->consumers;
+	g_autoptr(GDateTime) t = g_date_time_new_from_unix_local(v->time);
+
+	for (guint g = 0; cc != NULL && g < cc->groups->len; g++) {
+		const BsResourceGroupConf *rg = cc->groups->pdata[g];
+		const BsPlanConf *pl = bs_config_plan_in_force(v->cfg, (int)g, t);
+
+		if (req->resource_group != NULL && req->resource_group[0] != '\0' &&
+		    strcmp(req->resource_group, rg->name) != 0)
+			continue;
+		if (list_group(v, g, req, rows, pl) > 0)
+			g_ptr_array_add(groups, group_info(v, rg, pl));
+	}
+}
+
+/* -at lists jobs: those SECURE_JOB_INFO_LEVEL hides from the caller
+ * (sight.c) are left out, as bjobs leaves them out. */
+static void
+hide_unseen(Manager *m, const Caller *c, GPtrArray *jobs)
+{
+	Sight *sight = svc_sight_new(m, c);
+
+	for (guint i = jobs->len; i-- > 0;) {
+		const Basalt__PreviewJob *pj = jobs->pdata[i];
+		const Job *j = state_job(m->st, pj->job_id, pj->array_index);
+
+		if (j == NULL || svc_sight_of(sight, j) == SIGHT_NONE)
+			g_ptr_array_remove_index(jobs, i);
+	}
+	svc_sight_free(sight);
 }
 
 void
@@ -215,6 +268,10 @@ svc_consumers(Basalt__BatchService_Service *svc,
 	Basalt__ConsumerList reply = BASALT__CONSUMER_LIST__INIT;
 	GPtrArray *rows = g_ptr_array_new_with_free_func(g_free);
 	GPtrArray *groups = g_ptr_array_new_with_free_func(g_free);
+	GPtrArray *jobs = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) strings = g_ptr_array_new_with_free_func(g_free);
+	ConsumerView v = { m->cfg, m->consumer_figs, NULL, manager_now(), strings };
+	MbdPreview *pv = NULL;
 	Caller c;
 
 	svc_caller(m, call, &c);
@@ -224,22 +281,28 @@ svc_consumers(Basalt__BatchService_Service *svc,
 	else if (req->n_paths > MAX_QUERY_PATHS)
 		reply.error = svc_error(E(BAD_REQUEST), "Too many consumer paths: "
 		    "%zu; at most %d", req->n_paths, MAX_QUERY_PATHS);
-	else if (cc == NULL && (req->n_paths > 0 ||
+	else if (req->at < 0 || req->at > G_GINT64_CONSTANT(253402300799))
+		reply.error = svc_error(E(BAD_REQUEST), "Bad time for -at");
+	else if (cc == NULL && (req->n_paths > 0 || req->at != 0 ||
 	    (req->resource_group != NULL && req->resource_group[0] != '\0')))
 		reply.error = svc_error(E(BAD_REQUEST),
 		    "No consumer is configured in lsb.consumers");
 	else if (cc != NULL)
 		reply.error = check_query(m->cfg, req);
-	for (guint g = 0; reply.error == NULL && cc != NULL &&
-	    g < cc->groups->len; g++) {
-		const BsResourceGroupConf *rg = cc->groups->pdata[g];
-
-		if (req->resource_group != NULL && req->resource_group[0] != '\0' &&
-		    strcmp(req->resource_group, rg->name) != 0)
-			continue;
-		if (list_group(m, cc, g, req, rows) > 0)
-			g_ptr_array_add(groups, group_info(m, cc, rg));
+	/* -at: a pass run for that time on the live state, its figures
+	 * against the last cycle's.  Open to all, as bconsumers is: it
+	 * shows slot counts and the jobs the pass would take back, which
+	 * bjobs shows to all too. */
+	if (reply.error == NULL && req->at != 0) {
+		pv = preview_run(m, NULL, req->at);
+		v.figs = pv->figs;
+		v.now_figs = m->consumer_figs;
+		v.time = pv->at;
+		preview_jobs(pv, jobs);
+		hide_unseen(m, &c, jobs);
 	}
+	if (reply.error == NULL)
+		svc_consumers_list(&v, req, rows, groups);
 	if (reply.error == NULL) {
 		reply.consumers = (Basalt__ConsumerInfo **)rows->pdata;
 		reply.n_consumers = rows->len;
@@ -247,11 +310,16 @@ svc_consumers(Basalt__BatchService_Service *svc,
 		reply.n_groups = groups->len;
 		reply.cycle_time = m->consumer_figs != NULL ?
 		    m->consumer_figs->time : 0;
+		reply.preview_jobs = (Basalt__PreviewJob **)jobs->pdata;
+		reply.n_preview_jobs = jobs->len;
+		reply.at = pv != NULL ? pv->at : 0;
 	}
 	closure(&reply, call);
 	svc_error_free(reply.error);
 	g_ptr_array_free(rows, TRUE);
 	g_ptr_array_free(groups, TRUE);
+	g_ptr_array_free(jobs, TRUE);
+	preview_free(pv);
 }
 
 Basalt__Error *

@@ -323,6 +323,12 @@ queue_params(Manager *m, const BsQueueConf *q, GHashTable *counts)
 		g_ptr_array_add(p, g_strdup_printf("CONSUMER = %s", q->consumer));
 	if (q->job_starter != NULL)
 		g_ptr_array_add(p, g_strdup_printf("JOB_STARTER = %s", q->job_starter));
+	if (q->job_warning_action != NULL)
+		g_ptr_array_add(p, g_strdup_printf("JOB_WARNING_ACTION = %s",
+		    q->job_warning_action));
+	if (q->job_action_warning_time > 0)
+		g_ptr_array_add(p, g_strdup_printf("JOB_ACTION_WARNING_TIME = %d",
+		    q->job_action_warning_time / 60));
 	if (q->pre_exec != NULL)
 		g_ptr_array_add(p, g_strdup_printf("PRE_EXEC = %s", q->pre_exec));
 	if (q->post_exec != NULL)

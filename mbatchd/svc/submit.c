@@ -19,6 +19,7 @@
 #include "util/error.h"
 #include "util/escape.h"
 #include "util/log.h"
+#include "util/warning.h"
 
 /*
  * The largest submission (command, script, environment and options, as
@@ -128,6 +129,13 @@ svc_check_spec(Manager *m, const Caller *c, const Basalt__JobSpec *spec,
 		return sub_err;
 	if ((sub_err = svc_check_consumer(m, c, spec)) != NULL)
 		return sub_err;
+	/* bsub -wa/-wt: bsub checks them, mbatchd does not trust bsub. */
+	if (spec->warning_action != NULL && *spec->warning_action &&
+	    bs_warning_signal_parse(spec->warning_action) < 0)
+		return svc_error(E(BAD_REQUEST), "Bad job warning action: a signal "
+		    "name or number");
+	if (spec->warning_time < 0)
+		return svc_error(E(BAD_REQUEST), "Bad job warning time");
 	if (spec->max_slots > 0 && spec->max_slots < spec->min_slots)
 		return svc_error(E(BAD_REQUEST),
 		    "Bad argument for option -n: maximum is below minimum");

@@ -128,6 +128,21 @@ void svc_limits(Basalt__BatchService_Service *svc,
     void *call);
 /* consumers.c: bconsumers, and bsub -consumer at submission (NULL: the
  * job may count against that consumer, or names none). */
+/* What bconsumers lists: the configuration whose plans it shows, the
+ * figures of a pass (the last cycle's, or a preview's), for a preview the
+ * last cycle's too (quota_now), and the time that picks the plan in force
+ * (TIME_WINDOW).  strings: what the rows allocate, freed with the view. */
+typedef struct {
+	const BsConfig *cfg;
+	const struct MbdConsumerFigures *figs;
+	const struct MbdConsumerFigures *now_figs;
+	gint64 time;
+	GPtrArray *strings;
+} ConsumerView;
+/* Append the rows and groups (g_free each) the query selects; the query
+ * is checked already. */
+void svc_consumers_list(const ConsumerView *v, const Basalt__ConsumerQuery *req,
+    GPtrArray *rows, GPtrArray *groups);
 void svc_consumers(Basalt__BatchService_Service *svc,
     const Basalt__ConsumerQuery *req, Basalt__ConsumerList_Closure closure,
     void *call);

@@ -156,4 +156,18 @@ EXTRA_DIST += tests/tools/bs-ptydrive.py tests/tools/bs-iafake.py
 # Issue 17: resource plans (lsb.consumers, bsub -consumer, bconsumers).
 INTEGRATION_TESTS += \
 	%reldir%/t0900-consumers-surface.sh \
-	%reldir%/t0901-consumers-quota.sh
+	%reldir%/t0901-consumers-quota.sh \
+	%reldir%/t0960-reclaim-notice.sh \
+	%reldir%/t0961-reclaim-hclose.sh \
+	%reldir%/t0962-warning-runlimit.sh \
+	%reldir%/t0980-plan-window-switch.sh \
+	%reldir%/t0981-reconfig-preview.sh
+# The test library itself: its exit trap under a lingering process.
+INTEGRATION_TESTS += \
+	%reldir%/t0990-cleanup-user-procs.sh
+# bsub -I keeps a quick job's output when its own write to the link fails.
+INTEGRATION_TESTS += \
+	%reldir%/t0991-interactive-quick-end.sh
+# A closed terminal kills an -Is job, also when bsub reads its end first.
+INTEGRATION_TESTS += \
+	%reldir%/t0992-interactive-hangup.sh

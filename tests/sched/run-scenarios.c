@@ -68,6 +68,7 @@ good(const char *path, guint n)
 	lines = scn_plan_lines(s, plan);
 	ok = scn_check(s, lines, report);
 	ok = scn_lease_run(s, report, NULL) && ok;
+	ok = scn_reclaim_run(s, report, NULL) && ok;
 	sched_plan_free(plan);
 	printf("%s %u - %s: %s\n", ok ? "ok" : "not ok", n, base,
 	    s->title != NULL ? s->title : "(no title)");

@@ -12,6 +12,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -335,6 +336,27 @@ START_TEST(test_bconsumers)
 	    "RESOURCE GROUP: rg1 (PLAN_SLOTS 100, 120 slots now)  HOSTS: all\n"
 	    "POLICY: hybrid  USERS: alice bob  LEAF\n");
 	assert_contains(r.out, "QUOTA: limited by LIMIT 20\n");
+	assert_contains(r.out, "POLICY: hybrid  USERS: all  PARENT\n"
+	    "TIME_WINDOW: 19:00-7:00\n\n");
+	run_clear(&r);
+
+	/* -at: the time in the query (the next such moment), the preview
+	 * layout in the output. */
+	r = run("bconsumers -at 23:59");
+	ck_assert_int_eq(r.code, 0);
+	q = (Basalt__ConsumerQuery *)last_request(LSB_CONSUMERS,
+	    &basalt__consumer_query__descriptor);
+	ck_assert(q->at >= (gint64)time(NULL) - 1 && q->at <= (gint64)time(NULL) + 86400);
+	protobuf_c_message_free_unpacked(&q->base, NULL);
+	assert_contains(r.out, "RESOURCE_GROUP CONSUMER             WINDOW           "
+	    "QUOTA_NOW  QUOTA  ALLOC  OVER\n"
+	    "rg1            /X                   19:00-7:00              25     20     20     0\n");
+	assert_contains(r.out, "\n42           alice      normal     "
+	    "/X/a_very_long_team_name reclaim-notice     /Y                 1     60 ");
+	run_clear(&r);
+	r = run("bconsumers -at 24:00");
+	ck_assert_int_ne(r.code, 0);
+	assert_contains(r.err, "bconsumers: Bad time specification for -at: 24:00");
 	run_clear(&r);
 
 	r = run("bconsumers -json");

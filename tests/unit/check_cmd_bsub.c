@@ -80,6 +80,23 @@ START_TEST(test_consumer)
 }
 END_TEST
 
+/* -wa and -wt: LSF's job warning action and time. */
+START_TEST(test_warning_action)
+{
+	g_autoptr(BsubArgs) a = parse("bsub -wa URG -wt 1:30 true", NULL);
+	g_autoptr(BsubArgs) b = parse("bsub -wa 10 -wt 5 true", NULL);
+
+	ck_assert_str_eq(spec_of(a)->warning_action, "URG");
+	ck_assert_int_eq(spec_of(a)->warning_time, 90 * 60);
+	ck_assert_str_eq(spec_of(b)->warning_action, "10");
+	ck_assert_int_eq(spec_of(b)->warning_time, 5 * 60);
+	parse_fails("bsub -wa NOSUCH true", "bsub: Bad job warning action: NOSUCH: "
+	    "a signal name or number such as URG or USR1");
+	parse_fails("bsub -wt 1:99 true", "bsub: Bad job warning time "
+	    "specification: 1:99");
+}
+END_TEST
+
 START_TEST(test_string_options)
 {
 	g_autoptr(BsubArgs) a = parse("bsub -J job1 -o out.%J -e err -i in "
@@ -641,6 +658,7 @@ main(void)
 	tcase_add_test(opts, test_plain_command);
 	tcase_add_test(opts, test_string_options);
 	tcase_add_test(opts, test_consumer);
+	tcase_add_test(opts, test_warning_action);
 	tcase_add_test(opts, test_flags);
 	tcase_add_test(opts, test_cwd_outdir);
 	tcase_add_test(opts, test_overwrite_outputs);

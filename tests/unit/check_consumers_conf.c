@@ -127,7 +127,39 @@ typedef struct {
 #define P(rows) "Begin Plan\nRESOURCE_GROUP = rg1\nCONSUMER OWNED RESERVED LIMIT\n" rows \
 	"End Plan\n"
 
+#define PW(w, rows) "Begin Plan\nRESOURCE_GROUP = rg1\nTIME_WINDOW = " w "\n" \
+	"CONSUMER OWNED RESERVED LIMIT\n" rows "End Plan\n"
+
 static const ErrCase err_cases[] = {
+	/* Time-windowed plans: several per group, windows apart. */
+	{ RG C("/X") P("/X 30 0 -\n") PW("8:00-17:00", "/X 30 0 -\n")
+	  PW("(17:00-8:00)", "/X 30 0 -\n"), "", TRUE },
+	{ RG C("/X") PW("8:00-17:00", "/X 30 0 -\n") PW("1:16:59-1:18:00", "/X 30 0 -\n"),
+	  "lsb.consumers:17: TIME_WINDOW of resource group rg1 overlaps the plan at line 9\n",
+	  FALSE },
+	{ RG C("/X") P("/X 30 0 -\n") PW("8:00-17:00", "/X 30 0 -\n")
+	  PW("20:00-9:00", "/X 30 0 -\n"),
+	  "lsb.consumers:22: TIME_WINDOW of resource group rg1 overlaps the plan at line 14\n",
+	  FALSE },
+	{ RG C("/X") PW("8:00-17:00", "/X 30 0 -\n") PW("0:17:00-0:20:00", "/X 30 0 -\n"),
+	  "", TRUE },
+	{ RG C("/X") PW("8:00-25:00", "/X 30 0 -\n"),
+	  "lsb.consumers:11: bad TIME_WINDOW \"8:00-25:00\": hour '25' is not 0-23\n", FALSE },
+	/* POLICY in a plan: first level only, one of the three. */
+	{ RG C("/X") C("/X/A") "Begin Plan\nRESOURCE_GROUP = rg1\nCONSUMER OWNED POLICY\n"
+	  "/X 30 ownership\n/X/A 10 hybrid\nEnd Plan\n",
+	  "lsb.consumers:16: consumer /X/A: POLICY is set on first-level consumers only "
+	  "(it holds for their whole subtree)\n", FALSE },
+	{ RG C("/X") "Begin Plan\nRESOURCE_GROUP = rg1\nCONSUMER OWNED POLICY\n"
+	  "/X 30 fair\nEnd Plan\n",
+	  "lsb.consumers:12: bad value 'fair' for POLICY: use hybrid, ownership or share\n",
+	  FALSE },
+	{ RG C("/X") "Begin Plan\nRESOURCE_GROUP = rg1\nCONSUMER OWNED POLICY LEND_LIMIT\n"
+	  "/X 30 ownership 2\nEnd Plan\n", "", TRUE },
+	{ RG C("/X") "Begin Plan\nRESOURCE_GROUP = rg1\nTIME_WINDOW = 8:00-9:00\n"
+	  "TIME_WINDOW = 9:00-10:00\nCONSUMER OWNED\n/X 30\nEnd Plan\n",
+	  "lsb.consumers:12: TIME_WINDOW given twice (first at line 11)\n", FALSE },
+
 	/* RG takes lines 1-5, C() three lines each. */
 	{ RG C("/X") C("/X/A") P("/X 10 0 -\n/X/A 12 0 -\n/Y 0 0 -\n"),
 	  "lsb.consumers:12: warning: plan for resource group rg1: the first-level consumers "
@@ -170,7 +202,7 @@ static const ErrCase err_cases[] = {
 	  "own 0 slots, PLAN_SLOTS is 30\n"
 	  "lsb.consumers:12: bad value 'x' for OWNED: not an integer\n", FALSE },
 	{ RG C("/X") P("/X 30 0 -\n") P("/X 30 0 -\n"),
-	  "lsb.consumers:15: resource group rg1 has a plan already (line 9)\n", FALSE },
+	  "lsb.consumers:15: resource group rg1 has a plan without TIME_WINDOW already (line 9)\n", FALSE },
 };
 
 START_TEST(test_errors)

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <signal.h>
 #include <string.h>
 
 #include "mbatchd/effective.h"
@@ -430,6 +431,88 @@ START_TEST(test_job_host_limits)
 }
 END_TEST
 
+/* The warning action (bsub -wa/-wt, issue 18): the job's, else the
+ * profile's, else the queue's, else its consumer's (or an ancestor's)
+ * WARNING_ACTION; the time as the action.  Signals as numbers. */
+START_TEST(test_warning_action)
+{
+	g_autofree char *dir = conf_tmpdir(base_files);
+	g_autofree char *diags = NULL;
+	g_autoptr(BsConfig) cfg = NULL;
+	Basalt__JobSpec spec = BASALT__JOB_SPEC__INIT;
+	Basalt__JobEffective *e;
+
+	conf_write(dir, "lsb.queues",
+	    "Begin Queue\nQUEUE_NAME = wq\nJOB_WARNING_ACTION = USR2\n"
+	    "JOB_ACTION_WARNING_TIME = 1:30\nEnd Queue\n"
+	    "Begin Queue\nQUEUE_NAME = cq\nCONSUMER = /p/c\nEnd Queue\n");
+	conf_write(dir, "lsb.applications",
+	    "Begin Application\nNAME = wa\nJOB_WARNING_ACTION = HUP\n"
+	    "End Application\n");
+	conf_write(dir, "lsb.consumers",
+	    "Begin ResourceGroup\nNAME = rg\nHOSTS = all\nEnd ResourceGroup\n"
+	    "Begin Consumer\nNAME = /p\nWARNING_ACTION = URG\nEnd Consumer\n"
+	    "Begin Consumer\nNAME = /p/c\nEnd Consumer\n"
+	    "Begin Plan\nRESOURCE_GROUP = rg\nCONSUMER OWNED\n/p 1\n/p/c 1\n"
+	    "End Plan\n");
+	cfg = conf_load_dir(dir, &diags);
+	conf_rmtree(dir);
+	ck_assert_ptr_nonnull(cfg);
+	e = resolve(cfg, "wq", NULL, NULL);
+	ck_assert_int_eq(e->warning_signal, SIGUSR2);
+	ck_assert_int_eq(e->warning_time, 90 * 60);
+	effective_free(e);
+	e = resolve(cfg, "wq", "wa", NULL);
+	ck_assert_int_eq(e->warning_signal, SIGHUP);
+	effective_free(e);
+	spec.warning_action = (char *)"10";
+	spec.warning_time = 120;
+	e = resolve(cfg, "wq", "wa", &spec);
+	ck_assert_int_eq(e->warning_signal, 10);
+	ck_assert_int_eq(e->warning_time, 120);
+	effective_free(e);
+	/* The queue's consumer /p/c has none: its parent /p's URG. */
+	e = resolve(cfg, "cq", NULL, NULL);
+	ck_assert_int_eq(e->warning_signal, SIGURG);
+	effective_free(e);
+	/* Nothing set: no notice. */
+	e = resolve(cfg, "wq", NULL, NULL);
+	effective_free(e);
+	e = effective_resolve(cfg, NULL, NULL, NULL);
+	ck_assert_int_eq(e->warning_signal, 0);
+	effective_free(e);
+}
+END_TEST
+
+/* A warning action that is not a signal is refused at its line. */
+START_TEST(test_warning_action_bad)
+{
+	static const char *const files[][2] = {
+		{ "lsb.queues", "Begin Queue\nQUEUE_NAME = wq\n"
+		    "JOB_WARNING_ACTION = NOPE\nEnd Queue\n" },
+		{ "lsb.queues", "Begin Queue\nQUEUE_NAME = wq\n"
+		    "JOB_ACTION_WARNING_TIME = 1:75\nEnd Queue\n" },
+		{ "lsb.consumers", "Begin ResourceGroup\nNAME = rg\nHOSTS = all\n"
+		    "End ResourceGroup\nBegin Consumer\nNAME = /p\n"
+		    "WARNING_ACTION = 99\nEnd Consumer\n" },
+	};
+	static const char *const want[] = {
+		"lsb.queues:3:", "lsb.queues:3:", "lsb.consumers:7:",
+	};
+
+	for (guint i = 0; i < G_N_ELEMENTS(files); i++) {
+		g_autofree char *dir = conf_tmpdir(base_files);
+		g_autofree char *diags = NULL;
+		g_autoptr(BsConfig) cfg = NULL;
+
+		conf_write(dir, files[i][0], files[i][1]);
+		cfg = conf_load_dir(dir, &diags);
+		conf_rmtree(dir);
+		ck_assert_msg(strstr(diags, want[i]) != NULL, "%u: %s", i, diags);
+	}
+}
+END_TEST
+
 int
 main(void)
 {
@@ -448,6 +531,8 @@ main(void)
 	tcase_add_test(tc, test_job_stamp);
 	tcase_add_test(tc, test_fill_start);
 	tcase_add_test(tc, test_job_host_limits);
+	tcase_add_test(tc, test_warning_action);
+	tcase_add_test(tc, test_warning_action_bad);
 	suite_add_tcase(s, tc);
 	return bs_run_suite(s);
 }

@@ -91,6 +91,7 @@ gen_tree(Gen *g, gboolean hybrid_only)
 		sc->parent = parent;
 		if (parent < 0) {
 			sc->policy = hybrid_only ? SCHED_POLICY_HYBRID : (SchedConsumerPolicy)pick(0, 2);
+			t->policy = sc->policy;
 			t->owned = pick(0, 1) ? pick(0, left_root) : 0;
 			left_root = MAX(0, left_root - t->owned);
 		} else {
@@ -98,6 +99,7 @@ gen_tree(Gen *g, gboolean hybrid_only)
 			int given = 0;
 
 			sc->policy = g->consumers[parent].policy;
+			t->policy = sc->policy;
 			for (guint k = 0; k < c; k++)
 				if (g->consumers[k].parent == parent)
 					given += g->terms[k].owned;

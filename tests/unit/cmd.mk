@@ -5,7 +5,7 @@ CMD_TESTS = %reldir%/check_cmd_util %reldir%/check_cmd_bsub \
 	%reldir%/check_cmd_select %reldir%/check_cmd_bjobs \
 	%reldir%/check_cmd_bjobs_fields \
 	%reldir%/check_cmd_tables %reldir%/check_cmd_statfields \
-	%reldir%/check_cmd_bsub_subopts
+	%reldir%/check_cmd_bsub_subopts %reldir%/check_consumers_preview
 check_PROGRAMS += $(CMD_TESTS)
 TESTS += $(CMD_TESTS)
 
@@ -32,6 +32,10 @@ TESTS += $(CMD_TESTS)
 %canon_reldir%_check_cmd_bjobs_fields_SOURCES = %reldir%/check_cmd_bjobs_fields.c
 %canon_reldir%_check_cmd_bjobs_fields_CFLAGS = $(CMD_TEST_CFLAGS)
 %canon_reldir%_check_cmd_bjobs_fields_LDADD = $(CMD_TEST_LIBS)
+
+%canon_reldir%_check_consumers_preview_SOURCES = %reldir%/check_consumers_preview.c
+%canon_reldir%_check_consumers_preview_CFLAGS = $(CMD_TEST_CFLAGS)
+%canon_reldir%_check_consumers_preview_LDADD = $(CMD_TEST_LIBS)
 
 %canon_reldir%_check_cmd_tables_SOURCES = %reldir%/check_cmd_tables.c
 %canon_reldir%_check_cmd_tables_CFLAGS = $(CMD_TEST_CFLAGS)

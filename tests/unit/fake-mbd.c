@@ -439,6 +439,26 @@ fake_consumers(Basalt__BatchService_Service *s,
 	r.groups = groups;
 	r.n_groups = 1;
 	r.cycle_time = T0;
+	/* The parent's plan has a window; -at: a preview with one job. */
+	x.time_window = "19:00-7:00";
+	Basalt__PreviewJob pj = BASALT__PREVIEW_JOB__INIT;
+	Basalt__PreviewJob *pjs[1] = { &pj };
+
+	if (req->at != 0) {
+		r.at = req->at;
+		x.quota_now = 25;
+		pj.job_id = 42;
+		pj.user = "alice";
+		pj.queue = "normal";
+		pj.action = "reclaim-notice";
+		pj.consumer = "/X/a_very_long_team_name";
+		pj.for_consumer = "/Y";
+		pj.slots = 1;
+		pj.grace = 60;
+		pj.deadline = req->at + 60;
+		r.preview_jobs = pjs;
+		r.n_preview_jobs = 1;
+	}
 	done(&r, call);
 }
 

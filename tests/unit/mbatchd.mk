@@ -88,6 +88,13 @@ TESTS += %reldir%/check_lease
 %canon_reldir%_check_lease_CFLAGS = $(TEST_CFLAGS)
 %canon_reldir%_check_lease_LDADD = mbatchd/libbsstate.a $(BSSCHED_LIBS) proto/libbsproto.a \
 	lib/job/libbsjob.a lib/util/libbsutil.a $(TEST_LIBS) -lm
+# Resource reclaim: selection and invariants (stage-reclaim.c).
+check_PROGRAMS += %reldir%/check_reclaim
+TESTS += %reldir%/check_reclaim
+%canon_reldir%_check_reclaim_SOURCES = %reldir%/check_reclaim.c
+%canon_reldir%_check_reclaim_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_check_reclaim_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_reclaim_LDADD = $(BSSCHED_LIBS) $(TEST_LIBS) -lm
 
 # lsb.acct's JOB_FINISH record: exitInfo, postExecCmd and its quoting.
 check_PROGRAMS += %reldir%/check_acct_record

@@ -78,6 +78,7 @@ one(const char *path, gboolean check, gboolean all)
 	if (check) {
 		ok = scn_check(s, lines, report);
 		ok = scn_lease_run(s, report, NULL) && ok;
+		ok = scn_reclaim_run(s, report, NULL) && ok;
 		if (ok)
 			printf("ok %s\n", path);
 		else
@@ -89,6 +90,7 @@ one(const char *path, gboolean check, gboolean all)
 		print_plan(s, lines, all);
 		if (!scn_lease_run(s, report, trace))
 			fputs(report->str, stdout);
+		(void)scn_reclaim_run(s, report, trace);
 		fputs(trace->str, stdout);
 	}
 	sched_plan_free(plan);

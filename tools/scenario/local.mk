@@ -6,7 +6,8 @@ noinst_LIBRARIES += %reldir%/libbsscn.a
 	%reldir%/scenario.h %reldir%/scn-internal.h \
 	%reldir%/scn-load.c %reldir%/scn-parse.c %reldir%/scn-values.c \
 	%reldir%/scn-config.c %reldir%/scn-jobs.c %reldir%/scn-expect.c \
-	%reldir%/scn-plan.c %reldir%/scn-check.c %reldir%/scn-lease.c
+	%reldir%/scn-plan.c %reldir%/scn-check.c %reldir%/scn-lease.c \
+	%reldir%/scn-reclaim.c %reldir%/scn-reclaim-time.c
 %canon_reldir%_libbsscn_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 
 SCN_LIBS = %reldir%/libbsscn.a mbatchd/libbsschedin.a mbatchd/libbssched.a \

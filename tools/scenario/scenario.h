@@ -46,12 +46,15 @@ typedef enum {
 	SCN_WAKE,                 /* wake +DURATION | none: the next pass */
 	SCN_QUOTA,                /* quota CONSUMER GROUP N: lsb.consumers */
 	SCN_ALLOC,                /* alloc CONSUMER GROUP N: held after the pass */
+	/* Reclaim (scn-reclaim.c): decisions too. */
+	SCN_RECLAIM,              /* reclaim ID from C for C KIND grace DURATION */
+	SCN_RECLAIM_REQUEUE,      /* reclaim-requeue ID: its grace passed */
 } ScnKind;
 
 static inline gboolean
 scn_kind_is_decision(ScnKind k)
 {
-	return k <= SCN_RESERVE_BAN;
+	return k <= SCN_RESERVE_BAN || k == SCN_RECLAIM || k == SCN_RECLAIM_REQUEUE;
 }
 
 typedef struct ScnLeases ScnLeases;
@@ -81,6 +84,7 @@ typedef struct {
 	int nothing_line;         /* "expect nothing": no decision at all */
 	GDateTime *now;
 	ScnLeases *leases;        /* the lease timeline (scn-lease.c), NULL if none */
+	GPtrArray *reclaim_steps; /* `at` steps without leases (scn-reclaim-time.c) */
 } Scenario;
 
 /* Parse and build; NULL with *error set ("file:line: message"). */
@@ -111,6 +115,15 @@ gboolean scn_check(const Scenario *s, GPtrArray *actual, GString *report);
  */
 gboolean scn_lease_run(Scenario *s, GString *report, GString *trace);
 void scn_leases_free(ScnLeases *ls);
+
+/*
+ * Run the reclaim timeline (basalt-scenario(5) "Reclaim": `at` steps in a
+ * file without leases): apply each pass's decisions, move the clock,
+ * check each step's expectations.  TRUE when all agree, or without steps;
+ * `trace` (may be NULL) gets every step's lines.  Changes the scenario's
+ * jobs and clock: run it after the first pass was checked.
+ */
+gboolean scn_reclaim_run(Scenario *s, GString *report, GString *trace);
 
 /* "dispatch", "preempt", ... */
 const char *scn_kind_name(ScnKind k);

@@ -18,7 +18,7 @@ scn_kind_name(ScnKind k)
 	static const char *const names[] = {
 		"dispatch", "preempt", "terminate", "resume", "window-suspend",
 		"window-resume", "window-terminate", "reserve", "reserve-ban", "pending", "deserved", "pool",
-		"slots", "wake", "quota", "alloc",
+		"slots", "wake", "quota", "alloc", "reclaim", "reclaim-requeue",
 	};
 
 	return (guint)k < G_N_ELEMENTS(names) ? names[k] : "?";

@@ -108,7 +108,12 @@ scn_expect_line(Scenario *s, char **a, int line, GError **error)
 	guint idx;
 	gint64 num;
 	ScnKind k;
+	gboolean handled;
 
+	if (!scn_reclaim_expect(s, a, line, &handled, error))
+		return FALSE;
+	if (handled)
+		return TRUE;
 	if (n == 2 && strcmp(a[1], "order") == 0) {
 		s->ordered = TRUE;
 	} else if (n == 2 && strcmp(a[1], "nothing") == 0) {

@@ -70,6 +70,19 @@ void scn_parse_clear(ScnParse *p);
 gboolean scn_first_pass(Scenario *s, ScnParse *p, const char *text, GError **error);
 gboolean scn_add_jobs(Scenario *s, ScnParse *p, GError **error);
 gboolean scn_expect_line(Scenario *s, char **argv, int line, GError **error);
+/* scn-reclaim.c: run words (sp=, reclaiming=), expect reclaim lines, and
+ * the plan's reclaim decisions as lines.  *handled FALSE: not theirs. */
+gboolean scn_reclaim_run_word(Scenario *s, SchedRunning *r, const char *w,
+    int line, gboolean *handled, GError **error);
+gboolean scn_reclaim_expect(Scenario *s, char **argv, int line,
+    gboolean *handled, GError **error);
+char *scn_reclaim_line(const Scenario *s, const SchedPlan *plan,
+    const SchedDecision *d, const char *job);
+/* scn-reclaim-time.c: `at` and `end` lines of a file without leases
+ * become the reclaim timeline (lines emptied); else left alone. */
+gboolean scn_reclaim_timeline_load(Scenario *s, GPtrArray *lines,
+    GError **error);
+void scn_reclaim_steps_free(GPtrArray *steps);
 void scn_fix_pointers(Scenario *s);
 /* scn-lease.c: a line of the lease timeline (lease, at, used, demand,
  * link, noack, expect lease, expect lease-wake); the timeline built once

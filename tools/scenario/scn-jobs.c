@@ -194,7 +194,12 @@ run_line(Scenario *s, char **argv, int line, GError **error)
 				FAIL(line, "run: group is a job group path (/a/b), "
 				    "not \"%s\"", v);
 		} else {
-			FAIL(line, "run: unknown word \"%s\"", argv[i]);
+			gboolean handled;
+
+			if (!scn_reclaim_run_word(s, &r, argv[i], line, &handled, error))
+				return FALSE;
+			if (!handled)
+				FAIL(line, "run: unknown word \"%s\"", argv[i]);
 		}
 	}
 	if (!have_hosts)

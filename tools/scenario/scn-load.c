@@ -121,6 +121,8 @@ load(Scenario *s, ScnParse *p, const char *text, GError **error)
 			FAIL(s->nothing_line, "expect nothing, but line %d expects a %s",
 			    l->line, scn_kind_name(l->kind));
 	}
+	if (!scn_reclaim_timeline_load(s, p->lease_lines, error))
+		return FALSE;
 	if (!scn_lease_load(s, p->lease_lines, error))
 		return FALSE;
 	scn_fix_pointers(s);
@@ -193,6 +195,7 @@ scn_free(Scenario *s)
 	g_ptr_array_free(s->expect, TRUE);
 	g_date_time_unref(s->now);
 	scn_leases_free(s->leases);
+	scn_reclaim_steps_free(s->reclaim_steps);
 	g_free(s->title);
 	g_free(s->path);
 	g_free(s);

@@ -123,10 +123,14 @@ host_line(ScnParse *p, char **argv, int line, GError **error)
 				h->facts.up = TRUE;
 			} else if (strcmp(v, "closed") == 0) {
 				h->facts.closed_adm = TRUE;
+			} else if (strcmp(v, "reclaim") == 0) {
+				/* badmin hclose -reclaim (scn-reclaim.c) */
+				h->facts.closed_adm = TRUE;
+				h->facts.reclaim = TRUE;
 			} else if (strcmp(v, "unavail") == 0) {
 				h->facts.up = FALSE;
 			} else {
-				FAIL(line, "host %s: status is ok, closed or unavail, not \"%s\"",
+				FAIL(line, "host %s: status is ok, closed, reclaim or unavail, not \"%s\"",
 				    h->name, v);
 			}
 		} else {
@@ -267,7 +271,8 @@ scn_first_pass(Scenario *s, ScnParse *p, const char *text, GError **error)
 				return FALSE;
 		} else if (strcmp(argv[0], "run") == 0 || strcmp(argv[0], "pend") == 0) {
 			defer(p->jobs, argv, line);
-		} else if (scn_is_lease_line(argv)) {
+		} else if (scn_is_lease_line(argv) || strcmp(argv[0], "end") == 0) {
+			/* `end`: a reclaim timeline's (scn-reclaim-time.c). */
 			defer(p->lease_lines, argv, line);
 		} else if (strcmp(argv[0], "cluster") == 0) {
 			gboolean good = argv[1] != NULL && argv[2] == NULL &&

@@ -98,6 +98,13 @@ decision(const Scenario *s, const SchedPlan *plan, const SchedDecision *d,
 		/* It leaves the pending list: no reason to show. */
 		dispatched[d->job] = TRUE;
 		return;
+	case SCHED_DO_RECLAIM_NOTICE:
+		add(out, SCN_RECLAIM, scn_reclaim_line(s, plan, d, job));
+		return;
+	case SCHED_DO_RECLAIM_REQUEUE:
+		add(out, SCN_RECLAIM_REQUEUE, scn_reclaim_line(s, plan, d, job));
+		gone[d->job] = TRUE;
+		return;
 	default:
 		add(out, SCN_DISPATCH, g_strdup_printf("unknown-decision %s %s",
 		    sched_kind_name(d->kind), job));
