@@ -79,6 +79,7 @@ struct BsubIa {
 	char *nonce;
 	guint64 job_id;
 	char *host;             /* where the job started */
+	guint32 winsize;        /* the window size the job spec carries */
 };
 
 static volatile sig_atomic_t got_signal;
@@ -224,7 +225,7 @@ bsub_ia_listen(Basalt__JobSpec *spec, GError **err)
 		return NULL;
 	}
 	spec->interactive_nonce = g_strdup(ia->nonce);
-	spec->interactive_winsize = window_size();
+	ia->winsize = spec->interactive_winsize = window_size();
 	return ia;
 }
 
@@ -589,6 +590,25 @@ send_window(IaOut *out)
 	(void)ia_out_set(out, &f);
 }
 
+/* Our stdin is a terminal that was hung up (closed): its file then
+ * answers every ioctl with EIO, where a pipe or a file says ENOTTY. */
+static gboolean
+hung_up(int fd)
+{
+	struct termios t;
+
+	return tcgetattr(fd, &t) < 0 && errno == EIO;
+}
+
+/* The relay takes no more from us: what was queued for it is dropped
+ * (FALSE, for send_ok). */
+static gboolean
+sending_lost(IaOut *out)
+{
+	out->len = out->off = 0;
+	return FALSE;
+}
+
 /* Relay until the exit frame (wstatus) or the link ends; FALSE when bsub
  * was signalled. */
 static gboolean
@@ -598,6 +618,11 @@ relay(BsubIa *ia, int sock, int *wstatus)
 	static guint8 chunk[IA_CHUNK];
 	IaReader rd;
 	gboolean in_open = TRUE;
+	/* A job that ends at once closes the link while our first frame
+	 * (its input's end, a window size) is on its way: that write fails,
+	 * but its output and exit frame still wait in the socket.  A failed
+	 * write ends only our sending; reading goes on to the end. */
+	gboolean send_ok = TRUE;
 
 	memset(&rd, 0, sizeof rd);
 	*wstatus = -1;
@@ -608,18 +633,18 @@ relay(BsubIa *ia, int sock, int *wstatus)
 
 		if (got_signal)
 			break;
-		if (got_winch && ia_out_empty(&out) && ia->mode != 1) {
+		if (got_winch && send_ok && ia_out_empty(&out) && ia->mode != 1) {
 			got_winch = 0;
 			send_window(&out);
 		}
 		p[0] = (struct pollfd){ .fd = sock, .events = POLLIN |
 		    (ia_out_empty(&out) ? 0 : POLLOUT) };
-		if (in_open && ia_out_empty(&out))
+		if (in_open && send_ok && ia_out_empty(&out))
 			p[np++] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
 		if (poll(p, np, -1) < 0)
 			continue;
 		if ((p[0].revents & POLLOUT) && ia_out_flush(&out, sock) < 0)
-			break;
+			send_ok = sending_lost(&out);
 		if (np > 1 && p[1].revents != 0) {
 			Basalt__InteractiveFrame o = BASALT__INTERACTIVE_FRAME__INIT;
 			ssize_t n = read(STDIN_FILENO, chunk, sizeof chunk);
@@ -628,6 +653,13 @@ relay(BsubIa *ia, int sock, int *wstatus)
 				o.kind_case = BASALT__INTERACTIVE_FRAME__KIND_INPUT;
 				o.input.data = chunk;
 				o.input.len = (size_t)n;
+			} else if ((n == 0 || errno != EINTR) && hung_up(STDIN_FILENO)) {
+				/* The kernel wakes a hung-up terminal's reader before it
+				 * sends the SIGHUP: forwarded as an end of input, the
+				 * closed terminal let the job's shell end well (exit 0)
+				 * instead of killing it as the SIGHUP does. */
+				got_signal = SIGHUP;
+				break;
 			} else if (n == 0 || errno != EINTR) {
 				o.kind_case = BASALT__INTERACTIVE_FRAME__KIND_INPUT_EOF;
 				o.input_eof = TRUE;
@@ -636,7 +668,7 @@ relay(BsubIa *ia, int sock, int *wstatus)
 			if (o.kind_case != BASALT__INTERACTIVE_FRAME__KIND__NOT_SET) {
 				(void)ia_out_set(&out, &o);
 				if (ia_out_flush(&out, sock) < 0)
-					break;
+					send_ok = sending_lost(&out);
 			}
 		}
 		if (!(p[0].revents & (POLLIN | POLLHUP | POLLERR)))
@@ -670,6 +702,11 @@ bsub_ia_run(BsubIa *ia, guint64 job_id)
 
 	ia->job_id = job_id;
 	install_signals();
+	/* A resize before the handler was in place sent a SIGWINCH nobody
+	 * caught: the size the spec carries is then stale, so send the
+	 * current one as if the signal had come. */
+	if (window_size() != ia->winsize)
+		got_winch = 1;
 	sock = wait_for_relay(ia, &code);
 	if (sock < 0 && !got_signal)
 		return code;

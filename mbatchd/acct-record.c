@@ -106,6 +106,51 @@ submit_options(const Basalt__JobSpec *s)
 	return o;
 }
 
+/*
+ * exitInfo: LSF's termination reason numbers (lsbatch.h TERM_*), for the
+ * TERM_* name Basalt keeps of a run's end (Job.term_reason: a limit, the
+ * termination time, sbatchd refusing the job's cwd).  Any other end -- a
+ * normal exit, bkill, a failed pre-exec -- is TERM_UNKNOWN (0): the state
+ * does not say who killed the job in a form this record could trust.
+ */
+static const struct {
+	const char *name;
+	int code;
+} term_codes[] = {
+	{ "TERM_PREEMPT", 1 }, { "TERM_WINDOW", 2 }, { "TERM_LOAD", 3 },
+	{ "TERM_OTHER", 4 }, { "TERM_RUNLIMIT", 5 }, { "TERM_DEADLINE", 6 },
+	{ "TERM_PROCESSLIMIT", 7 }, { "TERM_FORCE_OWNER", 8 },
+	{ "TERM_FORCE_ADMIN", 9 }, { "TERM_REQUEUE_OWNER", 10 },
+	{ "TERM_REQUEUE_ADMIN", 11 }, { "TERM_CPULIMIT", 12 },
+	{ "TERM_CHKPNT", 13 }, { "TERM_OWNER", 14 }, { "TERM_ADMIN", 15 },
+	{ "TERM_MEMLIMIT", 16 }, { "TERM_EXTERNAL_SIGNAL", 17 },
+	{ "TERM_RMS", 18 }, { "TERM_ZOMBIE", 19 }, { "TERM_SWAP", 20 },
+	{ "TERM_THREADLIMIT", 21 }, { "TERM_CWD_NOTEXIST", 25 },
+};
+
+static int
+exit_info(const Job *j)
+{
+	if (j->term_reason == NULL)
+		return 0;
+	for (gsize i = 0; i < G_N_ELEMENTS(term_codes); i++)
+		if (strcmp(j->term_reason, term_codes[i].name) == 0)
+			return term_codes[i].code;
+	return 0;
+}
+
+/* postExecCmd: bsub -Ep (or its bmod), else the post-exec the run was
+ * stamped with (the profile's, else the queue's: what bjobs -l shows). */
+static const char *
+post_exec_cmd(const Job *j, const Basalt__JobSpec *s)
+{
+	if (s->post_exec != NULL && *s->post_exec != '\0')
+		return s->post_exec;
+	if (j->effective != NULL && j->effective->post_exec != NULL)
+		return j->effective->post_exec;
+	return "";
+}
+
 static guint
 n_exec_hosts(const Job *j)
 {
@@ -200,13 +245,13 @@ acct_format_finish(GString *out, const Job *j, gint64 event_time)
 	acct_put_str(out, "");                       /* sla */
 	acct_put_int(out, 0);                        /* exceptMask */
 	acct_put_str(out, "");                       /* additionalInfo */
-	acct_put_int(out, 0);                        /* exitInfo: TERM_UNKNOWN */
+	acct_put_int(out, exit_info(j));             /* exitInfo */
 	acct_put_str(out, "");                       /* warningAction */
 	acct_put_int(out, -1);                       /* warningTimePeriod */
 	acct_put_str(out, "");                       /* chargedSAAP */
 	acct_put_str(out, "");                       /* licenseProject */
 	acct_put_str(out, s->app_profile);
-	acct_put_str(out, "");                       /* postExecCmd */
+	acct_put_str(out, post_exec_cmd(j, s));      /* postExecCmd */
 	acct_put_int(out, -1);                       /* runtimeEstimation */
 	acct_put_str(out, s->job_group);             /* jobGroupName */
 	acct_put_str(out, "");                       /* requeueEValues */

@@ -19,14 +19,51 @@
  */
 #include "config.h"
 
+#include <pwd.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sbd.h"
 #include "util/error.h"
 
-void
-sbd_prepost_plan(const Basalt__StartJobRequest *req, BsLaunchSpec *l)
+/*
+ * LSB_PRE_POST_EXEC_USER (lsf.conf of this host; LSF reads it from
+ * lsf.sudoers): the queue's and the application profile's pre/post-exec
+ * run as that user.  It is resolved here, on the host that runs them,
+ * never taken from the network.  Root is allowed (LSF's use of it: a
+ * pre-exec that prepares the host), as the host's own configuration says
+ * it.  A user unknown here is logged and the hooks run as the job's user,
+ * the less privileged reading of a broken setting.
+ */
+static void
+prepost_user(Sbd *sbd, const Basalt__StartJobRequest *req, BsLaunchSpec *l)
 {
+	const char *name = sbd_conf_value(sbd, "LSB_PRE_POST_EXEC_USER");
+	struct passwd pw, *found = NULL;
+	char buf[4096];
+
+	if (name == NULL || geteuid() != 0)
+		return;
+	if (getpwnam_r(name, &pw, buf, sizeof buf, &found) != 0 || found == NULL) {
+		bs_log(BS_LOG_WARNING, "LSB_PRE_POST_EXEC_USER %s is not a user on "
+		    "this host: job %" G_GUINT64_FORMAT "'s pre/post-exec run as "
+		    "its user", name, req->job_id);
+		return;
+	}
+	l->hook_user = name;
+	l->hook_uid = pw.pw_uid;
+	l->hook_gid = pw.pw_gid;
+	/* Level 2 without bsub -E / -Ep is the application profile's. */
+	l->pre_exec_profile = req->spec == NULL || req->spec->pre_exec == NULL ||
+	    *req->spec->pre_exec == '\0';
+	l->post_exec_profile = req->spec == NULL || req->spec->post_exec == NULL ||
+	    *req->spec->post_exec == '\0';
+}
+
+void
+sbd_prepost_plan(Sbd *sbd, const Basalt__StartJobRequest *req, BsLaunchSpec *l)
+{
+	prepost_user(sbd, req, l);
 	l->pre_exec[0] = req->queue_pre_exec && *req->queue_pre_exec ? req->queue_pre_exec : NULL;
 	l->pre_exec[1] = req->pre_exec && *req->pre_exec ? req->pre_exec : NULL;
 	l->post_exec[0] = req->queue_post_exec && *req->queue_post_exec ? req->queue_post_exec : NULL;

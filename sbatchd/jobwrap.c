@@ -1,8 +1,9 @@
 /*
  * bs-jobwrap: the leader of a job launched with a status record.
  *
- *   bs-jobwrap [-i SETUP_FD] [-p POST_FD] [-t S] [-T S] [-b1 CMD] [-b2 CMD]
- *              [-a2 CMD] [-a1 CMD] STATUS_FD REPORT_FD PROGRAM ARGS...
+ *   bs-jobwrap [-i SETUP_FD] [-p POST_FD] [-U ID -u ID] [-t S] [-T S]
+ *              [-b1 CMD] [-b2 CMD] [-a2 CMD] [-a1 CMD] STATUS_FD REPORT_FD
+ *              PROGRAM ARGS...      (-BN / -AN for -bN / -aN with -u)
  *
  * sbatchd's launching child execs this instead of the shell when the job
  * has a status path.  It runs PROGRAM (the shell) as its child in the same
@@ -52,6 +53,13 @@
  * and once the record says so the wrapper kills the job's whole group,
  * itself included, so nothing the command started outlives it.
  *
+ * -U UID:GID:USER and -u UID:GID:USER are given when sbatchd starts this
+ * wrapper as root so that the queue's and the application profile's
+ * hooks run as LSB_PRE_POST_EXEC_USER (lsf.conf): -U is the job's user,
+ * which PROGRAM and the job's own hooks become, -u the hooks' user, which
+ * the hooks given as -BN / -AN become.  The wrapper itself holds nothing
+ * of the user's: it runs no user code before dropping its ids in a child.
+ *
  * -p POST_FD is a file sbatchd rewrites when bmod -Ep changes the
  * post-exec of the running job (job-modify.c): read once the command has
  * ended, "S<command>" replaces the job's post-exec (level 2), "N" removes
@@ -64,6 +72,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,9 +178,19 @@ mirror(int wstatus)
 typedef struct {
 	const char *cmd;
 	int level;                /* the N of -bN / -aN */
+	int as_hook_user;         /* -BN / -AN: run as -u's user */
 } Hook;
 
+/* "UID:GID:NAME" of -U / -u; set 0: stay who we are. */
 typedef struct {
+	int set;
+	uid_t uid;
+	gid_t gid;
+	const char *name;         /* "" : the group gid alone */
+} Ident;
+
+typedef struct {
+	Ident job, hook;          /* -U, -u: only a root wrapper has them */
 	Hook pre[MAX_HOOKS], post[MAX_HOOKS];
 	int n_pre, n_post;
 	unsigned pre_timeout_s, post_timeout_s;   /* 0: none */
@@ -180,6 +199,43 @@ typedef struct {
 
 /* LSF's exit value for a pre/post-exec killed by its timeout. */
 #define HOOK_TIMED_OUT 98
+
+static int
+parse_ident(const char *arg, Ident *id)
+{
+	char *end;
+	unsigned long uid, gid;
+
+	uid = strtoul(arg, &end, 10);
+	if (end == arg || *end != ':')
+		return -1;
+	arg = end + 1;
+	gid = strtoul(arg, &end, 10);
+	if (end == arg || *end != ':')
+		return -1;
+	id->uid = (uid_t)uid;
+	id->gid = (gid_t)gid;
+	id->name = end + 1;
+	id->set = 1;
+	return 0;
+}
+
+/* In a child of a root wrapper: become id for good, as sbatchd's launch
+ * would (launch-child.c).  A non-root id must not get root back. */
+static int
+become(const Ident *id)
+{
+	if (!id->set)
+		return 0;
+	if ((id->name[0] != '\0' ? initgroups(id->name, id->gid) :
+	     setgroups(1, &id->gid)) < 0)
+		return -1;
+	if (setgid(id->gid) < 0 || setuid(id->uid) < 0)
+		return -1;
+	if (id->uid != 0 && setuid(0) == 0)
+		return -1;
+	return 0;
+}
 
 /* Options before STATUS_FD; returns the index of STATUS_FD, -1 on misuse. */
 static int
@@ -194,6 +250,14 @@ parse_hooks(int argc, char **argv, Hooks *h)
 		i += 2;
 	}
 	while (i + 1 < argc && argv[i][0] == '-' &&
+	       (argv[i][1] == 'U' || argv[i][1] == 'u') && argv[i][2] == '\0') {
+		if (parse_ident(argv[i + 1], argv[i][1] == 'U' ? &h->job : &h->hook) < 0)
+			return -1;
+		i += 2;
+	}
+	if (h->job.set != h->hook.set)
+		return -1;
+	while (i + 1 < argc && argv[i][0] == '-' &&
 	       (argv[i][1] == 't' || argv[i][1] == 'T')) {
 		unsigned v = (unsigned)strtoul(argv[i + 1], NULL, 10);
 
@@ -204,13 +268,16 @@ parse_hooks(int argc, char **argv, Hooks *h)
 		i += 2;
 	}
 	while (i + 1 < argc && argv[i][0] == '-' &&
-	       (argv[i][1] == 'b' || argv[i][1] == 'a')) {
-		Hook *list = argv[i][1] == 'b' ? h->pre : h->post;
-		int *n = argv[i][1] == 'b' ? &h->n_pre : &h->n_post;
+	       strchr("baBA", argv[i][1]) != NULL && argv[i][1] != '\0') {
+		int pre = argv[i][1] == 'b' || argv[i][1] == 'B';
+		int priv = argv[i][1] == 'B' || argv[i][1] == 'A';
+		Hook *list = pre ? h->pre : h->post;
+		int *n = pre ? &h->n_pre : &h->n_post;
 
-		if (*n >= MAX_HOOKS)
+		if (*n >= MAX_HOOKS || (priv && !h->hook.set))
 			return -1;
 		list[*n].level = atoi(argv[i] + 2);
+		list[*n].as_hook_user = priv;
 		list[*n].cmd = argv[i + 1];
 		(*n)++;
 		i += 2;
@@ -254,6 +321,7 @@ post_override(Hooks *h)
 		at = 0;
 	}
 	h->post[at].level = 2;
+	h->post[at].as_hook_user = 0;     /* bmod -Ep: the job's own */
 	h->post[at].cmd = override_cmd + 1;
 }
 
@@ -302,9 +370,11 @@ wait_hook(pid_t pid, int *wstatus, unsigned timeout_s)
 /* Run one pre/post command and wait for it: its status_code(), or
  * HOOK_TIMED_OUT with *timed_out set. */
 static int
-run_hook(const char *cmd, int level, int exit_stat, unsigned timeout_s,
+run_hook(const Hooks *h, const Hook *hook, int exit_stat, unsigned timeout_s,
          int *timed_out)
 {
+	const char *cmd = hook->cmd;
+	int level = hook->level;
 	int wstatus = 0;
 	pid_t pid = fork();
 
@@ -316,6 +386,8 @@ run_hook(const char *cmd, int level, int exit_stat, unsigned timeout_s,
 		int fd;
 
 		set_dispositions(0);
+		if (become(hook->as_hook_user ? &h->hook : &h->job) < 0)
+			_exit(255);
 		fd = open("/dev/null", O_RDONLY);
 		if (fd >= 0 && fd != 0) {
 			(void)dup2(fd, 0);
@@ -392,7 +464,9 @@ main(int argc, char **argv)
 		first = parse_hooks(argc, argv, &hooks);
 	}
 	if (first < 0) {
-		fprintf(stderr, "usage: bs-jobwrap [-i SETUP_FD] [-bN CMD]... [-aN CMD]... "
+		fprintf(stderr, "usage: bs-jobwrap [-i SETUP_FD] [-p POST_FD] "
+		        "[-U UID:GID:USER -u UID:GID:USER] [-t S] [-T S] "
+		        "[-bN|-BN CMD]... [-aN|-AN CMD]... "
 		        "STATUS_FD REPORT_FD [--argv0=NAME] PROGRAM [ARG...]\n");
 		return 127;
 	}
@@ -422,7 +496,7 @@ main(int argc, char **argv)
 		close(report_fd);
 		report_fd = -1;
 		for (int i = 0; i < hooks.n_pre; i++) {
-			int code = run_hook(hooks.pre[i].cmd, hooks.pre[i].level, -1,
+			int code = run_hook(&hooks, &hooks.pre[i], -1,
 			                    hooks.pre_timeout_s, &timed_out);
 
 			if (code != 0)
@@ -439,6 +513,11 @@ main(int argc, char **argv)
 		set_dispositions(0);
 		if (relay != NULL)
 			ia_relay_child(relay);
+		if (become(&hooks.job) < 0) {
+			if (report_fd >= 0)
+				report(report_fd, BS_STEP_SETUID, errno);
+			_exit(127);
+		}
 		execv(path, argv + prog);
 		if (report_fd >= 0)
 			report(report_fd, BS_STEP_EXEC, errno);
@@ -464,7 +543,7 @@ main(int argc, char **argv)
 		}
 	post_override(&hooks);
 	for (int i = 0; i < hooks.n_post && post_status == 0; i++)
-		post_status = run_hook(hooks.post[i].cmd, hooks.post[i].level, wstatus,
+		post_status = run_hook(&hooks, &hooks.post[i], wstatus,
 		                       hooks.post_timeout_s, &timed_out);
 	record(status_fd, wstatus, &ru, post_status);
 	close(status_fd);

@@ -106,6 +106,14 @@ child_identity(const BsChildPlan *plan)
 		return;
 	if (setgroups(plan->n_groups, plan->groups) < 0)
 		child_fail(plan, BS_STEP_SETGROUPS, errno, 0);
+	if (plan->root_wrapper) {
+		/* Saved ids stay root: child_root_again() takes them back. */
+		if (setresgid(plan->gid, plan->gid, 0) < 0)
+			child_fail(plan, BS_STEP_SETGID, errno, 0);
+		if (setresuid(plan->uid, plan->uid, 0) < 0)
+			child_fail(plan, BS_STEP_SETUID, errno, 0);
+		return;
+	}
 	if (setgid(plan->gid) < 0)
 		child_fail(plan, BS_STEP_SETGID, errno, 0);
 	if (setuid(plan->uid) < 0)
@@ -113,6 +121,23 @@ child_identity(const BsChildPlan *plan)
 	/* A non-root job must not be able to take root back. */
 	if (plan->uid != 0 && setuid(0) == 0)
 		child_fail(plan, BS_STEP_SETUID, EPERM, 0);
+}
+
+/* The owner's steps are done: root again for bs-jobwrap, which gives
+ * each child it starts its own identity (jobwrap.c -U/-u). */
+static void
+child_root_again(const BsChildPlan *plan)
+{
+	static const gid_t root_group = 0;
+
+	if (!plan->switch_ids || !plan->root_wrapper)
+		return;
+	if (setresuid(0, 0, 0) < 0)
+		child_fail(plan, BS_STEP_SETUID, errno, 0);
+	if (setresgid(0, 0, 0) < 0)
+		child_fail(plan, BS_STEP_SETGID, errno, 0);
+	if (setgroups(1, &root_group) < 0)
+		child_fail(plan, BS_STEP_SETGROUPS, errno, 0);
 }
 
 /* bsub -outdir: made by the owner, so it is the owner's and a user cannot
@@ -191,6 +216,7 @@ bs_child_run(const BsChildPlan *plan)
 	if (plan->script != NULL && access(plan->script, R_OK) < 0)
 		child_fail(plan, BS_STEP_SCRIPT, errno, 0);
 	child_stdio(plan);
+	child_root_again(plan);
 	/* Nothing of sbatchd's may leak into the job. */
 	(void)close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
 	if (plan->wrapped) {

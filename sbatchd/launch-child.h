@@ -27,6 +27,11 @@ typedef struct {
 	gid_t gid;
 	const gid_t *groups;
 	size_t n_groups;
+	/* The wrapper stays root to run hooks as another user
+	 * (LSB_PRE_POST_EXEC_USER): the owner's steps (directories, cwd,
+	 * script, streams) run with the owner's ids, root is kept as the
+	 * saved id and taken back just before the exec. */
+	gboolean root_wrapper;
 
 	const BsLaunchLimit *limits;
 	guint n_limits;

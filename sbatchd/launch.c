@@ -189,10 +189,50 @@ login_argv0(const char *path)
 	return g_strconcat("-", base, NULL);
 }
 
-/* bs-jobwrap's -bN/-aN options: pre-exec queue then job, post-exec job
- * then queue (LSF's order). */
+static gboolean
+has(const char *c)
+{
+	return c != NULL && *c != '\0';
+}
+
+/* A hook runs as LSB_PRE_POST_EXEC_USER: the queue's, or the profile's. */
+static gboolean
+launch_hook_privileged(const BsLaunchSpec *spec, gboolean post, int level)
+{
+	if (spec->hook_user == NULL || spec->hook_uid == spec->uid)
+		return FALSE;
+	if (level == 0)
+		return TRUE;
+	return post ? spec->post_exec_profile : spec->pre_exec_profile;
+}
+
+static gboolean
+launch_hooks_other_user(const BsLaunchSpec *spec)
+{
+	for (int i = 0; i < 2; i++)
+		if ((has(spec->pre_exec[i]) && launch_hook_privileged(spec, FALSE, i)) ||
+		    (has(spec->post_exec[i]) && launch_hook_privileged(spec, TRUE, i)))
+			return TRUE;
+	return FALSE;
+}
+
+/* bs-jobwrap's -U (the job's identity) and -u (the hooks' user). */
 static void
-launch_hooks(const BsLaunchSpec *spec, GPtrArray *argv)
+launch_identities(const BsLaunchSpec *spec, GPtrArray *argv)
+{
+	g_ptr_array_add(argv, g_strdup("-U"));
+	g_ptr_array_add(argv, g_strdup_printf("%u:%u:%s", (unsigned)spec->uid,
+	    (unsigned)spec->gid, spec->user ? spec->user : ""));
+	g_ptr_array_add(argv, g_strdup("-u"));
+	g_ptr_array_add(argv, g_strdup_printf("%u:%u:%s", (unsigned)spec->hook_uid,
+	    (unsigned)spec->hook_gid, spec->hook_user));
+}
+
+/* bs-jobwrap's -bN/-aN options: pre-exec queue then job, post-exec job
+ * then queue (LSF's order).  With a root wrapper, -BN/-AN: the hook runs
+ * as the hooks' user. */
+static void
+launch_hooks(const BsLaunchSpec *spec, gboolean root_wrapper, GPtrArray *argv)
 {
 	static const int pre_order[] = { 0, 1 }, post_order[] = { 1, 0 };
 
@@ -208,7 +248,9 @@ launch_hooks(const BsLaunchSpec *spec, GPtrArray *argv)
 		const char *c = spec->pre_exec[pre_order[i]];
 
 		if (c != NULL && *c != '\0') {
-			g_ptr_array_add(argv, g_strdup_printf("-b%d", pre_order[i] + 1));
+			g_ptr_array_add(argv, g_strdup_printf("-%c%d", root_wrapper &&
+			    launch_hook_privileged(spec, FALSE, pre_order[i]) ? 'B' : 'b',
+			    pre_order[i] + 1));
 			g_ptr_array_add(argv, g_strdup(c));
 		}
 	}
@@ -216,7 +258,9 @@ launch_hooks(const BsLaunchSpec *spec, GPtrArray *argv)
 		const char *c = spec->post_exec[post_order[i]];
 
 		if (c != NULL && *c != '\0') {
-			g_ptr_array_add(argv, g_strdup_printf("-a%d", post_order[i] + 1));
+			g_ptr_array_add(argv, g_strdup_printf("-%c%d", root_wrapper &&
+			    launch_hook_privileged(spec, TRUE, post_order[i]) ? 'A' : 'a',
+			    post_order[i] + 1));
 			g_ptr_array_add(argv, g_strdup(c));
 		}
 	}
@@ -240,7 +284,9 @@ launch_argv_env(const BsLaunchSpec *spec, LaunchPrep *p)
 			g_ptr_array_add(argv, g_strdup("-p"));
 			g_ptr_array_add(argv, g_strdup_printf("%d", p->plan.post_fd));
 		}
-		launch_hooks(spec, argv);
+		if (p->plan.root_wrapper)
+			launch_identities(spec, argv);
+		launch_hooks(spec, p->plan.root_wrapper, argv);
 		g_ptr_array_add(argv, g_strdup_printf("%d", p->plan.status_fd));
 		g_ptr_array_add(argv, g_strdup_printf("%d", p->plan.report_fd));
 		if (spec->login_shell != NULL) {
@@ -347,6 +393,11 @@ launch_prepare(const BsLaunchSpec *spec, LaunchPrep *p, GError **error)
 	if (!launch_open_status(spec, p, error))
 		return FALSE;
 	p->plan.wrapped = p->plan.status_fd >= 0;
+	/* Not for an interactive job: its wrapper relays the user's terminal
+	 * traffic (irelay.c), which a root process must not handle; its
+	 * hooks run as the job's user. */
+	p->plan.root_wrapper = p->plan.wrapped && p->plan.switch_ids &&
+	    spec->interactive_fd <= 0 && launch_hooks_other_user(spec);
 	if (spec->interactive_fd > 0) {
 		if (!p->plan.wrapped) {
 			g_set_error(error, BS_ERROR, BS_ERROR_FAILED,

@@ -118,6 +118,18 @@ typedef struct {
 	 * with 98 (LSF's), a post-exec is recorded as failed with 98. */
 	guint pre_timeout_s;
 	guint post_timeout_s;
+	/* LSB_PRE_POST_EXEC_USER: the queue's pre/post-exec, and the
+	 * application profile's, run as this user (resolved by sbatchd on
+	 * this host) instead of the job's; NULL: as the job's user.  bsub
+	 * -E/-Ep always run as the job's user.  Needs a root sbatchd: the
+	 * wrapper then stays root and gives each child its identity. */
+	const char *hook_user;
+	uid_t hook_uid;
+	gid_t hook_gid;
+	/* pre_exec[1] / post_exec[1] are the application profile's (no bsub
+	 * -E / -Ep): they run as hook_user too. */
+	gboolean pre_exec_profile;
+	gboolean post_exec_profile;
 
 	/* Optional: set to the BsChildStep (launch-report.h) whose failure
 	 * made bs_launch() fail, 0 when it failed before the child ran. */

@@ -407,7 +407,7 @@ plan_command(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
 		return FALSE;
 	}
 	p->spec.job_starter = req->job_starter && *req->job_starter ? req->job_starter : NULL;
-	sbd_prepost_plan(req, &p->spec);
+	sbd_prepost_plan(sbd, req, &p->spec);
 	return TRUE;
 }
 

@@ -217,7 +217,7 @@ void sbd_daemon_stop_soon(Sbd *sbd, gboolean restart);
 
 /* job-prepost.c */
 /* The queue's and the job's pre/post-exec commands into the launch. */
-void sbd_prepost_plan(const Basalt__StartJobRequest *req, BsLaunchSpec *l);
+void sbd_prepost_plan(Sbd *sbd, const Basalt__StartJobRequest *req, BsLaunchSpec *l);
 /* After the run: read the wrapper's pre/post-exec outcome into the job. */
 void sbd_prepost_finish(SbdJob *job);
 /* The report's reason for that outcome, or NULL. */

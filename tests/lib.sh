@@ -120,7 +120,7 @@ start_munged() {
 		--num-threads=2 >>"$T/munge/$1.out" 2>&1 &
 	eval "MUNGED_PID_$1=\$!"
 	track "$!"
-	wait_for 10 munge -S "$T/munge/$1.sock" -n || {
+	wait_for 60 munge -S "$T/munge/$1.sock" -n || {
 		diag "munged $1 did not start:"
 		diag "$(cat "$T/munge/$1.out" "$T/munge/$1.log" 2>/dev/null)"
 		return 1
@@ -334,7 +334,7 @@ start_mbd() {
 	mbatchd -f >>"$T/log/mbatchd.out" 2>&1 &
 	MBD_PID=$!
 	track "$MBD_PID"
-	wait_for 10 test -s "$T/work/mbatchd.port" || {
+	wait_for 60 test -s "$T/work/mbatchd.port" || {
 		diag "mbatchd did not start:"
 		diag "$(cat "$T/log/mbatchd.out")"
 		return 1
@@ -356,7 +356,7 @@ start_sbd() {
 	sbatchd -f -N "$1" -S "$T/sbd/$1" >>"$T/log/sbatchd.$1.out" 2>&1 &
 	eval "SBD_PID_$1=\$!"
 	track "$!"
-	wait_for 10 host_ok "$1" || {
+	wait_for 60 host_ok "$1" || {
 		diag "sbatchd $1 did not register:"
 		diag "$(tail -n 20 "$T/log/sbatchd.$1.out")"
 		return 1
@@ -393,7 +393,7 @@ job_pids() {
 # are retried until a deadline; anything else, or the deadline, is an error
 # with the tool's own message on stderr.
 bs_user_tool() {   # bs_user_tool command...: status 0 once it succeeded
-	bs_ut_deadline=$(($(date +%s%N) / 1000000 + 20000))
+	bs_ut_deadline=$(($(date +%s%N) / 1000000 + 60000))
 	while :; do
 		"$@" >"$T/user-tool.out" 2>&1 && return 0
 		bs_ut_st=$?
@@ -441,6 +441,45 @@ procs_in() {
 	[ "$n" -ge 3 ]
 }
 
+# kill_cluster_jobs: every job process of this cluster is gone.  One pass
+# is not enough: a job's shell may fork (a loop's next sleep) between the
+# scan and its own SIGKILL, and that child carries the job's environment.
+# Zombies have no environ, so they do not count.  Deadline 60 s.
+kill_cluster_jobs() {
+	bs_kj_deadline=$(($(date +%s%N) / 1000000 + 60000))
+	while bs_kj_pids=$(cluster_job_pids) && [ -n "$bs_kj_pids" ]; do
+		for pid in $bs_kj_pids; do
+			kill -KILL "$pid" 2>/dev/null
+		done
+		if [ $(($(date +%s%N) / 1000000)) -ge "$bs_kj_deadline" ]; then
+			echo "# job processes still alive after 60 s: $bs_kj_pids" >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+	return 0
+}
+
+# no_user_procs NAME: the test user NAME (made by this test, its name
+# unique to it) runs no process any more, so userdel can delete it.  A
+# just-killed job's process may still be exiting, and one without the
+# cluster's environment (a child that cleared it) is not found by
+# cluster_job_pids: SIGKILL them by PID and wait, deadline 60 s.
+no_user_procs() {
+	bs_nu_deadline=$(($(date +%s%N) / 1000000 + 60000))
+	while bs_nu_pids=$(pgrep -u "$1" 2>/dev/null) && [ -n "$bs_nu_pids" ]; do
+		for pid in $bs_nu_pids; do
+			kill -KILL "$pid" 2>/dev/null
+		done
+		if [ $(($(date +%s%N) / 1000000)) -ge "$bs_nu_deadline" ]; then
+			echo "# processes of $1 still alive after 60 s: $bs_nu_pids" >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+	return 0
+}
+
 cleanup() {
 	status=$?
 	for pid in $BS_PIDS; do
@@ -449,11 +488,10 @@ cleanup() {
 	for pid in $BS_PIDS; do
 		wait_for 5 sh -c "! kill -0 $pid" || kill -KILL "$pid" 2>/dev/null
 	done
-	for pid in $(cluster_job_pids); do
-		kill -KILL "$pid" 2>/dev/null
-	done
+	kill_cluster_jobs
 	# After the jobs: userdel refuses a user who still runs processes.
 	for bs_u in $BS_TEST_USERS; do
+		no_user_procs "$bs_u" || status=1
 		del_test_user "$bs_u" || status=1
 	done
 	if [ "$BS_FAILED" -ne 0 ] || [ "$status" -ne 0 ]; then

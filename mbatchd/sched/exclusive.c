@@ -10,6 +10,14 @@
  * The pass keeps one flag per host, set from the running exclusive jobs
  * and from each exclusive dispatch; a pass without any -x job allocates
  * nothing and checks nothing.
+ *
+ * A pending -x job collecting slots under SLOT_RESERVE (stage-reserve.c)
+ * closes its reserved hosts the same way while its reservation is
+ * counted: were another job let onto the free slots of such a host, the
+ * host would never be empty again for the -x job, which would wait for
+ * ever.  A count per host (excl_held), since nothing stops the snapshot
+ * from carrying two such reservations on one host; the owner's turn
+ * uncounts its own reservation first, so it still finds its hosts.
  */
 #include "config.h"
 
@@ -28,6 +36,7 @@ excl_init(Pass *p)
 	if (!any)
 		return;
 	p->excl = g_new0(guint8, MAX(snap->n_hosts, 1u));
+	p->excl_held = g_new0(guint, MAX(snap->n_hosts, 1u));
 	for (guint i = 0; i < snap->n_running; i++) {
 		const SchedRunning *r = &snap->running[i];
 
@@ -43,7 +52,7 @@ excl_host_ok(const Pass *p, const SchedJob *j, guint h, SchedHostReason *why)
 {
 	if (p->excl == NULL)
 		return TRUE;
-	if (p->excl[h]) {
+	if (excl_closed(p, h)) {
 		*why = SCHED_HR_EXCL_RUNNING;
 		return FALSE;
 	}
@@ -61,4 +70,21 @@ excl_placed(Pass *p, const SchedJob *j, guint h)
 {
 	if (p->excl != NULL && j->exclusive)
 		p->excl[h] = 1;
+}
+
+gboolean
+excl_closed(const Pass *p, guint h)
+{
+	return p->excl != NULL && (p->excl[h] || p->excl_held[h] > 0);
+}
+
+void
+excl_reserved(Pass *p, const SchedJob *j, guint h, int sign)
+{
+	if (p->excl == NULL || !j->exclusive)
+		return;
+	if (sign > 0)
+		p->excl_held[h]++;
+	else if (p->excl_held[h] > 0)
+		p->excl_held[h]--;
 }

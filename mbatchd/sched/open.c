@@ -75,9 +75,9 @@ closed_for(Pass *p, guint q, guint h)
 	const SchedQueue *sq = &p->snap->queues[q];
 	int qh;
 
-	/* An exclusive job holds it (exclusive.c), as sched_host_room says
-	 * first: no job of any queue goes there. */
-	if (p->excl != NULL && p->excl[h])
+	/* An exclusive job holds it, or reserves it (exclusive.c), as
+	 * sched_host_room says first: no job of any queue goes there. */
+	if (excl_closed(p, h))
 		return SCHED_HR_EXCL_RUNNING;
 	if (sched_host_full(p, h))
 		return SCHED_HR_SLOTS;

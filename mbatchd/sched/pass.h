@@ -50,6 +50,8 @@ typedef struct {
 	Hybrid *hybrid;           /* stage-hybrid.c: NULL without resource plans */
 	guint8 *excl;             /* exclusive.c: [n_hosts], an exclusive job
 	                           * holds the host; NULL when no job is -x */
+	guint *excl_held;         /* exclusive.c: [n_hosts], counted SLOT_RESERVE
+	                           * reservations of -x jobs on the host */
 	const SchedJob *avoiding; /* placing this job away from its avoid_hosts */
 } Pass;
 
@@ -144,6 +146,11 @@ void excl_init(Pass *p);
 gboolean excl_host_ok(const Pass *p, const SchedJob *j, guint h,
     SchedHostReason *why);
 void excl_placed(Pass *p, const SchedJob *j, guint h);
+/* Whether host h is closed to every job by an exclusive job, running,
+ * placed this pass, or holding a reservation there. */
+gboolean excl_closed(const Pass *p, guint h);
+/* A -x job's reservation on host h counted (sign > 0) or let go. */
+void excl_reserved(Pass *p, const SchedJob *j, guint h, int sign);
 
 /* stage-order.c: each queue's jobs by -sp user priority, highest first,
  * the order given kept among equals (btop/bbot act within a priority). */

@@ -73,6 +73,7 @@ sched_run(const SchedSnapshot *snap)
 	g_free(p.host_state);
 	g_free(p.run_held);
 	g_free(p.excl);
+	g_free(p.excl_held);
 	sched_count_clear(&p.count);
 	return p.plan;
 }

@@ -28,6 +28,8 @@
  *   MAX_SLOTS_IN_POOL, SLOT_RESERVE and BACKFILL together, its jobs do
  *   not backfill into slots reserved by jobs of the same queue (the
  *   queue-based fairshare seed).
+ * - A -x job's reservation closes its hosts to every other job while it
+ *   is counted, as a running exclusive job's hosts are (exclusive.c).
  *
  * The scheduler stays pure: the reservations come in the snapshot
  * (SchedJob.reserved, reserve_since, reserve_banned_until) and go out in
@@ -103,6 +105,7 @@ count_held(Pass *p, Held *h, int sign)
 
 		sched_count_add(&p->count, p->snap, j->queue, j->user, a->host,
 		    sign * a->slots);
+		excl_reserved(p, j, a->host, sign);
 		if (p->open == NULL)
 			continue;
 		if (sign > 0 && !was_full && sched_host_full(p, a->host))
@@ -338,10 +341,12 @@ collect(Pass *p, guint idx, const Held *old)
 			g_hash_table_remove_all(p->blocked);
 		return;
 	}
-	/* Already counted host by host in take(): only close full hosts. */
+	/* Already counted host by host in take(): only close full hosts,
+	 * and a -x job's hosts (exclusive.c). */
 	for (guint i = first; i < r->allocs->len; i++) {
 		guint host = g_array_index(r->allocs, SchedAlloc, i).host;
 
+		excl_reserved(p, j, host, 1);
 		if (sched_host_full(p, host))
 			open_host_filled(p, host);
 	}

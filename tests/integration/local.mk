@@ -120,6 +120,7 @@ INTEGRATION_TESTS += \
 	%reldir%/t0650-preexec-hosts.sh \
 	%reldir%/t0651-preexec-retry.sh \
 	%reldir%/t0652-postexec.sh \
+	%reldir%/t0995-prepost-user.sh \
 	%reldir%/t0653-jobctl-cmd.sh \
 	%reldir%/t0654-job-starter.sh \
 	%reldir%/t0655-refused.sh
@@ -172,3 +173,12 @@ INTEGRATION_TESTS += \
 	%reldir%/t0931-mc-three-clusters.sh \
 	%reldir%/t0932-mc-stranger.sh \
 	%reldir%/t0933-mc-hung-master.sh
+# The test library itself: its exit trap under a lingering process.
+INTEGRATION_TESTS += \
+	%reldir%/t0990-cleanup-user-procs.sh
+# bsub -I keeps a quick job's output when its own write to the link fails.
+INTEGRATION_TESTS += \
+	%reldir%/t0991-interactive-quick-end.sh
+# A closed terminal kills an -Is job, also when bsub reads its end first.
+INTEGRATION_TESTS += \
+	%reldir%/t0992-interactive-hangup.sh

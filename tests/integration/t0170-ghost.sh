@@ -30,7 +30,7 @@ no_procs() { [ -z "$(job_pids "$1")" ]; }
 ghosts=0
 round() {
 	j=$(bsub -r -o /dev/null "$cmd" | job_id_of)
-	if ! wait_for 15 runs "$j" 1; then
+	if ! wait_for 60 runs "$j" 1; then
 		diag "job $j did not start ($(job_state "$j"))"
 		ghosts=$((ghosts + 1))
 		return
@@ -38,7 +38,7 @@ round() {
 	pid=$(sbd_pid vh1)
 	if [ "$1" = silent ]; then
 		kill -STOP "$pid"
-		wait_for 40 state_is "$j" PEND ||
+		wait_for 90 state_is "$j" PEND ||
 			diag "job $j was not requeued while vh1 was silent ($(job_state "$j"))"
 		kill -CONT "$pid"
 	else
@@ -47,13 +47,13 @@ round() {
 		brequeue "$j" >/dev/null 2>&1 || diag "brequeue $j failed"
 		start_sbd vh1 || diag "sbatchd did not come back"
 	fi
-	if ! wait_for 20 state_is "$j" DONE; then
+	if ! wait_for 60 state_is "$j" DONE; then
 		diag "round $2: job $j is $(job_state "$j") with $(wc -l <"$T/runs.$j") runs"
 		ghosts=$((ghosts + 1))
 	elif ! runs "$j" 2; then
 		diag "round $2: job $j ran $(wc -l <"$T/runs.$j") times"
 		ghosts=$((ghosts + 1))
-	elif ! wait_for 10 no_procs "$j"; then
+	elif ! wait_for 60 no_procs "$j"; then
 		diag "round $2: job $j's first run was not killed"
 		ghosts=$((ghosts + 1))
 	fi

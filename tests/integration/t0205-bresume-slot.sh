@@ -39,23 +39,23 @@ check "bqueues -l shows an emptied PREEMPTIVE list as nothing" \
 	sh -c "bqueues -l odd | grep -q 'PREEMPTION = PREEMPTABLE\$'"
 
 a=$(bsub -q normal -o /dev/null 'sleep 300 & sleep 300 & wait' | job_id_of)
-check "the first job runs" wait_for 10 state_is "$a" RUN
+check "the first job runs" wait_for 60 state_is "$a" RUN
 bstop "$a" >/dev/null
-check "bstop makes it USUSP" wait_for 10 state_is "$a" USUSP
-check "its processes are stopped" wait_for 10 procs_in "$a" T
+check "bstop makes it USUSP" wait_for 60 state_is "$a" USUSP
+check "its processes are stopped" wait_for 60 procs_in "$a" T
 b=$(bsub -q normal -o /dev/null sleep 300 | job_id_of)
 check "a USUSP job does not hold its slot: the next job runs" \
-	wait_for 10 state_is "$b" RUN
+	wait_for 60 state_is "$b" RUN
 
 bresume "$a" >/dev/null
-check "bresume on the full host makes it SSUSP" wait_for 10 state_is "$a" SSUSP
+check "bresume on the full host makes it SSUSP" wait_for 60 state_is "$a" SSUSP
 check "and it stays SSUSP while the slot is taken" \
 	sh -c "sleep 1; [ \$(bjobs -noheader -o stat $a | tr -d ' ') = SSUSP ]"
 check "only one job runs on the one-slot host" sh -c "[ \$(bjobs -r -u all -noheader -o jobid | grep -c .) -eq 1 ]"
 check "its processes are still stopped" procs_in "$a" T
 
 bkill "$b" >/dev/null
-check "when the slot is free the scheduler resumes it" wait_for 15 state_is "$a" RUN
-check "and its processes run again" wait_for 10 procs_in "$a" S
+check "when the slot is free the scheduler resumes it" wait_for 60 state_is "$a" RUN
+check "and its processes run again" wait_for 60 procs_in "$a" S
 check "still one job running" sh -c "[ \$(bjobs -r -u all -noheader -o jobid | grep -c .) -eq 1 ]"
 done_testing

@@ -26,27 +26,30 @@ start_mbd || exit 1
 start_sbd vh1 || exit 1
 
 id=$(bsub -o /dev/null 'sleep 300 & sleep 300 & wait' | job_id_of)
-check "the job has three processes, all sleeping" wait_for 10 procs_in "$id" S
+check "the job has three processes, all sleeping" wait_for 60 procs_in "$id" S
 bstop "$id" >/dev/null
-check "bstop ran the SUSPEND command" wait_for 10 test -s "$T/susp.log"
+check "bstop ran the SUSPEND command" wait_for 60 test -s "$T/susp.log"
 pgid=$(bjobs -noheader -o pgid "$id" 2>/dev/null | tr -d ' ')
 check "with LSB_JOBPGIDS and LSB_JOBPIDS of the job, as its user" \
 	sh -c "IFS='|' read g p u <'$T/susp.log' && [ \"\$u\" = '$(id -un)' ] && [ -n \"\$p\" ] && for x in \$p; do [ \$(awk '{print \$5}' /proc/\$x/stat) = \$g ] || exit 1; done"
-check "the command stopped the job's processes" wait_for 10 procs_in "$id" T
-check "the job is USUSP" wait_for 10 state_is "$id" USUSP
+check "the command stopped the job's processes" wait_for 60 procs_in "$id" T
+check "the job is USUSP" wait_for 60 state_is "$id" USUSP
 bresume "$id" >/dev/null
-check "bresume ran the RESUME command" wait_for 10 grep -qx resumed "$T/susp.log"
-check "the processes run again" wait_for 10 procs_in "$id" S
-check "the job is RUN" wait_for 10 state_is "$id" RUN
+check "bresume ran the RESUME command" wait_for 60 grep -qx resumed "$T/susp.log"
+check "the processes run again" wait_for 60 procs_in "$id" S
+check "the job is RUN" wait_for 60 state_is "$id" RUN
 bkill "$id" >/dev/null
-check "bkill ran the TERMINATE command" wait_for 10 grep -qx terminated "$T/term.log"
-check "which killed the job: EXIT" wait_for 15 state_is "$id" EXIT
+check "bkill ran the TERMINATE command" wait_for 60 grep -qx terminated "$T/term.log"
+check "which killed the job: EXIT" wait_for 60 state_is "$id" EXIT
 check "by SIGKILL, the command's choice" \
 	sh -c "bjobs -l $id | tr -d '\n ' | grep -q 'Exitedbysignal9\|exitcode137'"
 
-id2=$(bsub -q sig -o "$T/sig.out" 'trap "echo got USR1" USR1; while :; do sleep 0.2; done' | job_id_of)
-check "the second job runs" wait_for 10 state_is "$id2" RUN
+# RUN is reported when the job's process starts, before its shell has
+# set the trap: a SIGUSR1 then would end the job.  It says when it is set.
+id2=$(bsub -q sig -o "$T/sig.out" 'trap "echo got USR1" USR1; echo trap-set; while :; do sleep 0.2; done' | job_id_of)
+check "the second job runs" wait_for 60 state_is "$id2" RUN
+check "and has set its trap" wait_for 60 grep -qx trap-set "$T/sig.out"
 bstop "$id2" >/dev/null
-check "SUSPEND[SIGUSR1] sends SIGUSR1 instead of stopping" wait_for 10 grep -qx "got USR1" "$T/sig.out"
+check "SUSPEND[SIGUSR1] sends SIGUSR1 instead of stopping" wait_for 60 grep -qx "got USR1" "$T/sig.out"
 diag "$(bjobs -l "$id" | head -n 8)"
 done_testing

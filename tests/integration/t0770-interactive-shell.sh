@@ -45,7 +45,7 @@ S
 check "bjobs -l shows the shell mode" \
 	sh -c "bjobs -l 1 | sed 's/^ *//' | tr -d '\n' | grep -q 'Interactive pseudo-terminal shell mode'"
 no_job_left() { [ -z "$(cluster_job_pids)" ]; }
-check "no process of the job is left" wait_for 10 no_job_left
+check "no process of the job is left" wait_for 60 no_job_left
 
 # bsub -Ip: a pseudo-terminal without shell mode; a program that needs a
 # terminal gets one, and the exit status passes through.

@@ -16,14 +16,14 @@ gone() { [ -z "$(job_pids "$1")" ]; }
 bsub -I 'echo started; exec sleep 300' >"$T/k.out" 2>"$T/k.err" &
 bpid=$!
 track "$bpid"
-check "the bkill victim starts" wait_for 20 grep -qx started "$T/k.out"
+check "the bkill victim starts" wait_for 60 grep -qx started "$T/k.out"
 id=$(job_id_of <"$T/k.out")
 bkill "$id" >/dev/null
 wait "$bpid"
 rc=$?
 check "bsub exits with 128 + the signal that ended the job (rc $rc)" test "$rc" -eq 130
 check "bsub prints that the job was terminated" grep -q '^<<Job is terminated by signal 2' "$T/k.err"
-check "the job is EXIT" wait_for 10 state_is "$id" EXIT
+check "the job is EXIT" wait_for 60 state_is "$id" EXIT
 
 # bkill of a job-control shell, which ignores SIGINT and SIGTERM and has
 # taken itself out of the job's process group: the relay passes the
@@ -31,7 +31,7 @@ check "the job is EXIT" wait_for 10 state_is "$id" EXIT
 drive --screen "$T/is.out" -- bsub -Is 'env PS1="PROMPT> " bash --norc --noprofile -i' <<'S'
 expect PROMPT>
 send echo "job=$LSB_JOBID" | tr j J\r
-expect Job=[0-9]+
+expect Job=[0-9]+\r
 expect PROMPT>
 run bkill $(bjobs -noheader -o jobid | tail -n 1) >/dev/null
 expect <<Job is terminated by signal
@@ -39,51 +39,51 @@ exit 129
 S
 check "bkill ends an -Is shell session with LSF's message and 128+SIGHUP" test $? -eq 0
 id=$(sed -n 's/.*Job=\([0-9][0-9]*\).*/\1/p' "$T/is.out" | tail -n 1)
-check "and leaves no process of the shell" wait_for 10 gone "$id"
+check "and leaves no process of the shell" wait_for 60 gone "$id"
 
 # Signals that end bsub end the job.
 for sig in TERM INT HUP; do
 	bsub -I 'echo started; exec sleep 300' >"$T/s.out" 2>"$T/s.err" &
 	bpid=$!
 	track "$bpid"
-	wait_for 20 grep -qx started "$T/s.out"
+	wait_for 60 grep -qx started "$T/s.out"
 	id=$(job_id_of <"$T/s.out")
 	kill -"$sig" "$bpid"
 	wait "$bpid"
 	rc=$?
 	check "SIG$sig ends bsub (rc $rc)" test "$rc" -gt 128
-	check "SIG$sig: the job is killed" wait_for 20 state_is "$id" EXIT
-	check "SIG$sig: no process of the job is left" wait_for 10 gone "$id"
+	check "SIG$sig: the job is killed" wait_for 60 state_is "$id" EXIT
+	check "SIG$sig: no process of the job is left" wait_for 60 gone "$id"
 done
 
 # A lost link (bsub killed outright): the relay hangs the job up.
 bsub -I 'echo started; exec sleep 300' >"$T/l.out" 2>"$T/l.err" &
 bpid=$!
-wait_for 20 grep -qx started "$T/l.out"
+wait_for 60 grep -qx started "$T/l.out"
 id=$(job_id_of <"$T/l.out")
 kill -KILL "$bpid"
 wait "$bpid" 2>/dev/null
-check "a lost link ends the job" wait_for 20 state_is "$id" EXIT
-check "and leaves no process" wait_for 10 gone "$id"
+check "a lost link ends the job" wait_for 60 state_is "$id" EXIT
+check "and leaves no process" wait_for 60 gone "$id"
 
 # A closed terminal: bsub gets SIGHUP, the shell's job ends.
 drive --screen "$T/c.out" -- bsub -Is 'env PS1="PROMPT> " sh -i' <<'S'
 expect PROMPT>
 send echo "job=$LSB_JOBID" | tr j J\r
-expect Job=[0-9]+
+expect Job=[0-9]+\r
 close
 S
 id=$(sed -n 's/.*Job=\([0-9][0-9]*\).*/\1/p' "$T/c.out" | tail -n 1)
-check "closing the terminal kills the job" wait_for 20 state_is "$id" EXIT
-check "and leaves no process" wait_for 10 gone "$id"
+check "closing the terminal kills the job" wait_for 60 state_is "$id" EXIT
+check "and leaves no process" wait_for 60 gone "$id"
 
 # Killed before it started: 126, as bsub -K.
 bsub -I -H 'true' >"$T/p.out" 2>"$T/p.err" &
 bpid=$!
 track "$bpid"
-wait_for 10 grep -q 'is submitted' "$T/p.out"
+wait_for 60 grep -q 'is submitted' "$T/p.out"
 id=$(job_id_of <"$T/p.out")
-wait_for 10 state_is "$id" PSUSP
+wait_for 60 state_is "$id" PSUSP
 bkill "$id" >/dev/null
 wait "$bpid"
 rc=$?
@@ -97,7 +97,7 @@ bsub -I 'echo started; read x; echo "got $x"; exit 4' <"$T/in" >"$T/r.out" 2>"$T
 bpid=$!
 track "$bpid"
 exec 7>"$T/in"
-check "the restart session starts" wait_for 20 grep -qx started "$T/r.out"
+check "the restart session starts" wait_for 60 grep -qx started "$T/r.out"
 id=$(job_id_of <"$T/r.out")
 kill -TERM "$(sbd_pid vh1)"
 wait "$(sbd_pid vh1)" 2>/dev/null
@@ -110,5 +110,5 @@ wait "$bpid"
 rc=$?
 check "after both restarts the session goes on and bsub exits 4 (rc $rc)" test "$rc" -eq 4
 check "the job read its input after the restarts" grep -qx "got hello" "$T/r.out"
-check "the job ends EXIT with code 4" wait_for 20 state_is "$id" EXIT
+check "the job ends EXIT with code 4" wait_for 60 state_is "$id" EXIT
 done_testing

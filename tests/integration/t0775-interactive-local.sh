@@ -20,7 +20,7 @@ check "and passes the exit status" test $? -eq 6
 bsub -I -H 'echo local-session' >"$T/out" 2>"$T/err" &
 bpid=$!
 track "$bpid"
-wait_for 10 grep -q 'is submitted' "$T/out"
+wait_for 60 grep -q 'is submitted' "$T/out"
 id=$(job_id_of <"$T/out")
 dir=$(ls -d "$T/tmp"/bsub-I.* 2>/dev/null | head -n 1)
 check "the socket lives in a private directory" \

@@ -42,10 +42,10 @@ fg_apart() {
 }
 check "the sleep runs in a process group of its own" fg_apart
 bstop "$id" >/dev/null
-check "bstop stops every process of the session" wait_for 15 procs_in "$id" T
-check "the job is USUSP" wait_for 10 state_is "$id" USUSP
+check "bstop stops every process of the session" wait_for 60 procs_in "$id" T
+check "the job is USUSP" wait_for 60 state_is "$id" USUSP
 bresume "$id" >/dev/null
-check "bresume continues them all" wait_for 15 procs_in "$id" S
+check "bresume continues them all" wait_for 60 procs_in "$id" S
 # Whether bash noticed the sleep's stop before the resume is a race of its
 # own (it was stopped too, and the kernel replaces a stop not yet waited
 # for by a continue): the sleep is then a stopped job, a background one or
@@ -60,7 +60,7 @@ sleep_pid() {
 sp=$(sleep_pid)
 reaped() { [ ! -e "/proc/$sp" ]; }
 [ -n "$sp" ] && kill -9 "$sp"
-check "the resumed shell reaps its killed foreground job" wait_for 15 reaped
+check "the resumed shell reaps its killed foreground job" wait_for 60 reaped
 cat >&8 <<'S'
 send echo "do""ne"\r
 expect done
@@ -79,7 +79,7 @@ python3 "$top_srcdir/tests/tools/bs-ptydrive.py" --screen "$T/bg.out" -- \
 	bsub -Is 'env PS1="PROMPT> " bash --norc --noprofile -i' <<'S'
 expect PROMPT>
 send echo "job=$LSB_JOBID" | tr j J\r
-expect Job=[0-9]+
+expect Job=[0-9]+\r
 send sleep 400 &\r
 expect PROMPT>
 send exit 4\r
@@ -87,5 +87,5 @@ exit 4
 S
 check "a shell with a background job ends with its status" test $? -eq 0
 id=$(sed -n 's/.*Job=\([0-9][0-9]*\).*/\1/p' "$T/bg.out" | tail -n 1)
-check "and its background job does not outlive it" wait_for 15 gone "$id"
+check "and its background job does not outlive it" wait_for 60 gone "$id"
 done_testing

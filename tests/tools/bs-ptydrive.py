@@ -53,8 +53,12 @@ def main():
             sys.exit("bs-ptydrive: unknown option " + args[0])
     pid, fd = pty.fork()
     if pid == 0:
+        # The first size is set here, before the command runs: set from
+        # the parent it raced the command, which could read the new
+        # terminal's 0x0 first (and see the change before it handled
+        # SIGWINCH, so never learn of it).
+        fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
         os.execvp(args[0], args)
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
     buf = bytearray()
     pos = 0
     status = None

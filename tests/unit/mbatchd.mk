@@ -107,3 +107,14 @@ TESTS += %reldir%/check_reclaim
 %canon_reldir%_check_reclaim_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_check_reclaim_CFLAGS = $(TEST_CFLAGS)
 %canon_reldir%_check_reclaim_LDADD = $(BSSCHED_LIBS) $(TEST_LIBS) -lm
+
+# lsb.acct's JOB_FINISH record: exitInfo, postExecCmd and its quoting.
+check_PROGRAMS += %reldir%/check_acct_record
+TESTS += %reldir%/check_acct_record
+%canon_reldir%_check_acct_record_SOURCES = %reldir%/check_acct_record.c \
+	mbatchd/acct-record.c
+%canon_reldir%_check_acct_record_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_check_acct_record_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_acct_record_LDADD = mbatchd/libbsstate.a \
+	lib/conf/libbsconf.a proto/libbsproto.a lib/resreq/libbsresreq.a \
+	lib/job/libbsjob.a lib/util/libbsutil.a $(TEST_LIBS)
