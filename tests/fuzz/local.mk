@@ -37,7 +37,8 @@ FUZZ_FRAME_SRC = $(srcdir)/%reldir%/fuzz-frame.c $(srcdir)/lib/rpc/frame.c \
 FUZZ_CONF_SRC = $(srcdir)/%reldir%/fuzz-conf.c \
 	$(filter %.c,$(lib_conf_libbsconf_a_SOURCES:%=$(srcdir)/%)) \
 	$(srcdir)/lib/util/error.c $(srcdir)/lib/util/log.c \
-	$(srcdir)/lib/util/escape.c $(srcdir)/lib/util/memunit.c
+	$(srcdir)/lib/util/escape.c $(srcdir)/lib/util/memunit.c \
+	$(srcdir)/lib/util/warning.c
 %reldir%/fuzz-conf: $(FUZZ_CONF_SRC)
 	@$(MKDIR_P) %reldir%
 	$(AM_V_GEN)$(FUZZ_LINK) $(FUZZ_CONF_SRC) $(FUZZ_LIBS)
