@@ -25,6 +25,7 @@
 #include "auth/auth.h"
 #include "auth/peer.h"
 #include "mbatchd/mbd.h"
+#include "mbatchd/mc-hello.h"
 #include "mbatchd/mc-links.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -37,10 +38,6 @@
 /* The acceptor gives up on a link that sent no hello for two keepalives
  * and a reply's time. */
 #define SILENCE_MAX_S (2 * PING_INTERVAL_S + HELLO_TIMEOUT_MS / 1000)
-#define MAX_APPS 1024
-#define MAX_APP_NAME 64
-#define MAX_APP_DESC 512
-#define MAX_HOST_NAME 255
 #define MAX_LEASE_HOSTS 100000
 
 typedef struct {
@@ -223,112 +220,6 @@ link_by_conn(McLinks *mc, const BsRpcConn *conn)
 	return NULL;
 }
 
-/* ---- validation ---------------------------------------------------------- */
-
-static gboolean
-plain_name(const char *s, gsize max, gboolean dots)
-{
-	if (s == NULL || *s == '\0' || strlen(s) > max)
-		return FALSE;
-	for (const char *p = s; *p != '\0'; p++)
-		if (!g_ascii_isalnum(*p) && *p != '_' && *p != '-' &&
-		    !(dots && *p == '.'))
-			return FALSE;
-	return TRUE;
-}
-
-static gboolean
-printable_text(const char *s, gsize max)
-{
-	if (s == NULL || strlen(s) > max)
-		return FALSE;
-	for (const char *p = s; *p != '\0'; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			return FALSE;
-	return TRUE;
-}
-
-/* A hello's master name and profiles: why they are refused, or NULL. */
-static char *
-hello_fields_bad(const char *master, Basalt__RemoteApp **apps, size_t n,
-    const char *admin)
-{
-	if (!plain_name(master, MAX_HOST_NAME, TRUE))
-		return g_strdup("bad master host name");
-	if (admin == NULL || (*admin != '\0' &&
-	    !plain_name(admin, MAX_APP_NAME, TRUE)))
-		return g_strdup("bad administrator name");
-	if (n > MAX_APPS)
-		return g_strdup_printf("%zu application profiles, more than %d",
-		    n, MAX_APPS);
-	for (size_t i = 0; i < n; i++)
-		if (!plain_name(apps[i]->name, MAX_APP_NAME, FALSE) ||
-		    !printable_text(apps[i]->description, MAX_APP_DESC))
-			return g_strdup_printf("bad application profile #%zu", i + 1);
-	return NULL;
-}
-
-/* Our profiles for a hello (names point into the configuration). */
-typedef struct {
-	Basalt__RemoteApp *items;
-	Basalt__RemoteApp **ptrs;
-	size_t n;
-} AppList;
-
-static void
-our_apps(McLinks *mc, AppList *out)
-{
-	GPtrArray *apps = mc->m->cfg->apps;
-
-	out->n = 0;
-	out->items = g_new0(Basalt__RemoteApp, apps->len + 1);
-	out->ptrs = g_new0(Basalt__RemoteApp *, apps->len + 1);
-	/* Only what the peer accepts (its checks are ours): one odd profile
-	 * must not cost the link. */
-	for (guint i = 0; i < apps->len && out->n < MAX_APPS; i++) {
-		const BsAppConf *a = apps->pdata[i];
-		Basalt__RemoteApp *r = &out->items[out->n];
-
-		basalt__remote_app__init(r);
-		r->name = a->name;
-		r->description = a->description != NULL ? a->description :
-		    (char *)"";
-		if (!plain_name(r->name, MAX_APP_NAME, FALSE) ||
-		    !printable_text(r->description, MAX_APP_DESC))
-			continue;
-		out->ptrs[out->n++] = r;
-	}
-}
-
-static void
-our_apps_clear(AppList *l)
-{
-	g_free(l->items);
-	g_free(l->ptrs);
-}
-
-/* Our administrator and host counts, as lsclusters shows them. */
-static const char *
-our_admin(McLinks *mc)
-{
-	char **admins = mc->m->cfg->cluster->admins;
-	const char *a = admins != NULL && admins[0] != NULL ? admins[0] : "root";
-
-	/* A name the peer would refuse is not sent (lsclusters shows "-"). */
-	return plain_name(a, MAX_APP_NAME, TRUE) ? a : "";
-}
-
-static void
-our_hosts(McLinks *mc, guint *hosts, guint *servers)
-{
-	GPtrArray *h = mc->m->cfg->cluster->hosts;
-
-	*hosts = h->len;
-	*servers = 0;
-	for (guint i = 0; i < h->len; i++)
-		*servers += ((const BsClusterHost *)h->pdata[i])->server ? 1 : 0;
-}
-
 /* ---- admission (the acceptor's side) ------------------------------------ */
 
 static gboolean
@@ -435,7 +326,7 @@ svc_hello(Basalt__ClusterService_Service *svc,
 	McLink *l = link_by_name(mc, peer->name);
 	g_autofree char *bad = NULL;
 	HelloFacts facts;
-	AppList apps;
+	McAppList apps;
 
 	if (l == NULL || l->dialer || peer->role != BASALT__ROLE__ROLE_MASTER) {
 		/* Only an admitted dialer says hello; we dial the others. */
@@ -448,7 +339,7 @@ svc_hello(Basalt__ClusterService_Service *svc,
 		bad = g_strdup_printf("the hello names cluster \"%.40s\" on the "
 		    "link of cluster %s", req->cluster_name, l->cluster);
 	} else {
-		bad = hello_fields_bad(req->master_host, req->apps, req->n_apps,
+		bad = mc_hello_fields_bad(req->master_host, req->apps, req->n_apps,
 		    req->admin);
 	}
 	if (bad != NULL) {
@@ -481,13 +372,13 @@ svc_hello(Basalt__ClusterService_Service *svc,
 	}
 	r.cluster_name = (char *)local_name(mc);
 	r.master_host = mc->m->master_name;
-	r.admin = (char *)our_admin(mc);
-	our_hosts(mc, &r.hosts, &r.servers);
-	our_apps(mc, &apps);
+	r.admin = (char *)mc_our_admin(mc->m->cfg);
+	mc_our_hosts(mc->m->cfg, &r.hosts, &r.servers);
+	mc_our_apps(mc->m->cfg, &apps);
 	r.apps = apps.ptrs;
 	r.n_apps = apps.n;
 	closure(&r, call);
-	our_apps_clear(&apps);
+	mc_our_apps_clear(&apps);
 }
 
 /* Lease and Demand go to whoever registered for them, from an ok link. */
@@ -534,7 +425,7 @@ lease_names_bad(McLinks *mc, void *call, const char *policy,
 {
 	McLink *l = link_by_conn(mc, bs_rpc_call_conn(call));
 
-	if (!plain_name(policy, MAX_APP_NAME, FALSE))
+	if (!mc_plain_name(policy, MC_MAX_NAME, FALSE))
 		return g_strdup("bad policy name");
 	if (l != NULL && g_strcmp0(from_field, l->cluster) != 0)
 		return g_strdup_printf("cluster %s may speak only for itself, "
@@ -556,7 +447,7 @@ svc_lease(Basalt__ClusterService_Service *svc, const Basalt__LeaseState *req,
 	    req->provider, req->consumer);
 
 	for (size_t i = 0; why == NULL && i < req->n_hosts; i++)
-		if (!plain_name(req->hosts[i]->host_name, MAX_HOST_NAME, TRUE))
+		if (!mc_plain_name(req->hosts[i]->host_name, MC_MAX_HOST_NAME, TRUE))
 			why = g_strdup_printf("bad host name in lease %s",
 			    req->policy);
 	if (why == NULL && req->n_hosts > MAX_LEASE_HOSTS)
@@ -652,7 +543,7 @@ hello_replied(BsRpcConn *conn, Basalt__RpcStatus status,
 		bad = g_strdup_printf("hello answered by cluster \"%.40s\"",
 		    r->cluster_name);
 	else
-		bad = hello_fields_bad(r->master_host, r->apps, r->n_apps,
+		bad = mc_hello_fields_bad(r->master_host, r->apps, r->n_apps,
 		    r->admin);
 	if (bad != NULL) {
 		/* The close calls link_down with this reason. */
@@ -675,20 +566,20 @@ send_hello(McLinks *mc, McLink *l)
 {
 	Basalt__ClusterHelloRequest req = BASALT__CLUSTER_HELLO_REQUEST__INIT;
 	g_autoptr(GError) err = NULL;
-	AppList apps;
+	McAppList apps;
 	gboolean ok;
 
 	req.cluster_name = (char *)local_name(mc);
 	req.master_host = mc->m->master_name;
-	req.admin = (char *)our_admin(mc);
-	our_hosts(mc, &req.hosts, &req.servers);
-	our_apps(mc, &apps);
+	req.admin = (char *)mc_our_admin(mc->m->cfg);
+	mc_our_hosts(mc->m->cfg, &req.hosts, &req.servers);
+	mc_our_apps(mc->m->cfg, &apps);
 	req.apps = apps.ptrs;
 	req.n_apps = apps.n;
 	ok = bs_rpc_conn_call(l->conn, &basalt__cluster_service__descriptor,
 	    method_index("Hello"), &req.base, HELLO_TIMEOUT_MS, hello_replied, l,
 	    &err);
-	our_apps_clear(&apps);
+	mc_our_apps_clear(&apps);
 	if (ok)
 		l->ping_in_flight = TRUE;
 	else
