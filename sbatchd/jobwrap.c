@@ -59,6 +59,11 @@
  * which PROGRAM and the job's own hooks become, -u the hooks' user, which
  * the hooks given as -BN / -AN become.  The wrapper itself holds nothing
  * of the user's: it runs no user code before dropping its ids in a child.
+ * It is started with a fixed environment (a root process whose loader
+ * read LD_PRELOAD from the job would be the user's); -e ENV_FD gives it
+ * the job's, which PROGRAM and the job's own hooks get, and of which the
+ * -BN / -AN hooks get only the LSB_* and LSF_* variables, with PATH
+ * /bin:/usr/bin:/sbin:/usr/sbin, umask 022 and /tmp as their directory.
  *
  * -p POST_FD is a file sbatchd rewrites when bmod -Ep changes the
  * post-exec of the running job (job-modify.c): read once the command has
@@ -78,6 +83,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -195,6 +201,7 @@ typedef struct {
 	int n_pre, n_post;
 	unsigned pre_timeout_s, post_timeout_s;   /* 0: none */
 	int post_fd;              /* -p, or -1 */
+	char **job_env;           /* -e: the job's environment, or NULL */
 } Hooks;
 
 /* LSF's exit value for a pre/post-exec killed by its timeout. */
@@ -237,6 +244,68 @@ become(const Ident *id)
 	return 0;
 }
 
+/* The largest job environment -e takes (sbatchd's own bound is lower). */
+#define ENV_MAX (16u << 20)
+
+/* -e FD: the job's environment, NUL-separated entries in a file sbatchd
+ * made (launch.c), read whole; NULL on failure.  A root wrapper starts
+ * with a fixed environment of its own and gives this one only to what
+ * runs as the job's user. */
+static char **
+read_env(int fd)
+{
+	char *buf = NULL, **env;
+	size_t len = 0, cap = 0, n = 0, k = 0;
+	ssize_t r;
+
+	for (;;) {
+		if (len == cap) {
+			char *more;
+
+			cap = cap ? cap * 2 : 65536;
+			if (cap > ENV_MAX || (more = realloc(buf, cap + 1)) == NULL) {
+				free(buf);
+				return NULL;
+			}
+			buf = more;
+		}
+		r = pread(fd, buf + len, cap - len, (off_t)len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			free(buf);
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	buf[len] = '\0';
+	for (size_t i = 0; i < len; i++)
+		n += buf[i] == '\0';
+	if ((env = calloc(n + 2, sizeof *env)) == NULL) {
+		free(buf);
+		return NULL;
+	}
+	for (size_t i = 0; i < len; i += strlen(buf + i) + 1)
+		env[k++] = buf + i;
+	return env;
+}
+
+/* In a hook's child running as LSB_PRE_POST_EXEC_USER: none of the user's
+ * environment but LSF's own variables (LSB_*, LSF_*), so nothing the user
+ * set (PATH, BASH_ENV, LD_*, ...) reaches a command an administrator
+ * wrote. */
+static void
+hook_user_env(const Hooks *h)
+{
+	(void)clearenv();
+	for (char **e = h->job_env; e != NULL && *e != NULL; e++)
+		if (strncmp(*e, "LSB_", 4) == 0 || strncmp(*e, "LSF_", 4) == 0)
+			(void)putenv(*e);
+}
+
 /* Options before STATUS_FD; returns the index of STATUS_FD, -1 on misuse. */
 static int
 parse_hooks(int argc, char **argv, Hooks *h)
@@ -249,13 +318,18 @@ parse_hooks(int argc, char **argv, Hooks *h)
 		h->post_fd = atoi(argv[i + 1]);
 		i += 2;
 	}
+	if (i + 1 < argc && strcmp(argv[i], "-e") == 0) {
+		if ((h->job_env = read_env(atoi(argv[i + 1]))) == NULL)
+			return -1;
+		i += 2;
+	}
 	while (i + 1 < argc && argv[i][0] == '-' &&
 	       (argv[i][1] == 'U' || argv[i][1] == 'u') && argv[i][2] == '\0') {
 		if (parse_ident(argv[i + 1], argv[i][1] == 'U' ? &h->job : &h->hook) < 0)
 			return -1;
 		i += 2;
 	}
-	if (h->job.set != h->hook.set)
+	if (h->job.set != h->hook.set || (h->job_env != NULL) != h->job.set)
 		return -1;
 	while (i + 1 < argc && argv[i][0] == '-' &&
 	       (argv[i][1] == 't' || argv[i][1] == 'T')) {
@@ -388,12 +462,22 @@ run_hook(const Hooks *h, const Hook *hook, int exit_stat, unsigned timeout_s,
 		set_dispositions(0);
 		if (become(hook->as_hook_user ? &h->hook : &h->job) < 0)
 			_exit(255);
+		if (hook->as_hook_user) {
+			/* The administrator's command: its own PATH, umask and
+			 * directory, never the user's. */
+			hook_user_env(h);
+			path = NULL;
+			(void)umask(022);
+		} else if (h->job_env != NULL) {
+			environ = h->job_env;
+			path = getenv("PATH");
+		}
 		fd = open("/dev/null", O_RDONLY);
 		if (fd >= 0 && fd != 0) {
 			(void)dup2(fd, 0);
 			close(fd);
 		}
-		if (level == 1 && chdir("/tmp") < 0)
+		if ((level == 1 || hook->as_hook_user) && chdir("/tmp") < 0)
 			_exit(255);
 		if (path != NULL && *path != '\0' && strlen(path) < sizeof buf - 64)
 			snprintf(buf, sizeof buf, "%s:/bin:/usr/bin:/sbin:/usr/sbin", path);
@@ -465,7 +549,7 @@ main(int argc, char **argv)
 	}
 	if (first < 0) {
 		fprintf(stderr, "usage: bs-jobwrap [-i SETUP_FD] [-p POST_FD] "
-		        "[-U UID:GID:USER -u UID:GID:USER] [-t S] [-T S] "
+		        "[-e ENV_FD -U UID:GID:USER -u UID:GID:USER] [-t S] [-T S] "
 		        "[-bN|-BN CMD]... [-aN|-AN CMD]... "
 		        "STATUS_FD REPORT_FD [--argv0=NAME] PROGRAM [ARG...]\n");
 		return 127;
@@ -518,6 +602,8 @@ main(int argc, char **argv)
 				report(report_fd, BS_STEP_SETUID, errno);
 			_exit(127);
 		}
+		if (hooks.job_env != NULL)
+			environ = hooks.job_env;
 		execv(path, argv + prog);
 		if (report_fd >= 0)
 			report(report_fd, BS_STEP_EXEC, errno);

@@ -226,6 +226,8 @@ bs_child_run(const BsChildPlan *plan)
 			child_keep_fd(plan, plan->interactive_fd);
 		if (plan->post_fd >= 0)
 			child_keep_fd(plan, plan->post_fd);
+		if (plan->env_fd >= 0)
+			child_keep_fd(plan, plan->env_fd);
 	}
 	execve(plan->path, plan->argv, plan->envp);
 	child_fail(plan, plan->wrapped ? BS_STEP_EXEC_WRAPPER : BS_STEP_EXEC, errno, 0);

@@ -21,6 +21,7 @@ typedef struct {
 	int status_fd;        /* >= 3 with a wrapper, else -1 */
 	int interactive_fd;   /* the wrapper's interactive setup pipe, or -1 */
 	int post_fd;          /* the wrapper's post-exec override (-p), or -1 */
+	int env_fd;           /* a root wrapper's job environment (-e), or -1 */
 
 	gboolean switch_ids;
 	uid_t uid;

@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,6 +24,7 @@
 #include "launch-child.h"
 #include "launch-report.h"
 #include "util/error.h"
+#include "util/writeall.h"
 
 #define DEFAULT_SHELL "/bin/sh"
 #ifndef BS_LIBEXECDIR
@@ -266,6 +268,29 @@ launch_hooks(const BsLaunchSpec *spec, gboolean root_wrapper, GPtrArray *argv)
 	}
 }
 
+static const char *const root_wrapper_env[] = {
+	"PATH=/usr/sbin:/usr/bin:/sbin:/bin", NULL
+};
+
+static int launch_high_fd(int fd);
+
+/* The job's environment for a root wrapper, NUL-separated entries in an
+ * anonymous file it reads whole at its start: -1 on failure. */
+static int
+launch_env_fd(char **envp)
+{
+	int fd = memfd_create("bs-jobenv", MFD_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	for (guint i = 0; envp[i] != NULL; i++)
+		if (!bs_write_all(fd, envp[i], strlen(envp[i]) + 1, NULL)) {
+			close(fd);
+			return -1;
+		}
+	return launch_high_fd(fd);
+}
+
 static void
 launch_argv_env(const BsLaunchSpec *spec, LaunchPrep *p)
 {
@@ -273,6 +298,15 @@ launch_argv_env(const BsLaunchSpec *spec, LaunchPrep *p)
 
 	GPtrArray *argv = g_ptr_array_new();
 
+	p->envp = spec->env ? g_strdupv(spec->env) : g_new0(char *, 1);
+	g_snprintf(num, sizeof num, "%" G_GINT64_FORMAT, spec->job_id);
+	p->envp = g_environ_setenv(p->envp, "LSB_JOBID", num, TRUE);
+	if (spec->array_index > 0) {
+		g_snprintf(num, sizeof num, "%d", spec->array_index);
+		p->envp = g_environ_setenv(p->envp, "LSB_JOBINDEX", num, TRUE);
+	}
+	if (p->plan.root_wrapper)
+		p->plan.env_fd = launch_env_fd(p->envp);
 	p->cmdline = bs_launch_command_line(spec);
 	if (p->plan.wrapped) {
 		g_ptr_array_add(argv, g_strdup(spec->wrapper ? spec->wrapper : DEFAULT_WRAPPER));
@@ -284,8 +318,11 @@ launch_argv_env(const BsLaunchSpec *spec, LaunchPrep *p)
 			g_ptr_array_add(argv, g_strdup("-p"));
 			g_ptr_array_add(argv, g_strdup_printf("%d", p->plan.post_fd));
 		}
-		if (p->plan.root_wrapper)
+		if (p->plan.root_wrapper) {
+			g_ptr_array_add(argv, g_strdup("-e"));
+			g_ptr_array_add(argv, g_strdup_printf("%d", p->plan.env_fd));
 			launch_identities(spec, argv);
+		}
 		launch_hooks(spec, p->plan.root_wrapper, argv);
 		g_ptr_array_add(argv, g_strdup_printf("%d", p->plan.status_fd));
 		g_ptr_array_add(argv, g_strdup_printf("%d", p->plan.report_fd));
@@ -304,18 +341,15 @@ launch_argv_env(const BsLaunchSpec *spec, LaunchPrep *p)
 	g_ptr_array_add(argv, g_strdup(p->cmdline));
 	g_ptr_array_add(argv, NULL);
 	p->argv = (char **)g_ptr_array_free(argv, FALSE);
-	p->envp = spec->env ? g_strdupv(spec->env) : g_new0(char *, 1);
-	g_snprintf(num, sizeof num, "%" G_GINT64_FORMAT, spec->job_id);
-	p->envp = g_environ_setenv(p->envp, "LSB_JOBID", num, TRUE);
-	if (spec->array_index > 0) {
-		g_snprintf(num, sizeof num, "%d", spec->array_index);
-		p->envp = g_environ_setenv(p->envp, "LSB_JOBINDEX", num, TRUE);
-	}
 	/* Unwrapped, a login shell's argv[0] is "-name", not its path. */
 	p->plan.path = !p->plan.wrapped && spec->login_shell != NULL ?
 	    spec->login_shell : p->argv[0];
 	p->plan.argv = p->argv;
-	p->plan.envp = p->envp;
+	/* A root wrapper starts with nothing of the user's environment (the
+	 * loader would honour LD_PRELOAD and its kind in a root process); it
+	 * gives the job's to the job's processes only (-e). */
+	p->plan.envp = p->plan.root_wrapper ? (char *const *)root_wrapper_env :
+	    p->envp;
 }
 
 /* A descriptor the child's dup2() onto 0..2 can never hit. */
@@ -424,6 +458,12 @@ launch_prepare(const BsLaunchSpec *spec, LaunchPrep *p, GError **error)
 		return FALSE;
 	}
 	launch_argv_env(spec, p);
+	if (p->plan.root_wrapper && p->plan.env_fd < 0) {
+		g_set_error(error, BS_ERROR, BS_ERROR_IO,
+		    "cannot pass the job's environment to its wrapper: %s",
+		    g_strerror(errno));
+		return FALSE;
+	}
 	return TRUE;
 }
 
@@ -438,6 +478,8 @@ launch_prep_clear(LaunchPrep *p)
 		close(p->plan.interactive_fd);
 	if (p->plan.post_fd >= 0)
 		close(p->plan.post_fd);
+	if (p->plan.env_fd >= 0)
+		close(p->plan.env_fd);
 	if (p->report_rd >= 0)
 		close(p->report_rd);
 	g_free(p->groups);
@@ -555,6 +597,7 @@ bs_launch(const BsLaunchSpec *spec, pid_t *pgid_out, GError **error)
 	p.plan.report_fd = -1;
 	p.plan.interactive_fd = -1;
 	p.plan.post_fd = -1;
+	p.plan.env_fd = -1;
 	p.report_rd = -1;
 	if (spec->failed_step != NULL)
 		*spec->failed_step = 0;

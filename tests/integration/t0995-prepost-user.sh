@@ -21,7 +21,7 @@ cat >"$lsb/lsb.queues" <<Q
 Begin Queue
 QUEUE_NAME = normal
 PRIORITY   = 30
-PRE_EXEC   = id -un >$T/ids/qpre.\$LSB_JOBID
+PRE_EXEC   = id -un >$T/ids/qpre.\$LSB_JOBID; env >$T/ids/qenv.\$LSB_JOBID; pwd >$T/ids/qpwd.\$LSB_JOBID
 POST_EXEC  = id -un >$T/ids/qpost.\$LSB_JOBID
 End Queue
 Q
@@ -64,5 +64,26 @@ id3=$(submit vh2 -app prep)
 check "a job of a profile with PRE_EXEC ends DONE" wait_for 20 state_is "$id3" DONE
 check "the profile's PRE_EXEC ran as LSB_PRE_POST_EXEC_USER" ran_as "apre.$id3" "$hook"
 check "that job ran as its user" ran_as "job.$id3" "$user"
+# The root wrapper and the hooks it runs as LSB_PRE_POST_EXEC_USER get
+# nothing of what the user put in the job's environment (a root process's
+# loader honours LD_PRELOAD); the job itself gets all of it.
+id4=$(as_user env BS_MINE=mine LD_PRELOAD="$T/home/none.so" bsub -m vh2 \
+	-o /dev/null "echo \$PPID >$T/ids/wrap.\$LSB_JOBID; env >$T/ids/jenv.\$LSB_JOBID;
+	i=0; while [ ! -e $T/ids/go.\$LSB_JOBID ] && [ \$i -lt 600 ]; do sleep 0.1; i=\$((i + 1)); done" |
+	job_id_of)
+check "a job with LD_PRELOAD in its environment runs" wait_for 20 test -s "$T/ids/wrap.$id4"
+wrap=$(cat "$T/ids/wrap.$id4")
+check "its wrapper is bs-jobwrap, running as root" \
+	sh -c "grep -q bs-jobwrap /proc/$wrap/cmdline && [ \"\$(stat -c %u /proc/$wrap)\" -eq 0 ]"
+check "the root wrapper's environment has neither LD_PRELOAD nor the user's variables" \
+	sh -c "! tr '\\0' '\\n' </proc/$wrap/environ | grep -q -e '^LD_PRELOAD=' -e '^BS_MINE='"
+touch "$T/ids/go.$id4"
+check "the job ends DONE" wait_for 20 state_is "$id4" DONE
+check "the job itself got the user's environment" \
+	sh -c "grep -qx BS_MINE=mine $T/ids/jenv.$id4 && grep -q '^LD_PRELOAD=' $T/ids/jenv.$id4"
+check "the queue's PRE_EXEC (as LSB_PRE_POST_EXEC_USER) got LSF's variables only" \
+	sh -c "grep -qx LSB_JOBID=$id4 $T/ids/qenv.$id4 && ! grep -q -e '^BS_MINE=' -e '^LD_PRELOAD=' $T/ids/qenv.$id4"
+check "with the system PATH, in /tmp" \
+	sh -c "grep -qx 'PATH=/bin:/usr/bin:/sbin:/usr/sbin' $T/ids/qenv.$id4 && grep -qx /tmp $T/ids/qpwd.$id4"
 diag "$(ls -l "$T/ids")"
 done_testing
