@@ -29,12 +29,6 @@ consumers_figures_free(struct MbdConsumerFigures *f)
 }
 
 const MbdConsumerFig *
-consumers_fig(const Manager *m, const char *group, const char *path)
-{
-	return consumers_figures_fig(m->consumer_figs, group, path);
-}
-
-const MbdConsumerFig *
 consumers_figures_fig(const struct MbdConsumerFigures *f, const char *group,
     const char *path)
 {
@@ -47,12 +41,12 @@ consumers_figures_fig(const struct MbdConsumerFigures *f, const char *group,
 }
 
 int
-consumers_group_slots(const Manager *m, const char *group)
+consumers_figures_group_slots(const struct MbdConsumerFigures *f,
+    const char *group)
 {
 	gpointer v;
 
-	if (m->consumer_figs == NULL ||
-	    !g_hash_table_lookup_extended(m->consumer_figs->group_slots, group,
+	if (f == NULL || !g_hash_table_lookup_extended(f->group_slots, group,
 	    NULL, &v))
 		return -1;
 	return GPOINTER_TO_INT(v) - 1;

@@ -30,18 +30,17 @@ void consumers_keep(Manager *m, const Build *b, const SchedPlan *plan);
  * groups (a preview keeps its own, mbd-preview.c). */
 struct MbdConsumerFigures *consumers_figures_new(const Build *b,
     const SchedPlan *plan, gint64 time);
+/* The figures of one consumer in one group, or NULL (no cycle yet, or
+ * the consumer came with a reconfiguration since). */
 const MbdConsumerFig *consumers_figures_fig(const struct MbdConsumerFigures *f,
     const char *group, const char *path);
+/* The group's slots in that pass, or -1. */
+int consumers_figures_group_slots(const struct MbdConsumerFigures *f,
+    const char *group);
 /* Journal the jobs whose pending reason became, or stopped being, their
  * consumer's quota in this pass (after record_pending_reasons). */
 void consumers_record_pending(Manager *m, const Build *b,
     const SchedPlan *plan);
-/* The figures of one consumer in one group, or NULL (no cycle yet, or
- * the consumer came with a reconfiguration since). */
-const MbdConsumerFig *consumers_fig(const Manager *m, const char *group,
-    const char *path);
-/* The group's slots in the last cycle, or -1. */
-int consumers_group_slots(const Manager *m, const char *group);
 void consumers_figures_free(struct MbdConsumerFigures *f);
 
 #endif

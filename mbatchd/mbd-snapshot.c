@@ -285,13 +285,6 @@ fix_pointers(Build *b)
 	}
 }
 
-/*
- * Whether any job may be started (running or suspended).  Every job is in
- * exactly one of a queue's pending list, the finished list, or neither
- * (started, or a zombie); when the two lists hold every job, the walk over
- * all jobs for running ones can be skipped, which matters when tens of
- * thousands of jobs wait and every submission triggers a pass.
- */
 /* bgadd -L: the groups with a limit, parents first, before any job
  * brings its group in. */
 static void
@@ -307,6 +300,13 @@ add_jobgroup_limits(Build *b)
 	}
 }
 
+/*
+ * Whether any job may be started (running or suspended).  Every job is in
+ * exactly one of a queue's pending list, the finished list, or neither
+ * (started, or a zombie); when the two lists hold every job, the walk over
+ * all jobs for running ones can be skipped, which matters when tens of
+ * thousands of jobs wait and every submission triggers a pass.
+ */
 static gboolean
 any_started(const State *st)
 {

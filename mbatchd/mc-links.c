@@ -58,8 +58,6 @@ typedef struct McLinks {
 	McHandler handlers[8];    /* by ClusterService method index */
 	guint ping_timer;
 	gboolean stopping;
-	McLeasesFunc leases;
-	void *leases_data;
 } McLinks;
 
 static McLinks *
@@ -874,19 +872,4 @@ mc_links_conn_closed(Manager *m, BsRpcConn *conn, const char *reason)
 	l = link_by_conn(m->mc, conn);
 	if (l != NULL && !l->dialer)
 		link_down(m->mc, l, reason);
-}
-
-void
-mc_links_set_leases(Manager *m, McLeasesFunc fn, void *data)
-{
-	m->mc->leases = fn;
-	m->mc->leases_data = data;
-}
-
-const GPtrArray *
-mc_links_leases(Manager *m)
-{
-	if (m->mc == NULL || m->mc->leases == NULL)
-		return NULL;
-	return m->mc->leases(m, m->mc->leases_data);
 }

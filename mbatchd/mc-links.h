@@ -115,13 +115,4 @@ void mc_links_conn_closed(struct Manager *m, BsRpcConn *conn,
 
 const char *mc_link_status_name(McLinkStatus s);
 
-/*
- * The leases bclusters shows: whoever holds the lease state gives a
- * function that returns them (Lease*, mbatchd/sched/lease.h; the array
- * stays the holder's).  Until one is set there are none.
- */
-typedef const GPtrArray *(*McLeasesFunc)(struct Manager *m, void *data);
-void mc_links_set_leases(struct Manager *m, McLeasesFunc fn, void *data);
-const GPtrArray *mc_links_leases(struct Manager *m);
-
 #endif

@@ -18,16 +18,6 @@
 #include "mbatchd/sched/lease.h"
 #include "mbatchd/svc/svc.h"
 
-/* The leases to show: whoever set a source in mc-links, else the
- * journaled lease state. */
-static const GPtrArray *
-leases_of(Manager *m)
-{
-	const GPtrArray *l = mc_links_leases(m);
-
-	return l != NULL ? l : state_leases(m->st);
-}
-
 static Basalt__LinkStatus
 link_status(Manager *m, const char *cluster)
 {
@@ -236,7 +226,7 @@ svc_clusters(Basalt__BatchService_Service *svc,
 	g_autoptr(GPtrArray) flows = g_ptr_array_new_with_free_func(flow_free);
 	g_autoptr(GPtrArray) infos =
 	    g_ptr_array_new_with_free_func(lease_info_free);
-	const GPtrArray *leases = leases_of(m);
+	const GPtrArray *leases = state_leases(m->st);
 
 	(void)req;
 	for (guint i = 0; i < n; i++) {

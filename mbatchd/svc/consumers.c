@@ -160,7 +160,6 @@ group_info(const ConsumerView *v, const BsResourceGroupConf *g,
 	const BsConsumersConf *cc = v->cfg->consumers;
 	Basalt__ResourceGroupInfo *gi = g_new(Basalt__ResourceGroupInfo, 1);
 	int plan = g->plan_slots;
-	gpointer n;
 
 	basalt__resource_group_info__init(gi);
 	gi->name = g->name;
@@ -176,8 +175,7 @@ group_info(const ConsumerView *v, const BsResourceGroupConf *g,
 		}
 	}
 	gi->plan_slots = plan < 0 ? 0 : plan;
-	gi->slots = v->figs != NULL && g_hash_table_lookup_extended(
-	    v->figs->group_slots, g->name, NULL, &n) ? GPOINTER_TO_INT(n) - 1 : -1;
+	gi->slots = consumers_figures_group_slots(v->figs, g->name);
 	gi->hosts = g->hosts;
 	gi->n_hosts = g->hosts != NULL ? g_strv_length(g->hosts) : 0;
 	return gi;
