@@ -97,6 +97,26 @@ job_id_of() {
 	sed -n 's/^Job <\([0-9]*\)> is submitted.*/\1/p' | head -n 1
 }
 
+# The long forms (bjobs -l, bhist -l) cut their lines at 80 columns
+# anywhere, even inside a word or just before a space, and indent each
+# continuation by 21 columns.  unwrapped (a filter) removes exactly that
+# indent and the line ends, giving back the words as printed; squeezing
+# spaces or deleting leading blanks instead loses or adds a space
+# depending on where a cut falls, which moves with the length of a path.
+unwrapped() {
+	sed 's/^ \{21\}//' | tr -d '\n'
+}
+
+# says CMD JOB TEXT: "CMD -l JOB", unwrapped, holds TEXT (fixed string).
+says() {
+	"$1" -l "$2" | unwrapped | grep -qF -- "$3"
+}
+
+# says_re CMD JOB RE: the same with a basic regular expression.
+says_re() {
+	"$1" -l "$2" | unwrapped | grep -q -- "$3"
+}
+
 # ---- MUNGE -----------------------------------------------------------------
 
 # start_munged NAME [ORIGIN]: a private munged on socket $T/munge/NAME.sock,

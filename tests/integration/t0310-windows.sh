@@ -33,8 +33,7 @@ check "its job runs" wait_for 15 state_is "$a" RUN
 
 check "the run window closes" set_queue "RUN_WINDOW = $closed_w"
 check "the running job is suspended" wait_for 15 state_is "$a" SSUSP
-check "with LSF's reason" sh -c "bjobs -l $a | tr -d '\n' | tr -s ' ' |
-    grep -q 'The run windows of the queue are closed;'"
+check "with LSF's reason" says bjobs "$a" 'The run windows of the queue are closed;'
 b=$(bsub -q win -o /dev/null sleep 300 | job_id_of)
 check "a new job waits for the window" wait_for 15 sh -c "bjobs -p $b |
     grep -q 'The queue is inactivated by its time windows;'"

@@ -48,10 +48,10 @@ held=$(as_user bsub -H -o /dev/null true | job_id_of)
 check "a held job is pending" wait_for 10 state_is "$held" PSUSP
 check "the user is deleted on the host (userdel really happened)" del_test_user "$user"
 bresume "$held" >/dev/null
-refused() { bhist -l "$held" | sed 's/^ *//' | tr -d '\n' | grep -q "Requeued: The job could not be started on host <vh1>: User account <$user> does not exist on execution host vh1"; }
+refused() { bhist -l "$held" | unwrapped | grep -qF "Requeued: The job could not be started on host <vh1>: User account <$user> does not exist on execution host vh1"; }
 check "the host refuses it: bhist -l says why" wait_for 15 refused
 check "the job is pending again, not ended" state_is "$held" PEND
 check "bjobs -l: the host refused it (and it is not retried there)" \
-	wait_for 10 sh -c "bjobs -l $held | sed 's/^ *//' | tr -d '\n' | grep -q 'The execution host refused to run the job: 1 host'"
+	wait_for 10 says bjobs "$held" 'The execution host refused to run the job: 1 host'
 bkill "$held" >/dev/null
 done_testing

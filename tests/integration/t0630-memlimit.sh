@@ -16,11 +16,6 @@ start_mbd || exit 1
 start_sbd vh1 || exit 1
 cd "$T/work" || exit 1
 
-# says CMD JOB TEXT: CMD -l of the job has TEXT, once its wrapped lines
-# are joined again (they wrap mid-word).
-says() {
-	"$1" -l "$2" | sed 's/^ \{21\}//' | tr -d '\n' | grep -qF "$3"
-}
 
 # 200 MB touched against a 50 MB limit: the memory is real (resident).
 mem=$(bsub -M 50M -o "$T/work/mem.out" "$hog" mem 200 60 | job_id_of)

@@ -24,11 +24,6 @@ start_mbd || exit 1
 start_sbd vh1 || exit 1
 cd "$T/work" || exit 1
 
-# says CMD JOB TEXT: CMD -l of the job has TEXT, once its wrapped lines
-# are joined again (they wrap mid-word).
-says() {
-	"$1" -l "$2" | sed 's/^ \{21\}//' | tr -d '\n' | grep -qF "$3"
-}
 
 finished() {
 	s=$(job_state "$1")

@@ -69,7 +69,7 @@ if [ "$(id -u)" -eq 0 ] && command -v useradd >/dev/null; then
 			bsub -outdir "$T/rootonly/made-%U" -o o.txt true | job_id_of)
 		check "a user's -outdir in a root-only directory fails the job" wait_for 20 state_is "$id" EXIT
 		check "and nothing was created there" test ! -e "$T/rootonly/made-$user"
-		check "bjobs -l says why" sh -c "bjobs -l $id | tr -d '\n' | sed 's/  */ /g' | grep -q 'cannot create output directory'"
+		check "bjobs -l says why" says bjobs "$id" 'cannot create output directory'
 		id=$(runuser -u "$user" -- env PATH="$PATH" LSF_ENVDIR="$LSF_ENVDIR" \
 			bsub -outdir "$T/home/d-%U" -o o.txt true | job_id_of)
 		check "a user's own -outdir job ends DONE" wait_for 20 state_is "$id" DONE

@@ -13,6 +13,11 @@ start_mbd || exit 1
 start_sbd vh1 || exit 1
 drive() { python3 "$top_srcdir/tests/tools/bs-ptydrive.py" "$@"; }
 
+# The stopped job is killed and the shell waits until it has reaped it
+# (kill -0 holds while the zombie is there): a bare "wait" returns at once
+# for a stopped job, and a shell that still lists it at "exit" answers
+# "There are stopped jobs." and stays.
+
 check "an interactive shell runs commands, resizes, takes ^C and ^Z" \
 	drive --size 33 101 -- bsub -Is 'env PS1="PROMPT> " bash --norc --noprofile -i' <<'S'
 expect <<Waiting for dispatch \.\.\.>>
@@ -35,7 +40,7 @@ send sh -c 'echo "z-rea""dy"; exec sleep 200'\r
 expect z-ready
 send \x1a
 expect Stopped
-send echo "stopped=$(jobs -l | grep -c Stopped)"; kill -9 %1; wait; echo "rea""ped"\r
+send echo "stopped=$(jobs -l | grep -c Stopped)"; p=$(jobs -p %1); kill -9 %1; while kill -0 $p 2>/dev/null; do sleep 0.1; done; echo "rea""ped"\r
 expect stopped=1
 expect reaped
 expect PROMPT>
@@ -43,7 +48,7 @@ send exit 5\r
 exit 5
 S
 check "bjobs -l shows the shell mode" \
-	sh -c "bjobs -l 1 | sed 's/^ *//' | tr -d '\n' | grep -q 'Interactive pseudo-terminal shell mode'"
+	says bjobs 1 'Interactive pseudo-terminal shell mode'
 no_job_left() { [ -z "$(cluster_job_pids)" ]; }
 check "no process of the job is left" wait_for 60 no_job_left
 

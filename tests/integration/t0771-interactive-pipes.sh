@@ -39,8 +39,8 @@ id=$(job_id_of <"$T/out")
 bid=$(bsub -o /dev/null true | job_id_of)
 check "bjobs -o interactive: Y for bsub -I" sh -c "bjobs -a -noheader -o interactive $id | grep -qw Y"
 check "bjobs -o interactive: N for a batch job" sh -c "bjobs -a -noheader -o interactive $bid | grep -qw N"
-check "bjobs -l says Interactive mode" sh -c "bjobs -l $id | sed 's/^ *//' | tr -d '\n' | grep -q 'CWD <[^>]*>, Interactive mode'"
-check "bhist -l records it" sh -c "bhist -l $id | sed 's/^ *//' | tr -d '\n' | grep -q 'Interactive mode'"
+check "bjobs -l says Interactive mode" says_re bjobs "$id" 'CWD <[^>]*>, Interactive mode'
+check "bhist -l records it" says bhist "$id" 'Interactive mode'
 
 bsub -I -o "$T/file.%J" 'echo into-the-file; echo on-screen >&2' >"$T/out2" 2>"$T/err2"
 check "bsub -I -o: a job that ends well exits 0" test $? -eq 0

@@ -26,9 +26,6 @@ start_mbd || exit 1
 start_sbd vh1 || exit 1
 cd "$T/work" || exit 1
 
-says() {        # says CMD JOB TEXT, wrapped lines joined again
-	"$1" -l "$2" | sed 's/^ \{21\}//' | tr -d '\n' | grep -qF "$3"
-}
 
 # First, the job whose run limit is lowered: its minute runs from its
 # start, while the other cases are checked.

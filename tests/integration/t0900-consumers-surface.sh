@@ -102,7 +102,7 @@ free=$(bsub -q free -o /dev/null sleep 300 | job_id_of)
 printf '#BSUB -consumer /ops\n#BSUB -o /dev/null\nsleep 300\n' >"$T/script"
 scr=$(bsub <"$T/script" | job_id_of)
 check "bjobs -l shows the -consumer one" \
-	sh -c "bjobs -l $ops | tr -d '\n' | sed 's/  *//g' | grep -q 'Consumer</ops>'"
+	says bjobs "$ops" 'Consumer </ops>'
 check "bjobs -o consumer: the queue's CONSUMER when bsub names none" \
 	sh -c "[ \"\$(bjobs -noheader -o consumer $qjob)\" = /eng/a ]"
 check "bqueues -l shows the queue's CONSUMER" sh -c "bqueues -l normal | grep -q 'CONSUMER = /eng/a'"

@@ -96,10 +96,15 @@ check "bconsumers: /a's QUOTA 10, /b's 2 with no demand" \
 	wait_for 5 sh -c "[ \"\$(bconsumers -w | awk '\$1 == \"/a\" {print \$10} \$1 == \"/b\" {print \$9, \$10}' | tr '\n' ' ')\" = '10 0 2 ' ]"
 check "bconsumers: /a BORROWED 4" sh -c "[ \"\$(bconsumers -w | awk '\$1 == \"/a\" {print \$12}')\" = 4 ]"
 pend=$(bjobs -p -u all -q qa -noheader -o jobid | head -n 1 | tr -d ' ')
+# one_quota_record: a while later, bhist -l still shows one quota record.
+one_quota_record() {
+	sleep 2
+	[ "$(bhist -l "$pend" | unwrapped | grep -o 'Pending: The consumer' | wc -l)" -eq 1 ]
+}
 check "bhist -l records that the consumer's quota holds a job" \
-	wait_for 5 sh -c "bhist -l $pend | tr -d '\n' | sed 's/   *//g' | grep -q \"Pending: The consumer's quota in resource group rg1 is reached;\""
+	wait_for 5 says bhist "$pend" "Pending: The consumer's quota in resource group rg1 is reached;"
 check "once, not every cycle" \
-	sh -c "sleep 2; [ \"\$(bhist -l $pend | tr -d '\n' | sed 's/   *//g' | grep -o 'Pending: The consumer' | wc -l)\" -eq 1 ]"
+	one_quota_record
 check "bconsumers -l says why /a's quota is what it is" \
 	sh -c "bconsumers -l /a | grep -q '^QUOTA: .'"
 # The record is replayed on restart: a new mbatchd does not write it again.
@@ -109,7 +114,7 @@ check "after a restart the jobs are back" wait_for 10 counts_are "10 0 0"
 check "and a scheduling cycle has run" \
 	wait_for 10 sh -c "bconsumers -l /a | grep -q '^Figures of the scheduling cycle'"
 check "the journal still holds one quota record for the job" \
-	sh -c "sleep 2; [ \"\$(bhist -l $pend | tr -d '\n' | sed 's/   *//g' | grep -o 'Pending: The consumer' | wc -l)\" -eq 1 ]"
+	one_quota_record
 # /b asks: its reserved slots are there at once.
 b1=$(bsub -q qb -o /dev/null sleep 300 | job_id_of)
 b2=$(bsub -q qb -o /dev/null sleep 300 | job_id_of)

@@ -82,20 +82,20 @@ a1=$(bsub -q qa -o /dev/null sleep 300 | job_id_of)
 check "the newest /b job gets its warning action (USR1) at once" wait_for 10 test -s "$T/n2"
 check "it is USR1" grep -qx USR1 "$T/n2"
 check "the older one gets nothing" test ! -e "$T/n1"
-check "bjobs -l shows the reclaim and its grace deadline" sh -c \
-	"bjobs -l $b2 | tr -d '\n' | tr -s ' ' | grep -q 'Reclaimed for consumer </a>; grace period ends'"
+check "bjobs -l shows the reclaim and its grace deadline" \
+	says bjobs "$b2" 'Reclaimed for consumer </a>; grace period ends'
 check "/a's job waits while the grace runs" state_is "$a1" PEND
 check "bconsumers -l shows /b's slot being reclaimed" sh -c \
 	"bconsumers -l /b | grep -q 'RECLAIMING: 1 slot'"
 check "after its 3-second grace the /b job is requeued" wait_for 15 state_is "$b2" PEND
-check "bhist -l says it was reclaimed for consumer /a" sh -c \
-	"bhist -l $b2 | tr -d '\n' | tr -s ' ' | grep -q 'Requeued: reclaimed for consumer /a'"
+check "bhist -l says it was reclaimed for consumer /a" \
+	says bhist "$b2" 'Requeued: reclaimed for consumer /a'
 check "bhist -l shows the notice with its grace" sh -c \
 	"bhist -l $b2 | tr -d '\n ' | grep -q 'Reclaimedforconsumer</a>(borrowedslotsofconsumer</b>);warningactionsignal<10>sent;graceperiod3seconds'"
 check "then /a's job runs" wait_for 15 state_is "$a1" RUN
 check "the older /b job still runs" state_is "$b1" RUN
-check "bjobs -l of the requeued job says why" sh -c \
-	"bjobs -l $b2 | tr -d '\n' | tr -s ' ' | grep -q 'Requeued: reclaimed for consumer </a> (reclaimed 1 time)'"
+check "bjobs -l of the requeued job says why" \
+	says bjobs "$b2" 'Requeued: reclaimed for consumer </a> (reclaimed 1 time)'
 
 # A job that ends within its grace: not requeued.  The queue's
 # JOB_WARNING_ACTION (USR2) is its notice.

@@ -113,8 +113,7 @@ switched=$(date +%s)
 check "not before the window opened" test "$switched" -ge "$open"
 reclaimed() {
 	for j in $(bjobs -r -u all -noheader -o jobid); do
-		bjobs -l "$j" | tr -d '\n' | tr -s ' ' |
-			grep -q 'Reclaimed for consumer </b>' && echo "$j"
+		says bjobs "$j" 'Reclaimed for consumer </b>' && echo "$j"
 	done | sort -n | tr '\n' ' '
 }
 n_reclaimed() { [ "$(reclaimed | wc -w)" -eq "$1" ]; }

@@ -108,8 +108,7 @@ check "the applied reconfiguration is journaled (the preview's was not)" \
 # The reclaim the preview announced, done: the same jobs get the notice.
 reclaimed() {
 	for j in $(bjobs -r -u all -noheader -o jobid); do
-		bjobs -l "$j" | tr -d '\n' | tr -s ' ' |
-			grep -q 'Reclaimed for consumer </b>' && echo "$j"
+		says bjobs "$j" 'Reclaimed for consumer </b>' && echo "$j"
 	done | sort -n | tr '\n' ' '
 }
 n_reclaimed() { [ "$(reclaimed | wc -w)" -eq "$1" ]; }
