@@ -23,6 +23,7 @@
 #include "mbatchd/mbd-orders.h"
 #include "mbatchd/mbd-prepost.h"
 #include "mbatchd/mbd-refused.h"
+#include "mbatchd/mc-jobs.h"
 #include "util/log.h"
 
 static Manager *
@@ -92,8 +93,8 @@ term_reason_of(const Basalt__HostJob *hj)
  * Apply what the host says of one job.  Used for reports and for the job
  * list of a registration, so both reconcile the same way.
  */
-static void
-apply_host_job(Manager *m, const char *host, const Basalt__HostJob *hj,
+void
+hosts_apply_host_job(Manager *m, const char *host, const Basalt__HostJob *hj,
     const char *reason)
 {
 	Job *j = state_job(m->st, hj->job_id, hj->array_index);
@@ -209,7 +210,7 @@ reconcile(Manager *m, const Basalt__RegisterRequest *req, GArray *forget)
 			forget_run(forget, hj);
 			continue;
 		}
-		apply_host_job(m, req->host_name, hj, NULL);
+		hosts_apply_host_job(m, req->host_name, hj, NULL);
 	}
 	/* Collect first: committing changes the table being walked.  Only
 	 * the host's own jobs: a walk over every job for each of 10,000
@@ -386,7 +387,7 @@ report(Basalt__HostService_Service *svc, const Basalt__JobReport *req,
 	/* Reports are retried until acknowledged: apply each seq once. */
 	if (l != NULL && req->job != NULL && req->seq > l->last_report_seq) {
 		l->last_heard = g_get_monotonic_time();
-		apply_host_job(m, l->name, req->job,
+		hosts_apply_host_job(m, l->name, req->job,
 		    req->reason != NULL && *req->reason ? req->reason : NULL);
 		l->last_report_seq = req->seq;
 	}

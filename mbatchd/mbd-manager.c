@@ -23,6 +23,7 @@
 
 #include "mbatchd/mbd-acct.h"
 #include "mbatchd/mbd-consumers.h"
+#include "mbatchd/mc-jobs.h"
 #include "mbatchd/mc-links.h"
 #include "mbatchd/mbd.h"
 #include "mbatchd/mbd-orders.h"
@@ -97,6 +98,7 @@ manager_commit(Manager *m, Basalt__Event *ev, GError **err)
 		return FALSE;
 	}
 	acct_note(m, ev);
+	mc_jobs_note(m, ev);
 	/* Replies and orders from here on wait for this event's sync. */
 	bs_rpc_server_set_barrier(m->srv, ev->seq);
 	return TRUE;
@@ -392,6 +394,7 @@ manager_new(const ManagerOptions *opts, GError **err)
 	orders_init(m);
 	mc_links_init(m);
 	mc_links_journal_changes(m);
+	mc_jobs_init(m);
 
 	if (!make_dir(m->sharedir, err) || !journal_open(m, err) ||
 	    !start_server(m, opts->tcp_address, err)) {
@@ -492,6 +495,7 @@ manager_free(Manager *m)
 	if (m->log != NULL && m->srv != NULL)
 		journal_flush(m);
 	mc_links_free(m);
+	mc_jobs_free(m);
 	bs_rpc_server_free(m->srv);
 	journal_close(m);
 	g_hash_table_destroy(m->links);

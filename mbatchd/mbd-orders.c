@@ -12,6 +12,7 @@
 #include "mbatchd/mbd-orders.h"
 #include "mbatchd/mbd-prepost.h"
 #include "mbatchd/mbd-refused.h"
+#include "mbatchd/mc-jobs.h"
 #include "rpc/frame.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -248,7 +249,11 @@ commit_dispatch(Manager *m, Job *j, char *const *hosts, guint32 instance,
 gboolean
 orders_dispatch(Manager *m, Job *j, char *const *hosts, GError **err)
 {
-	HostLink *l = hosts != NULL && hosts[0] != NULL ? live_link(m, hosts[0]) : NULL;
+	/* A leased host ("host@cluster"): the order goes to the provider's
+	 * mbatchd, which owns that host's link (mc-jobs.h). */
+	gboolean remote = hosts != NULL && mc_jobs_remote_host(hosts[0], NULL);
+	HostLink *l = hosts != NULL && hosts[0] != NULL && !remote ?
+	    live_link(m, hosts[0]) : NULL;
 	guint32 instance = j->instance + 1;
 	g_autoptr(Basalt__JobEffective) eff = NULL;
 	StartOrder so;
@@ -257,7 +262,7 @@ orders_dispatch(Manager *m, Job *j, char *const *hosts, GError **err)
 	GError *local = NULL;
 	gboolean ok;
 
-	if (l == NULL) {
+	if (remote ? !mc_jobs_reachable(m, hosts[0]) : l == NULL) {
 		/* Not dispatched: it stays pending for the next pass. */
 		set_unreachable(err);
 		return FALSE;
@@ -287,9 +292,14 @@ orders_dispatch(Manager *m, Job *j, char *const *hosts, GError **err)
 	}
 	/* The request borrows hosts; the job has its own copy now. */
 	so.req.exec_hosts = j->exec_hosts;
-	o = order_new(m, j, X(UNSPECIFIED));
-	ok = bs_rpc_conn_call(l->conn, &basalt__exec_service__descriptor, 0,
-	    &so.req.base, ORDER_TIMEOUT_MS, start_done, o, &local);
+	if (remote) {
+		o = NULL;
+		ok = mc_jobs_send_start(m, j, &so.req, &local);
+	} else {
+		o = order_new(m, j, X(UNSPECIFIED));
+		ok = bs_rpc_conn_call(l->conn, &basalt__exec_service__descriptor, 0,
+		    &so.req.base, ORDER_TIMEOUT_MS, start_done, o, &local);
+	}
 	orders_start_request_clear(&so);
 	if (!ok) {
 		g_autofree char *why = g_strdup_printf("The start order could not be "
@@ -396,14 +406,17 @@ send_signal(Manager *m, const Job *j, Basalt__ExecAction action, int sig,
 	Basalt__SignalJobRequest req = BASALT__SIGNAL_JOB_REQUEST__INIT;
 	Order *o;
 
-	if (l == NULL)
-		return FALSE;
 	req.job_id = j->id;
 	req.array_index = j->index;
 	req.instance = j->instance;
 	req.action = action;
 	req.signal = sig;
 	req.reason = (char *)reason;
+	/* On a leased host: the provider's mbatchd applies its own controls. */
+	if (j->exec_hosts != NULL && mc_jobs_remote_host(j->exec_hosts[0], NULL))
+		return mc_jobs_send_signal(m, j->exec_hosts[0], &req);
+	if (l == NULL)
+		return FALSE;
 	/* JOB_CONTROLS: a signal of the queue's or profile's, or a command. */
 	if (sig == 0)
 		req.command = (char *)prepost_job_control(m, j, action, &req.signal);
@@ -427,15 +440,19 @@ kill_old_run_as(Manager *m, const Job *old_view, const char *host,
 	Basalt__SignalJobRequest req = BASALT__SIGNAL_JOB_REQUEST__INIT;
 	Order *o;
 
-	if (l == NULL)
-		return;     /* it registers again: told to forget that run */
 	req.job_id = old_view->id;
 	req.array_index = old_view->index;
 	req.instance = old_view->instance;
 	req.action = X(TERMINATE);
 	req.reason = (char *)reason;
-	req.command = (char *)command;
 	req.signal = sig;
+	if (mc_jobs_remote_host(host, NULL)) {
+		(void)mc_jobs_send_signal(m, host, &req);
+		return;
+	}
+	if (l == NULL)
+		return;     /* it registers again: told to forget that run */
+	req.command = (char *)command;
 	o = order_new(m, old_view, X(TERMINATE));
 	/* Whatever the host answers, the job has moved on: signal_done finds
 	 * no current run for this instance and only logs. */

@@ -17,6 +17,7 @@
 #include "mbatchd/mbd-orders.h"
 #include "mbatchd/mbd-refused.h"
 #include "mbatchd/mbd-snapshot.h"
+#include "mbatchd/mc-jobs.h"
 #include "resreq/resreq.h"
 
 static guint
@@ -358,7 +359,10 @@ snapshot_build(Build *b, Manager *m)
 		Job *j = v;
 		const BsQueueConf *qc;
 
-		if (!job_is_started(j) || j->exec_hosts == NULL)
+		/* Another cluster's run on a leased host: not this side's
+		 * to schedule (the lease's consumer slots are). */
+		if (!job_is_started(j) || j->exec_hosts == NULL ||
+		    mc_jobs_origin(j) != NULL)
 			continue;
 		qc = bs_config_queue(m->cfg, j->queue);
 		for (guint q = 0; qc != NULL && q < queues->len; q++)

@@ -119,6 +119,8 @@ typedef struct Manager {
 
 	/* MultiCluster: the links to the other clusters' mbatchds (mc-links.c). */
 	struct McLinks *mc;
+	/* The job relay to and from other clusters (mc-jobs-*.c). */
+	struct McJobs *mc_jobs;
 } Manager;
 
 typedef struct {

@@ -479,6 +479,32 @@ svc_demand(Basalt__ClusterService_Service *svc, const Basalt__LeaseDemand *req,
 	closure(&r, call);
 }
 
+/* The job relay (mc-jobs-*.c): its handlers check what the messages say;
+ * here only that the link said hello. */
+#define RELAY_METHOD(fn, Req, Reply, REPLY_INIT, name)                        \
+static void                                                                   \
+fn(Basalt__ClusterService_Service *svc, const Req *req,                       \
+    Reply##_Closure closure, void *call)                                      \
+{                                                                             \
+	Reply r = REPLY_INIT;                                                 \
+	Basalt__Error e = BASALT__ERROR__INIT;                                \
+	g_autofree char *why = NULL;                                          \
+                                                                              \
+	if (dispatch(links_of(&svc->base), method_index(name), &req->base,    \
+	    (ProtobufCClosure)closure, call, &why))                           \
+		return;                                                       \
+	e.code = BASALT__ERROR_CODE__ERROR_CODE_BAD_REQUEST;                  \
+	e.message = why;                                                      \
+	r.error = &e;                                                         \
+	closure(&r, call);                                                    \
+}
+RELAY_METHOD(svc_remote_start, Basalt__RemoteStartRequest,
+    Basalt__RemoteStartReply, BASALT__REMOTE_START_REPLY__INIT, "RemoteStart")
+RELAY_METHOD(svc_remote_signal, Basalt__RemoteSignalRequest,
+    Basalt__RemoteSignalReply, BASALT__REMOTE_SIGNAL_REPLY__INIT, "RemoteSignal")
+RELAY_METHOD(svc_remote_status, Basalt__RemoteStatusRequest,
+    Basalt__RemoteStatusReply, BASALT__REMOTE_STATUS_REPLY__INIT, "RemoteStatus")
+
 /* ---- dialing --------------------------------------------------------------- */
 
 /* A cluster's master runs as root: no administrator stands in for it. */

@@ -221,8 +221,8 @@ choose_queue(Manager *m, const Caller *c, const Basalt__JobSpec *spec,
 	return NULL;
 }
 
-static guint64
-next_job_id(Manager *m)
+guint64
+svc_next_job_id(Manager *m)
 {
 	guint64 max = (guint64)m->cfg->params->max_jobid;
 	guint64 id = m->st->last_job_id;
@@ -318,7 +318,7 @@ svc_submit(Basalt__BatchService_Service *svc, const Basalt__SubmitRequest *req,
 		reply.error = svc_error(E(BAD_REQUEST), "%s", gerr->message);
 		g_error_free(gerr);
 	}
-	if (reply.error == NULL && (e.job_id = next_job_id(m)) == 0)
+	if (reply.error == NULL && (e.job_id = svc_next_job_id(m)) == 0)
 		reply.error = svc_error(E(LIMIT), "No job id is free below MAX_JOBID");
 	if (reply.error == NULL) {
 		/* The job keeps the profile it got: -app, else DEFAULT_APPLICATION. */

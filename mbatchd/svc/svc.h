@@ -187,6 +187,10 @@ Basalt__Error *svc_check_job_group_room(Manager *m, const char *path);
  * NULL when none is configured or it does not make a valid path. */
 char *svc_default_job_group(Manager *m, const char *user, const char *project);
 
+/* A free job id (MAX_JOBID wraps), 0: none; submit.c, and the job relay's
+ * records of other clusters' jobs (mc-jobs-provider.c). */
+guint64 svc_next_job_id(Manager *m);
+
 /* Checks shared by submit and modify; NULL when fine. */
 Basalt__Error *svc_check_spec(Manager *m, const Caller *c,
     const Basalt__JobSpec *spec, const char *queue);
