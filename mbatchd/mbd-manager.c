@@ -23,6 +23,7 @@
 
 #include "mbatchd/mbd-acct.h"
 #include "mbatchd/mbd-consumers.h"
+#include "mbatchd/mc-leased.h"
 #include "mbatchd/mc-jobs.h"
 #include "mbatchd/mc-links.h"
 #include "mbatchd/mbd.h"
@@ -394,6 +395,7 @@ manager_new(const ManagerOptions *opts, GError **err)
 	orders_init(m);
 	mc_links_init(m);
 	mc_links_journal_changes(m);
+	mc_leased_init(m);
 	mc_jobs_init(m);
 
 	if (!make_dir(m->sharedir, err) || !journal_open(m, err) ||
@@ -402,6 +404,7 @@ manager_new(const ManagerOptions *opts, GError **err)
 		return NULL;
 	}
 	ensure_queues(m);
+	mc_leased_refresh(m);
 	hosts_expect_recovered(m);
 	journal_start_commits(m);
 	commit_start(m);
@@ -495,6 +498,7 @@ manager_free(Manager *m)
 	if (m->log != NULL && m->srv != NULL)
 		journal_flush(m);
 	mc_links_free(m);
+	mc_leased_free(m);
 	mc_jobs_free(m);
 	bs_rpc_server_free(m->srv);
 	journal_close(m);

@@ -17,6 +17,7 @@
 #include "mbatchd/mbd-orders.h"
 #include "mbatchd/mbd-refused.h"
 #include "mbatchd/mbd-snapshot.h"
+#include "mbatchd/mc-leased.h"
 #include "mbatchd/mc-jobs.h"
 #include "resreq/resreq.h"
 
@@ -51,6 +52,7 @@ host_facts(const char *name, SchedInputHost *out, void *data)
 	out->r1m = l->load.r1m;
 	out->closed_adm = rt != NULL && rt->closed_adm;
 	out->reclaim = rt != NULL && rt->reclaim;
+	out->leased_out = mc_leased_out(m, name);
 	return TRUE;
 }
 
@@ -326,7 +328,7 @@ snapshot_build(Build *b, Manager *m)
 {
 	GPtrArray *queues = m->cfg->queues;
 	gboolean started = any_started(m->st);
-	SchedInputFacts facts = { host_facts, queue_facts, m };
+	SchedInputFacts facts = { host_facts, queue_facts, m, NULL, 0 };
 	GHashTableIter it;
 	gpointer v;
 
@@ -340,6 +342,7 @@ snapshot_build(Build *b, Manager *m)
 	b->pending_jobs = g_ptr_array_new();
 	b->running_jobs = g_ptr_array_new();
 
+	facts.leased = mc_leased_snapshot(m, &facts.n_leased);
 	sched_input_build(&b->in, m->cfg, &facts);
 	add_host_resources(b);
 	add_jobgroup_limits(b);

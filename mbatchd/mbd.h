@@ -119,6 +119,10 @@ typedef struct Manager {
 
 	/* MultiCluster: the links to the other clusters' mbatchds (mc-links.c). */
 	struct McLinks *mc;
+	/* Hosts other clusters lend this one, "host@cluster" (mc-leased.c),
+	 * and the live lease exchange (mc-lease.c). */
+	struct McLeased *leased;
+	struct McLease *lease;
 	/* The job relay to and from other clusters (mc-jobs-*.c). */
 	struct McJobs *mc_jobs;
 } Manager;
