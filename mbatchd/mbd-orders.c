@@ -72,6 +72,16 @@ job_link(Manager *m, const Job *j)
 	return j->exec_hosts != NULL ? live_link(m, j->exec_hosts[0]) : NULL;
 }
 
+/* Can an order about j's run leave now: its host's link, or for a
+ * leased host the link to its provider's mbatchd (mc-jobs.h). */
+static gboolean
+job_reachable(Manager *m, const Job *j)
+{
+	if (j->exec_hosts != NULL && mc_jobs_remote_host(j->exec_hosts[0], NULL))
+		return mc_jobs_reachable(m, j->exec_hosts[0]);
+	return job_link(m, j) != NULL;
+}
+
 static void
 set_unreachable(GError **err)
 {
@@ -515,7 +525,7 @@ gboolean
 orders_suspend(Manager *m, Job *j, JobState as, const char *reason,
     const Job *preemptor, GError **err)
 {
-	if (job_link(m, j) == NULL) {
+	if (!job_reachable(m, j)) {
 		set_unreachable(err);
 		return FALSE;
 	}
@@ -528,7 +538,7 @@ orders_suspend(Manager *m, Job *j, JobState as, const char *reason,
 gboolean
 orders_resume(Manager *m, Job *j, GError **err)
 {
-	if (job_link(m, j) == NULL) {
+	if (!job_reachable(m, j)) {
 		set_unreachable(err);
 		return FALSE;
 	}
@@ -625,7 +635,7 @@ orders_terminate(Manager *m, Job *j, const char *user, const char *reason,
 
 	if (requeue_rerunnable && spec != NULL && spec->rerunnable)
 		return orders_requeue(m, j, FALSE, reason, err);
-	if (job_link(m, j) == NULL) {
+	if (!job_reachable(m, j)) {
 		set_unreachable(err);
 		return FALSE;
 	}
@@ -651,7 +661,7 @@ orders_terminate(Manager *m, Job *j, const char *user, const char *reason,
 gboolean
 orders_terminate_done(Manager *m, Job *j, const char *user, GError **err)
 {
-	if (job_link(m, j) == NULL) {
+	if (!job_reachable(m, j)) {
 		set_unreachable(err);
 		return FALSE;
 	}
@@ -665,7 +675,7 @@ orders_terminate_done(Manager *m, Job *j, const char *user, GError **err)
 gboolean
 orders_signal(Manager *m, Job *j, int sig, const char *user, GError **err)
 {
-	if (job_link(m, j) == NULL) {
+	if (!job_reachable(m, j)) {
 		set_unreachable(err);
 		return FALSE;
 	}

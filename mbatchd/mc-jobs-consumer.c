@@ -243,6 +243,9 @@ remote_status(Manager *m, const char *cluster, const ProtobufCMessage *msg,
 	hj.term_signal = req->term_signal;
 	hj.usage = req->usage;
 	hj.term_reason = req->term_reason;
+	log_debug("cluster %s: job %" G_GUINT64_FORMAT "[%u] run %u is %s "
+	    "(pgid %d) on %s", cluster, req->job_id, req->array_index,
+	    req->instance, job_state_name((JobState)req->state), req->pgid, host);
 	j = state_job(m->st, req->job_id, req->array_index);
 	if (j != NULL && job_is_started(j) && j->exec_hosts != NULL &&
 	    strcmp(j->exec_hosts[0], host) == 0 && req->instance == j->instance &&

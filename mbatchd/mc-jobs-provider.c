@@ -10,10 +10,12 @@
  *     cluster is the consumer this side names, whatever the message says;
  *   - only on hosts of a lease whose consumer is that cluster and whose
  *     provider is this one, within the consumer's slots there now;
- *   - only as a user with an account here, never as root (LSF runs no
- *     remote job as root unless LSF_ROOT_REX allows it; Basalt has no
- *     such switch and never does), with its own uid and gid from this
- *     side's passwd, whatever the consumer said;
+ *   - only as a user with an account here, with its uid and gid from
+ *     this side's passwd, whatever the consumer said; root only when this
+ *     cluster's lsf.conf says LSF_ROOT_REX=all (LSF's switch for root jobs
+ *     from other clusters; "local" or any other value admits only this
+ *     cluster's own), and then the host's sbatchd still applies its own
+ *     LSF_ROOT_REX / LSB_ALLOW_ROOT_JOBS;
  *   - sizes: names bounded, at most MAX_RELAY_HOSTS slots per run, the
  *     frame bounds the rest.
  */
@@ -188,6 +190,15 @@ leased_slots(Manager *m, const char *cluster, const char *host)
 	return slots;
 }
 
+/* LSF_ROOT_REX=all: root jobs of other clusters are accepted. */
+static gboolean
+root_from_clusters(Manager *m)
+{
+	const char *v = g_hash_table_lookup(m->cfg->lsf->values, "LSF_ROOT_REX");
+
+	return v != NULL && g_ascii_strcasecmp(v, "all") == 0;
+}
+
 static const char *
 proxy_queue(Manager *m)
 {
@@ -293,8 +304,11 @@ record_new(Manager *m, const char *cluster, const Basalt__RemoteStartRequest *s,
 	e.gid = pw->pw_gid;
 	e.queue = (char *)queue;
 	e.from_host = (char *)cluster;
-	name = g_strdup_printf("%s@%s", spec.job_name != NULL &&
-	    *spec.job_name != '\0' ? spec.job_name : "job", cluster);
+	/* What bjobs here shows: whose job this is, "ID@cluster". */
+	name = s->array_index != 0 ?
+	    g_strdup_printf("%" G_GUINT64_FORMAT "[%u]@%s", s->job_id,
+	    s->array_index, cluster) :
+	    g_strdup_printf("%" G_GUINT64_FORMAT "@%s", s->job_id, cluster);
 	e.job_name = name;
 	ev.body_case = BASALT__EVENT__BODY_JOB_NEW;
 	ev.job_new = &e;
@@ -340,10 +354,10 @@ remote_start(Manager *m, const char *cluster, const ProtobufCMessage *msg,
 		e.code = BASALT__ERROR_CODE__ERROR_CODE_PERMISSION;
 		why = g_strdup_printf("User <%s> has no account in cluster %s",
 		    s->user, local_cluster(m));
-	} else if (why == NULL && pw->pw_uid == 0) {
+	} else if (why == NULL && pw->pw_uid == 0 && !root_from_clusters(m)) {
 		e.code = BASALT__ERROR_CODE__ERROR_CODE_PERMISSION;
-		why = g_strdup_printf("Cluster %s runs no job of another "
-		    "cluster as root", local_cluster(m));
+		why = g_strdup_printf("Cluster %s runs root jobs of other "
+		    "clusters only with LSF_ROOT_REX=all", local_cluster(m));
 	}
 	if (why == NULL && (queue = proxy_queue(m)) == NULL)
 		why = g_strdup_printf("cluster %s has no queue", local_cluster(m));
@@ -375,7 +389,7 @@ remote_start(Manager *m, const char *cluster, const ProtobufCMessage *msg,
 		e.message = why;
 		r.error = &e;
 	} else {
-		log_info("cluster %s: job %" G_GUINT64_FORMAT "[%u] run %u runs here "
+		log_debug("cluster %s: job %" G_GUINT64_FORMAT "[%u] run %u runs here "
 		    "as job %" G_GUINT64_FORMAT " on %s", cluster, s->job_id,
 		    s->array_index, s->instance, j->id, hosts[0]);
 		r.provider_job_id = j->id;
@@ -553,6 +567,9 @@ send_status(McJobs *x, Outgoing *o)
 		g_free(c);
 		return FALSE;
 	}
+	log_debug("cluster %s: job %" G_GUINT64_FORMAT "[%u] run %u is %s "
+	    "(pgid %d) on %s: told", og->cluster, og->job_id, og->array_index,
+	    og->instance, job_state_name(j->state), j->pgid, hj.host_name);
 	o->in_flight = TRUE;
 	o->sent_state = j->state;
 	o->sent_pgid = j->pgid;

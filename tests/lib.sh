@@ -327,6 +327,34 @@ stop_mc_mbd() {
 	wait "$mc_p" 2>/dev/null
 }
 
+# mc_add_host NAME HOST: cluster NAME gets execution host HOST (a line in
+# its lsf.cluster Host section, and HOST at NAME's address in its hosts
+# file: its sbatchd uses NAME's munged, whose origin is that address).
+mc_add_host() {
+	mc_d="$T/mc/$1"
+	sed -i "/^End Host\$/i $2  !  !  1  ()" "$mc_d/conf/lsf.cluster.$1"
+	echo "$(mc_addr "$1") $2" >>"$mc_d/conf/hosts"
+}
+
+# start_mc_sbd NAME HOST: an sbatchd of cluster NAME registering as HOST
+# (mc_add_host first), its PID in SBD_PID_<HOST>; waits until NAME's
+# bhosts shows it ok.
+start_mc_sbd() {
+	mc_d="$T/mc/$1"
+	mkdir -p "$T/sbd/$2"
+	LSF_ENVDIR="$mc_d/conf" sbatchd -f -N "$2" -S "$T/sbd/$2" \
+		>>"$mc_d/log/sbatchd.$2.out" 2>&1 &
+	eval "SBD_PID_$(echo "$2" | tr -c 'A-Za-z0-9_\n' _)=\$!"
+	track "$!"
+	wait_for 30 sh -c 'LSF_ENVDIR="$1" bhosts -w "$2" 2>/dev/null |
+		awk -v h="$2" '"'"'$1 == h && $2 == "ok" {f=1} END {exit !f}'"'"'' \
+		sh "$mc_d/conf" "$2" || {
+		diag "sbatchd $2 of cluster $1 did not register:"
+		diag "$(tail -n 20 "$mc_d/log/sbatchd.$2.out")"
+		return 1
+	}
+}
+
 # link_is FROM TO STATUS: bclusters -l of cluster FROM shows TO in STATUS.
 link_is() {
 	in_cluster "$1" bclusters -l 2>/dev/null | awk -v c="$2" -v s="$3" '
