@@ -355,6 +355,56 @@ start_mc_sbd() {
 	}
 }
 
+# make_mc_relay: the job relay's two clusters (issue 19): alpha consumes,
+# beta provides its host pv1 (its own sbatchd) by an exclusive HostExport
+# of 2 slots; alpha's queue `leased` has HOSTS = allremote.  Both mbatchds
+# and pv1's sbatchd are started; waits for the link.  mc_in_alpha /
+# mc_in_beta run a command against one of them, mc_nobody as nobody.
+make_mc_relay() {
+	make_mc_clusters alpha beta || return 1
+	mc_add_host beta pv1
+	cat >"$T/mc/beta/conf/lsbatch/beta/configdir/lsb.resources" <<'R'
+Begin HostExport
+NAME         = toalpha
+PER_HOST     = pv1
+SLOTS        = 2
+DISTRIBUTION = ([alpha, 1])
+End HostExport
+R
+	cat >>"$T/mc/alpha/conf/lsbatch/alpha/configdir/lsb.queues" <<'Q'
+
+Begin Queue
+QUEUE_NAME   = leased
+PRIORITY     = 40
+HOSTS        = allremote
+End Queue
+Q
+	start_mc_mbd alpha || return 1
+	start_mc_mbd beta || return 1
+	start_mc_sbd beta pv1 || return 1
+	wait_for 30 link_is alpha beta ok || {
+		diag "alpha and beta did not link"
+		return 1
+	}
+	mkdir -p "$T/out" && chmod 777 "$T/out"
+}
+
+mc_in_alpha() { LSF_ENVDIR="$T/mc/alpha/conf" "$@"; }
+mc_in_beta() { LSF_ENVDIR="$T/mc/beta/conf" "$@"; }
+mc_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+
+# mc_state CLUSTER ID: the job's state there; mc_state_is CLUSTER ID STATE.
+mc_state() {
+	in_cluster "$1" bjobs -a -noheader -o stat "$2" 2>/dev/null | head -n 1 | tr -d ' '
+}
+mc_state_is() { [ "$(mc_state "$1" "$2")" = "$3" ]; }
+
+# mc_records ID: beta's records of alpha's job ID ("id stat" lines).
+mc_records() {
+	mc_in_beta bjobs -a -u all -noheader -o "id stat name" 2>/dev/null |
+		awk -v n="$1@alpha" '$3 == n {print $1, $2}'
+}
+
 # link_is FROM TO STATUS: bclusters -l of cluster FROM shows TO in STATUS.
 link_is() {
 	in_cluster "$1" bclusters -l 2>/dev/null | awk -v c="$2" -v s="$3" '
