@@ -23,6 +23,7 @@
 
 #include "mbatchd/mbd-acct.h"
 #include "mbatchd/mbd-consumers.h"
+#include "mbatchd/mc-lease.h"
 #include "mbatchd/mc-leased.h"
 #include "mbatchd/mc-links.h"
 #include "mbatchd/mbd.h"
@@ -394,6 +395,7 @@ manager_new(const ManagerOptions *opts, GError **err)
 	mc_links_init(m);
 	mc_links_journal_changes(m);
 	mc_leased_init(m);
+	mc_lease_init(m);
 
 	if (!make_dir(m->sharedir, err) || !journal_open(m, err) ||
 	    !start_server(m, opts->tcp_address, err)) {
@@ -407,6 +409,7 @@ manager_new(const ManagerOptions *opts, GError **err)
 	commit_start(m);
 	start_tick(m);
 	mc_links_start(m);
+	mc_lease_start(m);
 	manager_schedule_soon(m);
 	return m;
 }
@@ -495,6 +498,7 @@ manager_free(Manager *m)
 	if (m->log != NULL && m->srv != NULL)
 		journal_flush(m);
 	mc_links_free(m);
+	mc_lease_free(m);
 	mc_leased_free(m);
 	bs_rpc_server_free(m->srv);
 	journal_close(m);

@@ -1,0 +1,19 @@
+/*
+ * MultiCluster leases on live links (mc-lease.c): the provider runs the
+ * lease stage on its timer and sends LeaseState to the consumer; the
+ * consumer holds and journals it and sends Demand back; a lost link
+ * marks the leases disconnected on both sides.
+ */
+#ifndef BS_MBD_MC_LEASE_H
+#define BS_MBD_MC_LEASE_H
+
+struct Manager;
+
+/* After mc_links_init: register the Lease and Demand handlers and the
+ * link watcher.  mc_lease_start once the journal is replayed and the
+ * server listens; mc_lease_free after mc_links_free. */
+void mc_lease_init(struct Manager *m);
+void mc_lease_start(struct Manager *m);
+void mc_lease_free(struct Manager *m);
+
+#endif

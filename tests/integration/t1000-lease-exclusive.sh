@@ -1,0 +1,52 @@
+#!/bin/sh
+# An exclusive lease on a live link (issue 19 items 2, 3, 6): cluster alpha
+# exports its host alpha-master (PER_HOST, SLOTS = 4) to beta; beta's
+# queue "remote" has HOSTS = allremote.  When the link comes up, alpha
+# makes the lease and sends it; beta holds it and shows the host as
+# alpha-master@alpha in bhosts with all 4 slots; `bhosts alpha-master@alpha`
+# works; bclusters -l shows the lease on both sides with the same
+# generation.  The provider's own bhosts has no remote host.
+. "$top_srcdir/tests/lib.sh"
+
+make_mc_clusters alpha beta || exit 1
+cat >"$T/mc/alpha/conf/lsbatch/alpha/configdir/lsb.resources" <<'R'
+Begin HostExport
+NAME         = lend
+PER_HOST     = alpha-master
+SLOTS        = 4
+DISTRIBUTION = ([beta, 1])
+End HostExport
+R
+cat >>"$T/mc/beta/conf/lsbatch/beta/configdir/lsb.queues" <<'Q'
+
+Begin Queue
+QUEUE_NAME = remote
+PRIORITY   = 30
+HOSTS      = allremote
+End Queue
+Q
+start_mc_mbd alpha || exit 1
+start_mc_mbd beta || exit 1
+check "alpha sees beta ok" wait_for 20 link_is alpha beta ok
+
+lease_line() {   # lease_line CLUSTER FIELD VALUE-REGEX: bclusters -l says it
+	in_cluster "$1" bclusters -l 2>/dev/null | grep -q "^ *$2: *$3"
+}
+check "beta shows alpha-master@alpha" wait_for 20 sh -c '
+	LSF_ENVDIR="$1" bhosts 2>/dev/null | grep -q "^alpha-master@alpha  *ok  *-  *4 "' \
+	sh "$T/mc/beta/conf"
+in_cluster beta bhosts alpha-master@alpha >"$T/bh.out" 2>&1
+check "bhosts alpha-master@alpha names it" grep -q "^alpha-master@alpha  *ok " "$T/bh.out"
+check "bhosts of an unknown remote host is refused" sh -c '
+	! LSF_ENVDIR="$1" bhosts nosuch@alpha >/dev/null 2>&1' sh "$T/mc/beta/conf"
+in_cluster alpha bclusters -l >"$T/a.out" 2>&1
+in_cluster beta bclusters -l >"$T/b.out" 2>&1
+check "alpha's bclusters -l shows the lease ok" sh -c 'grep -q "lend" "$1" && grep -qi "ok" "$1"' sh "$T/a.out"
+check "beta's bclusters -l shows the lease" grep -q "lend" "$T/b.out"
+check "both sides name generation 1" sh -c '
+	grep -q "GENERATION: *1$" "$1" && grep -q "GENERATION: *1$" "$2"' sh "$T/a.out" "$T/b.out"
+check "alpha's own bhosts has no remote host" sh -c '
+	! LSF_ENVDIR="$1" bhosts 2>/dev/null | grep -q "@"' sh "$T/mc/alpha/conf"
+check "alpha's mbatchd logged the lease made" grep -q "lease lend to cluster beta made" \
+	"$T/mc/alpha/log/mbatchd.out"
+done_testing
