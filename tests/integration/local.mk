@@ -175,7 +175,8 @@ INTEGRATION_TESTS += \
 	%reldir%/t0933-mc-hung-master.sh
 # Issue 19: leases on live links (mbatchd/mc-lease.c, mc-leased.c).
 INTEGRATION_TESTS += \
-	%reldir%/t1000-lease-exclusive.sh
+	%reldir%/t1000-lease-exclusive.sh \
+	%reldir%/t1001-lease-shared-faults.sh
 # The test library itself: its exit trap under a lingering process.
 INTEGRATION_TESTS += \
 	%reldir%/t0990-cleanup-user-procs.sh
