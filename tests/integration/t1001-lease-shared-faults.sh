@@ -8,7 +8,7 @@
 # is back, ok again.  A restart of either side keeps the lease: the same
 # generation and split, and the consumer shows the host closed while it
 # has no link.  A third cluster, gamma, that imports nothing refuses the
-# lease alpha offers it.
+# lease alpha offers it.  badmin mbdhist shows the lease's changes.
 . "$top_srcdir/tests/lib.sh"
 
 make_mc_clusters alpha beta gamma || exit 1
@@ -94,4 +94,10 @@ check "beta: ok again after alpha's restart" wait_for 30 lease_is beta lend STAT
 check "beta's host is usable again" wait_for 30 remote_row ok 1
 check "alpha made the lease once only" test "$(grep -c "lease lend to cluster beta made" \
 	"$T/mc/alpha/log/mbatchd.out")" -eq 1
+in_cluster alpha badmin mbdhist >"$T/h.out" 2>&1
+check "alpha's mbdhist shows the lease made" grep -q \
+	"Lease <lend> of cluster <alpha> to cluster <beta> (shared): provider 3 slots, consumer 1; generation 1" "$T/h.out"
+check "then disconnected and ok again" sh -c '
+	grep -o "Lease <lend> to cluster <beta> is [a-z]*" "$1" | tr "\n" , |
+	grep -q "is disconnected,Lease <lend> to cluster <beta> is ok"' sh "$T/h.out"
 done_testing
