@@ -43,6 +43,9 @@
 #define CALL_TIMEOUT_MS 10000
 #define MAX_FACT_RESOURCES 64
 #define MAX_FACT_NAME 64
+/* The most leases one provider may hold open with this cluster: a peer
+ * that invents policy names fills no journal. */
+#define MAX_LEASES_PER_PROVIDER 256
 
 /* The consumer's figures for one lease, from its last Demand. */
 typedef struct {
@@ -653,6 +656,17 @@ take_facts(Manager *m, const Lease *l, const Basalt__LeaseState *w)
 
 static void consumer_demand(Manager *m, gboolean force);
 
+static int
+leases_from(Manager *m, const char *provider)
+{
+	const GPtrArray *all = state_leases(m->st);
+	int n = 0;
+
+	for (guint i = 0; all != NULL && i < all->len; i++)
+		n += strcmp(((const Lease *)all->pdata[i])->provider, provider) == 0;
+	return n;
+}
+
 static void
 on_lease(Manager *m, const char *cluster, const ProtobufCMessage *msg,
     ProtobufCClosure closure, void *call, void *data)
@@ -672,6 +686,10 @@ on_lease(Manager *m, const char *cluster, const ProtobufCMessage *msg,
 		why = g_strdup_printf("cluster %s imports no hosts from %s", local(m), cluster);
 	else if ((nl = lease_from_wire(w, &err)) == NULL)
 		why = g_strdup(err->message);
+	else if (state_lease_of(m->st, nl->policy, nl->provider, nl->consumer) == NULL &&
+	    leases_from(m, cluster) >= MAX_LEASES_PER_PROVIDER)
+		why = g_strdup_printf("cluster %s already lends %d leases here", cluster,
+		    MAX_LEASES_PER_PROVIDER);
 	if (why != NULL) {
 		log_warning("lease from cluster %s refused: %s", cluster, why);
 		e.code = BASALT__ERROR_CODE__ERROR_CODE_BAD_REQUEST;
