@@ -442,6 +442,7 @@ manager_reconfig(Manager *m, BsDiags *diags)
 	m->cfg = cfg;
 	ensure_queues(m);
 	start_tick(m);
+	mc_lease_reconfigured(m);
 	manager_schedule_soon(m);
 	log_notice("reconfiguration done: %u queues", cfg->queues->len);
 	return TRUE;

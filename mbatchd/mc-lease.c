@@ -194,19 +194,15 @@ select_hosts(Manager *m, const BsHostExport *ex, GPtrArray *names, GArray *slots
 	}
 }
 
+/* What export ex gives its me-th DISTRIBUTION cluster now: hosts and
+ * slots (the names borrowed from the configuration). */
 static void
-make_lease(Manager *m, const BsHostExport *ex, guint me)
+intended(Manager *m, const BsHostExport *ex, guint me, GPtrArray *mine, GArray *my_slots)
 {
 	g_autoptr(GPtrArray) names = g_ptr_array_new();
 	g_autoptr(GArray) slots = g_array_new(FALSE, FALSE, sizeof(int));
-	g_autoptr(GPtrArray) mine = g_ptr_array_new();
-	g_autoptr(GArray) my_slots = g_array_new(FALSE, FALSE, sizeof(int));
-	g_autoptr(GPtrArray) events = g_ptr_array_new();
-	g_autoptr(GPtrArray) blocks = g_ptr_array_new_with_free_func(g_free);
-	g_autofree int *shares = g_new0(int, ex->distribution->len);
+	g_autofree int *shares = g_new0(int, MAX(ex->distribution->len, 1));
 	g_autofree int *parts = NULL;
-	const char *consumer = ((const BsShare *)ex->distribution->pdata[me])->name;
-	g_autoptr(Lease) l = NULL;
 
 	for (guint i = 0; i < ex->distribution->len; i++)
 		shares[i] = MAX(((const BsShare *)ex->distribution->pdata[i])->shares, 1);
@@ -230,10 +226,27 @@ make_lease(Manager *m, const BsHostExport *ex, guint me)
 			g_ptr_array_add(mine, names->pdata[h]);
 			g_array_append_val(my_slots, parts[me * names->len + h]);
 		}
+}
+
+/* A new lease of export ex to its me-th cluster; generation > 0 carries
+ * on from the lease it replaces (a reconfiguration changed its hosts). */
+static void
+make_lease(Manager *m, const BsHostExport *ex, guint me, guint64 generation)
+{
+	g_autoptr(GPtrArray) mine = g_ptr_array_new();
+	g_autoptr(GArray) my_slots = g_array_new(FALSE, FALSE, sizeof(int));
+	g_autoptr(GPtrArray) events = g_ptr_array_new();
+	g_autoptr(GPtrArray) blocks = g_ptr_array_new_with_free_func(g_free);
+	const char *consumer = ((const BsShare *)ex->distribution->pdata[me])->name;
+	g_autoptr(Lease) l = NULL;
+
+	intended(m, ex, me, mine, my_slots);
 	if (mine->len == 0)
 		return;
 	l = lease_new(ex->name, local(m), consumer, ex->shared,
 	    (const char *const *)mine->pdata, (const int *)(void *)my_slots->data, mine->len);
+	if (generation > 0)
+		l->generation = generation;
 	state_lease_new_event(l, manager_now(), events, blocks);
 	if (commit_events(m, events, ex->name))
 		log_info("lease %s to cluster %s made: %d slots on %u hosts, %s", ex->name,
@@ -257,7 +270,7 @@ ensure_leases(Manager *m, const char *consumer)
 			if (strcmp(sh->name, consumer) != 0 ||
 			    state_lease_of(m->st, ex->name, local(m), consumer) != NULL)
 				continue;
-			make_lease(m, ex, k);
+			make_lease(m, ex, k, 0);
 		}
 	}
 }
@@ -299,7 +312,7 @@ add_facts(Manager *m, const Lease *l, Basalt__LeaseState *w, GPtrArray *blocks)
 }
 
 static void
-send_lease(Manager *m, const Lease *l)
+send_lease_ended(Manager *m, const Lease *l, gboolean ended)
 {
 	McLease *ml = m->lease;
 	g_autoptr(GPtrArray) blocks = g_ptr_array_new_with_free_func(g_free);
@@ -308,6 +321,7 @@ send_lease(Manager *m, const Lease *l)
 	Sent *s = g_new0(Sent, 1);
 
 	add_facts(m, l, w, blocks);
+	w->ended = ended;
 	s->m = m;
 	s->key = key_of(l->policy, l->provider, l->consumer);
 	if (!mc_link_call(m, l->consumer, ml->lease_method, &w->base, CALL_TIMEOUT_MS,
@@ -316,6 +330,12 @@ send_lease(Manager *m, const Lease *l)
 		g_free(s->key);
 		g_free(s);
 	}
+}
+
+static void
+send_lease(Manager *m, const Lease *l)
+{
+	send_lease_ended(m, l, FALSE);
 }
 
 /* ---- provider: the stage -------------------------------------------------- */
@@ -656,6 +676,35 @@ take_facts(Manager *m, const Lease *l, const Basalt__LeaseState *w)
 
 static void consumer_demand(Manager *m, gboolean force);
 
+/* The lease is over (its policy is gone): journaled, and gone from the
+ * state and the leased hosts. */
+static void
+end_lease(Manager *m, const Lease *l)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvLeaseStatus e = BASALT__EV_LEASE_STATUS__INIT;
+	g_autoptr(GError) err = NULL;
+	g_autofree char *policy = g_strdup(l->policy);
+	g_autofree char *provider = g_strdup(l->provider);
+	g_autofree char *consumer = g_strdup(l->consumer);
+
+	e.policy = policy;
+	e.provider = provider;
+	e.consumer = consumer;
+	e.status = (guint32)l->status;
+	e.generation = l->generation;
+	e.ended = TRUE;
+	ev.time = manager_now();
+	ev.body_case = BASALT__EVENT__BODY_LEASE_STATUS;
+	ev.lease_status = &e;
+	if (!manager_commit(m, &ev, &err))
+		log_warning("lease %s: its end is not journaled: %s", policy,
+		    err != NULL ? err->message : "refused");
+	else
+		log_info("lease %s of cluster %s to cluster %s ended", policy, provider, consumer);
+	mc_leased_refresh(m);
+}
+
 static int
 leases_from(Manager *m, const char *provider)
 {
@@ -699,6 +748,13 @@ on_lease(Manager *m, const char *cluster, const ProtobufCMessage *msg,
 		return;
 	}
 	old = state_lease_of(m->st, nl->policy, nl->provider, nl->consumer);
+	if (w->ended) {
+		if (old != NULL)
+			end_lease(m, old);
+		closure(&r.base, call);
+		manager_schedule_soon(m);
+		return;
+	}
 	if (old == NULL || !same_lease(old, nl)) {
 		g_autoptr(GPtrArray) events = g_ptr_array_new();
 		g_autoptr(GPtrArray) blocks = g_ptr_array_new_with_free_func(g_free);
@@ -886,6 +942,74 @@ link_changed(Manager *m, const McLink *l, void *data)
 	mc_leased_refresh(m);
 	run_soon(m);
 	manager_schedule_soon(m);
+}
+
+static gboolean
+same_hosts(const Lease *l, const GPtrArray *names, const GArray *slots)
+{
+	if (l->hosts->len != names->len)
+		return FALSE;
+	for (guint i = 0; i < names->len; i++) {
+		const LeaseHost *h = l->hosts->pdata[i];
+
+		if (strcmp(h->name, names->pdata[i]) != 0 ||
+		    h->slots != g_array_index(slots, int, i))
+			return FALSE;
+	}
+	return TRUE;
+}
+
+void
+mc_lease_reconfigured(Manager *m)
+{
+	const GPtrArray *all = state_leases(m->st);
+	g_autoptr(GPtrArray) mine = g_ptr_array_new_with_free_func((GDestroyNotify)lease_free);
+
+	if (m->lease == NULL)
+		return;
+	/* Copies: ending and replacing change the state's table. */
+	for (guint i = 0; all != NULL && i < all->len; i++) {
+		const Lease *l = all->pdata[i];
+
+		if (strcmp(l->provider, local(m)) == 0 && strcmp(l->consumer, local(m)) != 0)
+			g_ptr_array_add(mine, lease_copy(l));
+	}
+	for (guint i = 0; i < mine->len; i++) {
+		const Lease *l = mine->pdata[i];
+		const BsHostExport *ex = bs_config_host_export(m->cfg, l->policy);
+		g_autoptr(GPtrArray) names = g_ptr_array_new();
+		g_autoptr(GArray) slots = g_array_new(FALSE, FALSE, sizeof(int));
+		int me = -1;
+
+		for (guint k = 0; ex != NULL && ex->distribution != NULL &&
+		    k < ex->distribution->len; k++)
+			if (strcmp(((const BsShare *)ex->distribution->pdata[k])->name,
+			    l->consumer) == 0)
+				me = (int)k;
+		if (me >= 0)
+			intended(m, ex, (guint)me, names, slots);
+		if (me >= 0 && names->len > 0 && ex->shared == l->shared &&
+		    same_hosts(l, names, slots))
+			continue;
+		if (me < 0 || names->len == 0) {
+			end_lease(m, l);
+			send_lease_ended(m, l, TRUE);
+			continue;
+		}
+		/* Its hosts or type changed: a new start, the generation
+		 * carrying on so the consumer takes it as newer. */
+		make_lease(m, ex, (guint)me, l->generation + 1);
+		g_hash_table_add(m->lease->resend, g_strdup(l->consumer));
+	}
+	for (guint i = 0; i < mc_links_count(m); i++) {
+		const McLink *k = mc_link_nth(m, i);
+
+		if (k->status == MC_LINK_OK)
+			ensure_leases(m, k->cluster);
+		g_hash_table_add(m->lease->resend, g_strdup(k->cluster));
+	}
+	mc_leased_refresh(m);
+	run_soon(m);
 }
 
 static guint

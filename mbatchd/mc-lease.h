@@ -15,5 +15,10 @@ struct Manager;
 void mc_lease_init(struct Manager *m);
 void mc_lease_start(struct Manager *m);
 void mc_lease_free(struct Manager *m);
+/* After badmin reconfig: leases of new exports are made for linked
+ * consumers, leases whose policy is gone end (the consumer is told), and
+ * a lease whose hosts or type changed starts again with the next
+ * generation. */
+void mc_lease_reconfigured(struct Manager *m);
 
 #endif

@@ -5,7 +5,8 @@
 # makes the lease and sends it; beta holds it and shows the host as
 # alpha-master@alpha in bhosts with all 4 slots; `bhosts alpha-master@alpha`
 # works; bclusters -l shows the lease on both sides with the same
-# generation.  The provider's own bhosts has no remote host.
+# generation.  The provider's own bhosts has no remote host.  badmin
+# reconfig on the provider restarts a changed lease and ends a removed one.
 . "$top_srcdir/tests/lib.sh"
 
 make_mc_clusters alpha beta || exit 1
@@ -49,4 +50,24 @@ check "alpha's own bhosts has no remote host" sh -c '
 	! LSF_ENVDIR="$1" bhosts 2>/dev/null | grep -q "@"' sh "$T/mc/alpha/conf"
 check "alpha's mbatchd logged the lease made" grep -q "lease lend to cluster beta made" \
 	"$T/mc/alpha/log/mbatchd.out"
+
+# badmin reconfig on the provider: a policy whose hosts changed starts
+# again with the next generation; a policy that is gone ends on both sides.
+sed -i 's/^SLOTS        = 4$/SLOTS        = 2/' "$T/mc/alpha/conf/lsbatch/alpha/configdir/lsb.resources"
+in_cluster alpha badmin reconfig >/dev/null 2>&1
+check "after reconfig beta shows the host with 2 slots" wait_for 20 sh -c '
+	LSF_ENVDIR="$1" bhosts alpha-master@alpha 2>/dev/null | grep -q "^alpha-master@alpha  *ok  *-  *2 "' \
+	sh "$T/mc/beta/conf"
+check "as generation 2 on both sides" sh -c '
+	LSF_ENVDIR="$1" bclusters -l | grep -q "GENERATION: *2$" &&
+	LSF_ENVDIR="$2" bclusters -l | grep -q "GENERATION: *2$"' sh "$T/mc/alpha/conf" "$T/mc/beta/conf"
+: >"$T/mc/alpha/conf/lsbatch/alpha/configdir/lsb.resources"
+in_cluster alpha badmin reconfig >/dev/null 2>&1
+check "the export removed, beta has no remote host" wait_for 20 sh -c '
+	! LSF_ENVDIR="$1" bhosts 2>/dev/null | grep -q "@"' sh "$T/mc/beta/conf"
+check "and neither side holds a lease" sh -c '
+	LSF_ENVDIR="$1" bclusters -l | grep -q "^LEASES: none" &&
+	LSF_ENVDIR="$2" bclusters -l | grep -q "^LEASES: none"' sh "$T/mc/alpha/conf" "$T/mc/beta/conf"
+check "mbdhist shows the end" sh -c '
+	LSF_ENVDIR="$1" badmin mbdhist | grep -q "Lease <lend> to cluster <beta> ended"' sh "$T/mc/beta/conf"
 done_testing
