@@ -284,6 +284,7 @@ lease_replied(BsRpcConn *conn, Basalt__RpcStatus status, const ProtobufCMessage 
 typedef struct {
 	Manager *m;
 	char *key;
+	guint64 generation;       /* what was sent */
 } Sent;
 
 static void
@@ -324,6 +325,7 @@ send_lease_ended(Manager *m, const Lease *l, gboolean ended)
 	w->ended = ended;
 	s->m = m;
 	s->key = key_of(l->policy, l->provider, l->consumer);
+	s->generation = l->generation;
 	if (!mc_link_call(m, l->consumer, ml->lease_method, &w->base, CALL_TIMEOUT_MS,
 	    lease_replied, s, &err)) {
 		log_debug("lease %s to %s: not sent: %s", l->policy, l->consumer, err->message);
@@ -383,8 +385,9 @@ lease_replied(BsRpcConn *conn, Basalt__RpcStatus status, const ProtobufCMessage 
 			d = g_new0(Demand, 1);
 			g_hash_table_insert(m->lease->demand, g_strdup(s->key), d);
 		}
+		/* The consumer cannot have applied more than was sent. */
 		if (r->generation > d->generation) {
-			d->generation = r->generation;
+			d->generation = MIN(r->generation, s->generation);
 			run_soon(m);
 		}
 	}
@@ -475,6 +478,7 @@ provider_run(Manager *m)
 	LeaseStageOut so = { 0 };
 	g_autoptr(GError) err = NULL;
 	gint64 now = manager_now();
+	gboolean journaled = FALSE;
 
 	if (ml == NULL)
 		return;
@@ -526,6 +530,7 @@ provider_run(Manager *m)
 		state_lease_outcome_events(o, now, events, blocks);
 		if (events->len > 0) {
 			commit_events(m, events, o->lease->policy);
+			journaled = TRUE;
 			if (changed)
 				log_info("lease %s to %s: %s (generation %" G_GUINT64_FORMAT
 				    ", %d slots the consumer's, %s)", o->lease->policy,
@@ -542,7 +547,9 @@ provider_run(Manager *m)
 	g_hash_table_remove_all(ml->resend);
 	arm_timer(m, so.wake);
 	lease_stage_out_clear(&so);
-	manager_schedule_soon(m);
+	/* The slots lent changed: the local hosts' room did. */
+	if (journaled)
+		manager_schedule_soon(m);
 }
 
 /* ---- provider: the consumer's Demand -------------------------------------- */
@@ -726,6 +733,7 @@ on_lease(Manager *m, const char *cluster, const ProtobufCMessage *msg,
 	g_autoptr(GError) err = NULL;
 	g_autoptr(Lease) nl = NULL;
 	g_autofree char *why = NULL;
+	gboolean changed;
 	const Lease *old;
 
 	(void)data;
@@ -755,7 +763,8 @@ on_lease(Manager *m, const char *cluster, const ProtobufCMessage *msg,
 		manager_schedule_soon(m);
 		return;
 	}
-	if (old == NULL || !same_lease(old, nl)) {
+	changed = old == NULL || !same_lease(old, nl);
+	if (changed) {
 		g_autoptr(GPtrArray) events = g_ptr_array_new();
 		g_autoptr(GPtrArray) blocks = g_ptr_array_new_with_free_func(g_free);
 
@@ -770,7 +779,8 @@ on_lease(Manager *m, const char *cluster, const ProtobufCMessage *msg,
 	old = state_lease_of(m->st, nl->policy, nl->provider, nl->consumer);
 	r.generation = old != NULL ? old->generation : 0;
 	closure(&r.base, call);
-	manager_schedule_soon(m);
+	if (changed)
+		manager_schedule_soon(m);
 	consumer_demand(m, FALSE);
 }
 
