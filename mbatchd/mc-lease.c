@@ -235,7 +235,7 @@ make_lease(Manager *m, const BsHostExport *ex, guint me, guint64 generation)
 {
 	g_autoptr(GPtrArray) mine = g_ptr_array_new();
 	g_autoptr(GArray) my_slots = g_array_new(FALSE, FALSE, sizeof(int));
-	g_autoptr(GPtrArray) events = g_ptr_array_new();
+	g_autoptr(GPtrArray) events = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(GPtrArray) blocks = g_ptr_array_new_with_free_func(g_free);
 	const char *consumer = ((const BsShare *)ex->distribution->pdata[me])->name;
 	g_autoptr(Lease) l = NULL;
@@ -522,7 +522,7 @@ provider_run(Manager *m)
 	}
 	for (guint i = 0; i < so.n; i++) {
 		const LeaseOutcome *o = &so.out[i];
-		g_autoptr(GPtrArray) events = g_ptr_array_new();
+		g_autoptr(GPtrArray) events = g_ptr_array_new_with_free_func(g_free);
 		g_autoptr(GPtrArray) blocks = g_ptr_array_new_with_free_func(g_free);
 		gboolean changed = o->split_changed || o->status_changed || o->made_now;
 		const Lease *now_l;
@@ -765,7 +765,7 @@ on_lease(Manager *m, const char *cluster, const ProtobufCMessage *msg,
 	}
 	changed = old == NULL || !same_lease(old, nl);
 	if (changed) {
-		g_autoptr(GPtrArray) events = g_ptr_array_new();
+		g_autoptr(GPtrArray) events = g_ptr_array_new_with_free_func(g_free);
 		g_autoptr(GPtrArray) blocks = g_ptr_array_new_with_free_func(g_free);
 
 		state_lease_events(nl, manager_now(), events, blocks);
@@ -916,7 +916,7 @@ static void
 consumer_lost(Manager *m, const char *provider)
 {
 	const GPtrArray *all = state_leases(m->st);
-	g_autoptr(GPtrArray) events = g_ptr_array_new();
+	g_autoptr(GPtrArray) events = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(GPtrArray) blocks = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(GPtrArray) copies = g_ptr_array_new_with_free_func((GDestroyNotify)lease_free);
 

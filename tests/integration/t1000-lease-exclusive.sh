@@ -70,4 +70,6 @@ check "and neither side holds a lease" sh -c '
 	LSF_ENVDIR="$2" bclusters -l | grep -q "^LEASES: none"' sh "$T/mc/alpha/conf" "$T/mc/beta/conf"
 check "mbdhist shows the end" sh -c '
 	LSF_ENVDIR="$1" badmin mbdhist | grep -q "Lease <lend> to cluster <beta> ended"' sh "$T/mc/beta/conf"
+check "no sanitizer report from any mbatchd" sh -c '
+	! cat "$1"/mc/*/log/mbatchd.out | grep -q "runtime error\|AddressSanitizer\|LeakSanitizer"' sh "$T"
 done_testing

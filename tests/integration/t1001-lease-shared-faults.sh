@@ -100,4 +100,6 @@ check "alpha's mbdhist shows the lease made" grep -q \
 check "then disconnected and ok again" sh -c '
 	grep -o "Lease <lend> to cluster <beta> is [a-z]*" "$1" | tr "\n" , |
 	grep -q "is disconnected,Lease <lend> to cluster <beta> is ok"' sh "$T/h.out"
+check "no sanitizer report from any mbatchd" sh -c '
+	! cat "$1"/mc/*/log/mbatchd.out | grep -q "runtime error\|AddressSanitizer\|LeakSanitizer"' sh "$T"
 done_testing

@@ -126,4 +126,6 @@ check "lend1 is ok again with the consumer back" wait_for 20 lease_is lend1 STAT
 check "the consumer receives the same generation" wait_for 10 sh -c '
 	tail -n 4 "$1" | grep -q "^lend1 generation=$2 "' sh "$F/leases" \
 	"$(echo "$before" | awk '$1=="lend1" && $2=="GENERATION:"{print $3}')"
+check "no sanitizer report from any mbatchd" sh -c '
+	! cat "$1"/mc/*/log/mbatchd.out | grep -q "runtime error\|AddressSanitizer\|LeakSanitizer"' sh "$T"
 done_testing
