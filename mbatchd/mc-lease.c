@@ -33,6 +33,9 @@
 #include <string.h>
 
 #include "mbatchd/mbd.h"
+#include "mbatchd/mbd-snapshot.h"
+#include "mbatchd/sched/pass.h"
+#include "resreq/resreq.h"
 #include "mbatchd/mc-lease.h"
 #include "mbatchd/mc-leased.h"
 #include "mbatchd/mc-links.h"
@@ -165,12 +168,34 @@ host_slots(Manager *m, const char *host)
 	return c >= G_MAXINT / 2 ? 1 : MAX(c, 1);
 }
 
+/* Whether a local host matches a selection now, as the scheduler reads it. */
+static gboolean
+selected(Manager *m, const BsResReq *rr, const char *host)
+{
+	const HostLink *hl = manager_link(m, host);
+	SchedHost h = { .name = host, .ncpus = hl != NULL && hl->ncpus > 0 ? (int)hl->ncpus : 1 };
+
+	snapshot_host_resources(m, &h);
+	return sched_resreq_host_ok(rr, &h);
+}
+
 /* RES_SELECT exports whole hosts: the first NHOSTS server hosts of
- * lsf.cluster that are not exported by PER_HOST sections. */
+ * lsf.cluster, in its order, that the selection matches (as bsub -R
+ * select[] reads a host: its type, model, resources and last load) and
+ * that no PER_HOST section exports. */
 static void
 select_hosts(Manager *m, const BsHostExport *ex, GPtrArray *names, GArray *slots)
 {
 	const BsResourcesConf *rc = m->cfg->resources;
+	g_autofree char *text = g_strdup_printf("select[%s]", ex->res_select);
+	g_autoptr(GError) err = NULL;
+	g_autoptr(BsResReq) rr = bs_resreq_parse(text, &err);
+
+	if (rr == NULL) {
+		log_warning("HostExport %s: RES_SELECT cannot be read: %s", ex->name,
+		    err->message);
+		return;
+	}
 
 	for (guint i = 0; i < m->cfg->cluster->hosts->len &&
 	    (int)names->len < ex->nhosts; i++) {
@@ -186,7 +211,7 @@ select_hosts(Manager *m, const BsHostExport *ex, GPtrArray *names, GArray *slots
 			taken = o->per_host != NULL &&
 			    g_strv_contains((const char *const *)o->per_host, ch->name);
 		}
-		if (taken)
+		if (taken || !selected(m, rr, ch->name))
 			continue;
 		s = host_slots(m, ch->name);
 		g_ptr_array_add(names, ch->name);

@@ -5,16 +5,36 @@
 # makes the lease and sends it; beta holds it and shows the host as
 # alpha-master@alpha in bhosts with all 4 slots; `bhosts alpha-master@alpha`
 # works; bclusters -l shows the lease on both sides with the same
-# generation.  The provider's own bhosts has no remote host.  badmin
+# generation.  A RES_SELECT export lends the first NHOSTS hosts its
+# selection matches.  The provider's own bhosts has no remote host.  badmin
 # reconfig on the provider restarts a changed lease and ends a removed one.
 . "$top_srcdir/tests/lib.sh"
 
 make_mc_clusters alpha beta || exit 1
+# Two more hosts of alpha (no sbatchd) for RES_SELECT exports.
+sed -i 's/^End Host$/alpha-h2  !  !  1  ()\nalpha-h3  !  !  1  ()\nEnd Host/' \
+	"$T/mc/alpha/conf/lsf.cluster.alpha"
+printf '127.%s.%s.9 alpha-h2\n127.%s.%s.10 alpha-h3\n' $MC_A $MC_B $MC_A $MC_B \
+	>>"$T/mc/alpha/conf/hosts"
 cat >"$T/mc/alpha/conf/lsbatch/alpha/configdir/lsb.resources" <<'R'
 Begin HostExport
 NAME         = lend
 PER_HOST     = alpha-master
 SLOTS        = 4
+DISTRIBUTION = ([beta, 1])
+End HostExport
+
+Begin HostExport
+NAME         = ws
+RES_SELECT   = type==any
+NHOSTS       = 1
+DISTRIBUTION = ([beta, 1])
+End HostExport
+
+Begin HostExport
+NAME         = big
+RES_SELECT   = maxmem>100000000
+NHOSTS       = 1
 DISTRIBUTION = ([beta, 1])
 End HostExport
 R
@@ -38,6 +58,15 @@ check "beta shows alpha-master@alpha" wait_for 20 sh -c '
 	sh "$T/mc/beta/conf"
 in_cluster beta bhosts alpha-master@alpha >"$T/bh.out" 2>&1
 check "bhosts alpha-master@alpha names it" grep -q "^alpha-master@alpha  *ok " "$T/bh.out"
+check "RES_SELECT lends the first host it selects that PER_HOST does not" sh -c '
+	LSF_ENVDIR="$1" bhosts 2>/dev/null | grep -q "^alpha-h2@alpha  *ok  *-  *1 "' \
+	sh "$T/mc/beta/conf"
+check "and only NHOSTS of them" sh -c '
+	! LSF_ENVDIR="$1" bhosts 2>/dev/null | grep -q "^alpha-h3@alpha"' sh "$T/mc/beta/conf"
+check "a RES_SELECT no host matches lends nothing" sh -c '
+	! LSF_ENVDIR="$1" bclusters -l | grep -q "^LEASE: big"' sh "$T/mc/alpha/conf"
+check "(its selection was read)" sh -c '! grep -q "RES_SELECT cannot be read" "$1"' \
+	sh "$T/mc/alpha/log/mbatchd.out"
 check "bhosts of an unknown remote host is refused" sh -c '
 	! LSF_ENVDIR="$1" bhosts nosuch@alpha >/dev/null 2>&1' sh "$T/mc/beta/conf"
 in_cluster alpha bclusters -l >"$T/a.out" 2>&1
