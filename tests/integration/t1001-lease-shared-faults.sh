@@ -78,6 +78,7 @@ stop_mc_mbd beta
 check "alpha marks the lease disconnected" wait_for 20 lease_is alpha lend STATUS "^disconnected"
 start_mc_mbd beta || exit 1
 check "beta, restarted, has the lease from its journal" lease_is beta lend GENERATION "^1$"
+check "with its split" lease_is beta lend SLOTS "provider 3, consumer 1"
 check "alpha: ok again once beta is back" wait_for 30 lease_is alpha lend STATUS "^ok"
 check "beta: ok again, the host usable" wait_for 30 remote_row ok 1
 check "alpha: the split did not move" lease_is alpha lend SLOTS "provider 3, consumer 1"
