@@ -182,7 +182,8 @@ $(tests_tools_bs_fakeconsumer_OBJECTS): $(PROTO_GEN_H)
 INTEGRATION_TESTS += \
 	%reldir%/t1000-lease-exclusive.sh \
 	%reldir%/t1001-lease-shared-faults.sh \
-	%reldir%/t1002-lease-rebalance.sh
+	%reldir%/t1002-lease-rebalance.sh \
+	%reldir%/t1003-lease-consumer-trust.sh
 # The test library itself: its exit trap under a lingering process.
 INTEGRATION_TESTS += \
 	%reldir%/t0990-cleanup-user-procs.sh

@@ -16,13 +16,16 @@
  * lease stays inactive).  Each LeaseState received is appended to
  * DIR/leases as "POLICY generation=G status=S consumer=C provider=P
  * made=M"; each Demand sent to DIR/demands as "POLICY generation=G", each
- * refused one to DIR/refused.  Runs until killed.
+ * refused one to DIR/refused.  It can also play a provider: DIR/send
+ * (see send_leases) holds LeaseStates to send once, their answers go to
+ * DIR/replies.  Runs until killed.
  */
 #include "config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "auth/auth.h"
 #include "cluster.pb-c.h"
@@ -239,14 +242,91 @@ say_hello(void)
 	    hello_replied, NULL, NULL);
 }
 
+static void
+lease_replied(BsRpcConn *c, Basalt__RpcStatus status, const ProtobufCMessage *reply,
+    const GError *error, void *data)
+{
+	const Basalt__LeaseStateReply *r = (const Basalt__LeaseStateReply *)reply;
+	g_autofree char *policy = data;
+	g_autofree char *line = NULL;
+
+	(void)c;
+	if (status != BASALT__RPC_STATUS__RPC_STATUS_OK)
+		line = g_strdup_printf("%s failed: %s", policy, error != NULL ? error->message : "");
+	else if (r->error != NULL && r->error->code != BASALT__ERROR_CODE__ERROR_CODE_OK)
+		line = g_strdup_printf("%s refused: %s", policy, r->error->message);
+	else
+		line = g_strdup_printf("%s ok generation=%" G_GUINT64_FORMAT, policy, r->generation);
+	append("replies", line);
+}
+
+/* DIR/send: lines "POLICY PROVIDER CONSUMER HOST:SLOTS:EXPORTED,... GEN",
+ * each sent once as a LeaseState (playing a provider), then the file is
+ * removed; the answers go to DIR/replies. */
+static void
+send_leases(void)
+{
+	g_autofree char *p = g_build_filename(dir, "send", NULL);
+	g_autofree char *text = NULL;
+	g_auto(GStrv) lines = NULL;
+
+	if (!g_file_get_contents(p, &text, NULL, NULL))
+		return;
+	unlink(p);
+	lines = g_strsplit(text, "\n", -1);
+	for (guint i = 0; lines[i] != NULL; i++) {
+		g_auto(GStrv) w = g_strsplit_set(g_strstrip(lines[i]), " \t", -1);
+		g_auto(GStrv) hosts = NULL;
+		g_autoptr(GPtrArray) keep = g_ptr_array_new_with_free_func(g_free);
+		Basalt__LeaseState st = BASALT__LEASE_STATE__INIT;
+		g_autofree Basalt__LeasedHost *hs = NULL;
+		g_autofree Basalt__LeasedHost **hp = NULL;
+		g_autofree uint32_t *ex = NULL;
+		guint n;
+
+		if (g_strv_length(w) != 5)
+			continue;
+		hosts = g_strsplit(w[3], ",", -1);
+		n = g_strv_length(hosts);
+		hs = g_new0(Basalt__LeasedHost, n + 1);
+		hp = g_new0(Basalt__LeasedHost *, n + 1);
+		ex = g_new0(uint32_t, n + 1);
+		for (guint k = 0; k < n; k++) {
+			g_auto(GStrv) f = g_strsplit(hosts[k], ":", 3);
+
+			basalt__leased_host__init(&hs[k]);
+			hs[k].host_name = g_strdup(f[0]);
+			g_ptr_array_add(keep, hs[k].host_name);
+			hs[k].slots = f[1] != NULL ? (guint32)atoi(f[1]) : 1;
+			ex[k] = f[1] != NULL && f[2] != NULL ? (guint32)atoi(f[2]) : hs[k].slots;
+			hp[k] = &hs[k];
+		}
+		st.policy = w[0];
+		st.provider = w[1];
+		st.consumer = w[2];
+		st.status = BASALT__LEASE_STATUS__LEASE_STATUS_OK;
+		st.generation = (guint64)g_ascii_strtoull(w[4], NULL, 10);
+		st.shared = FALSE;
+		st.made = TRUE;
+		st.hosts = hp;
+		st.n_hosts = n;
+		st.exported_slots = ex;
+		st.n_exported_slots = n;
+		bs_rpc_conn_call(conn, &basalt__cluster_service__descriptor, 1, &st.base,
+		    5000, lease_replied, g_strdup(w[0]), NULL);
+	}
+}
+
 static gboolean
 tick(gpointer data)
 {
 	static guint n;
 
 	(void)data;
-	if (linked)
+	if (linked) {
 		send_demands();
+		send_leases();
+	}
 	if (++n % 10 == 0)
 		say_hello();
 	return G_SOURCE_CONTINUE;
