@@ -623,8 +623,10 @@ on_demand(Manager *m, const char *cluster, const ProtobufCMessage *msg,
 			differs |= old != NULL && i < old->n && old->used[i] != d->used[i];
 		}
 		d->pending = (int)MIN(req->pending_slots, 1000000u);
-		/* A generation the consumer does not have yet is not acked. */
-		d->generation = MIN(req->generation, l->generation);
+		/* A generation the consumer does not have yet is not acked,
+		 * and a report older than its last answer takes none back. */
+		d->generation = MIN(MAX(req->generation, old != NULL ? old->generation : 0),
+		    l->generation);
 		differs |= old == NULL || old->generation != d->generation;
 		g_hash_table_replace(m->lease->demand, g_steal_pointer(&k), d);
 		if (differs)
