@@ -23,6 +23,7 @@
 
 #include "mbatchd/mbd-acct.h"
 #include "mbatchd/mbd-consumers.h"
+#include "mbatchd/mc-lease.h"
 #include "mbatchd/mc-leased.h"
 #include "mbatchd/mc-jobs.h"
 #include "mbatchd/mc-links.h"
@@ -396,6 +397,7 @@ manager_new(const ManagerOptions *opts, GError **err)
 	mc_links_init(m);
 	mc_links_journal_changes(m);
 	mc_leased_init(m);
+	mc_lease_init(m);
 	mc_jobs_init(m);
 
 	if (!make_dir(m->sharedir, err) || !journal_open(m, err) ||
@@ -410,6 +412,7 @@ manager_new(const ManagerOptions *opts, GError **err)
 	commit_start(m);
 	start_tick(m);
 	mc_links_start(m);
+	mc_lease_start(m);
 	manager_schedule_soon(m);
 	return m;
 }
@@ -442,6 +445,7 @@ manager_reconfig(Manager *m, BsDiags *diags)
 	m->cfg = cfg;
 	ensure_queues(m);
 	start_tick(m);
+	mc_lease_reconfigured(m);
 	manager_schedule_soon(m);
 	log_notice("reconfiguration done: %u queues", cfg->queues->len);
 	return TRUE;
@@ -498,6 +502,7 @@ manager_free(Manager *m)
 	if (m->log != NULL && m->srv != NULL)
 		journal_flush(m);
 	mc_links_free(m);
+	mc_lease_free(m);
 	mc_leased_free(m);
 	mc_jobs_free(m);
 	bs_rpc_server_free(m->srv);

@@ -240,6 +240,13 @@ snapshot_host_resources(Manager *m, SchedHost *h)
 {
 	const HostLink *l = manager_link(m, h->name);
 
+	/* A leased host keeps what its provider reported (sched-input.c);
+	 * no load from here: a select on a load index fails there. */
+	if (h->remote) {
+		h->type = h->type != NULL ? h->type : "LINUX";
+		h->model = h->model != NULL ? h->model : "LINUX";
+		return;
+	}
 	h->type = "LINUX";
 	h->model = "LINUX";
 	if (l == NULL)

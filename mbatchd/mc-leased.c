@@ -236,9 +236,9 @@ mc_leased_set_facts(Manager *m, const char *name, int ncpus, const char *type,
 	f->model = model != NULL && *model != '\0' ? g_strdup(model) : NULL;
 	f->maxmem = maxmem > 0 ? maxmem : 0;
 	f->resources = g_strdupv((char **)(resources != NULL ? resources : no_resources));
+	/* The records borrow the old facts' strings: the caller rebuilds
+	 * them (mc_leased_refresh) before anything reads them. */
 	g_hash_table_replace(m->leased->facts, g_strdup(name), f);
-	/* The records borrow the facts' strings: rebuild them now. */
-	mc_leased_refresh(m);
 }
 
 gboolean

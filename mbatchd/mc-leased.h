@@ -77,7 +77,8 @@ int mc_leased_out(struct Manager *m, const char *host);
 
 /* The consumer side heard the provider's facts of a leased host (its
  * LeaseState): kept until the next, shown by bhosts -l and given to the
- * scheduler.  Bounded by the caller. */
+ * scheduler.  Bounded by the caller, who calls mc_leased_refresh()
+ * before anything reads the records again (they borrow the facts). */
 void mc_leased_set_facts(struct Manager *m, const char *name, int ncpus,
     const char *type, const char *model, double maxmem,
     const char *const *resources);

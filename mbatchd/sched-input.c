@@ -97,18 +97,20 @@ add_leased(SchedInput *in, const SchedInputFacts *facts)
 		if (l->name == NULL || strchr(l->name, '@') == NULL ||
 		    g_hash_table_contains(in->host_index, l->name))
 			continue;
-		h.name = l->name;
+		/* Copied: the caller's table may change before the pass ends. */
+		h.name = g_string_chunk_insert_const(in->names, l->name);
 		h.remote = TRUE;
-		h.cluster = l->cluster;
+		h.cluster = l->cluster != NULL ?
+		    g_string_chunk_insert_const(in->names, l->cluster) : NULL;
 		h.ncpus = l->ncpus > 0 ? l->ncpus : MAX(l->slots, 1);
 		h.max_slots = MAX(l->slots, 0);
 		h.jl_u = SCHED_UNLIMITED;
 		h.state = l->usable ? SCHED_HOST_OK : SCHED_HOST_CLOSED_ADM;
-		h.type = l->type;
-		h.model = l->model;
+		h.type = l->type != NULL ? g_string_chunk_insert_const(in->names, l->type) : NULL;
+		h.model = l->model != NULL ? g_string_chunk_insert_const(in->names, l->model) : NULL;
 		h.maxmem = l->maxmem;
 		g_array_append_val(in->hosts, h);
-		g_hash_table_insert(in->host_index, (gpointer)l->name,
+		g_hash_table_insert(in->host_index, (gpointer)h.name,
 		    GUINT_TO_POINTER(in->hosts->len));
 	}
 }
