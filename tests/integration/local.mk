@@ -184,6 +184,12 @@ INTEGRATION_TESTS += \
 	%reldir%/t1001-lease-shared-faults.sh \
 	%reldir%/t1002-lease-rebalance.sh \
 	%reldir%/t1003-lease-consumer-trust.sh
+# Issue 19: the job relay to leased hosts (consumer and provider mbatchds,
+# the provider's sbatchd).
+INTEGRATION_TESTS += \
+	%reldir%/t1020-mc-job-relay.sh \
+	%reldir%/t1021-mc-relay-link-cut.sh \
+	%reldir%/t1022-mc-relay-restarts.sh
 # The test library itself: its exit trap under a lingering process.
 INTEGRATION_TESTS += \
 	%reldir%/t0990-cleanup-user-procs.sh

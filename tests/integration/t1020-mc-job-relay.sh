@@ -11,8 +11,7 @@
 
 make_mc_relay || exit 1
 leased_ok() {
-	mc_in_alpha bhosts -w pv1@beta 2>/dev/null |
-		awk '$1 == "pv1@beta" && $2 == "ok" {f=1} END {exit !f}'
+	mc_in_alpha bhosts pv1@beta 2>/dev/null | grep -q "^pv1@beta  *ok "
 }
 check "pv1 appears on alpha as pv1@beta, ok" wait_for 30 leased_ok
 

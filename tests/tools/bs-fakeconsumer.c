@@ -138,6 +138,30 @@ svc_demand(Basalt__ClusterService_Service *svc, const Basalt__LeaseDemand *req,
 	closure(&r, call);
 }
 
+/* The job relay (cluster.proto "job relay"): a fake consumer runs no job
+ * and takes no report. */
+#define FAKE_REFUSES(fn, Req, Reply, INIT)                                    \
+static void                                                                   \
+fn(Basalt__ClusterService_Service *svc, const Req *req,                       \
+    Reply##_Closure closure, void *call)                                      \
+{                                                                             \
+	Reply r = INIT;                                                       \
+	Basalt__Error e = BASALT__ERROR__INIT;                                \
+                                                                              \
+	(void)svc;                                                            \
+	(void)req;                                                            \
+	e.code = BASALT__ERROR_CODE__ERROR_CODE_BAD_REQUEST;                  \
+	e.message = (char *)"a fake consumer runs no job";                    \
+	r.error = &e;                                                         \
+	closure(&r, call);                                                    \
+}
+FAKE_REFUSES(svc_remote_start, Basalt__RemoteStartRequest,
+    Basalt__RemoteStartReply, BASALT__REMOTE_START_REPLY__INIT)
+FAKE_REFUSES(svc_remote_signal, Basalt__RemoteSignalRequest,
+    Basalt__RemoteSignalReply, BASALT__REMOTE_SIGNAL_REPLY__INIT)
+FAKE_REFUSES(svc_remote_status, Basalt__RemoteStatusRequest,
+    Basalt__RemoteStatusReply, BASALT__REMOTE_STATUS_REPLY__INIT)
+
 static void
 demand_replied(BsRpcConn *c, Basalt__RpcStatus status, const ProtobufCMessage *reply,
     const GError *error, void *data)
