@@ -4,9 +4,10 @@
 # and a job submitted to alpha's queue with HOSTS = allremote runs on
 # pv1@beta: its start order goes to beta's mbatchd, which starts it through
 # pv1's sbatchd.  On alpha the job shows EXEC_HOST pv1@beta and ends DONE
-# with its output; beta keeps one record of the run, never two; bkill on
-# alpha reaches the job on pv1; a user beta does not know is refused there
-# and the job stays pending on alpha with beta's reason.
+# with its output; beta keeps one record of the run, never two; bstop,
+# bresume and bkill on alpha reach the job on pv1; a user beta does not
+# know is refused there and the job stays pending on alpha with beta's
+# reason.
 . "$top_srcdir/tests/lib.sh"
 
 make_mc_relay || exit 1
@@ -39,6 +40,24 @@ check "beta runs it" wait_for 10 rec_runs
 rec2=$(mc_records "$id2" | awk '{print $1}')
 beta_pids() { LSF_ENVDIR="$T/mc/beta/conf" job_pids "$1"; }
 check "its processes run on pv1 as beta's job $rec2" test -n "$(beta_pids "$rec2")"
+# bstop and bresume on alpha reach it too.
+stopped() {   # stopped STATE: every process of beta's record is in STATE
+	n=0
+	for pid in $(beta_pids "$rec2"); do
+		[ "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" = "$1" ] || return 1
+		n=$((n + 1))
+	done
+	[ "$n" -ge 1 ]
+}
+rec_is() { mc_records "$id2" | grep -q " $1$"; }
+mc_in_alpha mc_nobody bstop "$id2" >/dev/null 2>&1
+check "bstop on alpha: USUSP there" wait_for 10 mc_state_is alpha "$id2" USUSP
+check "beta's record is USUSP" wait_for 10 rec_is USUSP
+check "its processes on pv1 are stopped" wait_for 10 stopped T
+mc_in_alpha mc_nobody bresume "$id2" >/dev/null 2>&1
+check "bresume on alpha: RUN there" wait_for 30 mc_state_is alpha "$id2" RUN
+check "beta's record is RUN" wait_for 10 rec_is RUN
+check "its processes on pv1 run again" wait_for 10 stopped S
 mc_in_alpha mc_nobody bkill "$id2" >/dev/null 2>&1
 check "bkill on alpha ends it EXIT there" wait_for 30 mc_state_is alpha "$id2" EXIT
 rec_exit() { mc_records "$id2" | grep -q " EXIT$"; }
