@@ -256,8 +256,44 @@ commit_dispatch(Manager *m, Job *j, char *const *hosts, guint32 instance,
 	return manager_commit(m, &ev, err);
 }
 
+/* Only what limits the run crosses from another cluster: its commands
+ * (pre/post-exec, job starter), environment and nice stay this side's. */
+static void
+take_limits(Basalt__JobEffective *eff, const Basalt__JobEffective *from)
+{
+	eff->runlimit_s = from->runlimit_s;
+	eff->cpulimit_s = from->cpulimit_s;
+	eff->memlimit_kb = from->memlimit_kb;
+	eff->corelimit_kb = from->corelimit_kb;
+	eff->datalimit_kb = from->datalimit_kb;
+	eff->filelimit_kb = from->filelimit_kb;
+	eff->stacklimit_kb = from->stacklimit_kb;
+	eff->swaplimit_kb = from->swaplimit_kb;
+	eff->processlimit = from->processlimit;
+	eff->threadlimit = from->threadlimit;
+	eff->warning_signal = from->warning_signal;
+	eff->warning_time = from->warning_time;
+}
+
+static gboolean dispatch(Manager *m, Job *j, char *const *hosts,
+    const Basalt__JobEffective *limits, GError **err);
+
 gboolean
 orders_dispatch(Manager *m, Job *j, char *const *hosts, GError **err)
+{
+	return dispatch(m, j, hosts, NULL, err);
+}
+
+gboolean
+orders_dispatch_limits(Manager *m, Job *j, char *const *hosts,
+    const Basalt__JobEffective *limits, GError **err)
+{
+	return dispatch(m, j, hosts, limits, err);
+}
+
+static gboolean
+dispatch(Manager *m, Job *j, char *const *hosts,
+    const Basalt__JobEffective *limits, GError **err)
 {
 	/* A leased host ("host@cluster"): the order goes to the provider's
 	 * mbatchd, which owns that host's link (mc-jobs.h). */
@@ -280,6 +316,14 @@ orders_dispatch(Manager *m, Job *j, char *const *hosts, GError **err)
 	/* Resolved once, here: journaled with the dispatch and sent in the
 	 * start order, the same values. */
 	eff = effective_resolve_job(m->cfg, j);
+	if (limits != NULL) {
+		Basalt__JobEffective mixed = *eff;
+
+		take_limits(&mixed, limits);
+		limits = job_effective_copy(&mixed);    /* deep: eff goes */
+		effective_free(eff);
+		eff = (Basalt__JobEffective *)limits;
+	}
 	orders_start_request_build(m, j, hosts, instance, eff, &so);
 	size = basalt__start_job_request__get_packed_size(&so.req);
 	if (size > orders_start_limit()) {

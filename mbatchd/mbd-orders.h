@@ -61,6 +61,11 @@
  * already has its EXIT or stays pending).
  */
 gboolean orders_dispatch(Manager *m, Job *j, char *const *hosts, GError **err);
+/* The same for another cluster's run on a leased host (mc-jobs-provider.c):
+ * the run's limits and warning action are the consumer's (`limits`, when
+ * not NULL), the rest is resolved here. */
+gboolean orders_dispatch_limits(Manager *m, Job *j, char *const *hosts,
+    const Basalt__JobEffective *limits, GError **err);
 
 /*
  * Suspend a started job: as USUSP (bstop) or SSUSP (preemption, run

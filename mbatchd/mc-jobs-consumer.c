@@ -117,6 +117,7 @@ mc_jobs_send_start(Manager *m, const Job *j,
 	r.n_exec_hosts = start->n_exec_hosts;
 	r.exec_hosts = start->exec_hosts;
 	r.submit_time = start->submit_time;
+	r.effective = start->effective;
 	c = g_new0(StartCall, 1);
 	c->m = m;
 	c->key = j->key;

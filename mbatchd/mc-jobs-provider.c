@@ -371,7 +371,7 @@ remote_start(Manager *m, const char *cluster, const ProtobufCMessage *msg,
 		e.code = BASALT__ERROR_CODE__ERROR_CODE_INTERNAL;
 		why = g_strdup(err->message);
 	}
-	if (why == NULL && !orders_dispatch(m, j, hosts, &err)) {
+	if (why == NULL && !orders_dispatch_limits(m, j, hosts, s->effective, &err)) {
 		JobOutcome out = { .exit_status = 127 };
 
 		e.code = BASALT__ERROR_CODE__ERROR_CODE_PERMISSION;

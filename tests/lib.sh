@@ -357,7 +357,8 @@ start_mc_sbd() {
 
 # make_mc_relay: the job relay's two clusters (issue 19): alpha consumes,
 # beta provides its host pv1 (its own sbatchd) by an exclusive HostExport
-# of 2 slots; alpha's queue `leased` has HOSTS = allremote.  Both mbatchds
+# of 2 slots; alpha's queues `leased` and `leasedsmall` (FILELIMIT = 8 KB)
+# have HOSTS = allremote.  Both mbatchds
 # and pv1's sbatchd are started; waits for the link.  mc_in_alpha /
 # mc_in_beta run a command against one of them, mc_nobody as nobody.
 make_mc_relay() {
@@ -377,6 +378,13 @@ Begin Queue
 QUEUE_NAME   = leased
 PRIORITY     = 40
 HOSTS        = allremote
+End Queue
+
+Begin Queue
+QUEUE_NAME   = leasedsmall
+PRIORITY     = 40
+HOSTS        = allremote
+FILELIMIT    = 8
 End Queue
 Q
 	start_mc_mbd alpha || return 1

@@ -31,6 +31,18 @@ check "its output is the job's, run as the submitting user" wait_for 10 sh -c '
 one_done() { [ "$(mc_records "$1" | wc -l)" -eq 1 ] && mc_records "$1" | grep -q " DONE$"; }
 check "beta has one record of the run, DONE" one_done "$id1"
 
+# The consumer's queue limits the run on the provider's host: a file over
+# alpha's FILELIMIT cannot be written there (beta's queues have none).
+big() {
+	(cd "$T/out" && mc_in_alpha mc_nobody bsub -q "$1" -o "$T/out/%J.out" \
+		"dd if=/dev/zero of=$T/out/big.$1 bs=1024 count=64 2>/dev/null") | job_id_of
+}
+idl=$(big leasedsmall)
+check "a job of alpha's queue with FILELIMIT ends EXIT" wait_for 30 mc_state_is alpha "$idl" EXIT
+check "its file stopped at the limit" test "$(stat -c %s "$T/out/big.leasedsmall")" -le 8192
+idb=$(big leased)
+check "the same job of a queue without it ends DONE" wait_for 30 mc_state_is alpha "$idb" DONE
+
 # bkill on alpha reaches the job on beta's host.
 id2=$(cd "$T/out" && mc_in_alpha mc_nobody \
 	bsub -q leased -o "$T/out/%J.out" "sleep 300" | job_id_of)
