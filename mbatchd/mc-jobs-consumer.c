@@ -19,6 +19,7 @@
 #include "mbatchd/mbd-orders.h"
 #include "mbatchd/mbd-refused.h"
 #include "mbatchd/mc-jobs.h"
+#include "mbatchd/mc-leased.h"
 #include "mbatchd/mc-links.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -295,10 +296,25 @@ link_changed(Manager *m, const McLink *l, void *data)
 		resend_starts(m, l->cluster);
 }
 
+/* A leased host that refused a start (its provider could not run it
+ * then: its host down, no slot) is kept off the job only until this
+ * timer: it never registers here, which is what frees a local host. */
+static void
+forget_refusals(Manager *m)
+{
+	guint n = mc_leased_host_count(m);
+
+	for (guint i = 0; i < n; i++)
+		refused_forget_host(m, mc_leased_host_nth(m, i)->name);
+	if (n > 0)
+		manager_schedule_soon(m);
+}
+
 static gboolean
 resend_timer(gpointer data)
 {
 	resend_starts(data, NULL);
+	forget_refusals(data);
 	return G_SOURCE_CONTINUE;
 }
 

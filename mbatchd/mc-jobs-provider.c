@@ -36,6 +36,8 @@
 #define MAX_NAME 255
 #define STATUS_TIMEOUT_MS 10000
 #define RETRY_S 5
+#define LOST_REASON "The run was lost on this cluster; its consumer cluster " \
+    "places the job again;"
 
 /* A relayed record whose state the consumer has not acknowledged yet. */
 typedef struct {
@@ -262,21 +264,70 @@ local_hosts(Manager *m, const char *cluster,
 	return (char **)g_ptr_array_steal(out, NULL);
 }
 
+/*
+ * The user's path patterns name the user's job, the consumer's: %J and %EJ
+ * become its id, %I and %EI its index, here, before this side's sbatchd
+ * expands the rest with this record's identity (bsub(1) PATH PATTERNS).
+ * %% stays for sbatchd, so %%J still means a literal %J.
+ */
+static char *
+origin_path(const char *tmpl, guint64 id, guint32 index)
+{
+	GString *out;
+
+	if (tmpl == NULL || strchr(tmpl, '%') == NULL)
+		return NULL;
+	out = g_string_new(NULL);
+	for (const char *p = tmpl; *p != '\0'; p++) {
+		if (p[0] != '%' || p[1] == '\0') {
+			g_string_append_c(out, *p);
+		} else if (p[1] == '%' || strncmp(p + 1, "JG", 2) == 0) {
+			g_string_append_len(out, p, 2);
+			p++;
+		} else if (p[1] == 'J' || strncmp(p + 1, "EJ", 2) == 0) {
+			g_string_append_printf(out, "%" G_GUINT64_FORMAT, id);
+			p += p[1] == 'E' ? 2 : 1;
+		} else if (p[1] == 'I' || strncmp(p + 1, "EI", 2) == 0) {
+			g_string_append_printf(out, "%u", index);
+			p += p[1] == 'E' ? 2 : 1;
+		} else {
+			g_string_append_c(out, *p);
+		}
+	}
+	return g_string_free(out, FALSE);
+}
+
 /* Journal the record of the consumer's run: EvJobNew with the origin. */
 static Job *
 record_new(Manager *m, const char *cluster, const Basalt__RemoteStartRequest *s,
-    const struct passwd *pw, const char *queue, GError **err)
+    const char *host, const struct passwd *pw, const char *queue, GError **err)
 {
 	Basalt__Event ev = BASALT__EVENT__INIT;
 	Basalt__EvJobNew e = BASALT__EV_JOB_NEW__INIT;
 	Basalt__JobSpec spec = *s->spec;
 	Basalt__RemoteOrigin o = BASALT__REMOTE_ORIGIN__INIT;
 	g_autofree char *name = NULL;
+	g_autofree char *cwd = origin_path(spec.cwd, s->job_id, s->array_index);
+	g_autofree char *out = origin_path(spec.stdout_path, s->job_id, s->array_index);
+	g_autofree char *errp = origin_path(spec.stderr_path, s->job_id, s->array_index);
+	g_autofree char *in = origin_path(spec.stdin_path, s->job_id, s->array_index);
+	g_autofree char *outdir = origin_path(spec.outdir, s->job_id, s->array_index);
 
+	if (cwd != NULL)
+		spec.cwd = cwd;
+	if (out != NULL)
+		spec.stdout_path = out;
+	if (errp != NULL)
+		spec.stderr_path = errp;
+	if (in != NULL)
+		spec.stdin_path = in;
+	if (outdir != NULL)
+		spec.outdir = outdir;
 	o.cluster = (char *)cluster;
 	o.job_id = s->job_id;
 	o.array_index = s->array_index;
 	o.instance = s->instance;
+	o.host = (char *)host;
 	/* What names the consumer's world, or acts at submission or in this
 	 * side's scheduler, does not cross: the run is placed already. */
 	spec.mc_origin = &o;
@@ -367,7 +418,7 @@ remote_start(Manager *m, const char *cluster, const ProtobufCMessage *msg,
 	if (old != NULL && job_is_started(old))
 		orders_terminate(m, old, NULL, "the consumer cluster started "
 		    "the job again", FALSE, NULL);
-	if (why == NULL && (j = record_new(m, cluster, s, pw, queue, &err)) == NULL) {
+	if (why == NULL && (j = record_new(m, cluster, s, hosts[0], pw, queue, &err)) == NULL) {
 		e.code = BASALT__ERROR_CODE__ERROR_CODE_INTERNAL;
 		why = g_strdup(err->message);
 	}
@@ -375,8 +426,7 @@ remote_start(Manager *m, const char *cluster, const ProtobufCMessage *msg,
 		JobOutcome out = { .exit_status = 127 };
 
 		e.code = BASALT__ERROR_CODE__ERROR_CODE_PERMISSION;
-		why = g_strdup_printf("The job could not be started on host "
-		    "<%s>: %s;", hosts[0], err != NULL ? err->message : "refused");
+		why = g_strdup(err != NULL ? err->message : "refused");
 		/* Never run: the record ends, the consumer places the job
 		 * again (it goes back to pending there). */
 		if (job_is_pending(j))
@@ -525,10 +575,18 @@ status_done(BsRpcConn *conn, Basalt__RpcStatus status,
 	/* Answered (even with "no such run": the consumer moved on): done,
 	 * unless the record changed since. */
 	if (status == BASALT__RPC_STATUS__RPC_STATUS_OK && reply != NULL) {
-		if (j->state == o->sent_state && j->pgid == o->sent_pgid)
-			g_hash_table_remove(c->x->out, &c->key);
-		else
+		if (j->state != o->sent_state || j->pgid != o->sent_pgid) {
 			flush_soon(c->x);
+			return;
+		}
+		g_hash_table_remove(c->x->out, &c->key);
+		/* The consumer knows the run is lost and places the job
+		 * again itself: this record never runs again here. */
+		if (job_is_pending(j)) {
+			JobOutcome out = { .exit_status = 127 };
+
+			commit_job_status(c->x->m, j, JS_EXIT, &out, LOST_REASON);
+		}
 	}
 	/* Otherwise the retry timer or the link's return sends it again. */
 }
@@ -557,7 +615,8 @@ send_status(McJobs *x, Outgoing *o)
 	usage.pids = NULL;
 	hj.usage = &usage;
 	hj.term_reason = j->term_reason;
-	hj.host_name = j->exec_hosts != NULL ? j->exec_hosts[0] : NULL;
+	/* A requeued record has no hosts any more: the run's first host. */
+	hj.host_name = j->exec_hosts != NULL ? j->exec_hosts[0] : og->host;
 	hj.reason = j->state == JS_EXIT ? j->exit_reason : j->suspend_reason;
 	c = g_new0(StatusCall, 1);
 	c->x = x;
@@ -595,8 +654,10 @@ flush(gpointer data)
 			g_array_append_val(gone, o->key);
 			continue;
 		}
-		/* Nothing to tell while the record waits for its dispatch. */
-		if (o->in_flight || job_is_pending(j))
+		/* Nothing to tell while a new record waits for its dispatch;
+		 * a pending record that ran was requeued here (its host
+		 * failed): the consumer is told the run is lost (PEND). */
+		if (o->in_flight || (job_is_pending(j) && j->instance == 0))
 			continue;
 		(void)send_status(x, o);
 	}

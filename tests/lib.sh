@@ -372,6 +372,9 @@ SLOTS        = 2
 DISTRIBUTION = ([alpha, 1])
 End HostExport
 R
+	# A provider host whose sbatchd dies is unavailable within ~15 s.
+	sed -i 's/^End Parameters$/MAX_SBD_FAIL = 2\nJOB_TERMINATE_INTERVAL = 1\nEnd Parameters/' \
+		"$T/mc/beta/conf/lsbatch/beta/configdir/lsb.params"
 	cat >>"$T/mc/alpha/conf/lsbatch/alpha/configdir/lsb.queues" <<'Q'
 
 Begin Queue
