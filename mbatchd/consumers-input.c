@@ -168,21 +168,28 @@ sched_input_consumers_build(SchedInput *in)
 guint
 sched_input_job_consumer(const SchedInput *in, guint queue, const char *requested)
 {
-	const BsConsumerConf *c = NULL;
-	const BsQueueConf *qc;
+	const BsQueueConf *qc = queue < in->cfg->queues->len ?
+	    g_ptr_array_index(in->cfg->queues, queue) : NULL;
 
-	if (in->cfg->consumers == NULL)
+	return sched_input_consumer_of(in->cfg, qc, requested);
+}
+
+guint
+sched_input_consumer_of(const BsConfig *cfg, const BsQueueConf *qc,
+    const char *requested)
+{
+	const BsConsumerConf *c = NULL;
+
+	if (cfg->consumers == NULL)
 		return 0;
 	if (requested != NULL && requested[0] != '\0')
-		c = bs_config_consumer(in->cfg, requested);
-	if (c == NULL && queue < in->cfg->queues->len) {
-		qc = g_ptr_array_index(in->cfg->queues, queue);
-		c = bs_config_consumer(in->cfg, qc->consumer);
-	}
+		c = bs_config_consumer(cfg, requested);
+	if (c == NULL && qc != NULL)
+		c = bs_config_consumer(cfg, qc->consumer);
 	/* Only leaves run jobs: a path that names a parent maps to nothing. */
 	if (c == NULL || !c->leaf)
 		return 0;
-	return (guint)bs_config_consumer_index(in->cfg, c->path) + 1;
+	return (guint)bs_config_consumer_index(cfg, c->path) + 1;
 }
 
 void

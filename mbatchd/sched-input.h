@@ -113,6 +113,10 @@ void sched_input_consumers_free(SchedInput *in);
  * user may submit to it is checked at submission, not here.
  */
 guint sched_input_job_consumer(const SchedInput *in, guint queue, const char *requested);
+/* The same rule from the queue's configuration (NULL: a queue not
+ * configured), for a caller without a SchedInput (bjobs rows). */
+guint sched_input_consumer_of(const BsConfig *cfg, const BsQueueConf *qc,
+    const char *requested);
 /* Fix the offsets and fill the configuration side of `snap`: hosts,
  * queues, users, groups, pools and PREEMPT_FOR.  The arrays must not grow
  * afterwards. */
