@@ -255,7 +255,7 @@ manager_schedule_now(Manager *m)
 	/* Nothing can be recorded, so nothing may start. */
 	if (m->storage_failed)
 		return;
-	snapshot_build(&b, m);
+	snapshot_build(&b, m, m->cfg);
 	plan = sched_run(&b.snap);
 	for (guint i = 0; i < plan->decisions->len; i++)
 		apply_decision(&b, plan, sched_plan_decision(plan, i));
