@@ -114,6 +114,11 @@ typedef struct Manager {
 	 * (mbd-consumers.c); NULL before the first cycle with a plan. */
 	struct MbdConsumerFigures *consumer_figs;
 
+	/* JOB_GROUP_CLEAN (mbd-jobgroups.c): State.jobgroups_serial when the
+	 * groups were last looked at, so a tick with no change does nothing. */
+	gboolean jobgroups_looked;
+	guint64 jobgroups_seen;
+
 	Basalt__BatchService_Service batch_service;
 	Basalt__HostService_Service host_service;
 
