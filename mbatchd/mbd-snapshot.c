@@ -325,13 +325,20 @@ snapshot_build(Build *b, Manager *m, const BsConfig *cfg)
 {
 	GPtrArray *queues = cfg->queues;
 	gboolean started = any_started(m->st);
-	SchedInputFacts facts = { host_facts, queue_facts, m };
+	SchedInputFacts facts = { host_facts, queue_facts, m, NULL };
 	GHashTableIter it;
 	gpointer v;
 
 	memset(b, 0, sizeof *b);
 	b->m = m;
 	b->cfg = cfg;
+	/* The running configuration's consumer tables are kept between
+	 * passes; a previewed configuration's are built for its snapshot. */
+	if (cfg == m->cfg) {
+		if (m->consumers_in == NULL)
+			m->consumers_in = sched_consumers_input_new();
+		facts.consumers = m->consumers_in;
+	}
 	b->now = g_date_time_new_now_local();
 	b->running = g_array_new(FALSE, FALSE, sizeof(SchedRunning));
 	b->pending = g_array_new(FALSE, FALSE, sizeof(SchedJob));

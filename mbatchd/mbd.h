@@ -114,6 +114,11 @@ typedef struct Manager {
 	 * (mbd-consumers.c); NULL before the first cycle with a plan. */
 	struct MbdConsumerFigures *consumer_figs;
 
+	/* lsb.consumers as the scheduler's snapshot carries it, built by the
+	 * first snapshot of each configuration and reused by the others
+	 * (consumers-input.c); reset when the configuration is replaced. */
+	struct SchedConsumersInput *consumers_in;
+
 	/* JOB_GROUP_CLEAN (mbd-jobgroups.c): State.jobgroups_serial when the
 	 * groups were last looked at, so a tick with no change does nothing. */
 	gboolean jobgroups_looked;

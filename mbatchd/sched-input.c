@@ -256,7 +256,7 @@ sched_input_build(SchedInput *in, const BsConfig *cfg,
 		add_queue(in, g_ptr_array_index(cfg->queues, i), facts);
 	add_preemption(in);
 	add_pools(in);
-	sched_input_consumers_build(in);
+	sched_input_consumers_build(in, facts->consumers);
 }
 
 static const BsUserConf *
