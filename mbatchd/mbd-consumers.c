@@ -52,25 +52,6 @@ consumers_figures_group_slots(const struct MbdConsumerFigures *f,
 	return GPOINTER_TO_INT(v) - 1;
 }
 
-/* Slots of the group's hosts that can take jobs now: the size the stage
- * scales OWNED to, counted as stage-hybrid.c counts it (a host without
- * MXJ counts its CPUs, at least 1).  The plan does not carry the size;
- * a host closed by its dispatch window only inside the pass is counted
- * here, so -l may show more slots than the stage used then. */
-static int
-group_slots(const SchedSnapshot *snap, const SchedResourceGroup *rg)
-{
-	int n = 0;
-
-	for (guint i = 0; i < rg->n_hosts; i++) {
-		const SchedHost *h = &snap->hosts[rg->hosts[i]];
-
-		if (h->state == SCHED_HOST_OK)
-			n += h->max_slots >= 0 ? h->max_slots : MAX(h->ncpus, 1);
-	}
-	return n;
-}
-
 void
 consumers_keep(Manager *m, const Build *b, const SchedPlan *plan)
 {
@@ -95,7 +76,7 @@ consumers_figures_new(const Build *b, const SchedPlan *plan, gint64 time)
 	for (guint g = 0; g < snap->n_rgroups; g++)
 		g_hash_table_insert(f->group_slots,
 		    g_strdup(snap->rgroups[g].name),
-		    GINT_TO_POINTER(group_slots(snap, &snap->rgroups[g]) + 1));
+		    GINT_TO_POINTER(sched_rgroup_slots(snap, g) + 1));
 	g_autofree int *reclaiming = sched_reclaim_counts(snap, plan);
 
 	for (guint i = 0; i < plan->n_quotas; i++) {
