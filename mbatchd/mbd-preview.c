@@ -30,7 +30,7 @@ preview_run(Manager *m, BsConfig *cfg, gint64 at)
 	}
 	p->at = p->b.snap.now;
 	p->plan = sched_run(&p->b.snap);
-	p->figs = consumers_figures_new(&p->b, p->plan, p->at);
+	p->figs = consumers_figures_new(&p->b, p->plan, p->at, NULL);
 	return p;
 }
 

@@ -113,6 +113,9 @@ typedef struct Manager {
 	/* The entitlement stage's last table, for bconsumers
 	 * (mbd-consumers.c); NULL before the first cycle with a plan. */
 	struct MbdConsumerFigures *consumer_figs;
+	/* The names those figures are looked up by, made by the first pass
+	 * of each configuration (mbd-consumers.c); dropped on reconfig. */
+	struct MbdConsumerNames *consumer_names;
 
 	/* lsb.consumers as the scheduler's snapshot carries it, built by the
 	 * first snapshot of each configuration and reused by the others

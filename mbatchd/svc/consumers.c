@@ -135,7 +135,7 @@ consumer_info(const ConsumerView *v, const BsResourceGroupConf *g,
 		ci->borrowed = f->borrowed;
 		ci->lent = f->lent;
 		ci->reclaiming = f->reclaiming;
-		ci->reason = f->reason != NULL ? f->reason : (char *)"";
+		ci->reason = (char *)f->reason;
 	} else {
 		ci->owned_scaled = row->owned;
 	}
