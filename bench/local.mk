@@ -74,6 +74,21 @@ CLEANFILES += %reldir%/sched-cycle-bench$(EXEEXT)
 EXTRA_DIST += %reldir%/fig/sched.sh %reldir%/fig/sched-limits.sh \
 	%reldir%/fig/sched-plans.sh
 
+# consumers-input-bench: the configuration side of a snapshot with a
+# 200-consumer lsb.consumers plan over 10,000 hosts, its consumer tables
+# built per snapshot against kept for the configuration
+# (`make bench-consumers-input`).
+EXTRA_PROGRAMS += %reldir%/consumers-input-bench
+%canon_reldir%_consumers_input_bench_SOURCES = %reldir%/consumers-input-bench.c
+%canon_reldir%_consumers_input_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_consumers_input_bench_LDADD = mbatchd/libbsschedin.a \
+	$(BSSCHED_LIBS) $(GLIB_LIBS) -lm
+CLEANFILES += %reldir%/consumers-input-bench$(EXEEXT)
+
+.PHONY: bench-consumers-input
+bench-consumers-input: %reldir%/consumers-input-bench$(EXEEXT)
+	./%reldir%/consumers-input-bench$(EXEEXT)
+
 .PHONY: bench-sched
 bench-sched: %reldir%/sched-cycle-bench$(EXEEXT)
 	./%reldir%/sched-cycle-bench$(EXEEXT)
