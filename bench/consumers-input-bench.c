@@ -150,29 +150,29 @@ digest(const SchedSnapshot *s)
 	return d;
 }
 
-/* Median ms of `runs` builds; *dg: the digest of the last. */
+/* One build, in ms; *dg: the digest of its consumer tables. */
 static double
-measure(const BsConfig *cfg, SchedConsumersInput *kept, guint runs, guint64 *dg)
+build_once(const BsConfig *cfg, SchedConsumersInput *kept, guint64 *dg)
 {
-	double *t = g_new(double, runs), med;
+	SchedInputFacts facts = { host_facts, queue_facts, NULL, kept };
+	SchedInput in;
+	SchedSnapshot snap;
+	double t0 = now_ms(), t;
 
-	for (guint r = 0; r < runs; r++) {
-		SchedInputFacts facts = { host_facts, queue_facts, NULL, kept };
-		SchedInput in;
-		SchedSnapshot snap;
-		double t0 = now_ms();
+	memset(&snap, 0, sizeof snap);
+	sched_input_build(&in, cfg, &facts);
+	sched_input_finish(&in, &snap);
+	t = now_ms() - t0;
+	*dg = digest(&snap);
+	sched_input_free(&in);
+	return t;
+}
 
-		memset(&snap, 0, sizeof snap);
-		sched_input_build(&in, cfg, &facts);
-		sched_input_finish(&in, &snap);
-		t[r] = now_ms() - t0;
-		*dg = digest(&snap);
-		sched_input_free(&in);
-	}
-	qsort(t, runs, sizeof *t, by_double);
-	med = t[runs / 2];
-	g_free(t);
-	return med;
+static double
+median(double *t, guint n)
+{
+	qsort(t, n, sizeof *t, by_double);
+	return t[n / 2];
 }
 
 int
@@ -190,7 +190,7 @@ main(int argc, char **argv)
 	g_autoptr(BsDiags) diags = bs_diags_new();
 	BsConfig *cfg;
 	SchedConsumersInput *kept;
-	double own, reuse;
+	double own, reuse, *t_own, *t_kept;
 	guint64 d_own = 0, d_kept = 0;
 	int opt;
 
@@ -226,8 +226,18 @@ main(int argc, char **argv)
 		return 1;
 	}
 	kept = sched_consumers_input_new();
-	own = measure(cfg, NULL, runs, &d_own);
-	reuse = measure(cfg, kept, runs, &d_kept);
+	/* The two ways in turn, so a busy moment of the machine falls on
+	 * both alike. */
+	t_own = g_new(double, runs);
+	t_kept = g_new(double, runs);
+	for (guint r = 0; r < runs; r++) {
+		t_own[r] = build_once(cfg, NULL, &d_own);
+		t_kept[r] = build_once(cfg, kept, &d_kept);
+	}
+	own = median(t_own, runs);
+	reuse = median(t_kept, runs);
+	g_free(t_own);
+	g_free(t_kept);
 	fprintf(stderr, "  %u hosts, %u consumers: snapshot input %.2f ms with "
 	    "the consumer tables built per snapshot, %.2f ms with them kept "
 	    "(digests %016" G_GINT64_MODIFIER "x %016" G_GINT64_MODIFIER "x)\n",
