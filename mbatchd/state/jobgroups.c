@@ -33,7 +33,7 @@ state_jobgroups_init(State *st)
 	st->jobgroups = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
 	    group_free);
 	st->jobgroup_unfinished = g_hash_table_new_full(g_str_hash,
-	    g_str_equal, g_free, NULL);
+	    g_str_equal, g_free, g_free);
 }
 
 void
@@ -46,21 +46,28 @@ state_jobgroups_free(State *st)
 void
 state_jobgroup_count(State *st, const char *path, int delta)
 {
-	guint n;
+	guint *n;
 
 	if (path == NULL || *path == '\0')
 		return;
-	n = GPOINTER_TO_UINT(g_hash_table_lookup(st->jobgroup_unfinished, path));
-	if (delta < 0 && n == 0)
+	/* The count is changed in place: a submission to a busy group
+	 * allocates nothing. */
+	n = g_hash_table_lookup(st->jobgroup_unfinished, path);
+	if (delta < 0) {
+		if (n == NULL)
+			return;
+		if (--*n == 0) {
+			g_hash_table_remove(st->jobgroup_unfinished, path);
+			st->jobgroups_serial++;
+		}
 		return;
-	n = delta < 0 ? n - 1 : n + 1;
-	if (n == 0 || (delta > 0 && n == 1))
+	}
+	if (n == NULL) {
+		n = g_new0(guint, 1);
+		g_hash_table_insert(st->jobgroup_unfinished, g_strdup(path), n);
 		st->jobgroups_serial++;
-	if (n == 0)
-		g_hash_table_remove(st->jobgroup_unfinished, path);
-	else
-		g_hash_table_replace(st->jobgroup_unfinished, g_strdup(path),
-		    GUINT_TO_POINTER(n));
+	}
+	++*n;
 }
 
 JobGroup *

@@ -173,7 +173,7 @@ typedef struct {
 	/* Unfinished jobs per group path (their spec's job_group, which may
 	 * outlive its group), kept by apply.c as jobs come, finish, are
 	 * requeued or change group; so the busy groups are found without a
-	 * walk over the jobs.  path (owned) -> GUINT_TO_POINTER(count). */
+	 * walk over the jobs.  path (owned) -> guint count (owned), never 0. */
 	GHashTable *jobgroup_unfinished;
 	/* Bumped when a group comes or goes, a limit or kind changes, or a
 	 * path's unfinished count reaches or leaves 0: JOB_GROUP_CLEAN looks
