@@ -364,14 +364,11 @@ snapshot_build(Build *b, Manager *m, const BsConfig *cfg)
 	g_hash_table_iter_init(&it, m->st->jobs);
 	while (started && g_hash_table_iter_next(&it, NULL, &v)) {
 		Job *j = v;
-		const BsQueueConf *qc;
+		guint q;
 
-		if (!job_is_started(j) || j->exec_hosts == NULL)
-			continue;
-		qc = bs_config_queue(cfg, j->queue);
-		for (guint q = 0; qc != NULL && q < queues->len; q++)
-			if (g_ptr_array_index(queues, q) == qc)
-				add_running(b, j, q);
+		if (job_is_started(j) && j->exec_hosts != NULL &&
+		    sched_input_queue(&b->in, j->queue, &q))
+			add_running(b, j, q);
 	}
 	fix_pointers(b);
 	sched_input_finish(&b->in, &b->snap);

@@ -72,6 +72,7 @@ typedef struct {
 	GArray *queue_refs;       /* SchedQueueRef storage: PREEMPTION lists */
 	GArray *user_groups;      /* guint storage: SchedUser.groups */
 	GHashTable *host_index;   /* name -> index + 1 */
+	GHashTable *queue_index;  /* name -> index + 1 (lsb.queues order) */
 	GHashTable *user_index;   /* name -> index + 1 */
 	GStringChunk *names;      /* user names not owned by the caller */
 	/* lsb.resources limits (limits-input.c). */
