@@ -660,6 +660,7 @@ add_leased_hosts(Manager *m, GHashTable *wanted, GHashTable *counts,
 		hi->mem_kb = (guint64)(lh->maxmem * 1024);
 		hi->remote = TRUE;
 		hi->cluster = lh->provider;
+		hi->lease = lh->policy;
 		reply->hosts[reply->n_hosts++] = hi;
 	}
 }

@@ -67,6 +67,9 @@ check "a RES_SELECT no host matches lends nothing" sh -c '
 	! LSF_ENVDIR="$1" bclusters -l | grep -q "^LEASE: big"' sh "$T/mc/alpha/conf"
 check "(its selection was read)" sh -c '! grep -q "RES_SELECT cannot be read" "$1"' \
 	sh "$T/mc/alpha/log/mbatchd.out"
+check "bhosts -l names the provider and the lease" sh -c '
+	LSF_ENVDIR="$1" bhosts -l alpha-master@alpha | grep -q "^LEASED FROM CLUSTER alpha, LEASE lend$"' \
+	sh "$T/mc/beta/conf"
 check "bhosts of an unknown remote host is refused" sh -c '
 	! LSF_ENVDIR="$1" bhosts nosuch@alpha >/dev/null 2>&1' sh "$T/mc/beta/conf"
 in_cluster alpha bclusters -l >"$T/a.out" 2>&1

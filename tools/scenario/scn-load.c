@@ -97,8 +97,7 @@ check_queue_facts(Scenario *s, ScnParse *p, GError **error)
 static gboolean
 load(Scenario *s, ScnParse *p, const char *text, GError **error)
 {
-	SchedInputFacts facts = { host_facts, queue_facts, p, NULL, 0 };
-
+	SchedInputFacts facts = { host_facts, queue_facts, p, NULL, NULL, 0 };
 
 	if (!scn_first_pass(s, p, text, error))
 		return FALSE;
