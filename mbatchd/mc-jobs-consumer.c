@@ -262,29 +262,36 @@ remote_status(Manager *m, const char *cluster, const ProtobufCMessage *msg,
 	closure(&r.base, call);
 }
 
-/* Start orders of runs not heard of since (no pgid yet) go again: the
- * answer may have been lost; a repeat is answered, not run twice. */
 static void
-resend_starts(Manager *m, const char *only_cluster)
+resend_on(Manager *m, const char *host)
 {
-	GHashTableIter it;
-	gpointer v;
+	g_autoptr(GPtrArray) jobs = state_jobs_on_host(m->st, host);
 
-	g_hash_table_iter_init(&it, m->st->jobs);
-	while (g_hash_table_iter_next(&it, NULL, &v)) {
-		Job *j = v;
-		const char *cluster;
+	for (guint i = 0; i < jobs->len; i++) {
+		Job *j = g_ptr_array_index(jobs, i);
 		StartOrder so;
 
-		if (!job_is_started(j) || j->pgid != 0 || j->exec_hosts == NULL ||
-		    !mc_jobs_remote_host(j->exec_hosts[0], &cluster) ||
-		    (only_cluster != NULL && strcmp(cluster, only_cluster) != 0) ||
-		    !mc_jobs_reachable(m, j->exec_hosts[0]))
+		if (!job_is_started(j) || j->pgid != 0 || j->exec_hosts == NULL)
 			continue;
 		orders_start_request_build(m, j, j->exec_hosts, j->instance,
 		    j->effective, &so);
 		(void)mc_jobs_send_start(m, j, &so.req, NULL);
 		orders_start_request_clear(&so);
+	}
+}
+
+/* Start orders of runs not heard of since (no pgid yet) go again: the
+ * answer may have been lost; a repeat is answered, not run twice.  Only
+ * the jobs on leased hosts are looked at (state_jobs_on_host). */
+static void
+resend_starts(Manager *m, const char *only_cluster)
+{
+	for (guint i = 0; i < mc_leased_host_count(m); i++) {
+		const McLeasedHost *h = mc_leased_host_nth(m, i);
+
+		if ((only_cluster == NULL || strcmp(h->provider, only_cluster) == 0) &&
+		    mc_jobs_reachable(m, h->name))
+			resend_on(m, h->name);
 	}
 }
 

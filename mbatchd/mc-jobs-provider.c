@@ -50,6 +50,13 @@ typedef struct {
 typedef struct McJobs {
 	Manager *m;
 	GHashTable *out;          /* &Outgoing.key -> Outgoing */
+	/* "cluster\nid\nindex" -> the Job.key (guint64*) of the latest run's
+	 * record, built on first use (after the journal's replay) and kept
+	 * by record_new(): a start or signal finds its record without
+	 * walking every job.  A cleaned record leaves a key state_job()
+	 * no longer knows: none. */
+	GHashTable *by_origin;
+	gboolean indexed;
 	guint flush_source;
 	guint retry_timer;
 	guint resend_timer;       /* mc-jobs-consumer.c's */
@@ -120,50 +127,106 @@ origin_is(const Basalt__RemoteOrigin *o, const char *cluster, guint64 id,
 	    g_strcmp0(o->cluster, cluster) == 0;
 }
 
-/* The record of the consumer's run (instance 0: its latest run). */
+static char *
+origin_key(const char *cluster, guint64 id, guint32 index)
+{
+	return g_strdup_printf("%s\n%" G_GUINT64_FORMAT "\n%u", cluster, id, index);
+}
+
+static void
+index_put(McJobs *x, const Basalt__RemoteOrigin *o, guint64 key)
+{
+	guint64 *v = g_new(guint64, 1);
+
+	*v = key;
+	g_hash_table_replace(x->by_origin, origin_key(o->cluster, o->job_id,
+	    o->array_index), v);
+}
+
+static void
+index_build(McJobs *x)
+{
+	GHashTableIter it;
+	gpointer v;
+
+	x->indexed = TRUE;
+	g_hash_table_iter_init(&it, x->m->st->jobs);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		const Job *j = v;
+		const Basalt__RemoteOrigin *o = mc_jobs_origin(j);
+		g_autofree char *k = NULL;
+		const guint64 *have;
+		const Job *h;
+
+		if (o == NULL)
+			continue;
+		k = origin_key(o->cluster, o->job_id, o->array_index);
+		have = g_hash_table_lookup(x->by_origin, k);
+		h = have != NULL ? state_job(x->m->st, *have >> 32,
+		    (guint32)(*have & 0xffffffffu)) : NULL;
+		if (h == NULL || mc_jobs_origin(h)->instance < o->instance)
+			index_put(x, o, j->key);
+	}
+}
+
+/* The record of the consumer's latest run of the job, NULL: none. */
+static Job *
+record_latest(Manager *m, const char *cluster, guint64 id, guint32 index)
+{
+	McJobs *x = mcj(m);
+	g_autofree char *k = origin_key(cluster, id, index);
+	const guint64 *key;
+	Job *j;
+
+	if (!x->indexed)
+		index_build(x);
+	key = g_hash_table_lookup(x->by_origin, k);
+	j = key != NULL ? state_job(m->st, *key >> 32,
+	    (guint32)(*key & 0xffffffffu)) : NULL;
+	return origin_is(mc_jobs_origin(j), cluster, id, index) ? j : NULL;
+}
+
+/* The record of run `instance` (0: the latest run). */
 static Job *
 record_find(Manager *m, const char *cluster, guint64 id, guint32 index,
     guint32 instance)
 {
-	GHashTableIter it;
-	gpointer v;
-	Job *best = NULL;
+	Job *j = record_latest(m, cluster, id, index);
 
-	g_hash_table_iter_init(&it, m->st->jobs);
-	while (g_hash_table_iter_next(&it, NULL, &v)) {
-		Job *j = v;
-		const Basalt__RemoteOrigin *o = mc_jobs_origin(j);
-
-		if (!origin_is(o, cluster, id, index))
-			continue;
-		if (instance != 0 && o->instance == instance)
-			return j;
-		if (instance == 0 && (best == NULL ||
-		    mc_jobs_origin(best)->instance < o->instance))
-			best = j;
-	}
-	return best;
+	if (j == NULL || (instance != 0 && mc_jobs_origin(j)->instance != instance))
+		return NULL;
+	return j;
 }
 
-/* Slots the consumer's records hold on host now. */
+/* Slots the consumer's records hold on host now.  A record's first host
+ * is one of the cluster's lease hosts: only their jobs are looked at. */
 static int
 consumer_used(Manager *m, const char *cluster, const char *host)
 {
-	GHashTableIter it;
-	gpointer v;
+	const GPtrArray *leases = state_leases(m->st);
 	int used = 0;
 
-	g_hash_table_iter_init(&it, m->st->jobs);
-	while (g_hash_table_iter_next(&it, NULL, &v)) {
-		Job *j = v;
-		const Basalt__RemoteOrigin *o = mc_jobs_origin(j);
+	for (guint i = 0; i < leases->len; i++) {
+		const Lease *l = g_ptr_array_index(leases, i);
 
-		if (o == NULL || g_strcmp0(o->cluster, cluster) != 0 ||
-		    !job_is_started(j) || j->exec_hosts == NULL)
+		if (g_strcmp0(l->consumer, cluster) != 0)
 			continue;
-		for (char **h = j->exec_hosts; *h != NULL; h++)
-			if (strcmp(*h, host) == 0)
-				used++;
+		for (guint h = 0; h < l->hosts->len; h++) {
+			const LeaseHost *lh = g_ptr_array_index(l->hosts, h);
+			g_autoptr(GPtrArray) jobs = state_jobs_on_host(m->st, lh->name);
+
+			for (guint k = 0; k < jobs->len; k++) {
+				const Job *j = g_ptr_array_index(jobs, k);
+				const Basalt__RemoteOrigin *o = mc_jobs_origin(j);
+
+				if (o == NULL || g_strcmp0(o->cluster, cluster) != 0 ||
+				    !job_is_started(j) || j->exec_hosts == NULL)
+					continue;
+				for (char **e = j->exec_hosts; *e != NULL; e++)
+					if (strcmp(*e, host) == 0)
+						used++;
+			}
+		}
 	}
 	return used;
 }
@@ -365,6 +428,8 @@ record_new(Manager *m, const char *cluster, const Basalt__RemoteStartRequest *s,
 	ev.job_new = &e;
 	if (!manager_commit(m, &ev, err))
 		return NULL;
+	if (mcj(m)->indexed)
+		index_put(mcj(m), &o, job_key(e.job_id, 0));
 	return state_job(m->st, e.job_id, 0);
 }
 
@@ -399,6 +464,12 @@ remote_start(Manager *m, const char *cluster, const ProtobufCMessage *msg,
 		closure(&r.base, call);
 		return;
 	}
+	/* A repeat of a run older than one this side has: the consumer moved
+	 * on long ago; never started again. */
+	if (why == NULL && (old = record_latest(m, cluster, s->job_id,
+	    s->array_index)) != NULL && mc_jobs_origin(old)->instance > s->instance)
+		why = g_strdup_printf("run %u of the job is older than run %u "
+		    "known here", s->instance, mc_jobs_origin(old)->instance);
 	if (why == NULL)
 		hosts = local_hosts(m, cluster, s, &why);
 	if (why == NULL && ((pw = getpwnam(s->user)) == NULL)) {
@@ -414,7 +485,7 @@ remote_start(Manager *m, const char *cluster, const ProtobufCMessage *msg,
 		why = g_strdup_printf("cluster %s has no queue", local_cluster(m));
 	/* An older run of the same job still here: the consumer moved on
 	 * (requeued it), so that run is killed before the new one starts. */
-	old = why == NULL ? record_find(m, cluster, s->job_id, s->array_index, 0) : NULL;
+	old = why == NULL ? record_latest(m, cluster, s->job_id, s->array_index) : NULL;
 	if (old != NULL && job_is_started(old))
 		orders_terminate(m, old, NULL, "the consumer cluster started "
 		    "the job again", FALSE, NULL);
@@ -722,6 +793,8 @@ mc_jobs_init(Manager *m)
 	x->m = m;
 	x->out = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL,
 	    outgoing_free);
+	x->by_origin = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+	    g_free);
 	x->retry_timer = g_timeout_add_seconds(RETRY_S, retry, x);
 	m->mc_jobs = x;
 	mc_links_on_method(m, method("RemoteStart"), remote_start, x);
@@ -744,6 +817,7 @@ mc_jobs_free(Manager *m)
 	if (x->resend_timer != 0)
 		g_source_remove(x->resend_timer);
 	g_hash_table_destroy(x->out);
+	g_hash_table_destroy(x->by_origin);
 	g_free(x);
 	m->mc_jobs = NULL;
 }
