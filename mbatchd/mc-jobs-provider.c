@@ -38,6 +38,9 @@
 #define RETRY_S 5
 #define LOST_REASON "The run was lost on this cluster; its consumer cluster " \
     "places the job again;"
+/* A record whose dispatch here failed: the run never started, and the
+ * consumer is told so (PEND), whether or not it saw the refusal. */
+#define NOT_STARTED_PREFIX "Not started on this cluster: "
 
 /* A relayed record whose state the consumer has not acknowledged yet. */
 typedef struct {
@@ -496,12 +499,15 @@ remote_start(Manager *m, const char *cluster, const ProtobufCMessage *msg,
 	if (why == NULL && !orders_dispatch_limits(m, j, hosts, s->effective, &err)) {
 		JobOutcome out = { .exit_status = 127 };
 
+		g_autofree char *ended = NULL;
+
 		e.code = BASALT__ERROR_CODE__ERROR_CODE_PERMISSION;
 		why = g_strdup(err != NULL ? err->message : "refused");
+		ended = g_strconcat(NOT_STARTED_PREFIX, why, NULL);
 		/* Never run: the record ends, the consumer places the job
 		 * again (it goes back to pending there). */
 		if (job_is_pending(j))
-			commit_job_status(m, j, JS_EXIT, &out, why);
+			commit_job_status(m, j, JS_EXIT, &out, ended);
 	}
 	if (why != NULL) {
 		log_warning("cluster %s: RemoteStart of job %" G_GUINT64_FORMAT
@@ -678,6 +684,9 @@ send_status(McJobs *x, Outgoing *o)
 	hj.array_index = og->array_index;
 	hj.instance = og->instance;
 	hj.state = j->state;
+	if (j->state == JS_EXIT && j->exit_reason != NULL &&
+	    g_str_has_prefix(j->exit_reason, NOT_STARTED_PREFIX))
+		hj.state = JS_PEND;
 	hj.pgid = j->pgid;
 	hj.exit_status = j->exit_status;
 	hj.term_signal = j->term_signal;
