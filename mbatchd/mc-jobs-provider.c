@@ -498,7 +498,6 @@ remote_start(Manager *m, const char *cluster, const ProtobufCMessage *msg,
 	}
 	if (why == NULL && !orders_dispatch_limits(m, j, hosts, s->effective, &err)) {
 		JobOutcome out = { .exit_status = 127 };
-
 		g_autofree char *ended = NULL;
 
 		e.code = BASALT__ERROR_CODE__ERROR_CODE_PERMISSION;
@@ -516,7 +515,7 @@ remote_start(Manager *m, const char *cluster, const ProtobufCMessage *msg,
 		e.message = why;
 		r.error = &e;
 	} else {
-		log_debug("cluster %s: job %" G_GUINT64_FORMAT "[%u] run %u runs here "
+		log_info("cluster %s: job %" G_GUINT64_FORMAT "[%u] run %u runs here "
 		    "as job %" G_GUINT64_FORMAT " on %s", cluster, s->job_id,
 		    s->array_index, s->instance, j->id, hosts[0]);
 		r.provider_job_id = j->id;
