@@ -26,6 +26,7 @@
 #include "mbatchd/mc-links.h"
 #include "mbatchd/mbd.h"
 #include "mbatchd/mbd-orders.h"
+#include "mbatchd/mbd-preview.h"
 #include "mbatchd/mbd-reserve.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -434,6 +435,7 @@ manager_reconfig(Manager *m, BsDiags *diags)
 		return FALSE;
 	bs_config_free(m->cfg);
 	m->cfg = cfg;
+	preview_cache_clear(m);
 	ensure_queues(m);
 	start_tick(m);
 	manager_schedule_soon(m);
@@ -499,6 +501,7 @@ manager_free(Manager *m)
 	g_hash_table_destroy(m->queue_usage);
 	g_hash_table_destroy(m->deserved);
 	consumers_figures_free(m->consumer_figs);
+	preview_cache_free(m);
 	reserve_table_free(m);
 	state_free(m->st);
 	bs_config_free(m->cfg);

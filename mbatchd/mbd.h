@@ -113,6 +113,9 @@ typedef struct Manager {
 	/* The entitlement stage's last table, for bconsumers
 	 * (mbd-consumers.c); NULL before the first cycle with a plan. */
 	struct MbdConsumerFigures *consumer_figs;
+	/* bconsumers -at's answers of this cycle and its per-user passes
+	 * (mbd-preview-cache.c); NULL until the first. */
+	struct MbdPreviewCache *preview_cache;
 
 	Basalt__BatchService_Service batch_service;
 	Basalt__HostService_Service host_service;
