@@ -163,7 +163,8 @@ INTEGRATION_TESTS += \
 	%reldir%/t0980-plan-window-switch.sh \
 	%reldir%/t0981-reconfig-preview.sh \
 	%reldir%/t1050-preview-bounded.sh \
-	%reldir%/t1051-jobgroup-per-user.sh
+	%reldir%/t1051-jobgroup-per-user.sh \
+	%reldir%/t1052-bmod-postexec-user.sh
 # Issue 19: MultiCluster links between mbatchds (two and three clusters on
 # loopback).  bs-fakecluster plays a stranger dialing as another master.
 check_PROGRAMS += tests/tools/bs-fakecluster
