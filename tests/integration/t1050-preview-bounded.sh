@@ -9,7 +9,7 @@
 # cycle (the same hour, or another minute of the same window) is a lookup
 # and is answered, however often.  An administrator is not bound.  No host
 # runs a job, so no scheduling cycle starts in between.  -l and -w are
-# refused with -at.
+# refused with -at.  badmin reconfig -preview of bad files exits 255.
 . "$top_srcdir/tests/lib.sh"
 
 [ "$(id -u)" -eq 0 ] && command -v useradd >/dev/null ||
@@ -62,4 +62,14 @@ for o in -l -w; do
 	check "bconsumers $o -at is refused (exit $rc)" test "$rc" -eq 255
 	check "saying so" grep -q "^bconsumers: -at cannot be used with $o" "$T/lw.out"
 done
+# badmin reconfig -preview of files with an error: what badmin(8) says.
+printf 'Begin Consumer\nNAME = a\nEnd Consumer\n' >>"$lsb/lsb.consumers"
+badmin reconfig -preview >"$T/pv.out" 2>"$T/pv.err"
+rc=$?
+diag "$(cat "$T/pv.err")"
+check "reconfig -preview of a bad configuration exits 255" test "$rc" -eq 255
+check "the error is on standard error as file:line: message" \
+	grep -q "lsb.consumers:[0-9]*: " "$T/pv.err"
+check "then the count line" sh -c "tail -1 $T/pv.err | grep -qx 'The configuration has 1 error(s); nothing to preview'"
+check "and nothing on standard output" test ! -s "$T/pv.out"
 done_testing
