@@ -501,9 +501,9 @@ manager_free(Manager *m)
 	g_hash_table_destroy(m->queue_usage);
 	g_hash_table_destroy(m->deserved);
 	consumers_figures_free(m->consumer_figs);
-	preview_cache_free(m);
 	reserve_table_free(m);
 	state_free(m->st);
+	preview_cache_free(m);
 	bs_config_free(m->cfg);
 	g_main_loop_unref(m->loop);
 	g_free(m->envdir);
