@@ -161,10 +161,7 @@ INTEGRATION_TESTS += \
 	%reldir%/t0961-reclaim-hclose.sh \
 	%reldir%/t0962-warning-runlimit.sh \
 	%reldir%/t0980-plan-window-switch.sh \
-	%reldir%/t0981-reconfig-preview.sh \
-	%reldir%/t1050-preview-bounded.sh \
-	%reldir%/t1051-jobgroup-per-user.sh \
-	%reldir%/t1052-bmod-postexec-user.sh
+	%reldir%/t0981-reconfig-preview.sh
 # Issue 19: MultiCluster links between mbatchds (two and three clusters on
 # loopback).  bs-fakecluster plays a stranger dialing as another master.
 check_PROGRAMS += tests/tools/bs-fakecluster
@@ -185,3 +182,9 @@ INTEGRATION_TESTS += \
 # A closed terminal kills an -Is job, also when bsub reads its end first.
 INTEGRATION_TESTS += \
 	%reldir%/t0992-interactive-hangup.sh
+# Review findings: bconsumers -at's cost bounded, job groups per user,
+# bmod -Ep/-Epn of a running job and LSB_PRE_POST_EXEC_USER.
+INTEGRATION_TESTS += \
+	%reldir%/t1050-preview-bounded.sh \
+	%reldir%/t1051-jobgroup-per-user.sh \
+	%reldir%/t1052-bmod-postexec-user.sh
