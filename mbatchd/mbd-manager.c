@@ -435,10 +435,10 @@ manager_reconfig(Manager *m, BsDiags *diags)
 		return FALSE;
 	bs_config_free(m->cfg);
 	m->cfg = cfg;
-	preview_cache_clear(m);
 	ensure_queues(m);
 	start_tick(m);
 	manager_schedule_soon(m);
+	preview_cache_clear(m);
 	log_notice("reconfiguration done: %u queues", cfg->queues->len);
 	return TRUE;
 }
