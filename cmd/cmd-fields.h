@@ -67,6 +67,13 @@ typedef struct {
 	gboolean (*get)(GString *v, const void *rec);
 } CmdFieldDef;
 
+/* Writers for a CmdFieldDef's get, shared by the commands' tables: a
+ * string (none when empty), a number, and a limit (none when negative,
+ * so custom output shows "-"). */
+gboolean cmd_field_str(GString *v, const char *s);
+gboolean cmd_field_int(GString *v, gint64 n);
+gboolean cmd_field_limit(GString *v, gint64 n);
+
 /* The entry of table[0..n) named name (or by an alias), or NULL. */
 const CmdFieldDef *cmd_field_def_find(const CmdFieldDef *table, gsize n,
 				      const char *name);
