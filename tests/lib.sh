@@ -636,3 +636,19 @@ check_todo() {
 		sed 's/^/# /' "$T/check.out"
 	fi
 }
+
+# Resource plans (lsb.consumers) on real daemons.
+# running_of PATH: how many running jobs count against consumer PATH.
+running_of() { bjobs -r -u all -noheader -o consumer 2>/dev/null | grep -cx "$1"; }
+# consumer_col PATH N: column N of consumer PATH's bconsumers -w row.
+consumer_col() { bconsumers -w | awk -v p="$1" -v n="$2" '$1 == p {print $n}'; }
+# submit_n QUEUE N [bsub options]: N jobs of `sleep 600` in QUEUE.
+submit_n() {
+	sn_q=$1 sn_n=$2
+	shift 2
+	sn_i=0
+	while [ "$sn_i" -lt "$sn_n" ]; do
+		bsub -q "$sn_q" "$@" -o /dev/null sleep 600 >/dev/null || return 1
+		sn_i=$((sn_i + 1))
+	done
+}
