@@ -207,17 +207,8 @@ bconsumers_format_long(GString *out, const Basalt__ConsumerList *l)
 static gboolean
 find(const char *name, CmdFieldRef *ref)
 {
-	const CmdFieldDef *d = cmd_field_def_find(names, G_N_ELEMENTS(names),
-	    name);
-
-	if (d == NULL)
-		d = cmd_field_def_find(numbers, G_N_ELEMENTS(numbers), name);
-	if (d == NULL)
-		return FALSE;
-	ref->def = d;
-	ref->width = d->width;
-	ref->has_kb = FALSE;
-	return TRUE;
+	return cmd_field_def_ref(names, G_N_ELEMENTS(names), name, ref) ||
+	    cmd_field_def_ref(numbers, G_N_ELEMENTS(numbers), name, ref);
 }
 
 void

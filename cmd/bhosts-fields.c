@@ -90,15 +90,7 @@ static const char all_fields[] =
 static gboolean
 find(const char *name, CmdFieldRef *ref)
 {
-	const CmdFieldDef *d = cmd_field_def_find(table, G_N_ELEMENTS(table),
-						  name);
-
-	if (d == NULL)
-		return FALSE;
-	ref->def = d;
-	ref->width = d->width;
-	ref->has_kb = FALSE;
-	return TRUE;
+	return cmd_field_def_ref(table, G_N_ELEMENTS(table), name, ref);
 }
 
 CmdFields *

@@ -219,6 +219,20 @@ cmd_json_string(GString *out, const char *s)
 }
 
 gboolean
+cmd_field_def_ref(const CmdFieldDef *table, gsize n, const char *name,
+		  CmdFieldRef *ref)
+{
+	const CmdFieldDef *d = cmd_field_def_find(table, n, name);
+
+	if (d == NULL)
+		return FALSE;
+	ref->def = d;
+	ref->width = d->width;
+	ref->has_kb = FALSE;
+	return TRUE;
+}
+
+gboolean
 cmd_field_str(GString *v, const char *s)
 {
 	if (s == NULL || s[0] == '\0')

@@ -77,6 +77,10 @@ gboolean cmd_field_limit(GString *v, gint64 n);
 /* The entry of table[0..n) named name (or by an alias), or NULL. */
 const CmdFieldDef *cmd_field_def_find(const CmdFieldDef *table, gsize n,
 				      const char *name);
+/* A CmdFieldFind over a plain table: *ref for that entry at its width
+ * (no memory unit); FALSE when table[0..n) has no such field. */
+gboolean cmd_field_def_ref(const CmdFieldDef *table, gsize n,
+			   const char *name, CmdFieldRef *ref);
 /* Custom output of records over CmdFieldDef fields, header unless
  * noheader. */
 void cmd_fields_print(GString *out, const CmdFields *f, gboolean noheader,
