@@ -117,6 +117,14 @@ bench-mc-links: all
 	top_srcdir='$(abs_top_srcdir)' \
 		$(SHELL) $(srcdir)/%reldir%/mc-links-recovery.sh '$(abs_top_builddir)'
 
+# bconsumers -at (bench/preview-cost.sh): a scheduling pass for the first
+# ask, the cycle's cache for the asks that follow.
+EXTRA_DIST += %reldir%/preview-cost.sh
+.PHONY: bench-preview
+bench-preview: all
+	top_srcdir='$(abs_top_srcdir)' \
+		$(SHELL) $(srcdir)/%reldir%/preview-cost.sh '$(abs_top_builddir)'
+
 # loadgen: thousands of emulated execution hosts and many users against a
 # real mbatchd (bench/loadgen.h).  A check program rather than an
 # EXTRA_PROGRAM because tests/integration/t0400-loadgen.sh drives it in
