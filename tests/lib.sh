@@ -652,3 +652,14 @@ submit_n() {
 		sn_i=$((sn_i + 1))
 	done
 }
+
+# post_override_is ID LETTER: the host of running job ID (index 0) holds
+# the post-exec a bmod -Ep / -Epn gave it, in the file sbatchd rewrites
+# for bs-jobwrap (sbatchd/job-modify.c): S the job's own, P the
+# profile's, N none.  Wait on it before ending the job.
+post_override_is() {
+	for poi_f in $(find "$T" -name "$1.0*.status.post" 2>/dev/null); do
+		[ "$(head -c 1 "$poi_f")" = "$2" ] && return 0
+	done
+	return 1
+}

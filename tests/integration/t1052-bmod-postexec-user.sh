@@ -39,12 +39,10 @@ submit() {
 		'while [ ! -e '"$T"'/ids/go.$LSB_JOBID ]; do sleep 0.1; done' | job_id_of
 }
 jpost() { printf 'id -un >%s/ids/jpost.%s' "$T" "$1"; }
-# The host has the change once the wrapper's override file holds it.
-applied() { grep -qs "^$2" "$(find "$T" -name "*$1*.post" 2>/dev/null | head -1)"; }
 modify() {   # modify ID OVERRIDE-LETTER bmod-options...
 	id=$1 letter=$2; shift 2
 	as_user bmod "$@" "$id" | grep -q 'are being changed' &&
-		wait_for 10 applied "$id" "$letter"
+		wait_for 10 post_override_is "$id" "$letter"
 }
 finish() { touch "$T/ids/go.$1"; wait_for 20 state_is "$1" DONE; }
 
