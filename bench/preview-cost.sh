@@ -28,12 +28,7 @@ lsb="$T/conf/lsbatch/basalt/configdir"
 	printf 'Begin Plan\nRESOURCE_GROUP = rg1\nTIME_WINDOW = 10:00-11:00\n'
 	printf 'CONSUMER  OWNED\n/a        2\n/b        6\nEnd Plan\n'
 } >"$lsb/lsb.consumers"
-{
-	for c in a b; do
-		printf 'Begin Queue\nQUEUE_NAME = q%s\nPRIORITY = 30\nCONSUMER = /%s\nEnd Queue\n\n' "$c" "$c"
-	done
-	printf 'Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 10\nEnd Queue\n'
-} >"$lsb/lsb.queues"
+consumer_queues a b
 start_mbd || exit 1
 for h in vh1 vh2; do start_sbd "$h" || exit 1; done
 badmin qinact qa qb >/dev/null

@@ -642,6 +642,15 @@ check_todo() {
 running_of() { bjobs -r -u all -noheader -o consumer 2>/dev/null | grep -cx "$1"; }
 # consumer_col PATH N: column N of consumer PATH's bconsumers -w row.
 consumer_col() { bconsumers -w | awk -v p="$1" -v n="$2" '$1 == p {print $n}'; }
+# consumer_queues C...: lsb.queues (of make_cluster's cluster) with a
+# queue qC of priority 30 per consumer /C (CONSUMER = /C), and normal.
+consumer_queues() {
+	for cq_c in "$@"; do
+		printf 'Begin Queue\nQUEUE_NAME = q%s\nPRIORITY = 30\nCONSUMER = /%s\nEnd Queue\n\n' "$cq_c" "$cq_c"
+	done >"$T/conf/lsbatch/basalt/configdir/lsb.queues"
+	printf 'Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 10\nEnd Queue\n' \
+		>>"$T/conf/lsbatch/basalt/configdir/lsb.queues"
+}
 # submit_n QUEUE N [bsub options]: N jobs of `sleep 600` in QUEUE.
 submit_n() {
 	sn_q=$1 sn_n=$2

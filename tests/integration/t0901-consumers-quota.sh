@@ -42,12 +42,7 @@ CONSUMER  OWNED  RESERVED  LIMIT  RANK
 /c        2      0         -      0
 End Plan
 C
-{
-	for c in a b c; do
-		printf 'Begin Queue\nQUEUE_NAME = q%s\nPRIORITY = 30\nCONSUMER = /%s\nEnd Queue\n\n' "$c" "$c"
-	done
-	printf 'Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 10\nEnd Queue\n'
-} >"$lsb/lsb.queues"
+consumer_queues a b c
 start_mbd || exit 1
 for h in vh1 vh2 vh3; do start_sbd "$h" || exit 1; done
 

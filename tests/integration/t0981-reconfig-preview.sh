@@ -45,12 +45,7 @@ End Plan
 C
 }
 plan 6 2
-{
-	for c in a b; do
-		printf 'Begin Queue\nQUEUE_NAME = q%s\nPRIORITY = 30\nCONSUMER = /%s\nEnd Queue\n\n' "$c" "$c"
-	done
-	printf 'Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 10\nEnd Queue\n'
-} >"$lsb/lsb.queues"
+consumer_queues a b
 start_mbd || exit 1
 for h in vh1 vh2; do start_sbd "$h" || exit 1; done
 
