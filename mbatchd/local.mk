@@ -23,6 +23,7 @@ noinst_LIBRARIES += %reldir%/libbssched.a
 	%reldir%/sched/sched-consumers.h %reldir%/sched/stage-hybrid.c \
 	%reldir%/sched/sched-reclaim.h %reldir%/sched/stage-reclaim.c \
 	%reldir%/sched/hybrid.h %reldir%/sched/hybrid-quota.c %reldir%/sched/hybrid-place.c \
+	%reldir%/sched/hybrid-hosts.c \
 	%reldir%/sched/lease.h %reldir%/sched/lease.c \
 	%reldir%/sched/stage-lease.c
 

@@ -433,6 +433,9 @@ manager_reconfig(Manager *m, BsDiags *diags)
 
 	if (cfg == NULL)
 		return FALSE;
+	/* Built from the configuration going: rebuilt from the new one. */
+	sched_consumers_input_reset(m->consumers_in);
+	g_clear_pointer(&m->consumer_names, consumers_names_unref);
 	bs_config_free(m->cfg);
 	m->cfg = cfg;
 	ensure_queues(m);
@@ -501,6 +504,8 @@ manager_free(Manager *m)
 	g_hash_table_destroy(m->queue_usage);
 	g_hash_table_destroy(m->deserved);
 	consumers_figures_free(m->consumer_figs);
+	sched_consumers_input_free(m->consumers_in);
+	consumers_names_unref(m->consumer_names);
 	reserve_table_free(m);
 	state_free(m->st);
 	preview_cache_free(m);

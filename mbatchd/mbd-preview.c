@@ -2,11 +2,10 @@
  * Previews (mbd-preview.h): the scheduler's pass run on the live state
  * with another configuration or at another time, nothing applied.
  *
- * The snapshot builder reads the configuration from the manager; for the
- * length of the build the manager holds the previewed one instead.  The
- * build does not return to the main loop, so no request or cycle can see
- * the exchange; the snapshot keeps pointers into the previewed
- * configuration, which lives as long as the preview.
+ * The snapshot is built from the live state under the previewed
+ * configuration, passed to the builder; the manager's own stays in force.
+ * The snapshot keeps pointers into the previewed configuration, which
+ * lives as long as the preview.
  */
 #include "config.h"
 
@@ -16,13 +15,9 @@ MbdPreview *
 preview_run(Manager *m, BsConfig *cfg, gint64 at)
 {
 	MbdPreview *p = g_new0(MbdPreview, 1);
-	BsConfig *running = m->cfg;
 
 	p->cfg = cfg;
-	if (cfg != NULL)
-		m->cfg = cfg;
-	snapshot_build(&p->b, m);
-	m->cfg = running;
+	snapshot_build(&p->b, m, cfg != NULL ? cfg : m->cfg);
 	if (at > 0) {
 		g_autoptr(GDateTime) t = g_date_time_new_from_unix_local(at);
 
@@ -35,7 +30,7 @@ preview_run(Manager *m, BsConfig *cfg, gint64 at)
 	}
 	p->at = p->b.snap.now;
 	p->plan = sched_run(&p->b.snap);
-	p->figs = consumers_figures_new(&p->b, p->plan, p->at);
+	p->figs = consumers_figures_new(&p->b, p->plan, p->at, NULL);
 	return p;
 }
 

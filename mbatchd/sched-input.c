@@ -151,14 +151,10 @@ add_queue(SchedInput *in, const BsQueueConf *qc, const SchedInputFacts *facts)
 gboolean
 sched_input_queue(const SchedInput *in, const char *name, guint *idx)
 {
-	for (guint i = 0; i < in->cfg->queues->len; i++)
-		if (strcmp(((BsQueueConf *)g_ptr_array_index(in->cfg->queues, i))->name,
-		    name) == 0) {
-			*idx = i;
-			return TRUE;
-		}
-	*idx = 0;
-	return FALSE;
+	gpointer v = name != NULL ? g_hash_table_lookup(in->queue_index, name) : NULL;
+
+	*idx = v != NULL ? GPOINTER_TO_UINT(v) - 1 : 0;
+	return v != NULL;
 }
 
 /* PREEMPTION lists as queue indexes; stored as offsets like the hosts. */
@@ -247,6 +243,15 @@ sched_input_build(SchedInput *in, const BsConfig *cfg,
 	in->queue_refs = g_array_new(FALSE, FALSE, sizeof(SchedQueueRef));
 	in->user_groups = g_array_new(FALSE, FALSE, sizeof(guint));
 	in->host_index = g_hash_table_new(g_str_hash, g_str_equal);
+	in->queue_index = g_hash_table_new(g_str_hash, g_str_equal);
+	/* Every job of a pass asks for its queue's index: by name, once. */
+	for (guint i = 0; i < cfg->queues->len; i++) {
+		const BsQueueConf *qc = g_ptr_array_index(cfg->queues, i);
+
+		if (!g_hash_table_contains(in->queue_index, qc->name))
+			g_hash_table_insert(in->queue_index, qc->name,
+			    GUINT_TO_POINTER(i + 1));
+	}
 	in->user_index = g_hash_table_new(g_str_hash, g_str_equal);
 	in->names = g_string_chunk_new(256);
 	sched_input_limits_init(in);
@@ -256,7 +261,7 @@ sched_input_build(SchedInput *in, const BsConfig *cfg,
 		add_queue(in, g_ptr_array_index(cfg->queues, i), facts);
 	add_preemption(in);
 	add_pools(in);
-	sched_input_consumers_build(in);
+	sched_input_consumers_build(in, facts->consumers);
 }
 
 static const BsUserConf *
@@ -428,6 +433,7 @@ sched_input_free(SchedInput *in)
 	g_array_free(in->queue_refs, TRUE);
 	g_array_free(in->user_groups, TRUE);
 	g_hash_table_destroy(in->host_index);
+	g_hash_table_destroy(in->queue_index);
 	g_hash_table_destroy(in->user_index);
 	sched_input_limits_free(in);
 	sched_input_jobgroups_free(in);

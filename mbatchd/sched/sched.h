@@ -596,6 +596,19 @@ void sched_reclaim_select(const SchedSnapshot *snap, const SchedPlan *plan,
 int *sched_reclaim_counts(const SchedSnapshot *snap, const SchedPlan *plan);
 
 /*
+ * hybrid-hosts.c: resource groups' hosts as every part of resource plans
+ * counts them (the entitlement and reclaim stages, bconsumers).  A host's
+ * slots: its MXJ, else its CPUs (at least 1).
+ */
+int sched_rgroup_host_slots(const SchedHost *h);
+/* host_group[h] = 1 + the first group listing host h, for the hosts of
+ * every group; the caller zeroes the array ([n_hosts]) first. */
+void sched_rgroup_host_map(const SchedSnapshot *s, guint *host_group);
+/* The slots of group g's hosts whose snapshot state is OK (a dispatch
+ * window closing inside a pass is the stage's own business). */
+int sched_rgroup_slots(const SchedSnapshot *s, guint g);
+
+/*
  * What lsb.resources limits hold now (stage-limits.c), counted from the
  * snapshot's running jobs by the same code the stage uses: for blimits.
  * One row per limit and bucket in use.  used/limit of a resource not set

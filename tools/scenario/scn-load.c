@@ -97,7 +97,7 @@ check_queue_facts(Scenario *s, ScnParse *p, GError **error)
 static gboolean
 load(Scenario *s, ScnParse *p, const char *text, GError **error)
 {
-	SchedInputFacts facts = { host_facts, queue_facts, p };
+	SchedInputFacts facts = { host_facts, queue_facts, p, NULL };
 
 	if (!scn_first_pass(s, p, text, error))
 		return FALSE;
