@@ -108,4 +108,7 @@ typedef struct {
 	char reason[SCHED_QUOTA_REASON_MAX]; /* why the quota is what it is */
 } SchedConsumerQuota;
 
+/* The policy's name as lsb.consumers writes it ("hybrid", ...). */
+const char *sched_consumer_policy_name(SchedConsumerPolicy p);
+
 #endif

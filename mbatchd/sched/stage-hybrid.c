@@ -57,6 +57,19 @@
 
 #include "hybrid.h"
 
+const char *
+sched_consumer_policy_name(SchedConsumerPolicy p)
+{
+	switch (p) {
+	case SCHED_POLICY_OWNERSHIP:
+		return "ownership";
+	case SCHED_POLICY_SHARE:
+		return "share";
+	default:
+		return "hybrid";
+	}
+}
+
 #define AT(hy, g, c) ((g) * (hy)->n_c + (c))
 
 static void
