@@ -154,7 +154,7 @@ digest(const SchedSnapshot *s)
 static double
 build_once(const BsConfig *cfg, SchedConsumersInput *kept, guint64 *dg)
 {
-	SchedInputFacts facts = { host_facts, queue_facts, NULL, kept };
+	SchedInputFacts facts = { host_facts, queue_facts, NULL, kept, NULL, 0 };
 	SchedInput in;
 	SchedSnapshot snap;
 	double t0 = now_ms(), t;

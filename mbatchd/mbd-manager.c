@@ -23,6 +23,8 @@
 
 #include "mbatchd/mbd-acct.h"
 #include "mbatchd/mbd-consumers.h"
+#include "mbatchd/mc-lease.h"
+#include "mbatchd/mc-leased.h"
 #include "mbatchd/mc-links.h"
 #include "mbatchd/mbd.h"
 #include "mbatchd/mbd-orders.h"
@@ -393,6 +395,8 @@ manager_new(const ManagerOptions *opts, GError **err)
 	orders_init(m);
 	mc_links_init(m);
 	mc_links_journal_changes(m);
+	mc_leased_init(m);
+	mc_lease_init(m);
 
 	if (!make_dir(m->sharedir, err) || !journal_open(m, err) ||
 	    !start_server(m, opts->tcp_address, err)) {
@@ -400,11 +404,13 @@ manager_new(const ManagerOptions *opts, GError **err)
 		return NULL;
 	}
 	ensure_queues(m);
+	mc_leased_refresh(m);
 	hosts_expect_recovered(m);
 	journal_start_commits(m);
 	commit_start(m);
 	start_tick(m);
 	mc_links_start(m);
+	mc_lease_start(m);
 	manager_schedule_soon(m);
 	return m;
 }
@@ -440,6 +446,7 @@ manager_reconfig(Manager *m, BsDiags *diags)
 	m->cfg = cfg;
 	ensure_queues(m);
 	start_tick(m);
+	mc_lease_reconfigured(m);
 	manager_schedule_soon(m);
 	preview_cache_clear(m);
 	log_notice("reconfiguration done: %u queues", cfg->queues->len);
@@ -497,6 +504,8 @@ manager_free(Manager *m)
 	if (m->log != NULL && m->srv != NULL)
 		journal_flush(m);
 	mc_links_free(m);
+	mc_lease_free(m);
+	mc_leased_free(m);
 	bs_rpc_server_free(m->srv);
 	journal_close(m);
 	g_hash_table_destroy(m->links);

@@ -17,6 +17,7 @@
 #include "mbatchd/mbd-orders.h"
 #include "mbatchd/mbd-refused.h"
 #include "mbatchd/mbd-snapshot.h"
+#include "mbatchd/mc-leased.h"
 #include "resreq/resreq.h"
 
 static guint
@@ -50,6 +51,7 @@ host_facts(const char *name, SchedInputHost *out, void *data)
 	out->r1m = l->load.r1m;
 	out->closed_adm = rt != NULL && rt->closed_adm;
 	out->reclaim = rt != NULL && rt->reclaim;
+	out->leased_out = mc_leased_out(m, name);
 	return TRUE;
 }
 
@@ -237,6 +239,13 @@ snapshot_host_resources(Manager *m, SchedHost *h)
 {
 	const HostLink *l = manager_link(m, h->name);
 
+	/* A leased host keeps what its provider reported (sched-input.c);
+	 * no load from here: a select on a load index fails there. */
+	if (h->remote) {
+		h->type = h->type != NULL ? h->type : "LINUX";
+		h->model = h->model != NULL ? h->model : "LINUX";
+		return;
+	}
 	h->type = "LINUX";
 	h->model = "LINUX";
 	if (l == NULL)
@@ -325,7 +334,7 @@ snapshot_build(Build *b, Manager *m, const BsConfig *cfg)
 {
 	GPtrArray *queues = cfg->queues;
 	gboolean started = any_started(m->st);
-	SchedInputFacts facts = { host_facts, queue_facts, m, NULL };
+	SchedInputFacts facts = { host_facts, queue_facts, m, NULL, NULL, 0 };
 	GHashTableIter it;
 	gpointer v;
 
@@ -347,6 +356,7 @@ snapshot_build(Build *b, Manager *m, const BsConfig *cfg)
 	b->pending_jobs = g_ptr_array_new();
 	b->running_jobs = g_ptr_array_new();
 
+	facts.leased = mc_leased_snapshot(m, &facts.n_leased);
 	sched_input_build(&b->in, cfg, &facts);
 	add_host_resources(b);
 	add_jobgroup_limits(b);

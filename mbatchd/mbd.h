@@ -136,6 +136,10 @@ typedef struct Manager {
 
 	/* MultiCluster: the links to the other clusters' mbatchds (mc-links.c). */
 	struct McLinks *mc;
+	/* Hosts other clusters lend this one, "host@cluster" (mc-leased.c),
+	 * and the live lease exchange (mc-lease.c). */
+	struct McLeased *leased;
+	struct McLease *lease;
 } Manager;
 
 typedef struct {

@@ -28,7 +28,28 @@ typedef struct {
 	double r15s, r1m;
 	gboolean closed_adm;      /* badmin hclose */
 	gboolean reclaim;         /* badmin hclose -reclaim: its jobs are reclaimed */
+	/* MultiCluster provider side: slots of this host another cluster
+	 * holds by a lease now (taken from its capacity here; while the
+	 * lease is inactive also the idle slots of this side). */
+	int leased_out;
 } SchedInputHost;
+
+/*
+ * MultiCluster consumer side: a host another cluster lends this one
+ * (mbatchd/mc-leased.h), added after the local hosts as "host@cluster".
+ * Only queues whose HOSTS name it (allremote, all@cluster, host@cluster)
+ * list it; a queue without those words never uses a remote host.
+ */
+typedef struct {
+	const char *name;         /* "host@cluster" */
+	const char *host;         /* the provider's name for it */
+	const char *cluster;      /* the provider */
+	int slots;                /* the lease gives this cluster now */
+	gboolean usable;          /* lease ok and linked: else closed */
+	int ncpus;
+	const char *type, *model; /* NULL: unknown */
+	double maxmem;            /* MB, 0 unknown */
+} SchedInputLeased;
 
 /* What the caller knows of a queue. */
 typedef struct {
@@ -59,6 +80,9 @@ typedef struct {
 	 * use, reused after; reset them when the configuration goes), or
 	 * NULL: the snapshot builds its own. */
 	SchedConsumersInput *consumers;
+	/* Leased hosts (consumer side); NULL/0: none. */
+	const SchedInputLeased *leased;
+	guint n_leased;
 } SchedInputFacts;
 
 typedef struct {

@@ -60,6 +60,14 @@ typedef struct {
 	/* badmin hclose -reclaim: its jobs are reclaimed (notice, grace,
 	 * requeue) while the host takes no new job (state CLOSED_ADM). */
 	gboolean reclaim;
+	/* MultiCluster (mbatchd/mc-leased.h): a host another cluster lends
+	 * this one, named "host@cluster"; cluster is the provider, so the
+	 * job relay knows where a job placed here goes.  max_slots is the
+	 * slots the lease gives this cluster now; state is CLOSED_ADM while
+	 * the lease is inactive or disconnected.  Only queues whose HOSTS
+	 * name it (allremote, all@cluster, host@cluster) list it. */
+	gboolean remote;
+	const char *cluster;      /* the provider; NULL for a local host */
 } SchedHost;
 
 typedef struct {

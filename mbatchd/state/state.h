@@ -200,6 +200,16 @@ void state_leases_init(State *st);
 void state_leases_free(State *st);
 gboolean state_apply_lease(State *st, const Basalt__Event *ev, GError **err);
 const struct Lease *state_lease(const State *st, const char *policy, const char *consumer);
+/* The lease of (policy, provider, consumer): a consumer may hold two
+ * providers' policies of one name. */
+const struct Lease *state_lease_of(const State *st, const char *policy,
+    const char *provider, const char *consumer);
+/* The whole lease as events (new, its last evaluation, its status): what
+ * a checkpoint holds, and what a consumer journals from its provider. */
+void state_lease_events(const struct Lease *l, gint64 now, GPtrArray *events,
+    GPtrArray *blocks);
+void state_lease_status_event(const struct Lease *l, gint64 now, GPtrArray *events,
+    GPtrArray *blocks);
 /* Every lease (const Lease*), by policy then consumer; the array is the
  * state's and changes with it (what bclusters shows: McLeasesFunc). */
 const GPtrArray *state_leases(const State *st);

@@ -81,7 +81,7 @@ static char *
 describe(const BsConfig *cfg, SchedConsumersInput *kept,
     const SchedResourceGroup **rgroups)
 {
-	SchedInputFacts facts = { host_facts, queue_facts, NULL, kept };
+	SchedInputFacts facts = { host_facts, queue_facts, NULL, kept, NULL, 0 };
 	GString *out = g_string_new(NULL);
 	SchedSnapshot snap;
 	SchedInput in;
@@ -146,7 +146,7 @@ END_TEST
 START_TEST(test_queue_index)
 {
 	g_autoptr(BsConfig) cfg = plan_one();
-	SchedInputFacts facts = { host_facts, queue_facts, NULL, NULL };
+	SchedInputFacts facts = { host_facts, queue_facts, NULL, NULL, NULL, 0 };
 	SchedInput in;
 	guint q = 99;
 
