@@ -29,6 +29,7 @@
 #include "mbatchd/mc-links.h"
 #include "mbatchd/mbd.h"
 #include "mbatchd/mbd-orders.h"
+#include "mbatchd/mbd-preview.h"
 #include "mbatchd/mbd-reserve.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -450,6 +451,7 @@ manager_reconfig(Manager *m, BsDiags *diags)
 	start_tick(m);
 	mc_lease_reconfigured(m);
 	manager_schedule_soon(m);
+	preview_cache_clear(m);
 	log_notice("reconfiguration done: %u queues", cfg->queues->len);
 	return TRUE;
 }
@@ -519,6 +521,7 @@ manager_free(Manager *m)
 	consumers_names_unref(m->consumer_names);
 	reserve_table_free(m);
 	state_free(m->st);
+	preview_cache_free(m);
 	bs_config_free(m->cfg);
 	g_main_loop_unref(m->loop);
 	g_free(m->envdir);
