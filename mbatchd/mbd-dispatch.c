@@ -257,6 +257,8 @@ manager_schedule_now(Manager *m)
 		return;
 	snapshot_build(&b, m);
 	plan = sched_run(&b.snap);
+	m->sched_prev_now = b.snap.now;
+	m->plan_reloaded = FALSE;
 	for (guint i = 0; i < plan->decisions->len; i++)
 		apply_decision(&b, plan, sched_plan_decision(plan, i));
 	record_pending_reasons(&b, plan);

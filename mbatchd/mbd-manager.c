@@ -434,6 +434,7 @@ manager_reconfig(Manager *m, BsDiags *diags)
 		return FALSE;
 	bs_config_free(m->cfg);
 	m->cfg = cfg;
+	m->plan_reloaded = TRUE;
 	ensure_queues(m);
 	start_tick(m);
 	manager_schedule_soon(m);

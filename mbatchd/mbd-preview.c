@@ -23,7 +23,14 @@ preview_run(Manager *m, BsConfig *cfg, gint64 at)
 		m->cfg = cfg;
 	snapshot_build(&p->b, m);
 	m->cfg = running;
+	/* The previewed configuration is a reload: the pass brings every
+	 * consumer to its plans, as the first pass after badmin reconfig. */
+	if (cfg != NULL)
+		p->b.snap.plan_reloaded = TRUE;
 	if (at > 0) {
+		/* A coming time: the plan changes between the live clock and
+		 * `at` are transitions, as the pass at that boundary sees them. */
+		p->b.snap.prev_pass = p->b.snap.now;
 		g_autoptr(GDateTime) t = g_date_time_new_from_unix_local(at);
 
 		p->b.snap.now = at;

@@ -372,6 +372,8 @@ snapshot_build(Build *b, Manager *m)
 	b->snap.pending = (SchedJob *)(void *)b->pending->data;
 	b->snap.n_pending = b->pending->len;
 	b->snap.now = manager_now();
+	b->snap.prev_pass = m->sched_prev_now;
+	b->snap.plan_reloaded = m->plan_reloaded;
 	b->snap.utc_offset = (int)(g_date_time_get_utc_offset(b->now) /
 	    G_USEC_PER_SEC);
 }

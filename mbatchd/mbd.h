@@ -78,6 +78,11 @@ typedef struct Manager {
 	guint sched_delay_ms;     /* coalescing delay after an event */
 	gint64 sched_last_end;    /* monotonic us when the last pass ended */
 	gint64 sched_last_us;     /* how long it took */
+	/* Plan transitions (SchedSnapshot.prev_pass, plan_reloaded): when the
+	 * last pass ran, on the snapshot's clock, and whether a reconfig came
+	 * since (the next pass brings consumers to the reloaded plans). */
+	gint64 sched_prev_now;
+	gboolean plan_reloaded;
 	guint heartbeat_s;        /* what sbatchd is told to use */
 	gboolean shutting_down;
 	char **argv;

@@ -407,6 +407,13 @@ typedef struct {
 	guint n_rgroups;
 	gboolean hybrid_evenly;   /* HYBRID_EVENLY_DISTRIBUTE_SLOTS */
 	SchedReclaimOptions reclaim; /* lsb.params reclaim options */
+	/* Plan transitions (stage-reclaim.c): a resource group whose plan in
+	 * force at now differs from the one at prev_pass, or every group when
+	 * plan_reloaded, has its consumers brought to the new plan whether
+	 * or not another consumer asks (seed "Time interval transitions"). */
+	gint64 prev_pass;         /* when the previous pass ran (same clock
+	                           * as now); 0: none since mbatchd started */
+	gboolean plan_reloaded;   /* badmin reconfig since that pass */
 } SchedSnapshot;
 
 /*
@@ -556,6 +563,10 @@ typedef struct {
 	/* Reclaim (stage-reclaim.c): the jobs reclaimed this pass
 	 * (SchedReclaim), each with a SCHED_DO_RECLAIM_NOTICE decision. */
 	GArray *reclaims;
+	/* [n_rgroups]: each resource group's idle slots after placement,
+	 * counted as the entitlement stage counts them (sched_host_idle in
+	 * pass.h); filled by the reclaim stage, NULL without groups. */
+	int *group_idle;
 } SchedPlan;
 
 static inline const SchedDecision *
@@ -627,6 +638,9 @@ void sched_plan_free(SchedPlan *plan);
  * when not NULL, gets the seconds until one of the group's plan windows
  * next opens or closes, -1 when never. */
 SchedPlanInForce sched_plan_in_force(const SchedSnapshot *s, guint g, gint64 *next);
+/* The same at time t (same clock as now) instead of now. */
+SchedPlanInForce sched_plan_in_force_at(const SchedSnapshot *s, guint g, gint64 t,
+    gint64 *next);
 /* Seconds from t to the next minute at which one of the windows opens or
  * closes, -1 when none ever does (window.c). */
 gint64 sched_windows_next_boundary(const GArray *windows, GDateTime *t);

@@ -77,12 +77,6 @@ static const SchedPlanTerms no_terms = {
 	.borrow_limit = SCHED_UNLIMITED, .share_limit = SCHED_UNLIMITED,
 };
 
-static int
-host_slots(const SchedHost *h)
-{
-	return h->max_slots >= 0 ? h->max_slots : MAX(h->ncpus, 1);
-}
-
 static void
 build_tree(Hybrid *hy, const SchedSnapshot *s)
 {
@@ -119,9 +113,8 @@ measure_groups(Pass *p, Hybrid *hy)
 			hy->host_group[h] = g + 1;
 			if (sched_host_state(p, h) != SCHED_HOST_OK)
 				continue;
-			hy->size[g] += host_slots(&s->hosts[h]);
-			hy->idle[g] += MAX(0, host_slots(&s->hosts[h]) -
-			    sched_count_host(&p->count, h));
+			hy->size[g] += sched_host_slots(&s->hosts[h]);
+			hy->idle[g] += sched_host_idle(p, h);
 		}
 		const SchedPlanInForce *f = &hy->force[g];
 		gint64 next;

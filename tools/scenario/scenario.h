@@ -83,6 +83,11 @@ typedef struct {
 	gboolean ordered;         /* "expect order": decision order matters */
 	int nothing_line;         /* "expect nothing": no decision at all */
 	GDateTime *now;
+	/* `previous TIME`: when the pass before this one ran (NULL: none);
+	 * `reconfig`: the plans were reloaded since.  Plan transitions
+	 * (stage-reclaim.c) are read from these. */
+	GDateTime *previous;
+	gboolean reconfig;
 	ScnLeases *leases;        /* the lease timeline (scn-lease.c), NULL if none */
 	GPtrArray *reclaim_steps; /* `at` steps without leases (scn-reclaim-time.c) */
 } Scenario;

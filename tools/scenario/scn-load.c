@@ -132,6 +132,8 @@ load(Scenario *s, ScnParse *p, const char *text, GError **error)
 	s->snap.pending = (SchedJob *)(void *)s->pending->data;
 	s->snap.n_pending = s->pending->len;
 	s->snap.now = g_date_time_to_unix(s->now);
+	s->snap.prev_pass = s->previous != NULL ? g_date_time_to_unix(s->previous) : 0;
+	s->snap.plan_reloaded = s->reconfig;
 	/* Windows are read in the zone `now` was written in (UTC if none). */
 	s->snap.utc_offset = (int)(g_date_time_get_utc_offset(s->now) / G_USEC_PER_SEC);
 	return TRUE;
@@ -194,6 +196,8 @@ scn_free(Scenario *s)
 	g_ptr_array_free(s->strings, TRUE);
 	g_ptr_array_free(s->expect, TRUE);
 	g_date_time_unref(s->now);
+	if (s->previous != NULL)
+		g_date_time_unref(s->previous);
 	scn_leases_free(s->leases);
 	scn_reclaim_steps_free(s->reclaim_steps);
 	g_free(s->title);
