@@ -142,7 +142,8 @@ reclaim_notice_one(Build *b, const SchedPlan *plan, const SchedDecision *d)
 	GError *err = NULL;
 
 	log_info("job %" G_GUINT64_FORMAT "[%u]: reclaimed (%s) for %s, grace %ds",
-	    j->id, j->index, r.kind, *r.for_consumer ? r.for_consumer : "a host close",
+	    j->id, j->index, r.kind, *r.for_consumer ? r.for_consumer :
+	    rc->kind == SCHED_RECLAIM_HOST_CLOSE ? "a host close" : "a plan change",
 	    rc->grace);
 	if (!orders_reclaim(b->m, j, &r, &err)) {
 		log_warning("job %" G_GUINT64_FORMAT "[%u]: reclaim not journaled: %s",
