@@ -515,6 +515,12 @@ reclaim_group(Sel *sel, guint g)
 				continue;
 			ceiling = sel->switched[AT(sel, g, c)] ? MIN(q->owned, q->quota) :
 			    q->quota;
+			/* DISABLE_RECLAIM_HYBRID_OWN holds at a change too: a
+			 * hybrid consumer keeps up to its configured owned. */
+			if (!sel->switched[AT(sel, g, c)] && s->reclaim.disable_hybrid_own &&
+			    policy_of(sel, g, c) == SCHED_POLICY_HYBRID &&
+			    q->owned_conf > ceiling)
+				ceiling = MIN(q->owned_conf, q->alloc);
 			enforce[c] = MAX(0, q->alloc - ceiling - sel->coming[AT(sel, g, c)]);
 			excess += enforce[c];
 		}
