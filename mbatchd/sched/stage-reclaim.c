@@ -16,8 +16,21 @@
  *          bound on waiting, decisions.md).  With
  *          RECLAIM_OWNED_BEFORE_BORROW a consumer that lent slots takes
  *          its lent slots back even while idle slots exist elsewhere.
+ *          And at a plan change (seed "Time interval transitions";
+ *          hybrid seed "Switching policies using time windows"): on the
+ *          first pass whose plan in force differs from the previous
+ *          pass's (a TIME_WINDOW boundary, SchedSnapshot.prev_pass) or
+ *          after badmin reconfig (plan_reloaded), every leaf gives back
+ *          what it holds above its new quota whether or not another
+ *          consumer asks; a leaf whose POLICY switched between ownership
+ *          and hybrid gives back what it holds above its new owned (what
+ *          it lent or borrowed).  Such a reclaim is for no consumer
+ *          (SchedReclaim.to -1) unless one needs the slots.  Reading of
+ *          "ownership decreases, a lender has slots available": the new
+ *          quota already counts what the lender may lend, so those slots
+ *          turn from owned to borrowed and nothing is interrupted.
  *   from   leaf consumers holding more than their quota, each only as far
- *          as the others need.  DISABLE_RECLAIM_HYBRID_OWN: a hybrid
+ *          as the others need (at a plan change, its whole excess).  DISABLE_RECLAIM_HYBRID_OWN: a hybrid
  *          consumer whose owned slots were scaled down is brought down to
  *          its configured owned, not to its quota (the seed's 10/100 at
  *          90 slots using 12: 2, not 3).
@@ -42,6 +55,11 @@
  *          none).
  *   host   badmin hclose -reclaim: every job on the host is reclaimed
  *          with its consumer's grace (0 outside consumers).
+ *
+ * Idle slots are counted by the entitlement stage's rule (sched_host_idle
+ * in pass.h: hosts closed or outside their dispatch window have none;
+ * SLOT_RESERVE reservations and this pass's placements count as used).
+ * Each consumer's running jobs are listed once per pass.
  *
  * The stage adds a SCHED_DO_RECLAIM_NOTICE per job chosen (the daemon
  * sends the warning action and journals the deadline); a job whose
