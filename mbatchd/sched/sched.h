@@ -593,9 +593,11 @@ SchedPlan *sched_run(const SchedSnapshot *snap);
  * it produced (its quota table and dispatches), which running jobs to
  * reclaim now, appended to out (GArray of SchedReclaim) in the order the
  * seed takes them.  Jobs already under reclaim (reclaim_deadline set) are
- * not chosen again; their slots count as coming back.  sched_run() calls
- * it at the end of the pass (stage-reclaim.c); a preview calls it on the
- * plan of a snapshot built from the configuration it shows.
+ * not chosen again; their slots count as coming back.  The idle slots are
+ * the plan's group_idle (what the pass left; none when NULL), and a plan
+ * change (prev_pass, plan_reloaded) is read from the snapshot.
+ * sched_run() calls it at the end of the pass (stage-reclaim.c); a preview
+ * runs sched_run() on a snapshot built from the configuration it shows.
  */
 void sched_reclaim_select(const SchedSnapshot *snap, const SchedPlan *plan,
     GArray *out);

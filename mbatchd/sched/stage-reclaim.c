@@ -30,7 +30,8 @@
  *          quota already counts what the lender may lend, so those slots
  *          turn from owned to borrowed and nothing is interrupted.
  *   from   leaf consumers holding more than their quota, each only as far
- *          as the others need (at a plan change, its whole excess).  DISABLE_RECLAIM_HYBRID_OWN: a hybrid
+ *          as the others need (at a plan change, its whole excess).
+ *          DISABLE_RECLAIM_HYBRID_OWN: a hybrid
  *          consumer whose owned slots were scaled down is brought down to
  *          its configured owned, not to its quota (the seed's 10/100 at
  *          90 slots using 12: 2, not 3).
