@@ -532,8 +532,14 @@ reclaim_group(Sel *sel, guint g)
 
 			if (q == NULL || !sel->leaf[c])
 				continue;
-			ceiling = sel->switched[AT(sel, g, c)] ? MIN(q->owned, q->quota) :
-			    q->quota;
+			ceiling = q->quota;
+			/* A POLICY switch: what it used under the old plan
+			 * ("used slots in T1", before this pass started any)
+			 * above its new owned; what this pass started it
+			 * started under the new plan. */
+			if (sel->switched[AT(sel, g, c)])
+				ceiling = MIN(q->quota, q->owned +
+				    sel->placed[AT(sel, g, c)]);
 			/* DISABLE_RECLAIM_HYBRID_OWN holds at a change too: a
 			 * hybrid consumer keeps up to its configured owned. */
 			if (!sel->switched[AT(sel, g, c)] && s->reclaim.disable_hybrid_own &&
