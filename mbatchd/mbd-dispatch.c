@@ -260,6 +260,8 @@ manager_schedule_now(Manager *m)
 	plan = sched_run(&b.snap);
 	m->sched_prev_now = b.snap.now;
 	m->plan_reloaded = FALSE;
+	if (m->plan_prev != NULL)
+		g_hash_table_remove_all(m->plan_prev);
 	for (guint i = 0; i < plan->decisions->len; i++)
 		apply_decision(&b, plan, sched_plan_decision(plan, i));
 	record_pending_reasons(&b, plan);

@@ -408,9 +408,11 @@ typedef struct {
 	gboolean hybrid_evenly;   /* HYBRID_EVENLY_DISTRIBUTE_SLOTS */
 	SchedReclaimOptions reclaim; /* lsb.params reclaim options */
 	/* Plan transitions (stage-reclaim.c): a resource group whose plan in
-	 * force at now differs from the one at prev_pass, or every group when
-	 * plan_reloaded, has its consumers brought to the new plan whether
-	 * or not another consumer asks (seed "Time interval transitions"). */
+	 * force at now differs from the one at prev_pass, or, when
+	 * plan_reloaded, each group whose reload changed its plan
+	 * (SchedResourceGroup.plan_changed), has its consumers brought to the
+	 * new plan whether or not another consumer asks (seed "Time interval
+	 * transitions"). */
 	gint64 prev_pass;         /* when the previous pass ran (same clock
 	                           * as now); 0: none since mbatchd started */
 	gboolean plan_reloaded;   /* badmin reconfig since that pass */

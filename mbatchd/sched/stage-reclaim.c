@@ -20,7 +20,10 @@
  *          hybrid seed "Switching policies using time windows"): on the
  *          first pass whose plan in force differs from the previous
  *          pass's (a TIME_WINDOW boundary, SchedSnapshot.prev_pass) or
- *          after badmin reconfig (plan_reloaded), every leaf gives back
+ *          after a badmin reconfig that changed the group's plan
+ *          (plan_reloaded, SchedResourceGroup.plan_changed: a reconfig
+ *          that leaves the group's plan, tree and hosts alone is no plan
+ *          change for it), every leaf gives back
  *          what it holds above its new quota whether or not another
  *          consumer asks; a leaf whose POLICY switched between ownership
  *          and hybrid gives back what it holds above its new owned (what
@@ -172,10 +175,28 @@ static void
 mark_transition(Sel *sel, guint g, const SchedPlanInForce *now)
 {
 	const SchedSnapshot *s = sel->s;
+	const SchedResourceGroup *rg = &s->rgroups[g];
 	SchedPlanInForce was;
 
+	/* After a reconfig the daemon compared the previous configuration's
+	 * plan at the previous pass with this one (window boundaries in
+	 * between included): only a group whose plan changed transits, and
+	 * its consumers' previous POLICY is the one that plan gave. */
 	if (s->plan_reloaded) {
+		if (!rg->plan_changed)
+			return;
 		sel->transition[g] = TRUE;
+		for (guint c = 0; rg->prev_policy != NULL && c < sel->n_c; c++) {
+			SchedConsumerPolicy after = s->consumers[c].policy;
+			int before = rg->prev_policy[c];
+
+			for (guint t = 0; t < now->n_terms; t++)
+				if (now->terms[t].consumer == c)
+					after = now->terms[t].policy;
+			sel->switched[AT(sel, g, c)] = before >= 0 &&
+			    (SchedConsumerPolicy)before != after &&
+			    before != SCHED_POLICY_SHARE && after != SCHED_POLICY_SHARE;
+		}
 		return;
 	}
 	if (s->prev_pass <= 0 || s->prev_pass >= s->now)

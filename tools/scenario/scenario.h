@@ -88,6 +88,12 @@ typedef struct {
 	 * (stage-reclaim.c) are read from these. */
 	GDateTime *previous;
 	gboolean reconfig;
+	/* `reconfig GROUP [/PATH=POLICY ...] ...`: the groups the reload
+	 * changed (none named: every group) and the POLICY each consumer had
+	 * under the previous plan; reconfig_line for errors. */
+	char **reconfig_args;
+	int reconfig_line;
+	GPtrArray *prev_policies; /* int arrays the snapshot points to */
 	ScnLeases *leases;        /* the lease timeline (scn-lease.c), NULL if none */
 	GPtrArray *reclaim_steps; /* `at` steps without leases (scn-reclaim-time.c) */
 } Scenario;

@@ -271,11 +271,11 @@ scn_first_pass(Scenario *s, ScnParse *p, const char *text, GError **error)
 			if (s->previous == NULL)
 				FAIL(line, "previous: not an ISO 8601 time");
 		} else if (strcmp(argv[0], "reconfig") == 0) {
-			gboolean bad = argv[1] != NULL;
-
+			/* Checked against the groups and consumers at load. */
+			g_strfreev(s->reconfig_args);
+			s->reconfig_args = g_strdupv(argv + 1);
+			s->reconfig_line = line;
 			g_strfreev(argv);
-			if (bad)
-				FAIL(line, "reconfig: takes no argument");
 			s->reconfig = TRUE;
 		} else if (strcmp(argv[0], "host") == 0) {
 			gboolean ok = host_line(p, argv, line, error);
