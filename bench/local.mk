@@ -74,6 +74,36 @@ CLEANFILES += %reldir%/sched-cycle-bench$(EXEEXT)
 EXTRA_DIST += %reldir%/fig/sched.sh %reldir%/fig/sched-limits.sh \
 	%reldir%/fig/sched-plans.sh
 
+# jobgroup-clean-bench: JOB_GROUP_CLEAN's busy groups over 100,000 jobs in
+# 1,110 groups, by a walk over the jobs against the per-group counts
+# (`make bench-jobgroup-clean`).
+EXTRA_PROGRAMS += %reldir%/jobgroup-clean-bench
+%canon_reldir%_jobgroup_clean_bench_SOURCES = %reldir%/jobgroup-clean-bench.c
+%canon_reldir%_jobgroup_clean_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_jobgroup_clean_bench_LDADD = mbatchd/libbsstate.a proto/libbsproto.a \
+	lib/resreq/libbsresreq.a lib/job/libbsjob.a lib/util/libbsutil.a \
+	$(GLIB_LIBS) $(PROTOBUF_C_LIBS)
+CLEANFILES += %reldir%/jobgroup-clean-bench$(EXEEXT)
+
+.PHONY: bench-jobgroup-clean
+bench-jobgroup-clean: %reldir%/jobgroup-clean-bench$(EXEEXT)
+	./%reldir%/jobgroup-clean-bench$(EXEEXT)
+
+# consumers-input-bench: the configuration side of a snapshot with a
+# 200-consumer lsb.consumers plan over 10,000 hosts, its consumer tables
+# built per snapshot against kept for the configuration
+# (`make bench-consumers-input`).
+EXTRA_PROGRAMS += %reldir%/consumers-input-bench
+%canon_reldir%_consumers_input_bench_SOURCES = %reldir%/consumers-input-bench.c
+%canon_reldir%_consumers_input_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_consumers_input_bench_LDADD = mbatchd/libbsschedin.a \
+	$(BSSCHED_LIBS) $(GLIB_LIBS) -lm
+CLEANFILES += %reldir%/consumers-input-bench$(EXEEXT)
+
+.PHONY: bench-consumers-input
+bench-consumers-input: %reldir%/consumers-input-bench$(EXEEXT)
+	./%reldir%/consumers-input-bench$(EXEEXT)
+
 .PHONY: bench-sched
 bench-sched: %reldir%/sched-cycle-bench$(EXEEXT)
 	./%reldir%/sched-cycle-bench$(EXEEXT)
@@ -196,4 +226,5 @@ CLEANFILES += %reldir%/results.md %reldir%/results-smoke.md \
 
 # The in-process micro benchmarks, each with its own report.
 .PHONY: bench-micro
-bench-micro: bench-journal bench-preempt bench-pool bench-dep bench-lease bench-jobgroup
+bench-micro: bench-journal bench-preempt bench-pool bench-dep bench-lease bench-jobgroup \
+	bench-consumers-input bench-jobgroup-clean

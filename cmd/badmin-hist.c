@@ -77,6 +77,61 @@ comment(GString *out, const char *c)
 		g_string_append_printf(out, " Comment: %s", c);
 }
 
+static const char *const lease_status[] = { "ok", "inactive", "disconnected" };
+
+static int
+lease_slots(Basalt__EvLeaseHost **hosts, size_t n, gboolean consumer)
+{
+	int sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		sum += (int)(consumer ? hosts[i]->consumer_slots :
+		    hosts[i]->slots - hosts[i]->consumer_slots);
+	return sum;
+}
+
+/* MultiCluster lease changes (mbatchd/mc-lease.c): made, slots moved by
+ * an evaluation, status.  Checkpoint copies (time 0) are not changes. */
+static gboolean
+lease_event(GString *o, const Basalt__Event *ev)
+{
+	if (ev->body_case == BASALT__EVENT__BODY_LEASE_NEW) {
+		const Basalt__EvLeaseNew *n = ev->lease_new;
+
+		stamp(o, ev->time);
+		g_string_append_printf(o, "Lease <%s> of cluster <%s> to cluster <%s> "
+		    "(%s): provider %d slots, consumer %d; generation %" G_GUINT64_FORMAT ".",
+		    n->policy, n->provider, n->consumer, n->shared ? "shared" : "exclusive",
+		    lease_slots(n->hosts, n->n_hosts, FALSE),
+		    lease_slots(n->hosts, n->n_hosts, TRUE), n->generation);
+	} else if (ev->body_case == BASALT__EVENT__BODY_LEASE_SPLIT &&
+	    ev->lease_split->n_hosts > 0) {
+		const Basalt__EvLeaseSplit *s = ev->lease_split;
+
+		stamp(o, ev->time);
+		g_string_append_printf(o, "Lease <%s> to cluster <%s>: slots moved, provider %d, "
+		    "consumer %d (idle slots: provider %d, consumer %d); generation %"
+		    G_GUINT64_FORMAT ".", s->policy, s->consumer,
+		    lease_slots(s->hosts, s->n_hosts, FALSE),
+		    lease_slots(s->hosts, s->n_hosts, TRUE), s->idle_provider,
+		    s->idle_consumer, s->generation);
+	} else if (ev->body_case == BASALT__EVENT__BODY_LEASE_STATUS) {
+		const Basalt__EvLeaseStatus *s = ev->lease_status;
+
+		stamp(o, ev->time);
+		if (s->ended)
+			g_string_append_printf(o, "Lease <%s> to cluster <%s> ended.",
+			    s->policy, s->consumer);
+		else
+			g_string_append_printf(o, "Lease <%s> to cluster <%s> is %s%s.",
+			    s->policy, s->consumer, s->status < G_N_ELEMENTS(lease_status) ?
+			    lease_status[s->status] : "?", s->made ? ", made" : "");
+	} else {
+		return FALSE;
+	}
+	return TRUE;
+}
+
 static void
 one_event(Basalt__Event *ev, gpointer data)
 {
@@ -128,6 +183,8 @@ one_event(Basalt__Event *ev, gpointer data)
 		else
 			g_string_append_printf(o, "Link to cluster <%s> is down: "
 			    "%s.", c->cluster, c->reason);
+	} else if (h->kind == KIND_MBD && ev->time > 0 && lease_event(o, ev)) {
+		/* written by lease_event */
 	} else {
 		return;
 	}

@@ -68,6 +68,9 @@ static void
 long_host(GString *out, const Basalt__HostInfo *h)
 {
 	g_string_append_printf(out, "HOST  %s\n", h->name);
+	if (h->remote)
+		g_string_append_printf(out, "LEASED FROM CLUSTER %s, LEASE %s\n", h->cluster,
+		    h->lease);
 	g_string_append(out, "STATUS           JL/U    MAX  NJOBS    RUN  "
 			"SSUSP  USUSP    RSV\n");
 	cmd_cell(out, h->status, 15, CMD_FIT_WIDE, FALSE);

@@ -9,6 +9,12 @@
  * plans (TIME_WINDOW) are carried beside its default plan, each with its
  * terms built the same way; the stage picks the one in force.  And the one rule that
  * says which consumer a job belongs to (sched_input_job_consumer).
+ *
+ * All of it comes from the configuration alone (a host's index is its
+ * place among the cluster's server hosts), so a caller that keeps a
+ * SchedConsumersInput for its configuration (mbatchd: one per
+ * configuration, dropped on reconfig) has it built by the first snapshot
+ * and reused by every later one; a snapshot without one builds its own.
  */
 #include "config.h"
 
@@ -62,13 +68,23 @@ terms_of(const BsConfig *cfg, guint consumer, const BsPlanRow *row)
  * into a pointer once the storage stops growing); *plan_slots: PLAN_SLOTS,
  * else the plan's root-level owned.
  */
+struct SchedConsumersInput {
+	const BsConfig *cfg;      /* built from; NULL: not built */
+	GArray *consumers;        /* SchedConsumer */
+	GArray *rgroups;          /* SchedResourceGroup */
+	GArray *rg_hosts;         /* guint storage: SchedResourceGroup.hosts */
+	GArray *rg_terms;         /* SchedPlanTerms storage */
+	GArray *rg_windowed;      /* SchedWindowedPlan storage */
+};
+
 static gpointer
-add_terms(SchedInput *in, const BsResourceGroupConf *g, const BsPlanConf *pl,
-    guint *n_terms, int *plan_slots)
+add_terms(SchedConsumersInput *ci, const SchedInput *in,
+    const BsResourceGroupConf *g, const BsPlanConf *pl, guint *n_terms,
+    int *plan_slots)
 {
 	const BsConsumersConf *cc = in->cfg->consumers;
 	g_autofree gboolean *named = g_new0(gboolean, cc->consumers->len);
-	gpointer first = GUINT_TO_POINTER(in->rg_terms->len + 1);
+	gpointer first = GUINT_TO_POINTER(ci->rg_terms->len + 1);
 	int root_owned = 0;
 
 	*n_terms = 0;
@@ -81,7 +97,7 @@ add_terms(SchedInput *in, const BsResourceGroupConf *g, const BsPlanConf *pl,
 		named[row->consumer] = TRUE;
 		if (((BsConsumerConf *)cc->consumers->pdata[row->consumer])->parent < 0)
 			root_owned += row->owned;
-		g_array_append_val(in->rg_terms, t);
+		g_array_append_val(ci->rg_terms, t);
 		(*n_terms)++;
 	}
 	for (guint c = 0; c < cc->consumers->len; c++) {
@@ -91,7 +107,7 @@ add_terms(SchedInput *in, const BsResourceGroupConf *g, const BsPlanConf *pl,
 			continue;
 		t = terms_of(in->cfg, c, NULL);
 		t.policy = policy(bs_config_plan_policy(in->cfg, pl, (int)c));
-		g_array_append_val(in->rg_terms, t);
+		g_array_append_val(ci->rg_terms, t);
 		(*n_terms)++;
 	}
 	*plan_slots = g->plan_slots != BS_CONF_UNLIMITED ? g->plan_slots : root_owned;
@@ -99,7 +115,8 @@ add_terms(SchedInput *in, const BsResourceGroupConf *g, const BsPlanConf *pl,
 }
 
 static void
-add_group(SchedInput *in, guint gi, GHashTable *taken)
+add_group(SchedConsumersInput *ci, const SchedInput *in, guint gi,
+    GHashTable *taken)
 {
 	const BsConsumersConf *cc = in->cfg->consumers;
 	const BsResourceGroupConf *g = cc->groups->pdata[gi];
@@ -108,7 +125,7 @@ add_group(SchedInput *in, guint gi, GHashTable *taken)
 	SchedResourceGroup rg = { 0 };
 
 	rg.name = g->name;
-	rg.hosts = GUINT_TO_POINTER(in->rg_hosts->len + 1);
+	rg.hosts = GUINT_TO_POINTER(ci->rg_hosts->len + 1);
 	for (guint i = 0; hosts != NULL && hosts[i] != NULL; i++) {
 		guint h;
 
@@ -116,7 +133,7 @@ add_group(SchedInput *in, guint gi, GHashTable *taken)
 		    g_hash_table_contains(taken, GUINT_TO_POINTER(h + 1)))
 			continue;
 		g_hash_table_add(taken, GUINT_TO_POINTER(h + 1));
-		g_array_append_val(in->rg_hosts, h);
+		g_array_append_val(ci->rg_hosts, h);
 		rg.n_hosts++;
 	}
 	for (guint i = 0; i < cc->plans->len; i++) {
@@ -125,9 +142,9 @@ add_group(SchedInput *in, guint gi, GHashTable *taken)
 		if ((guint)pl->group == gi && pl->windows == NULL)
 			dflt = pl;
 	}
-	rg.terms = add_terms(in, g, dflt, &rg.n_terms, &rg.plan_slots);
+	rg.terms = add_terms(ci, in, g, dflt, &rg.n_terms, &rg.plan_slots);
 	/* The time-windowed plans, in file order. */
-	rg.windowed = GUINT_TO_POINTER(in->rg_windowed->len + 1);
+	rg.windowed = GUINT_TO_POINTER(ci->rg_windowed->len + 1);
 	for (guint i = 0; i < cc->plans->len; i++) {
 		const BsPlanConf *pl = cc->plans->pdata[i];
 		SchedWindowedPlan w = { 0 };
@@ -135,80 +152,139 @@ add_group(SchedInput *in, guint gi, GHashTable *taken)
 		if ((guint)pl->group != gi || pl->windows == NULL)
 			continue;
 		w.windows = pl->windows;
-		w.terms = add_terms(in, g, pl, &w.n_terms, &w.plan_slots);
-		g_array_append_val(in->rg_windowed, w);
+		w.terms = add_terms(ci, in, g, pl, &w.n_terms, &w.plan_slots);
+		g_array_append_val(ci->rg_windowed, w);
 		rg.n_windowed++;
 	}
-	g_array_append_val(in->rgroups, rg);
+	g_array_append_val(ci->rgroups, rg);
+}
+
+SchedConsumersInput *
+sched_consumers_input_new(void)
+{
+	return g_new0(SchedConsumersInput, 1);
+}
+
+/* Back to "not built": a new configuration, or the end. */
+void
+sched_consumers_input_reset(SchedConsumersInput *ci)
+{
+	if (ci == NULL || ci->consumers == NULL)
+		return;
+	g_array_free(ci->consumers, TRUE);
+	g_array_free(ci->rgroups, TRUE);
+	g_array_free(ci->rg_hosts, TRUE);
+	g_array_free(ci->rg_terms, TRUE);
+	g_array_free(ci->rg_windowed, TRUE);
+	memset(ci, 0, sizeof *ci);
 }
 
 void
-sched_input_consumers_build(SchedInput *in)
+sched_consumers_input_free(SchedConsumersInput *ci)
+{
+	sched_consumers_input_reset(ci);
+	g_free(ci);
+}
+
+/* The offsets stored while the arrays grew become pointers, once: the
+ * arrays do not change again until the next configuration. */
+static void
+fix_pointers(SchedConsumersInput *ci)
+{
+	const guint *hosts = (const guint *)(void *)ci->rg_hosts->data;
+	const SchedPlanTerms *terms = (const SchedPlanTerms *)(void *)ci->rg_terms->data;
+
+	for (guint i = 0; i < ci->rgroups->len; i++) {
+		SchedResourceGroup *rg = &g_array_index(ci->rgroups, SchedResourceGroup, i);
+
+		rg->hosts = hosts + GPOINTER_TO_UINT(rg->hosts) - 1;
+		rg->terms = terms + GPOINTER_TO_UINT(rg->terms) - 1;
+		rg->windowed = rg->n_windowed == 0 ? NULL :
+		    (SchedWindowedPlan *)(void *)ci->rg_windowed->data +
+		    GPOINTER_TO_UINT(rg->windowed) - 1;
+	}
+	for (guint i = 0; i < ci->rg_windowed->len; i++) {
+		SchedWindowedPlan *w = &g_array_index(ci->rg_windowed, SchedWindowedPlan, i);
+
+		w->terms = terms + GPOINTER_TO_UINT(w->terms) - 1;
+	}
+}
+
+static void
+build(SchedConsumersInput *ci, const SchedInput *in)
 {
 	const BsConsumersConf *cc = in->cfg->consumers;
 	g_autoptr(GHashTable) taken = g_hash_table_new(NULL, NULL);
 
-	in->consumers = g_array_new(FALSE, FALSE, sizeof(SchedConsumer));
-	in->rgroups = g_array_new(FALSE, FALSE, sizeof(SchedResourceGroup));
-	in->rg_hosts = g_array_new(FALSE, FALSE, sizeof(guint));
-	in->rg_terms = g_array_new(FALSE, FALSE, sizeof(SchedPlanTerms));
-	in->rg_windowed = g_array_new(FALSE, FALSE, sizeof(SchedWindowedPlan));
+	ci->cfg = in->cfg;
+	ci->consumers = g_array_new(FALSE, FALSE, sizeof(SchedConsumer));
+	ci->rgroups = g_array_new(FALSE, FALSE, sizeof(SchedResourceGroup));
+	ci->rg_hosts = g_array_new(FALSE, FALSE, sizeof(guint));
+	ci->rg_terms = g_array_new(FALSE, FALSE, sizeof(SchedPlanTerms));
+	ci->rg_windowed = g_array_new(FALSE, FALSE, sizeof(SchedWindowedPlan));
 	if (cc == NULL)
 		return;
 	for (guint i = 0; i < cc->consumers->len; i++) {
 		const BsConsumerConf *c = cc->consumers->pdata[i];
 		SchedConsumer sc = { c->path, c->parent, policy(c->effective) };
 
-		g_array_append_val(in->consumers, sc);
+		g_array_append_val(ci->consumers, sc);
 	}
 	for (guint i = 0; i < cc->groups->len; i++)
-		add_group(in, i, taken);
+		add_group(ci, in, i, taken);
+	fix_pointers(ci);
+}
+
+void
+sched_input_consumers_build(SchedInput *in, SchedConsumersInput *kept)
+{
+	SchedConsumersInput *ci = kept;
+
+	if (ci == NULL)
+		ci = in->consumers_own = sched_consumers_input_new();
+	else if (ci->cfg != in->cfg)
+		sched_consumers_input_reset(ci);
+	if (ci->cfg == NULL)
+		build(ci, in);
+	in->consumers = ci;
 }
 
 guint
 sched_input_job_consumer(const SchedInput *in, guint queue, const char *requested)
 {
-	const BsConsumerConf *c = NULL;
-	const BsQueueConf *qc;
+	const BsQueueConf *qc = queue < in->cfg->queues->len ?
+	    g_ptr_array_index(in->cfg->queues, queue) : NULL;
 
-	if (in->cfg->consumers == NULL)
+	return sched_input_consumer_of(in->cfg, qc, requested);
+}
+
+guint
+sched_input_consumer_of(const BsConfig *cfg, const BsQueueConf *qc,
+    const char *requested)
+{
+	const BsConsumerConf *c = NULL;
+
+	if (cfg->consumers == NULL)
 		return 0;
 	if (requested != NULL && requested[0] != '\0')
-		c = bs_config_consumer(in->cfg, requested);
-	if (c == NULL && queue < in->cfg->queues->len) {
-		qc = g_ptr_array_index(in->cfg->queues, queue);
-		c = bs_config_consumer(in->cfg, qc->consumer);
-	}
+		c = bs_config_consumer(cfg, requested);
+	if (c == NULL && qc != NULL)
+		c = bs_config_consumer(cfg, qc->consumer);
 	/* Only leaves run jobs: a path that names a parent maps to nothing. */
 	if (c == NULL || !c->leaf)
 		return 0;
-	return (guint)bs_config_consumer_index(in->cfg, c->path) + 1;
+	return (guint)bs_config_consumer_index(cfg, c->path) + 1;
 }
 
 void
 sched_input_consumers(SchedInput *in, SchedSnapshot *snap)
 {
-	const guint *hosts = (const guint *)(void *)in->rg_hosts->data;
-	const SchedPlanTerms *terms = (const SchedPlanTerms *)(void *)in->rg_terms->data;
+	const SchedConsumersInput *ci = in->consumers;
 
-	for (guint i = 0; i < in->rgroups->len; i++) {
-		SchedResourceGroup *rg = &g_array_index(in->rgroups, SchedResourceGroup, i);
-
-		rg->hosts = hosts + GPOINTER_TO_UINT(rg->hosts) - 1;
-		rg->terms = terms + GPOINTER_TO_UINT(rg->terms) - 1;
-		rg->windowed = rg->n_windowed == 0 ? NULL :
-		    (SchedWindowedPlan *)(void *)in->rg_windowed->data +
-		    GPOINTER_TO_UINT(rg->windowed) - 1;
-	}
-	for (guint i = 0; i < in->rg_windowed->len; i++) {
-		SchedWindowedPlan *w = &g_array_index(in->rg_windowed, SchedWindowedPlan, i);
-
-		w->terms = terms + GPOINTER_TO_UINT(w->terms) - 1;
-	}
-	snap->consumers = (SchedConsumer *)(void *)in->consumers->data;
-	snap->n_consumers = in->consumers->len;
-	snap->rgroups = (SchedResourceGroup *)(void *)in->rgroups->data;
-	snap->n_rgroups = in->rgroups->len;
+	snap->consumers = (SchedConsumer *)(void *)ci->consumers->data;
+	snap->n_consumers = ci->consumers->len;
+	snap->rgroups = (SchedResourceGroup *)(void *)ci->rgroups->data;
+	snap->n_rgroups = ci->rgroups->len;
 	snap->hybrid_evenly = in->cfg->params->hybrid_evenly_distribute_slots;
 	snap->reclaim.disable_hybrid_own = in->cfg->params->disable_reclaim_hybrid_own;
 	snap->reclaim.keep_shared = !in->cfg->params->reclaim_shared;
@@ -222,11 +298,6 @@ sched_input_consumers(SchedInput *in, SchedSnapshot *snap)
 void
 sched_input_consumers_free(SchedInput *in)
 {
-	if (in->consumers == NULL)
-		return;
-	g_array_free(in->consumers, TRUE);
-	g_array_free(in->rgroups, TRUE);
-	g_array_free(in->rg_hosts, TRUE);
-	g_array_free(in->rg_terms, TRUE);
-	g_array_free(in->rg_windowed, TRUE);
+	g_clear_pointer(&in->consumers_own, sched_consumers_input_free);
+	in->consumers = NULL;
 }

@@ -23,6 +23,7 @@ noinst_LIBRARIES += %reldir%/libbssched.a
 	%reldir%/sched/sched-consumers.h %reldir%/sched/stage-hybrid.c \
 	%reldir%/sched/sched-reclaim.h %reldir%/sched/stage-reclaim.c \
 	%reldir%/sched/hybrid.h %reldir%/sched/hybrid-quota.c %reldir%/sched/hybrid-place.c \
+	%reldir%/sched/hybrid-hosts.c \
 	%reldir%/sched/lease.h %reldir%/sched/lease.c \
 	%reldir%/sched/stage-lease.c
 
@@ -69,6 +70,8 @@ sbin_PROGRAMS += %reldir%/mbatchd
 	%reldir%/mbd-reserve.h %reldir%/mbd-reserve.c \
 	%reldir%/mbd-usage.c %reldir%/mbd-auth.c \
 	%reldir%/mc-links.h %reldir%/mc-links.c %reldir%/mc-hello.h %reldir%/mc-hello.c %reldir%/mc-journal.c \
+	%reldir%/mc-leased.h %reldir%/mc-leased.c \
+	%reldir%/mc-lease.h %reldir%/mc-lease.c \
 	%reldir%/mbd-orders.h %reldir%/mbd-orders.c %reldir%/mbd-tasks.c \
 	%reldir%/mbd-prepost.h %reldir%/mbd-prepost.c \
 	%reldir%/mbd-refused.h %reldir%/mbd-refused.c \

@@ -9,13 +9,52 @@
 #include "mbatchd/mbd-consumers.h"
 #include "util/log.h"
 
-static void
-fig_free(gpointer p)
-{
-	MbdConsumerFig *f = p;
+/*
+ * The names of one configuration's resource groups and consumers, with
+ * their indexes in its snapshots: built once per configuration (mbatchd
+ * keeps it until a reconfiguration) and shared, by reference, by the
+ * figures of every pass under it, so that a pass's table is two arrays and
+ * a lookup by name is two hash lookups.
+ */
+struct MbdConsumerNames {
+	GHashTable *groups;       /* name (owned) -> index + 1 */
+	GHashTable *consumers;    /* path (owned) -> index + 1 */
+	guint n_g, n_c;
+};
 
-	g_free(f->reason);
-	g_free(f);
+static void
+names_clear(gpointer p)
+{
+	MbdConsumerNames *n = p;
+
+	g_hash_table_destroy(n->groups);
+	g_hash_table_destroy(n->consumers);
+}
+
+static MbdConsumerNames *
+names_new(const SchedSnapshot *snap)
+{
+	MbdConsumerNames *n = g_rc_box_new0(MbdConsumerNames);
+
+	n->n_g = snap->n_rgroups;
+	n->n_c = snap->n_consumers;
+	n->groups = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	n->consumers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+	    NULL);
+	for (guint g = 0; g < n->n_g; g++)
+		g_hash_table_insert(n->groups, g_strdup(snap->rgroups[g].name),
+		    GUINT_TO_POINTER(g + 1));
+	for (guint c = 0; c < n->n_c; c++)
+		g_hash_table_insert(n->consumers, g_strdup(snap->consumers[c].path),
+		    GUINT_TO_POINTER(c + 1));
+	return n;
+}
+
+void
+consumers_names_unref(MbdConsumerNames *n)
+{
+	if (n != NULL)
+		g_rc_box_release_full(n, names_clear);
 }
 
 void
@@ -23,88 +62,91 @@ consumers_figures_free(struct MbdConsumerFigures *f)
 {
 	if (f == NULL)
 		return;
-	g_hash_table_destroy(f->figs);
-	g_hash_table_destroy(f->group_slots);
+	consumers_names_unref(f->names);
+	g_free(f->figs);
+	g_free(f->group_slots);
 	g_free(f);
+}
+
+/* Index + 1 of a name, 0: none. */
+static guint
+index_of(GHashTable *t, const char *name)
+{
+	return name != NULL ? GPOINTER_TO_UINT(g_hash_table_lookup(t, name)) : 0;
 }
 
 const MbdConsumerFig *
 consumers_figures_fig(const struct MbdConsumerFigures *f, const char *group,
     const char *path)
 {
-	g_autofree char *key = NULL;
+	guint g, c;
 
-	if (f == NULL)
+	if (f == NULL || (g = index_of(f->names->groups, group)) == 0 ||
+	    (c = index_of(f->names->consumers, path)) == 0)
 		return NULL;
-	key = g_strconcat(group, "\n", path, NULL);
-	return g_hash_table_lookup(f->figs, key);
+	g--;
+	c--;
+	return f->figs[g * f->names->n_c + c].set ?
+	    &f->figs[g * f->names->n_c + c] : NULL;
 }
 
 int
 consumers_figures_group_slots(const struct MbdConsumerFigures *f,
     const char *group)
 {
-	gpointer v;
+	guint g;
 
-	if (f == NULL || !g_hash_table_lookup_extended(f->group_slots, group,
-	    NULL, &v))
+	if (f == NULL || (g = index_of(f->names->groups, group)) == 0)
 		return -1;
-	return GPOINTER_TO_INT(v) - 1;
-}
-
-/* Slots of the group's hosts that can take jobs now: the size the stage
- * scales OWNED to, counted as stage-hybrid.c counts it (a host without
- * MXJ counts its CPUs, at least 1).  The plan does not carry the size;
- * a host closed by its dispatch window only inside the pass is counted
- * here, so -l may show more slots than the stage used then. */
-static int
-group_slots(const SchedSnapshot *snap, const SchedResourceGroup *rg)
-{
-	int n = 0;
-
-	for (guint i = 0; i < rg->n_hosts; i++) {
-		const SchedHost *h = &snap->hosts[rg->hosts[i]];
-
-		if (h->state == SCHED_HOST_OK)
-			n += h->max_slots >= 0 ? h->max_slots : MAX(h->ncpus, 1);
-	}
-	return n;
+	return f->group_slots[g - 1];
 }
 
 void
 consumers_keep(Manager *m, const Build *b, const SchedPlan *plan)
 {
 	consumers_figures_free(m->consumer_figs);
-	m->consumer_figs = consumers_figures_new(b, plan, manager_now());
+	m->consumer_figs = NULL;
+	if (b->snap.n_rgroups == 0)
+		return;
+	/* The names of this configuration, made by its first pass. */
+	if (m->consumer_names == NULL)
+		m->consumer_names = names_new(&b->snap);
+	m->consumer_figs = consumers_figures_new(b, plan, manager_now(),
+	    m->consumer_names);
 }
 
 struct MbdConsumerFigures *
-consumers_figures_new(const Build *b, const SchedPlan *plan, gint64 time)
+consumers_figures_new(const Build *b, const SchedPlan *plan, gint64 time,
+    MbdConsumerNames *names)
 {
 	const SchedSnapshot *snap = &b->snap;
 	struct MbdConsumerFigures *f;
+	g_autofree int *reclaiming = NULL;
 
 	if (snap->n_rgroups == 0)
 		return NULL;
 	f = g_new0(struct MbdConsumerFigures, 1);
 	f->time = time;
-	f->figs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-	    fig_free);
-	f->group_slots = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-	    NULL);
+	f->names = names != NULL ? g_rc_box_acquire(names) : names_new(snap);
+	/* Names from another configuration than the snapshot's are a
+	 * caller's mistake: no figures rather than wrong ones. */
+	if (f->names->n_g != snap->n_rgroups || f->names->n_c != snap->n_consumers) {
+		consumers_figures_free(f);
+		return NULL;
+	}
+	f->figs = g_new0(MbdConsumerFig, MAX(1u, snap->n_rgroups * snap->n_consumers));
+	f->group_slots = g_new(int, snap->n_rgroups);
 	for (guint g = 0; g < snap->n_rgroups; g++)
-		g_hash_table_insert(f->group_slots,
-		    g_strdup(snap->rgroups[g].name),
-		    GINT_TO_POINTER(group_slots(snap, &snap->rgroups[g]) + 1));
-	g_autofree int *reclaiming = sched_reclaim_counts(snap, plan);
-
+		f->group_slots[g] = sched_rgroup_slots(snap, g);
+	reclaiming = sched_reclaim_counts(snap, plan);
 	for (guint i = 0; i < plan->n_quotas; i++) {
 		const SchedConsumerQuota *q = &plan->quotas[i];
 		MbdConsumerFig *fig;
 
 		if (q->group >= snap->n_rgroups || q->consumer >= snap->n_consumers)
 			continue;
-		fig = g_new0(MbdConsumerFig, 1);
+		fig = &f->figs[q->group * snap->n_consumers + q->consumer];
+		fig->set = TRUE;
 		fig->owned_scaled = q->owned;
 		fig->demand = q->demand;
 		fig->quota = q->quota;
@@ -112,9 +154,8 @@ consumers_figures_new(const Build *b, const SchedPlan *plan, gint64 time)
 		fig->borrowed = q->borrowed;
 		fig->lent = q->lent;
 		fig->reclaiming = reclaiming[q->group * snap->n_consumers + q->consumer];
-		fig->reason = g_strndup(q->reason, sizeof q->reason);
-		g_hash_table_replace(f->figs, g_strconcat(snap->rgroups[q->group].name,
-		    "\n", snap->consumers[q->consumer].path, NULL), fig);
+		memcpy(fig->reason, q->reason, sizeof fig->reason);
+		fig->reason[sizeof fig->reason - 1] = '\0';
 	}
 	return f;
 }
@@ -144,27 +185,25 @@ commit_pend(Manager *m, Job *j, gboolean pending, const char *consumer,
 }
 
 void
-consumers_record_pending(Manager *m, const Build *b, const SchedPlan *plan)
+consumers_pending_job(Manager *m, const Build *b, const SchedPlan *plan,
+    guint i)
 {
 	const SchedSnapshot *snap = &b->snap;
+	Job *j = g_ptr_array_index(b->pending_jobs, i);
+	const SchedPending *p = &plan->pending[i];
+	guint c = snap->pending[i].consumer;
+	const char *path = c > 0 && c <= snap->n_consumers ?
+	    snap->consumers[c - 1].path : NULL;
 
-	for (guint i = 0; i < plan->n_pending && i < b->pending_jobs->len; i++) {
-		Job *j = g_ptr_array_index(b->pending_jobs, i);
-		const SchedPending *p = &plan->pending[i];
-		guint c = snap->pending[i].consumer;
-		const char *path = c > 0 && c <= snap->n_consumers ?
-		    snap->consumers[c - 1].path : NULL;
+	if (!job_is_pending(j))
+		return;
+	if (p->reason == SCHED_PEND_CONSUMER_QUOTA) {
+		const char *rg = p->rgroup != NULL ? p->rgroup : "";
 
-		if (!job_is_pending(j))
-			continue;
-		if (p->reason == SCHED_PEND_CONSUMER_QUOTA) {
-			const char *rg = p->rgroup != NULL ? p->rgroup : "";
-
-			/* Interned names compare by pointer, others by text. */
-			if (j->quota_pend == NULL || strcmp(j->quota_pend, rg) != 0)
-				commit_pend(m, j, TRUE, path, rg);
-		} else if (j->quota_pend != NULL) {
-			commit_pend(m, j, FALSE, path, j->quota_pend);
-		}
+		/* Interned names compare by pointer, others by text. */
+		if (j->quota_pend == NULL || strcmp(j->quota_pend, rg) != 0)
+			commit_pend(m, j, TRUE, path, rg);
+	} else if (j->quota_pend != NULL) {
+		commit_pend(m, j, FALSE, path, j->quota_pend);
 	}
 }

@@ -223,7 +223,9 @@ same_pending(const SchedPending *a, const SchedPending *b)
 
 /* Why every job still pending waits; each distinct reason is formatted
  * once per pass, not once per job (a pass with 100,000 pending jobs would
- * otherwise print 100,000 times the same few lines). */
+ * otherwise print 100,000 times the same few lines).  The same walk
+ * journals the jobs whose consumer's quota started or stopped holding
+ * them (mbd-consumers.c). */
 static void
 record_pending_reasons(Build *b, const SchedPlan *plan)
 {
@@ -234,15 +236,18 @@ record_pending_reasons(Build *b, const SchedPlan *plan)
 		Job *j = g_ptr_array_index(b->pending_jobs, i);
 		const SchedPending *p = &plan->pending[i];
 
-		/* Held by its spent pre-exec retries: that stays the reason. */
-		if (!job_is_pending(j) || (j->state == JS_PSUSP && j->preexec_held))
+		if (!job_is_pending(j))
 			continue;
-		if (last == NULL || !same_pending(last, p)) {
-			g_free(reason);
-			reason = sched_pending_format(p);
-			last = p;
+		/* Held by its spent pre-exec retries: that stays the reason. */
+		if (!(j->state == JS_PSUSP && j->preexec_held)) {
+			if (last == NULL || !same_pending(last, p)) {
+				g_free(reason);
+				reason = sched_pending_format(p);
+				last = p;
+			}
+			job_set_pending_reason(j, reason);
 		}
-		job_set_pending_reason(j, reason);
+		consumers_pending_job(b->m, b, plan, i);
 	}
 	g_free(reason);
 }
@@ -256,7 +261,7 @@ manager_schedule_now(Manager *m)
 	/* Nothing can be recorded, so nothing may start. */
 	if (m->storage_failed)
 		return;
-	snapshot_build(&b, m);
+	snapshot_build(&b, m, m->cfg);
 	plan = sched_run(&b.snap);
 	m->sched_prev_now = b.snap.now;
 	m->plan_reloaded = FALSE;
@@ -265,7 +270,6 @@ manager_schedule_now(Manager *m)
 	for (guint i = 0; i < plan->decisions->len; i++)
 		apply_decision(&b, plan, sched_plan_decision(plan, i));
 	record_pending_reasons(&b, plan);
-	consumers_record_pending(m, &b, plan);
 	consumers_keep(m, &b, plan);
 	reserve_from_plan(m, &b, plan);
 	manager_wake_at(m, plan->next_wake);

@@ -3,7 +3,11 @@
  * empty.  A group made by bsub -g, bmod -g or a default job group, with
  * no limit, is deleted once no unfinished job is in its subtree and no
  * group below it was made by bgadd or has a limit; the deletion is an
- * EvJobGroup like bgdel's, so replay agrees.  Checked on mbatchd's tick.
+ * EvJobGroup like bgdel's, so replay agrees.  Checked on mbatchd's tick,
+ * and only when the groups or a group's count of unfinished jobs reached
+ * or left zero since the last look (State.jobgroups_serial): an idle tick
+ * costs nothing, and a look reads the groups and the per-path counts,
+ * never the jobs.
  */
 #include "config.h"
 
@@ -19,8 +23,10 @@ manager_clean_jobgroups(Manager *m)
 	g_autoptr(GPtrArray) groups = NULL;
 	g_autoptr(GPtrArray) doomed = NULL;
 	gboolean any = FALSE;
+	guint64 serial = m->st->jobgroups_serial;
 
-	if (!m->cfg->params->job_group_clean || m->storage_failed)
+	if (!m->cfg->params->job_group_clean || m->storage_failed ||
+	    (m->jobgroups_looked && serial == m->jobgroups_seen))
 		return;
 	groups = state_jobgroups_sorted(m->st);
 	for (guint i = 0; i < groups->len && !any; i++) {
@@ -28,8 +34,11 @@ manager_clean_jobgroups(Manager *m)
 
 		any = g->implicit && g->limit < 0;
 	}
-	if (!any)
+	if (!any) {
+		m->jobgroups_looked = TRUE;
+		m->jobgroups_seen = serial;
 		return;
+	}
 	kept = state_jobgroups_busy(m->st);
 	for (guint i = 0; i < groups->len; i++) {
 		const JobGroup *g = g_ptr_array_index(groups, i);
@@ -72,6 +81,11 @@ manager_clean_jobgroups(Manager *m)
 		ev.body_case = BASALT__EVENT__BODY_JOB_GROUP;
 		ev.job_group = &e;
 		if (!manager_commit(m, &ev, NULL))
-			break;
+			return;
 	}
+	/* Every deletion made: look again only after the next change.  The
+	 * deletions changed the serial themselves, so the next tick looks
+	 * once more and finds nothing. */
+	m->jobgroups_looked = TRUE;
+	m->jobgroups_seen = serial;
 }

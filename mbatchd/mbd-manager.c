@@ -23,6 +23,8 @@
 
 #include "mbatchd/mbd-acct.h"
 #include "mbatchd/mbd-consumers.h"
+#include "mbatchd/mc-lease.h"
+#include "mbatchd/mc-leased.h"
 #include "mbatchd/mc-links.h"
 #include "mbatchd/mbd.h"
 #include "mbatchd/mbd-orders.h"
@@ -393,6 +395,8 @@ manager_new(const ManagerOptions *opts, GError **err)
 	orders_init(m);
 	mc_links_init(m);
 	mc_links_journal_changes(m);
+	mc_leased_init(m);
+	mc_lease_init(m);
 
 	if (!make_dir(m->sharedir, err) || !journal_open(m, err) ||
 	    !start_server(m, opts->tcp_address, err)) {
@@ -400,11 +404,13 @@ manager_new(const ManagerOptions *opts, GError **err)
 		return NULL;
 	}
 	ensure_queues(m);
+	mc_leased_refresh(m);
 	hosts_expect_recovered(m);
 	journal_start_commits(m);
 	commit_start(m);
 	start_tick(m);
 	mc_links_start(m);
+	mc_lease_start(m);
 	manager_schedule_soon(m);
 	return m;
 }
@@ -448,11 +454,15 @@ manager_reconfig(Manager *m, BsDiags *diags)
 	if (cfg == NULL)
 		return FALSE;
 	manager_plan_remember(m, cfg);
+	/* Built from the configuration going: rebuilt from the new one. */
+	sched_consumers_input_reset(m->consumers_in);
+	g_clear_pointer(&m->consumer_names, consumers_names_unref);
 	bs_config_free(m->cfg);
 	m->cfg = cfg;
 	m->plan_reloaded = TRUE;
 	ensure_queues(m);
 	start_tick(m);
+	mc_lease_reconfigured(m);
 	manager_schedule_soon(m);
 	log_notice("reconfiguration done: %u queues", cfg->queues->len);
 	return TRUE;
@@ -509,6 +519,8 @@ manager_free(Manager *m)
 	if (m->log != NULL && m->srv != NULL)
 		journal_flush(m);
 	mc_links_free(m);
+	mc_lease_free(m);
+	mc_leased_free(m);
 	bs_rpc_server_free(m->srv);
 	journal_close(m);
 	g_hash_table_destroy(m->links);
@@ -516,6 +528,8 @@ manager_free(Manager *m)
 	g_hash_table_destroy(m->queue_usage);
 	g_hash_table_destroy(m->deserved);
 	consumers_figures_free(m->consumer_figs);
+	sched_consumers_input_free(m->consumers_in);
+	consumers_names_unref(m->consumer_names);
 	reserve_table_free(m);
 	state_free(m->st);
 	if (m->plan_prev != NULL)

@@ -2,11 +2,10 @@
  * Previews (mbd-preview.h): the scheduler's pass run on the live state
  * with another configuration or at another time, nothing applied.
  *
- * The snapshot builder reads the configuration from the manager; for the
- * length of the build the manager holds the previewed one instead.  The
- * build does not return to the main loop, so no request or cycle can see
- * the exchange; the snapshot keeps pointers into the previewed
- * configuration, which lives as long as the preview.
+ * The snapshot is built from the live state under the previewed
+ * configuration, passed to the builder; the manager's own stays in force.
+ * The snapshot keeps pointers into the previewed configuration, which
+ * lives as long as the preview.
  */
 #include "config.h"
 
@@ -17,7 +16,7 @@ MbdPreview *
 preview_run(Manager *m, BsConfig *cfg, gint64 at)
 {
 	MbdPreview *p = g_new0(MbdPreview, 1);
-	BsConfig *running = m->cfg;
+	const BsConfig *running = m->cfg;
 	GHashTable *prev = m->plan_prev;
 	gboolean reloaded = m->plan_reloaded;
 	g_autoptr(GHashTable) mine = NULL;
@@ -33,10 +32,8 @@ preview_run(Manager *m, BsConfig *cfg, gint64 at)
 		m->plan_prev = mine;
 		manager_plan_remember(m, cfg);
 		m->plan_reloaded = TRUE;
-		m->cfg = cfg;
 	}
-	snapshot_build(&p->b, m);
-	m->cfg = running;
+	snapshot_build(&p->b, m, cfg != NULL ? cfg : m->cfg);
 	m->plan_prev = prev;
 	m->plan_reloaded = reloaded;
 	if (at > 0) {
@@ -59,7 +56,7 @@ preview_run(Manager *m, BsConfig *cfg, gint64 at)
 	}
 	p->at = p->b.snap.now;
 	p->plan = sched_run(&p->b.snap);
-	p->figs = consumers_figures_new(&p->b, p->plan, p->at);
+	p->figs = consumers_figures_new(&p->b, p->plan, p->at, NULL);
 	return p;
 }
 

@@ -75,7 +75,7 @@ reserve_to_snapshot(Build *b, const Job *j, const BsQueueConf *qc, SchedJob *sj)
 	guint first = b->allocs->len;
 
 	if (qc->backfill)
-		sj->run_limit = pending_run_limit(b->m->cfg, qc, job_spec(j));
+		sj->run_limit = pending_run_limit(b->cfg, qc, job_spec(j));
 	if ((r = reserve_of(b->m, j)) == NULL)
 		return;
 	sj->reserve_banned_until = r->banned_until;

@@ -17,6 +17,7 @@
 #include "mbatchd/mbd-orders.h"
 #include "mbatchd/mbd-refused.h"
 #include "mbatchd/mbd-snapshot.h"
+#include "mbatchd/mc-leased.h"
 #include "mbatchd/plan-reload.h"
 #include "resreq/resreq.h"
 
@@ -51,6 +52,7 @@ host_facts(const char *name, SchedInputHost *out, void *data)
 	out->r1m = l->load.r1m;
 	out->closed_adm = rt != NULL && rt->closed_adm;
 	out->reclaim = rt != NULL && rt->reclaim;
+	out->leased_out = mc_leased_out(m, name);
 	return TRUE;
 }
 
@@ -67,7 +69,7 @@ queue_facts(const char *name, SchedInputQueue *out, void *data)
 static guint
 app_idx(Build *b, const Basalt__JobSpec *spec)
 {
-	const BsAppConf *def = bs_config_default_app(b->m->cfg);
+	const BsAppConf *def = bs_config_default_app(b->cfg);
 
 	if (spec->app_profile != NULL && spec->app_profile[0] != '\0')
 		return sched_input_app(&b->in, spec->app_profile);
@@ -87,7 +89,7 @@ add_running(Build *b, Job *j, guint queue)
 	r.array_id = j->index > 0 ? j->id : 0;
 	r.start_time = j->start_time;
 	r.preempt_count = (int)j->preempt_count;
-	r.max_preempt = (int)effective_max_preempt(b->m->cfg, j);
+	r.max_preempt = (int)effective_max_preempt(b->cfg, j);
 	r.preempted = j->state == JS_SSUSP && (j->preempted_by != 0 ||
 	    g_strcmp0(j->suspend_reason, RESUME_WAIT_REASON) == 0);
 	r.window_held = j->state == JS_SSUSP && j->preempted_by == 0 &&
@@ -100,12 +102,12 @@ add_running(Build *b, Job *j, guint queue)
 	r.run_limit = reserve_running_limit(j);
 	r.exclusive = job_spec(j)->exclusive;
 	r.consumer = sched_input_job_consumer(&b->in, queue, job_spec(j)->consumer);
-	r.est_runtime = sched_input_est_runtime(effective_app(b->m->cfg,
+	r.est_runtime = sched_input_est_runtime(effective_app(b->cfg,
 	    job_spec(j)), job_spec(j)->est_runtime_s);
 	r.term_time = job_spec(j)->term_time;
 	r.deadline_sent = j->deadline_kill_sent;
 	r.reclaim_deadline = j->reclaim_deadline;
-	r.user_priority = sched_input_user_priority(b->m->cfg->params,
+	r.user_priority = sched_input_user_priority(b->cfg->params,
 	    job_spec(j)->user_priority);
 	r.allocs = GUINT_TO_POINTER(b->allocs->len + 1);
 	for (guint i = 0; j->exec_hosts[i] != NULL; i++) {
@@ -159,9 +161,9 @@ add_pending(Build *b, Job *j, guint queue)
 	sj.begin_time = spec->begin_time;
 	sj.exclusive = spec->exclusive;
 	sj.consumer = sched_input_job_consumer(&b->in, queue, spec->consumer);
-	sj.user_priority = sched_input_user_priority(b->m->cfg->params,
+	sj.user_priority = sched_input_user_priority(b->cfg->params,
 	    spec->user_priority);
-	sj.est_runtime = sched_input_est_runtime(effective_app(b->m->cfg, spec),
+	sj.est_runtime = sched_input_est_runtime(effective_app(b->cfg, spec),
 	    spec->est_runtime_s);
 	sj.term_time = spec->term_time;
 	sj.array_id = j->index > 0 ? j->id : 0;
@@ -222,7 +224,7 @@ add_pending(Build *b, Job *j, guint queue)
 		sj.refused_hosts = GUINT_TO_POINTER(start + 1);
 		sj.n_refused_hosts = b->ints->len - start;
 	}
-	reserve_to_snapshot(b, j, g_ptr_array_index(b->m->cfg->queues, queue), &sj);
+	reserve_to_snapshot(b, j, g_ptr_array_index(b->cfg->queues, queue), &sj);
 	g_array_append_val(b->pending, sj);
 	g_ptr_array_add(b->pending_jobs, j);
 }
@@ -238,6 +240,13 @@ snapshot_host_resources(Manager *m, SchedHost *h)
 {
 	const HostLink *l = manager_link(m, h->name);
 
+	/* A leased host keeps what its provider reported (sched-input.c);
+	 * no load from here: a select on a load index fails there. */
+	if (h->remote) {
+		h->type = h->type != NULL ? h->type : "LINUX";
+		h->model = h->model != NULL ? h->model : "LINUX";
+		return;
+	}
 	h->type = "LINUX";
 	h->model = "LINUX";
 	if (l == NULL)
@@ -322,16 +331,24 @@ any_started(const State *st)
 }
 
 void
-snapshot_build(Build *b, Manager *m)
+snapshot_build(Build *b, Manager *m, const BsConfig *cfg)
 {
-	GPtrArray *queues = m->cfg->queues;
+	GPtrArray *queues = cfg->queues;
 	gboolean started = any_started(m->st);
-	SchedInputFacts facts = { host_facts, queue_facts, m };
+	SchedInputFacts facts = { host_facts, queue_facts, m, NULL, NULL, 0 };
 	GHashTableIter it;
 	gpointer v;
 
 	memset(b, 0, sizeof *b);
 	b->m = m;
+	b->cfg = cfg;
+	/* The running configuration's consumer tables are kept between
+	 * passes; a previewed configuration's are built for its snapshot. */
+	if (cfg == m->cfg) {
+		if (m->consumers_in == NULL)
+			m->consumers_in = sched_consumers_input_new();
+		facts.consumers = m->consumers_in;
+	}
 	b->now = g_date_time_new_now_local();
 	b->running = g_array_new(FALSE, FALSE, sizeof(SchedRunning));
 	b->pending = g_array_new(FALSE, FALSE, sizeof(SchedJob));
@@ -340,7 +357,8 @@ snapshot_build(Build *b, Manager *m)
 	b->pending_jobs = g_ptr_array_new();
 	b->running_jobs = g_ptr_array_new();
 
-	sched_input_build(&b->in, m->cfg, &facts);
+	facts.leased = mc_leased_snapshot(m, &facts.n_leased);
+	sched_input_build(&b->in, cfg, &facts);
 	add_host_resources(b);
 	add_jobgroup_limits(b);
 	/* Pending jobs queue by queue, each in its own order; the policy
@@ -357,14 +375,11 @@ snapshot_build(Build *b, Manager *m)
 	g_hash_table_iter_init(&it, m->st->jobs);
 	while (started && g_hash_table_iter_next(&it, NULL, &v)) {
 		Job *j = v;
-		const BsQueueConf *qc;
+		guint q;
 
-		if (!job_is_started(j) || j->exec_hosts == NULL)
-			continue;
-		qc = bs_config_queue(m->cfg, j->queue);
-		for (guint q = 0; qc != NULL && q < queues->len; q++)
-			if (g_ptr_array_index(queues, q) == qc)
-				add_running(b, j, q);
+		if (job_is_started(j) && j->exec_hosts != NULL &&
+		    sched_input_queue(&b->in, j->queue, &q))
+			add_running(b, j, q);
 	}
 	fix_pointers(b);
 	sched_input_finish(&b->in, &b->snap);
@@ -377,7 +392,7 @@ snapshot_build(Build *b, Manager *m)
 	b->snap.plan_reloaded = m->plan_reloaded;
 	b->prev_policies = g_ptr_array_new_with_free_func(g_free);
 	if (m->plan_reloaded)
-		plan_reload_mark(m->plan_prev, m->cfg, b->now, &b->snap, b->prev_policies);
+		plan_reload_mark(m->plan_prev, cfg, b->now, &b->snap, b->prev_policies);
 	b->snap.utc_offset = (int)(g_date_time_get_utc_offset(b->now) /
 	    G_USEC_PER_SEC);
 }

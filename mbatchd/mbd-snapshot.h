@@ -16,6 +16,8 @@
 
 typedef struct {
 	Manager *m;
+	const BsConfig *cfg;      /* the configuration it was built from:
+	                           * m->cfg, or a previewed one */
 	SchedSnapshot snap;
 	SchedInput in;            /* hosts, queues, pools, users, groups */
 	GArray *running, *pending;
@@ -31,7 +33,9 @@ typedef struct {
  * resumes only the jobs suspended with it (SchedRunning.window_held). */
 #define WINDOW_REASON "The run windows of the queue are closed;"
 
-void snapshot_build(Build *b, Manager *m);
+/* The snapshot of m's live state under configuration cfg (m->cfg for a
+ * cycle; a preview passes the configuration it tries). */
+void snapshot_build(Build *b, Manager *m, const BsConfig *cfg);
 /* What -R select[] reads of host h->name (load, memory, type), from its
  * link; also for bhosts -R, which asks the same question as the
  * scheduler. */

@@ -122,12 +122,29 @@ typedef struct Manager {
 	/* The entitlement stage's last table, for bconsumers
 	 * (mbd-consumers.c); NULL before the first cycle with a plan. */
 	struct MbdConsumerFigures *consumer_figs;
+	/* The names those figures are looked up by, made by the first pass
+	 * of each configuration (mbd-consumers.c); dropped on reconfig. */
+	struct MbdConsumerNames *consumer_names;
+
+	/* lsb.consumers as the scheduler's snapshot carries it, built by the
+	 * first snapshot of each configuration and reused by the others
+	 * (consumers-input.c); reset when the configuration is replaced. */
+	struct SchedConsumersInput *consumers_in;
+
+	/* JOB_GROUP_CLEAN (mbd-jobgroups.c): State.jobgroups_serial when the
+	 * groups were last looked at, so a tick with no change does nothing. */
+	gboolean jobgroups_looked;
+	guint64 jobgroups_seen;
 
 	Basalt__BatchService_Service batch_service;
 	Basalt__HostService_Service host_service;
 
 	/* MultiCluster: the links to the other clusters' mbatchds (mc-links.c). */
 	struct McLinks *mc;
+	/* Hosts other clusters lend this one, "host@cluster" (mc-leased.c),
+	 * and the live lease exchange (mc-lease.c). */
+	struct McLeased *leased;
+	struct McLease *lease;
 } Manager;
 
 typedef struct {

@@ -145,6 +145,15 @@ void
 plan_reload_mark(const GHashTable *prev, const BsConfig *cfg, GDateTime *t,
     SchedSnapshot *snap, GPtrArray *store)
 {
+	/* The groups may be tables kept between passes (mbatchd keeps the
+	 * running configuration's): mark a copy the snapshot owns. */
+	if (snap->n_rgroups > 0) {
+		SchedResourceGroup *own = g_memdup2(snap->rgroups,
+		    sizeof *own * snap->n_rgroups);
+
+		g_ptr_array_add(store, own);
+		snap->rgroups = own;
+	}
 	for (guint g = 0; g < snap->n_rgroups; g++) {
 		SchedResourceGroup *rg = &snap->rgroups[g];
 		const PlanPrev *p = prev != NULL ?

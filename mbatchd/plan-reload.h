@@ -49,8 +49,9 @@ void plan_reload_keep(GHashTable *prev, const BsConfig *old, const BsConfig *new
     GDateTime *t);
 
 /* Fill snap's groups (built from cfg at local time t) from prev: each
- * group's plan_changed, and prev_policy from `store` (int arrays owned by
- * the caller's GPtrArray, freed with it). */
+ * group's plan_changed and prev_policy, on a copy of snap->rgroups the
+ * snapshot then points to.  The copy and the policy arrays go into
+ * `store` (the caller's GPtrArray with g_free, freed with it). */
 void plan_reload_mark(const GHashTable *prev, const BsConfig *cfg, GDateTime *t,
     SchedSnapshot *snap, GPtrArray *store);
 

@@ -70,6 +70,10 @@ add_hosts(SchedInput *in, const SchedInputFacts *facts)
 		h.name = ch->name;
 		h.ncpus = known && f.ncpus > 0 ? f.ncpus : 1;
 		h.max_slots = host_mxj(in->cfg, ch->name, h.ncpus);
+		/* Slots lent to another cluster are not this cluster's to fill. */
+		if (known && f.leased_out > 0)
+			h.max_slots = h.max_slots == SCHED_UNLIMITED ? h.max_slots :
+			    MAX(h.max_slots - f.leased_out, 0);
 		h.jl_u = hc != NULL ? hc->jl_u : SCHED_UNLIMITED;
 		h.state = host_state(known, &f);
 		h.reclaim = known && f.reclaim;
@@ -80,6 +84,85 @@ add_hosts(SchedInput *in, const SchedInputFacts *facts)
 		g_hash_table_insert(in->host_index, (gpointer)ch->name,
 		    GUINT_TO_POINTER(in->hosts->len));
 	}
+}
+
+/* Hosts other clusters lend this one, after the local ones. */
+static void
+add_leased(SchedInput *in, const SchedInputFacts *facts)
+{
+	for (guint i = 0; i < facts->n_leased; i++) {
+		const SchedInputLeased *l = &facts->leased[i];
+		SchedHost h = { 0 };
+
+		if (l->name == NULL || strchr(l->name, '@') == NULL ||
+		    g_hash_table_contains(in->host_index, l->name))
+			continue;
+		/* Copied: the caller's table may change before the pass ends. */
+		h.name = g_string_chunk_insert_const(in->names, l->name);
+		h.remote = TRUE;
+		h.cluster = l->cluster != NULL ?
+		    g_string_chunk_insert_const(in->names, l->cluster) : NULL;
+		h.ncpus = l->ncpus > 0 ? l->ncpus : MAX(l->slots, 1);
+		h.max_slots = MAX(l->slots, 0);
+		h.jl_u = SCHED_UNLIMITED;
+		h.state = l->usable ? SCHED_HOST_OK : SCHED_HOST_CLOSED_ADM;
+		h.type = l->type != NULL ? g_string_chunk_insert_const(in->names, l->type) : NULL;
+		h.model = l->model != NULL ? g_string_chunk_insert_const(in->names, l->model) : NULL;
+		h.maxmem = l->maxmem;
+		g_array_append_val(in->hosts, h);
+		g_hash_table_insert(in->host_index, (gpointer)h.name,
+		    GUINT_TO_POINTER(in->hosts->len));
+	}
+}
+
+/* Whether a queue's HOSTS word names leased host h: allremote, all@c or
+ * name@c. */
+static gboolean
+ref_names_remote(const BsHostRef *r, const SchedHost *h)
+{
+	const char *at;
+
+	if (!h->remote || r->exclude)
+		return FALSE;
+	if (r->kind == BS_HOSTREF_ALLREMOTE)
+		return TRUE;
+	if (r->kind != BS_HOSTREF_REMOTE || r->cluster == NULL ||
+	    g_strcmp0(r->cluster, h->cluster) != 0)
+		return FALSE;
+	at = strchr(h->name, '@');
+	return strcmp(r->name, "all") == 0 ||
+	    (at != NULL && strlen(r->name) == (size_t)(at - h->name) &&
+	    strncmp(r->name, h->name, (size_t)(at - h->name)) == 0);
+}
+
+static gboolean
+group_allremote(const BsConfig *cfg, const char *name, int depth)
+{
+	const BsHostGroupConf *g = bs_config_host_group(cfg, name);
+
+	if (g == NULL || depth > 16)
+		return FALSE;
+	if (g->allremote)
+		return TRUE;
+	for (guint i = 0; g->members[i] != NULL; i++)
+		if (g->members[i][0] != '~' && group_allremote(cfg, g->members[i], depth + 1))
+			return TRUE;
+	return FALSE;
+}
+
+static gboolean
+queue_names_remote(const BsConfig *cfg, const BsQueueConf *qc, const SchedHost *h)
+{
+	for (guint i = 0; qc->hosts != NULL && i < qc->hosts->len; i++) {
+		const BsHostRef *r = g_ptr_array_index(qc->hosts, i);
+
+		if (ref_names_remote(r, h))
+			return TRUE;
+		if (r->kind == BS_HOSTREF_GROUP && !r->exclude &&
+		    group_allremote(cfg, r->name, 0))
+			return TRUE;
+	}
+	return FALSE;
 }
 
 /* HOSTS "+N" preferences by host, from names and groups written with one. */
@@ -145,20 +228,25 @@ add_queue(SchedInput *in, const BsQueueConf *qc, const SchedInputFacts *facts)
 		g_array_append_val(in->queue_hosts, qh);
 		q.n_hosts++;
 	}
+	for (guint i = 0; i < in->hosts->len; i++) {
+		const SchedHost *h = &g_array_index(in->hosts, SchedHost, i);
+		SchedQueueHost qh = { i, 0 };
+
+		if (!h->remote || !queue_names_remote(in->cfg, qc, h))
+			continue;
+		g_array_append_val(in->queue_hosts, qh);
+		q.n_hosts++;
+	}
 	g_array_append_val(in->queues, q);
 }
 
 gboolean
 sched_input_queue(const SchedInput *in, const char *name, guint *idx)
 {
-	for (guint i = 0; i < in->cfg->queues->len; i++)
-		if (strcmp(((BsQueueConf *)g_ptr_array_index(in->cfg->queues, i))->name,
-		    name) == 0) {
-			*idx = i;
-			return TRUE;
-		}
-	*idx = 0;
-	return FALSE;
+	gpointer v = name != NULL ? g_hash_table_lookup(in->queue_index, name) : NULL;
+
+	*idx = v != NULL ? GPOINTER_TO_UINT(v) - 1 : 0;
+	return v != NULL;
 }
 
 /* PREEMPTION lists as queue indexes; stored as offsets like the hosts. */
@@ -247,16 +335,26 @@ sched_input_build(SchedInput *in, const BsConfig *cfg,
 	in->queue_refs = g_array_new(FALSE, FALSE, sizeof(SchedQueueRef));
 	in->user_groups = g_array_new(FALSE, FALSE, sizeof(guint));
 	in->host_index = g_hash_table_new(g_str_hash, g_str_equal);
+	in->queue_index = g_hash_table_new(g_str_hash, g_str_equal);
+	/* Every job of a pass asks for its queue's index: by name, once. */
+	for (guint i = 0; i < cfg->queues->len; i++) {
+		const BsQueueConf *qc = g_ptr_array_index(cfg->queues, i);
+
+		if (!g_hash_table_contains(in->queue_index, qc->name))
+			g_hash_table_insert(in->queue_index, qc->name,
+			    GUINT_TO_POINTER(i + 1));
+	}
 	in->user_index = g_hash_table_new(g_str_hash, g_str_equal);
 	in->names = g_string_chunk_new(256);
 	sched_input_limits_init(in);
 
 	add_hosts(in, facts);
+	add_leased(in, facts);
 	for (guint i = 0; i < cfg->queues->len; i++)
 		add_queue(in, g_ptr_array_index(cfg->queues, i), facts);
 	add_preemption(in);
 	add_pools(in);
-	sched_input_consumers_build(in);
+	sched_input_consumers_build(in, facts->consumers);
 }
 
 static const BsUserConf *
@@ -428,6 +526,7 @@ sched_input_free(SchedInput *in)
 	g_array_free(in->queue_refs, TRUE);
 	g_array_free(in->user_groups, TRUE);
 	g_hash_table_destroy(in->host_index);
+	g_hash_table_destroy(in->queue_index);
 	g_hash_table_destroy(in->user_index);
 	sched_input_limits_free(in);
 	sched_input_jobgroups_free(in);

@@ -28,7 +28,28 @@ typedef struct {
 	double r15s, r1m;
 	gboolean closed_adm;      /* badmin hclose */
 	gboolean reclaim;         /* badmin hclose -reclaim: its jobs are reclaimed */
+	/* MultiCluster provider side: slots of this host another cluster
+	 * holds by a lease now (taken from its capacity here; while the
+	 * lease is inactive also the idle slots of this side). */
+	int leased_out;
 } SchedInputHost;
+
+/*
+ * MultiCluster consumer side: a host another cluster lends this one
+ * (mbatchd/mc-leased.h), added after the local hosts as "host@cluster".
+ * Only queues whose HOSTS name it (allremote, all@cluster, host@cluster)
+ * list it; a queue without those words never uses a remote host.
+ */
+typedef struct {
+	const char *name;         /* "host@cluster" */
+	const char *host;         /* the provider's name for it */
+	const char *cluster;      /* the provider */
+	int slots;                /* the lease gives this cluster now */
+	gboolean usable;          /* lease ok and linked: else closed */
+	int ncpus;
+	const char *type, *model; /* NULL: unknown */
+	double maxmem;            /* MB, 0 unknown */
+} SchedInputLeased;
 
 /* What the caller knows of a queue. */
 typedef struct {
@@ -42,10 +63,26 @@ typedef struct {
  * unknown to the caller (never registered): it is then UNAVAIL with one
  * CPU and no load.
  */
+/* lsb.consumers as the snapshot carries it (consumers-input.c), built
+ * from the configuration alone: a caller may keep one per configuration
+ * so that it is built once, not once a snapshot. */
+typedef struct SchedConsumersInput SchedConsumersInput;
+SchedConsumersInput *sched_consumers_input_new(void);
+/* Forget what was built: the configuration it came from is going. */
+void sched_consumers_input_reset(SchedConsumersInput *ci);
+void sched_consumers_input_free(SchedConsumersInput *ci);
+
 typedef struct {
 	gboolean (*host)(const char *name, SchedInputHost *out, void *data);
 	void (*queue)(const char *name, SchedInputQueue *out, void *data);
 	void *data;
+	/* The consumer tables kept for this configuration (built on first
+	 * use, reused after; reset them when the configuration goes), or
+	 * NULL: the snapshot builds its own. */
+	SchedConsumersInput *consumers;
+	/* Leased hosts (consumer side); NULL/0: none. */
+	const SchedInputLeased *leased;
+	guint n_leased;
 } SchedInputFacts;
 
 typedef struct {
@@ -59,6 +96,7 @@ typedef struct {
 	GArray *queue_refs;       /* SchedQueueRef storage: PREEMPTION lists */
 	GArray *user_groups;      /* guint storage: SchedUser.groups */
 	GHashTable *host_index;   /* name -> index + 1 */
+	GHashTable *queue_index;  /* name -> index + 1 (lsb.queues order) */
 	GHashTable *user_index;   /* name -> index + 1 */
 	GStringChunk *names;      /* user names not owned by the caller */
 	/* lsb.resources limits (limits-input.c). */
@@ -71,12 +109,11 @@ typedef struct {
 	/* Job groups (jobgroup-input.c), made on first use. */
 	GArray *jobgroups;        /* SchedJobGroup */
 	GHashTable *jobgroup_index; /* path -> index + 1 */
-	/* lsb.consumers (consumers-input.c). */
-	GArray *consumers;        /* SchedConsumer */
-	GArray *rgroups;          /* SchedResourceGroup */
-	GArray *rg_hosts;         /* guint storage: SchedResourceGroup.hosts */
-	GArray *rg_terms;         /* SchedPlanTerms storage */
-	GArray *rg_windowed;      /* SchedWindowedPlan storage */
+	/* lsb.consumers (consumers-input.c): the tables in use, the
+	 * caller's (SchedInputFacts.consumers) or built for this snapshot
+	 * alone (consumers_own, freed with it). */
+	const SchedConsumersInput *consumers;
+	SchedConsumersInput *consumers_own;
 } SchedInput;
 
 /* Hosts, queues, PREEMPTION lists, windows and pools from cfg and the
@@ -102,7 +139,7 @@ void sched_input_limits_init(SchedInput *in);
 void sched_input_limits(SchedInput *in, SchedSnapshot *snap);
 void sched_input_limits_free(SchedInput *in);
 /* consumers-input.c, called by build, finish and free. */
-void sched_input_consumers_build(SchedInput *in);
+void sched_input_consumers_build(SchedInput *in, SchedConsumersInput *kept);
 void sched_input_consumers(SchedInput *in, SchedSnapshot *snap);
 void sched_input_consumers_free(SchedInput *in);
 /*
@@ -113,6 +150,10 @@ void sched_input_consumers_free(SchedInput *in);
  * user may submit to it is checked at submission, not here.
  */
 guint sched_input_job_consumer(const SchedInput *in, guint queue, const char *requested);
+/* The same rule from the queue's configuration (NULL: a queue not
+ * configured), for a caller without a SchedInput (bjobs rows). */
+guint sched_input_consumer_of(const BsConfig *cfg, const BsQueueConf *qc,
+    const char *requested);
 /* Fix the offsets and fill the configuration side of `snap`: hosts,
  * queues, users, groups, pools and PREEMPT_FOR.  The arrays must not grow
  * afterwards. */

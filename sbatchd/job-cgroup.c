@@ -150,6 +150,20 @@ sbd_cgroup_create(SbdJob *job, const Basalt__JobEffective *e)
 	return g_build_filename(job->cgroup, "cgroup.procs", NULL);
 }
 
+void
+sbd_cgroup_set_memory(SbdJob *job, const Basalt__JobLimit *kb)
+{
+	gboolean ok;
+
+	if (job->cgroup == NULL)
+		return;
+	ok = kb != NULL ? set_bytes(job->cgroup, "memory.max", kb) :
+	    write_ctl(job->cgroup, "memory.max", "max");
+	if (!ok)
+		sbd_log(BS_LOG_WARNING, job, "cannot set memory.max in %s: %s",
+		    job->cgroup, g_strerror(errno));
+}
+
 gboolean
 sbd_cgroup_oom_killed(const SbdJob *job)
 {

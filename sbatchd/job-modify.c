@@ -68,29 +68,6 @@ set_cpu_rlimits(SbdJob *job, const BsLaunchLimit *lims, guint n)
 	}
 }
 
-static void
-set_cgroup_memory(SbdJob *job, const Basalt__JobLimit *kb)
-{
-	g_autofree char *path = NULL;
-	g_autofree char *v = NULL;
-
-	if (job->cgroup == NULL)
-		return;
-	path = g_build_filename(job->cgroup, "memory.max", NULL);
-	v = kb == NULL ? g_strdup("max") : g_strdup_printf("%" G_GUINT64_FORMAT,
-	    kb->value > G_MAXUINT64 / 1024 ? G_MAXUINT64 : kb->value * 1024);
-	if (!g_file_set_contents(path, v, -1, NULL)) {
-		/* cgroupfs files are written in place, not replaced. */
-		int fd = open(path, O_WRONLY | O_CLOEXEC);
-
-		if (fd < 0 || write(fd, v, strlen(v)) < 0)
-			sbd_log(BS_LOG_WARNING, job, "cannot set %s: %s", path,
-			    g_strerror(errno));
-		if (fd >= 0)
-			close(fd);
-	}
-}
-
 char *
 sbd_job_post_override_path(const char *status_path)
 {
@@ -141,7 +118,7 @@ sbd_job_modify(SbdJob *job, const Basalt__SignalJobRequest *in, GError **err)
 		job->limits.cpulimit_s = l.cpulimit_s;
 		job->limits.memlimit_kb = l.memlimit_kb;
 		set_cpu_rlimits(job, lims, n);
-		set_cgroup_memory(job, e->memlimit_kb);
+		sbd_cgroup_set_memory(job, e->memlimit_kb);
 		job->runlimit_s = e->runlimit_s != NULL ? e->runlimit_s->value : 0;
 		sbd_job_rearm_runlimit(job);
 		sbd_log(BS_LOG_NOTICE, job, "modified: run limit %" G_GUINT64_FORMAT

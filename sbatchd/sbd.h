@@ -264,6 +264,9 @@ void sbd_cgroup_init(Sbd *sbd);
 char *sbd_cgroup_create(SbdJob *job, const Basalt__JobEffective *e);
 /* Did the kernel kill a process of the job for its memory.max? */
 gboolean sbd_cgroup_oom_killed(const SbdJob *job);
+/* A running job's new memory.max (bmod -M; NULL: no limit), when it has a
+ * cgroup; a failure is logged. */
+void sbd_cgroup_set_memory(SbdJob *job, const Basalt__JobLimit *kb);
 void sbd_cgroup_remove(SbdJob *job);
 
 /* sbd-store.c */

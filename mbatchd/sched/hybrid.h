@@ -40,7 +40,6 @@ struct Hybrid {
 	/* [g * n_c + c] */
 	const SchedPlanTerms **terms;
 	SchedPlanInForce *force;  /* [n_g]: each group's plan in force now */
-	SchedPlanTerms *no_terms; /* [n_c]: the defaults, with c's policy */
 	guint *pos;               /* plan order */
 	double *owned;            /* scaled */
 	double *floor;            /* reserve, or what the children reserve */

@@ -87,13 +87,6 @@ sched_host_state(const Pass *p, guint h)
 	return p->host_state[h];
 }
 
-/* The slots a host offers: its MXJ, else its CPUs (at least one). */
-static inline int
-sched_host_slots(const SchedHost *h)
-{
-	return h->max_slots >= 0 ? h->max_slots : MAX(h->ncpus, 1);
-}
-
 /* Host h's idle slots as this pass counts them, the one rule the
  * entitlement and reclaim stages share: none on a host that is not OK
  * this pass (closed, or outside its dispatch window), else its slots less
@@ -104,7 +97,7 @@ sched_host_idle(const Pass *p, guint h)
 {
 	if (sched_host_state(p, h) != SCHED_HOST_OK)
 		return 0;
-	return MAX(0, sched_host_slots(&p->snap->hosts[h]) -
+	return MAX(0, sched_rgroup_host_slots(&p->snap->hosts[h]) -
 	    sched_count_host(&p->count, h));
 }
 

@@ -60,6 +60,14 @@ typedef struct {
 	/* badmin hclose -reclaim: its jobs are reclaimed (notice, grace,
 	 * requeue) while the host takes no new job (state CLOSED_ADM). */
 	gboolean reclaim;
+	/* MultiCluster (mbatchd/mc-leased.h): a host another cluster lends
+	 * this one, named "host@cluster"; cluster is the provider, so the
+	 * job relay knows where a job placed here goes.  max_slots is the
+	 * slots the lease gives this cluster now; state is CLOSED_ADM while
+	 * the lease is inactive or disconnected.  Only queues whose HOSTS
+	 * name it (allremote, all@cluster, host@cluster) list it. */
+	gboolean remote;
+	const char *cluster;      /* the provider; NULL for a local host */
 } SchedHost;
 
 typedef struct {
@@ -609,6 +617,19 @@ void sched_reclaim_select(const SchedSnapshot *snap, const SchedPlan *plan,
  * reclaim is in progress and those the plan reclaims now.  g_free.
  */
 int *sched_reclaim_counts(const SchedSnapshot *snap, const SchedPlan *plan);
+
+/*
+ * hybrid-hosts.c: resource groups' hosts as every part of resource plans
+ * counts them (the entitlement and reclaim stages, bconsumers).  A host's
+ * slots: its MXJ, else its CPUs (at least 1).
+ */
+int sched_rgroup_host_slots(const SchedHost *h);
+/* host_group[h] = 1 + the first group listing host h, for the hosts of
+ * every group; the caller zeroes the array ([n_hosts]) first. */
+void sched_rgroup_host_map(const SchedSnapshot *s, guint *host_group);
+/* The slots of group g's hosts whose snapshot state is OK (a dispatch
+ * window closing inside a pass is the stage's own business). */
+int sched_rgroup_slots(const SchedSnapshot *s, guint g);
 
 /*
  * What lsb.resources limits hold now (stage-limits.c), counted from the

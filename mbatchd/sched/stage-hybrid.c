@@ -72,11 +72,6 @@ sched_consumer_policy_name(SchedConsumerPolicy p)
 
 #define AT(hy, g, c) ((g) * (hy)->n_c + (c))
 
-static const SchedPlanTerms no_terms = {
-	.limit = SCHED_UNLIMITED, .share = 1, .lend_limit = SCHED_UNLIMITED,
-	.borrow_limit = SCHED_UNLIMITED, .share_limit = SCHED_UNLIMITED,
-};
-
 static void
 build_tree(Hybrid *hy, const SchedSnapshot *s)
 {
@@ -104,16 +99,17 @@ measure_groups(Pass *p, Hybrid *hy)
 {
 	const SchedSnapshot *s = p->snap;
 
+	sched_rgroup_host_map(s, hy->host_group);
 	for (guint g = 0; g < hy->n_g; g++) {
 		const SchedResourceGroup *rg = &s->rgroups[g];
 
 		for (guint i = 0; i < rg->n_hosts; i++) {
 			guint h = rg->hosts[i];
+			int slots = sched_rgroup_host_slots(&s->hosts[h]);
 
-			hy->host_group[h] = g + 1;
 			if (sched_host_state(p, h) != SCHED_HOST_OK)
 				continue;
-			hy->size[g] += sched_host_slots(&s->hosts[h]);
+			hy->size[g] += slots;
 			hy->idle[g] += sched_host_idle(p, h);
 		}
 		const SchedPlanInForce *f = &hy->force[g];
@@ -132,13 +128,6 @@ measure_groups(Pass *p, Hybrid *hy)
 				hy->pos[AT(hy, g, c)] = t;
 			}
 		}
-		/* A consumer the group's terms leave out has the defaults, after
-		 * those written (the builder writes every one; a test may not). */
-		for (guint c = 0; c < hy->n_c; c++)
-			if (hy->terms[AT(hy, g, c)] == NULL) {
-				hy->terms[AT(hy, g, c)] = &hy->no_terms[c];
-				hy->pos[AT(hy, g, c)] = f->n_terms + c;
-			}
 	}
 	for (guint q = 0; q < s->n_queues; q++) {
 		const SchedQueue *sq = &s->queues[q];
@@ -446,14 +435,6 @@ stage_hybrid(Pass *p)
 	hy->outside_left = g_new0(int, hy->n_g);
 	hy->outside_placed = g_new0(int, hy->n_g);
 	hy->force = g_new0(SchedPlanInForce, hy->n_g);
-	/* Defaults for a consumer a group's terms leave out, each with the
-	 * consumer's own policy. */
-	hy->no_terms = g_new(SchedPlanTerms, hy->n_c);
-	for (guint c = 0; c < hy->n_c; c++) {
-		hy->no_terms[c] = no_terms;
-		hy->no_terms[c].consumer = c;
-		hy->no_terms[c].policy = s->consumers[c].policy;
-	}
 	build_tree(hy, s);
 	measure_groups(p, hy);
 	count_demand(p, hy);
@@ -583,7 +564,6 @@ hybrid_free(Hybrid *hy)
 	g_free(hy->queue_n_hosts);
 	g_free(hy->terms);
 	g_free(hy->force);
-	g_free(hy->no_terms);
 	g_free(hy->pos);
 	g_free(hy->owned);
 	g_free(hy->floor);

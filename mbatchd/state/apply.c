@@ -197,6 +197,7 @@ add_job(State *st, const Basalt__EvJobNew *e, JobSpecRef *spec, guint32 index,
 	j->submit_time = now;
 	j->state = spec->spec->hold ? JS_PSUSP : JS_PEND;
 	g_hash_table_insert(st->jobs, &j->key, j);
+	state_jobgroup_count(st, spec->spec->job_group, 1);
 	state_dep_index_add(st, j);
 	state_token_add(st, j, e->uid, e->submit_token);
 	pending_insert(st, j, FALSE);
@@ -316,6 +317,7 @@ apply_status(State *st, const Basalt__EvJobStatus *e, gint64 now, GError **err)
 	case JS_DONE:
 	case JS_EXIT:
 		pending_unlink(st, j);
+		state_jobgroup_count(st, job_spec(j)->job_group, -1);
 		j->exit_status = e->exit_status;
 		j->term_signal = e->term_signal;
 		j->end_time = now;
@@ -364,6 +366,8 @@ apply_requeue(State *st, const Basalt__EvJobRequeue *e, gint64 now,
 		g_queue_delete_link(&st->finished, j->flink);
 		j->flink = NULL;
 	}
+	if (job_is_finished(j))
+		state_jobgroup_count(st, job_spec(j)->job_group, 1);
 	clear_run(st, j);
 	j->preexec_held = FALSE;
 	j->state = e->hold ? JS_PSUSP : JS_PEND;
@@ -459,6 +463,13 @@ apply_modify(State *st, const Basalt__EvJobModify *e, gint64 now,
 	/* Copy first: the event may borrow strings from the old spec. */
 	old = j->spec;
 	j->spec = spec_ref_parsed(st, e->spec);
+	/* bmod -g: the job leaves its group for the new one. */
+	if (g_strcmp0(old != NULL ? old->spec->job_group : NULL,
+	    job_spec(j)->job_group) != 0) {
+		state_jobgroup_count(st, old != NULL ? old->spec->job_group :
+		    NULL, -1);
+		state_jobgroup_count(st, job_spec(j)->job_group, 1);
+	}
 	job_spec_ref_drop(old);
 	/* From the job's own copy: the event's strings may be the old spec's. */
 	if (j->index == 0 && job_spec(j)->job_name != NULL &&

@@ -32,12 +32,42 @@ state_jobgroups_init(State *st)
 {
 	st->jobgroups = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
 	    group_free);
+	st->jobgroup_unfinished = g_hash_table_new_full(g_str_hash,
+	    g_str_equal, g_free, g_free);
 }
 
 void
 state_jobgroups_free(State *st)
 {
 	g_clear_pointer(&st->jobgroups, g_hash_table_destroy);
+	g_clear_pointer(&st->jobgroup_unfinished, g_hash_table_destroy);
+}
+
+void
+state_jobgroup_count(State *st, const char *path, int delta)
+{
+	guint *n;
+
+	if (path == NULL || *path == '\0')
+		return;
+	/* The count is changed in place: a submission to a busy group
+	 * allocates nothing. */
+	n = g_hash_table_lookup(st->jobgroup_unfinished, path);
+	if (delta < 0) {
+		if (n == NULL)
+			return;
+		if (--*n == 0) {
+			g_hash_table_remove(st->jobgroup_unfinished, path);
+			st->jobgroups_serial++;
+		}
+		return;
+	}
+	if (n == NULL) {
+		n = g_new0(guint, 1);
+		g_hash_table_insert(st->jobgroup_unfinished, g_strdup(path), n);
+		st->jobgroups_serial++;
+	}
+	++*n;
 }
 
 JobGroup *
@@ -61,6 +91,7 @@ ensure(State *st, const char *path, const char *owner, gboolean implicit,
 		(void)ensure(st, parent, owner, implicit, now);
 	if (parent != NULL)
 		state_jobgroup(st, parent)->n_children++;
+	st->jobgroups_serial++;
 	g = g_new0(JobGroup, 1);
 	g->path = g_strdup(path);
 	g->owner = g_strdup(owner != NULL ? owner : "");
@@ -131,15 +162,11 @@ state_jobgroups_busy(const State *st)
 	GHashTable *set = g_hash_table_new_full(g_str_hash, g_str_equal,
 	    g_free, NULL);
 	GHashTableIter it;
-	gpointer v;
+	gpointer k;
 
-	g_hash_table_iter_init(&it, st->jobs);
-	while (g_hash_table_iter_next(&it, NULL, &v)) {
-		const char *path = job_spec(v)->job_group;
-
-		if (!job_is_finished(v) && path != NULL && *path != '\0')
-			busy_path(set, path);
-	}
+	g_hash_table_iter_init(&it, st->jobgroup_unfinished);
+	while (g_hash_table_iter_next(&it, &k, NULL))
+		busy_path(set, k);
 	return set;
 }
 
@@ -153,6 +180,7 @@ state_apply_jobgroup(State *st, const Basalt__EvJobGroup *e, gint64 now,
 	if (!bs_jobgroup_normalize(e->path, &path, err))
 		return FALSE;
 	g = state_jobgroup(st, path);
+	st->jobgroups_serial++;
 	switch (e->action) {
 	case BASALT__JOB_GROUP_ACTION__JOB_GROUP_ACTION_ADD:
 		if (g != NULL && (!g->implicit || e->implicit)) {

@@ -44,10 +44,12 @@ lease_value_free(gpointer p)
 	g_free(l);
 }
 
+/* A consumer may hold leases of two providers whose policies share a
+ * name: the provider is part of the key. */
 static char *
-lease_key(const char *policy, const char *consumer)
+lease_key(const char *policy, const char *provider, const char *consumer)
 {
-	return g_strconcat(policy, "\n", consumer, NULL);
+	return g_strconcat(policy, "\n", consumer, "\n", provider, NULL);
 }
 
 void
@@ -82,10 +84,31 @@ state_leases(const State *st)
 	return st->lease_list;
 }
 
+/* The first lease of (policy, consumer) of any provider: journals from
+ * before events named the provider had one lease of a name. */
+static Lease *
+any_provider(const State *st, const char *policy, const char *consumer)
+{
+	for (guint i = 0; i < st->lease_list->len; i++) {
+		Lease *l = st->lease_list->pdata[i];
+
+		if (strcmp(l->policy, policy) == 0 && strcmp(l->consumer, consumer) == 0)
+			return l;
+	}
+	return NULL;
+}
+
 const Lease *
 state_lease(const State *st, const char *policy, const char *consumer)
 {
-	g_autofree char *k = lease_key(policy, consumer);
+	return any_provider(st, policy, consumer);
+}
+
+const Lease *
+state_lease_of(const State *st, const char *policy, const char *provider,
+    const char *consumer)
+{
+	g_autofree char *k = lease_key(policy, provider, consumer);
 
 	return g_hash_table_lookup(st->leases, k);
 }
@@ -97,14 +120,17 @@ named(const char *s)
 }
 
 static Lease *
-find(State *st, const char *policy, const char *consumer, GError **err)
+find(State *st, const char *policy, const char *provider, const char *consumer,
+    GError **err)
 {
 	Lease *l = NULL;
 
-	if (named(policy) && named(consumer)) {
-		g_autofree char *k = lease_key(policy, consumer);
+	if (named(policy) && named(consumer) && named(provider)) {
+		g_autofree char *k = lease_key(policy, provider, consumer);
 
 		l = g_hash_table_lookup(st->leases, k);
+	} else if (named(policy) && named(consumer)) {
+		l = any_provider(st, policy, consumer);
 	}
 	if (l == NULL)
 		g_set_error(err, BS_ERROR, BS_ERROR_FAILED, "no lease %s to %s",
@@ -147,7 +173,7 @@ apply_new(State *st, const Basalt__EvLeaseNew *e, GError **err)
 		h->consumer_slots = (int)e->hosts[i]->consumer_slots;
 		g_ptr_array_add(l->hosts, h);
 	}
-	g_hash_table_replace(st->leases, lease_key(e->policy, e->consumer), l);
+	g_hash_table_replace(st->leases, lease_key(e->policy, e->provider, e->consumer), l);
 	relist(st);
 	return TRUE;
 }
@@ -155,7 +181,7 @@ apply_new(State *st, const Basalt__EvLeaseNew *e, GError **err)
 static gboolean
 apply_split(State *st, const Basalt__EvLeaseSplit *e, GError **err)
 {
-	Lease *l = find(st, e->policy, e->consumer, err);
+	Lease *l = find(st, e->policy, e->provider, e->consumer, err);
 
 	if (l == NULL)
 		return FALSE;
@@ -190,12 +216,12 @@ apply_split(State *st, const Basalt__EvLeaseSplit *e, GError **err)
 static gboolean
 apply_status(State *st, const Basalt__EvLeaseStatus *e, GError **err)
 {
-	Lease *l = find(st, e->policy, e->consumer, err);
+	Lease *l = find(st, e->policy, e->provider, e->consumer, err);
 
 	if (l == NULL)
 		return FALSE;
 	if (e->ended) {
-		g_autofree char *k = lease_key(e->policy, e->consumer);
+		g_autofree char *k = lease_key(l->policy, l->provider, l->consumer);
 
 		g_hash_table_remove(st->leases, k);
 		relist(st);
@@ -302,6 +328,7 @@ split_event(const Lease *l, gboolean with_hosts, gint64 eval_time, gint64 now,
 
 	basalt__ev_lease_split__init(s);
 	s->policy = l->policy;
+	s->provider = l->provider;
 	s->consumer = l->consumer;
 	s->generation = l->generation;
 	if (with_hosts) {
@@ -324,6 +351,7 @@ status_event(const Lease *l, gint64 now, GPtrArray *events, GPtrArray *blocks)
 
 	basalt__ev_lease_status__init(s);
 	s->policy = l->policy;
+	s->provider = l->provider;
 	s->consumer = l->consumer;
 	s->status = (guint32)l->status;
 	s->generation = l->generation;
@@ -348,15 +376,24 @@ state_lease_outcome_events(const LeaseOutcome *o, gint64 now, GPtrArray *events,
 }
 
 void
+state_lease_events(const Lease *l, gint64 now, GPtrArray *events, GPtrArray *blocks)
+{
+	state_lease_new_event(l, now, events, blocks);
+	if (l->last_eval > 0)
+		split_event(l, FALSE, l->last_eval, now, events, blocks);
+	status_event(l, now, events, blocks);
+}
+
+void
+state_lease_status_event(const Lease *l, gint64 now, GPtrArray *events, GPtrArray *blocks)
+{
+	status_event(l, now, events, blocks);
+}
+
+void
 state_export_leases(const State *st, GPtrArray *events, GPtrArray *blocks)
 {
 	/* In key order, so a checkpoint of the same state is the same bytes. */
-	for (guint i = 0; i < st->lease_list->len; i++) {
-		const Lease *l = st->lease_list->pdata[i];
-
-		state_lease_new_event(l, 0, events, blocks);
-		if (l->last_eval > 0)
-			split_event(l, FALSE, l->last_eval, 0, events, blocks);
-		status_event(l, 0, events, blocks);
-	}
+	for (guint i = 0; i < st->lease_list->len; i++)
+		state_lease_events(st->lease_list->pdata[i], 0, events, blocks);
 }

@@ -171,6 +171,15 @@ typedef struct {
 	GHashTable *tokens;       /* "uid:token" -> SubmitToken */
 	/* jobgroups.c: job groups by path. */
 	GHashTable *jobgroups;    /* path -> JobGroup */
+	/* Unfinished jobs per group path (their spec's job_group, which may
+	 * outlive its group), kept by apply.c as jobs come, finish, are
+	 * requeued or change group; so the busy groups are found without a
+	 * walk over the jobs.  path (owned) -> guint count (owned), never 0. */
+	GHashTable *jobgroup_unfinished;
+	/* Bumped when a group comes or goes, a limit or kind changes, or a
+	 * path's unfinished count reaches or leaves 0: JOB_GROUP_CLEAN looks
+	 * again only then. */
+	guint64 jobgroups_serial;
 	/* leases.c: MultiCluster leases, "policy\nconsumer" -> Lease, and
 	 * the same leases in key order (state_leases()). */
 	GHashTable *leases;
@@ -192,6 +201,16 @@ void state_leases_init(State *st);
 void state_leases_free(State *st);
 gboolean state_apply_lease(State *st, const Basalt__Event *ev, GError **err);
 const struct Lease *state_lease(const State *st, const char *policy, const char *consumer);
+/* The lease of (policy, provider, consumer): a consumer may hold two
+ * providers' policies of one name. */
+const struct Lease *state_lease_of(const State *st, const char *policy,
+    const char *provider, const char *consumer);
+/* The whole lease as events (new, its last evaluation, its status): what
+ * a checkpoint holds, and what a consumer journals from its provider. */
+void state_lease_events(const struct Lease *l, gint64 now, GPtrArray *events,
+    GPtrArray *blocks);
+void state_lease_status_event(const struct Lease *l, gint64 now, GPtrArray *events,
+    GPtrArray *blocks);
 /* Every lease (const Lease*), by policy then consumer; the array is the
  * state's and changes with it (what bclusters shows: McLeasesFunc). */
 const GPtrArray *state_leases(const State *st);
@@ -247,9 +266,12 @@ gboolean state_apply_jobgroup(State *st, const Basalt__EvJobGroup *e,
 /* Every group, parents before children (JobGroup*, to free). */
 GPtrArray *state_jobgroups_sorted(const State *st);
 /* The paths that hold an unfinished job in their subtree: every such
- * job's group and its ancestors, as a set of strings (unref it).  One
- * pass over the jobs, for callers that ask about many groups. */
+ * job's group and its ancestors, as a set of strings (unref it).  From
+ * the per-path counts: no pass over the jobs. */
 GHashTable *state_jobgroups_busy(const State *st);
+/* apply.c: an unfinished job joins (+1) or leaves (-1) group path (a job
+ * without a group: nothing). */
+void state_jobgroup_count(State *st, const char *path, int delta);
 
 /* messages.c: bpost's messages.  LSF's default MAX_JOB_MSG_NUM is 128. */
 #define BS_JOB_MSG_MAX 128

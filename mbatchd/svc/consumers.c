@@ -135,7 +135,7 @@ consumer_info(const ConsumerView *v, const BsResourceGroupConf *g,
 		ci->borrowed = f->borrowed;
 		ci->lent = f->lent;
 		ci->reclaiming = f->reclaiming;
-		ci->reason = f->reason != NULL ? f->reason : (char *)"";
+		ci->reason = (char *)f->reason;
 	} else {
 		ci->owned_scaled = row->owned;
 	}
@@ -351,20 +351,14 @@ svc_job_consumer(Manager *m, const Job *j)
 {
 	const BsConsumersConf *cc = m->cfg->consumers;
 	const Basalt__JobSpec *spec = job_spec(j);
-	SchedInput in;
-	guint q, c;
+	guint c;
 
 	if (cc == NULL)
 		return NULL;
-	for (q = 0; q < m->cfg->queues->len; q++)
-		if (strcmp(((const BsQueueConf *)m->cfg->queues->pdata[q])->name,
-		    j->queue) == 0)
-			break;
 	/* The one rule of which consumer a job counts against is the
-	 * scheduler input's; it reads nothing of `in` but the config. */
-	memset(&in, 0, sizeof in);
-	in.cfg = m->cfg;
-	c = sched_input_job_consumer(&in, q, spec != NULL ? spec->consumer : NULL);
+	 * scheduler input's; the queue by the config's index, once a row. */
+	c = sched_input_consumer_of(m->cfg, bs_config_queue(m->cfg, j->queue),
+	    spec != NULL ? spec->consumer : NULL);
 	if (c == 0 || c > cc->consumers->len)
 		return NULL;
 	return ((const BsConsumerConf *)cc->consumers->pdata[c - 1])->path;

@@ -235,7 +235,7 @@ svc_limits(Basalt__BatchService_Service *svc, const Basalt__LimitQuery *req,
 		g_ptr_array_free(k.blocks, TRUE);
 		return;
 	}
-	snapshot_build(&b, m);
+	snapshot_build(&b, m, m->cfg);
 	use = sched_limits_usage(&b.snap);
 	for (guint i = 0; i < use->len; i++) {
 		const SchedLimitUsage *u = &g_array_index(use, SchedLimitUsage, i);

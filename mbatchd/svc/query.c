@@ -10,6 +10,7 @@
 
 #include "mbatchd/mbd-reserve.h"
 #include "mbatchd/mbd-snapshot.h"
+#include "mbatchd/mc-leased.h"
 #include "mbatchd/sched/pass.h"
 #include "mbatchd/svc/svc.h"
 
@@ -615,6 +616,55 @@ host_satisfies(Manager *m, const char *name, guint ncpus, const BsResReq *rr)
 	return sched_resreq_host_ok(rr, &h);
 }
 
+/*
+ * Hosts other clusters lend this one, "host@cluster", after the local
+ * ones (mc-leased.h): MAX the slots the lease gives now, NJOBS and RUN
+ * this cluster's jobs there, ok while jobs may be placed on it, else
+ * closed (the lease inactive or disconnected, or no link).
+ */
+static void
+add_leased_hosts(Manager *m, GHashTable *wanted, GHashTable *counts,
+    const BsResReq *rr, Basalt__HostList *reply, Basalt__HostInfo **store)
+{
+	guint n = mc_leased_host_count(m);
+
+	if (n == 0)
+		return;
+	*store = g_new0(Basalt__HostInfo, n);
+	reply->hosts = g_renew(Basalt__HostInfo *, reply->hosts, reply->n_hosts + n);
+	for (guint i = 0; i < n; i++) {
+		const McLeasedHost *lh = mc_leased_host_nth(m, i);
+		Basalt__HostInfo *hi = &(*store)[i];
+
+		if (wanted != NULL && !g_hash_table_contains(wanted, lh->name))
+			continue;
+		if (rr != NULL) {
+			SchedHost h = { .name = lh->name, .ncpus = lh->ncpus,
+			    .type = lh->type, .model = lh->model, .maxmem = lh->maxmem };
+
+			if (!sched_resreq_host_ok(rr, &h))
+				continue;
+		}
+		basalt__host_info__init(hi);
+		hi->name = lh->name;
+		hi->max_slots = lh->slots;
+		hi->jl_u = BS_CONF_UNLIMITED;
+		hi->ncpus = (guint32)MAX(lh->ncpus, 0);
+		host_counts(counts, lh->name, hi);
+		hi->status = (char *)(!lh->usable ? "closed" :
+		    (gint)hi->njobs >= hi->max_slots ? "closed_Full" : "ok");
+		hi->model = lh->model != NULL ? lh->model : (char *)"";
+		hi->type = lh->type != NULL ? lh->type : (char *)"";
+		hi->resources = lh->resources;
+		hi->n_resources = g_strv_length(lh->resources);
+		hi->mem_kb = (guint64)(lh->maxmem * 1024);
+		hi->remote = TRUE;
+		hi->cluster = lh->provider;
+		hi->lease = lh->policy;
+		reply->hosts[reply->n_hosts++] = hi;
+	}
+}
+
 void
 svc_hosts(Basalt__BatchService_Service *svc, const Basalt__HostQuery *req,
     Basalt__HostList_Closure closure, void *call)
@@ -623,6 +673,7 @@ svc_hosts(Basalt__BatchService_Service *svc, const Basalt__HostQuery *req,
 	Basalt__HostList reply = BASALT__HOST_LIST__INIT;
 	GPtrArray *hosts = m->cfg->cluster->hosts;
 	Basalt__HostInfo *infos = g_new0(Basalt__HostInfo, hosts->len);
+	Basalt__HostInfo *leased = NULL;
 	GDateTime *now = g_date_time_new_now_local();
 	GHashTable *counts = count_hosts(m);
 	GHashTable *wanted = hosts_wanted(m, req);
@@ -633,6 +684,7 @@ svc_hosts(Basalt__BatchService_Service *svc, const Basalt__HostQuery *req,
 		g_auto(GStrv) members = NULL;
 
 		if (bs_config_cluster_host(m->cfg, req->names[i]) != NULL ||
+		    mc_leased_host_find(m, req->names[i]) != NULL ||
 		    !g_hash_table_add(checked, req->names[i]))
 			continue;
 		members = bs_config_host_group_expand(m->cfg, req->names[i]);
@@ -691,10 +743,13 @@ svc_hosts(Basalt__BatchService_Service *svc, const Basalt__HostQuery *req,
 		    g_strv_length(ch->resources) : 0;
 		reply.hosts[reply.n_hosts++] = hi;
 	}
+	if (reply.error == NULL)
+		add_leased_hosts(m, wanted, counts, rr, &reply, &leased);
 	closure(&reply, call);
 	svc_error_free(reply.error);
 	g_free(reply.hosts);
 	g_free(infos);
+	g_free(leased);
 	g_hash_table_destroy(counts);
 	if (wanted != NULL)
 		g_hash_table_destroy(wanted);

@@ -175,6 +175,17 @@ INTEGRATION_TESTS += \
 	%reldir%/t0931-mc-three-clusters.sh \
 	%reldir%/t0932-mc-stranger.sh \
 	%reldir%/t0933-mc-hung-master.sh
+# Issue 19: leases on live links (mbatchd/mc-lease.c, mc-leased.c).
+# bs-fakeconsumer plays a consumer whose running slots a test sets.
+check_PROGRAMS += tests/tools/bs-fakeconsumer
+tests_tools_bs_fakeconsumer_SOURCES = tests/tools/bs-fakeconsumer.c
+tests_tools_bs_fakeconsumer_LDADD = lib/auth/libbsauth.a $(BSRPC_LIBS) $(MUNGE_LIBS)
+$(tests_tools_bs_fakeconsumer_OBJECTS): $(PROTO_GEN_H)
+INTEGRATION_TESTS += \
+	%reldir%/t1000-lease-exclusive.sh \
+	%reldir%/t1001-lease-shared-faults.sh \
+	%reldir%/t1002-lease-rebalance.sh \
+	%reldir%/t1003-lease-consumer-trust.sh
 # The test library itself: its exit trap under a lingering process.
 INTEGRATION_TESTS += \
 	%reldir%/t0990-cleanup-user-procs.sh

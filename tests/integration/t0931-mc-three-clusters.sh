@@ -6,8 +6,9 @@
 # link is ok again by itself.  Application profiles travel with the hello:
 # bclusters -app on one cluster lists another's.  LSF's default sections
 # show ca's send queue and cb's receive queue with their link's status,
-# cc's HostExport to ca as EXPORT and ca's all@cc queue as IMPORT (conn:
-# linked, no lease made yet), and disc while the other side is down.
+# cc's HostExport to ca as EXPORT and ca's all@cc queue as IMPORT (ok:
+# linked, and the exclusive lease made at once), and disc while the other
+# side is down.
 . "$top_srcdir/tests/lib.sh"
 
 make_mc_clusters ca cb cc || exit 1
@@ -69,12 +70,13 @@ check "ca sees cc's application profile" sh -c '
 
 in_cluster ca bclusters >"$T/b.out" 2>&1
 check "ca's send queue row" grep -q "^tocb  *send  *recvq  *cb  *ok$" "$T/b.out"
-check "ca imports from cc (conn: no lease yet)" grep -q "^cc  *IMPORT  *conn$" "$T/b.out"
+check "ca imports from cc (ok: the exclusive lease is made)" wait_for 20 sh -c '
+	LSF_ENVDIR="$1" bclusters | grep -q "^cc  *IMPORT  *ok$"' sh "$T/mc/ca/conf"
 in_cluster cb bclusters >"$T/b.out" 2>&1
 check "cb's receive queue row" grep -q "^recvq  *recv  *-  *ca  *ok$" "$T/b.out"
 check "cb has no lease rows" grep -q "^No resources have been exported or borrowed$" "$T/b.out"
 in_cluster cc bclusters >"$T/b.out" 2>&1
-check "cc exports to ca (conn: no lease yet)" grep -q "^ca  *EXPORT  *conn$" "$T/b.out"
+check "cc exports to ca (ok: the lease is made)" grep -q "^ca  *EXPORT  *ok$" "$T/b.out"
 check "cc has no forwarding queue" grep -q "^No local queue sending/receiving jobs from remote clusters$" "$T/b.out"
 
 stop_mc_mbd cb

@@ -234,6 +234,143 @@ START_TEST(test_busy_paths)
 }
 END_TEST
 
+static gint
+by_str(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A set's strings sorted and joined by ";". */
+static char *
+joined(GHashTable *set)
+{
+	g_autoptr(GPtrArray) keys = g_ptr_array_new();
+	GHashTableIter it;
+	gpointer k;
+
+	g_hash_table_iter_init(&it, set);
+	while (g_hash_table_iter_next(&it, &k, NULL))
+		g_ptr_array_add(keys, k);
+	g_ptr_array_sort(keys, by_str);
+	g_ptr_array_add(keys, NULL);
+	return g_strjoinv(";", (char **)keys->pdata);
+}
+
+/* The busy paths as a walk over every job finds them, "a;b;..." sorted. */
+static char *
+busy_by_walk(const State *s)
+{
+	g_autoptr(GHashTable) set = g_hash_table_new_full(g_str_hash,
+	    g_str_equal, g_free, NULL);
+	GHashTableIter it;
+	gpointer v;
+
+	g_hash_table_iter_init(&it, s->jobs);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		char *p = g_strdup(job_spec(v)->job_group);
+
+		if (job_is_finished(v) || p == NULL || *p == '\0') {
+			g_free(p);
+			continue;
+		}
+		while (p != NULL && !g_hash_table_contains(set, p)) {
+			char *up = bs_jobgroup_parent(p);
+
+			g_hash_table_add(set, p);
+			p = up;
+		}
+		g_free(p);
+	}
+	return joined(set);
+}
+
+static char *
+busy_by_counts(const State *s)
+{
+	g_autoptr(GHashTable) set = state_jobgroups_busy(s);
+
+	return joined(set);
+}
+
+static void
+busy_is(const char *want)
+{
+	g_autofree char *walk = busy_by_walk(st);
+	g_autofree char *counts = busy_by_counts(st);
+
+	ck_assert_str_eq(walk, want);
+	ck_assert_str_eq(counts, want);
+}
+
+static gboolean
+set_state(guint64 id, JobState to)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobStatus e = BASALT__EV_JOB_STATUS__INIT;
+
+	e.job_id = id;
+	e.state = to;
+	ev.body_case = BASALT__EVENT__BODY_JOB_STATUS;
+	ev.job_status = &e;
+	return apply(&ev);
+}
+
+/* The per-path counts of unfinished jobs follow every move that changes
+ * them (finish, requeue, bmod -g) and agree with a walk over the jobs;
+ * the serial JOB_GROUP_CLEAN reads moves only when a path's count
+ * reaches or leaves zero, or a group changes. */
+START_TEST(test_busy_counts)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobRequeue rq = BASALT__EV_JOB_REQUEUE__INIT;
+	Basalt__EvJobModify md = BASALT__EV_JOB_MODIFY__INIT;
+	Basalt__JobSpec spec = BASALT__JOB_SPEC__INIT;
+	guint64 s0;
+
+	ck_assert(submit(1, "bob", "/a/b"));
+	ck_assert(submit(2, "bob", "/a/c"));
+	ck_assert(submit(3, "bob", "/a/c"));
+	ck_assert(submit(4, "bob", NULL));
+	busy_is("/a;/a/b;/a/c");
+	/* One of two jobs of /a/c ends: nothing to look at again. */
+	s0 = st->jobgroups_serial;
+	ck_assert(set_state(3, JS_EXIT));
+	ck_assert(set_state(4, JS_EXIT));
+	busy_is("/a;/a/b;/a/c");
+	ck_assert_uint_eq(st->jobgroups_serial, s0);
+	/* A finished job cannot finish twice, nor count twice. */
+	ck_assert(!set_state(3, JS_DONE));
+	ck_assert(set_state(1, JS_DONE));
+	busy_is("/a;/a/c");
+	ck_assert_uint_gt(st->jobgroups_serial, s0);
+	/* brequeue of a finished job brings its group back. */
+	rq.job_id = 1;
+	ev.body_case = BASALT__EVENT__BODY_JOB_REQUEUE;
+	ev.job_requeue = &rq;
+	ck_assert(apply(&ev));
+	busy_is("/a;/a/b;/a/c");
+	/* bmod -g: the job leaves its group for the new one. */
+	spec.command = "sleep 10";
+	spec.job_group = "/x/y";
+	md.job_id = 2;
+	md.spec = &spec;
+	ev = (Basalt__Event)BASALT__EVENT__INIT;
+	ev.body_case = BASALT__EVENT__BODY_JOB_MODIFY;
+	ev.job_modify = &md;
+	ck_assert(apply(&ev));
+	busy_is("/a;/a/b;/x;/x/y");
+	/* A held job is still unfinished; a killed one is not. */
+	ck_assert(set_state(1, JS_PSUSP));
+	ck_assert(set_state(2, JS_EXIT));
+	busy_is("/a;/a/b");
+	s0 = st->jobgroups_serial;
+	ck_assert(set_state(1, JS_PEND));
+	ck_assert_uint_eq(st->jobgroups_serial, s0);
+	ck_assert(group_event(ADD, "/z", "alice", -1, FALSE));
+	ck_assert_uint_gt(st->jobgroups_serial, s0);
+}
+END_TEST
+
 START_TEST(test_checkpoint_replay)
 {
 	GPtrArray *events, *blocks;
@@ -311,6 +448,7 @@ main(void)
 	tcase_add_test(state, test_state_groups);
 	tcase_add_test(state, test_checkpoint_replay);
 	tcase_add_test(state, test_busy_paths);
+	tcase_add_test(state, test_busy_counts);
 	tcase_add_test(sched, test_limit_counting);
 	suite_add_tcase(s, paths);
 	suite_add_tcase(s, state);

@@ -70,11 +70,14 @@ changed(const BsConfig *before, const BsConfig *after, const BsConfig *third,
 	if (third != NULL)   /* a second reconfig before any pass */
 		plan_reload_keep(prev, after, third, noon);
 	plan_reload_mark(prev, last, noon, &snap, store);
-	*pol_a = rgroups[0].prev_policy != NULL ? rgroups[0].prev_policy[0] : -1;
+	/* Marked on the snapshot's own copy of the groups. */
+	ck_assert_ptr_ne(snap.rgroups, rgroups);
+	ck_assert(!rgroups[0].plan_changed && !rgroups[1].plan_changed);
+	*pol_a = snap.rgroups[0].prev_policy != NULL ? snap.rgroups[0].prev_policy[0] : -1;
 	for (guint g = 0; g < 2; g++)
-		if (rgroups[g].plan_changed)
+		if (snap.rgroups[g].plan_changed)
 			g_string_append_printf(out, "%s%s", out->len > 0 ? " " : "",
-			    rgroups[g].name);
+			    snap.rgroups[g].name);
 	return g_string_free(out, FALSE);
 }
 

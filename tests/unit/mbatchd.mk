@@ -83,6 +83,17 @@ TESTS += %reldir%/check_jobgroups
 	proto/libbsproto.a lib/resreq/libbsresreq.a lib/job/libbsjob.a \
 	lib/util/libbsutil.a $(TEST_LIBS) -lm
 
+# lsb.consumers into the snapshot, kept per configuration
+# (consumers-input.c), and the queue index by name (sched-input.c).
+check_PROGRAMS += %reldir%/check_consumers_input
+TESTS += %reldir%/check_consumers_input
+%canon_reldir%_check_consumers_input_SOURCES = %reldir%/check_consumers_input.c \
+	%reldir%/conf_test.h
+%canon_reldir%_check_consumers_input_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_check_consumers_input_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_consumers_input_LDADD = mbatchd/libbsschedin.a \
+	$(BSSCHED_LIBS) $(TEST_LIBS) -lm
+
 # Resource plans: invariants over generated plans (stage-hybrid.c).
 check_PROGRAMS += %reldir%/check_hybrid_invariants
 TESTS += %reldir%/check_hybrid_invariants

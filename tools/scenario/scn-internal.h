@@ -46,6 +46,7 @@ typedef struct {
 	GPtrArray *jobgroups;     /* ScnDeferred*: jobgroup lines */
 	GPtrArray *lease_lines;   /* ScnDeferred*: the lease timeline (scn-lease.c) */
 	GPtrArray *clusters;      /* char*: peer clusters (`cluster` lines) for lsf.shared */
+	GArray *leased;           /* SchedInputLeased (strings owned): `leased` lines */
 } ScnParse;
 
 const char *scn_section_file(const char *section);

@@ -156,13 +156,15 @@ reconfig_groups(Scenario *s, GError **error)
 static gboolean
 load(Scenario *s, ScnParse *p, const char *text, GError **error)
 {
-	SchedInputFacts facts = { host_facts, queue_facts, p };
+	SchedInputFacts facts = { host_facts, queue_facts, p, NULL, NULL, 0 };
 
 	if (!scn_first_pass(s, p, text, error))
 		return FALSE;
 	s->cfg = scn_config_load(p, g_date_time_to_unix(s->now), error);
 	if (s->cfg == NULL)
 		return FALSE;
+	facts.leased = (const SchedInputLeased *)(void *)p->leased->data;
+	facts.n_leased = p->leased->len;
 	sched_input_build(&s->in, s->cfg, &facts);
 	host_resources(s, p);
 	if (!check_queue_facts(s, p, error) || !scn_add_jobs(s, p, error))

@@ -37,6 +37,51 @@ queue_line_free(gpointer data)
 	g_free(q);
 }
 
+static void
+leased_clear(gpointer data)
+{
+	SchedInputLeased *l = data;
+
+	g_free((char *)l->name);
+	g_free((char *)l->host);
+	g_free((char *)l->cluster);
+}
+
+/* leased HOST@CLUSTER slots=N [status=ok|closed]: a host another cluster
+ * lends this one (mbatchd/mc-leased.h), as mbatchd hands it to the
+ * snapshot. */
+static gboolean
+leased_line(ScnParse *p, char **argv, int line, GError **error)
+{
+	const ScnParse *s = p;
+	SchedInputLeased l = { 0 };
+	const char *at;
+
+	if (argv[1] == NULL || (at = strchr(argv[1], '@')) == NULL || at == argv[1] ||
+	    at[1] == '\0' || strchr(at + 1, '@') != NULL)
+		FAIL(line, "leased: HOST@CLUSTER slots=N [status=ok|closed]");
+	l.usable = TRUE;
+	for (guint i = 2; argv[i] != NULL; i++) {
+		const char *v;
+		gint64 n;
+
+		if ((v = scn_kv(argv[i], "slots")) != NULL && scn_parse_int(v, 0, 100000, &n))
+			l.slots = (int)n;
+		else if ((v = scn_kv(argv[i], "status")) != NULL &&
+		    (strcmp(v, "ok") == 0 || strcmp(v, "closed") == 0))
+			l.usable = strcmp(v, "ok") == 0;
+		else
+			FAIL(line, "leased %s: unknown word \"%s\" (slots=N, status=ok|closed)",
+			    argv[1], argv[i]);
+	}
+	l.name = g_strdup(argv[1]);
+	l.host = g_strndup(argv[1], (gsize)(at - argv[1]));
+	l.cluster = g_strdup(at + 1);
+	l.ncpus = MAX(l.slots, 1);
+	g_array_append_val(p->leased, l);
+	return TRUE;
+}
+
 void
 scn_parse_init(ScnParse *p, const char *path)
 {
@@ -49,6 +94,8 @@ scn_parse_init(ScnParse *p, const char *path)
 	p->jobgroups = g_ptr_array_new_with_free_func(deferred_free);
 	p->lease_lines = g_ptr_array_new_with_free_func(deferred_free);
 	p->clusters = g_ptr_array_new_with_free_func(g_free);
+	p->leased = g_array_new(FALSE, TRUE, sizeof(SchedInputLeased));
+	g_array_set_clear_func(p->leased, leased_clear);
 }
 
 void
@@ -62,6 +109,7 @@ scn_parse_clear(ScnParse *p)
 	g_ptr_array_free(p->jobgroups, TRUE);
 	g_ptr_array_unref(p->lease_lines);
 	g_ptr_array_free(p->clusters, TRUE);
+	g_array_free(p->leased, TRUE);
 }
 
 /* r15m, ut, mem, swp, tmp, maxmem: TRUE if the word is one of them. */
@@ -109,6 +157,11 @@ host_line(ScnParse *p, char **argv, int line, GError **error)
 			if (!scn_parse_int(v, 1, 100000, &n))
 				FAIL(line, "host %s: ncpus must be 1..100000", h->name);
 			h->facts.ncpus = (int)n;
+		} else if ((v = scn_kv(argv[i], "lent")) != NULL) {
+			/* MultiCluster provider: slots another cluster holds. */
+			if (!scn_parse_int(v, 0, 100000, &n))
+				FAIL(line, "host %s: lent must be 0..100000", h->name);
+			h->facts.leased_out = (int)n;
 		} else if ((v = scn_kv(argv[i], "r15s")) != NULL) {
 			if (!scn_parse_double(v, &h->facts.r15s))
 				FAIL(line, "host %s: bad r15s \"%s\"", h->name, v);
@@ -283,6 +336,12 @@ scn_first_pass(Scenario *s, ScnParse *p, const char *text, GError **error)
 			g_strfreev(argv);
 			if (!ok)
 				return FALSE;
+		} else if (strcmp(argv[0], "leased") == 0) {
+			gboolean ok = leased_line(p, argv, line, error);
+
+			g_strfreev(argv);
+			if (!ok)
+				return FALSE;
 		} else if (strcmp(argv[0], "queue") == 0) {
 			gboolean ok = queue_line(p, argv, line, error);
 
@@ -312,7 +371,7 @@ scn_first_pass(Scenario *s, ScnParse *p, const char *text, GError **error)
 
 			g_strfreev(argv);
 			FAIL(line, "unknown line \"%s\" (title, now, host, queue, run, "
-			    "pend, expect, jobgroup, cluster, lease, at, or Begin "
+			    "pend, expect, jobgroup, cluster, leased, lease, at, or Begin "
 			    "SECTION)", w);
 		}
 	}

@@ -1,0 +1,1117 @@
+/*
+ * MultiCluster leases on live links (issue 19 items 2-5): the daemon side
+ * of the pure lease stage (sched/stage-lease.c).
+ *
+ * Provider: for every HostExport whose DISTRIBUTION names a cluster, the
+ * lease is made (EvLeaseNew) when the link to that cluster first comes
+ * up.  The stage runs when its next evaluation is due (a GLib timer at
+ * the stage's wake time, MC_RECLAIM_DELAY apart), when the consumer's
+ * Demand or acknowledgement arrives, and when a link changes; its inputs
+ * are this cluster's running slots on the exported hosts and pending
+ * jobs that could use them, and the consumer's figures from its last
+ * Demand.  Every outcome is journaled (state_lease_outcome_events) and
+ * the lease is sent to the consumer (ClusterService.Lease) whenever it
+ * changed, at every evaluation and when the link comes (back) up.
+ *
+ * Consumer: a LeaseState is believed only from the link of the lease's
+ * provider (mc-links.c checks the sender and the names), only for a
+ * provider this cluster imports from (lsb.queues HOSTS = allremote,
+ * all@cluster, host@cluster), and only within its bounds
+ * (lease_from_wire); it is journaled when it differs from what is held
+ * (the provider's state wins; the same state twice journals nothing), and
+ * the leased hosts are rebuilt (mc-leased.c).  The consumer sends Demand
+ * (its running slots per host of the lease, its pending slots that could
+ * use it, the generation it holds) when those change, checked every
+ * second, and at least every MC_RECLAIM_DELAY / 2.
+ *
+ * Faults: a link that goes down marks its leases disconnected on both
+ * sides (journaled); the provider's stage turns them back when the link
+ * returns and resends.  Restarts restore the leases from the journal.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "mbatchd/mbd.h"
+#include "mbatchd/mbd-snapshot.h"
+#include "mbatchd/sched/pass.h"
+#include "resreq/resreq.h"
+#include "mbatchd/mc-lease.h"
+#include "mbatchd/mc-leased.h"
+#include "mbatchd/mc-links.h"
+#include "mbatchd/state/lease-wire.h"
+#include "mbatchd/state/state.h"
+#include "util/log.h"
+
+#define CALL_TIMEOUT_MS 10000
+#define MAX_FACT_RESOURCES 64
+#define MAX_FACT_NAME 64
+/* The most leases one provider may hold open with this cluster: a peer
+ * that invents policy names fills no journal. */
+#define MAX_LEASES_PER_PROVIDER 256
+
+/* The consumer's figures for one lease, from its last Demand. */
+typedef struct {
+	int *used;                /* per lease host */
+	guint n;
+	int pending;
+	guint64 generation;       /* the consumer holds this one */
+} Demand;
+
+typedef struct McLease {
+	Manager *m;
+	guint stage_timer;        /* provider: the stage's next wake */
+	gint64 stage_at;
+	guint soon;               /* provider: a run asked for, coalesced */
+	guint demand_timer;       /* consumer: the one-second check */
+	GHashTable *demand;       /* provider: lease key -> Demand */
+	GHashTable *resend;       /* provider: consumers owed a LeaseState */
+	GHashTable *sent;         /* consumer: lease key -> last Demand text */
+	GHashTable *sent_at;      /* consumer: lease key -> monotonic s */
+	guint lease_method, demand_method;
+} McLease;
+
+static void
+demand_free(gpointer p)
+{
+	Demand *d = p;
+
+	g_free(d->used);
+	g_free(d);
+}
+
+static const char *
+local(Manager *m)
+{
+	return m->cfg->cluster->name;
+}
+
+static char *
+key_of(const char *policy, const char *provider, const char *consumer)
+{
+	return g_strconcat(policy, "\n", provider, "\n", consumer, NULL);
+}
+
+static gboolean
+linked(Manager *m, const char *cluster)
+{
+	const McLink *l = mc_link_find(m, cluster);
+
+	return l != NULL && l->status == MC_LINK_OK;
+}
+
+static gboolean
+commit_events(Manager *m, GPtrArray *events, const char *what)
+{
+	gboolean ok = TRUE;
+
+	for (guint i = 0; i < events->len; i++) {
+		g_autoptr(GError) err = NULL;
+
+		if (!manager_commit(m, events->pdata[i], &err)) {
+			log_warning("lease %s: not journaled: %s", what,
+			    err != NULL ? err->message : "refused");
+			ok = FALSE;
+			break;
+		}
+	}
+	mc_leased_refresh(m);
+	return ok;
+}
+
+/* ---- slots in use ------------------------------------------------------- */
+
+/* Slots of this cluster's started jobs on `host` (exec_hosts holds one
+ * entry per slot). */
+static int
+slots_on(Manager *m, const char *host)
+{
+	GHashTable *set = g_hash_table_lookup(m->st->by_host, host);
+	GHashTableIter it;
+	gpointer k;
+	int n = 0;
+
+	if (set == NULL)
+		return 0;
+	g_hash_table_iter_init(&it, set);
+	while (g_hash_table_iter_next(&it, &k, NULL)) {
+		const Job *j = k;
+
+		if (!job_is_started(j) || j->exec_hosts == NULL)
+			continue;
+		for (guint i = 0; j->exec_hosts[i] != NULL; i++)
+			n += strcmp(j->exec_hosts[i], host) == 0;
+	}
+	return n;
+}
+
+/* What a local host can run at all: lsb.hosts MXJ, else its CPUs. */
+static int
+capacity(Manager *m, const char *host)
+{
+	const BsHostConf *hc = bs_config_host(m->cfg, host);
+	const HostLink *l = manager_link(m, host);
+	int ncpus = l != NULL && l->ncpus > 0 ? (int)l->ncpus : 1;
+
+	if (hc == NULL || hc->mxj == BS_CONF_MXJ_NCPUS)
+		return ncpus;
+	return hc->mxj < 0 ? G_MAXINT / 2 : hc->mxj;
+}
+
+/* ---- provider: making leases --------------------------------------------- */
+
+static int
+host_slots(Manager *m, const char *host)
+{
+	int c = capacity(m, host);
+
+	return c >= G_MAXINT / 2 ? 1 : MAX(c, 1);
+}
+
+/* Whether a local host matches a selection now, as the scheduler reads it. */
+static gboolean
+selected(Manager *m, const BsResReq *rr, const char *host)
+{
+	const HostLink *hl = manager_link(m, host);
+	SchedHost h = { .name = host, .ncpus = hl != NULL && hl->ncpus > 0 ? (int)hl->ncpus : 1 };
+
+	snapshot_host_resources(m, &h);
+	return sched_resreq_host_ok(rr, &h);
+}
+
+/* RES_SELECT exports whole hosts: the first NHOSTS server hosts of
+ * lsf.cluster, in its order, that the selection matches (as bsub -R
+ * select[] reads a host: its type, model, resources and last load) and
+ * that no PER_HOST section exports. */
+static void
+select_hosts(Manager *m, const BsHostExport *ex, GPtrArray *names, GArray *slots)
+{
+	const BsResourcesConf *rc = m->cfg->resources;
+	g_autofree char *text = g_strdup_printf("select[%s]", ex->res_select);
+	g_autoptr(GError) err = NULL;
+	g_autoptr(BsResReq) rr = bs_resreq_parse(text, &err);
+
+	if (rr == NULL) {
+		log_warning("HostExport %s: RES_SELECT cannot be read: %s", ex->name,
+		    err->message);
+		return;
+	}
+
+	for (guint i = 0; i < m->cfg->cluster->hosts->len &&
+	    (int)names->len < ex->nhosts; i++) {
+		const BsClusterHost *ch = m->cfg->cluster->hosts->pdata[i];
+		gboolean taken = FALSE;
+		int s;
+
+		if (!ch->server)
+			continue;
+		for (guint k = 0; rc != NULL && k < rc->exports->len && !taken; k++) {
+			const BsHostExport *o = rc->exports->pdata[k];
+
+			taken = o->per_host != NULL &&
+			    g_strv_contains((const char *const *)o->per_host, ch->name);
+		}
+		if (taken || !selected(m, rr, ch->name))
+			continue;
+		s = host_slots(m, ch->name);
+		g_ptr_array_add(names, ch->name);
+		g_array_append_val(slots, s);
+	}
+}
+
+/* What export ex gives its me-th DISTRIBUTION cluster now: hosts and
+ * slots (the names borrowed from the configuration). */
+static void
+intended(Manager *m, const BsHostExport *ex, guint me, GPtrArray *mine, GArray *my_slots)
+{
+	g_autoptr(GPtrArray) names = g_ptr_array_new();
+	g_autoptr(GArray) slots = g_array_new(FALSE, FALSE, sizeof(int));
+	g_autofree int *shares = g_new0(int, MAX(ex->distribution->len, 1));
+	g_autofree int *parts = NULL;
+
+	for (guint i = 0; i < ex->distribution->len; i++)
+		shares[i] = MAX(((const BsShare *)ex->distribution->pdata[i])->shares, 1);
+	if (ex->kind == BS_EXPORT_PER_HOST) {
+		for (guint i = 0; ex->per_host != NULL && ex->per_host[i] != NULL; i++) {
+			int s = ex->slots > 0 ? ex->slots : host_slots(m, ex->per_host[i]);
+
+			g_ptr_array_add(names, ex->per_host[i]);
+			g_array_append_val(slots, s);
+		}
+	} else {
+		select_hosts(m, ex, names, slots);
+	}
+	if (names->len == 0)
+		return;
+	parts = g_new0(int, ex->distribution->len * names->len);
+	lease_divide(shares, ex->distribution->len, (const int *)(void *)slots->data,
+	    names->len, ex->kind == BS_EXPORT_RES_SELECT, parts);
+	for (guint h = 0; h < names->len; h++)
+		if (parts[me * names->len + h] > 0) {
+			g_ptr_array_add(mine, names->pdata[h]);
+			g_array_append_val(my_slots, parts[me * names->len + h]);
+		}
+}
+
+/* A new lease of export ex to its me-th cluster; generation > 0 carries
+ * on from the lease it replaces (a reconfiguration changed its hosts). */
+static void
+make_lease(Manager *m, const BsHostExport *ex, guint me, guint64 generation)
+{
+	g_autoptr(GPtrArray) mine = g_ptr_array_new();
+	g_autoptr(GArray) my_slots = g_array_new(FALSE, FALSE, sizeof(int));
+	g_autoptr(GPtrArray) events = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) blocks = g_ptr_array_new_with_free_func(g_free);
+	const char *consumer = ((const BsShare *)ex->distribution->pdata[me])->name;
+	g_autoptr(Lease) l = NULL;
+
+	intended(m, ex, me, mine, my_slots);
+	if (mine->len == 0)
+		return;
+	l = lease_new(ex->name, local(m), consumer, ex->shared,
+	    (const char *const *)mine->pdata, (const int *)(void *)my_slots->data, mine->len);
+	if (generation > 0)
+		l->generation = generation;
+	state_lease_new_event(l, manager_now(), events, blocks);
+	if (commit_events(m, events, ex->name))
+		log_info("lease %s to cluster %s made: %d slots on %u hosts, %s", ex->name,
+		    consumer, lease_consumer_slots(l) + lease_provider_slots(l), mine->len,
+		    ex->shared ? "shared" : "exclusive");
+}
+
+/* The leases of this cluster's exports to `consumer` that do not exist
+ * yet (the link to it came up for the first time, or a reconfig). */
+static void
+ensure_leases(Manager *m, const char *consumer)
+{
+	const BsResourcesConf *rc = m->cfg->resources;
+
+	for (guint i = 0; rc != NULL && i < rc->exports->len; i++) {
+		const BsHostExport *ex = rc->exports->pdata[i];
+
+		for (guint k = 0; ex->distribution != NULL && k < ex->distribution->len; k++) {
+			const BsShare *sh = ex->distribution->pdata[k];
+
+			if (strcmp(sh->name, consumer) != 0 ||
+			    state_lease_of(m->st, ex->name, local(m), consumer) != NULL)
+				continue;
+			make_lease(m, ex, k, 0);
+		}
+	}
+}
+
+/* ---- provider: sending ---------------------------------------------------- */
+
+static void
+lease_replied(BsRpcConn *conn, Basalt__RpcStatus status, const ProtobufCMessage *reply,
+    const GError *error, void *data);
+
+typedef struct {
+	Manager *m;
+	char *key;
+	guint64 generation;       /* what was sent */
+} Sent;
+
+static void
+add_facts(Manager *m, const Lease *l, Basalt__LeaseState *w, GPtrArray *blocks)
+{
+	w->facts = g_new0(Basalt__LeasedHostFacts *, MAX(l->hosts->len, 1));
+	g_ptr_array_add(blocks, w->facts);
+	for (guint i = 0; i < l->hosts->len; i++) {
+		const LeaseHost *h = l->hosts->pdata[i];
+		const BsClusterHost *ch = bs_config_cluster_host(m->cfg, h->name);
+		const HostLink *hl = manager_link(m, h->name);
+		Basalt__LeasedHostFacts *f = g_new(Basalt__LeasedHostFacts, 1);
+
+		basalt__leased_host_facts__init(f);
+		g_ptr_array_add(blocks, f);
+		f->host_name = h->name;
+		f->ncpus = hl != NULL && hl->ncpus > 0 ? (int)hl->ncpus : h->slots;
+		f->type = ch != NULL && ch->type != NULL ? ch->type : (char *)"";
+		f->model = ch != NULL && ch->model != NULL ? ch->model : (char *)"";
+		f->maxmem = hl != NULL ? (double)hl->mem_kb / 1024.0 : 0;
+		f->resources = ch != NULL ? ch->resources : NULL;
+		f->n_resources = ch != NULL && ch->resources != NULL ?
+		    MIN(g_strv_length(ch->resources), MAX_FACT_RESOURCES) : 0;
+		w->facts[w->n_facts++] = f;
+	}
+}
+
+static void
+send_lease_ended(Manager *m, const Lease *l, gboolean ended)
+{
+	McLease *ml = m->lease;
+	g_autoptr(GPtrArray) blocks = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GError) err = NULL;
+	Basalt__LeaseState *w = lease_to_wire(l, blocks);
+	Sent *s = g_new0(Sent, 1);
+
+	add_facts(m, l, w, blocks);
+	w->ended = ended;
+	s->m = m;
+	s->key = key_of(l->policy, l->provider, l->consumer);
+	s->generation = l->generation;
+	if (!mc_link_call(m, l->consumer, ml->lease_method, &w->base, CALL_TIMEOUT_MS,
+	    lease_replied, s, &err)) {
+		log_debug("lease %s to %s: not sent: %s", l->policy, l->consumer, err->message);
+		g_free(s->key);
+		g_free(s);
+	}
+}
+
+static void
+send_lease(Manager *m, const Lease *l)
+{
+	send_lease_ended(m, l, FALSE);
+}
+
+/* ---- provider: the stage -------------------------------------------------- */
+
+static void provider_run(Manager *m);
+
+static gboolean
+run_soon_cb(gpointer data)
+{
+	Manager *m = data;
+
+	m->lease->soon = 0;
+	provider_run(m);
+	return G_SOURCE_REMOVE;
+}
+
+static void
+run_soon(Manager *m)
+{
+	if (m->lease != NULL && m->lease->soon == 0)
+		m->lease->soon = g_idle_add(run_soon_cb, m);
+}
+
+static void
+lease_replied(BsRpcConn *conn, Basalt__RpcStatus status, const ProtobufCMessage *reply,
+    const GError *error, void *data)
+{
+	Sent *s = data;
+	const Basalt__LeaseStateReply *r = (const Basalt__LeaseStateReply *)reply;
+	Manager *m = s->m;
+
+	(void)conn;
+	if (m->lease == NULL) {
+		/* shutting down */
+	} else if (status != BASALT__RPC_STATUS__RPC_STATUS_OK || r == NULL) {
+		log_debug("lease %s: no answer: %s", s->key,
+		    error != NULL ? error->message : "no reply");
+	} else if (r->error != NULL && r->error->code != BASALT__ERROR_CODE__ERROR_CODE_OK) {
+		log_warning("lease refused by the consumer: %.200s",
+		    r->error->message != NULL ? r->error->message : "");
+	} else {
+		Demand *d = g_hash_table_lookup(m->lease->demand, s->key);
+
+		if (d == NULL) {
+			d = g_new0(Demand, 1);
+			g_hash_table_insert(m->lease->demand, g_strdup(s->key), d);
+		}
+		/* The consumer cannot have applied more than was sent. */
+		if (r->generation > d->generation) {
+			d->generation = MIN(r->generation, s->generation);
+			run_soon(m);
+		}
+	}
+	g_free(s->key);
+	g_free(s);
+}
+
+/* Pending jobs of this cluster in queues that may use one of the hosts. */
+static gboolean
+provider_pending(Manager *m, const Lease *l)
+{
+	for (guint q = 0; q < m->cfg->queues->len; q++) {
+		const BsQueueConf *qc = m->cfg->queues->pdata[q];
+		QueueRt *rt = state_queue(m->st, qc->name);
+		g_auto(GStrv) hosts = NULL;
+
+		if (rt == NULL || rt->pending.length == 0)
+			continue;
+		hosts = bs_config_queue_hosts(m->cfg, qc);
+		for (guint h = 0; hosts != NULL && h < l->hosts->len; h++)
+			if (g_strv_contains((const char *const *)hosts,
+			    ((const LeaseHost *)l->hosts->pdata[h])->name))
+				return TRUE;
+	}
+	return FALSE;
+}
+
+static void
+fill_use(Manager *m, const Lease *l, const Demand *d, LeaseHostUse *use)
+{
+	for (guint h = 0; h < l->hosts->len; h++) {
+		const LeaseHost *lh = l->hosts->pdata[h];
+		int cap = capacity(m, lh->name);
+		/* This cluster's jobs fill the slots it did not export first. */
+		int mine = slots_on(m, lh->name) - MAX(cap - lh->slots, 0);
+		int theirs = d != NULL && h < d->n ? d->used[h] : 0;
+
+		use[h].consumer_used = CLAMP(theirs, 0, lh->slots);
+		use[h].provider_used = CLAMP(mine, 0, lh->slots - use[h].consumer_used);
+	}
+}
+
+static gboolean
+stage_timer_cb(gpointer data)
+{
+	Manager *m = data;
+
+	m->lease->stage_timer = 0;
+	provider_run(m);
+	return G_SOURCE_REMOVE;
+}
+
+static void
+arm_timer(Manager *m, gint64 wake)
+{
+	McLease *ml = m->lease;
+	gint64 now = manager_now();
+	guint secs;
+
+	if (ml->stage_timer != 0 && ml->stage_at == wake)
+		return;
+	if (ml->stage_timer != 0)
+		g_source_remove(ml->stage_timer);
+	ml->stage_timer = 0;
+	if (wake == G_MAXINT64)
+		return;
+	secs = (guint)CLAMP(wake - now, 0, 86400);
+	ml->stage_at = wake;
+	ml->stage_timer = g_timeout_add_seconds_full(G_PRIORITY_DEFAULT,
+	    secs > 0 ? secs : 1, stage_timer_cb, m, NULL);
+	if (secs == 0) {
+		g_source_remove(ml->stage_timer);
+		ml->stage_timer = g_timeout_add_full(G_PRIORITY_DEFAULT, 200,
+		    stage_timer_cb, m, NULL);
+	}
+}
+
+static void
+provider_run(Manager *m)
+{
+	McLease *ml = m->lease;
+	const GPtrArray *all = state_leases(m->st);
+	g_autoptr(GPtrArray) mine = g_ptr_array_new();
+	g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) uses = g_ptr_array_new_with_free_func(g_free);
+	g_autofree LeaseInput *in = NULL;
+	LeaseStageIn si = { 0 };
+	LeaseStageOut so = { 0 };
+	g_autoptr(GError) err = NULL;
+	gint64 now = manager_now();
+	gboolean journaled = FALSE;
+
+	if (ml == NULL)
+		return;
+	for (guint i = 0; all != NULL && i < all->len; i++) {
+		const Lease *l = all->pdata[i];
+
+		if (strcmp(l->provider, local(m)) == 0 && strcmp(l->consumer, local(m)) != 0)
+			g_ptr_array_add(mine, (gpointer)l);
+	}
+	if (mine->len == 0) {
+		arm_timer(m, G_MAXINT64);
+		return;
+	}
+	in = g_new0(LeaseInput, mine->len);
+	for (guint i = 0; i < mine->len; i++) {
+		const Lease *l = mine->pdata[i];
+		char *k = key_of(l->policy, l->provider, l->consumer);
+		const Demand *d = g_hash_table_lookup(ml->demand, k);
+		LeaseHostUse *use = g_new0(LeaseHostUse, MAX(l->hosts->len, 1));
+
+		g_ptr_array_add(keys, k);
+		g_ptr_array_add(uses, use);
+		fill_use(m, l, d, use);
+		in[i].lease = l;
+		in[i].use = use;
+		in[i].provider_pending = provider_pending(m, l);
+		in[i].consumer_pending = d != NULL && d->pending > 0;
+		in[i].linked = linked(m, l->consumer);
+		/* Before the consumer answered since our start: a lease that
+		 * was ok when journaled was acknowledged then. */
+		in[i].acked_generation = d != NULL ? d->generation :
+		    (l->status == LEASE_INACTIVE ? 0 : l->generation);
+	}
+	si.now = now;
+	si.reclaim_delay = MAX(m->cfg->params->mc_reclaim_delay, 1);
+	si.leases = in;
+	si.nleases = mine->len;
+	if (!lease_stage_run(&si, &so, &err)) {
+		log_warning("lease stage: %s", err->message);
+		return;
+	}
+	for (guint i = 0; i < so.n; i++) {
+		const LeaseOutcome *o = &so.out[i];
+		g_autoptr(GPtrArray) events = g_ptr_array_new_with_free_func(g_free);
+		g_autoptr(GPtrArray) blocks = g_ptr_array_new_with_free_func(g_free);
+		gboolean changed = o->split_changed || o->status_changed || o->made_now;
+		const Lease *now_l;
+
+		state_lease_outcome_events(o, now, events, blocks);
+		if (events->len > 0) {
+			commit_events(m, events, o->lease->policy);
+			journaled = TRUE;
+			if (changed)
+				log_info("lease %s to %s: %s (generation %" G_GUINT64_FORMAT
+				    ", %d slots the consumer's, %s)", o->lease->policy,
+				    o->lease->consumer, o->why, o->lease->generation,
+				    lease_consumer_slots(o->lease),
+				    lease_status_name(o->lease->status));
+		}
+		now_l = state_lease_of(m->st, o->lease->policy, o->lease->provider,
+		    o->lease->consumer);
+		if (now_l != NULL && (changed || o->evaluated ||
+		    g_hash_table_contains(ml->resend, now_l->consumer)))
+			send_lease(m, now_l);
+	}
+	g_hash_table_remove_all(ml->resend);
+	arm_timer(m, so.wake);
+	lease_stage_out_clear(&so);
+	/* The slots lent changed: the local hosts' room did. */
+	if (journaled)
+		manager_schedule_soon(m);
+}
+
+/* ---- provider: the consumer's Demand -------------------------------------- */
+
+static void
+on_demand(Manager *m, const char *cluster, const ProtobufCMessage *msg,
+    ProtobufCClosure closure, void *call, void *data)
+{
+	const Basalt__LeaseDemand *req = (const Basalt__LeaseDemand *)msg;
+	Basalt__LeaseDemandReply r = BASALT__LEASE_DEMAND_REPLY__INIT;
+	Basalt__Error e = BASALT__ERROR__INIT;
+	const char *provider = req->provider != NULL && *req->provider != '\0' ?
+	    req->provider : local(m);
+	const Lease *l = state_lease_of(m->st, req->policy, local(m), cluster);
+	g_autofree char *why = NULL;
+
+	(void)data;
+	/* mc-links.c saw to it that req->consumer is the link's cluster. */
+	if (strcmp(provider, local(m)) != 0 || l == NULL)
+		why = g_strdup_printf("cluster %s lends no lease %s to %s", local(m),
+		    req->policy, cluster);
+	else if (req->n_hosts != 0 && req->n_hosts != l->hosts->len)
+		why = g_strdup_printf("lease %s has %u hosts, the demand %zu", req->policy,
+		    l->hosts->len, req->n_hosts);
+	for (size_t i = 0; why == NULL && i < req->n_hosts; i++)
+		if (req->hosts[i] == NULL || req->hosts[i]->used > 1000000 ||
+		    g_strcmp0(req->hosts[i]->host_name,
+		    ((const LeaseHost *)l->hosts->pdata[i])->name) != 0)
+			why = g_strdup_printf("lease %s: demand entry %zu is not its host",
+			    req->policy, i);
+	if (why != NULL) {
+		e.code = BASALT__ERROR_CODE__ERROR_CODE_BAD_REQUEST;
+		e.message = why;
+		r.error = &e;
+	} else {
+		g_autofree char *k = key_of(l->policy, l->provider, l->consumer);
+		Demand *d = g_new0(Demand, 1);
+		const Demand *old = g_hash_table_lookup(m->lease->demand, k);
+		gboolean differs = old == NULL || old->pending != (int)MIN(req->pending_slots,
+		    1000000u) || old->n != req->n_hosts;
+
+		d->n = (guint)req->n_hosts;
+		d->used = g_new0(int, MAX(d->n, 1));
+		for (guint i = 0; i < d->n; i++) {
+			d->used[i] = (int)req->hosts[i]->used;
+			differs |= old != NULL && i < old->n && old->used[i] != d->used[i];
+		}
+		d->pending = (int)MIN(req->pending_slots, 1000000u);
+		/* A generation the consumer does not have yet is not acked,
+		 * and a report older than its last answer takes none back. */
+		d->generation = MIN(MAX(req->generation, old != NULL ? old->generation : 0),
+		    l->generation);
+		differs |= old == NULL || old->generation != d->generation;
+		g_hash_table_replace(m->lease->demand, g_steal_pointer(&k), d);
+		if (differs)
+			run_soon(m);
+	}
+	closure(&r.base, call);
+}
+
+/* ---- consumer: the provider's LeaseState ---------------------------------- */
+
+static gboolean
+imports_from(Manager *m, const char *provider)
+{
+	const BsResourcesConf *rc = m->cfg->resources;
+
+	for (guint i = 0; rc != NULL && i < rc->imports->len; i++) {
+		const BsHostImport *im = rc->imports->pdata[i];
+
+		if (im->cluster == NULL || strcmp(im->cluster, provider) == 0)
+			return TRUE;
+	}
+	return FALSE;
+}
+
+static gboolean
+same_lease(const Lease *a, const Lease *b)
+{
+	if (a->generation != b->generation || a->status != b->status ||
+	    a->made != b->made || a->shared != b->shared || a->last_eval != b->last_eval ||
+	    a->next_eval != b->next_eval || a->hosts->len != b->hosts->len ||
+	    a->last_idle_provider != b->last_idle_provider ||
+	    a->last_idle_consumer != b->last_idle_consumer)
+		return FALSE;
+	for (guint i = 0; i < a->hosts->len; i++) {
+		const LeaseHost *x = a->hosts->pdata[i], *y = b->hosts->pdata[i];
+
+		if (strcmp(x->name, y->name) != 0 || x->slots != y->slots ||
+		    x->consumer_slots != y->consumer_slots)
+			return FALSE;
+	}
+	return TRUE;
+}
+
+static gboolean
+fact_name_ok(const char *s)
+{
+	if (s == NULL || strlen(s) > MAX_FACT_NAME)
+		return FALSE;
+	for (; *s != '\0'; s++)
+		if (!g_ascii_isalnum(*s) && *s != '_' && *s != '-' && *s != '.')
+			return FALSE;
+	return TRUE;
+}
+
+static void
+take_facts(Manager *m, const Lease *l, const Basalt__LeaseState *w)
+{
+	for (size_t i = 0; i < w->n_facts && i < l->hosts->len; i++) {
+		const Basalt__LeasedHostFacts *f = w->facts[i];
+		g_autoptr(GPtrArray) res = g_ptr_array_new();
+		g_autofree char *name = NULL;
+		gboolean ours = FALSE;
+
+		if (f == NULL)
+			continue;
+		for (guint h = 0; h < l->hosts->len && !ours; h++)
+			ours = g_strcmp0(f->host_name,
+			    ((const LeaseHost *)l->hosts->pdata[h])->name) == 0;
+		if (!ours || !fact_name_ok(f->type) || !fact_name_ok(f->model))
+			continue;
+		for (size_t r = 0; r < f->n_resources && r < MAX_FACT_RESOURCES; r++)
+			if (fact_name_ok(f->resources[r]))
+				g_ptr_array_add(res, f->resources[r]);
+		g_ptr_array_add(res, NULL);
+		name = g_strconcat(f->host_name, "@", l->provider, NULL);
+		mc_leased_set_facts(m, name, CLAMP(f->ncpus, 0, 100000), f->type, f->model,
+		    f->maxmem > 0 && f->maxmem < 1e12 ? f->maxmem : 0,
+		    (const char *const *)res->pdata);
+	}
+}
+
+static void consumer_demand(Manager *m, gboolean force);
+
+/* The lease is over (its policy is gone): journaled, and gone from the
+ * state and the leased hosts. */
+static void
+end_lease(Manager *m, const Lease *l)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvLeaseStatus e = BASALT__EV_LEASE_STATUS__INIT;
+	g_autoptr(GError) err = NULL;
+	g_autofree char *policy = g_strdup(l->policy);
+	g_autofree char *provider = g_strdup(l->provider);
+	g_autofree char *consumer = g_strdup(l->consumer);
+
+	e.policy = policy;
+	e.provider = provider;
+	e.consumer = consumer;
+	e.status = (guint32)l->status;
+	e.generation = l->generation;
+	e.ended = TRUE;
+	ev.time = manager_now();
+	ev.body_case = BASALT__EVENT__BODY_LEASE_STATUS;
+	ev.lease_status = &e;
+	if (!manager_commit(m, &ev, &err))
+		log_warning("lease %s: its end is not journaled: %s", policy,
+		    err != NULL ? err->message : "refused");
+	else
+		log_info("lease %s of cluster %s to cluster %s ended", policy, provider, consumer);
+	mc_leased_refresh(m);
+}
+
+static int
+leases_from(Manager *m, const char *provider)
+{
+	const GPtrArray *all = state_leases(m->st);
+	int n = 0;
+
+	for (guint i = 0; all != NULL && i < all->len; i++)
+		n += strcmp(((const Lease *)all->pdata[i])->provider, provider) == 0;
+	return n;
+}
+
+static void
+on_lease(Manager *m, const char *cluster, const ProtobufCMessage *msg,
+    ProtobufCClosure closure, void *call, void *data)
+{
+	const Basalt__LeaseState *w = (const Basalt__LeaseState *)msg;
+	Basalt__LeaseStateReply r = BASALT__LEASE_STATE_REPLY__INIT;
+	Basalt__Error e = BASALT__ERROR__INIT;
+	g_autoptr(GError) err = NULL;
+	g_autoptr(Lease) nl = NULL;
+	g_autofree char *why = NULL;
+	gboolean changed;
+	const Lease *old;
+
+	(void)data;
+	/* mc-links.c checked: provider = the link's cluster, consumer =
+	 * this cluster, names plain and bounded. */
+	if (strcmp(cluster, local(m)) == 0 || !imports_from(m, cluster))
+		why = g_strdup_printf("cluster %s imports no hosts from %s", local(m), cluster);
+	else if ((nl = lease_from_wire(w, &err)) == NULL)
+		why = g_strdup(err->message);
+	else if (state_lease_of(m->st, nl->policy, nl->provider, nl->consumer) == NULL &&
+	    leases_from(m, cluster) >= MAX_LEASES_PER_PROVIDER)
+		why = g_strdup_printf("cluster %s already lends %d leases here", cluster,
+		    MAX_LEASES_PER_PROVIDER);
+	if (why != NULL) {
+		log_warning("lease from cluster %s refused: %s", cluster, why);
+		e.code = BASALT__ERROR_CODE__ERROR_CODE_BAD_REQUEST;
+		e.message = why;
+		r.error = &e;
+		closure(&r.base, call);
+		return;
+	}
+	old = state_lease_of(m->st, nl->policy, nl->provider, nl->consumer);
+	if (w->ended) {
+		if (old != NULL)
+			end_lease(m, old);
+		closure(&r.base, call);
+		manager_schedule_soon(m);
+		return;
+	}
+	changed = old == NULL || !same_lease(old, nl);
+	if (changed) {
+		g_autoptr(GPtrArray) events = g_ptr_array_new_with_free_func(g_free);
+		g_autoptr(GPtrArray) blocks = g_ptr_array_new_with_free_func(g_free);
+
+		state_lease_events(nl, manager_now(), events, blocks);
+		if (commit_events(m, events, nl->policy))
+			log_info("lease %s from cluster %s: generation %" G_GUINT64_FORMAT
+			    ", %d slots ours, %s", nl->policy, cluster, nl->generation,
+			    lease_consumer_slots(nl), lease_status_name(nl->status));
+	}
+	take_facts(m, nl, w);
+	mc_leased_refresh(m);
+	old = state_lease_of(m->st, nl->policy, nl->provider, nl->consumer);
+	r.generation = old != NULL ? old->generation : 0;
+	closure(&r.base, call);
+	if (changed)
+		manager_schedule_soon(m);
+	consumer_demand(m, FALSE);
+}
+
+/* ---- consumer: Demand ----------------------------------------------------- */
+
+/* The consumer's pending slots in queues that import from the lease's
+ * provider (allremote, all@provider, or one of the lease's hosts). */
+static int
+consumer_pending(Manager *m, const Lease *l)
+{
+	const BsResourcesConf *rc = m->cfg->resources;
+	int n = 0;
+
+	for (guint q = 0; q < m->cfg->queues->len; q++) {
+		const BsQueueConf *qc = m->cfg->queues->pdata[q];
+		QueueRt *rt = state_queue(m->st, qc->name);
+		gboolean uses = FALSE;
+
+		if (rt == NULL || rt->pending.length == 0)
+			continue;
+		for (guint i = 0; rc != NULL && i < rc->imports->len && !uses; i++) {
+			const BsHostImport *im = rc->imports->pdata[i];
+
+			if (strcmp(im->queue, qc->name) != 0)
+				continue;
+			if (im->cluster == NULL)
+				uses = TRUE;
+			else if (strcmp(im->cluster, l->provider) == 0)
+				for (guint h = 0; h < l->hosts->len && !uses; h++)
+					uses = im->host == NULL || strcmp(im->host, "all") == 0 ||
+					    strcmp(im->host,
+					    ((const LeaseHost *)l->hosts->pdata[h])->name) == 0;
+		}
+		for (GList *j = uses ? rt->pending.head : NULL; j != NULL && n < 1000000;
+		    j = j->next)
+			n += MAX((int)job_spec(j->data)->min_slots, 1);
+	}
+	return n;
+}
+
+static void
+demand_replied(BsRpcConn *conn, Basalt__RpcStatus status, const ProtobufCMessage *reply,
+    const GError *error, void *data)
+{
+	const Basalt__LeaseDemandReply *r = (const Basalt__LeaseDemandReply *)reply;
+
+	(void)conn;
+	(void)data;
+	if (status != BASALT__RPC_STATUS__RPC_STATUS_OK)
+		log_debug("demand: no answer: %s", error != NULL ? error->message : "");
+	else if (r != NULL && r->error != NULL &&
+	    r->error->code != BASALT__ERROR_CODE__ERROR_CODE_OK)
+		log_warning("demand refused: %.200s", r->error->message);
+}
+
+static void
+send_demand(Manager *m, const Lease *l, gboolean force)
+{
+	McLease *ml = m->lease;
+	g_autofree Basalt__LeasedHost *hs = g_new0(Basalt__LeasedHost, MAX(l->hosts->len, 1));
+	g_autofree Basalt__LeasedHost **hp = g_new0(Basalt__LeasedHost *, MAX(l->hosts->len, 1));
+	g_autofree char *k = key_of(l->policy, l->provider, l->consumer);
+	g_autoptr(GString) text = g_string_new(NULL);
+	g_autofree char **names = g_new0(char *, l->hosts->len + 1);
+	Basalt__LeaseDemand d = BASALT__LEASE_DEMAND__INIT;
+	g_autoptr(GError) err = NULL;
+	gint64 now = g_get_monotonic_time() / G_USEC_PER_SEC;
+	const char *last = g_hash_table_lookup(ml->sent, k);
+	gint64 last_at = GPOINTER_TO_SIZE(g_hash_table_lookup(ml->sent_at, k));
+	int idle = 0, every = CLAMP(m->cfg->params->mc_reclaim_delay / 2, 1, 60);
+	g_autoptr(GPtrArray) owned = g_ptr_array_new_with_free_func(g_free);
+
+	for (guint i = 0; i < l->hosts->len; i++) {
+		const LeaseHost *h = l->hosts->pdata[i];
+		char *qual = g_strconcat(h->name, "@", l->provider, NULL);
+		int used = slots_on(m, qual);
+
+		g_ptr_array_add(owned, qual);
+		basalt__leased_host__init(&hs[i]);
+		hs[i].host_name = h->name;
+		hs[i].slots = (guint32)h->consumer_slots;
+		hs[i].used = (guint32)MIN(used, h->slots);
+		hp[i] = &hs[i];
+		idle += MAX(h->consumer_slots - used, 0);
+		g_string_append_printf(text, "%u,", hs[i].used);
+	}
+	d.policy = l->policy;
+	d.consumer = l->consumer;
+	d.provider = l->provider;
+	d.idle_slots = (guint32)idle;
+	d.pending_slots = (guint32)consumer_pending(m, l);
+	d.hosts = hp;
+	d.n_hosts = l->hosts->len;
+	d.generation = l->generation;
+	g_string_append_printf(text, "%u,%" G_GUINT64_FORMAT, d.pending_slots > 0, d.generation);
+	if (!force && g_strcmp0(last, text->str) == 0 && now - last_at < every)
+		return;
+	if (!linked(m, l->provider))
+		return;
+	if (!mc_link_call(m, l->provider, ml->demand_method, &d.base, CALL_TIMEOUT_MS,
+	    demand_replied, NULL, &err)) {
+		log_debug("demand %s: not sent: %s", l->policy, err->message);
+		return;
+	}
+	g_hash_table_replace(ml->sent, g_strdup(k), g_strdup(text->str));
+	g_hash_table_replace(ml->sent_at, g_steal_pointer(&k), GSIZE_TO_POINTER((gsize)now));
+}
+
+static void
+consumer_demand(Manager *m, gboolean force)
+{
+	const GPtrArray *all = state_leases(m->st);
+
+	for (guint i = 0; all != NULL && i < all->len; i++) {
+		const Lease *l = all->pdata[i];
+
+		if (strcmp(l->consumer, local(m)) == 0 && strcmp(l->provider, local(m)) != 0)
+			send_demand(m, l, force);
+	}
+}
+
+static gboolean
+demand_tick(gpointer data)
+{
+	consumer_demand(data, FALSE);
+	return G_SOURCE_CONTINUE;
+}
+
+/* ---- links ------------------------------------------------------------------ */
+
+/* The consumer's leases from a provider it lost: disconnected. */
+static void
+consumer_lost(Manager *m, const char *provider)
+{
+	const GPtrArray *all = state_leases(m->st);
+	g_autoptr(GPtrArray) events = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) blocks = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) copies = g_ptr_array_new_with_free_func((GDestroyNotify)lease_free);
+
+	for (guint i = 0; all != NULL && i < all->len; i++) {
+		const Lease *l = all->pdata[i];
+		Lease *c;
+
+		if (strcmp(l->consumer, local(m)) != 0 || strcmp(l->provider, provider) != 0 ||
+		    l->status == LEASE_DISCONNECTED)
+			continue;
+		c = lease_copy(l);
+		c->status = LEASE_DISCONNECTED;
+		g_ptr_array_add(copies, c);
+		state_lease_status_event(c, manager_now(), events, blocks);
+	}
+	if (events->len > 0) {
+		commit_events(m, events, provider);
+		log_info("leases from cluster %s: disconnected", provider);
+	}
+}
+
+static void
+link_changed(Manager *m, const McLink *l, void *data)
+{
+	(void)data;
+	if (l->status == MC_LINK_OK) {
+		ensure_leases(m, l->cluster);
+		g_hash_table_add(m->lease->resend, g_strdup(l->cluster));
+		consumer_demand(m, TRUE);
+	} else {
+		consumer_lost(m, l->cluster);
+	}
+	mc_leased_refresh(m);
+	run_soon(m);
+	manager_schedule_soon(m);
+}
+
+static gboolean
+same_hosts(const Lease *l, const GPtrArray *names, const GArray *slots)
+{
+	if (l->hosts->len != names->len)
+		return FALSE;
+	for (guint i = 0; i < names->len; i++) {
+		const LeaseHost *h = l->hosts->pdata[i];
+
+		if (strcmp(h->name, names->pdata[i]) != 0 ||
+		    h->slots != g_array_index(slots, int, i))
+			return FALSE;
+	}
+	return TRUE;
+}
+
+void
+mc_lease_reconfigured(Manager *m)
+{
+	const GPtrArray *all = state_leases(m->st);
+	g_autoptr(GPtrArray) mine = g_ptr_array_new_with_free_func((GDestroyNotify)lease_free);
+
+	if (m->lease == NULL)
+		return;
+	/* Copies: ending and replacing change the state's table. */
+	for (guint i = 0; all != NULL && i < all->len; i++) {
+		const Lease *l = all->pdata[i];
+
+		if (strcmp(l->provider, local(m)) == 0 && strcmp(l->consumer, local(m)) != 0)
+			g_ptr_array_add(mine, lease_copy(l));
+	}
+	for (guint i = 0; i < mine->len; i++) {
+		const Lease *l = mine->pdata[i];
+		const BsHostExport *ex = bs_config_host_export(m->cfg, l->policy);
+		g_autoptr(GPtrArray) names = g_ptr_array_new();
+		g_autoptr(GArray) slots = g_array_new(FALSE, FALSE, sizeof(int));
+		int me = -1;
+
+		for (guint k = 0; ex != NULL && ex->distribution != NULL &&
+		    k < ex->distribution->len; k++)
+			if (strcmp(((const BsShare *)ex->distribution->pdata[k])->name,
+			    l->consumer) == 0)
+				me = (int)k;
+		if (me >= 0)
+			intended(m, ex, (guint)me, names, slots);
+		if (me >= 0 && names->len > 0 && ex->shared == l->shared &&
+		    same_hosts(l, names, slots))
+			continue;
+		if (me < 0 || names->len == 0) {
+			end_lease(m, l);
+			send_lease_ended(m, l, TRUE);
+			continue;
+		}
+		/* Its hosts or type changed: a new start, the generation
+		 * carrying on so the consumer takes it as newer. */
+		make_lease(m, ex, (guint)me, l->generation + 1);
+		g_hash_table_add(m->lease->resend, g_strdup(l->consumer));
+	}
+	for (guint i = 0; i < mc_links_count(m); i++) {
+		const McLink *k = mc_link_nth(m, i);
+
+		if (k->status == MC_LINK_OK)
+			ensure_leases(m, k->cluster);
+		g_hash_table_add(m->lease->resend, g_strdup(k->cluster));
+	}
+	mc_leased_refresh(m);
+	run_soon(m);
+}
+
+static guint
+method_of(const char *name)
+{
+	const ProtobufCMethodDescriptor *d = protobuf_c_service_descriptor_get_method_by_name(
+	    &basalt__cluster_service__descriptor, name);
+
+	return (guint)(d - basalt__cluster_service__descriptor.methods);
+}
+
+void
+mc_lease_init(Manager *m)
+{
+	McLease *ml = g_new0(McLease, 1);
+
+	ml->m = m;
+	ml->demand = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, demand_free);
+	ml->resend = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	ml->sent = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	ml->sent_at = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	ml->lease_method = method_of("Lease");
+	ml->demand_method = method_of("Demand");
+	m->lease = ml;
+	mc_links_on_change(m, link_changed, NULL);
+	mc_links_on_method(m, ml->lease_method, on_lease, NULL);
+	mc_links_on_method(m, ml->demand_method, on_demand, NULL);
+}
+
+void
+mc_lease_start(Manager *m)
+{
+	if (m->lease == NULL || mc_links_count(m) == 0)
+		return;
+	m->lease->demand_timer = g_timeout_add_seconds(1, demand_tick, m);
+	/* Leases this cluster borrows, restored from the journal: no link
+	 * yet, so disconnected until their provider speaks again. */
+	for (guint i = 0; i < mc_links_count(m); i++) {
+		const McLink *l = mc_link_nth(m, i);
+
+		if (l->status != MC_LINK_OK)
+			consumer_lost(m, l->cluster);
+	}
+	/* Leases restored from the journal: the link is not up yet, so the
+	 * stage marks them disconnected until it is. */
+	run_soon(m);
+}
+
+void
+mc_lease_free(Manager *m)
+{
+	McLease *ml = m->lease;
+
+	if (ml == NULL)
+		return;
+	if (ml->stage_timer != 0)
+		g_source_remove(ml->stage_timer);
+	if (ml->soon != 0)
+		g_source_remove(ml->soon);
+	if (ml->demand_timer != 0)
+		g_source_remove(ml->demand_timer);
+	g_hash_table_destroy(ml->demand);
+	g_hash_table_destroy(ml->resend);
+	g_hash_table_destroy(ml->sent);
+	g_hash_table_destroy(ml->sent_at);
+	g_free(ml);
+	m->lease = NULL;
+}
