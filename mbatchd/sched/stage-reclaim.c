@@ -23,11 +23,12 @@
  *          after a badmin reconfig that changed the group's plan
  *          (plan_reloaded, SchedResourceGroup.plan_changed: a reconfig
  *          that leaves the group's plan, tree and hosts alone is no plan
- *          change for it), every leaf gives back
- *          what it holds above its new quota whether or not another
- *          consumer asks; a leaf whose POLICY switched between ownership
- *          and hybrid gives back what it holds above its new owned (what
- *          it lent or borrowed).  Such a reclaim is for no consumer
+ *          change for it), every leaf gives back what it holds above its
+ *          new quota whether or not another consumer asks; a leaf whose
+ *          POLICY switched between ownership and hybrid (by the window,
+ *          or by the reconfig: SchedResourceGroup.prev_policy) gives
+ *          back what it holds above its new owned (what it lent or
+ *          borrowed).  Such a reclaim is for no consumer
  *          (SchedReclaim.to -1) unless one needs the slots.  Reading of
  *          "ownership decreases, a lender has slots available": the new
  *          quota already counts what the lender may lend, so those slots

@@ -14,7 +14,11 @@
  *     snapshot and plan it chooses the same jobs in the same order, and
  *     sched_run's plan lists exactly those, each with a notice decision;
  *   - a job whose grace ended is requeued, one within its grace is not,
- *     and the plan wakes at the earliest deadline.
+ *     and the plan wakes at the earliest deadline;
+ *   - at a plan change every leaf gives back exactly its excess over its
+ *     quota, whether or not anyone asks; after a reconfig that left the
+ *     group's plan alone (plan_changed unset) nothing is reclaimed for no
+ *     consumer, and never more than had the plan changed.
  *
  * The seed is fixed (RECLAIM_SEED overrides it) so a failure repeats.
  */
