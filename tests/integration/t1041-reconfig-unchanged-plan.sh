@@ -95,5 +95,8 @@ out=$(badmin reconfig -preview 2>&1)
 diag "$out"
 named=$(printf '%s\n' "$out" | awk '$5 == "reclaim-notice" && $4 == "/a"' | wc -l)
 check "the preview of /a's OWNED down to 6 names /a's jobs" test "$named" -gt 0
+check "mbatchd reported no sanitizer error" \
+	sh -c 'test -f "$1/log/mbatchd.out" &&
+		! grep -q "runtime error\|AddressSanitizer" "$1/log/mbatchd.out"' sh "$T"
 bkill -u all 0 >/dev/null 2>&1
 done_testing
