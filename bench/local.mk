@@ -20,7 +20,8 @@ bench-journal: %reldir%/journal-bench$(EXEEXT)
 # sched-preempt-bench: one scheduling pass that preempts, on a full
 # 1,000-host cluster (`make bench-preempt`).
 EXTRA_PROGRAMS += %reldir%/sched-preempt-bench
-%canon_reldir%_sched_preempt_bench_SOURCES = %reldir%/sched-preempt-bench.c
+%canon_reldir%_sched_preempt_bench_SOURCES = %reldir%/sched-preempt-bench.c \
+	%reldir%/bench-pass.c %reldir%/bench-pass.h
 %canon_reldir%_sched_preempt_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_sched_preempt_bench_LDADD = $(BSSCHED_LIBS) $(GLIB_LIBS) -lm
 CLEANFILES += %reldir%/sched-preempt-bench$(EXEEXT)
@@ -32,7 +33,8 @@ bench-preempt: %reldir%/sched-preempt-bench$(EXEEXT)
 # sched-pool-bench: one pass ordering 100 queues in 10 slot pools over
 # 10,000 hosts (`make bench-pool`).
 EXTRA_PROGRAMS += %reldir%/sched-pool-bench
-%canon_reldir%_sched_pool_bench_SOURCES = %reldir%/sched-pool-bench.c
+%canon_reldir%_sched_pool_bench_SOURCES = %reldir%/sched-pool-bench.c \
+	%reldir%/bench-pass.c %reldir%/bench-pass.h
 %canon_reldir%_sched_pool_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_sched_pool_bench_LDADD = $(BSSCHED_LIBS) $(GLIB_LIBS) -lm
 CLEANFILES += %reldir%/sched-pool-bench$(EXEEXT)
@@ -44,7 +46,8 @@ bench-pool: %reldir%/sched-pool-bench$(EXEEXT)
 # sched-jobgroup-bench: one pass over 100,000 jobs in 1,000 job groups
 # whose limits bind at every level (`make bench-jobgroup`).
 EXTRA_PROGRAMS += %reldir%/sched-jobgroup-bench
-%canon_reldir%_sched_jobgroup_bench_SOURCES = %reldir%/sched-jobgroup-bench.c
+%canon_reldir%_sched_jobgroup_bench_SOURCES = %reldir%/sched-jobgroup-bench.c \
+	%reldir%/bench-pass.c %reldir%/bench-pass.h
 %canon_reldir%_sched_jobgroup_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_sched_jobgroup_bench_LDADD = $(BSSCHED_LIBS) $(GLIB_LIBS) -lm
 CLEANFILES += %reldir%/sched-jobgroup-bench$(EXEEXT)
@@ -143,6 +146,14 @@ EXTRA_DIST += %reldir%/mc-links-recovery.sh
 bench-mc-links: all
 	top_srcdir='$(abs_top_srcdir)' \
 		$(SHELL) $(srcdir)/%reldir%/mc-links-recovery.sh '$(abs_top_builddir)'
+
+# bconsumers -at (bench/preview-cost.sh): a scheduling pass for the first
+# ask, the cycle's cache for the asks that follow.
+EXTRA_DIST += %reldir%/preview-cost.sh
+.PHONY: bench-preview
+bench-preview: all
+	top_srcdir='$(abs_top_srcdir)' \
+		$(SHELL) $(srcdir)/%reldir%/preview-cost.sh '$(abs_top_builddir)'
 
 # loadgen: thousands of emulated execution hosts and many users against a
 # real mbatchd (bench/loadgen.h).  A check program rather than an

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "bench-pass.h"
 #include "mbatchd/sched/sched.h"
 
 #define N_HOSTS 10000
@@ -124,31 +125,16 @@ add_jobs(Bench *b)
 	b->snap.n_pending = N_JOBS;
 }
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static void
 measure(Bench *b, const char *what)
 {
-	double t[RUNS];
-	guint started = 0;
+	BenchPassTimes t;
+	SchedPlan *plan = bench_passes(&b->snap, RUNS, &t);
 
-	for (int i = 0; i < RUNS; i++) {
-		gint64 t0 = g_get_monotonic_time();
-		SchedPlan *plan = sched_run(&b->snap);
-
-		t[i] = (double)(g_get_monotonic_time() - t0) / 1000.0;
-		started = sched_plan_count(plan, SCHED_DO_DISPATCH);
-		sched_plan_free(plan);
-	}
-	qsort(t, RUNS, sizeof t[0], cmp_double);
 	printf("%s: %u started; pass median %.2f ms, best %.2f ms\n",
-	    what, started, t[RUNS / 2], t[0]);
+	    what, sched_plan_count(plan, SCHED_DO_DISPATCH), t.median_ms,
+	    t.best_ms);
+	sched_plan_free(plan);
 }
 
 int

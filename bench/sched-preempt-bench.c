@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "bench-pass.h"
 #include "mbatchd/sched/sched.h"
 
 #define N_HOSTS 1000
@@ -119,33 +120,18 @@ add_pending(Bench *b, guint n_parallel)
 	b->snap.n_pending = N_HIGH + n_parallel;
 }
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static void
 measure(Bench *b, const char *what)
 {
-	double t[RUNS];
-	guint started = 0, preempted = 0;
+	BenchPassTimes t;
+	SchedPlan *plan = bench_passes(&b->snap, RUNS, &t);
 
-	for (int i = 0; i < RUNS; i++) {
-		gint64 t0 = g_get_monotonic_time();
-		SchedPlan *plan = sched_run(&b->snap);
-
-		t[i] = (double)(g_get_monotonic_time() - t0) / 1000.0;
-		started = sched_plan_count(plan, SCHED_DO_DISPATCH);
-		preempted = sched_plan_count(plan, SCHED_DO_PREEMPT_SUSPEND) +
-		    sched_plan_count(plan, SCHED_DO_PREEMPT_TERMINATE);
-		sched_plan_free(plan);
-	}
-	qsort(t, RUNS, sizeof t[0], cmp_double);
 	printf("%s: %u started, %u preempted; pass median %.2f ms, best %.2f ms\n",
-	    what, started, preempted, t[RUNS / 2], t[0]);
+	    what, sched_plan_count(plan, SCHED_DO_DISPATCH),
+	    sched_plan_count(plan, SCHED_DO_PREEMPT_SUSPEND) +
+	    sched_plan_count(plan, SCHED_DO_PREEMPT_TERMINATE), t.median_ms,
+	    t.best_ms);
+	sched_plan_free(plan);
 }
 
 int

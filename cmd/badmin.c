@@ -49,7 +49,7 @@
 	"  mbdrestart [-C comment] [-v] [-f]\n" \
 	"  qopen | qclose | qact | qinact [-C comment] [queue_name ... | all]\n" \
 	"  hopen | hclose [-C comment] [host_name ... | host_group ... | all]\n" \
-	"  hclose -reclaim [-C comment] host_name ...\n" \
+	"  hclose -reclaim [-C comment] [host_name ... | host_group ... | all]\n" \
 	"  hrestart | hshutdown | hstartup [-f] [host_name ... | all]\n" \
 	"  showstatus\n" \
 	"  showconf mbd\n" \

@@ -24,33 +24,17 @@
 #define GROUP_WIDTH 10
 
 static gboolean
-put(GString *v, const char *s)
-{
-	if (s == NULL || s[0] == '\0')
-		return FALSE;
-	g_string_append(v, s);
-	return TRUE;
-}
-
+f_path(GString *v, const void *r) { return cmd_field_str(v, C(r)->path); }
 static gboolean
-put_int(GString *v, gint32 n)
-{
-	g_string_append_printf(v, "%d", n);
-	return TRUE;
-}
-
+f_group(GString *v, const void *r) { return cmd_field_str(v, C(r)->resource_group); }
 static gboolean
-f_path(GString *v, const void *r) { return put(v, C(r)->path); }
+f_policy(GString *v, const void *r) { return cmd_field_str(v, C(r)->policy); }
 static gboolean
-f_group(GString *v, const void *r) { return put(v, C(r)->resource_group); }
+f_owned(GString *v, const void *r) { return cmd_field_int(v, C(r)->owned); }
 static gboolean
-f_policy(GString *v, const void *r) { return put(v, C(r)->policy); }
+f_scaled(GString *v, const void *r) { return cmd_field_int(v, C(r)->owned_scaled); }
 static gboolean
-f_owned(GString *v, const void *r) { return put_int(v, C(r)->owned); }
-static gboolean
-f_scaled(GString *v, const void *r) { return put_int(v, C(r)->owned_scaled); }
-static gboolean
-f_reserved(GString *v, const void *r) { return put_int(v, C(r)->reserved); }
+f_reserved(GString *v, const void *r) { return cmd_field_int(v, C(r)->reserved); }
 static gboolean
 f_limit(GString *v, const void *r)
 {
@@ -58,7 +42,7 @@ f_limit(GString *v, const void *r)
 	return TRUE;
 }
 static gboolean
-f_rank(GString *v, const void *r) { return put_int(v, C(r)->rank); }
+f_rank(GString *v, const void *r) { return cmd_field_int(v, C(r)->rank); }
 static gboolean
 f_share(GString *v, const void *r)
 {
@@ -70,17 +54,17 @@ f_share(GString *v, const void *r)
 	return TRUE;
 }
 static gboolean
-f_demand(GString *v, const void *r) { return put_int(v, C(r)->demand); }
+f_demand(GString *v, const void *r) { return cmd_field_int(v, C(r)->demand); }
 static gboolean
-f_quota(GString *v, const void *r) { return put_int(v, C(r)->quota); }
+f_quota(GString *v, const void *r) { return cmd_field_int(v, C(r)->quota); }
 static gboolean
-f_alloc(GString *v, const void *r) { return put_int(v, C(r)->alloc); }
+f_alloc(GString *v, const void *r) { return cmd_field_int(v, C(r)->alloc); }
 static gboolean
-f_borrowed(GString *v, const void *r) { return put_int(v, C(r)->borrowed); }
+f_borrowed(GString *v, const void *r) { return cmd_field_int(v, C(r)->borrowed); }
 static gboolean
-f_lent(GString *v, const void *r) { return put_int(v, C(r)->lent); }
+f_lent(GString *v, const void *r) { return cmd_field_int(v, C(r)->lent); }
 static gboolean
-f_reason(GString *v, const void *r) { return put(v, C(r)->reason); }
+f_reason(GString *v, const void *r) { return cmd_field_str(v, C(r)->reason); }
 static gboolean
 f_users(GString *v, const void *r)
 {
@@ -223,17 +207,8 @@ bconsumers_format_long(GString *out, const Basalt__ConsumerList *l)
 static gboolean
 find(const char *name, CmdFieldRef *ref)
 {
-	const CmdFieldDef *d = cmd_field_def_find(names, G_N_ELEMENTS(names),
-	    name);
-
-	if (d == NULL)
-		d = cmd_field_def_find(numbers, G_N_ELEMENTS(numbers), name);
-	if (d == NULL)
-		return FALSE;
-	ref->def = d;
-	ref->width = d->width;
-	ref->has_kb = FALSE;
-	return TRUE;
+	return cmd_field_def_ref(names, G_N_ELEMENTS(names), name, ref) ||
+	    cmd_field_def_ref(numbers, G_N_ELEMENTS(numbers), name, ref);
 }
 
 void

@@ -61,6 +61,13 @@ main(int argc, char **argv)
 	q.paths = paths;
 	q.n_paths = g_strv_length(paths);
 	q.resource_group = (char *)(v[O_G] != NULL ? v[O_G] : "");
+	/* The preview has one layout: asking for another is an error, not
+	 * an option silently dropped. */
+	if (v[O_AT] != NULL && (v[O_L] != NULL || v[O_W] != NULL)) {
+		fprintf(stderr, "bconsumers: -at cannot be used with %s\n"
+		    "Usage: %s\n", v[O_L] != NULL ? "-l" : "-w", BCONSUMERS_USAGE);
+		return CMD_EXIT_FAIL;
+	}
 	/* -at: bsub -b's time format, the next such moment. */
 	if (v[O_AT] != NULL &&
 	    !bsub_parse_time(v[O_AT], (gint64)time(NULL), &q.at)) {

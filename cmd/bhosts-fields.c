@@ -24,33 +24,19 @@ f_status(GString *v, const void *r)
 	return TRUE;
 }
 static gboolean
-f_limit(GString *v, int n)
-{
-	if (n < 0)
-		return FALSE;
-	g_string_append_printf(v, "%d", n);
-	return TRUE;
-}
+f_jlu(GString *v, const void *r) { return cmd_field_limit(v, H(r)->jl_u); }
 static gboolean
-f_jlu(GString *v, const void *r) { return f_limit(v, H(r)->jl_u); }
+f_max(GString *v, const void *r) { return cmd_field_limit(v, H(r)->max_slots); }
 static gboolean
-f_max(GString *v, const void *r) { return f_limit(v, H(r)->max_slots); }
+f_njobs(GString *v, const void *r) { return cmd_field_int(v, H(r)->njobs); }
 static gboolean
-f_count(GString *v, guint n)
-{
-	g_string_append_printf(v, "%u", n);
-	return TRUE;
-}
+f_run(GString *v, const void *r) { return cmd_field_int(v, H(r)->run); }
 static gboolean
-f_njobs(GString *v, const void *r) { return f_count(v, H(r)->njobs); }
+f_ssusp(GString *v, const void *r) { return cmd_field_int(v, H(r)->ssusp); }
 static gboolean
-f_run(GString *v, const void *r) { return f_count(v, H(r)->run); }
+f_ususp(GString *v, const void *r) { return cmd_field_int(v, H(r)->ususp); }
 static gboolean
-f_ssusp(GString *v, const void *r) { return f_count(v, H(r)->ssusp); }
-static gboolean
-f_ususp(GString *v, const void *r) { return f_count(v, H(r)->ususp); }
-static gboolean
-f_rsv(GString *v, const void *r) { return f_count(v, H(r)->rsv); }
+f_rsv(GString *v, const void *r) { return cmd_field_int(v, H(r)->rsv); }
 static gboolean
 f_total_mem(GString *v, const void *r)
 {
@@ -104,15 +90,7 @@ static const char all_fields[] =
 static gboolean
 find(const char *name, CmdFieldRef *ref)
 {
-	const CmdFieldDef *d = cmd_field_def_find(table, G_N_ELEMENTS(table),
-						  name);
-
-	if (d == NULL)
-		return FALSE;
-	ref->def = d;
-	ref->width = d->width;
-	ref->has_kb = FALSE;
-	return TRUE;
+	return cmd_field_def_ref(table, G_N_ELEMENTS(table), name, ref);
 }
 
 CmdFields *

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bjobs-fields.h"
+#include "cmd-fields.h"
 #include "cmd-util.h"
 #include "usage-format.h"
 
@@ -24,15 +25,6 @@ get_none(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 {
 	(void)v; (void)j; (void)o;
 	return FALSE;
-}
-
-static gboolean
-put_str(GString *v, const char *s)
-{
-	if (s == NULL || s[0] == '\0')
-		return FALSE;
-	g_string_append(v, s);
-	return TRUE;
 }
 
 static gboolean
@@ -156,21 +148,21 @@ static gboolean
 get_user(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 {
 	(void)o;
-	return put_str(v, j->user);
+	return cmd_field_str(v, j->user);
 }
 
 static gboolean
 get_user_group(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 {
 	(void)o;
-	return spec_of(j) && put_str(v, spec_of(j)->user_group);
+	return spec_of(j) && cmd_field_str(v, spec_of(j)->user_group);
 }
 
 static gboolean
 get_queue(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 {
 	(void)o;
-	return put_str(v, j->queue);
+	return cmd_field_str(v, j->queue);
 }
 
 static gboolean
@@ -179,7 +171,7 @@ get_name(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 	g_autofree char *n = bjobs_job_name(j);
 
 	(void)o;
-	return put_str(v, n);
+	return cmd_field_str(v, n);
 }
 
 static gboolean
@@ -190,7 +182,7 @@ get_proj(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 		g_string_append(v, "default");
 		return TRUE;
 	}
-	return put_str(v, spec_of(j)->project);
+	return cmd_field_str(v, spec_of(j)->project);
 }
 
 /* JobInfo.job_group is filled without detail too; "-" when in no group. */
@@ -198,14 +190,14 @@ static gboolean
 get_job_group(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 {
 	(void)o;
-	return put_str(v, j->job_group);
+	return cmd_field_str(v, j->job_group);
 }
 
 static gboolean
 get_app(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 {
 	(void)o;
-	return spec_of(j) && put_str(v, spec_of(j)->app_profile);
+	return spec_of(j) && cmd_field_str(v, spec_of(j)->app_profile);
 }
 
 /* Basalt's own field: the job's lsb.consumers leaf (JobInfo.consumer). */
@@ -213,21 +205,21 @@ static gboolean
 get_consumer(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 {
 	(void)o;
-	return put_str(v, j->consumer);
+	return cmd_field_str(v, j->consumer);
 }
 
 static gboolean
 get_dependency(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 {
 	(void)o;
-	return spec_of(j) && put_str(v, spec_of(j)->dependency);
+	return spec_of(j) && cmd_field_str(v, spec_of(j)->dependency);
 }
 
 static gboolean
 get_pend_reason(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 {
 	(void)o;
-	return is_pending(j) && put_str(v, j->pending_reason);
+	return is_pending(j) && cmd_field_str(v, j->pending_reason);
 }
 
 static gboolean
@@ -235,14 +227,14 @@ get_suspend_reason(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 {
 	(void)o;
 	return !is_pending(j) && j->end_time <= 0 &&
-	       put_str(v, j->suspend_reason);
+	       cmd_field_str(v, j->suspend_reason);
 }
 
 static gboolean
 get_command(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 {
 	(void)o;
-	return spec_of(j) && put_str(v, spec_of(j)->command);
+	return spec_of(j) && cmd_field_str(v, spec_of(j)->command);
 }
 
 /* bsub -E, else the queue's or application's PRE_EXEC it started with. */
@@ -250,16 +242,16 @@ static gboolean
 get_pre_exec(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 {
 	(void)o;
-	if (spec_of(j) && put_str(v, spec_of(j)->pre_exec))
+	if (spec_of(j) && cmd_field_str(v, spec_of(j)->pre_exec))
 		return TRUE;
-	return j->effective && put_str(v, j->effective->pre_exec);
+	return j->effective && cmd_field_str(v, j->effective->pre_exec);
 }
 
 static gboolean
 get_post_exec(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 {
 	(void)o;
-	return j->effective && put_str(v, j->effective->post_exec);
+	return j->effective && cmd_field_str(v, j->effective->post_exec);
 }
 
 static gboolean
@@ -303,21 +295,21 @@ get_exit_reason(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 			g_string_append_printf(v, ": %s", text);
 		return TRUE;
 	}
-	return put_str(v, j->exit_reason);
+	return cmd_field_str(v, j->exit_reason);
 }
 
 static gboolean
 get_from(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 {
 	(void)o;
-	return put_str(v, j->from_host);
+	return cmd_field_str(v, j->from_host);
 }
 
 static gboolean
 get_first_host(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 {
 	(void)o;
-	return j->n_exec_hosts > 0 && put_str(v, j->exec_hosts[0]);
+	return j->n_exec_hosts > 0 && cmd_field_str(v, j->exec_hosts[0]);
 }
 
 static gboolean
@@ -327,7 +319,7 @@ get_exec(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 	g_autofree char *joined = g_strjoinv(":", groups);
 
 	(void)o;
-	return put_str(v, joined);
+	return cmd_field_str(v, joined);
 }
 
 static gboolean
@@ -713,35 +705,35 @@ static gboolean
 get_resreq(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 {
 	(void)o;
-	return spec_of(j) && put_str(v, spec_of(j)->resreq);
+	return spec_of(j) && cmd_field_str(v, spec_of(j)->resreq);
 }
 
 static gboolean
 get_input(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 {
 	(void)o;
-	return spec_of(j) && put_str(v, spec_of(j)->stdin_path);
+	return spec_of(j) && cmd_field_str(v, spec_of(j)->stdin_path);
 }
 
 static gboolean
 get_output(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 {
 	(void)o;
-	return spec_of(j) && put_str(v, spec_of(j)->stdout_path);
+	return spec_of(j) && cmd_field_str(v, spec_of(j)->stdout_path);
 }
 
 static gboolean
 get_error(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 {
 	(void)o;
-	return spec_of(j) && put_str(v, spec_of(j)->stderr_path);
+	return spec_of(j) && cmd_field_str(v, spec_of(j)->stderr_path);
 }
 
 static gboolean
 get_sub_cwd(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 {
 	(void)o;
-	return spec_of(j) && put_str(v, spec_of(j)->cwd);
+	return spec_of(j) && cmd_field_str(v, spec_of(j)->cwd);
 }
 
 /* The job runs in its submission directory, as bjobs -l's "Execution

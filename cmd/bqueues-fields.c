@@ -31,15 +31,6 @@ param(const Basalt__QueueInfo *q, const char *key)
 	return NULL;
 }
 
-static gboolean
-put(GString *v, const char *s)
-{
-	if (s == NULL || s[0] == '\0')
-		return FALSE;
-	g_string_append(v, s);
-	return TRUE;
-}
-
 /*
  * RUNLIMIT/CPULIMIT as mbatchd reports them: "max min" or, with a
  * default, "def min max min".  want_default picks the first of two.
@@ -69,9 +60,9 @@ limit(GString *v, const Basalt__QueueInfo *q, const char *key,
 #define Q(rec) ((const Basalt__QueueInfo *)(rec))
 
 static gboolean
-f_name(GString *v, const void *r) { return put(v, Q(r)->name); }
+f_name(GString *v, const void *r) { return cmd_field_str(v, Q(r)->name); }
 static gboolean
-f_desc(GString *v, const void *r) { return put(v, Q(r)->description); }
+f_desc(GString *v, const void *r) { return cmd_field_str(v, Q(r)->description); }
 static gboolean
 f_prio(GString *v, const void *r)
 {
@@ -86,19 +77,11 @@ f_status(GString *v, const void *r)
 	return TRUE;
 }
 static gboolean
-f_int_limit(GString *v, int n)
-{
-	if (n < 0)
-		return FALSE;
-	g_string_append_printf(v, "%d", n);
-	return TRUE;
-}
+f_max(GString *v, const void *r) { return cmd_field_limit(v, Q(r)->qjob_limit); }
 static gboolean
-f_max(GString *v, const void *r) { return f_int_limit(v, Q(r)->qjob_limit); }
+f_jlu(GString *v, const void *r) { return cmd_field_limit(v, Q(r)->ujob_limit); }
 static gboolean
-f_jlu(GString *v, const void *r) { return f_int_limit(v, Q(r)->ujob_limit); }
-static gboolean
-f_jlh(GString *v, const void *r) { return f_int_limit(v, Q(r)->hjob_limit); }
+f_jlh(GString *v, const void *r) { return cmd_field_limit(v, Q(r)->hjob_limit); }
 static gboolean
 f_jlp(GString *v, const void *r)
 {
@@ -108,26 +91,20 @@ f_jlp(GString *v, const void *r)
 	return TRUE;
 }
 static gboolean
-f_count(GString *v, guint n)
-{
-	g_string_append_printf(v, "%u", n);
-	return TRUE;
-}
+f_njobs(GString *v, const void *r) { return cmd_field_int(v, Q(r)->njobs); }
 static gboolean
-f_njobs(GString *v, const void *r) { return f_count(v, Q(r)->njobs); }
+f_pend(GString *v, const void *r) { return cmd_field_int(v, Q(r)->pend); }
 static gboolean
-f_pend(GString *v, const void *r) { return f_count(v, Q(r)->pend); }
+f_run(GString *v, const void *r) { return cmd_field_int(v, Q(r)->run); }
 static gboolean
-f_run(GString *v, const void *r) { return f_count(v, Q(r)->run); }
+f_susp(GString *v, const void *r) { return cmd_field_int(v, Q(r)->susp); }
 static gboolean
-f_susp(GString *v, const void *r) { return f_count(v, Q(r)->susp); }
+f_ususp(GString *v, const void *r) { return cmd_field_int(v, Q(r)->ususp); }
 static gboolean
-f_ususp(GString *v, const void *r) { return f_count(v, Q(r)->ususp); }
-static gboolean
-f_ssusp(GString *v, const void *r) { return f_count(v, Q(r)->ssusp); }
+f_ssusp(GString *v, const void *r) { return cmd_field_int(v, Q(r)->ssusp); }
 /* mbatchd keeps no per-queue reservation count: reserved slots are 0. */
 static gboolean
-f_rsv(GString *v, const void *r) { (void)r; return f_count(v, 0); }
+f_rsv(GString *v, const void *r) { (void)r; return cmd_field_int(v, 0); }
 static gboolean
 f_nice(GString *v, const void *r)
 {
@@ -145,9 +122,9 @@ f_max_run(GString *v, const void *r) { return limit(v, Q(r), "RUNLIMIT", FALSE);
 static gboolean
 f_def_run(GString *v, const void *r) { return limit(v, Q(r), "RUNLIMIT", TRUE); }
 static gboolean
-f_res_req(GString *v, const void *r) { return put(v, param(Q(r), "RES_REQ")); }
+f_res_req(GString *v, const void *r) { return cmd_field_str(v, param(Q(r), "RES_REQ")); }
 static gboolean
-f_hosts(GString *v, const void *r) { return put(v, param(Q(r), "HOSTS")); }
+f_hosts(GString *v, const void *r) { return cmd_field_str(v, param(Q(r), "HOSTS")); }
 /* Limits mbatchd does not report per queue. */
 static gboolean
 f_none(GString *v, const void *r) { (void)v; (void)r; return FALSE; }
@@ -211,15 +188,7 @@ static const char all_fields[] =
 static gboolean
 find(const char *name, CmdFieldRef *ref)
 {
-	const CmdFieldDef *d = cmd_field_def_find(table, G_N_ELEMENTS(table),
-						  name);
-
-	if (d == NULL)
-		return FALSE;
-	ref->def = d;
-	ref->width = d->width;
-	ref->has_kb = FALSE;
-	return TRUE;
+	return cmd_field_def_ref(table, G_N_ELEMENTS(table), name, ref);
 }
 
 CmdFields *

@@ -218,6 +218,42 @@ cmd_json_string(GString *out, const char *s)
 	g_string_append_c(out, '"');
 }
 
+gboolean
+cmd_field_def_ref(const CmdFieldDef *table, gsize n, const char *name,
+		  CmdFieldRef *ref)
+{
+	const CmdFieldDef *d = cmd_field_def_find(table, n, name);
+
+	if (d == NULL)
+		return FALSE;
+	ref->def = d;
+	ref->width = d->width;
+	ref->has_kb = FALSE;
+	return TRUE;
+}
+
+gboolean
+cmd_field_str(GString *v, const char *s)
+{
+	if (s == NULL || s[0] == '\0')
+		return FALSE;
+	g_string_append(v, s);
+	return TRUE;
+}
+
+gboolean
+cmd_field_int(GString *v, gint64 n)
+{
+	g_string_append_printf(v, "%" G_GINT64_FORMAT, n);
+	return TRUE;
+}
+
+gboolean
+cmd_field_limit(GString *v, gint64 n)
+{
+	return n >= 0 && cmd_field_int(v, n);
+}
+
 const CmdFieldDef *
 cmd_field_def_find(const CmdFieldDef *table, gsize n, const char *name)
 {

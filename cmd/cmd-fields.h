@@ -67,9 +67,20 @@ typedef struct {
 	gboolean (*get)(GString *v, const void *rec);
 } CmdFieldDef;
 
+/* Writers for a CmdFieldDef's get, shared by the commands' tables: a
+ * string (none when empty), a number, and a limit (none when negative,
+ * so custom output shows "-"). */
+gboolean cmd_field_str(GString *v, const char *s);
+gboolean cmd_field_int(GString *v, gint64 n);
+gboolean cmd_field_limit(GString *v, gint64 n);
+
 /* The entry of table[0..n) named name (or by an alias), or NULL. */
 const CmdFieldDef *cmd_field_def_find(const CmdFieldDef *table, gsize n,
 				      const char *name);
+/* A CmdFieldFind over a plain table: *ref for that entry at its width
+ * (no memory unit); FALSE when table[0..n) has no such field. */
+gboolean cmd_field_def_ref(const CmdFieldDef *table, gsize n,
+			   const char *name, CmdFieldRef *ref);
 /* Custom output of records over CmdFieldDef fields, header unless
  * noheader. */
 void cmd_fields_print(GString *out, const CmdFields *f, gboolean noheader,

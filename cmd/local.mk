@@ -147,9 +147,11 @@ bin_PROGRAMS += \
 %canon_reldir%_lsadmin_LDADD = $(%canon_reldir%_lsinfo_LDADD)
 %canon_reldir%_bkill_SOURCES = %reldir%/bkill.c
 %canon_reldir%_bkill_LDADD = $(CMD_PROG_LIBS)
-%canon_reldir%_bstop_SOURCES = %reldir%/bstop.c
+%canon_reldir%_bstop_SOURCES = %reldir%/bstop.c \
+	%reldir%/cmd-jobaction.c %reldir%/cmd-jobaction.h
 %canon_reldir%_bstop_LDADD = $(CMD_PROG_LIBS)
-%canon_reldir%_bresume_SOURCES = %reldir%/bresume.c
+%canon_reldir%_bresume_SOURCES = %reldir%/bresume.c \
+	%reldir%/cmd-jobaction.c %reldir%/cmd-jobaction.h
 %canon_reldir%_bresume_LDADD = $(CMD_PROG_LIBS)
 %canon_reldir%_brequeue_SOURCES = %reldir%/brequeue.c
 %canon_reldir%_brequeue_LDADD = $(CMD_PROG_LIBS)

@@ -85,6 +85,7 @@ sbin_PROGRAMS += %reldir%/mbatchd
 	%reldir%/svc/consumers.c \
 	%reldir%/mbd-consumers.h %reldir%/mbd-consumers.c \
 	%reldir%/mbd-preview.h %reldir%/mbd-preview.c \
+	%reldir%/mbd-preview-cache.c \
 	%reldir%/svc/clusters.c
 %canon_reldir%_mbatchd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_mbatchd_LDADD = %reldir%/libbseffective.a \

@@ -28,6 +28,7 @@
 #include "mbatchd/mc-links.h"
 #include "mbatchd/mbd.h"
 #include "mbatchd/mbd-orders.h"
+#include "mbatchd/mbd-preview.h"
 #include "mbatchd/mbd-reserve.h"
 #include "mbatchd/plan-reload.h"
 #include "util/error.h"
@@ -464,6 +465,7 @@ manager_reconfig(Manager *m, BsDiags *diags)
 	start_tick(m);
 	mc_lease_reconfigured(m);
 	manager_schedule_soon(m);
+	preview_cache_clear(m);
 	log_notice("reconfiguration done: %u queues", cfg->queues->len);
 	return TRUE;
 }
@@ -532,6 +534,7 @@ manager_free(Manager *m)
 	consumers_names_unref(m->consumer_names);
 	reserve_table_free(m);
 	state_free(m->st);
+	preview_cache_free(m);
 	if (m->plan_prev != NULL)
 		g_hash_table_destroy(m->plan_prev);
 	bs_config_free(m->cfg);

@@ -36,4 +36,33 @@ void preview_free(MbdPreview *p);
  * before preview_free(). */
 void preview_jobs(const MbdPreview *p, GPtrArray *out);
 
+/*
+ * bconsumers -at, open to every user, so kept cheap (mbd-preview-cache.c):
+ * a pass's answer is kept for the rest of the scheduling cycle and given
+ * again for any time at which the same plans are in force; a user who is
+ * not an administrator may make at most PREVIEW_USER_PASSES new passes in
+ * PREVIEW_USER_SECONDS (answers from the cache are free).
+ */
+#define PREVIEW_USER_PASSES 4
+#define PREVIEW_USER_SECONDS 60
+
+typedef struct {
+	gint64 at;                /* the time the pass was run for */
+	struct MbdConsumerFigures *figs; /* its quota table, owned */
+	GPtrArray *jobs;          /* Basalt__PreviewJob, each with its strings
+	                           * owned (preview_jobs, copied) */
+} MbdPreviewAnswer;
+
+/* The answer for time `at` (Unix seconds, > 0), owned by the cache and
+ * valid until the next call or preview_cache_clear(); NULL when `user`
+ * (not an administrator) has made their passes of the period: then
+ * *retry_in says in how many seconds they may make another. */
+const MbdPreviewAnswer *preview_answer(Manager *m, const char *user,
+    gboolean admin, gint64 at, gint64 *retry_in);
+/* Forget every answer (a reconfiguration: they point at nothing of it,
+ * but they are of the old configuration); NULL-safe for the manager's
+ * teardown. */
+void preview_cache_clear(Manager *m);
+void preview_cache_free(Manager *m);
+
 #endif

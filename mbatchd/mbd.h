@@ -119,6 +119,10 @@ typedef struct Manager {
 	/* Hosts that refused to start a job (mbd-refused.c). */
 	GHashTable *refused;      /* &job key (owned) -> GPtrArray of host names */
 
+	/* bconsumers -at's answers of this cycle and its per-user passes
+	 * (mbd-preview-cache.c); NULL until the first. */
+	struct MbdPreviewCache *preview_cache;
+
 	/* The entitlement stage's last table, for bconsumers
 	 * (mbd-consumers.c); NULL before the first cycle with a plan. */
 	struct MbdConsumerFigures *consumer_figs;

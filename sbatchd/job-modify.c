@@ -75,13 +75,18 @@ sbd_job_post_override_path(const char *status_path)
 }
 
 /* The wrapper reads the file through the descriptor it was given at the
- * start, so the file is rewritten in place (same inode), never replaced. */
+ * start, so the file is rewritten in place (same inode), never replaced.
+ * "S" is the job's own command (bmod -Ep), run as the job's user; "P" is
+ * the profile's POST_EXEC back after bmod -Epn, run as launch runs it
+ * (LSB_PRE_POST_EXEC_USER when set); "N" none. */
 static gboolean
-set_post_exec(SbdJob *job, const char *cmd, GError **err)
+set_post_exec(SbdJob *job, const char *cmd, const Basalt__JobEffective *e,
+    GError **err)
 {
 	g_autofree char *path = sbd_job_post_override_path(job->status_path);
-	g_autofree char *text = g_strdup_printf("%c%s", cmd != NULL && *cmd ?
-	    'S' : 'N', cmd != NULL ? cmd : "");
+	char kind = cmd == NULL || *cmd == '\0' ? 'N' :
+	    sbd_prepost_is_profile(e, cmd) ? 'P' : 'S';
+	g_autofree char *text = g_strdup_printf("%c%s", kind, cmd != NULL ? cmd : "");
 	gsize len = strlen(text);
 	int fd;
 
@@ -126,7 +131,7 @@ sbd_job_modify(SbdJob *job, const Basalt__SignalJobRequest *in, GError **err)
 		    G_GINT64_FORMAT " KB", job->runlimit_s, job->limits.cpulimit_s,
 		    job->limits.memlimit_kb);
 	}
-	if (in->set_post_exec && !set_post_exec(job, in->post_exec, err))
+	if (in->set_post_exec && !set_post_exec(job, in->post_exec, e, err))
 		return FALSE;
 	if (in->set_report_path && !sbd_job_info_set_out(job, in->report_path, err))
 		return FALSE;

@@ -58,6 +58,25 @@ prepost_user(Sbd *sbd, const Basalt__StartJobRequest *req, BsLaunchSpec *l)
 	    *req->spec->pre_exec == '\0';
 	l->post_exec_profile = req->spec == NULL || req->spec->post_exec == NULL ||
 	    *req->spec->post_exec == '\0';
+	l->profile_post_exec = req->effective != NULL &&
+	    sbd_prepost_is_profile(req->effective, req->effective->post_exec);
+}
+
+/* The stamp's post_exec is the profile's POST_EXEC, else the queue's
+ * (effective.c); mbatchd's job level (effective-prepost.c) is bsub -Ep,
+ * else the stamp's when it is not the queue's.  So a job-level command
+ * equal to a stamp that is not the queue's is the profile's: as the
+ * profile's it runs as LSB_PRE_POST_EXEC_USER.  A user whose -Ep is that
+ * very text gets only what not giving -Ep gives: the administrator's
+ * command, run as for every job of the profile. */
+gboolean
+sbd_prepost_is_profile(const Basalt__JobEffective *e, const char *cmd)
+{
+	if (e == NULL || cmd == NULL || *cmd == '\0' || e->post_exec == NULL ||
+	    strcmp(cmd, e->post_exec) != 0)
+		return FALSE;
+	return e->queue_post_exec == NULL || strcmp(e->post_exec,
+	    e->queue_post_exec) != 0;
 }
 
 void

@@ -67,8 +67,11 @@
  *
  * -p POST_FD is a file sbatchd rewrites when bmod -Ep changes the
  * post-exec of the running job (job-modify.c): read once the command has
- * ended, "S<command>" replaces the job's post-exec (level 2), "N" removes
- * it, an empty file leaves the -a2 of the command line.
+ * ended, "S<command>" replaces the job's post-exec (level 2) with the
+ * job's own, run as the job's user (never as -u's, whatever the level 2
+ * it replaces ran as), "P<command>" with the application profile's, run
+ * as -u's user when there is one (as -A2 would), "N" removes it; an
+ * empty file leaves the -a2 / -A2 of the command line.
  *
  * With -i it is also the relay of an interactive job (bsub -I, -Ip, -Is):
  * SETUP_FD is sbatchd's setup pipe, see irelay.h.
@@ -373,7 +376,8 @@ post_override(Hooks *h)
 		return;
 	n = pread(h->post_fd, override_cmd, sizeof override_cmd - 1, 0);
 	close(h->post_fd);
-	if (n <= 0 || (override_cmd[0] != 'S' && override_cmd[0] != 'N'))
+	if (n <= 0 || (override_cmd[0] != 'S' && override_cmd[0] != 'P' &&
+	    override_cmd[0] != 'N'))
 		return;
 	override_cmd[n] = '\0';
 	for (int i = 0; i < h->n_post; i++)
@@ -395,7 +399,9 @@ post_override(Hooks *h)
 		at = 0;
 	}
 	h->post[at].level = 2;
-	h->post[at].as_hook_user = 0;     /* bmod -Ep: the job's own */
+	/* bmod -Ep: the job's own, as its user; the profile's as launch
+	 * would run it. */
+	h->post[at].as_hook_user = override_cmd[0] == 'P' && h->hook.set;
 	h->post[at].cmd = override_cmd + 1;
 }
 

@@ -215,7 +215,9 @@ launch_hooks_other_user(const BsLaunchSpec *spec)
 		if ((has(spec->pre_exec[i]) && launch_hook_privileged(spec, FALSE, i)) ||
 		    (has(spec->post_exec[i]) && launch_hook_privileged(spec, TRUE, i)))
 			return TRUE;
-	return FALSE;
+	/* A bmod may bring the profile's post-exec back (job-modify.c). */
+	return spec->profile_post_exec && spec->hook_user != NULL &&
+	    spec->hook_uid != spec->uid;
 }
 
 /* bs-jobwrap's -U (the job's identity) and -u (the hooks' user). */

@@ -130,6 +130,10 @@ typedef struct {
 	 * -E / -Ep): they run as hook_user too. */
 	gboolean pre_exec_profile;
 	gboolean post_exec_profile;
+	/* The profile has a POST_EXEC (run now or overridden by bsub -Ep):
+	 * a bmod -Epn of the running job brings it back, to run as
+	 * hook_user, so the wrapper must be able to become that user. */
+	gboolean profile_post_exec;
 
 	/* Optional: set to the BsChildStep (launch-report.h) whose failure
 	 * made bs_launch() fail, 0 when it failed before the child ran. */

@@ -218,6 +218,9 @@ void sbd_daemon_stop_soon(Sbd *sbd, gboolean restart);
 /* job-prepost.c */
 /* The queue's and the job's pre/post-exec commands into the launch. */
 void sbd_prepost_plan(Sbd *sbd, const Basalt__StartJobRequest *req, BsLaunchSpec *l);
+/* Whether cmd, a job-level post-exec mbatchd sent with the stamp e, is
+ * the application profile's POST_EXEC (not bsub -Ep / bmod -Ep's). */
+gboolean sbd_prepost_is_profile(const Basalt__JobEffective *e, const char *cmd);
 /* After the run: read the wrapper's pre/post-exec outcome into the job. */
 void sbd_prepost_finish(SbdJob *job);
 /* The report's reason for that outcome, or NULL. */

@@ -636,3 +636,39 @@ check_todo() {
 		sed 's/^/# /' "$T/check.out"
 	fi
 }
+
+# Resource plans (lsb.consumers) on real daemons.
+# running_of PATH: how many running jobs count against consumer PATH.
+running_of() { bjobs -r -u all -noheader -o consumer 2>/dev/null | grep -cx "$1"; }
+# consumer_col PATH N: column N of consumer PATH's bconsumers -w row.
+consumer_col() { bconsumers -w | awk -v p="$1" -v n="$2" '$1 == p {print $n}'; }
+# consumer_queues C...: lsb.queues (of make_cluster's cluster) with a
+# queue qC of priority 30 per consumer /C (CONSUMER = /C), and normal.
+consumer_queues() {
+	for cq_c in "$@"; do
+		printf 'Begin Queue\nQUEUE_NAME = q%s\nPRIORITY = 30\nCONSUMER = /%s\nEnd Queue\n\n' "$cq_c" "$cq_c"
+	done >"$T/conf/lsbatch/basalt/configdir/lsb.queues"
+	printf 'Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 10\nEnd Queue\n' \
+		>>"$T/conf/lsbatch/basalt/configdir/lsb.queues"
+}
+# submit_n QUEUE N [bsub options]: N jobs of `sleep 600` in QUEUE.
+submit_n() {
+	sn_q=$1 sn_n=$2
+	shift 2
+	sn_i=0
+	while [ "$sn_i" -lt "$sn_n" ]; do
+		bsub -q "$sn_q" "$@" -o /dev/null sleep 600 >/dev/null || return 1
+		sn_i=$((sn_i + 1))
+	done
+}
+
+# post_override_is ID LETTER: the host of running job ID (index 0) holds
+# the post-exec a bmod -Ep / -Epn gave it, in the file sbatchd rewrites
+# for bs-jobwrap (sbatchd/job-modify.c): S the job's own, P the
+# profile's, N none.  Wait on it before ending the job.
+post_override_is() {
+	for poi_f in $(find "$T" -name "$1.0*.status.post" 2>/dev/null); do
+		[ "$(head -c 1 "$poi_f")" = "$2" ] && return 0
+	done
+	return 1
+}

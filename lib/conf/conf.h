@@ -218,6 +218,9 @@ typedef struct {
 	 * made implicitly by bsub -g goes when it holds no unfinished job. */
 	char *default_jobgroup;         /* DEFAULT_JOBGROUP */
 	gboolean job_group_clean;       /* JOB_GROUP_CLEAN, N */
+	/* Basalt: the most job groups one user who is not an administrator
+	 * may own (the total, 100000, is shared by all). */
+	int max_job_groups_per_user;    /* MAX_JOB_GROUPS_PER_USER, 1000 */
 	/* Resource plans (lsb.consumers; decisions.md "Hybrid policy"). */
 	gboolean hybrid_evenly_distribute_slots; /* N */
 	int consumer_rank_default;      /* BS_CONF_UNLIMITED = not set (rank 0) */

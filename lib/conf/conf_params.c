@@ -115,6 +115,9 @@ static const BsConfKey params_table[] = {
 	{ "SECURE_JOB_INFO_LEVEL", BS_CT_INT, .offset = P(secure_job_info_level), 0, 5, .def = "5" },
 	{ "DEFAULT_JOBGROUP", BS_CT_STRING, .offset = P(default_jobgroup), 0, 511 },
 	{ "JOB_GROUP_CLEAN", BS_CT_BOOL, .offset = P(job_group_clean), .def = "N" },
+	/* Basalt: no user may take the whole BS_JOBGROUP_COUNT_MAX (100000). */
+	{ "MAX_JOB_GROUPS_PER_USER", BS_CT_INT, .offset = P(max_job_groups_per_user), 1,
+	    100000, .def = "1000" },
 	{ "MAX_REQUEST_LIST_SIZE", BS_CT_INT, .offset = P(max_request_list_size), 1, IMAX,
 	    .def = "100000" },
 	{ "HYBRID_EVENLY_DISTRIBUTE_SLOTS", BS_CT_BOOL,

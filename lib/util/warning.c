@@ -41,15 +41,6 @@ bs_warning_signal_parse(const char *s)
 	return -1;
 }
 
-const char *
-bs_warning_signal_name(int sig)
-{
-	for (gsize i = 0; i < G_N_ELEMENTS(names); i++)
-		if (names[i].sig == sig)
-			return names[i].name;
-	return NULL;
-}
-
 int
 bs_warning_time_parse(const char *s)
 {

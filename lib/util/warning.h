@@ -9,8 +9,6 @@
 
 /* The signal, -1 when s is not one. */
 int bs_warning_signal_parse(const char *s);
-/* "URG", or NULL for a signal without a name here. */
-const char *bs_warning_signal_name(int sig);
 /* Seconds, -1 when malformed. */
 int bs_warning_time_parse(const char *s);
 

@@ -204,18 +204,3 @@ lease_status_name(LeaseStatus s)
 {
 	return (guint)s < G_N_ELEMENTS(status_names) ? status_names[s] : "?";
 }
-
-gboolean
-lease_status_parse(const char *s, LeaseStatus *out)
-{
-	for (guint i = 0; i < G_N_ELEMENTS(status_names); i++)
-		if (g_ascii_strcasecmp(s, status_names[i]) == 0) {
-			*out = (LeaseStatus)i;
-			return TRUE;
-		}
-	if (g_ascii_strcasecmp(s, "disc") == 0) {
-		*out = LEASE_DISCONNECTED;
-		return TRUE;
-	}
-	return FALSE;
-}

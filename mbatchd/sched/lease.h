@@ -59,7 +59,6 @@ typedef struct Lease {
 int lease_provider_slots(const Lease *l);
 int lease_consumer_slots(const Lease *l);
 const char *lease_status_name(LeaseStatus s);   /* "ok", "inactive", "disconnected" */
-gboolean lease_status_parse(const char *s, LeaseStatus *out);
 
 /* A new lease as it starts: exclusive, every slot the consumer's and made;
  * shared, one slot (on the first host) the consumer's and the rest the

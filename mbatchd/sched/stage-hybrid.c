@@ -201,7 +201,7 @@ cap_of(int limit, double v)
 
 /* One sibling's terms in the division, by its policy. */
 static void
-share_terms(const Pass *p, const Hybrid *hy, guint g, guint c, QuotaShare *q)
+share_terms(const Hybrid *hy, guint g, guint c, QuotaShare *q)
 {
 	const SchedPlanTerms *t = hy->terms[AT(hy, g, c)];
 	double owned = hy->owned[AT(hy, g, c)];
@@ -305,7 +305,7 @@ count_need(const Pass *p, Hybrid *hy, guint g)
 
 		if (par < 0)
 			continue;
-		share_terms(p, hy, g, c, &q);
+		share_terms(hy, g, c, &q);
 		hy->need[AT(hy, g, par)] += (int)MIN(q.cap, (double)G_MAXINT / 4);
 	}
 }
@@ -323,7 +323,7 @@ divide(Pass *p, Hybrid *hy, guint g, guint parent, int total)
 		return;
 	q = g_new(QuotaShare, n);
 	for (guint i = 0; i < n; i++)
-		share_terms(p, hy, g, kids[i], &q[i]);
+		share_terms(hy, g, kids[i], &q[i]);
 	hybrid_divide(q, n, total, p->snap->hybrid_evenly);
 	for (guint i = 0; i < n; i++) {
 		hy->quota[AT(hy, g, kids[i])] = q[i].quota;

@@ -18,7 +18,10 @@
  * nothing applied, with the running jobs that pass would reclaim or
  * preempt (job ids, users, queues: those bjobs would show the caller,
  * by SECURE_JOB_INFO_LEVEL).
- * Any user may ask; each such query costs one scheduling pass.
+ * Any user may ask; a pass's answer serves every ask of the same
+ * scheduling cycle with the same plans in force, and a user who is not
+ * an administrator may start only a few passes a minute
+ * (mbd-preview-cache.c).
  *
  * -consumer: the path must name a leaf of the plan and the submitter
  * must be in its USERS (an administrator too: USERS says whose work the
@@ -240,18 +243,20 @@ svc_consumers_list(const ConsumerView *v, const Basalt__ConsumerQuery *req,
 }
 
 /* -at lists jobs: those SECURE_JOB_INFO_LEVEL hides from the caller
- * (sight.c) are left out, as bjobs leaves them out. */
+ * (sight.c) are left out, as bjobs leaves them out.  `jobs` gets
+ * pointers to the answer's. */
 static void
-hide_unseen(Manager *m, const Caller *c, GPtrArray *jobs)
+jobs_seen(Manager *m, const Caller *c, const MbdPreviewAnswer *a,
+    GPtrArray *jobs)
 {
 	Sight *sight = svc_sight_new(m, c);
 
-	for (guint i = jobs->len; i-- > 0;) {
-		const Basalt__PreviewJob *pj = jobs->pdata[i];
+	for (guint i = 0; i < a->jobs->len; i++) {
+		Basalt__PreviewJob *pj = a->jobs->pdata[i];
 		const Job *j = state_job(m->st, pj->job_id, pj->array_index);
 
-		if (j == NULL || svc_sight_of(sight, j) == SIGHT_NONE)
-			g_ptr_array_remove_index(jobs, i);
+		if (j != NULL && svc_sight_of(sight, j) != SIGHT_NONE)
+			g_ptr_array_add(jobs, pj);
 	}
 	svc_sight_free(sight);
 }
@@ -266,10 +271,11 @@ svc_consumers(Basalt__BatchService_Service *svc,
 	Basalt__ConsumerList reply = BASALT__CONSUMER_LIST__INIT;
 	GPtrArray *rows = g_ptr_array_new_with_free_func(g_free);
 	GPtrArray *groups = g_ptr_array_new_with_free_func(g_free);
-	GPtrArray *jobs = g_ptr_array_new_with_free_func(g_free);
+	GPtrArray *jobs = g_ptr_array_new();
 	g_autoptr(GPtrArray) strings = g_ptr_array_new_with_free_func(g_free);
 	ConsumerView v = { m->cfg, m->consumer_figs, NULL, manager_now(), strings };
-	MbdPreview *pv = NULL;
+	const MbdPreviewAnswer *pv = NULL;
+	gint64 retry_in = 0;
 	Caller c;
 
 	svc_caller(m, call, &c);
@@ -290,14 +296,20 @@ svc_consumers(Basalt__BatchService_Service *svc,
 	/* -at: a pass run for that time on the live state, its figures
 	 * against the last cycle's.  Open to all, as bconsumers is: it
 	 * shows slot counts and the jobs the pass would take back, which
-	 * bjobs shows to all too. */
+	 * bjobs shows to all too; its cost is bounded per user. */
 	if (reply.error == NULL && req->at != 0) {
-		pv = preview_run(m, NULL, req->at);
+		pv = preview_answer(m, c.user, c.admin, req->at, &retry_in);
+		if (pv == NULL)
+			reply.error = svc_error(E(LIMIT), "Too many previews: "
+			    "at most %d scheduling passes in %d seconds per user; "
+			    "try again in %" G_GINT64_FORMAT " seconds",
+			    PREVIEW_USER_PASSES, PREVIEW_USER_SECONDS, retry_in);
+	}
+	if (pv != NULL) {
 		v.figs = pv->figs;
 		v.now_figs = m->consumer_figs;
 		v.time = pv->at;
-		preview_jobs(pv, jobs);
-		hide_unseen(m, &c, jobs);
+		jobs_seen(m, &c, pv, jobs);
 	}
 	if (reply.error == NULL)
 		svc_consumers_list(&v, req, rows, groups);
@@ -317,7 +329,6 @@ svc_consumers(Basalt__BatchService_Service *svc,
 	g_ptr_array_free(rows, TRUE);
 	g_ptr_array_free(groups, TRUE);
 	g_ptr_array_free(jobs, TRUE);
-	preview_free(pv);
 }
 
 Basalt__Error *

@@ -17,13 +17,34 @@
 #define E(code) BASALT__ERROR_CODE__ERROR_CODE_##code
 #define ACT(a) BASALT__JOB_GROUP_ACTION__JOB_GROUP_ACTION_##a
 
+/* Groups `user` owns.  A scan, but only when a group is to be created,
+ * which journals an event: the scan costs less than that event's sync
+ * even at BS_JOBGROUP_COUNT_MAX groups. */
+static guint
+groups_owned(Manager *m, const char *user)
+{
+	GHashTableIter it;
+	gpointer v;
+	guint n = 0;
+
+	g_hash_table_iter_init(&it, m->st->jobgroups);
+	while (g_hash_table_iter_next(&it, NULL, &v))
+		if (g_strcmp0(((const JobGroup *)v)->owner, user) == 0)
+			n++;
+	return n;
+}
+
 /* Groups a new path would add (itself and missing ancestors) beyond
- * BS_JOBGROUP_COUNT_MAX: refused, with what to do about it. */
+ * BS_JOBGROUP_COUNT_MAX, or beyond MAX_JOB_GROUPS_PER_USER of the
+ * caller's own (administrators are not bound by the latter): refused,
+ * with what to do about it.  The total is shared by every user, so
+ * without the per-user bound one user could take it all. */
 Basalt__Error *
-svc_check_job_group_room(Manager *m, const char *path)
+svc_check_job_group_room(Manager *m, const Caller *c, const char *path)
 {
 	g_autofree char *p = g_strdup(path);
 	guint missing = 0;
+	int per_user = m->cfg->params->max_job_groups_per_user;
 
 	while (p != NULL && state_jobgroup(m->st, p) == NULL) {
 		char *up = bs_jobgroup_parent(p);
@@ -32,11 +53,18 @@ svc_check_job_group_room(Manager *m, const char *path)
 		g_free(p);
 		p = up;
 	}
-	if (missing > 0 && g_hash_table_size(m->st->jobgroups) + missing >
-	    BS_JOBGROUP_COUNT_MAX)
+	if (missing == 0)
+		return NULL;
+	if (g_hash_table_size(m->st->jobgroups) + missing > BS_JOBGROUP_COUNT_MAX)
 		return svc_error(E(LIMIT), "Cannot create job group <%s>: "
 		    "mbatchd already holds %d job groups; delete empty ones "
 		    "with bgdel", path, BS_JOBGROUP_COUNT_MAX);
+	if (!c->admin && per_user > 0 &&
+	    groups_owned(m, c->user) + missing > (guint)per_user)
+		return svc_error(E(LIMIT), "Cannot create job group <%s>: "
+		    "user %s would own more than %d job groups "
+		    "(MAX_JOB_GROUPS_PER_USER); delete empty ones with bgdel",
+		    path, c->user, per_user);
 	return NULL;
 }
 
@@ -303,7 +331,7 @@ do_add(Manager *m, const Caller *c, const Basalt__JobGroupRequest *req,
 	if (state_jobgroup(m->st, path) != NULL)
 		return svc_error(E(BAD_REQUEST),
 		    "Job group <%s> already exists", path);
-	if ((e = svc_check_job_group_room(m, path)) != NULL)
+	if ((e = svc_check_job_group_room(m, c, path)) != NULL)
 		return e;
 	if (req->set_limit && (e = limit_fits(m, path, req->limit)) != NULL)
 		return e;

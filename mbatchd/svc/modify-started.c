@@ -160,8 +160,8 @@ svc_modify_started(Manager *m, const Caller *c, Job *j, Basalt__JobSpec *spec,
 	}
 	if (bad->len > 0)
 		return svc_error(E(JOB_STATE), "Job has already started: %s cannot "
-		    "be changed for a started job (only -c -W -M -R rusage[] -o -e "
-		    "-Ep -r and their n forms)", bad->str);
+		    "be changed for a started job (only -c -W -We -M -R rusage[] -o "
+		    "-e -Ep -r and their n forms)", bad->str);
 	if (named(req->set_fields, req->n_set_fields, "resreq") ||
 	    named(req->reset_fields, req->n_reset_fields, "resreq")) {
 		const char *asked = named(req->reset_fields, req->n_reset_fields,

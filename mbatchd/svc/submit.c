@@ -98,7 +98,7 @@ svc_check_spec(Manager *m, const Caller *c, const Basalt__JobSpec *spec,
 		return svc_error(E(BAD_REQUEST), "No job command specified");
 	if ((sub_err = svc_check_job_group(spec->job_group)) != NULL ||
 	    (spec->job_group != NULL && *spec->job_group != '\0' &&
-	    (sub_err = svc_check_job_group_room(m, spec->job_group)) != NULL))
+	    (sub_err = svc_check_job_group_room(m, c, spec->job_group)) != NULL))
 		return sub_err;
 	/* bsub refuses these too, but mbatchd does not trust bsub: a
 	 * newline in a name would forge lines in logs and listings. */
@@ -337,7 +337,12 @@ svc_submit(Basalt__BatchService_Service *svc, const Basalt__SubmitRequest *req,
 				spec = &with_app;
 			}
 			with_app.job_group = dflt_group;
+			/* DEFAULT_JOBGROUP's %p is the submitter's to choose:
+			 * the groups it makes count as bsub -g's do. */
+			reply.error = svc_check_job_group_room(m, &c, dflt_group);
 		}
+	}
+	if (reply.error == NULL) {
 		e.spec = (Basalt__JobSpec *)spec;
 		e.user = c.user;
 		e.uid = c.uid;

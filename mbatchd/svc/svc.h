@@ -181,8 +181,10 @@ void svc_job_group_control(Basalt__BatchService_Service *svc,
     void *call);
 /* A job's -g as sent: empty, or a path in its normal form; NULL when fine. */
 Basalt__Error *svc_check_job_group(const char *path);
-/* Whether the groups path would create still fit BS_JOBGROUP_COUNT_MAX. */
-Basalt__Error *svc_check_job_group_room(Manager *m, const char *path);
+/* Whether the groups path would create still fit BS_JOBGROUP_COUNT_MAX
+ * and the caller's MAX_JOB_GROUPS_PER_USER. */
+Basalt__Error *svc_check_job_group_room(Manager *m, const Caller *c,
+    const char *path);
 /* DEFAULT_JOBGROUP for this submission (%u, %p substituted), to free;
  * NULL when none is configured or it does not make a valid path. */
 char *svc_default_job_group(Manager *m, const char *user, const char *project);

@@ -195,3 +195,9 @@ INTEGRATION_TESTS += \
 # A closed terminal kills an -Is job, also when bsub reads its end first.
 INTEGRATION_TESTS += \
 	%reldir%/t0992-interactive-hangup.sh
+# Review findings: bconsumers -at's cost bounded, job groups per user,
+# bmod -Ep/-Epn of a running job and LSB_PRE_POST_EXEC_USER.
+INTEGRATION_TESTS += \
+	%reldir%/t1050-preview-bounded.sh \
+	%reldir%/t1051-jobgroup-per-user.sh \
+	%reldir%/t1052-bmod-postexec-user.sh

@@ -53,6 +53,7 @@ post=$(bsub -o "$T/work/post.out" "while [ ! -f '$T/work/go' ]; do sleep 0.1; do
 check "a job without a post-exec runs" wait_for 10 state_is "$post" RUN
 check "bmod -Ep of the running job is accepted" \
 	sh -c "bmod -Ep 'echo post \$LSB_JOBID >$T/work/post.ran' $post | grep -q 'are being changed'"
+check "its host has the new post-exec" wait_for 10 post_override_is "$post" S
 touch "$T/work/go"
 check "the job ends DONE" wait_for 20 state_is "$post" DONE
 check "and its new post-exec ran as it ended" grep -qx "post $post" "$T/work/post.ran"
@@ -62,6 +63,7 @@ rm -f "$T/work/go"
 nopost=$(bsub -o /dev/null -Ep "touch $T/work/nopost.ran" "while [ ! -f '$T/work/go' ]; do sleep 0.1; done" | job_id_of)
 check "a job with a post-exec runs" wait_for 10 state_is "$nopost" RUN
 check "bmod -Epn is accepted" sh -c "bmod -Epn $nopost | grep -q 'are being changed'"
+check "its host has dropped the post-exec" wait_for 10 post_override_is "$nopost" N
 touch "$T/work/go"
 check "the job ends DONE" wait_for 20 state_is "$nopost" DONE
 check "without the post-exec it had" test ! -e "$T/work/nopost.ran"

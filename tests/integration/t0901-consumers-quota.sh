@@ -42,30 +42,14 @@ CONSUMER  OWNED  RESERVED  LIMIT  RANK
 /c        2      0         -      0
 End Plan
 C
-{
-	for c in a b c; do
-		printf 'Begin Queue\nQUEUE_NAME = q%s\nPRIORITY = 30\nCONSUMER = /%s\nEnd Queue\n\n' "$c" "$c"
-	done
-	printf 'Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 10\nEnd Queue\n'
-} >"$lsb/lsb.queues"
+consumer_queues a b c
 start_mbd || exit 1
 for h in vh1 vh2 vh3; do start_sbd "$h" || exit 1; done
 
-running_of() { bjobs -r -u all -noheader -o consumer 2>/dev/null | grep -cx "$1"; }
 counts_are() { [ "$(running_of /a) $(running_of /b) $(running_of /c)" = "$1" ]; }
-# col PATH N: column N of PATH's bconsumers -w row (9 DEMAND, 10 QUOTA, 11 ALLOC)
-col() { bconsumers -w | awk -v p="$1" -v n="$2" '$1 == p {print $n}'; }
+# consumer_col PATH N (tests/lib.sh): column N of PATH's bconsumers -w row (9 DEMAND, 10 QUOTA, 11 ALLOC)
 figures_are() {   # figures_are COLUMN "a b c"
-	[ "$(col /a "$1") $(col /b "$1") $(col /c "$1")" = "$2" ]
-}
-submit_n() {   # submit_n QUEUE N [bsub options]
-	q=$1 n=$2
-	shift 2
-	i=0
-	while [ "$i" -lt "$n" ]; do
-		bsub -q "$q" "$@" -o /dev/null sleep 300 >/dev/null || return 1
-		i=$((i + 1))
-	done
+	[ "$(consumer_col /a "$1") $(consumer_col /b "$1") $(consumer_col /c "$1")" = "$2" ]
 }
 all_gone() { ! bjobs -u all >/dev/null 2>&1; }
 say() { diag "running /a /b /c: $(running_of /a) $(running_of /b) $(running_of /c)"; diag "$(bconsumers -w)"; }

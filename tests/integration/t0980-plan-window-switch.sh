@@ -57,27 +57,12 @@ CONSUMER  OWNED  GRACE_PERIOD
 /b        6      30
 End Plan
 C
-{
-	for c in a b; do
-		printf 'Begin Queue\nQUEUE_NAME = q%s\nPRIORITY = 30\nCONSUMER = /%s\nEnd Queue\n\n' "$c" "$c"
-	done
-	printf 'Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 10\nEnd Queue\n'
-} >"$lsb/lsb.queues"
+consumer_queues a b
 start_mbd || exit 1
 for h in vh1 vh2; do start_sbd "$h" || exit 1; done
 
-running_of() { bjobs -r -u all -noheader -o consumer 2>/dev/null | grep -cx "$1"; }
 counts_are() { [ "$(running_of /a) $(running_of /b)" = "$1" ]; }
-col() { bconsumers -w | awk -v p="$1" -v n="$2" '$1 == p {print $n}'; }
-quotas_are() { [ "$(col /a 10) $(col /b 10)" = "$1" ]; }
-submit_n() {
-	q=$1 n=$2
-	i=0
-	while [ "$i" -lt "$n" ]; do
-		bsub -q "$q" -o /dev/null sleep 600 >/dev/null || return 1
-		i=$((i + 1))
-	done
-}
+quotas_are() { [ "$(consumer_col /a 10) $(consumer_col /b 10)" = "$1" ]; }
 
 badmin qinact qa qb >/dev/null
 submit_n qa 8 && submit_n qb 8

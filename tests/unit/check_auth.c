@@ -20,78 +20,12 @@
 #include "tap.h"
 #include "rpc-test.h"
 #include "auth/auth.h"
+#include "munged-fixture.h"
 #include "util/error.h"
 
-static char *dir;
-static char *sock;
-static GPid munged_pid;
-
-static gboolean
-start_munged(void)
-{
-	g_autofree char *key = NULL, *pid = NULL, *log = NULL, *seed = NULL;
-	g_autofree char *munged = g_find_program_in_path("munged");
-	g_autofree char *origin = g_strdup("--origin=127.0.0.1");
-	guint8 k[1024];
-	GError *err = NULL;
-	gint64 deadline;
-
-	if (munged == NULL && g_file_test("/usr/sbin/munged", G_FILE_TEST_IS_EXECUTABLE))
-		munged = g_strdup("/usr/sbin/munged");
-	if (munged == NULL)
-		return FALSE;
-	dir = g_dir_make_tmp("check-auth-XXXXXX", NULL);
-	g_assert(dir != NULL);
-	chmod(dir, 0755);
-	sock = g_build_filename(dir, "munge.sock", NULL);
-	key = g_build_filename(dir, "key", NULL);
-	pid = g_build_filename(dir, "pid", NULL);
-	log = g_build_filename(dir, "log", NULL);
-	seed = g_build_filename(dir, "seed", NULL);
-	for (gsize i = 0; i < sizeof k; i++)
-		k[i] = (guint8)g_random_int();
-	g_assert(g_file_set_contents(key, (char *)k, sizeof k, NULL));
-	chmod(key, 0600);
-	{
-		char *argv[] = { munged, (char *)"-F", (char *)"-f", (char *)"-S",
-		    sock, (char *)"--key-file", key, (char *)"--pid-file", pid,
-		    (char *)"--log-file", log, (char *)"--seed-file", seed, origin,
-		    NULL };
-
-		if (!g_spawn_async(NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD |
-		    G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-		    NULL, NULL, &munged_pid, &err)) {
-			fprintf(stderr, "munged: %s\n", err->message);
-			return FALSE;
-		}
-	}
-	deadline = g_get_monotonic_time() + 10 * G_USEC_PER_SEC;
-	while (g_get_monotonic_time() < deadline) {
-		GBytes *b = bs_auth_hello_credential(sock, 1, "probe", NULL, NULL);
-
-		if (b != NULL) {
-			g_bytes_unref(b);
-			return TRUE;
-		}
-		g_usleep(20000);
-	}
-	return FALSE;
-}
-
-static void
-stop_munged(void)
-{
-	if (munged_pid > 0) {
-		kill(munged_pid, SIGTERM);
-		waitpid(munged_pid, NULL, 0);
-	}
-	if (dir != NULL) {
-		g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", dir);
-
-		if (system(cmd) != 0)
-			fprintf(stderr, "cannot remove %s\n", dir);
-	}
-}
+static BsMungedFixture munge;
+static char *dir;              /* munge.dir */
+static char *sock;             /* munge.sock */
 
 START_TEST(test_hello_round_trip)
 {
@@ -456,11 +390,13 @@ main(void)
 	TCase *tc = tcase_create("munge");
 	int rc;
 
-	if (!start_munged()) {
+	if (!bs_munged_start(&munge, "check-auth-XXXXXX")) {
 		printf("1..0 # SKIP munged is not installed or did not start\n");
-		stop_munged();
+		bs_munged_stop(&munge);
 		return 0;
 	}
+	dir = munge.dir;
+	sock = munge.sock;
 	tcase_add_test(tc, test_hello_round_trip);
 	tcase_add_test(tc, test_hello_bound_to_role_and_name);
 	tcase_add_test(tc, test_forged_and_missing);
@@ -470,6 +406,6 @@ main(void)
 	tcase_add_test(tc, test_dial_verify_reply);
 	suite_add_tcase(s, tc);
 	rc = bs_run_suite(s);
-	stop_munged();
+	bs_munged_stop(&munge);
 	return rc;
 }

@@ -187,6 +187,7 @@ START_TEST(test_good_params_cluster)
 	ck_assert_int_eq(p->pool_usage_half_life, 2);
 	ck_assert_str_eq(p->default_project, "default");
 	ck_assert_int_eq(p->max_pend_slots, 2147483647);
+	ck_assert_int_eq(p->max_job_groups_per_user, 1000);
 	ck_assert_str_eq(cfg->lsf->lsf_logdir, "/tmp/basalt-log");
 	ck_assert_str_eq(cfg->lsf->lsb_sharedir, "/var/lib/basalt");
 	ck_assert_str_eq(cfg->lsf->lsf_serverdir, "/usr/sbin");
@@ -490,6 +491,9 @@ static const ErrCase err_cases[] = {
 	  "lsb.queues:6: duplicate queue a (first defined at line 2)\n", FALSE },
 	{ "lsb.queues", Q1 "PRIORITY = 5\nPREEMPTION = PREEMPTIVE[nosuch]\n" QEND,
 	  "lsb.queues:4: queue a: PREEMPTION names unknown queue nosuch\n", FALSE },
+	{ "lsb.params", "Begin Parameters\nMAX_JOB_GROUPS_PER_USER = 0\nEnd Parameters\n",
+	  "lsb.params:2: bad value '0' for MAX_JOB_GROUPS_PER_USER: out of range 1..100000\n",
+	  FALSE },
 	{ "lsb.params", "Begin Parameters\nDEFAULT_QUEUE = nosuch\nEnd Parameters\n",
 	  "lsb.params:2: DEFAULT_QUEUE names unknown queue nosuch\n", FALSE },
 	{ "lsb.queues", Q1 "SLOT_POOL = P\nSLOT_SHARE = 50\nPREEMPTION = PREEMPTABLE\n" QEND,

@@ -23,6 +23,7 @@
 
 #include "tap.h"
 #include "auth/auth.h"
+#include "munged-fixture.h"
 #include "auth/peer.h"
 #include "mbatchd/mbd.h"
 #include "mbatchd/mc-links.h"
@@ -34,73 +35,10 @@ manager_now(void)
 	return g_get_real_time() / G_USEC_PER_SEC;
 }
 
-static char *dir;
-static char *sock;
-static GPid munged_pid;
+static BsMungedFixture munge;
+static char *dir;              /* munge.dir */
+static char *sock;             /* munge.sock */
 static guint16 port;
-
-static gboolean
-start_munged(void)
-{
-	g_autofree char *key = NULL, *pid = NULL, *log = NULL, *seed = NULL;
-	g_autofree char *munged = g_find_program_in_path("munged");
-	guint8 k[1024];
-	gint64 deadline;
-
-	if (munged == NULL && g_file_test("/usr/sbin/munged", G_FILE_TEST_IS_EXECUTABLE))
-		munged = g_strdup("/usr/sbin/munged");
-	if (munged == NULL)
-		return FALSE;
-	dir = g_dir_make_tmp("check-mc-links-XXXXXX", NULL);
-	g_assert(dir != NULL);
-	chmod(dir, 0755);
-	sock = g_build_filename(dir, "munge.sock", NULL);
-	key = g_build_filename(dir, "key", NULL);
-	pid = g_build_filename(dir, "pid", NULL);
-	log = g_build_filename(dir, "log", NULL);
-	seed = g_build_filename(dir, "seed", NULL);
-	for (gsize i = 0; i < sizeof k; i++)
-		k[i] = (guint8)g_random_int();
-	g_assert(g_file_set_contents(key, (char *)k, sizeof k, NULL));
-	chmod(key, 0600);
-	{
-		char *argv[] = { munged, (char *)"-F", (char *)"-f", (char *)"-S",
-		    sock, (char *)"--key-file", key, (char *)"--pid-file", pid,
-		    (char *)"--log-file", log, (char *)"--seed-file", seed,
-		    (char *)"--origin=127.0.0.1", NULL };
-
-		if (!g_spawn_async(NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD |
-		    G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-		    NULL, NULL, &munged_pid, NULL))
-			return FALSE;
-	}
-	deadline = g_get_monotonic_time() + 10 * G_USEC_PER_SEC;
-	while (g_get_monotonic_time() < deadline) {
-		GBytes *b = bs_auth_hello_credential(sock, 1, "probe", NULL, NULL);
-
-		if (b != NULL) {
-			g_bytes_unref(b);
-			return TRUE;
-		}
-		g_usleep(20000);
-	}
-	return FALSE;
-}
-
-static void
-stop_munged(void)
-{
-	if (munged_pid > 0) {
-		kill(munged_pid, SIGTERM);
-		waitpid(munged_pid, NULL, 0);
-	}
-	if (dir != NULL) {
-		g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", dir);
-
-		if (system(cmd) != 0)
-			fprintf(stderr, "cannot remove %s\n", dir);
-	}
-}
 
 /* A port free on 127.0.0.2 (then on 127.0.0.1 too, almost surely). */
 static guint16
@@ -562,11 +500,13 @@ main(void)
 	int rc;
 
 	signal(SIGPIPE, SIG_IGN);
-	if (!start_munged()) {
-		stop_munged();
+	if (!bs_munged_start(&munge, "check-mc-links-XXXXXX")) {
+		bs_munged_stop(&munge);
 		printf("1..0 # SKIP munged is not installed or did not start\n");
 		return 0;
 	}
+	dir = munge.dir;
+	sock = munge.sock;
 	port = free_port();
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_link_up_both_sides);
@@ -575,6 +515,6 @@ main(void)
 	tcase_add_test(tc, test_admit_rules);
 	suite_add_tcase(s, tc);
 	rc = bs_run_suite(s);
-	stop_munged();
+	bs_munged_stop(&munge);
 	return rc;
 }

@@ -65,6 +65,7 @@ TESTS += %reldir%/check_prepost
 check_PROGRAMS += %reldir%/check_mc_links
 TESTS += %reldir%/check_mc_links
 %canon_reldir%_check_mc_links_SOURCES = %reldir%/check_mc_links.c \
+	%reldir%/munged-fixture.c %reldir%/munged-fixture.h \
 	mbatchd/mc-links.c mbatchd/mc-links.h mbatchd/mc-hello.c mbatchd/mc-hello.h
 %canon_reldir%_check_mc_links_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_check_mc_links_CFLAGS = $(TEST_CFLAGS)

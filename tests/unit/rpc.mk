@@ -23,7 +23,8 @@ TESTS += %reldir%/check_rpc_abuse
 # lib/auth against a private munged, and the hello exchange with its hooks.
 check_PROGRAMS += %reldir%/check_auth
 TESTS += %reldir%/check_auth
-%canon_reldir%_check_auth_SOURCES = %reldir%/check_auth.c $(RPC_TEST_SOURCES)
+%canon_reldir%_check_auth_SOURCES = %reldir%/check_auth.c \
+	%reldir%/munged-fixture.c %reldir%/munged-fixture.h $(RPC_TEST_SOURCES)
 %canon_reldir%_check_auth_CFLAGS = $(TEST_CFLAGS)
 %canon_reldir%_check_auth_LDADD = lib/auth/libbsauth.a $(BSRPC_LIBS) \
 	$(MUNGE_LIBS) $(TEST_LIBS)

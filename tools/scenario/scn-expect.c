@@ -23,8 +23,8 @@ pending_known(const Scenario *s, const char *name)
 	return FALSE;
 }
 
-static gboolean
-running_known(const Scenario *s, const char *name)
+gboolean
+scn_running_known(const Scenario *s, const char *name)
 {
 	for (guint i = 0; i < s->running->len; i++) {
 		const SchedRunning *r = &g_array_index(s->running, SchedRunning, i);
@@ -37,8 +37,8 @@ running_known(const Scenario *s, const char *name)
 	return FALSE;
 }
 
-static ScnLine *
-add_expect(Scenario *s, ScnKind k, int line, char *text)
+ScnLine *
+scn_add_expect(Scenario *s, ScnKind k, int line, char *text)
 {
 	ScnLine *l = g_new0(ScnLine, 1);
 
@@ -127,26 +127,26 @@ scn_expect_line(Scenario *s, char **a, int line, GError **error)
 			FAIL(line, "expect dispatch: no pending job %s", a[2]);
 		if ((hosts = canonical_hosts(s, a + 4, line, error)) == NULL)
 			return FALSE;
-		add_expect(s, SCN_DISPATCH, line,
+		scn_add_expect(s, SCN_DISPATCH, line,
 		    g_strdup_printf("dispatch %s on %s", a[2], hosts));
 		g_free(hosts);
 	} else if (n == 5 && (strcmp(a[1], "preempt") == 0 ||
 	    strcmp(a[1], "terminate") == 0) && strcmp(a[3], "for") == 0) {
-		if (!running_known(s, a[2]))
+		if (!scn_running_known(s, a[2]))
 			FAIL(line, "expect %s: no running job %s", a[1], a[2]);
 		if (!pending_known(s, a[4]))
 			FAIL(line, "expect %s: no pending job %s", a[1], a[4]);
-		add_expect(s, a[1][0] == 'p' ? SCN_PREEMPT : SCN_TERMINATE, line,
+		scn_add_expect(s, a[1][0] == 'p' ? SCN_PREEMPT : SCN_TERMINATE, line,
 		    g_strdup_printf("%s %s for %s", a[1], a[2], a[4]));
 	} else if (n == 3 && strcmp(a[1], "deadline-exit") == 0) {
 		if (!pending_known(s, a[2]))
 			FAIL(line, "expect deadline-exit: no pending job %s", a[2]);
-		add_expect(s, SCN_DEADLINE_EXIT, line,
+		scn_add_expect(s, SCN_DEADLINE_EXIT, line,
 		    g_strdup_printf("deadline-exit %s", a[2]));
 	} else if (n == 3 && (k = running_kind(a[1])) != SCN_PENDING) {
-		if (!running_known(s, a[2]))
+		if (!scn_running_known(s, a[2]))
 			FAIL(line, "expect %s: no running job %s", a[1], a[2]);
-		add_expect(s, k, line, g_strdup_printf("%s %s", a[1], a[2]));
+		scn_add_expect(s, k, line, g_strdup_printf("%s %s", a[1], a[2]));
 	} else if (n >= 7 && strcmp(a[1], "reserve") == 0 && strcmp(a[3], "on") == 0 &&
 	    strcmp(a[n - 2], "start") == 0) {
 		g_autofree char *hosts = NULL;
@@ -169,7 +169,7 @@ scn_expect_line(Scenario *s, char **a, int line, GError **error)
 		if (hosts == NULL)
 			return FALSE;
 		when = scn_start_text(in);
-		add_expect(s, SCN_RESERVE, line, g_strdup_printf("reserve %s on %s start %s",
+		scn_add_expect(s, SCN_RESERVE, line, g_strdup_printf("reserve %s on %s start %s",
 		    a[2], hosts, when));
 	} else if (n == 5 && strcmp(a[1], "reserve-ban") == 0 &&
 	    strcmp(a[3], "until") == 0) {
@@ -181,7 +181,7 @@ scn_expect_line(Scenario *s, char **a, int line, GError **error)
 		if (!scn_parse_duration(a[4] + (a[4][0] == '+'), &in) || in <= 0)
 			FAIL(line, "expect reserve-ban: until +DURATION, not \"%s\"", a[4]);
 		when = scn_start_text(in);
-		add_expect(s, SCN_RESERVE_BAN, line,
+		scn_add_expect(s, SCN_RESERVE_BAN, line,
 		    g_strdup_printf("reserve-ban %s until %s", a[2], when));
 	} else if (n == 4 && strcmp(a[1], "pending") == 0) {
 		g_autofree char *text = g_strdup(a[3]);
@@ -189,21 +189,21 @@ scn_expect_line(Scenario *s, char **a, int line, GError **error)
 		if (!pending_known(s, a[2]))
 			FAIL(line, "expect pending: no pending job %s", a[2]);
 		g_strdelimit(text, "\n", ' ');
-		add_expect(s, SCN_PENDING, line,
+		scn_add_expect(s, SCN_PENDING, line,
 		    g_strdup_printf("pending %s \"%s\"", a[2], g_strstrip(text)));
 	} else if (n == 4 && strcmp(a[1], "deserved") == 0) {
 		if (!sched_input_queue(&s->in, a[2], &idx))
 			FAIL(line, "expect deserved: no queue %s", a[2]);
 		if (!scn_parse_int(a[3], -1, 10000000, &num))
 			FAIL(line, "expect deserved: a number of slots, not \"%s\"", a[3]);
-		add_expect(s, SCN_DESERVED, line,
+		scn_add_expect(s, SCN_DESERVED, line,
 		    g_strdup_printf("deserved %s %d", a[2], (int)num));
 	} else if (n == 4 && strcmp(a[1], "slots") == 0) {
 		if (!sched_input_queue(&s->in, a[2], &idx))
 			FAIL(line, "expect slots: no queue %s", a[2]);
 		if (!scn_parse_int(a[3], 0, 10000000, &num))
 			FAIL(line, "expect slots: a number of slots, not \"%s\"", a[3]);
-		add_expect(s, SCN_SLOTS, line,
+		scn_add_expect(s, SCN_SLOTS, line,
 		    g_strdup_printf("slots %s %d", a[2], (int)num))->queue = idx;
 	} else if (n == 4 && strcmp(a[1], "pool") == 0) {
 		gboolean found = FALSE;
@@ -214,7 +214,7 @@ scn_expect_line(Scenario *s, char **a, int line, GError **error)
 			FAIL(line, "expect pool: no SLOT_POOL %s", a[2]);
 		if (!scn_parse_int(a[3], 0, 10000000, &num))
 			FAIL(line, "expect pool: a number of slots, not \"%s\"", a[3]);
-		add_expect(s, SCN_POOL, line, g_strdup_printf("pool %s %d", a[2], (int)num));
+		scn_add_expect(s, SCN_POOL, line, g_strdup_printf("pool %s %d", a[2], (int)num));
 	} else if (n == 5 && (strcmp(a[1], "quota") == 0 || strcmp(a[1], "alloc") == 0)) {
 		gboolean quota = strcmp(a[1], "quota") == 0;
 
@@ -224,7 +224,7 @@ scn_expect_line(Scenario *s, char **a, int line, GError **error)
 			FAIL(line, "expect %s: no resource group %s in lsb.consumers", a[1], a[3]);
 		if (!scn_parse_int(a[4], 0, 10000000, &num))
 			FAIL(line, "expect %s: a number of slots, not \"%s\"", a[1], a[4]);
-		add_expect(s, quota ? SCN_QUOTA : SCN_ALLOC, line,
+		scn_add_expect(s, quota ? SCN_QUOTA : SCN_ALLOC, line,
 		    g_strdup_printf("%s %s %s %d", a[1], a[2], a[3], (int)num));
 	} else if (n == 3 && strcmp(a[1], "wake") == 0) {
 		gint64 in = -1;
@@ -233,7 +233,7 @@ scn_expect_line(Scenario *s, char **a, int line, GError **error)
 		    (!scn_parse_duration(a[2] + (a[2][0] == '+'), &in) || in <= 0))
 			FAIL(line, "expect wake: +DURATION (90s, 30m, 2h, 1d) or none, "
 			    "not \"%s\"", a[2]);
-		add_expect(s, SCN_WAKE, line, scn_wake_text(in));
+		scn_add_expect(s, SCN_WAKE, line, scn_wake_text(in));
 	} else {
 		FAIL(line, "expect: not understood (dispatch ID on HOSTS, preempt V for ID, "
 		    "terminate V for ID, resume ID, reserve ID on HOSTS start WHEN, "

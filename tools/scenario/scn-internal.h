@@ -71,6 +71,10 @@ void scn_parse_clear(ScnParse *p);
 gboolean scn_first_pass(Scenario *s, ScnParse *p, const char *text, GError **error);
 gboolean scn_add_jobs(Scenario *s, ScnParse *p, GError **error);
 gboolean scn_expect_line(Scenario *s, char **argv, int line, GError **error);
+/* scn-expect.c, for every expectation parser: whether a running job of
+ * that name ("7", "7[2]") is in the file; an expectation line added. */
+gboolean scn_running_known(const Scenario *s, const char *name);
+ScnLine *scn_add_expect(Scenario *s, ScnKind k, int line, char *text);
 /* scn-reclaim.c: run words (sp=, reclaiming=), expect reclaim lines, and
  * the plan's reclaim decisions as lines.  *handled FALSE: not theirs. */
 gboolean scn_reclaim_run_word(Scenario *s, SchedRunning *r, const char *w,

@@ -40,32 +40,6 @@ scn_reclaim_run_word(Scenario *s, SchedRunning *r, const char *w, int line,
 }
 
 static gboolean
-running_known(const Scenario *s, const char *name)
-{
-	for (guint i = 0; i < s->running->len; i++) {
-		const SchedRunning *r = &g_array_index(s->running, SchedRunning, i);
-		g_autofree char *n = scn_job_name(r->id, r->array_id,
-		    g_array_index(s->run_index, guint32, i));
-
-		if (strcmp(n, name) == 0)
-			return TRUE;
-	}
-	return FALSE;
-}
-
-static ScnLine *
-add_expect(Scenario *s, ScnKind k, int line, char *text)
-{
-	ScnLine *l = g_new0(ScnLine, 1);
-
-	l->kind = k;
-	l->line = line;
-	l->text = text;
-	g_ptr_array_add(s->expect, l);
-	return l;
-}
-
-static gboolean
 consumer_word(const Scenario *s, const char *w)
 {
 	return strcmp(w, "-") == 0 || bs_config_consumer(s->cfg, w) != NULL;
@@ -94,9 +68,9 @@ scn_reclaim_expect(Scenario *s, char **a, int line, gboolean *handled,
 
 	*handled = TRUE;
 	if (n == 3 && strcmp(a[1], "reclaim-requeue") == 0) {
-		if (!running_known(s, a[2]))
+		if (!scn_running_known(s, a[2]))
 			FAIL(line, "expect reclaim-requeue: no running job %s", a[2]);
-		add_expect(s, SCN_RECLAIM_REQUEUE, line,
+		scn_add_expect(s, SCN_RECLAIM_REQUEUE, line,
 		    g_strdup_printf("reclaim-requeue %s", a[2]));
 		return TRUE;
 	}
@@ -108,7 +82,7 @@ scn_reclaim_expect(Scenario *s, char **a, int line, gboolean *handled,
 	    strcmp(a[8], "grace") != 0)
 		FAIL(line, "expect reclaim: ID from CONSUMER for CONSUMER "
 		    "borrowed|shared|owned|host grace DURATION");
-	if (!running_known(s, a[2]))
+	if (!scn_running_known(s, a[2]))
 		FAIL(line, "expect reclaim: no running job %s", a[2]);
 	if (!consumer_word(s, a[4]) || !consumer_word(s, a[6]))
 		FAIL(line, "expect reclaim: no consumer %s in lsb.consumers",
@@ -121,7 +95,7 @@ scn_reclaim_expect(Scenario *s, char **a, int line, gboolean *handled,
 		FAIL(line, "expect reclaim: grace is a duration (0s, 30s, 2m), "
 		    "not \"%s\"", a[9]);
 	gt = grace_text(grace);
-	add_expect(s, SCN_RECLAIM, line, g_strdup_printf(
+	scn_add_expect(s, SCN_RECLAIM, line, g_strdup_printf(
 	    "reclaim %s from %s for %s %s grace %s", a[2], a[4], a[6], a[7], gt));
 	return TRUE;
 }
