@@ -50,15 +50,9 @@ queues "the first description"
 start_mbd || exit 1
 for h in vh1 vh2; do start_sbd "$h" || exit 1; done
 
-running_a() { bjobs -r -u all -noheader -o consumer 2>/dev/null | grep -cx /a; }
-runs_a() { [ "$(running_a)" -eq "$1" ]; }
-col() { bconsumers -w | awk -v p="$1" -v n="$2" '$1 == p {print $n}'; }
-quota_a_is() { [ "$(col /a 10)" = "$1" ]; }
-i=0
-while [ "$i" -lt 8 ]; do
-	bsub -q qa -o /dev/null sleep 600 >/dev/null || break
-	i=$((i + 1))
-done
+runs_a() { [ "$(running_of /a)" -eq "$1" ]; }
+quota_a_is() { [ "$(consumer_col /a 10)" = "$1" ]; }
+submit_n qa 8
 check "/a runs its 8 owned slots" wait_for 20 runs_a 8
 check "bconsumers: /a's quota is 8" wait_for 5 quota_a_is 8
 
