@@ -308,10 +308,16 @@ long_reclaim(GString *out, const Basalt__JobInfo *j)
 {
 	g_autoptr(GString) l = g_string_new(NULL);
 	const char *why = j->reclaim_for[0] != '\0' ? j->reclaim_for : NULL;
+	/* Reclaimed for no one: a plan change (TIME_WINDOW boundary, badmin
+	 * reconfig) took back what its consumer held above the new plan. */
+	gboolean plan = why == NULL && j->reclaim_kind[0] != '\0' &&
+	    strcmp(j->reclaim_kind, "host") != 0;
 
 	if (j->reclaim_deadline != 0 && j->start_time > 0 && j->end_time == 0) {
 		if (why != NULL)
 			g_string_append_printf(l, "Reclaimed for consumer <%s>", why);
+		else if (plan)
+			g_string_append(l, "Reclaimed at a plan change");
 		else
 			g_string_append(l, "Reclaimed: its host is closed with -reclaim");
 		g_string_append(l, "; grace period ends ");
@@ -325,6 +331,8 @@ long_reclaim(GString *out, const Basalt__JobInfo *j)
 	    j->state == BASALT__JOB_STATE__JOB_STATE_PSUSP)) {
 		if (why != NULL)
 			g_string_append_printf(l, "Requeued: reclaimed for consumer <%s>", why);
+		else if (plan)
+			g_string_append(l, "Requeued: reclaimed at a plan change");
 		else
 			g_string_append(l, "Requeued: reclaimed, its host was closed");
 		g_string_append_printf(l, " (reclaimed %u time%s);", j->reclaim_count,

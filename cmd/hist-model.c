@@ -26,6 +26,8 @@ hist_reclaim_text(const Basalt__EvJobReclaim *e)
 
 	if (e->for_consumer != NULL && *e->for_consumer != '\0')
 		g_string_append_printf(t, "Reclaimed for consumer <%s>", e->for_consumer);
+	else if (e->kind != NULL && *e->kind != '\0' && strcmp(e->kind, "host") != 0)
+		g_string_append(t, "Reclaimed at a plan change");
 	else
 		g_string_append(t, "Reclaimed: its host is closed with -reclaim");
 	if (e->kind != NULL && *e->kind != '\0' && strcmp(e->kind, "host") != 0)

@@ -37,7 +37,7 @@ noinst_LIBRARIES += %reldir%/libbsschedin.a
 %canon_reldir%_libbsschedin_a_SOURCES = \
 	%reldir%/sched-input.h %reldir%/sched-input.c \
 	%reldir%/limits-input.c %reldir%/jobgroup-input.c \
-	%reldir%/consumers-input.c
+	%reldir%/consumers-input.c %reldir%/plan-reload.h %reldir%/plan-reload.c
 %canon_reldir%_libbsschedin_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 
 # state/: the tables and state_apply(), the only mutator.

@@ -142,7 +142,8 @@ reclaim_notice_one(Build *b, const SchedPlan *plan, const SchedDecision *d)
 	GError *err = NULL;
 
 	log_info("job %" G_GUINT64_FORMAT "[%u]: reclaimed (%s) for %s, grace %ds",
-	    j->id, j->index, r.kind, *r.for_consumer ? r.for_consumer : "a host close",
+	    j->id, j->index, r.kind, *r.for_consumer ? r.for_consumer :
+	    rc->kind == SCHED_RECLAIM_HOST_CLOSE ? "a host close" : "a plan change",
 	    rc->grace);
 	if (!orders_reclaim(b->m, j, &r, &err)) {
 		log_warning("job %" G_GUINT64_FORMAT "[%u]: reclaim not journaled: %s",
@@ -262,6 +263,10 @@ manager_schedule_now(Manager *m)
 		return;
 	snapshot_build(&b, m, m->cfg);
 	plan = sched_run(&b.snap);
+	m->sched_prev_now = b.snap.now;
+	m->plan_reloaded = FALSE;
+	if (m->plan_prev != NULL)
+		g_hash_table_remove_all(m->plan_prev);
 	for (guint i = 0; i < plan->decisions->len; i++)
 		apply_decision(&b, plan, sched_plan_decision(plan, i));
 	record_pending_reasons(&b, plan);

@@ -31,6 +31,7 @@
 #include "mbatchd/mbd-orders.h"
 #include "mbatchd/mbd-preview.h"
 #include "mbatchd/mbd-reserve.h"
+#include "mbatchd/plan-reload.h"
 #include "util/error.h"
 #include "util/log.h"
 
@@ -435,6 +436,20 @@ commit_start(Manager *m)
 		log_warning("the start of mbatchd is not journaled: %s", err->message);
 }
 
+/* Before cfg replaces the running configuration: what each group's plan
+ * was at the previous pass (plan-reload.h), for the first pass after. */
+void
+manager_plan_remember(Manager *m, const BsConfig *cfg)
+{
+	g_autoptr(GDateTime) t = g_date_time_new_from_unix_local(
+	    m->sched_prev_now > 0 ? m->sched_prev_now : manager_now());
+
+	if (m->plan_prev == NULL)
+		m->plan_prev = plan_reload_table_new();
+	if (t != NULL)
+		plan_reload_keep(m->plan_prev, m->cfg, cfg, t);
+}
+
 gboolean
 manager_reconfig(Manager *m, BsDiags *diags)
 {
@@ -442,11 +457,13 @@ manager_reconfig(Manager *m, BsDiags *diags)
 
 	if (cfg == NULL)
 		return FALSE;
+	manager_plan_remember(m, cfg);
 	/* Built from the configuration going: rebuilt from the new one. */
 	sched_consumers_input_reset(m->consumers_in);
 	g_clear_pointer(&m->consumer_names, consumers_names_unref);
 	bs_config_free(m->cfg);
 	m->cfg = cfg;
+	m->plan_reloaded = TRUE;
 	ensure_queues(m);
 	start_tick(m);
 	mc_lease_reconfigured(m);
@@ -522,6 +539,8 @@ manager_free(Manager *m)
 	reserve_table_free(m);
 	state_free(m->st);
 	preview_cache_free(m);
+	if (m->plan_prev != NULL)
+		g_hash_table_destroy(m->plan_prev);
 	bs_config_free(m->cfg);
 	g_main_loop_unref(m->loop);
 	g_free(m->envdir);

@@ -880,6 +880,7 @@ orders_reclaim(Manager *m, Job *j, const OrdersReclaim *r, GError **err)
 	if (sig > 0) {
 		reason = *r->for_consumer != '\0' ?
 		    g_strdup_printf("reclaimed for consumer %s", r->for_consumer) :
+		    strcmp(r->kind, "host") != 0 ? g_strdup("reclaimed at a plan change") :
 		    g_strdup("its host is closed with reclaim");
 		(void)send_signal(m, j, X(SIGNAL), sig, reason);
 	}
@@ -895,6 +896,9 @@ orders_reclaim_requeue(Manager *m, Job *j, GError **err)
 	Basalt__EvJobRequeue e = BASALT__EV_JOB_REQUEUE__INIT;
 	g_autofree char *reason = j->reclaim_for != NULL && *j->reclaim_for ?
 	    g_strdup_printf("reclaimed for consumer %s", j->reclaim_for) :
+	    j->reclaim_kind != NULL && *j->reclaim_kind &&
+	    strcmp(j->reclaim_kind, "host") != 0 ?
+	    g_strdup("reclaimed at a plan change") :
 	    g_strdup("reclaimed: its host is closed");
 	int sig = 0;
 	/* The queue's (or profile's) TERMINATE action, read while the job

@@ -10,15 +10,36 @@
 #include "config.h"
 
 #include "mbatchd/mbd-preview.h"
+#include "mbatchd/plan-reload.h"
 
 MbdPreview *
 preview_run(Manager *m, BsConfig *cfg, gint64 at)
 {
 	MbdPreview *p = g_new0(MbdPreview, 1);
+	const BsConfig *running = m->cfg;
+	GHashTable *prev = m->plan_prev;
+	gboolean reloaded = m->plan_reloaded;
+	g_autoptr(GHashTable) mine = NULL;
 
 	p->cfg = cfg;
+	/* The previewed configuration is a reload: the pass brings the
+	 * consumers of each group whose plan it changes to the new plans,
+	 * as the first pass after badmin reconfig would (plan-reload.h); a
+	 * copy, so the daemon's own record stays as it was. */
+	if (cfg != NULL) {
+		mine = reloaded ? plan_reload_table_copy(m->plan_prev) :
+		    plan_reload_table_new();
+		m->plan_prev = mine;
+		manager_plan_remember(m, cfg);
+		m->plan_reloaded = TRUE;
+	}
 	snapshot_build(&p->b, m, cfg != NULL ? cfg : m->cfg);
+	m->plan_prev = prev;
+	m->plan_reloaded = reloaded;
 	if (at > 0) {
+		/* A coming time: the plan changes between the live clock and
+		 * `at` are transitions, as the pass at that boundary sees them. */
+		p->b.snap.prev_pass = p->b.snap.now;
 		g_autoptr(GDateTime) t = g_date_time_new_from_unix_local(at);
 
 		p->b.snap.now = at;
@@ -27,6 +48,11 @@ preview_run(Manager *m, BsConfig *cfg, gint64 at)
 		if (t != NULL)
 			p->b.snap.utc_offset = (int)(g_date_time_get_utc_offset(t) /
 			    G_USEC_PER_SEC);
+		/* The plans compared are those in force at `at`. */
+		if (t != NULL && p->b.snap.plan_reloaded)
+			plan_reload_mark(mine != NULL ? mine : m->plan_prev,
+			    cfg != NULL ? cfg : running, t, &p->b.snap,
+			    p->b.prev_policies);
 	}
 	p->at = p->b.snap.now;
 	p->plan = sched_run(&p->b.snap);

@@ -19,6 +19,7 @@
 #include "mbatchd/mbd-snapshot.h"
 #include "mbatchd/mc-leased.h"
 #include "mbatchd/mc-jobs.h"
+#include "mbatchd/plan-reload.h"
 #include "resreq/resreq.h"
 
 static guint
@@ -391,6 +392,11 @@ snapshot_build(Build *b, Manager *m, const BsConfig *cfg)
 	b->snap.pending = (SchedJob *)(void *)b->pending->data;
 	b->snap.n_pending = b->pending->len;
 	b->snap.now = manager_now();
+	b->snap.prev_pass = m->sched_prev_now;
+	b->snap.plan_reloaded = m->plan_reloaded;
+	b->prev_policies = g_ptr_array_new_with_free_func(g_free);
+	if (m->plan_reloaded)
+		plan_reload_mark(m->plan_prev, cfg, b->now, &b->snap, b->prev_policies);
 	b->snap.utc_offset = (int)(g_date_time_get_utc_offset(b->now) /
 	    G_USEC_PER_SEC);
 }
@@ -406,4 +412,5 @@ snapshot_free(Build *b)
 	g_ptr_array_free(b->pending_jobs, TRUE);
 	g_ptr_array_free(b->running_jobs, TRUE);
 	g_date_time_unref(b->now);
+	g_ptr_array_free(b->prev_policies, TRUE);
 }

@@ -26,6 +26,7 @@ typedef struct {
 	GPtrArray *pending_jobs;  /* Job*, parallel to pending */
 	GPtrArray *running_jobs;  /* Job*, parallel to running */
 	GDateTime *now;
+	GPtrArray *prev_policies; /* int arrays: SchedResourceGroup.prev_policy */
 } Build;
 
 /* What a run window closing puts on the job it suspends; the window stage

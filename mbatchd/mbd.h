@@ -78,6 +78,15 @@ typedef struct Manager {
 	guint sched_delay_ms;     /* coalescing delay after an event */
 	gint64 sched_last_end;    /* monotonic us when the last pass ended */
 	gint64 sched_last_us;     /* how long it took */
+	/* Plan transitions (SchedSnapshot.prev_pass, plan_reloaded): when the
+	 * last pass ran, on the snapshot's clock, and whether a reconfig came
+	 * since (the next pass brings consumers to the reloaded plans). */
+	gint64 sched_prev_now;
+	gboolean plan_reloaded;
+	/* Since that reconfig: each resource group's plan under the
+	 * previous configuration at the previous pass (plan-reload.h), so
+	 * only the groups the reconfig changed transit. */
+	GHashTable *plan_prev;
 	guint heartbeat_s;        /* what sbatchd is told to use */
 	gboolean shutting_down;
 	char **argv;
@@ -191,6 +200,9 @@ void manager_wake_at(Manager *m, gint64 t);
 
 /* Load the configuration again; all or nothing.  Diagnostics go to *diags. */
 gboolean manager_reconfig(Manager *m, BsDiags *diags);
+/* Keep what each resource group's plan was at the previous pass under the
+ * running configuration, before cfg replaces it (plan-reload.h). */
+void manager_plan_remember(Manager *m, const BsConfig *cfg);
 
 gint64 manager_now(void);                 /* wall clock, seconds */
 gboolean manager_is_admin(const Manager *m, uid_t uid);

@@ -87,6 +87,20 @@ sched_host_state(const Pass *p, guint h)
 	return p->host_state[h];
 }
 
+/* Host h's idle slots as this pass counts them, the one rule the
+ * entitlement and reclaim stages share: none on a host that is not OK
+ * this pass (closed, or outside its dispatch window), else its slots less
+ * what the counters hold (started slots, those placed by this pass, and
+ * SLOT_RESERVE reservations, which stage-reserve.c counts in). */
+static inline int
+sched_host_idle(const Pass *p, guint h)
+{
+	if (sched_host_state(p, h) != SCHED_HOST_OK)
+		return 0;
+	return MAX(0, sched_rgroup_host_slots(&p->snap->hosts[h]) -
+	    sched_count_host(&p->count, h));
+}
+
 /* Why job j cannot be considered at all (held, dependency, inactive
  * queue, array limit), or SCHED_PEND_NONE. */
 SchedPendReason sched_job_gate(Pass *p, const SchedJob *j);

@@ -19,6 +19,14 @@
 SchedPlanInForce
 sched_plan_in_force(const SchedSnapshot *s, guint g, gint64 *next)
 {
+	return sched_plan_in_force_at(s, g, s->now, next);
+}
+
+/* At another time than now (the reclaim stage asks which plan held at the
+ * previous pass): read on the wall clock of now, s->utc_offset. */
+SchedPlanInForce
+sched_plan_in_force_at(const SchedSnapshot *s, guint g, gint64 when, gint64 *next)
+{
 	const SchedResourceGroup *rg = &s->rgroups[g];
 	SchedPlanInForce f = { -1, rg->plan_slots, rg->terms, rg->n_terms };
 	g_autoptr(GDateTime) t = NULL;
@@ -28,7 +36,7 @@ sched_plan_in_force(const SchedSnapshot *s, guint g, gint64 *next)
 		*next = -1;
 	if (rg->n_windowed == 0)
 		return f;
-	t = g_date_time_new_from_unix_utc(s->now + s->utc_offset);
+	t = g_date_time_new_from_unix_utc(when + s->utc_offset);
 	for (guint i = 0; i < rg->n_windowed; i++) {
 		const SchedWindowedPlan *w = &rg->windowed[i];
 		gint64 b;

@@ -76,6 +76,7 @@ sched_plan_free(SchedPlan *plan)
 	g_array_free(plan->reserves, TRUE);
 	if (plan->reclaims != NULL)
 		g_array_free(plan->reclaims, TRUE);
+	g_free(plan->group_idle);
 	g_free(plan->pending);
 	g_free(plan->queue_deserved);
 	g_free(plan->pool_slots);

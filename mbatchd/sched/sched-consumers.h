@@ -74,6 +74,14 @@ typedef struct {
 	guint n_terms;
 	const SchedWindowedPlan *windowed; /* the group's time-windowed plans */
 	guint n_windowed;
+	/* After badmin reconfig (SchedSnapshot.plan_reloaded): whether the
+	 * reload changed this group's plan (the plan in force, the consumer
+	 * tree or the configured hosts, against the previous configuration's
+	 * plan in force at the previous pass), and the POLICY each consumer
+	 * followed under that previous plan ([n_consumers], a
+	 * SchedConsumerPolicy, -1 unknown; NULL: none known). */
+	gboolean plan_changed;
+	const int *prev_policy;
 } SchedResourceGroup;
 
 /* The plan of one group in force at the snapshot's time. */

@@ -415,6 +415,15 @@ typedef struct {
 	guint n_rgroups;
 	gboolean hybrid_evenly;   /* HYBRID_EVENLY_DISTRIBUTE_SLOTS */
 	SchedReclaimOptions reclaim; /* lsb.params reclaim options */
+	/* Plan transitions (stage-reclaim.c): a resource group whose plan in
+	 * force at now differs from the one at prev_pass, or, when
+	 * plan_reloaded, each group whose reload changed its plan
+	 * (SchedResourceGroup.plan_changed), has its consumers brought to the
+	 * new plan whether or not another consumer asks (seed "Time interval
+	 * transitions"). */
+	gint64 prev_pass;         /* when the previous pass ran (same clock
+	                           * as now); 0: none since mbatchd started */
+	gboolean plan_reloaded;   /* badmin reconfig since that pass */
 } SchedSnapshot;
 
 /*
@@ -564,6 +573,10 @@ typedef struct {
 	/* Reclaim (stage-reclaim.c): the jobs reclaimed this pass
 	 * (SchedReclaim), each with a SCHED_DO_RECLAIM_NOTICE decision. */
 	GArray *reclaims;
+	/* [n_rgroups]: each resource group's idle slots after placement,
+	 * counted as the entitlement stage counts them (sched_host_idle in
+	 * pass.h); filled by the reclaim stage, NULL without groups. */
+	int *group_idle;
 } SchedPlan;
 
 static inline const SchedDecision *
@@ -590,9 +603,11 @@ SchedPlan *sched_run(const SchedSnapshot *snap);
  * it produced (its quota table and dispatches), which running jobs to
  * reclaim now, appended to out (GArray of SchedReclaim) in the order the
  * seed takes them.  Jobs already under reclaim (reclaim_deadline set) are
- * not chosen again; their slots count as coming back.  sched_run() calls
- * it at the end of the pass (stage-reclaim.c); a preview calls it on the
- * plan of a snapshot built from the configuration it shows.
+ * not chosen again; their slots count as coming back.  The idle slots are
+ * the plan's group_idle (what the pass left; none when NULL), and a plan
+ * change (prev_pass, plan_reloaded) is read from the snapshot.
+ * sched_run() calls it at the end of the pass (stage-reclaim.c); a preview
+ * runs sched_run() on a snapshot built from the configuration it shows.
  */
 void sched_reclaim_select(const SchedSnapshot *snap, const SchedPlan *plan,
     GArray *out);
@@ -648,6 +663,9 @@ void sched_plan_free(SchedPlan *plan);
  * when not NULL, gets the seconds until one of the group's plan windows
  * next opens or closes, -1 when never. */
 SchedPlanInForce sched_plan_in_force(const SchedSnapshot *s, guint g, gint64 *next);
+/* The same at time t (same clock as now) instead of now. */
+SchedPlanInForce sched_plan_in_force_at(const SchedSnapshot *s, guint g, gint64 t,
+    gint64 *next);
 /* Seconds from t to the next minute at which one of the windows opens or
  * closes, -1 when none ever does (window.c). */
 gint64 sched_windows_next_boundary(const GArray *windows, GDateTime *t);

@@ -110,7 +110,7 @@ measure_groups(Pass *p, Hybrid *hy)
 			if (sched_host_state(p, h) != SCHED_HOST_OK)
 				continue;
 			hy->size[g] += slots;
-			hy->idle[g] += MAX(0, slots - sched_count_host(&p->count, h));
+			hy->idle[g] += sched_host_idle(p, h);
 		}
 		const SchedPlanInForce *f = &hy->force[g];
 		gint64 next;

@@ -16,8 +16,26 @@
  *          bound on waiting, decisions.md).  With
  *          RECLAIM_OWNED_BEFORE_BORROW a consumer that lent slots takes
  *          its lent slots back even while idle slots exist elsewhere.
+ *          And at a plan change (seed "Time interval transitions";
+ *          hybrid seed "Switching policies using time windows"): on the
+ *          first pass whose plan in force differs from the previous
+ *          pass's (a TIME_WINDOW boundary, SchedSnapshot.prev_pass) or
+ *          after a badmin reconfig that changed the group's plan
+ *          (plan_reloaded, SchedResourceGroup.plan_changed: a reconfig
+ *          that leaves the group's plan, tree and hosts alone is no plan
+ *          change for it), every leaf gives back what it holds above its
+ *          new quota whether or not another consumer asks; a leaf whose
+ *          POLICY switched between ownership and hybrid (by the window,
+ *          or by the reconfig: SchedResourceGroup.prev_policy) gives
+ *          back what it holds above its new owned (what it lent or
+ *          borrowed).  Such a reclaim is for no consumer
+ *          (SchedReclaim.to -1) unless one needs the slots.  Reading of
+ *          "ownership decreases, a lender has slots available": the new
+ *          quota already counts what the lender may lend, so those slots
+ *          turn from owned to borrowed and nothing is interrupted.
  *   from   leaf consumers holding more than their quota, each only as far
- *          as the others need.  DISABLE_RECLAIM_HYBRID_OWN: a hybrid
+ *          as the others need (at a plan change, its whole excess).
+ *          DISABLE_RECLAIM_HYBRID_OWN: a hybrid
  *          consumer whose owned slots were scaled down is brought down to
  *          its configured owned, not to its quota (the seed's 10/100 at
  *          90 slots using 12: 2, not 3).
@@ -42,6 +60,11 @@
  *          none).
  *   host   badmin hclose -reclaim: every job on the host is reclaimed
  *          with its consumer's grace (0 outside consumers).
+ *
+ * Idle slots are counted by the entitlement stage's rule (sched_host_idle
+ * in pass.h: hosts closed or outside their dispatch window have none;
+ * SLOT_RESERVE reservations and this pass's placements count as used).
+ * Each consumer's running jobs are listed once per pass.
  *
  * The stage adds a SCHED_DO_RECLAIM_NOTICE per job chosen (the daemon
  * sends the warning action and journals the deadline); a job whose
@@ -86,6 +109,19 @@ typedef struct {
 	int *idle;                /* [n_g] */
 	int *host_imp;            /* [n_hosts]: most important exclusive job, INT_MIN */
 	gboolean *taken;          /* [n_running] */
+	/* Each consumer's running jobs, built once: by_c[first[c] ..
+	 * first[c + 1]) are the indexes into SchedSnapshot.running of the
+	 * jobs of consumer c (so candidates and MostRecentTask read a
+	 * consumer's jobs, not every running job, per group and phase). */
+	guint *first;             /* [n_c + 1] */
+	guint *by_c;              /* [n_running] */
+	gint64 *last_start;       /* [n_c]: MostRecentTask only, else NULL */
+	/* Plan transitions: the group's plan in force changed since the
+	 * previous pass (a TIME_WINDOW boundary) or was reloaded (badmin
+	 * reconfig); switched: the consumer's POLICY differs between the
+	 * plan of the previous pass and the plan now. */
+	gboolean *transition;     /* [n_g] */
+	gboolean *switched;       /* [g * n_c + c] */
 	GArray *out;
 } Sel;
 
@@ -99,12 +135,6 @@ policy_of(const Sel *sel, guint g, guint c)
 	const SchedPlanTerms *t = sel->terms[AT(sel, g, c)];
 
 	return t != NULL ? t->policy : sel->s->consumers[c].policy;
-}
-
-static int
-host_slots(const SchedHost *h)
-{
-	return h->max_slots >= 0 ? h->max_slots : MAX(h->ncpus, 1);
 }
 
 /* Importance: queue PRIORITY first, then -sp; folded into one number. */
@@ -138,12 +168,64 @@ job_leaving(const SchedRunning *r)
 	return r->terminating || r->reclaim_deadline != 0;
 }
 
+/* Whether group g's plan changed since the previous pass, and which
+ * consumers' POLICY it switched ("Switching policies using time windows":
+ * a branch moving between ownership and hybrid gives back what it lent
+ * and borrowed, and what it uses above its new owned slots). */
+static void
+mark_transition(Sel *sel, guint g, const SchedPlanInForce *now)
+{
+	const SchedSnapshot *s = sel->s;
+	const SchedResourceGroup *rg = &s->rgroups[g];
+	SchedPlanInForce was;
+
+	/* After a reconfig the daemon compared the previous configuration's
+	 * plan at the previous pass with this one (window boundaries in
+	 * between included): only a group whose plan changed transits, and
+	 * its consumers' previous POLICY is the one that plan gave. */
+	if (s->plan_reloaded) {
+		if (!rg->plan_changed)
+			return;
+		sel->transition[g] = TRUE;
+		for (guint c = 0; rg->prev_policy != NULL && c < sel->n_c; c++) {
+			SchedConsumerPolicy after = s->consumers[c].policy;
+			int before = rg->prev_policy[c];
+
+			for (guint t = 0; t < now->n_terms; t++)
+				if (now->terms[t].consumer == c)
+					after = now->terms[t].policy;
+			sel->switched[AT(sel, g, c)] = before >= 0 &&
+			    (SchedConsumerPolicy)before != after &&
+			    before != SCHED_POLICY_SHARE && after != SCHED_POLICY_SHARE;
+		}
+		return;
+	}
+	if (s->prev_pass <= 0 || s->prev_pass >= s->now)
+		return;
+	was = sched_plan_in_force_at(s, g, s->prev_pass, NULL);
+	if (was.window == now->window)
+		return;
+	sel->transition[g] = TRUE;
+	for (guint c = 0; c < sel->n_c; c++) {
+		SchedConsumerPolicy before = s->consumers[c].policy;
+		SchedConsumerPolicy after = s->consumers[c].policy;
+
+		for (guint t = 0; t < was.n_terms; t++)
+			if (was.terms[t].consumer == c)
+				before = was.terms[t].policy;
+		for (guint t = 0; t < now->n_terms; t++)
+			if (now->terms[t].consumer == c)
+				after = now->terms[t].policy;
+		sel->switched[AT(sel, g, c)] = before != after &&
+		    before != SCHED_POLICY_SHARE && after != SCHED_POLICY_SHARE;
+	}
+}
+
 static void
 measure(Sel *sel)
 {
 	const SchedSnapshot *s = sel->s;
 	const SchedPlan *plan = sel->plan;
-	g_autofree int *used = g_new0(int, s->n_hosts);
 
 	for (guint g = 0; g < sel->n_g; g++) {
 		const SchedResourceGroup *rg = &s->rgroups[g];
@@ -156,6 +238,8 @@ measure(Sel *sel)
 				sel->host_group[rg->hosts[i]] = g + 1;
 		for (guint t = 0; t < f.n_terms; t++)
 			sel->terms[AT(sel, g, f.terms[t].consumer)] = &f.terms[t];
+		mark_transition(sel, g, &f);
+		sel->idle[g] = plan->group_idle != NULL ? plan->group_idle[g] : 0;
 	}
 	for (guint i = 0; i < plan->n_quotas; i++) {
 		const SchedConsumerQuota *q = &plan->quotas[i];
@@ -181,7 +265,6 @@ measure(Sel *sel)
 		for (guint a = 0; a < r->n_allocs; a++) {
 			guint h = r->allocs[a].host;
 
-			used[h] += r->allocs[a].slots;
 			if (r->exclusive && imp > sel->host_imp[h])
 				sel->host_imp[h] = imp;
 		}
@@ -221,17 +304,32 @@ measure(Sel *sel)
 			const SchedAlloc *al = &g_array_index(plan->allocs, SchedAlloc, a);
 			guint g = sel->host_group[al->host];
 
-			used[al->host] += al->slots;
 			if (g != 0 && jc != 0 && jc <= sel->n_c)
 				sel->placed[AT(sel, g - 1, jc - 1)] += al->slots;
 		}
 	}
-	for (guint h = 0; h < s->n_hosts; h++) {
-		guint g = sel->host_group[h];
+	/* Each consumer's running jobs, once (counting sort by consumer). */
+	for (guint i = 0; i < s->n_running; i++)
+		if (s->running[i].consumer != 0 && s->running[i].consumer <= sel->n_c)
+			sel->first[s->running[i].consumer]++;
+	for (guint c = 0; c < sel->n_c; c++)
+		sel->first[c + 1] += sel->first[c];
+	{
+		g_autofree guint *fill = g_memdup2(sel->first, sizeof(guint) * (sel->n_c + 1));
 
-		if (g == 0 || s->hosts[h].state != SCHED_HOST_OK)
-			continue;
-		sel->idle[g - 1] += MAX(0, host_slots(&s->hosts[h]) - used[h]);
+		for (guint i = 0; i < s->n_running; i++) {
+			guint c = s->running[i].consumer;
+
+			if (c != 0 && c <= sel->n_c)
+				sel->by_c[fill[c - 1]++] = i;
+		}
+	}
+	if (s->reclaim.criteria == SCHED_RECLAIM_MOST_RECENT_TASK) {
+		sel->last_start = g_new0(gint64, MAX(1u, sel->n_c));
+		for (guint c = 0; c < sel->n_c; c++)
+			for (guint k = sel->first[c]; k < sel->first[c + 1]; k++)
+				sel->last_start[c] = MAX(sel->last_start[c],
+				    s->running[sel->by_c[k]].start_time);
 	}
 }
 
@@ -294,18 +392,19 @@ candidates(Sel *sel, guint g, guint c)
 	g_autofree int *session = g_new0(int, s->n_queues);
 	JobCmp jc = { sel };
 
-	for (guint i = 0; i < s->n_running; i++) {
+	for (guint x = sel->first[c]; x < sel->first[c + 1]; x++) {
+		guint i = sel->by_c[x];
 		const SchedRunning *r = &s->running[i];
 
-		if (r->consumer == c + 1 && !sel->taken[i] && !job_leaving(r))
+		if (!sel->taken[i] && !job_leaving(r))
 			session[r->queue] += job_slots_in(sel, r, g);
 	}
-	for (guint i = 0; i < s->n_running; i++) {
+	for (guint x = sel->first[c]; x < sel->first[c + 1]; x++) {
+		guint i = sel->by_c[x];
 		const SchedRunning *r = &s->running[i];
 		Cand k;
 
-		if (r->consumer != c + 1 || sel->taken[i] || job_leaving(r) ||
-		    job_slots_in(sel, r, g) == 0)
+		if (sel->taken[i] || job_leaving(r) || job_slots_in(sel, r, g) == 0)
 			continue;
 		k.i = i;
 		k.imp = job_importance(sel, r);
@@ -413,6 +512,7 @@ reclaim_group(Sel *sel, guint g)
 	const SchedSnapshot *s = sel->s;
 	int need = 0, coming = 0, own_need = 0, deficit;
 	g_autofree int *over = g_new0(int, sel->n_c);
+	g_autofree int *enforce = g_new0(int, sel->n_c);
 
 	for (guint c = 0; c < sel->n_c; c++) {
 		const SchedConsumerQuota *q = sel->row[AT(sel, g, c)];
@@ -440,6 +540,39 @@ reclaim_group(Sel *sel, guint g)
 	if (s->reclaim.owned_before_borrow)
 		deficit = MAX(deficit, own_need);
 	deficit -= coming;
+	/* At a plan transition the excess goes back whether or not anyone
+	 * asks for it (seed "Time interval transitions"): every leaf above
+	 * its new quota, or above its new owned when its POLICY switched
+	 * between ownership and hybrid (what it lent comes back from its
+	 * borrowers, what it borrowed goes back). */
+	if (sel->transition[g]) {
+		int excess = 0;
+
+		for (guint c = 0; c < sel->n_c; c++) {
+			const SchedConsumerQuota *q = sel->row[AT(sel, g, c)];
+			int ceiling;
+
+			if (q == NULL || !sel->leaf[c])
+				continue;
+			ceiling = q->quota;
+			/* A POLICY switch: what it used under the old plan
+			 * ("used slots in T1", before this pass started any)
+			 * above its new owned; what this pass started it
+			 * started under the new plan. */
+			if (sel->switched[AT(sel, g, c)])
+				ceiling = MIN(q->quota, q->owned +
+				    sel->placed[AT(sel, g, c)]);
+			/* DISABLE_RECLAIM_HYBRID_OWN holds at a change too: a
+			 * hybrid consumer keeps up to its configured owned. */
+			if (!sel->switched[AT(sel, g, c)] && s->reclaim.disable_hybrid_own &&
+			    policy_of(sel, g, c) == SCHED_POLICY_HYBRID &&
+			    q->owned_conf > ceiling)
+				ceiling = MIN(q->owned_conf, q->alloc);
+			enforce[c] = MAX(0, q->alloc - ceiling - sel->coming[AT(sel, g, c)]);
+			excess += enforce[c];
+		}
+		deficit = MAX(deficit, excess);
+	}
 	if (deficit <= 0)
 		return;
 	for (guint c = 0; c < sel->n_c; c++) {
@@ -461,6 +594,7 @@ reclaim_group(Sel *sel, guint g)
 		    s->consumers[c].policy != SCHED_POLICY_SHARE)
 			over[c] = MAX(over[c], q->alloc - q->owned -
 			    sel->coming[AT(sel, g, c)]);
+		over[c] = MAX(over[c], enforce[c]);
 	}
 	for (int phase = SCHED_RECLAIM_BORROWED; phase <= SCHED_RECLAIM_OWNED &&
 	     deficit > 0; phase++) {
@@ -484,10 +618,8 @@ reclaim_group(Sel *sel, guint g)
 				continue;
 			o.rank = q->rank;
 			o.pos = c;
-			for (guint i = 0; i < s->n_running; i++)
-				if (s->running[i].consumer == c + 1 &&
-				    s->running[i].start_time > o.last_start)
-					o.last_start = s->running[i].start_time;
+			if (sel->last_start != NULL)
+				o.last_start = sel->last_start[c];
 			g_array_append_val(v, o);
 		}
 		g_array_sort_with_data(v, over_cmp, (gpointer)s);
@@ -553,6 +685,10 @@ sched_reclaim_select(const SchedSnapshot *s, const SchedPlan *plan, GArray *out)
 	sel.idle = g_new0(int, sel.n_g);
 	sel.host_imp = g_new0(int, s->n_hosts);
 	sel.taken = g_new0(gboolean, s->n_running);
+	sel.first = g_new0(guint, sel.n_c + 1);
+	sel.by_c = g_new0(guint, MAX(1u, s->n_running));
+	sel.transition = g_new0(gboolean, MAX(1u, sel.n_g));
+	sel.switched = g_new0(gboolean, MAX(1u, n));
 	measure(&sel);
 	reclaim_hosts(&sel);
 	if (plan->quotas != NULL)
@@ -568,6 +704,11 @@ sched_reclaim_select(const SchedSnapshot *s, const SchedPlan *plan, GArray *out)
 	g_free(sel.idle);
 	g_free(sel.host_imp);
 	g_free(sel.taken);
+	g_free(sel.first);
+	g_free(sel.by_c);
+	g_free(sel.last_start);
+	g_free(sel.transition);
+	g_free(sel.switched);
 }
 
 int *
@@ -607,6 +748,19 @@ stage_reclaim(Pass *p)
 	const SchedSnapshot *s = p->snap;
 	SchedPlan *plan = p->plan;
 
+	/* The idle slots placement left, by the entitlement stage's rule. */
+	if (s->n_rgroups > 0) {
+		g_autofree guint *host_group = g_new0(guint, MAX(1u, s->n_hosts));
+
+		plan->group_idle = g_new0(int, s->n_rgroups);
+		for (guint g = 0; g < s->n_rgroups; g++)
+			for (guint i = 0; i < s->rgroups[g].n_hosts; i++)
+				if (host_group[s->rgroups[g].hosts[i]] == 0) {
+					host_group[s->rgroups[g].hosts[i]] = g + 1;
+					plan->group_idle[g] += sched_host_idle(p,
+					    s->rgroups[g].hosts[i]);
+				}
+	}
 	for (guint i = 0; i < s->n_running; i++) {
 		const SchedRunning *r = &s->running[i];
 

@@ -592,6 +592,7 @@ apply_reclaim(State *st, const Basalt__EvJobReclaim *e, GError **err)
 	j->reclaim_deadline = e->deadline != 0 ? e->deadline : -1;
 	j->reclaim_for = state_intern(st, e->for_consumer != NULL ?
 	    e->for_consumer : "");
+	j->reclaim_kind = state_intern(st, e->kind != NULL ? e->kind : "");
 	j->reclaim_count++;
 	return TRUE;
 }

@@ -203,6 +203,7 @@ export_reclaim(Export *x, const Job *j)
 	e->instance = j->instance;
 	e->deadline = j->reclaim_deadline;
 	e->for_consumer = (char *)(j->reclaim_for != NULL ? j->reclaim_for : "");
+	e->kind = (char *)(j->reclaim_kind != NULL ? j->reclaim_kind : "");
 	ev->body_case = BASALT__EVENT__BODY_JOB_RECLAIM;
 	ev->job_reclaim = e;
 }

@@ -132,6 +132,7 @@ typedef struct Job {
 	 * the requeue for bjobs -l), and how many runs were reclaimed. */
 	gint64 reclaim_deadline;
 	const char *reclaim_for;
+	const char *reclaim_kind;  /* EvJobReclaim kind: borrowed, ..., host */
 	guint reclaim_count;
 
 	GList *qlink;             /* in its queue's pending list, when pending */

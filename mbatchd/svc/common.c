@@ -282,6 +282,7 @@ svc_fill_job_info(Manager *m, const Job *j, gboolean detail,
 	/* Resource reclaim: the run's grace deadline, whom for, how often. */
 	info->reclaim_deadline = j->reclaim_deadline;
 	info->reclaim_for = (char *)(j->reclaim_for != NULL ? j->reclaim_for : "");
+	info->reclaim_kind = (char *)(j->reclaim_kind != NULL ? j->reclaim_kind : "");
 	info->reclaim_count = j->reclaim_count;
 	if (job_spec(j) != NULL) {
 		info->warning_action = job_spec(j)->warning_action;

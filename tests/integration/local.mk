@@ -161,7 +161,9 @@ INTEGRATION_TESTS += \
 	%reldir%/t0961-reclaim-hclose.sh \
 	%reldir%/t0962-warning-runlimit.sh \
 	%reldir%/t0980-plan-window-switch.sh \
-	%reldir%/t0981-reconfig-preview.sh
+	%reldir%/t0981-reconfig-preview.sh \
+	%reldir%/t1040-plan-change-no-demand.sh \
+	%reldir%/t1041-reconfig-unchanged-plan.sh
 # Issue 19: MultiCluster links between mbatchds (two and three clusters on
 # loopback).  bs-fakecluster plays a stranger dialing as another master.
 check_PROGRAMS += tests/tools/bs-fakecluster

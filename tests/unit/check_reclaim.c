@@ -14,7 +14,11 @@
  *     snapshot and plan it chooses the same jobs in the same order, and
  *     sched_run's plan lists exactly those, each with a notice decision;
  *   - a job whose grace ended is requeued, one within its grace is not,
- *     and the plan wakes at the earliest deadline.
+ *     and the plan wakes at the earliest deadline;
+ *   - at a plan change every leaf gives back exactly its excess over its
+ *     quota, whether or not anyone asks; after a reconfig that left the
+ *     group's plan alone (plan_changed unset) nothing is reclaimed for no
+ *     consumer, and never more than had the plan changed.
  *
  * The seed is fixed (RECLAIM_SEED overrides it) so a failure repeats.
  */
@@ -329,6 +333,152 @@ START_TEST(test_invariants)
 }
 END_TEST
 
+/* Generated flat plans on the first pass after a reconfig: a plan change
+ * takes back every leaf's excess over its quota whether or not another
+ * consumer asks (stage-reclaim.c, "At a plan transition"), never more,
+ * and only jobs not already under reclaim. */
+START_TEST(test_transition_invariants)
+{
+	const char *env = getenv("RECLAIM_SEED");
+	guint32 seed = env != NULL ? (guint32)strtoul(env, NULL, 10) : 18;
+	int with_excess = 0;
+
+	rnd = g_rand_new_with_seed(seed);
+	for (int iter = 0; iter < 2000; iter++) {
+		Gen g;
+		guint n_c = (guint)pick(2, MAX_C), n_h = (guint)pick(1, 4);
+		int per = pick(1, 8), left[4];
+		int taken[MAX_C] = { 0 }, free_jobs[MAX_C] = { 0 };
+		SchedPlan *p;
+
+		base(&g, n_c, n_h, per);
+		g.snap.plan_reloaded = TRUE;
+		g.rg.plan_changed = TRUE;
+		g.snap.reclaim.disable_hybrid_own = FALSE;
+		g.snap.reclaim.criteria = (SchedReclaimCriteria)pick(0, 1);
+		for (guint c = 0; c < n_c; c++) {
+			g.terms[c].owned = pick(0, 6);
+			g.terms[c].rank = pick(0, 3);
+			g.queues[c].priority = pick(1, 3);
+		}
+		g.rg.plan_slots = pick(0, 1) ? (int)n_h * per : pick(1, 30);
+		for (guint h = 0; h < n_h; h++)
+			left[h] = per;
+		for (guint c = 0; c < n_c; c++) {
+			int nr = pick(0, 6), np = pick(0, 2);
+
+			for (int k = 0; k < nr && g.snap.n_running < MAX_J; k++) {
+				guint h = (guint)pick(0, (int)n_h - 1);
+				SchedRunning *r;
+
+				if (left[h] == 0)
+					continue;
+				left[h]--;
+				r = run(&g, c, h, pick(1, 5000));
+				if (pick(0, 9) == 0)
+					r->reclaim_deadline = g.snap.now + pick(-200, 100);
+				else
+					free_jobs[c]++;
+			}
+			for (int k = 0; k < np && g.snap.n_pending < MAX_J; k++)
+				pend(&g, c);
+		}
+		p = sched_run(&g.snap);
+		if (p->quotas == NULL) {
+			sched_plan_free(p);
+			continue;
+		}
+		for (guint k = 0; k < p->reclaims->len; k++) {
+			ck_assert(g.snap.running[nth(p, k)->job].reclaim_deadline == 0);
+			taken[nth(p, k)->from]++;
+		}
+		for (guint c = 0; c < n_c; c++) {
+			const SchedConsumerQuota *q = &p->quotas[c];
+			int coming = 0, excess;
+
+			for (guint i = 0; i < g.snap.n_running; i++)
+				if (g.snap.running[i].consumer == c + 1 &&
+				    g.snap.running[i].reclaim_deadline != 0 &&
+				    g.snap.now <= g.snap.running[i].reclaim_deadline +
+				    SCHED_RECLAIM_LEEWAY)
+					coming++;
+			excess = MIN(free_jobs[c], MAX(0, q->alloc - q->quota - coming));
+			with_excess += excess > 0;
+			ck_assert_msg(taken[c] == excess, "seed %u iter %d: /c%u gave %d "
+			    "back, its excess is %d (alloc %d quota %d coming %d)", seed,
+			    iter, c, taken[c], excess, q->alloc, q->quota, coming);
+		}
+		sched_plan_free(p);
+	}
+	ck_assert_int_gt(with_excess, 100);
+	g_rand_free(rnd);
+}
+END_TEST
+
+/* The same plans after a reconfig that did not change the group's plan
+ * (plan-reload.c: a queue's description, say): no plan change, so the
+ * group keeps the demand-driven reclaim: never a job reclaimed for no
+ * consumer, and never more than on the same pass had the plan changed,
+ * which takes back strictly more in many of these. */
+START_TEST(test_reconfig_unchanged_group)
+{
+	int fewer = 0;
+
+	rnd = g_rand_new_with_seed(18);
+	for (int iter = 0; iter < 1000; iter++) {
+		Gen g;
+		guint n_c = (guint)pick(2, MAX_C), n_h = (guint)pick(1, 4);
+		int per = pick(1, 8), left[4];
+		SchedPlan *same, *changed;
+
+		base(&g, n_c, n_h, per);
+		g.snap.plan_reloaded = TRUE;
+		for (guint c = 0; c < n_c; c++) {
+			g.terms[c].owned = pick(0, 6);
+			g.terms[c].rank = pick(0, 3);
+			/* Ownership without borrowing: a quota of at most its
+			 * owned, whoever asks, so the excess is plain. */
+			if (pick(0, 1)) {
+				g.consumers[c].policy = g.terms[c].policy =
+				    SCHED_POLICY_OWNERSHIP;
+				g.terms[c].borrow_limit = 0;
+			}
+		}
+		g.rg.plan_slots = pick(0, 1) ? (int)n_h * per : pick(1, 30);
+		for (guint h = 0; h < n_h; h++)
+			left[h] = per;
+		for (guint c = 0; c < n_c; c++) {
+			for (int k = 0, nr = pick(0, 6); k < nr && g.snap.n_running < MAX_J; k++) {
+				guint h = (guint)pick(0, (int)n_h - 1);
+
+				if (left[h] == 0)
+					continue;
+				left[h]--;
+				run(&g, c, h, pick(1, 5000));
+			}
+			for (int k = 0, np = pick(0, 2); k < np && g.snap.n_pending < MAX_J; k++)
+				pend(&g, c);
+		}
+		g.rg.plan_changed = FALSE;
+		same = sched_run(&g.snap);
+		g.rg.plan_changed = TRUE;
+		changed = sched_run(&g.snap);
+		for (guint k = 0; same->reclaims != NULL && k < same->reclaims->len; k++)
+			ck_assert_msg(nth(same, k)->to >= 0, "iter %d: job %u reclaimed "
+			    "for no one by a reconfig that left the plan alone", iter,
+			    nth(same, k)->job);
+		ck_assert_uint_le(same->reclaims != NULL ? same->reclaims->len : 0,
+		    changed->reclaims != NULL ? changed->reclaims->len : 0);
+		fewer += (same->reclaims != NULL ? same->reclaims->len : 0) <
+		    (changed->reclaims != NULL ? changed->reclaims->len : 0);
+		sched_plan_free(same);
+		sched_plan_free(changed);
+	}
+	ck_assert_int_gt(fewer, 100);
+	g_rand_free(rnd);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -339,6 +489,8 @@ main(void)
 	tcase_add_test(tc, test_importance_then_recent);
 	tcase_add_test(tc, test_grace_and_deadlines);
 	tcase_add_test(tc, test_invariants);
+	tcase_add_test(tc, test_transition_invariants);
+	tcase_add_test(tc, test_reconfig_unchanged_group);
 	suite_add_tcase(s, tc);
 	return bs_run_suite(s);
 }

@@ -119,6 +119,13 @@ TESTS += %reldir%/check_reclaim
 %canon_reldir%_check_reclaim_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_check_reclaim_CFLAGS = $(TEST_CFLAGS)
 %canon_reldir%_check_reclaim_LDADD = $(BSSCHED_LIBS) $(TEST_LIBS) -lm
+# Which resource groups a badmin reconfig changes (mbatchd/plan-reload.c).
+check_PROGRAMS += %reldir%/check_plan_reload
+TESTS += %reldir%/check_plan_reload
+%canon_reldir%_check_plan_reload_SOURCES = %reldir%/check_plan_reload.c %reldir%/conf_test.h
+%canon_reldir%_check_plan_reload_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_check_plan_reload_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_plan_reload_LDADD = mbatchd/libbsschedin.a $(BSSCHED_LIBS) $(TEST_LIBS) -lm
 
 # lsb.acct's JOB_FINISH record: exitInfo, postExecCmd and its quoting.
 check_PROGRAMS += %reldir%/check_acct_record

@@ -83,6 +83,17 @@ typedef struct {
 	gboolean ordered;         /* "expect order": decision order matters */
 	int nothing_line;         /* "expect nothing": no decision at all */
 	GDateTime *now;
+	/* `previous TIME`: when the pass before this one ran (NULL: none);
+	 * `reconfig`: the plans were reloaded since.  Plan transitions
+	 * (stage-reclaim.c) are read from these. */
+	GDateTime *previous;
+	gboolean reconfig;
+	/* `reconfig GROUP [/PATH=POLICY ...] ...`: the groups the reload
+	 * changed (none named: every group) and the POLICY each consumer had
+	 * under the previous plan; reconfig_line for errors. */
+	char **reconfig_args;
+	int reconfig_line;
+	GPtrArray *prev_policies; /* int arrays the snapshot points to */
 	ScnLeases *leases;        /* the lease timeline (scn-lease.c), NULL if none */
 	GPtrArray *reclaim_steps; /* `at` steps without leases (scn-reclaim-time.c) */
 } Scenario;

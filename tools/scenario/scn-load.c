@@ -94,6 +94,65 @@ check_queue_facts(Scenario *s, ScnParse *p, GError **error)
 	return TRUE;
 }
 
+/* `reconfig` alone: the reload changed every group's plan, no previous
+ * POLICY known.  `reconfig rg1 /A=ownership rg2`: only the groups named
+ * changed; a /PATH=POLICY after a group is the POLICY that consumer
+ * followed under the group's previous plan (the daemon's comparison,
+ * mbatchd/plan-reload.c, written out). */
+static gboolean
+reconfig_groups(Scenario *s, GError **error)
+{
+	SchedSnapshot *sn = &s->snap;
+	int *cur = NULL;
+
+	s->prev_policies = g_ptr_array_new_with_free_func(g_free);
+	for (guint g = 0; g < sn->n_rgroups; g++)
+		sn->rgroups[g].plan_changed = s->reconfig_args == NULL ||
+		    s->reconfig_args[0] == NULL;
+	for (guint i = 0; s->reconfig_args != NULL && s->reconfig_args[i] != NULL; i++) {
+		const char *a = s->reconfig_args[i];
+		g_auto(GStrv) kv = NULL;
+		guint c;
+		int pol;
+
+		if (a[0] != '/') {
+			guint g;
+
+			for (g = 0; g < sn->n_rgroups; g++)
+				if (strcmp(sn->rgroups[g].name, a) == 0)
+					break;
+			if (g == sn->n_rgroups)
+				FAIL(s->reconfig_line, "reconfig: %s: no such resource group", a);
+			sn->rgroups[g].plan_changed = TRUE;
+			cur = g_new(int, MAX(1u, sn->n_consumers));
+			for (c = 0; c < sn->n_consumers; c++)
+				cur[c] = -1;
+			g_ptr_array_add(s->prev_policies, cur);
+			sn->rgroups[g].prev_policy = cur;
+			continue;
+		}
+		kv = g_strsplit(a, "=", 2);
+		if (cur == NULL || kv[1] == NULL)
+			FAIL(s->reconfig_line, "reconfig: %s: write GROUP, then /PATH=POLICY", a);
+		for (c = 0; c < sn->n_consumers; c++)
+			if (strcmp(sn->consumers[c].path, kv[0]) == 0)
+				break;
+		if (c == sn->n_consumers)
+			FAIL(s->reconfig_line, "reconfig: %s: no such consumer", kv[0]);
+		if (g_ascii_strcasecmp(kv[1], "ownership") == 0)
+			pol = SCHED_POLICY_OWNERSHIP;
+		else if (g_ascii_strcasecmp(kv[1], "hybrid") == 0)
+			pol = SCHED_POLICY_HYBRID;
+		else if (g_ascii_strcasecmp(kv[1], "share") == 0)
+			pol = SCHED_POLICY_SHARE;
+		else
+			FAIL(s->reconfig_line, "reconfig: %s: POLICY is ownership, hybrid or share",
+			    kv[1]);
+		cur[c] = pol;
+	}
+	return TRUE;
+}
+
 static gboolean
 load(Scenario *s, ScnParse *p, const char *text, GError **error)
 {
@@ -134,6 +193,10 @@ load(Scenario *s, ScnParse *p, const char *text, GError **error)
 	s->snap.pending = (SchedJob *)(void *)s->pending->data;
 	s->snap.n_pending = s->pending->len;
 	s->snap.now = g_date_time_to_unix(s->now);
+	s->snap.prev_pass = s->previous != NULL ? g_date_time_to_unix(s->previous) : 0;
+	s->snap.plan_reloaded = s->reconfig;
+	if (s->reconfig && !reconfig_groups(s, error))
+		return FALSE;
 	/* Windows are read in the zone `now` was written in (UTC if none). */
 	s->snap.utc_offset = (int)(g_date_time_get_utc_offset(s->now) / G_USEC_PER_SEC);
 	return TRUE;
@@ -196,6 +259,11 @@ scn_free(Scenario *s)
 	g_ptr_array_free(s->strings, TRUE);
 	g_ptr_array_free(s->expect, TRUE);
 	g_date_time_unref(s->now);
+	g_strfreev(s->reconfig_args);
+	if (s->prev_policies != NULL)
+		g_ptr_array_free(s->prev_policies, TRUE);
+	if (s->previous != NULL)
+		g_date_time_unref(s->previous);
 	scn_leases_free(s->leases);
 	scn_reclaim_steps_free(s->reclaim_steps);
 	g_free(s->title);

@@ -310,6 +310,26 @@ scn_first_pass(Scenario *s, ScnParse *p, const char *text, GError **error)
 				s->now = g_date_time_new_from_iso8601(SCN_DEFAULT_NOW, NULL);
 				FAIL(line, "now: not an ISO 8601 time");
 			}
+		} else if (strcmp(argv[0], "previous") == 0) {
+			g_autoptr(GTimeZone) utc = g_time_zone_new_utc();
+
+			if (argv[1] == NULL || argv[2] != NULL) {
+				g_strfreev(argv);
+				FAIL(line, "previous: one ISO 8601 time, e.g. 2026-01-05T16:59:50");
+			}
+			if (s->previous != NULL)
+				g_date_time_unref(s->previous);
+			s->previous = g_date_time_new_from_iso8601(argv[1], utc);
+			g_strfreev(argv);
+			if (s->previous == NULL)
+				FAIL(line, "previous: not an ISO 8601 time");
+		} else if (strcmp(argv[0], "reconfig") == 0) {
+			/* Checked against the groups and consumers at load. */
+			g_strfreev(s->reconfig_args);
+			s->reconfig_args = g_strdupv(argv + 1);
+			s->reconfig_line = line;
+			g_strfreev(argv);
+			s->reconfig = TRUE;
 		} else if (strcmp(argv[0], "host") == 0) {
 			gboolean ok = host_line(p, argv, line, error);
 

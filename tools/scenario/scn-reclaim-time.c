@@ -263,6 +263,9 @@ scn_reclaim_run(Scenario *s, GString *report, GString *trace)
 				    st->at, (char *)st->ends->pdata[e]);
 				ok = FALSE;
 			}
+		/* The pass before this step's is the one just run. */
+		s->snap.prev_pass = s->snap.now;
+		s->snap.plan_reloaded = FALSE;
 		s->snap.now = start + st->at;
 		plan = sched_run(&s->snap);
 		lines = scn_plan_lines(s, plan);
