@@ -37,6 +37,7 @@
 #include "mbatchd/sched/pass.h"
 #include "resreq/resreq.h"
 #include "mbatchd/mc-lease.h"
+#include "mbatchd/mc-jobs.h"
 #include "mbatchd/mc-leased.h"
 #include "mbatchd/mc-links.h"
 #include "mbatchd/state/lease-wire.h"
@@ -121,8 +122,9 @@ commit_events(Manager *m, GPtrArray *events, const char *what)
 
 /* ---- slots in use ------------------------------------------------------- */
 
-/* Slots of this cluster's started jobs on `host` (exec_hosts holds one
- * entry per slot). */
+/* Slots of this cluster's own started jobs on `host` (exec_hosts holds
+ * one entry per slot).  A run relayed from a consumer is left out: its
+ * slot is the consumer's, counted once, from the consumer's Demand. */
 static int
 slots_on(Manager *m, const char *host)
 {
@@ -137,7 +139,8 @@ slots_on(Manager *m, const char *host)
 	while (g_hash_table_iter_next(&it, &k, NULL)) {
 		const Job *j = k;
 
-		if (!job_is_started(j) || j->exec_hosts == NULL)
+		if (!job_is_started(j) || j->exec_hosts == NULL ||
+		    mc_jobs_origin(j) != NULL)
 			continue;
 		for (guint i = 0; j->exec_hosts[i] != NULL; i++)
 			n += strcmp(j->exec_hosts[i], host) == 0;

@@ -193,7 +193,8 @@ INTEGRATION_TESTS += \
 	%reldir%/t1021-mc-relay-link-cut.sh \
 	%reldir%/t1022-mc-relay-restarts.sh \
 	%reldir%/t1023-mc-relay-host-fail.sh \
-	%reldir%/t1024-mc-relay-lost-answer.sh
+	%reldir%/t1024-mc-relay-lost-answer.sh \
+	%reldir%/t1025-mc-shared-relay.sh
 # The test library itself: its exit trap under a lingering process.
 INTEGRATION_TESTS += \
 	%reldir%/t0990-cleanup-user-procs.sh
