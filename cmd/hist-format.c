@@ -269,6 +269,9 @@ step_body(GString *out, const HistJob *j, const HistStep *s)
 	case HIST_STEP_RECLAIM:
 		g_string_append(out, s->text != NULL ? s->text : "Reclaimed;");
 		break;
+	case HIST_STEP_LEASE:
+		g_string_append(out, s->text != NULL ? s->text : "");
+		break;
 	case HIST_STEP_QUOTA_PEND:
 		if (s->text != NULL && *s->text != '\0')
 			g_string_append_printf(out, "Pending: %s", s->text);

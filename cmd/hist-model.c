@@ -165,6 +165,7 @@ hist_model_new(void)
 	m->by_key = g_hash_table_new_full(key_hash, g_int64_equal, g_free,
 	    NULL);
 	m->jobs = g_ptr_array_new_with_free_func(job_free);
+	m->leases = hist_leases_new();
 	return m;
 }
 
@@ -175,6 +176,7 @@ hist_model_free(HistModel *m)
 		return;
 	g_hash_table_unref(m->by_key);
 	g_ptr_array_unref(m->jobs);
+	hist_leases_free(m->leases);
 	g_free(m);
 }
 
@@ -623,12 +625,16 @@ hist_model_feed(HistModel *m, const Basalt__Event *ev)
 		feed_new(m, ev);
 		return;
 	}
-	if (!event_job(ev, &id, &index))
+	if (!event_job(ev, &id, &index)) {
+		hist_leases_feed(m->leases, ev);
 		return;
+	}
 	j = hist_model_job(m, id, index);
 	if (j == NULL) {
 		m->orphans++;
 		return;
 	}
 	feed_job_event(j, ev);
+	if (ev->body_case == BASALT__EVENT__BODY_JOB_DISPATCH)
+		hist_leases_job_placed(m->leases, j);
 }

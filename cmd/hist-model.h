@@ -47,6 +47,9 @@ typedef enum {
 	                             * (pending), or NULL; state unchanged */
 	HIST_STEP_RECLAIM,          /* EvJobReclaim: text = the line's words
 	                             * after the time; state unchanged */
+	HIST_STEP_LEASE,            /* a change of the lease of the job's
+	                             * host (hist-lease.c): text = the line's
+	                             * words after the time; state unchanged */
 } HistStepKind;
 
 /* One line of a job's history. */
@@ -101,17 +104,26 @@ typedef struct {
 	GPtrArray *steps;           /* HistStep*, in event order */
 } HistJob;
 
+typedef struct HistLeases HistLeases;
+
 typedef struct {
 	GHashTable *by_key;         /* (id, index) -> HistJob* */
 	GPtrArray *jobs;            /* HistJob*, in submission order, owning */
 	guint64 orphans;            /* events of jobs submitted before the files */
 	guint64 events;             /* events fed */
+	HistLeases *leases;         /* the leases read so far (hist-lease.c) */
 } HistModel;
 
 HistModel *hist_model_new(void);
 void hist_model_free(HistModel *m);
 void hist_model_feed(HistModel *m, const Basalt__Event *ev);
 HistJob *hist_model_job(const HistModel *m, guint64 id, guint32 index);
+
+/* hist-lease.c: lease records become lines of the jobs on leased hosts. */
+HistLeases *hist_leases_new(void);
+void hist_leases_free(HistLeases *h);
+void hist_leases_job_placed(HistLeases *h, HistJob *j);
+void hist_leases_feed(HistLeases *h, const Basalt__Event *ev);
 
 /* The job's spec (never NULL) and its project ("default" when unset). */
 const Basalt__JobSpec *hist_job_spec(const HistJob *j);

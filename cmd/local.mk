@@ -184,7 +184,8 @@ bin_PROGRAMS += \
 noinst_LIBRARIES += %reldir%/libbshist.a
 %canon_reldir%_libbshist_a_SOURCES = \
 	%reldir%/hist-model.c %reldir%/hist-model.h %reldir%/hist-select.c \
-	%reldir%/hist-format.c %reldir%/hist-acct.c %reldir%/hist-format.h
+	%reldir%/hist-format.c %reldir%/hist-acct.c %reldir%/hist-format.h \
+	%reldir%/hist-lease.c
 $(%canon_reldir%_libbshist_a_OBJECTS): $(PROTO_GEN_H)
 
 HIST_PROG_LIBS = cmd/libbscmdmain.a lib/api/libbsapi.a lib/auth/libbsauth.a \

@@ -545,6 +545,91 @@ START_TEST(test_format_long_consumer_pend)
 }
 END_TEST
 
+/* Lease records as the consumer journals them (mbatchd/state/leases.c). */
+static void
+lease_new(gint64 dt, const char *provider, const char *policy,
+    const char *host, guint32 slots)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvLeaseNew e = BASALT__EV_LEASE_NEW__INIT;
+	Basalt__EvLeaseHost h = BASALT__EV_LEASE_HOST__INIT;
+	Basalt__EvLeaseHost *hp = &h;
+
+	h.host = (char *)host;
+	h.slots = 4;
+	h.consumer_slots = slots;
+	e.policy = (char *)policy;
+	e.provider = (char *)provider;
+	e.consumer = "alpha";
+	e.hosts = &hp;
+	e.n_hosts = 1;
+	ev.body_case = BASALT__EVENT__BODY_LEASE_NEW;
+	ev.lease_new = &e;
+	add(&ev, dt);
+}
+
+static void
+lease_status(gint64 dt, const char *provider, const char *policy,
+    guint32 st)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvLeaseStatus e = BASALT__EV_LEASE_STATUS__INIT;
+
+	e.policy = (char *)policy;
+	e.provider = (char *)provider;
+	e.consumer = "alpha";
+	e.status = st;
+	ev.body_case = BASALT__EVENT__BODY_LEASE_STATUS;
+	ev.lease_status = &e;
+	add(&ev, dt);
+}
+
+/* A job on a leased host gets the changes of that host's lease during its
+ * run, in order among its records; the same status twice, another
+ * lease's changes, and changes before the dispatch or after the end are
+ * no line of it; its state times do not change. */
+START_TEST(test_format_long_lease)
+{
+	g_autoptr(GString) out = g_string_new(NULL);
+	g_autofree char *times = NULL;
+	HistModel *m;
+	HistJob *j;
+
+	submit(0, 1, "alice");
+	lease_new(1, "beta", "toalpha", "pv1", 2);
+	lease_status(1, "beta", "toalpha", 0);
+	lease_new(1, "gamma", "other", "pv1", 2);
+	lease_status(2, "beta", "toalpha", 2);       /* before the run */
+	lease_status(3, "beta", "toalpha", 0);
+	dispatch(10, 1, 0, "pv1@beta", 2);
+	start(11, 1, 77);
+	lease_status(20, "gamma", "other", 2);       /* not its host's lease */
+	lease_status(30, "beta", "toalpha", 2);
+	lease_status(31, "beta", "toalpha", 2);      /* the same again */
+	lease_new(40, "beta", "toalpha", "pv1", 2);  /* resent, unchanged */
+	lease_status(40, "beta", "toalpha", 0);
+	lease_new(45, "beta", "toalpha", "pv1", 1);
+	status_full(50, 1, 0, ST(DONE), 0, 0, NULL);
+	lease_status(60, "beta", "toalpha", 2);      /* after the end */
+	m = fold();
+	j = hist_model_job(m, 1, 0);
+	ck_assert_uint_eq(j->steps->len, 7);
+	hist_format_long(out, m->jobs, T0 + 100);
+	ck_assert_msg(strstr(out->str,
+	    "Sat Nov 21 10:02:11: Starting (Pid 77);\n"
+	    "Sat Nov 21 10:02:30: The lease <toalpha> from cluster <beta> is disconnected; th\n"
+	    "                     e job's status is not known until the cluster returns;\n"
+	    "Sat Nov 21 10:02:40: The lease <toalpha> from cluster <beta> is connected again:\n"
+	    "                      ok;\n"
+	    "Sat Nov 21 10:02:45: The lease <toalpha> from cluster <beta> gives this cluster \n"
+	    "                     1 slots on host <pv1@beta> (2 before);\n"
+	    "Sat Nov 21 10:02:50: Done successfully.") != NULL, "%s", out->str);
+	times = times_of(m, 1, 0, T0 + 100);
+	ck_assert_str_eq(times, "10 0 40 0 0 0 = 50");
+	hist_model_free(m);
+}
+END_TEST
+
 /* A dispatch stamped with what the job started with: bhist -l prints it
  * under that dispatch, LSF's limit blocks first, then the settings; each
  * run shows its own (the rerun here started under a lower RUNLIMIT), and
@@ -983,6 +1068,7 @@ hist_suite(void)
 	tcase_add_test(tc, test_format_long);
 	tcase_add_test(tc, test_format_long_consumer_pend);
 	tcase_add_test(tc, test_format_long_effective);
+	tcase_add_test(tc, test_format_long_lease);
 	tcase_add_test(tc, test_format_timeline);
 	tcase_add_test(tc, test_format_acct);
 	suite_add_tcase(s, tc);
