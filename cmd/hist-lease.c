@@ -198,9 +198,11 @@ set_hosts(HistLeases *h, Lease *l, Basalt__EvLeaseHost **hosts, size_t n,
 
 			if (was == NULL || was == v)
 				continue;
+			guint now_n = GPOINTER_TO_UINT(v) - 1;
+
 			text = g_strdup_printf("The lease <%s> from cluster <%s> "
-			    "gives this cluster %u slots on host <%s> (%u before);",
-			    l->policy, l->provider, GPOINTER_TO_UINT(v) - 1,
+			    "gives this cluster %u slot%s on host <%s> (%u before);",
+			    l->policy, l->provider, now_n, now_n == 1 ? "" : "s",
 			    (const char *)k, GPOINTER_TO_UINT(was) - 1);
 			tell_host(h, k, ev, text);
 		}

@@ -622,7 +622,7 @@ START_TEST(test_format_long_lease)
 	    "Sat Nov 21 10:02:40: The lease <toalpha> from cluster <beta> is connected again:\n"
 	    "                      ok;\n"
 	    "Sat Nov 21 10:02:45: The lease <toalpha> from cluster <beta> gives this cluster \n"
-	    "                     1 slots on host <pv1@beta> (2 before);\n"
+	    "                     1 slot on host <pv1@beta> (2 before);\n"
 	    "Sat Nov 21 10:02:50: Done successfully.") != NULL, "%s", out->str);
 	times = times_of(m, 1, 0, T0 + 100);
 	ck_assert_str_eq(times, "10 0 40 0 0 0 = 50");
