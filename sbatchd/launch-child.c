@@ -201,6 +201,26 @@ child_keep_fd(const BsChildPlan *plan, int fd)
 		child_fail(plan, BS_STEP_EXEC_WRAPPER, errno, 0);
 }
 
+/* The parent's go (launch.h, on_forked): one byte once it has recorded
+ * the run.  End of file means it died first: nobody would know this run,
+ * so it must not start. */
+static void
+child_wait_go(const BsChildPlan *plan)
+{
+	char c;
+	ssize_t n;
+
+	if (plan->go_fd < 0)
+		return;
+	close(plan->go_wr_fd);   /* else a dead parent's end of file never comes */
+	do
+		n = read(plan->go_fd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	if (n != 1)
+		_exit(127);
+	close(plan->go_fd);
+}
+
 void
 bs_child_run(const BsChildPlan *plan)
 {
@@ -229,6 +249,7 @@ bs_child_run(const BsChildPlan *plan)
 		if (plan->env_fd >= 0)
 			child_keep_fd(plan, plan->env_fd);
 	}
+	child_wait_go(plan);
 	execve(plan->path, plan->argv, plan->envp);
 	child_fail(plan, plan->wrapped ? BS_STEP_EXEC_WRAPPER : BS_STEP_EXEC, errno, 0);
 }

@@ -22,6 +22,8 @@ typedef struct {
 	int interactive_fd;   /* the wrapper's interactive setup pipe, or -1 */
 	int post_fd;          /* the wrapper's post-exec override (-p), or -1 */
 	int env_fd;           /* a root wrapper's job environment (-e), or -1 */
+	int go_fd;            /* read end of the go pipe, or -1: no gate */
+	int go_wr_fd;         /* its write end, which the child closes */
 
 	gboolean switch_ids;
 	uid_t uid;

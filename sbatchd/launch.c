@@ -593,6 +593,7 @@ bs_launch(const BsLaunchSpec *spec, pid_t *pgid_out, GError **error)
 	BsChildReport rep;
 	gboolean ok = FALSE;
 	pid_t pid;
+	int go[2] = { -1, -1 };
 
 	memset(&p, 0, sizeof p);
 	p.plan.status_fd = -1;
@@ -600,11 +601,22 @@ bs_launch(const BsLaunchSpec *spec, pid_t *pgid_out, GError **error)
 	p.plan.interactive_fd = -1;
 	p.plan.post_fd = -1;
 	p.plan.env_fd = -1;
+	p.plan.go_fd = -1;
+	p.plan.go_wr_fd = -1;
 	p.report_rd = -1;
 	if (spec->failed_step != NULL)
 		*spec->failed_step = 0;
 	if (!launch_check_spec(spec, error) || !launch_prepare(spec, &p, error))
 		goto out;
+	if (spec->on_forked != NULL) {
+		if (pipe2(go, O_CLOEXEC) < 0) {
+			g_set_error(error, BS_ERROR, BS_ERROR_IO,
+			    "cannot create a pipe: %s", g_strerror(errno));
+			goto out;
+		}
+		p.plan.go_fd = go[0];
+		p.plan.go_wr_fd = go[1];
+	}
 	pid = fork();
 	if (pid < 0) {
 		g_set_error(error, BS_ERROR, BS_ERROR_IO, "cannot fork: %s", g_strerror(errno));
@@ -614,6 +626,10 @@ bs_launch(const BsLaunchSpec *spec, pid_t *pgid_out, GError **error)
 		bs_child_run(&p.plan);
 	close(p.plan.report_fd);
 	p.plan.report_fd = -1;
+	if (spec->on_forked != NULL) {
+		spec->on_forked(pid, spec->on_forked_data);
+		(void)bs_write_all(go[1], "g", 1, NULL);
+	}
 	if (launch_wait_report(p.report_rd, &rep)) {
 		launch_report_error(spec, &p, &rep, error);
 		if (spec->failed_step != NULL)
@@ -627,6 +643,10 @@ bs_launch(const BsLaunchSpec *spec, pid_t *pgid_out, GError **error)
 	*pgid_out = pid;
 	ok = TRUE;
 out:
+	if (go[0] >= 0)
+		close(go[0]);
+	if (go[1] >= 0)
+		close(go[1]);
 	launch_prep_clear(&p);
 	return ok;
 }

@@ -139,6 +139,15 @@ typedef struct {
 	 * made bs_launch() fail, 0 when it failed before the child ran. */
 	int *failed_step;
 
+	/* Optional: called in the parent with the child's pid (its process
+	 * group) right after the fork, while the child waits before its exec:
+	 * nothing of the job runs until this returns.  sbatchd records the run
+	 * here, so a sbatchd killed at any moment after the fork leaves a run
+	 * its successor knows (and can kill), never an unknown one; a child
+	 * whose parent died before the go reads end of file and exits. */
+	void (*on_forked)(pid_t pgid, void *data);
+	void *on_forked_data;
+
 	const char *status_path;  /* NULL: no wrapper, no status record */
 	/* With a status_path: a file created empty and handed to bs-jobwrap
 	 * open for reading (-p), whose contents at the job's end replace

@@ -569,6 +569,32 @@ job_new(Sbd *sbd, const Basalt__StartJobRequest *req)
 	return job;
 }
 
+/* What the new run's record holds before anything of it runs. */
+typedef struct {
+	SbdJob *job;
+	const StartPlan *plan;
+	gboolean saved;
+} Forked;
+
+/* bs_launch's on_forked: the run is on disk with its process group before
+ * its child may exec, so a sbatchd killed from here on leaves a run its
+ * successor adopts (and kills when mbatchd says to forget it). */
+static void
+run_forked(pid_t pgid, void *data)
+{
+	Forked *f = data;
+	SbdJob *job = f->job;
+
+	job->pgid = pgid;
+	job->user = g_strdup(f->plan->owner.user);
+	job->uid = f->plan->owner.uid;
+	job->gid = f->plan->owner.gid;
+	job->start_time = g_get_real_time() / G_USEC_PER_SEC;
+	job->state = BASALT__JOB_STATE__JOB_STATE_RUN;
+	sbd_job_save(job);
+	f->saved = TRUE;
+}
+
 gboolean
 sbd_job_start(Sbd *sbd, const Basalt__StartJobRequest *req, SbdJob **out,
     GError **error)
@@ -577,6 +603,7 @@ sbd_job_start(Sbd *sbd, const Basalt__StartJobRequest *req, SbdJob **out,
 	    req->instance);
 	SbdJob *job = g_hash_table_lookup(sbd->jobs, key);
 	StartPlan p;
+	Forked forked = { 0 };
 	pid_t pgid = 0;
 	int step = 0;
 	gboolean ok;
@@ -590,9 +617,15 @@ sbd_job_start(Sbd *sbd, const Basalt__StartJobRequest *req, SbdJob **out,
 	memset(&p, 0, sizeof p);
 	job = job_new(sbd, req);
 	p.spec.failed_step = &step;
+	forked.job = job;
+	forked.plan = &p;
+	p.spec.on_forked = run_forked;
+	p.spec.on_forked_data = &forked;
 	ok = plan_build(sbd, job, req, &p, error) && bs_launch(&p.spec, &pgid, error);
 	if (!ok) {
 		sbd_start_classify(sbd, req, step, error);
+		if (forked.saved)
+			sbd_store_remove(job);
 		plan_undo(&p);
 		sbd_job_info_remove(sbd, job->key);
 		(void)g_unlink(job->status_path);
@@ -601,11 +634,7 @@ sbd_job_start(Sbd *sbd, const Basalt__StartJobRequest *req, SbdJob **out,
 		sbd_job_free(job);
 		return FALSE;
 	}
-	job->pgid = pgid;
-	job->user = g_strdup(p.owner.user);
-	job->uid = p.owner.uid;
-	job->gid = p.owner.gid;
-	job->start_time = g_get_real_time() / G_USEC_PER_SEC;
+	g_assert(forked.saved && job->pgid == pgid);
 	job->env = g_steal_pointer(&p.env);
 	plan_clear(&p);
 	sbd_job_started(job);

@@ -100,6 +100,45 @@ START_TEST(test_true_exits_zero)
 }
 END_TEST
 
+/* on_forked runs while the child waits before its exec: a command that
+ * would write a file has not run, however long the parent takes. */
+typedef struct {
+	const char *mark;
+	pid_t pgid;
+	gboolean mark_seen;
+} ForkedSeen;
+
+static void
+forked_cb(pid_t pgid, void *data)
+{
+	ForkedSeen *f = data;
+
+	f->pgid = pgid;
+	g_usleep(200 * 1000);   /* time the child would need to run the command */
+	f->mark_seen = g_file_test(f->mark, G_FILE_TEST_EXISTS);
+}
+
+START_TEST(test_on_forked_before_exec)
+{
+	BsLaunchSpec spec;
+	g_autofree char *status = sbd_path("status");
+	g_autofree char *mark = sbd_path("ran");
+	g_autofree char *cmd = g_strdup_printf("touch '%s'", mark);
+	ForkedSeen seen = { .mark = mark };
+	TestJob *job;
+
+	sbd_spec_init(&spec, 1, cmd);
+	spec.status_path = status;
+	spec.on_forked = forked_cb;
+	spec.on_forked_data = &seen;
+	job = run_job(&spec);
+	ck_assert_int_eq(seen.pgid, job->pgid);
+	ck_assert_msg(!seen.mark_seen, "the command ran before on_forked returned");
+	ck_assert_int_eq(job->end.exit.code, 0);
+	ck_assert(g_file_test(mark, G_FILE_TEST_EXISTS));
+}
+END_TEST
+
 START_TEST(test_exit_code_through_wrapper)
 {
 	TestJob *job = run_cmd("exit 3", TRUE);
@@ -600,6 +639,7 @@ main(void)
 	tcase_add_test(tc, test_command_line);
 	tcase_add_test(tc, test_true_exits_zero);
 	tcase_add_test(tc, test_exit_code_through_wrapper);
+	tcase_add_test(tc, test_on_forked_before_exec);
 	tcase_add_test(tc, test_pre_post_exec_order);
 	tcase_add_test(tc, test_pre_exec_fails);
 	tcase_add_test(tc, test_pre_post_exec_timeouts);
