@@ -325,6 +325,7 @@ svc_hello(Basalt__ClusterService_Service *svc,
 	g_autofree char *bad = NULL;
 	HelloFacts facts;
 	McAppList apps;
+	gboolean up = FALSE;
 
 	if (l == NULL || l->dialer || peer->role != BASALT__ROLE__ROLE_MASTER) {
 		/* Only an admitted dialer says hello; we dial the others. */
@@ -364,9 +365,9 @@ svc_hello(Basalt__ClusterService_Service *svc,
 			bs_rpc_conn_unref(old);
 		}
 		l->conn = bs_rpc_conn_ref(conn);
-		link_up(mc, l, &facts);
+		up = TRUE;
 	} else {
-		link_up(mc, l, &facts);
+		up = TRUE;
 	}
 	r.cluster_name = (char *)local_name(mc);
 	r.master_host = mc->m->master_name;
@@ -377,6 +378,13 @@ svc_hello(Basalt__ClusterService_Service *svc,
 	r.n_apps = apps.n;
 	closure(&r, call);
 	mc_our_apps_clear(&apps);
+	/* Up only after the answer left: what the link's watchers send at
+	 * once (a Demand, a resent RemoteStatus) follows it on the
+	 * connection, so the dialer has taken the link as ok before it
+	 * reads them (before, it refused them: "the link has not said
+	 * hello"). */
+	if (up && l->conn == conn)
+		link_up(mc, l, &facts);
 }
 
 /* Lease and Demand go to whoever registered for them, from an ok link. */
