@@ -19,6 +19,6 @@ EXTRA_DIST += %reldir%/lib.sh
 
 # Source checks: rules a grep can prove (issue 11: only the orders module
 # talks to execution hosts).
-LINT_TESTS = %reldir%/lint/orders-only.sh
+LINT_TESTS = %reldir%/lint/orders-only.sh %reldir%/lint/man-markup.sh
 TESTS += $(LINT_TESTS)
 EXTRA_DIST += $(LINT_TESTS)
