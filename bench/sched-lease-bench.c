@@ -66,7 +66,7 @@ main(void)
 			u->provider_used = h % 2 == 0 ? SLOTS - (h == 0) : 0;
 		}
 		in[i] = (LeaseInput){ leases[i], &use[i * HOSTS_PER_LEASE], TRUE, TRUE, TRUE,
-		    leases[i]->generation };
+		    leases[i]->generation, FALSE };
 	}
 	printf("%u shared leases of %u hosts x %u slots, all due\n", N_LEASES,
 	    HOSTS_PER_LEASE, SLOTS);

@@ -201,10 +201,10 @@ record_find(Manager *m, const char *cluster, guint64 id, guint32 index,
 	return j;
 }
 
-/* Slots the consumer's records hold on host now.  A record's first host
- * is one of the cluster's lease hosts: only their jobs are looked at. */
-static int
-consumer_used(Manager *m, const char *cluster, const char *host)
+/* mc-jobs.h.  A record's first host is one of the cluster's lease hosts:
+ * only their jobs are looked at. */
+int
+mc_jobs_relayed_slots(Manager *m, const char *cluster, const char *host)
 {
 	const GPtrArray *leases = state_leases(m->st);
 	int used = 0;
@@ -320,7 +320,7 @@ local_hosts(Manager *m, const char *cluster,
 			    "cluster %s", (char *)k, cluster);
 			return NULL;
 		}
-		if (consumer_used(m, cluster, k) + GPOINTER_TO_INT(v) > slots) {
+		if (mc_jobs_relayed_slots(m, cluster, k) + GPOINTER_TO_INT(v) > slots) {
 			*why = g_strdup_printf("cluster %s has no free slot of "
 			    "its lease on host %s", cluster, (char *)k);
 			return NULL;

@@ -9,9 +9,12 @@
  * Demand or acknowledgement arrives, and when a link changes; its inputs
  * are this cluster's running slots on the exported hosts and pending
  * jobs that could use them, and the consumer's figures from its last
- * Demand.  Every outcome is journaled (state_lease_outcome_events) and
- * the lease is sent to the consumer (ClusterService.Lease) whenever it
- * changed, at every evaluation and when the link comes (back) up.
+ * Demand since the link came up (none yet: the stage waits for them).
+ * The consumer's running slots are at least those of the runs this side
+ * relays for it (its own journaled records), whatever the Demand says.
+ * Every outcome is journaled (state_lease_outcome_events) and the lease
+ * is sent to the consumer (ClusterService.Lease) whenever it changed, at
+ * every evaluation and when the link comes (back) up.
  *
  * Consumer: a LeaseState is believed only from the link of the lease's
  * provider (mc-links.c checks the sender and the names), only for a
@@ -26,7 +29,8 @@
  *
  * Faults: a link that goes down marks its leases disconnected on both
  * sides (journaled); the provider's stage turns them back when the link
- * returns and resends.  Restarts restore the leases from the journal.
+ * has returned and the consumer has reported over it, and resends.
+ * Restarts restore the leases from the journal.
  */
 #include "config.h"
 
@@ -51,12 +55,15 @@
  * that invents policy names fills no journal. */
 #define MAX_LEASES_PER_PROVIDER 256
 
-/* The consumer's figures for one lease, from its last Demand. */
+/* The consumer's figures for one lease, from its last Demand.  Kept in
+ * memory only, and dropped when the link to the consumer goes down: a
+ * lease is decided on figures sent over the link that is up now. */
 typedef struct {
 	int *used;                /* per lease host */
 	guint n;
 	int pending;
 	guint64 generation;       /* the consumer holds this one */
+	gboolean reported;        /* a Demand arrived (not only a LeaseState answer) */
 } Demand;
 
 typedef struct McLease {
@@ -451,7 +458,11 @@ fill_use(Manager *m, const Lease *l, const Demand *d, LeaseHostUse *use)
 		int cap = capacity(m, lh->name);
 		/* This cluster's jobs fill the slots it did not export first. */
 		int mine = slots_on(m, lh->name) - MAX(cap - lh->slots, 0);
-		int theirs = d != NULL && h < d->n ? d->used[h] : 0;
+		/* The consumer's runs this side relays are on its slots
+		 * whether or not its report (late, or a start not seen here
+		 * yet) says so. */
+		int theirs = MAX(d != NULL && h < d->n ? d->used[h] : 0,
+		    mc_jobs_relayed_slots(m, l->consumer, lh->name));
 
 		use[h].consumer_used = CLAMP(theirs, 0, lh->slots);
 		use[h].provider_used = CLAMP(mine, 0, lh->slots - use[h].consumer_used);
@@ -535,10 +546,8 @@ provider_run(Manager *m)
 		in[i].provider_pending = provider_pending(m, l);
 		in[i].consumer_pending = d != NULL && d->pending > 0;
 		in[i].linked = linked(m, l->consumer);
-		/* Before the consumer answered since our start: a lease that
-		 * was ok when journaled was acknowledged then. */
-		in[i].acked_generation = d != NULL ? d->generation :
-		    (l->status == LEASE_INACTIVE ? 0 : l->generation);
+		in[i].acked_generation = d != NULL ? d->generation : 0;
+		in[i].unreported = d == NULL || !d->reported;
 	}
 	si.now = now;
 	si.reclaim_delay = MAX(m->cfg->params->mc_reclaim_delay, 1);
@@ -616,8 +625,9 @@ on_demand(Manager *m, const char *cluster, const ProtobufCMessage *msg,
 		g_autofree char *k = key_of(l->policy, l->provider, l->consumer);
 		Demand *d = g_new0(Demand, 1);
 		const Demand *old = g_hash_table_lookup(m->lease->demand, k);
-		gboolean differs = old == NULL || old->pending != (int)MIN(req->pending_slots,
-		    1000000u) || old->n != req->n_hosts;
+		gboolean differs = old == NULL || !old->reported ||
+		    old->pending != (int)MIN(req->pending_slots, 1000000u) ||
+		    old->n != req->n_hosts;
 
 		d->n = (guint)req->n_hosts;
 		d->used = g_new0(int, MAX(d->n, 1));
@@ -626,6 +636,7 @@ on_demand(Manager *m, const char *cluster, const ProtobufCMessage *msg,
 			differs |= old != NULL && i < old->n && old->used[i] != d->used[i];
 		}
 		d->pending = (int)MIN(req->pending_slots, 1000000u);
+		d->reported = TRUE;
 		/* A generation the consumer does not have yet is not acked,
 		 * and a report older than its last answer takes none back. */
 		d->generation = MIN(MAX(req->generation, old != NULL ? old->generation : 0),
@@ -941,6 +952,15 @@ demand_tick(gpointer data)
 
 /* ---- links ------------------------------------------------------------------ */
 
+static gboolean
+demand_is_of(gpointer key, gpointer value, gpointer consumer)
+{
+	const char *c = strrchr(key, '\n');
+
+	(void)value;
+	return c != NULL && strcmp(c + 1, consumer) == 0;
+}
+
 /* The consumer's leases from a provider it lost: disconnected. */
 static void
 consumer_lost(Manager *m, const char *provider)
@@ -978,6 +998,9 @@ link_changed(Manager *m, const McLink *l, void *data)
 		consumer_demand(m, TRUE);
 	} else {
 		consumer_lost(m, l->cluster);
+		/* Provider: that consumer's figures are of the old link. */
+		g_hash_table_foreach_remove(m->lease->demand, demand_is_of,
+		    (gpointer)l->cluster);
 	}
 	mc_leased_refresh(m);
 	run_soon(m);

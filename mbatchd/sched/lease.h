@@ -115,6 +115,11 @@ typedef struct {
 	/* The consumer has applied this generation of the lease: an inactive
 	 * lease whose generation it has applied is ok again. */
 	guint64 acked_generation;
+	/* The link is up but the consumer has not reported since it came up
+	 * (after a restart of the provider its figures are not known at all):
+	 * consumer_used, consumer_pending and acked_generation are not its
+	 * word, so the lease waits for the report as it is. */
+	gboolean unreported;
 } LeaseInput;
 
 typedef struct {

@@ -27,7 +27,12 @@
  *  - "The reclaim process is managed separately for each lease": every
  *    input lease is decided on its own figures alone.
  *  - A lease whose clusters are not linked is disconnected: it keeps its
- *    split and is not evaluated until the link returns.
+ *    split and is not evaluated until the link returns and the consumer
+ *    has reported its figures over it.  Until that report the consumer's
+ *    running slots and pending jobs are not known (a restarted provider
+ *    has none at all), and deciding without them would hand the slots of
+ *    its running jobs to the provider: the lease stays as it is, a
+ *    disconnected one disconnected, and waits for the report.
  *
  * Pure: the inputs are the leases, each host's running slots per side,
  * each side's pending demand, the link and the consumer's acknowledged
@@ -149,6 +154,10 @@ decide(const LeaseStageIn *in, const LeaseInput *li, LeaseOutcome *o)
 		o->why = "no link between the clusters";
 		return;
 	}
+	if (li->unreported) {
+		o->why = "link up, waiting for the consumer's report";
+		return;
+	}
 	if (l->status == LEASE_DISCONNECTED) {
 		set_status(o, l->generation > li->acked_generation ? LEASE_INACTIVE : LEASE_OK);
 		o->why = "link back";
@@ -195,8 +204,10 @@ lease_stage_run(const LeaseStageIn *in, LeaseStageOut *out, GError **err)
 		o->lease = lease_copy(in->leases[i].lease);
 		decide(in, &in->leases[i], o);
 		/* An inactive lease waits for the consumer's answer, a
-		 * disconnected one for its link: events, not time. */
-		if (o->lease->status == LEASE_OK && o->lease->next_eval < out->wake)
+		 * disconnected one for its link, an unreported one for the
+		 * report: events, not time. */
+		if (o->lease->status == LEASE_OK && !in->leases[i].unreported &&
+		    o->lease->next_eval < out->wake)
 			out->wake = o->lease->next_eval;
 	}
 	return TRUE;

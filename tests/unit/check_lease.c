@@ -32,7 +32,7 @@ static LeaseOutcome
 step(Lease **l, const LeaseHostUse *use, gboolean pp, gboolean cp, gboolean linked,
     guint64 acked, gint64 now, int delay, gint64 *wake)
 {
-	LeaseInput in = { *l, use, pp, cp, linked, acked };
+	LeaseInput in = { *l, use, pp, cp, linked, acked, FALSE };
 	LeaseStageIn sin = { now, delay, &in, 1 };
 	LeaseStageOut out;
 	LeaseOutcome o;
@@ -71,7 +71,7 @@ START_TEST(test_refuses_bad_input)
 {
 	g_autoptr(Lease) l = shared_lease("p", 1, 4);
 	LeaseHostUse use = { 3, 2 };        /* 5 used on a 4-slot host */
-	LeaseInput in = { l, &use, TRUE, TRUE, TRUE, 1 };
+	LeaseInput in = { l, &use, TRUE, TRUE, TRUE, 1, FALSE };
 	LeaseStageIn sin = { 100, 10, &in, 1 };
 	LeaseStageOut out;
 	GError *err = NULL;
@@ -325,7 +325,7 @@ journal_step(Journal *j, Lease **leases, LeaseHostUse **use, guint n, gboolean l
 
 	for (guint i = 0; i < n; i++)
 		in[i] = (LeaseInput){ leases[i], use[i], TRUE, TRUE, linked,
-		    leases[i]->generation };
+		    leases[i]->generation, FALSE };
 	ck_assert_msg(lease_stage_run(&sin, &out, &err), "%s", err ? err->message : "");
 	for (guint i = 0; i < n; i++)
 		state_lease_outcome_events(&out.out[i], now, events, blocks);

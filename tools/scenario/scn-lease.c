@@ -4,13 +4,15 @@
  * time.  The HostExport sections and MC_RECLAIM_DELAY come from the
  * scenario's configuration, read by the real lib/conf readers; `lease`
  * lines start leases at the scenario's `now`; each `at TIME` step sets
- * what the clusters run and want (`used`, `demand`, `link`, `noack`),
+ * what the clusters run and want (`used`, `demand`, `link`, `noack`,
+ * `noreport`),
  * runs the stage at that time and checks the step's `expect lease` and
  * `expect lease-wake` lines.
  *
  * Between steps the consumer is taken to have applied every lease update
  * it was sent (so an inactive lease is ok again at the next step) unless
- * the step says `noack`.
+ * the step says `noack`, and to have reported its figures over the link
+ * unless the step says `noreport`.
  */
 #include "config.h"
 
@@ -22,7 +24,7 @@
 typedef struct {
 	Lease *lease;
 	LeaseHostUse *use;        /* one per lease host */
-	gboolean provider_pending, consumer_pending, linked, noack;
+	gboolean provider_pending, consumer_pending, linked, noack, noreport;
 	guint64 acked;
 	LeaseOutcome last;        /* this step's outcome (lease not owned) */
 	int line;
@@ -76,7 +78,7 @@ gboolean
 scn_is_lease_line(char **argv)
 {
 	static const char *const words[] = {
-		"lease", "at", "used", "demand", "link", "noack", NULL,
+		"lease", "at", "used", "demand", "link", "noack", "noreport", NULL,
 	};
 
 	if (strcmp(argv[0], "expect") == 0)
@@ -220,7 +222,7 @@ need_lease(Scenario *s, ScnLeases *ls, char **argv, int line, ScnLease **out, GE
 	return TRUE;
 }
 
-/* used / demand / link / noack, applied when their step runs. */
+/* used / demand / link / noack / noreport, applied when their step runs. */
 static gboolean
 input_line(Scenario *s, ScnLeases *ls, char **argv, int line, GError **error)
 {
@@ -257,8 +259,10 @@ input_line(Scenario *s, ScnLeases *ls, char **argv, int line, GError **error)
 		if (argv[3] == NULL || (strcmp(argv[3], "up") != 0 && strcmp(argv[3], "down") != 0))
 			FAIL(line, "link: POLICY CONSUMER up|down");
 		l->linked = strcmp(argv[3], "up") == 0;
-	} else {
+	} else if (strcmp(argv[0], "noack") == 0) {
 		l->noack = TRUE;
+	} else {
+		l->noreport = TRUE;
 	}
 	return TRUE;
 }
@@ -395,8 +399,11 @@ run_step(Scenario *s, ScnLeases *ls, const ScnStep *st, GString *report, GString
 	LeaseStageOut out;
 	g_autoptr(GError) err = NULL;
 
-	for (guint i = 0; i < ls->leases->len; i++)
-		((ScnLease *)ls->leases->pdata[i])->noack = FALSE;
+	for (guint i = 0; i < ls->leases->len; i++) {
+		ScnLease *l = ls->leases->pdata[i];
+
+		l->noack = l->noreport = FALSE;
+	}
 	for (guint i = 0; i < st->lines->len; i++) {
 		const ScnDeferred *d = st->lines->pdata[i];
 
@@ -409,7 +416,7 @@ run_step(Scenario *s, ScnLeases *ls, const ScnStep *st, GString *report, GString
 		if (!l->noack && l->linked)
 			l->acked = l->lease->generation;
 		in[i] = (LeaseInput){ l->lease, l->use, l->provider_pending, l->consumer_pending,
-		    l->linked, l->acked };
+		    l->linked, l->acked, l->noreport };
 	}
 	if (!lease_stage_run(&sin, &out, &err))
 		FAIL(st->line, "the lease stage refused the step: %s", err->message);
