@@ -189,14 +189,35 @@ selected(Manager *m, const BsResReq *rr, const char *host)
 	return sched_resreq_host_ok(rr, &h);
 }
 
-/* RES_SELECT exports whole hosts: the first NHOSTS server hosts of
- * lsf.cluster, in its order, that the selection matches (as bsub -R
- * select[] reads a host: its type, model, resources and last load) and
- * that no PER_HOST section exports. */
-static void
-select_hosts(Manager *m, const BsHostExport *ex, GPtrArray *names, GArray *slots)
+/* Each local host a lease of this cluster lends now -> the policy of that
+ * lease. */
+static GHashTable *
+lent_hosts(Manager *m)
 {
-	const BsResourcesConf *rc = m->cfg->resources;
+	GHashTable *lent = g_hash_table_new(g_str_hash, g_str_equal);
+	const GPtrArray *all = state_leases(m->st);
+
+	for (guint i = 0; all != NULL && i < all->len; i++) {
+		const Lease *l = all->pdata[i];
+
+		if (strcmp(l->provider, local(m)) != 0)
+			continue;
+		for (guint h = 0; h < l->hosts->len; h++)
+			g_hash_table_insert(lent, ((const LeaseHost *)l->hosts->pdata[h])->name,
+			    l->policy);
+	}
+	return lent;
+}
+
+/* The hosts RES_SELECT export ex chooses now: the first NHOSTS server
+ * hosts of lsf.cluster, in its order, that the selection matches (as
+ * bsub -R select[] reads a host: its type, model, resources and last
+ * load), that are not in taken, and that no lease of another export
+ * lends now. */
+static void
+choose_hosts(Manager *m, const BsHostExport *ex, GHashTable *taken, GHashTable *lent,
+    GPtrArray *names, GArray *slots)
+{
 	g_autofree char *text = g_strdup_printf("select[%s]", ex->res_select);
 	g_autoptr(GError) err = NULL;
 	g_autoptr(BsResReq) rr = bs_resreq_parse(text, &err);
@@ -206,27 +227,56 @@ select_hosts(Manager *m, const BsHostExport *ex, GPtrArray *names, GArray *slots
 		    err->message);
 		return;
 	}
-
 	for (guint i = 0; i < m->cfg->cluster->hosts->len &&
 	    (int)names->len < ex->nhosts; i++) {
 		const BsClusterHost *ch = m->cfg->cluster->hosts->pdata[i];
-		gboolean taken = FALSE;
+		const char *holder = g_hash_table_lookup(lent, ch->name);
 		int s;
 
-		if (!ch->server)
-			continue;
-		for (guint k = 0; rc != NULL && k < rc->exports->len && !taken; k++) {
-			const BsHostExport *o = rc->exports->pdata[k];
-
-			taken = o->per_host != NULL &&
-			    g_strv_contains((const char *const *)o->per_host, ch->name);
-		}
-		if (taken || !selected(m, rr, ch->name))
+		if (!ch->server || g_hash_table_contains(taken, ch->name) ||
+		    (holder != NULL && strcmp(holder, ex->name) != 0) ||
+		    !selected(m, rr, ch->name))
 			continue;
 		s = host_slots(m, ch->name);
 		g_ptr_array_add(names, ch->name);
 		g_array_append_val(slots, s);
 	}
+}
+
+/* RES_SELECT exports whole hosts, and a host is lent by one export only:
+ * a RES_SELECT export skips the hosts PER_HOST sections name, the hosts
+ * the leases of other exports lend now (a lease is not taken from under
+ * its jobs), and the hosts the RES_SELECT sections before it in the file
+ * choose (the first section wins, whichever consumer links first). */
+static void
+select_hosts(Manager *m, const BsHostExport *ex, GPtrArray *names, GArray *slots)
+{
+	const GPtrArray *exports = m->cfg->resources->exports;
+	g_autoptr(GHashTable) taken = g_hash_table_new(g_str_hash, g_str_equal);
+	g_autoptr(GHashTable) lent = lent_hosts(m);
+
+	for (guint k = 0; k < exports->len; k++) {
+		const BsHostExport *o = exports->pdata[k];
+
+		for (guint h = 0; o->per_host != NULL && o->per_host[h] != NULL; h++)
+			g_hash_table_add(taken, o->per_host[h]);
+	}
+	for (guint k = 0; k < exports->len && exports->pdata[k] != ex; k++) {
+		const BsHostExport *o = exports->pdata[k];
+		g_autoptr(GPtrArray) theirs = NULL;
+		g_autoptr(GArray) their_slots = NULL;
+
+		/* A section with no consumer lends nothing. */
+		if (o->kind != BS_EXPORT_RES_SELECT || o->distribution == NULL ||
+		    o->distribution->len == 0)
+			continue;
+		theirs = g_ptr_array_new();
+		their_slots = g_array_new(FALSE, FALSE, sizeof(int));
+		choose_hosts(m, o, taken, lent, theirs, their_slots);
+		for (guint h = 0; h < theirs->len; h++)
+			g_hash_table_add(taken, theirs->pdata[h]);
+	}
+	choose_hosts(m, ex, taken, lent, names, slots);
 }
 
 /* What export ex gives its me-th DISTRIBUTION cluster now: hosts and
@@ -1022,6 +1072,16 @@ same_hosts(const Lease *l, const GPtrArray *names, const GArray *slots)
 	return TRUE;
 }
 
+/* Where cluster is in export ex's DISTRIBUTION; -1: not there (or no ex). */
+static int
+consumer_index(const BsHostExport *ex, const char *cluster)
+{
+	for (guint k = 0; ex != NULL && ex->distribution != NULL && k < ex->distribution->len; k++)
+		if (strcmp(((const BsShare *)ex->distribution->pdata[k])->name, cluster) == 0)
+			return (int)k;
+	return -1;
+}
+
 void
 mc_lease_reconfigured(Manager *m)
 {
@@ -1037,24 +1097,30 @@ mc_lease_reconfigured(Manager *m)
 		if (strcmp(l->provider, local(m)) == 0 && strcmp(l->consumer, local(m)) != 0)
 			g_ptr_array_add(mine, lease_copy(l));
 	}
+	/* First the leases whose section or DISTRIBUTION entry is gone: their
+	 * hosts are free for the others' selections below. */
+	for (guint i = 0; i < mine->len;) {
+		const Lease *l = mine->pdata[i];
+
+		if (consumer_index(bs_config_host_export(m->cfg, l->policy), l->consumer) >= 0) {
+			i++;
+			continue;
+		}
+		end_lease(m, l);
+		send_lease_ended(m, l, TRUE);
+		g_ptr_array_remove_index(mine, i);
+	}
 	for (guint i = 0; i < mine->len; i++) {
 		const Lease *l = mine->pdata[i];
 		const BsHostExport *ex = bs_config_host_export(m->cfg, l->policy);
 		g_autoptr(GPtrArray) names = g_ptr_array_new();
 		g_autoptr(GArray) slots = g_array_new(FALSE, FALSE, sizeof(int));
-		int me = -1;
+		int me = consumer_index(ex, l->consumer);
 
-		for (guint k = 0; ex != NULL && ex->distribution != NULL &&
-		    k < ex->distribution->len; k++)
-			if (strcmp(((const BsShare *)ex->distribution->pdata[k])->name,
-			    l->consumer) == 0)
-				me = (int)k;
-		if (me >= 0)
-			intended(m, ex, (guint)me, names, slots);
-		if (me >= 0 && names->len > 0 && ex->shared == l->shared &&
-		    same_hosts(l, names, slots))
+		intended(m, ex, (guint)me, names, slots);
+		if (names->len > 0 && ex->shared == l->shared && same_hosts(l, names, slots))
 			continue;
-		if (me < 0 || names->len == 0) {
+		if (names->len == 0) {
 			end_lease(m, l);
 			send_lease_ended(m, l, TRUE);
 			continue;

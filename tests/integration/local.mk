@@ -185,7 +185,8 @@ INTEGRATION_TESTS += \
 	%reldir%/t1000-lease-exclusive.sh \
 	%reldir%/t1001-lease-shared-faults.sh \
 	%reldir%/t1002-lease-rebalance.sh \
-	%reldir%/t1003-lease-consumer-trust.sh
+	%reldir%/t1003-lease-consumer-trust.sh \
+	%reldir%/t1004-lease-res-select-once.sh
 # Issue 19: the job relay to leased hosts (consumer and provider mbatchds,
 # the provider's sbatchd).
 INTEGRATION_TESTS += \
