@@ -514,8 +514,8 @@ typedef struct {
  * lease.txt).  Checked at its `file:line`: exactly one of PER_HOST and
  * RES_SELECT, SLOTS with PER_HOST, NHOSTS with RES_SELECT, a DISTRIBUTION
  * of clusters from lsf.shared, TYPE = shared with PER_HOST naming one
- * consumer only, a host exported by a shared lease to one consumer only,
- * and no shared lease on a host of an advance reservation.
+ * consumer only, and a host exported by a shared lease to one consumer
+ * only.  (No check against advance reservations: Basalt has none.)
  */
 typedef enum {
 	BS_EXPORT_PER_HOST = 0, /* PER_HOST = host ... with SLOTS on each */

@@ -12,7 +12,9 @@
  * cluster, and the shared-lease rules of the seed: "each host can only be
  * exported to a single consumer cluster" (so PER_HOST with TYPE = shared
  * names one consumer, and no other export gives that host to another
- * one) and "shared lease is not compatible with advance reservation".
+ * one).  The seed's "shared lease is not compatible with advance
+ * reservation" has nothing to check: Basalt has no advance reservations
+ * (no brsvadd, no ResourceReservation section), so no host can be in one.
  *
  * NAME is Basalt's: LSF's sections have no name, but a lease is journaled
  * and shown by its policy, so it needs one that survives a restart.  An
@@ -263,19 +265,6 @@ check_distribution(const BsConfig *cfg, const BsConfCtx *ctx, BsHostExport *e)
 		    "cluster but this one: nothing is exported", e->name);
 }
 
-/*
- * Hosts in an advance reservation.  Basalt has no advance reservations
- * yet (no brsvadd), so there are none; the check below is where shared
- * leases and reservations meet once they exist.
- */
-static gboolean
-host_in_advance_reservation(const BsConfig *cfg, const char *host)
-{
-	(void)cfg;
-	(void)host;
-	return FALSE;
-}
-
 static void
 check_shared(const BsConfig *cfg, const BsConfCtx *ctx, const BsHostExport *e, guint idx)
 {
@@ -290,9 +279,6 @@ check_shared(const BsConfig *cfg, const BsConfCtx *ctx, const BsHostExport *e, g
 	for (guint h = 0; e->per_host != NULL && e->per_host[h] != NULL; h++) {
 		const char *host = e->per_host[h];
 
-		if (host_in_advance_reservation(cfg, host))
-			ctx_error(ctx, eline(e, "PER_HOST"), "HostExport %s: host %s is in an "
-			    "advance reservation; a shared lease cannot export it", e->name, host);
 		if (e->distribution->len != 1)
 			continue;
 		for (guint j = 0; j < ex->len; j++) {
