@@ -201,13 +201,15 @@ record_find(Manager *m, const char *cluster, guint64 id, guint32 index,
 	return j;
 }
 
-/* mc-jobs.h.  A record's first host is one of the cluster's lease hosts:
- * only their jobs are looked at. */
-int
-mc_jobs_relayed_slots(Manager *m, const char *cluster, const char *host)
+/* mc-jobs.h.  A record's first host is one of the cluster's lease hosts
+ * (its job set in by_host holds it): only their jobs are looked at, each
+ * host's once however many leases name it. */
+GHashTable *
+mc_jobs_relayed_slots(Manager *m, const char *cluster)
 {
+	GHashTable *used = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
 	const GPtrArray *leases = state_leases(m->st);
-	int used = 0;
 
 	for (guint i = 0; i < leases->len; i++) {
 		const Lease *l = g_ptr_array_index(leases, i);
@@ -216,8 +218,11 @@ mc_jobs_relayed_slots(Manager *m, const char *cluster, const char *host)
 			continue;
 		for (guint h = 0; h < l->hosts->len; h++) {
 			const LeaseHost *lh = g_ptr_array_index(l->hosts, h);
-			g_autoptr(GPtrArray) jobs = state_jobs_on_host(m->st, lh->name);
+			g_autoptr(GPtrArray) jobs = NULL;
 
+			if (!g_hash_table_add(seen, lh->name))
+				continue;
+			jobs = state_jobs_on_host(m->st, lh->name);
 			for (guint k = 0; k < jobs->len; k++) {
 				const Job *j = g_ptr_array_index(jobs, k);
 				const Basalt__RemoteOrigin *o = mc_jobs_origin(j);
@@ -226,8 +231,8 @@ mc_jobs_relayed_slots(Manager *m, const char *cluster, const char *host)
 				    !job_is_started(j) || j->exec_hosts == NULL)
 					continue;
 				for (char **e = j->exec_hosts; *e != NULL; e++)
-					if (strcmp(*e, host) == 0)
-						used++;
+					g_hash_table_replace(used, g_strdup(*e), GINT_TO_POINTER(
+					    GPOINTER_TO_INT(g_hash_table_lookup(used, *e)) + 1));
 			}
 		}
 	}
@@ -288,6 +293,7 @@ local_hosts(Manager *m, const char *cluster,
 {
 	g_autoptr(GHashTable) want = g_hash_table_new(g_str_hash, g_str_equal);
 	g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GHashTable) used = NULL;
 	GHashTableIter it;
 	gpointer k, v;
 
@@ -311,6 +317,7 @@ local_hosts(Manager *m, const char *cluster,
 		g_hash_table_insert(want, h, GINT_TO_POINTER(
 		    GPOINTER_TO_INT(g_hash_table_lookup(want, h)) + 1));
 	}
+	used = mc_jobs_relayed_slots(m, cluster);
 	g_hash_table_iter_init(&it, want);
 	while (g_hash_table_iter_next(&it, &k, &v)) {
 		int slots = leased_slots(m, cluster, k);
@@ -320,7 +327,7 @@ local_hosts(Manager *m, const char *cluster,
 			    "cluster %s", (char *)k, cluster);
 			return NULL;
 		}
-		if (mc_jobs_relayed_slots(m, cluster, k) + GPOINTER_TO_INT(v) > slots) {
+		if (GPOINTER_TO_INT(g_hash_table_lookup(used, k)) + GPOINTER_TO_INT(v) > slots) {
 			*why = g_strdup_printf("cluster %s has no free slot of "
 			    "its lease on host %s", cluster, (char *)k);
 			return NULL;

@@ -52,9 +52,10 @@ gboolean mc_jobs_send_signal(Manager *m, const char *host,
 
 /* The consumer's run this job record stands for; NULL: a local job. */
 const Basalt__RemoteOrigin *mc_jobs_origin(const Job *j);
-/* Slots of host that cluster's relayed runs hold now, from this side's
- * own (journaled) records of them. */
-int mc_jobs_relayed_slots(Manager *m, const char *cluster, const char *host);
+/* The slots cluster's relayed runs hold now on each host, from this
+ * side's own (journaled) records of them: host name -> GINT_TO_POINTER
+ * (slots); a new table, g_hash_table_unref() it. */
+GHashTable *mc_jobs_relayed_slots(Manager *m, const char *cluster);
 /* An event was committed: a relayed job's change goes back to its
  * consumer (manager_commit calls this). */
 void mc_jobs_note(Manager *m, const Basalt__Event *ev);

@@ -500,8 +500,9 @@ provider_pending(Manager *m, const Lease *l)
 	return FALSE;
 }
 
+/* relayed: mc_jobs_relayed_slots() of the lease's consumer. */
 static void
-fill_use(Manager *m, const Lease *l, const Demand *d, LeaseHostUse *use)
+fill_use(Manager *m, const Lease *l, const Demand *d, GHashTable *relayed, LeaseHostUse *use)
 {
 	for (guint h = 0; h < l->hosts->len; h++) {
 		const LeaseHost *lh = l->hosts->pdata[h];
@@ -512,7 +513,7 @@ fill_use(Manager *m, const Lease *l, const Demand *d, LeaseHostUse *use)
 		 * whether or not its report (late, or a start not seen here
 		 * yet) says so. */
 		int theirs = MAX(d != NULL && h < d->n ? d->used[h] : 0,
-		    mc_jobs_relayed_slots(m, l->consumer, lh->name));
+		    GPOINTER_TO_INT(g_hash_table_lookup(relayed, lh->name)));
 
 		use[h].consumer_used = CLAMP(theirs, 0, lh->slots);
 		use[h].provider_used = CLAMP(mine, 0, lh->slots - use[h].consumer_used);
@@ -562,6 +563,9 @@ provider_run(Manager *m)
 	g_autoptr(GPtrArray) mine = g_ptr_array_new();
 	g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(GPtrArray) uses = g_ptr_array_new_with_free_func(g_free);
+	/* consumer -> mc_jobs_relayed_slots(), once per consumer */
+	g_autoptr(GHashTable) relayed = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+	    (GDestroyNotify)g_hash_table_unref);
 	g_autofree LeaseInput *in = NULL;
 	LeaseStageIn si = { 0 };
 	LeaseStageOut so = { 0 };
@@ -587,10 +591,15 @@ provider_run(Manager *m)
 		char *k = key_of(l->policy, l->provider, l->consumer);
 		const Demand *d = g_hash_table_lookup(ml->demand, k);
 		LeaseHostUse *use = g_new0(LeaseHostUse, MAX(l->hosts->len, 1));
+		GHashTable *r = g_hash_table_lookup(relayed, l->consumer);
 
+		if (r == NULL) {
+			r = mc_jobs_relayed_slots(m, l->consumer);
+			g_hash_table_insert(relayed, g_strdup(l->consumer), r);
+		}
 		g_ptr_array_add(keys, k);
 		g_ptr_array_add(uses, use);
-		fill_use(m, l, d, use);
+		fill_use(m, l, d, r, use);
 		in[i].lease = l;
 		in[i].use = use;
 		in[i].provider_pending = provider_pending(m, l);
