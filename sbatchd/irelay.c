@@ -411,6 +411,7 @@ typedef struct {
 	IaReader rd;
 	Pending in;
 	int lost;
+	int lost_running;         /* lost before the command ended */
 } Loop;
 
 static void
@@ -420,6 +421,8 @@ lose(Loop *l)
 		close(l->sock);
 	l->sock = -1;
 	l->lost = 1;
+	if (!l->r->cmd_done)
+		l->lost_running = 1;
 	hang_up(l->r);
 }
 
@@ -617,11 +620,12 @@ relay(Loop *l, pid_t cmd, int *wstatus, struct rusage *ru)
 	}
 }
 
-void
+int
 ia_relay_run(IaRelay *r, pid_t cmd, int *wstatus, struct rusage *ru)
 {
 	struct sigaction sa;
 	Loop l;
+	int lost;
 
 	memset(&l, 0, sizeof l);
 	l.r = r;
@@ -672,5 +676,7 @@ ia_relay_run(IaRelay *r, pid_t cmd, int *wstatus, struct rusage *ru)
 		basalt__interactive_frame__free_unpacked(l.in.f, NULL);
 	ia_reader_clear(&l.rd);
 	close_fd(&r->master);
+	lost = l.lost_running;
 	free(r);
+	return lost;
 }
