@@ -84,6 +84,7 @@ struct BsubIa {
 	guint64 job_id;
 	char *host;             /* where the job started */
 	guint32 winsize;        /* the window size the job spec carries */
+	gboolean input_file;    /* -i: the job reads a file, not our stdin */
 };
 
 static volatile sig_atomic_t got_signal;
@@ -218,6 +219,7 @@ bsub_ia_listen(Basalt__JobSpec *spec, GError **err)
 	gboolean ok;
 
 	ia->mode = (int)spec->interactive;
+	ia->input_file = spec->stdin_path != NULL && *spec->stdin_path != '\0';
 	ia->lfd = -1;
 	ia->use_munge = conf != NULL && bs_auth_enabled(conf);
 	ia->munge = ia->use_munge && bs_auth_socket(conf) ?
@@ -621,7 +623,9 @@ relay(BsubIa *ia, int sock, int *wstatus)
 	static IaOut out;
 	static guint8 chunk[IA_CHUNK];
 	IaReader rd;
-	gboolean in_open = TRUE;
+	/* -I -i: the job's input is the file; ours is left unread.  With a
+	 * pseudo-terminal the keys still go, for ^C and ^Z. */
+	gboolean in_open = !(ia->mode == 1 && ia->input_file);
 	/* A job that ends at once closes the link while our first frame
 	 * (its input's end, a window size) is on its way: that write fails,
 	 * but its output and exit frame still wait in the socket.  A failed

@@ -136,6 +136,11 @@ svc_check_spec(Manager *m, const Caller *c, const Basalt__JobSpec *spec,
 		    "name or number");
 	if (spec->warning_time < 0)
 		return svc_error(E(BAD_REQUEST), "Bad job warning time");
+	/* LSF: interactive jobs are not rerunnable; their user is gone when
+	 * a rerun would start. */
+	if (spec->interactive != 0 && spec->rerunnable)
+		return svc_error(E(BAD_REQUEST), "Interactive jobs are not "
+		    "rerunnable");
 	if (spec->max_slots > 0 && spec->max_slots < spec->min_slots)
 		return svc_error(E(BAD_REQUEST),
 		    "Bad argument for option -n: maximum is below minimum");
