@@ -2,7 +2,7 @@
 # bsub -I without a terminal: the job's stdin, stdout and stderr are pipes
 # relayed to bsub's own (here files and pipes of the test, no pty).  Exit
 # status, -o and -e to files (-tty: to the screen too), -i, -r refused, and
-# queue INTERACTIVE = NO | ONLY.
+# queue INTERACTIVE = NO | ONLY at submission, bswitch and bmod -q.
 . "$top_srcdir/tests/lib.sh"
 
 make_cluster vh1
@@ -86,6 +86,37 @@ check "INTERACTIVE = NO takes batch jobs" sh -c "bsub -q batchonly true | grep -
 out=$(bsub -q ionly 'true' 2>&1)
 check "INTERACTIVE = ONLY refuses a batch job" sh -c "echo '$out' | grep -q 'ionly: Queue only accepts interactive jobs. Job not submitted.'"
 check "INTERACTIVE = ONLY takes bsub -I" sh -c "bsub -I -q ionly 'echo fine' 2>/dev/null | grep -qx fine"
+# bswitch and bmod -q follow INTERACTIVE as bsub does, with LSF's words.
+bsub -I -H 'echo switched' >"$T/sw.out" 2>"$T/sw.err" </dev/null &
+swpid=$!
+track "$swpid"
+wait_for 60 grep -q 'is submitted' "$T/sw.out"
+iid=$(job_id_of <"$T/sw.out")
+out=$(bswitch batchonly "$iid" 2>&1)
+rc=$?
+check "bswitch of an interactive job to INTERACTIVE = NO fails (exit $rc)" test "$rc" -ne 0
+check "with LSF's message" sh -c "echo '$out' | grep -q 'batchonly: Queue does not accept interactive jobs'"
+out=$(bmod -q batchonly "$iid" 2>&1)
+rc=$?
+check "bmod -q of it to INTERACTIVE = NO fails (exit $rc)" test "$rc" -ne 0
+check "with the same message" sh -c "echo '$out' | grep -q 'Queue does not accept interactive jobs'"
+check "the job stayed in its queue" sh -c "bjobs -noheader -o queue $iid | grep -qx normal"
+check "an interactive job may move to INTERACTIVE = ONLY" \
+	sh -c "bswitch ionly $iid | grep -q 'is switched to queue <ionly>'"
+bresume "$iid" >/dev/null
+wait "$swpid"
+check "and then runs there" grep -qx switched "$T/sw.out"
+bid=$(bsub -H -o /dev/null true | job_id_of)
+out=$(bswitch ionly "$bid" 2>&1)
+rc=$?
+check "bswitch of a batch job to INTERACTIVE = ONLY fails (exit $rc)" test "$rc" -ne 0
+check "with LSF's message" sh -c "echo '$out' | grep -q 'ionly: Queue only accepts interactive jobs'"
+out=$(bmod -q ionly "$bid" 2>&1)
+rc=$?
+check "bmod -q of it to INTERACTIVE = ONLY fails (exit $rc)" test "$rc" -ne 0
+check "the batch job stayed in its queue" sh -c "bjobs -noheader -o queue $bid | grep -qx normal"
+bkill "$bid" >/dev/null
+
 check "-K cannot be combined with -I" sh -c "! bsub -K -I true 2>/dev/null"
 check "-tty needs -I" sh -c "! bsub -tty true 2>/dev/null"
 
