@@ -829,6 +829,9 @@ build_spec(BsubArgs *a, GPtrArray *script_opts, const BsubContext *ctx,
 	if (s->interactive != 0 && s->interactive_wait)
 		return fail(error, "bsub: -K cannot be used with -I, -Ip or -Is. "
 			    "Job not submitted.");
+	if (s->interactive != 0 && s->rerunnable)
+		return fail(error, "bsub: Interactive jobs are not rerunnable: -r "
+			    "cannot be used with -I, -Ip or -Is. Job not submitted.");
 	return apply_env(a, s, script_opts, ctx, error);
 }
 

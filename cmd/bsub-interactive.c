@@ -25,8 +25,10 @@
  * end bsub.  -I leaves the terminal as it is: ^C interrupts bsub.
  *
  * Ending.  SIGINT, SIGTERM, SIGHUP (a closed terminal) or SIGQUIT end bsub
- * and kill the job (a kill request to mbatchd; the relay also hangs the
- * job up when the link closes).  When the relay reports the command's end,
+ * and kill the job (a kill request to mbatchd; bsub then holds the link
+ * until the relay reports the end, at most KILL_WAIT_MS, as the relay
+ * hangs the job up when the link closes and records the end as a lost
+ * link).  When the relay reports the command's end,
  * or the link is lost, bsub asks mbatchd how the job ended and exits as
  * bsub -K does: the job's exit code, 128+signal, or 126 for a job killed
  * before it started.
@@ -68,6 +70,8 @@
 #define PENDING_CHECK_MS 2000
 /* How long bsub waits for mbatchd to record the end of the job. */
 #define FINAL_WAIT_S 60
+/* After bsub's kill request, how long it waits for the job's end. */
+#define KILL_WAIT_MS 5000
 
 struct BsubIa {
 	int mode;
@@ -80,6 +84,7 @@ struct BsubIa {
 	guint64 job_id;
 	char *host;             /* where the job started */
 	guint32 winsize;        /* the window size the job spec carries */
+	gboolean input_file;    /* -i: the job reads a file, not our stdin */
 };
 
 static volatile sig_atomic_t got_signal;
@@ -214,6 +219,7 @@ bsub_ia_listen(Basalt__JobSpec *spec, GError **err)
 	gboolean ok;
 
 	ia->mode = (int)spec->interactive;
+	ia->input_file = spec->stdin_path != NULL && *spec->stdin_path != '\0';
 	ia->lfd = -1;
 	ia->use_munge = conf != NULL && bs_auth_enabled(conf);
 	ia->munge = ia->use_munge && bs_auth_socket(conf) ?
@@ -617,7 +623,9 @@ relay(BsubIa *ia, int sock, int *wstatus)
 	static IaOut out;
 	static guint8 chunk[IA_CHUNK];
 	IaReader rd;
-	gboolean in_open = TRUE;
+	/* -I -i: the job's input is the file; ours is left unread.  With a
+	 * pseudo-terminal the keys still go, for ^C and ^Z. */
+	gboolean in_open = !(ia->mode == 1 && ia->input_file);
 	/* A job that ends at once closes the link while our first frame
 	 * (its input's end, a window size) is on its way: that write fails,
 	 * but its output and exit frame still wait in the socket.  A failed
@@ -695,6 +703,37 @@ relay(BsubIa *ia, int sock, int *wstatus)
 	return !got_signal;
 }
 
+/* bsub was signalled and asked mbatchd to kill the job: the link stays
+ * up (output dropped) until the relay reports the end, for a while, so
+ * the job ends by the kill and not as a lost link (a closed link first
+ * would make the relay hang the job up and record it as lost). */
+static void
+await_end(int sock)
+{
+	gint64 deadline = g_get_monotonic_time() + KILL_WAIT_MS * 1000;
+	IaReader rd;
+
+	memset(&rd, 0, sizeof rd);
+	for (;;) {
+		gint64 left = (deadline - g_get_monotonic_time()) / 1000;
+		struct pollfd p = { .fd = sock, .events = POLLIN };
+		Basalt__InteractiveFrame *f = NULL;
+		int rc;
+
+		if (left <= 0 || poll(&p, 1, (int)left) <= 0)
+			break;
+		if ((rc = ia_read(&rd, sock, &f)) < 0)
+			break;
+		if (rc == 0)
+			continue;
+		rc = f->kind_case == BASALT__INTERACTIVE_FRAME__KIND_EXIT;
+		basalt__interactive_frame__free_unpacked(f, NULL);
+		if (rc)
+			break;
+	}
+	ia_reader_clear(&rd);
+}
+
 int
 bsub_ia_run(BsubIa *ia, guint64 job_id)
 {
@@ -718,14 +757,18 @@ bsub_ia_run(BsubIa *ia, guint64 job_id)
 			raw_terminal();
 		(void)relay(ia, sock, &wstatus);
 		restore_terminal();
-		close(sock);
 	}
 	if (got_signal) {
 		int sig = got_signal;
 
 		fprintf(stderr, "\n<<Terminating the job: bsub got signal %d>>\n", sig);
 		kill_job(job_id);
+		if (sock >= 0) {
+			await_end(sock);
+			close(sock);
+		}
 		return 128 + sig;
 	}
+	close(sock);
 	return final_code(job_id, wstatus);
 }

@@ -45,7 +45,10 @@ struct IaRelay {
 	unsigned winsize;
 	char munge[1024];
 	char cred[8192];
-	int keep_out, keep_err;
+	int keep_out, keep_err;   /* -o, -e: the job has those files */
+	int tty;                  /* -tty: its output reaches bsub too */
+	int keep_in;              /* -i: its input is that file, not bsub's */
+	int tee_out, tee_err;     /* -tty: the -o, -e files, written here */
 	int master, slave;
 	int in_r, in_w, out_r, out_w, err_r, err_w;
 	pid_t cmd;
@@ -117,6 +120,10 @@ parse_setup(IaRelay *r, char *text)
 			r->keep_out = atoi(v);
 		else if (strcmp(line, "keep_err") == 0)
 			r->keep_err = atoi(v);
+		else if (strcmp(line, "tty") == 0)
+			r->tty = atoi(v);
+		else if (strcmp(line, "keep_in") == 0)
+			r->keep_in = atoi(v);
 	}
 	if (r->mode < IA_MODE_PIPES || r->mode > IA_MODE_SHELL || r->address[0] == '\0') {
 		errno = EINVAL;
@@ -186,6 +193,7 @@ ia_relay_prepare(int setup_fd)
 		goto fail;
 	r->master = r->slave = r->in_r = r->in_w = -1;
 	r->out_r = r->out_w = r->err_r = r->err_w = -1;
+	r->tee_out = r->tee_err = -1;
 	for (;;) {
 		ssize_t n = read(setup_fd, text + have, SETUP_MAX - have);
 
@@ -205,6 +213,12 @@ ia_relay_prepare(int setup_fd)
 	text = NULL;
 	if ((r->mode == IA_MODE_PIPES ? open_pipes(r) : open_pty(r)) < 0)
 		goto fail;
+	/* -tty with -o or -e: the command writes to bsub's end and the relay
+	 * copies into the files, which sbatchd opened as 1 and 2 for us. */
+	if (r->tty && r->keep_out)
+		r->tee_out = fcntl(1, F_DUPFD_CLOEXEC, 3);
+	if (r->tty && r->keep_err)
+		r->tee_err = fcntl(2, F_DUPFD_CLOEXEC, 3);
 	return r;
 fail:
 	err = errno;
@@ -214,21 +228,30 @@ fail:
 	return NULL;
 }
 
+/*
+ * -i: the file stays the command's input (bsub then sends none).
+ * -o, -e: the files stay its output and error, unless -tty asks for the
+ * screen too; then it writes to bsub's end and the relay copies.
+ */
 void
 ia_relay_child(IaRelay *r)
 {
+	int to_out = !r->keep_out || r->tty, to_err = !r->keep_err || r->tty;
+
 	if (r->mode == IA_MODE_PIPES) {
-		(void)dup2(r->in_r, 0);
-		if (!r->keep_out)
+		if (!r->keep_in)
+			(void)dup2(r->in_r, 0);
+		if (to_out)
 			(void)dup2(r->out_w, 1);
-		if (!r->keep_err)
+		if (to_err)
 			(void)dup2(r->err_w, 2);
 		return;     /* the pipes' own descriptors are close-on-exec */
 	}
-	(void)dup2(r->slave, 0);
-	if (!r->keep_out)
+	if (!r->keep_in)
+		(void)dup2(r->slave, 0);
+	if (to_out)
 		(void)dup2(r->slave, 1);
-	if (!r->keep_err)
+	if (to_err)
 		(void)dup2(r->slave, 2);
 }
 
@@ -411,6 +434,7 @@ typedef struct {
 	IaReader rd;
 	Pending in;
 	int lost;
+	int lost_running;         /* lost before the command ended */
 } Loop;
 
 static void
@@ -420,6 +444,8 @@ lose(Loop *l)
 		close(l->sock);
 	l->sock = -1;
 	l->lost = 1;
+	if (!l->r->cmd_done)
+		l->lost_running = 1;
 	hang_up(l->r);
 }
 
@@ -462,6 +488,33 @@ take_frame(Loop *l, Basalt__InteractiveFrame *f)
 	basalt__interactive_frame__free_unpacked(f, NULL);
 }
 
+/*
+ * -tty with -o or -e: the files get what bsub gets.  On a pseudo-terminal
+ * output and error are one stream, which is the -o file's (or the -e
+ * file's when only -e was given).  A file that fails a write is given up;
+ * the screen goes on.
+ */
+static void
+tee_files(IaRelay *r, int is_err, const unsigned char *buf, size_t len)
+{
+	int *fd = r->mode != IA_MODE_PIPES ?
+	    (r->tee_out >= 0 ? &r->tee_out : &r->tee_err) :
+	    is_err ? &r->tee_err : &r->tee_out;
+	size_t off = 0;
+
+	while (*fd >= 0 && off < len) {
+		ssize_t n = write(*fd, buf + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			close_fd(fd);
+			break;
+		}
+		off += (size_t)n;
+	}
+}
+
 /* Read one chunk of the job's output from fd into the outgoing frame. */
 static void
 pump_output(Loop *l, int *fd, int is_err)
@@ -476,6 +529,7 @@ pump_output(Loop *l, int *fd, int is_err)
 		close_fd(fd);
 		return;
 	}
+	tee_files(l->r, is_err, chunk, (size_t)n);
 	f.kind_case = is_err ? BASALT__INTERACTIVE_FRAME__KIND_ERROR_OUTPUT :
 	    BASALT__INTERACTIVE_FRAME__KIND_OUTPUT;
 	if (is_err) {
@@ -617,11 +671,12 @@ relay(Loop *l, pid_t cmd, int *wstatus, struct rusage *ru)
 	}
 }
 
-void
+int
 ia_relay_run(IaRelay *r, pid_t cmd, int *wstatus, struct rusage *ru)
 {
 	struct sigaction sa;
 	Loop l;
+	int lost;
 
 	memset(&l, 0, sizeof l);
 	l.r = r;
@@ -634,6 +689,8 @@ ia_relay_run(IaRelay *r, pid_t cmd, int *wstatus, struct rusage *ru)
 	(void)sigaction(SIGTERM, &sa, NULL);
 	close_fd(&r->slave);
 	close_fd(&r->in_r);
+	if (r->keep_in)
+		close_fd(&r->in_w);     /* -I -i: nobody reads the pipe */
 	close_fd(&r->out_w);
 	close_fd(&r->err_w);
 	l.sock = handshake(r);
@@ -672,5 +729,9 @@ ia_relay_run(IaRelay *r, pid_t cmd, int *wstatus, struct rusage *ru)
 		basalt__interactive_frame__free_unpacked(l.in.f, NULL);
 	ia_reader_clear(&l.rd);
 	close_fd(&r->master);
+	close_fd(&r->tee_out);
+	close_fd(&r->tee_err);
+	lost = l.lost_running;
 	free(r);
+	return lost;
 }

@@ -35,7 +35,10 @@ IaRelay *ia_relay_prepare(int setup_fd);
 /* In the forked command, before exec: its standard streams and terminal. */
 void ia_relay_child(IaRelay *r);
 /* In bs-jobwrap after the fork: dial bsub, relay, wait for the command.
- * Fills the command's wait status and resource usage. */
-void ia_relay_run(IaRelay *r, pid_t cmd, int *wstatus, struct rusage *ru);
+ * Fills the command's wait status and resource usage.  1 when the link to
+ * bsub was lost (or never made) before the command ended, so the job's end
+ * is the relay's hangup: bs-jobwrap's record says so, and sbatchd gives
+ * the end that reason. */
+int ia_relay_run(IaRelay *r, pid_t cmd, int *wstatus, struct rusage *ru);
 
 #endif

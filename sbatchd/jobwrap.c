@@ -74,7 +74,8 @@
  * empty file leaves the -a2 / -A2 of the command line.
  *
  * With -i it is also the relay of an interactive job (bsub -I, -Ip, -Is):
- * SETUP_FD is sbatchd's setup pipe, see irelay.h.
+ * SETUP_FD is sbatchd's setup pipe, see irelay.h.  When the link to bsub
+ * was lost before the command ended, the record ends with " lost=1".
  */
 #include "config.h"
 
@@ -141,18 +142,18 @@ tv_us(const struct timeval *tv)
 }
 
 static void
-record(int fd, int wstatus, const struct rusage *ru, int post_status)
+record(int fd, int wstatus, const struct rusage *ru, int post_status, int lost)
 {
 	char line[256], post[32] = "";
 	int len;
 
 	if (post_status != 0)
 		snprintf(post, sizeof post, " postexec=%d", post_status);
-	len = snprintf(line, sizeof line, "%s=%d core=%d utime_us=%lld stime_us=%lld maxrss_kb=%ld%s\n",
+	len = snprintf(line, sizeof line, "%s=%d core=%d utime_us=%lld stime_us=%lld maxrss_kb=%ld%s%s\n",
 	               WIFEXITED(wstatus) ? "exit" : "signal",
 	               WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : WTERMSIG(wstatus),
 	               WCOREDUMP(wstatus) ? 1 : 0, tv_us(&ru->ru_utime),
-	               tv_us(&ru->ru_stime), ru->ru_maxrss, post);
+	               tv_us(&ru->ru_stime), ru->ru_maxrss, post, lost ? " lost=1" : "");
 	/* One write: a reader sees the whole line or no line. */
 	if (len > 0 && len < (int)sizeof line && write(fd, line, (size_t)len) == len)
 		(void)fsync(fd);
@@ -533,7 +534,7 @@ main(int argc, char **argv)
 {
 	struct rusage ru;
 	int status_fd, report_fd, wstatus = 0, first, post_status = 0, timed_out = 0;
-	int prog;
+	int prog, lost = 0;
 	const char *path;
 	IaRelay *relay = NULL;
 	Hooks hooks;
@@ -627,7 +628,7 @@ main(int argc, char **argv)
 	}
 	memset(&ru, 0, sizeof ru);
 	if (relay != NULL)
-		ia_relay_run(relay, cmd, &wstatus, &ru);
+		lost = ia_relay_run(relay, cmd, &wstatus, &ru);
 	else
 		while (wait4(cmd, &wstatus, 0, &ru) < 0) {
 			if (errno != EINTR)
@@ -637,7 +638,7 @@ main(int argc, char **argv)
 	for (int i = 0; i < hooks.n_post && post_status == 0; i++)
 		post_status = run_hook(&hooks, &hooks.post[i], wstatus,
 		                       hooks.post_timeout_s, &timed_out);
-	record(status_fd, wstatus, &ru, post_status);
+	record(status_fd, wstatus, &ru, post_status, lost);
 	close(status_fd);
 	if (timed_out)
 		kill_group();

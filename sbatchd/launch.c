@@ -685,7 +685,7 @@ static gboolean
 record_parse(const char *line, BsStatusRecord *out)
 {
 	g_auto(GStrv) fields = g_strsplit(line, " ", -1);
-	gint64 num, core;
+	gint64 num, core, lost = 0;
 
 	if (record_field(fields, "exit", &num) && num <= 255) {
 		out->exit.kind = BS_EXIT_CODE;
@@ -704,6 +704,8 @@ record_parse(const char *line, BsStatusRecord *out)
 		return FALSE;
 	}
 	out->exit.core = core != 0;
+	(void)record_field(fields, "lost", &lost);
+	out->link_lost = lost != 0;
 	return TRUE;
 }
 
@@ -735,10 +737,10 @@ bs_status_record_format(const BsStatusRecord *rec)
 	gboolean sig = rec->exit.kind == BS_EXIT_SIGNAL;
 
 	return g_strdup_printf("%s=%d core=%d utime_us=%" G_GINT64_FORMAT
-	                       " stime_us=%" G_GINT64_FORMAT " maxrss_kb=%" G_GINT64_FORMAT,
+	                       " stime_us=%" G_GINT64_FORMAT " maxrss_kb=%" G_GINT64_FORMAT "%s",
 	                       sig ? "signal" : "exit", sig ? rec->exit.signo : rec->exit.code,
 	                       rec->exit.core ? 1 : 0, rec->utime_us, rec->stime_us,
-	                       rec->maxrss_kb);
+	                       rec->maxrss_kb, rec->link_lost ? " lost=1" : "");
 }
 
 char *

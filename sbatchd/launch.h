@@ -200,6 +200,7 @@ typedef struct {
 	gint64 utime_us;
 	gint64 stime_us;
 	gint64 maxrss_kb;
+	gboolean link_lost;       /* an interactive job's bsub went away first */
 } BsStatusRecord;
 
 /* Read a record written by the wrapper.  FALSE with exit.kind

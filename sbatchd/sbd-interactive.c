@@ -113,13 +113,14 @@ sbd_interactive_setup(Sbd *sbd, const Basalt__StartJobRequest *req,
 	text = g_string_new(NULL);
 	g_string_append_printf(text, "mode=%u\naddress=%s\nnonce=%s\njob=%"
 	    G_GUINT64_FORMAT "\nindex=%u\nhost=%s\nwinsize=%u\nmunge=%s\n"
-	    "keep_out=%d\nkeep_err=%d\ncred=%s\n", s->interactive,
+	    "keep_out=%d\nkeep_err=%d\ntty=%d\nkeep_in=%d\ncred=%s\n", s->interactive,
 	    s->interactive_address, s->interactive_nonce, req->job_id,
 	    req->array_index, sbd->host, s->interactive_winsize,
 	    sbd_auth_enabled(sbd) ? bs_auth_socket(sbd->cfg->lsf->values) ?
 	    bs_auth_socket(sbd->cfg->lsf->values) : "" : "",
-	    !tty && s->stdout_path != NULL && *s->stdout_path != '\0',
-	    !tty && s->stderr_path != NULL && *s->stderr_path != '\0', cred);
+	    s->stdout_path != NULL && *s->stdout_path != '\0',
+	    s->stderr_path != NULL && *s->stderr_path != '\0', tty,
+	    s->stdin_path != NULL && *s->stdin_path != '\0', cred);
 	if (pipe2(fds, O_CLOEXEC) < 0) {
 		g_set_error(error, BS_ERROR, BS_ERROR_IO, "cannot create a pipe: %s",
 		    g_strerror(errno));

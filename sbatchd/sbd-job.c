@@ -234,6 +234,20 @@ set_exit(SbdJob *job, const BsExitStatus *st)
 	    BASALT__JOB_STATE__JOB_STATE_EXIT;
 }
 
+/* An interactive job whose bsub went away (killed, or the connection
+ * dropped) was hung up and killed by its relay: without a reason its end
+ * would read as an unexplained signal.  The relay's record says so. */
+static void
+lost_link_reason(SbdJob *job)
+{
+	BsStatusRecord rec;
+
+	if (job->kill_reason == NULL && job->status_path != NULL &&
+	    bs_status_record_read(job->status_path, &rec, NULL) && rec.link_lost)
+		job->kill_reason = g_strdup("The interactive connection to bsub "
+		    "was lost;");
+}
+
 static void
 job_finish(SbdJob *job, const BsJobEnd *end)
 {
@@ -245,6 +259,7 @@ job_finish(SbdJob *job, const BsJobEnd *end)
 	job->finished = TRUE;
 	job->usage = end->usage;
 	set_exit(job, &end->exit);
+	lost_link_reason(job);
 	sbd_usage_finished(job, end);
 	sbd_log(BS_LOG_NOTICE, job, "finished: %s", how);
 	sbd_prepost_finish(job);

@@ -83,6 +83,24 @@ check_sub_options(Manager *m, const Caller *c, const BsQueueConf *q,
 	return NULL;
 }
 
+/* lsb.queues INTERACTIVE = NO | ONLY, with LSF's words. */
+static gboolean
+interactive_fits(const BsQueueConf *q, const Basalt__JobSpec *spec,
+    Basalt__Error **err)
+{
+	if (spec->interactive != 0 && q->interactive == BS_INTERACTIVE_NO) {
+		*err = svc_error(E(QUEUE_USER), "%s: Queue does not accept "
+		    "interactive jobs", q->name);
+		return FALSE;
+	}
+	if (spec->interactive == 0 && q->interactive == BS_INTERACTIVE_ONLY) {
+		*err = svc_error(E(QUEUE_USER), "%s: Queue only accepts "
+		    "interactive jobs", q->name);
+		return FALSE;
+	}
+	return TRUE;
+}
+
 Basalt__Error *
 svc_check_spec(Manager *m, const Caller *c, const Basalt__JobSpec *spec,
     const char *queue)
@@ -96,6 +114,9 @@ svc_check_spec(Manager *m, const Caller *c, const Basalt__JobSpec *spec,
 
 	if (spec->command == NULL || *spec->command == '\0')
 		return svc_error(E(BAD_REQUEST), "No job command specified");
+	/* Again here for bswitch and bmod -q, which move a job to q. */
+	if (q != NULL && !interactive_fits(q, spec, &sub_err))
+		return sub_err;
 	if ((sub_err = svc_check_job_group(spec->job_group)) != NULL ||
 	    (spec->job_group != NULL && *spec->job_group != '\0' &&
 	    (sub_err = svc_check_job_group_room(m, c, spec->job_group)) != NULL))
@@ -136,6 +157,11 @@ svc_check_spec(Manager *m, const Caller *c, const Basalt__JobSpec *spec,
 		    "name or number");
 	if (spec->warning_time < 0)
 		return svc_error(E(BAD_REQUEST), "Bad job warning time");
+	/* LSF: interactive jobs are not rerunnable; their user is gone when
+	 * a rerun would start. */
+	if (spec->interactive != 0 && spec->rerunnable)
+		return svc_error(E(BAD_REQUEST), "Interactive jobs are not "
+		    "rerunnable");
 	if (spec->max_slots > 0 && spec->max_slots < spec->min_slots)
 		return svc_error(E(BAD_REQUEST),
 		    "Bad argument for option -n: maximum is below minimum");
@@ -164,24 +190,6 @@ svc_check_spec(Manager *m, const Caller *c, const Basalt__JobSpec *spec,
 		bs_depend_free(dep);
 	}
 	return NULL;
-}
-
-/* lsb.queues INTERACTIVE = NO | ONLY, with LSF's words. */
-static gboolean
-interactive_fits(const BsQueueConf *q, const Basalt__JobSpec *spec,
-    Basalt__Error **err)
-{
-	if (spec->interactive != 0 && q->interactive == BS_INTERACTIVE_NO) {
-		*err = svc_error(E(QUEUE_USER), "%s: Queue does not accept "
-		    "interactive jobs", q->name);
-		return FALSE;
-	}
-	if (spec->interactive == 0 && q->interactive == BS_INTERACTIVE_ONLY) {
-		*err = svc_error(E(QUEUE_USER), "%s: Queue only accepts "
-		    "interactive jobs", q->name);
-		return FALSE;
-	}
-	return TRUE;
 }
 
 /* The first queue of the list (or DEFAULT_QUEUE) that takes the job. */

@@ -151,7 +151,9 @@ INTEGRATION_TESTS += \
 	%reldir%/t0774-interactive-auth.sh \
 	%reldir%/t0775-interactive-local.sh \
 	%reldir%/t0776-interactive-impostor.sh \
-	%reldir%/t0777-interactive-suspend.sh
+	%reldir%/t0777-interactive-suspend.sh \
+	%reldir%/t0778-interactive-limits.sh \
+	%reldir%/t0779-interactive-pending.sh
 EXTRA_DIST += tests/tools/bs-ptydrive.py tests/tools/bs-iafake.py
 # Issue 17: resource plans (lsb.consumers, bsub -consumer, bconsumers).
 INTEGRATION_TESTS += \

@@ -2,7 +2,8 @@
 # bsub -Is: an interactive shell on a pseudo-terminal, driven through a
 # real pty by bs-ptydrive.  The shell sees the user's window size and a
 # later resize, ^C interrupts a foreground sleep without ending the shell,
-# ^Z stops it (job control), and bsub exits with the shell's exit status.
+# ^Z stops it (job control), and bsub exits with the shell's exit status;
+# -Ip with -o and -tty.
 # Over TCP with MUNGE (the default cluster of tests/lib.sh).
 . "$top_srcdir/tests/lib.sh"
 
@@ -68,4 +69,22 @@ send \x03
 expect got-int
 exit 9
 S
+
+# -Ip -tty -o: the terminal shows the output and the -o file gets it too
+# (one stream on a pseudo-terminal); without -tty only the file does.
+check "bsub -Ip -tty -o: the output reaches the terminal" \
+	drive -- bsub -Ip -tty -o "$T/ptty.out" 'echo "on-bo""th"; test -t 1 && echo "still a t""ty"' <<'S'
+expect on-both
+expect still a tty
+exit 0
+S
+on_both() { job_output "$T/ptty.out" | grep -q "^$1"; }
+check "and the -o file" on_both on-both
+check "and the job's stdout was the terminal" on_both 'still a tty'
+check "bsub -Ip -o: the output does not reach the terminal" \
+	drive --screen "$T/pfile.screen" -- bsub -Ip -o "$T/pfile.out" 'echo "in-the-fi""le"' <<'S'
+exit 0
+S
+check "it is only in the -o file" sh -c \
+	"grep -q in-the-file '$T/pfile.out' && ! grep -q in-the-file '$T/pfile.screen'"
 done_testing

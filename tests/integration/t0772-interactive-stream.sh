@@ -1,8 +1,8 @@
 #!/bin/sh
 # The interactive data path: 50 MB arrive intact through bsub -I (pipes,
-# binary) and bsub -Ip (a pseudo-terminal, text), and a reader who stops
-# reading stalls the job in write() while the relay, bsub and sbatchd stay
-# small: the job blocks, nobody buffers.
+# binary, output and input) and bsub -Ip (a pseudo-terminal, text), and a
+# reader who stops reading stalls the job in write() while the relay, bsub
+# and sbatchd stay small: the job blocks, nobody buffers.
 . "$top_srcdir/tests/lib.sh"
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
@@ -21,6 +21,13 @@ bsub -I "cat '$T/bin'" >"$T/out" 2>"$T/err"
 check "bsub -I exits 0 after streaming 50 MB" test $? -eq 0
 check "50 MB of binary output arrive intact through bsub -I" \
 	test "$(tail -c "$size" "$T/out" | sha256sum | cut -d' ' -f1)" = "$sum"
+
+# And the other way: 50 MB of bsub's input reach the job intact, the
+# relay holding one frame at a time while the job reads.
+got=$(bsub -I 'sha256sum' <"$T/bin" 2>/dev/null | tail -n 1 | cut -d' ' -f1)
+check "50 MB of binary input arrive intact through bsub -I" test "$got" = "$sum"
+got=$(cat "$T/bin" | bsub -I 'wc -c' 2>/dev/null | tail -n 1)
+check "from a pipe too, byte for byte ($got)" test "$got" -eq "$size"
 
 # Text through the pseudo-terminal (its line discipline makes LF CR LF;
 # bs-ptydrive turns it back before hashing).

@@ -1,8 +1,10 @@
 #!/bin/sh
 # Ends of an interactive session: bkill reaches bsub with LSF's message and
 # exit code; killing bsub (SIGTERM, SIGKILL, a closed terminal) kills the
-# job; a job killed before it started ends bsub with 126; and restarts of
-# sbatchd and mbatchd in the middle of a session leave it running.
+# job, and a lost link (SIGKILL) is the reason bjobs -l and bhist -l give;
+# a job killed before it started ends bsub with 126; and restarts of
+# sbatchd and mbatchd in the middle of a session leave it running, and
+# nothing of it once it ended.
 . "$top_srcdir/tests/lib.sh"
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
@@ -11,6 +13,15 @@ start_mbd || exit 1
 start_sbd vh1 || exit 1
 drive() { python3 "$top_srcdir/tests/tools/bs-ptydrive.py" "$@"; }
 gone() { [ -z "$(job_pids "$1")" ]; }
+LOST='The interactive connection to bsub was lost'
+not_lost() { ! says bjobs "$1" "$LOST"; }
+has_relay() {
+	for p; do
+		tr '\0' ' ' <"/proc/$p/cmdline" | grep -q 'bs-jobwrap -i' && return 0
+	done
+	return 1
+}
+none_alive() { for p; do kill -0 "$p" 2>/dev/null && return 1; done; return 0; }
 
 # bkill: the job's TERMINATE (SIGINT first) ends it; bsub says so.
 bsub -I 'echo started; exec sleep 300' >"$T/k.out" 2>"$T/k.err" &
@@ -54,6 +65,7 @@ for sig in TERM INT HUP; do
 	check "SIG$sig ends bsub (rc $rc)" test "$rc" -gt 128
 	check "SIG$sig: the job is killed" wait_for 60 state_is "$id" EXIT
 	check "SIG$sig: no process of the job is left" wait_for 60 gone "$id"
+	check "SIG$sig: bsub's kill, not a lost link, ended it" not_lost "$id"
 done
 
 # A lost link (bsub killed outright): the relay hangs the job up.
@@ -65,6 +77,10 @@ kill -KILL "$bpid"
 wait "$bpid" 2>/dev/null
 check "a lost link ends the job" wait_for 60 state_is "$id" EXIT
 check "and leaves no process" wait_for 60 gone "$id"
+check "bjobs -l gives the lost link as the reason" says bjobs "$id" "$LOST"
+check "bhist -l too" says bhist "$id" "$LOST"
+check "the exit_reason field too" sh -c \
+    "bjobs -noheader -o exit_reason $id | grep -qF '$LOST'"
 
 # A closed terminal: bsub gets SIGHUP, the shell's job ends.
 drive --screen "$T/c.out" -- bsub -Is 'env PS1="PROMPT> " sh -i' <<'S'
@@ -99,6 +115,10 @@ track "$bpid"
 exec 7>"$T/in"
 check "the restart session starts" wait_for 60 grep -qx started "$T/r.out"
 id=$(job_id_of <"$T/r.out")
+# The job's processes and their parents: the relay is the command's.
+jp=$(job_pids "$id")
+rpids=$(for p in $jp; do echo "$p"; ps -o ppid= -p "$p"; done | sort -u)
+check "the relay is one of them" has_relay $rpids
 kill -TERM "$(sbd_pid vh1)"
 wait "$(sbd_pid vh1)" 2>/dev/null
 start_sbd vh1
@@ -111,4 +131,7 @@ rc=$?
 check "after both restarts the session goes on and bsub exits 4 (rc $rc)" test "$rc" -eq 4
 check "the job read its input after the restarts" grep -qx "got hello" "$T/r.out"
 check "the job ends EXIT with code 4" wait_for 60 state_is "$id" EXIT
+check "no process of the restarted session is left" wait_for 60 gone "$id"
+check "nor any process the job had before the restarts (relay included)" \
+    wait_for 60 none_alive $rpids
 done_testing
