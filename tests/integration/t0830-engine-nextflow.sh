@@ -16,9 +16,10 @@
 #   modules/nextflow/src/main/groovy/nextflow/executor/LsfExecutor.groovy
 #   at commit abd481cd0dccc8aa3c1ffff5e255bcc725a47518 (getDirectives,
 #   parseLsfConfig, register, parseJobId, queueStatusCommand,
-#   parseQueueStatus, wrapHeader); these command lines are the same in the
-#   file's 2024 revision (TaskArrayExecutor), which adds only job arrays
-#   and `-G account`, neither replayed here.
+#   parseQueueStatus, wrapHeader).  The file's 2024 revision (a
+#   TaskArrayExecutor) builds these lines the same way; its other changes
+#   (job arrays, `-G account`, job names stripped of [ and ], executor
+#   settings that override lsf.conf) are not replayed.
 . "$top_srcdir/tests/lib.sh"
 
 make_cluster vh1
