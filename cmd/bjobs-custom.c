@@ -48,10 +48,30 @@ find(const char *name, CmdFieldRef *ref)
 	return TRUE;
 }
 
+/* "all": every field of the table, in its order, by its first name. */
+static char *
+all_fields(void)
+{
+	gsize n;
+	const BjobsFieldDef *t = bjobs_field_table(&n);
+	GString *s = g_string_new(NULL);
+
+	for (gsize i = 0; i < n; i++) {
+		const char *sp = strchr(t[i].names, ' ');
+
+		if (s->len > 0)
+			g_string_append_c(s, ' ');
+		g_string_append_len(s, t[i].names, sp != NULL ?
+		    (gssize)(sp - t[i].names) : -1);
+	}
+	return g_string_free(s, FALSE);
+}
+
 BjobsFields *
 bjobs_fields_parse(const char *spec, GError **error)
 {
-	CmdFields *cf = cmd_fields_parse("bjobs", spec, find, NULL, error);
+	g_autofree char *all = all_fields();
+	CmdFields *cf = cmd_fields_parse("bjobs", spec, find, all, error);
 	BjobsFields *f;
 
 	if (cf == NULL)

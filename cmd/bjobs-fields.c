@@ -744,6 +744,49 @@ get_exec_cwd(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
 	return j->start_time > 0 && get_sub_cwd(v, j, o);
 }
 
+/* NTHREADS: the job's threads at sbatchd's last sample. */
+static gboolean
+get_nthreads(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	(void)o;
+	if (j->usage == NULL || j->usage->nthreads == 0 || !is_started(j))
+		return FALSE;
+	g_string_append_printf(v, "%u", j->usage->nthreads);
+	return TRUE;
+}
+
+/* MEM_EFFICIENCY: the job's peak memory as a share of its memory limit
+ * (bsub -M or the queue's MEMLIMIT); none without a limit. */
+static gboolean
+get_mem_efficiency(GString *v, const Basalt__JobInfo *j, const BjobsOpts *o)
+{
+	guint64 max_kb, limit_kb;
+
+	(void)o;
+	if (!kb_max_mem(j, &max_kb) || !kb_memlimit(j, &limit_kb) ||
+	    limit_kb == 0)
+		return FALSE;
+	g_string_append_printf(v, "%.2f%%",
+	    100.0 * (double)max_kb / (double)limit_kb);
+	return TRUE;
+}
+
+/* AVERAGE_CPU_EFFICIENCY: CPU time over run time times the slots the
+ * job holds: 100% when every slot was busy the whole run. */
+static gboolean
+get_avg_cpu_efficiency(GString *v, const Basalt__JobInfo *j,
+    const BjobsOpts *o)
+{
+	gint64 run = run_seconds(j, o);
+	guint slots = j->n_exec_hosts > 0 ? (guint)j->n_exec_hosts : 1;
+
+	if (j->usage == NULL || run <= 0)
+		return FALSE;
+	g_string_append_printf(v, "%.2f%%",
+	    100.0 * bjobs_cpu_seconds(j) / ((double)run * slots));
+	return TRUE;
+}
+
 /*
  * The table.  Rows whose getter is get_none are fields Basalt has no data
  * for; a row marked "wire:" names the JobSpec/JobInfo field whose data is
@@ -781,6 +824,10 @@ static const BjobsFieldDef field_defs[] = {
 	{ "kill_reason", "KILL_REASON", 50, get_none, 0, NULL },
 	{ "suspend_reason", "SUSPEND_REASON", 50, get_suspend_reason, 0, NULL },
 	{ "resume_reason", "RESUME_REASON", 50, get_none, 0, NULL },
+	/* mbatchd does not keep the host a kill, stop or resume came from */
+	{ "kill_issue_host", "KILL_ISSUE_HOST", 50, get_none, 0, NULL },
+	{ "suspend_issue_host", "SUSPEND_ISSUE_HOST", 50, get_none, 0, NULL },
+	{ "resume_issue_host", "RESUME_ISSUE_HOST", 50, get_none, 0, NULL },
 	{ "dependency", "DEPENDENCY", 15, get_dependency, 0, NULL },
 	{ "pend_reason", "PEND_REASON", 11, get_pend_reason, 0, NULL },
 	{ "charged_saap saap", "CHARGED_SAAP", 50, get_none, 0, NULL },
@@ -875,6 +922,20 @@ static const BjobsFieldDef field_defs[] = {
 	{ "gpu_mode gmode", "GPU_MODE", 20, get_none, 0, NULL },
 	{ "j_exclusive j_excl", "J_EXCLUSIVE", 15, get_none, 0, NULL },
 	{ "gpu_alloc galloc", "GPU_ALLOC", 30, get_none, 0, NULL },
+	{ "nthreads", "NTHREADS", 10, get_nthreads, 0, NULL },
+	{ "hrusage", "HRUSAGE", 50, get_none, 0, NULL },
+	{ "eplimit", "EPLIMIT", 10, get_none, 0, NULL },
+	/* LSF 10.1 gives gpfsio no recommended width */
+	{ "gpfsio", "GPFSIO", 10, get_none, 0, NULL },
+	/* sbatchd samples no per-CPU use: no peak to report */
+	{ "cpu_peak", "CPU_PEAK", 10, get_none, 0, NULL },
+	{ "cpu_efficiency cpu_peak_efficiency", "CPU_EFFICIENCY", 10, get_none,
+	  0, NULL },
+	{ "mem_efficiency", "MEM_EFFICIENCY", 10, get_mem_efficiency, 0, NULL },
+	{ "average_cpu_efficiency", "AVERAGE_CPU_EFFICIENCY", 10,
+	  get_avg_cpu_efficiency, 0, NULL },
+	{ "cpu_peak_reached_duration", "CPU_PEAK_REACHED_DURATION", 10,
+	  get_none, 0, NULL },
 };
 
 const BjobsFieldDef *

@@ -132,6 +132,26 @@ parse_delimiter(CmdFields *f, const char *prog, const char *tok,
 	return TRUE;
 }
 
+/* "all:N" (LSF 10.1 FP14): every field, each with the ":N..." that
+ * followed "all". */
+static gboolean
+parse_all_with(CmdFields *f, const char *prog, const char *all_spec,
+	       const char *suffix, CmdFieldFind find, GError **error)
+{
+	g_auto(GStrv) names = g_strsplit(all_spec, " ", -1);
+
+	for (char **n = names; *n != NULL; n++) {
+		g_autofree char *word = NULL;
+
+		if (**n == '\0')
+			continue;
+		word = g_strconcat(*n, suffix, NULL);
+		if (!parse_field(f, prog, find, word, error))
+			return FALSE;
+	}
+	return TRUE;
+}
+
 static gboolean
 parse_words(CmdFields *f, const char *prog, const char *spec,
 	    CmdFieldFind find, const char *all_spec, GError **error)
@@ -147,6 +167,9 @@ parse_words(CmdFields *f, const char *prog, const char *spec,
 			ok = parse_delimiter(f, prog, *t, error);
 		else if (all_spec != NULL && g_ascii_strcasecmp(*t, "all") == 0)
 			ok = parse_words(f, prog, all_spec, find, NULL, error);
+		else if (all_spec != NULL && g_ascii_strncasecmp(*t, "all:", 4) == 0)
+			ok = parse_all_with(f, prog, all_spec, *t + 3, find,
+			    error);
 		else
 			ok = parse_field(f, prog, find, *t, error);
 		if (!ok)

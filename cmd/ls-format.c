@@ -180,41 +180,100 @@ ls_format_hosts(GString *out, const Basalt__HostList *hl, gboolean wide,
 	}
 }
 
+/* lsload's load index columns, in LSF's order, with their widths; io is
+ * in the default set only with -l. */
+static const struct {
+	const char *name;
+	int width;
+} load_cols[] = {
+	{ "r15s", 6 }, { "r1m", 6 }, { "r15m", 6 }, { "ut", 5 }, { "pg", 6 },
+	{ "io", 6 }, { "ls", 4 }, { "it", 6 }, { "tmp", 6 }, { "swp", 6 },
+	{ "mem", 6 },
+};
+
+gboolean
+ls_load_index_known(const char *name)
+{
+	for (gsize i = 0; i < G_N_ELEMENTS(load_cols); i++)
+		if (strcmp(load_cols[i].name, name) == 0)
+			return TRUE;
+	return FALSE;
+}
+
+static int
+load_col_width(const char *name)
+{
+	for (gsize i = 0; i < G_N_ELEMENTS(load_cols); i++)
+		if (strcmp(load_cols[i].name, name) == 0)
+			return load_cols[i].width;
+	return 6;
+}
+
+/* The value of one index of a reporting host; "-" for those sbatchd does
+ * not measure. */
+static char *
+load_value(const Basalt__HostInfo *h, const char *name)
+{
+	/* Free memory is never 0 on a host that reported its load; free
+	 * swap and /tmp may be, and are then shown as 0M. */
+	gboolean reported = h->mem_free_kb > 0;
+
+	if (strcmp(name, "r15s") == 0)
+		return g_strdup_printf("%.1f", h->r15s);
+	if (strcmp(name, "r1m") == 0)
+		return g_strdup_printf("%.1f", h->r1m);
+	if (strcmp(name, "r15m") == 0)
+		return g_strdup_printf("%.1f", h->r15m);
+	if (strcmp(name, "ut") == 0)
+		return g_strdup_printf("%d%%", (int)(h->ut * 100.0 + 0.5));
+	if (strcmp(name, "tmp") == 0)
+		return reported && h->tmp_free_kb == 0 ? g_strdup("0M") :
+		    mem_str(h->tmp_free_kb);
+	if (strcmp(name, "swp") == 0)
+		return reported && h->swap_free_kb == 0 ? g_strdup("0M") :
+		    mem_str(h->swap_free_kb);
+	if (strcmp(name, "mem") == 0)
+		return mem_str(h->mem_free_kb);
+	return g_strdup("-");
+}
+
 void
 ls_format_load(GString *out, const Basalt__HostList *hl, gboolean wide,
-    gboolean lng)
+    gboolean lng, char *const *indices)
 {
+	g_autoptr(GPtrArray) cols = g_ptr_array_new();
+
 	(void)wide;
-	g_string_append(out, lng ?
-	    "HOST_NAME       status  r15s   r1m  r15m   ut    pg    io  ls    it   tmp   swp   mem\n" :
-	    "HOST_NAME       status  r15s   r1m  r15m   ut    pg  ls    it   tmp   swp   mem\n");
+	/* As LSF: -l shows every index and overrides -I. */
+	if (indices != NULL && indices[0] != NULL && !lng) {
+		for (size_t i = 0; indices[i] != NULL; i++)
+			g_ptr_array_add(cols, (gpointer)indices[i]);
+	} else {
+		for (gsize i = 0; i < G_N_ELEMENTS(load_cols); i++)
+			if (lng || strcmp(load_cols[i].name, "io") != 0)
+				g_ptr_array_add(cols, (gpointer)load_cols[i].name);
+	}
+	g_string_append(out, "HOST_NAME       status");
+	for (guint c = 0; c < cols->len; c++)
+		g_string_append_printf(out, "%*s",
+		    load_col_width(cols->pdata[c]), (char *)cols->pdata[c]);
+	g_string_append_c(out, '\n');
 	for (size_t i = 0; i < hl->n_hosts; i++) {
 		const Basalt__HostInfo *h = hl->hosts[i];
 		const char *st = ls_host_status(h);
-		/* Free memory is never 0 on a host that reported its load;
-		 * free swap and /tmp may be, and are then shown as 0M. */
-		gboolean reported = h->mem_free_kb > 0;
-		g_autofree char *tmp = reported && h->tmp_free_kb == 0 ?
-		    g_strdup("0M") : mem_str(h->tmp_free_kb);
-		g_autofree char *swp = reported && h->swap_free_kb == 0 ?
-		    g_strdup("0M") : mem_str(h->swap_free_kb);
-		g_autofree char *mem = mem_str(h->mem_free_kb);
+		gboolean ok = strcmp(st, "ok") == 0;
 
 		name_col(out, h->name, 15);
 		g_string_append_printf(out, "%7s", st);
-		if (strcmp(st, "ok") != 0) {
-			g_string_append(out, lng ?
-			    "     -     -     -    -     -     -   -     -     -     -     -\n" :
-			    "     -     -     -    -     -   -     -     -     -     -\n");
-			continue;
+		/* An unavailable host's indices are unknown. */
+		for (guint c = 0; c < cols->len; c++) {
+			g_autofree char *v = ok ? load_value(h, cols->pdata[c]) :
+			    g_strdup("-");
+
+			g_string_append_printf(out, "%*s",
+			    load_col_width(cols->pdata[c]), v);
 		}
-		g_string_append_printf(out, "  %4.1f  %4.1f  %4.1f %3d%%",
-		    h->r15s, h->r1m, h->r15m, (int)(h->ut * 100.0 + 0.5));
-		g_string_append_printf(out, "     -");            /* pg */
-		if (lng)
-			g_string_append_printf(out, "     -");    /* io */
-		g_string_append_printf(out, "   -     -");        /* ls, it */
-		g_string_append_printf(out, " %5s %5s %5s\n", tmp, swp, mem);
+		g_string_append_c(out, '\n');
 	}
 }
 

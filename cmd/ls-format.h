@@ -26,8 +26,12 @@ void ls_format_remote_cluster(GString *out, const Basalt__RemoteClusterLink *l,
     gboolean lng);
 void ls_format_hosts(GString *out, const Basalt__HostList *hl,
     gboolean wide, gboolean lng);
+/* indices: the load indices to show (lsload -I), NULL or empty for
+ * LSF's default set; names must pass ls_load_index_known(). */
 void ls_format_load(GString *out, const Basalt__HostList *hl,
-    gboolean wide, gboolean lng);
+    gboolean wide, gboolean lng, char *const *indices);
+/* A built-in load index lsload shows (r15s ... mem). */
+gboolean ls_load_index_known(const char *name);
 /* "<WHO> configuration at <date>" then "    KEY = value" lines. */
 void ls_format_showconf(GString *out, const char *who, gint64 now,
     const Basalt__KeyValue *const *kv, size_t n);

@@ -89,7 +89,8 @@ INTEGRATION_TESTS += \
 	%reldir%/t0831-engine-dask.sh \
 	%reldir%/t0832-engine-parsl.sh \
 	%reldir%/t0833-engine-snakemake.sh \
-	%reldir%/t0834-engine-cromwell.sh
+	%reldir%/t0834-engine-cromwell.sh \
+	%reldir%/t0835-engine-snakemake-profile.sh
 # Issue 15: job groups (bgadd, bgmod, bgdel, bjgroup, bsub -g, limits).
 INTEGRATION_TESTS += \
 	%reldir%/t0880-jobgroups.sh

@@ -1,8 +1,9 @@
 #!/bin/sh
 # bjobs selection against a real cluster: -J with '*' anywhere, -P, -G,
-# -app (chosen by mbatchd), -g (no job groups: nothing), -x (no
-# exceptions: nothing), -X and -N accepted, bundled flags (-aw, -aJ name,
-# -wu all), -UF, -A for a job array as scripts parse it, and -sum.
+# -app (chosen by mbatchd), -g (a group and its subgroups; a group with no
+# job: nothing), -x (no exceptions: nothing), -X and -N accepted, bundled
+# flags (-aw, -aJ name, -wu all), -UF, -A for a job array as scripts parse
+# it, and -sum.
 . "$top_srcdir/tests/lib.sh"
 
 BS_MXJ=8 make_cluster vh1
@@ -25,9 +26,9 @@ check "-P" [ "$(ids -P projA)" = "$a " ]
 check "-P default: jobs without -P" [ "$(ids -P default)" = "$(printf '%s\n' "$c" "$arr" | sort | tr '\n' ' ')" ]
 check "-G" [ "$(ids -G grpA)" = "$a " ]
 check "-app" [ "$(ids -app short)" = "$b " ]
-bjobs -g /grp >"$T/g" 2>&1
+bjobs -g /nogrp >"$T/g" 2>&1
 rc=$?
-check "-g: Basalt has no job groups, nothing matches" sh -c "[ $rc -eq 255 ] && grep -qx 'No unfinished job found' '$T/g'"
+check "-g of a group no job is in: nothing matches" sh -c "[ $rc -eq 255 ] && grep -qx 'No unfinished job found' '$T/g'"
 bjobs -x >"$T/x" 2>&1
 rc=$?
 check "-x: no job has an exception" sh -c "[ $rc -eq 255 ] && grep -qx 'No unfinished job found' '$T/x'"
@@ -60,5 +61,11 @@ check "-A without ids lists the array alone" sh -c "[ \$(wc -l <'$T/A2') -eq 2 ]
 bjobs -sum >"$T/sum" 2>&1
 check "-sum: LSF's header" sh -c "head -n 1 '$T/sum' | grep -qE '^RUN +SSUSP +USUSP +UNKNOWN +PEND +FWD_PEND$'"
 check "-sum: slots by state" sh -c "[ \"\$(sed -n 2p '$T/sum' | tr -s ' ')\" = '6 0 0 0 0 0' ]"
+# -g: a job of /grp/sub is one of /grp's subtree and of its own group,
+# none of the others is.
+g=$(bsub -g /grp/sub -o /dev/null sleep 300 | job_id_of)
+check "-g a parent selects the job of its subgroup alone" wait_for 10 sh -c "[ \"\$(bjobs -noheader -o jobid -g /grp 2>/dev/null)\" = '$g' ]"
+check "-g the subgroup itself" [ "$(ids -g /grp/sub)" = "$g " ]
+check "-o job_group names it" sh -c "bjobs -noheader -o job_group $g | grep -qx /grp/sub"
 bkill 0 >/dev/null 2>&1
 done_testing

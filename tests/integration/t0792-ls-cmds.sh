@@ -1,7 +1,8 @@
 #!/bin/sh
 # The cluster information commands tools and site scripts call:
 # lsclusters, lshosts, lsload, lsinfo, badmin showconf mbd and lsadmin
-# showconf lim, in LSF's layouts, parsed as their callers parse them.
+# showconf lim, in LSF's layouts, parsed as their callers parse them;
+# lshosts and lsload -R, lsload -I and -n, and -s (no shared resources).
 # Snakemake's LSF executor plugin (snakemake-executor-plugin-lsf,
 # snakemake_executor_plugin_lsf/__init__.py, get_lsf_config()) runs
 # `badmin showconf mbd`, splits each line after the first on " = ", and
@@ -86,6 +87,32 @@ lshosts nosuch >/dev/null 2>&1
 check "lshosts of an unknown host exits 255" [ $? -eq 255 ]
 lsload -w -l >/dev/null 2>&1
 check "lsload -w -l is refused" [ $? -eq 255 ]
+
+# -R: the hosts that satisfy it (vh2 has reported no free memory).
+rows() { "$@" 2>/dev/null | awk 'NR > 1 {print $1}' | tr '\n' ' '; }
+check "lsload -R 'select[mem>0]' keeps vh1 alone" [ "$(rows lsload -R 'select[mem>0]')" = "vh1 " ]
+check "lshosts -R 'select[mem>0]' keeps vh1 alone" [ "$(rows lshosts -R 'select[mem>0]')" = "vh1 " ]
+check "lshosts without -R lists both" [ "$(rows lshosts)" = "vh1 vh2 " ]
+lsload -R 'select[mem>999999999]' >"$T/nomatch" 2>&1
+check "lsload -R that no host meets exits 255" sh -c "[ $? -eq 255 ] && grep -q 'No matching host found' '$T/nomatch'"
+lshosts -R 'select[' >/dev/null 2>&1
+check "lshosts -R with a bad requirement exits 255" [ $? -eq 255 ]
+# -I: the named indices alone, in that order; -l overrides it.
+lsload -I mem:ut:r1m vh1 >"$T/lsloadI" 2>&1
+check "lsload -I mem:ut:r1m: those columns" python3 "$T/cols.py" "$T/lsloadI" \
+	"HOST_NAME status mem ut r1m" "vh1:status:ok"
+check "lsload -l -I: -l wins" sh -c "lsload -l -I mem vh1 | head -n 1 | grep -q ' io '"
+lsload -I nosuch >"$T/badI" 2>&1
+check "lsload -I with an unknown index exits 255" sh -c "[ $? -eq 255 ] && grep -q 'nosuch: Unknown load index name' '$T/badI'"
+# -n: at most that many hosts.
+check "lsload -n 1: one host" [ "$(rows lsload -n 1)" = "vh1 " ]
+lsload -n 0 >/dev/null 2>&1
+check "lsload -n 0 is refused" [ $? -eq 255 ]
+# -s: no shared resources in Basalt.
+lshosts -s >"$T/s" 2>&1
+check "lshosts -s: No resource found, exit 255" sh -c "[ $? -eq 255 ] && grep -qx 'No resource found' '$T/s'"
+lsload -s >"$T/s" 2>&1
+check "lsload -s: No resource found, exit 255" sh -c "[ $? -eq 255 ] && grep -qx 'No resource found' '$T/s'"
 
 # ---- lsinfo -----------------------------------------------------------------
 lsinfo >"$T/lsinfo" 2>&1

@@ -78,6 +78,7 @@ fixture(void)
 	f->usage.rss_kb = 2048;
 	f->usage.max_rss_kb = 4096;
 	f->usage.n_pids = 2;
+	f->usage.nthreads = 7;
 	f->usage.pids = pids;
 	j[0].usage = &f->usage;
 	basalt__job_effective__init(&f->eff);
@@ -174,6 +175,12 @@ static const char *const lsf_fields[] = {
 	"output_file", "error_file", "output_dir", "sub_cwd", "exec_home",
 	"exec_cwd", "licproject", "forward_cluster", "forward_time",
 	"srcjobid", "dstjobid", "source_cluster", "energy", "gpu_num",
+	"suspend_reason", "resume_reason", "kill_issue_host",
+	"suspend_issue_host", "resume_issue_host", "combined_resreq",
+	"gpu_mode", "j_exclusive", "gpu_alloc", "nthreads", "hrusage",
+	"eplimit", "gpfsio", "cpu_peak", "cpu_efficiency",
+	"cpu_peak_efficiency", "mem_efficiency", "average_cpu_efficiency",
+	"cpu_peak_reached_duration",
 };
 
 START_TEST(test_every_lsf_field_known)
@@ -197,7 +204,8 @@ START_TEST(test_every_row_renders)
 	const BjobsFieldDef *t = bjobs_field_table(&n);
 	BjobsOpts o = { .now = T0 + 120 };
 
-	ck_assert_uint_ge(n, G_N_ELEMENTS(lsf_fields) - 1);
+	/* Less the aliases listed: pct_complete, cpu_peak_efficiency. */
+	ck_assert_uint_ge(n, G_N_ELEMENTS(lsf_fields) - 2);
 	for (gsize i = 0; i < n; i++) {
 		g_auto(GStrv) names = g_strsplit(t[i].names, " ", -1);
 
@@ -252,6 +260,44 @@ START_TEST(test_values_running)
 		"50.0 second(s)|100 second(s)|0.50|2 Mbytes|4 Mbytes|1.0 Gbytes|"
 		"2 Mbytes|0 Kbytes|8 Mbytes|64|60.0 min|/in|/out/%J|/err|"
 		"/home/alice|/home/alice|select[mem>100]|/bin/cleanup|-\n");
+}
+END_TEST
+
+/* The fields of LSF 10.1 FP13/FP14: computed where Basalt has the data,
+ * "-" where it has none; "all" and "all:N". */
+START_TEST(test_efficiency_and_all)
+{
+	FIX;
+	BjobsOpts o = { .now = T0 + 120 };
+	gsize n;
+	const BjobsFieldDef *t = bjobs_field_table(&n);
+	const char *spec = "nthreads mem_efficiency average_cpu_efficiency "
+	    "cpu_peak cpu_peak_efficiency cpu_peak_reached_duration "
+	    "kill_issue_host gpfsio delimiter='|'";
+	g_autofree char *run = custom(spec, only(f, 0, 1), &o);
+	g_autofree char *held = NULL;
+	g_autofree char *all = NULL;
+	g_autofree char *all6 = NULL;
+	g_auto(GStrv) lines = NULL;
+	g_auto(GStrv) heads = NULL;
+
+	/* 4 MB peak of a 1 GB limit; 50 s of CPU over 100 s on 3 slots. */
+	ck_assert_str_eq(run, "NTHREADS|MEM_EFFICIENCY|AVERAGE_CPU_EFFICIENCY|"
+	    "CPU_PEAK|CPU_EFFICIENCY|CPU_PEAK_REACHED_DURATION|KILL_ISSUE_HOST|"
+	    "GPFSIO\n7|0.39%|16.67%|-|-|-|-|-\n");
+	f->list.jobs = f->jobs;
+	held = custom(spec, only(f, 1, 1), &o);
+	ck_assert(g_str_has_suffix(held, "\n-|-|-|-|-|-|-|-\n"));
+
+	all = custom("all delimiter='|'", only(f, 0, 1), &o);
+	lines = g_strsplit(all, "\n", -1);
+	heads = g_strsplit(lines[0], "|", -1);
+	ck_assert_uint_eq(g_strv_length(heads), n);
+	for (gsize i = 0; i < n; i++)
+		ck_assert_str_eq(heads[i], t[i].header);
+	/* all:6: every column six wide, cut where longer. */
+	all6 = custom("all:6", only(f, 0, 1), &o);
+	ck_assert(g_str_has_prefix(all6, "JOBID  JOBIND STAT   USER   "));
 }
 END_TEST
 
@@ -463,6 +509,7 @@ main(void)
 	tcase_add_test(fl, test_every_row_renders);
 	tcase_add_test(fl, test_values_running);
 	tcase_add_test(fl, test_values_pending);
+	tcase_add_test(fl, test_efficiency_and_all);
 	tcase_add_test(fl, test_hms);
 	tcase_add_test(fl, test_widths_and_delimiters);
 	tcase_add_test(fl, test_mem_units);

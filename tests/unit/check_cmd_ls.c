@@ -68,7 +68,7 @@ START_TEST(test_hosts_and_load)
 	ck_assert(strstr(lines[2], " UNKNOWN UNKNOWN ") != NULL);
 
 	g_string_truncate(s, 0);
-	ls_format_load(s, &hl, FALSE, FALSE);
+	ls_format_load(s, &hl, FALSE, FALSE, NULL);
 	g_strfreev(lines);
 	lines = g_strsplit(s->str, "\n", -1);
 	ck_assert_str_eq(lines[0], "HOST_NAME       status  r15s   r1m  r15m   "
@@ -77,6 +77,23 @@ START_TEST(test_hosts_and_load)
 	ck_assert(strstr(lines[1], "     ok   0.0   1.5   0.0  25%     -   -"
 	    "     -  512M    0M 4096M") != NULL);
 	ck_assert(strstr(lines[2], "unavail     -") != NULL);
+
+	/* -I mem:ut: those columns alone, in that order; -l overrides it. */
+	char *idx[] = { "mem", "ut", NULL };
+	g_string_truncate(s, 0);
+	ls_format_load(s, &hl, FALSE, FALSE, idx);
+	g_strfreev(lines);
+	lines = g_strsplit(s->str, "\n", -1);
+	ck_assert_str_eq(lines[0], "HOST_NAME       status   mem   ut");
+	ck_assert_str_eq(lines[1], "hostA               ok 4096M  25%");
+	ck_assert_str_eq(lines[2], "hostB          unavail     -    -");
+	g_string_truncate(s, 0);
+	ls_format_load(s, &hl, FALSE, TRUE, idx);
+	ck_assert(g_str_has_prefix(s->str, "HOST_NAME       status  r15s   r1m  r15m"
+	    "   ut    pg    io  ls    it   tmp   swp   mem\n"));
+	ck_assert(ls_load_index_known("r15s"));
+	ck_assert(ls_load_index_known("io"));
+	ck_assert(!ls_load_index_known("nosuch"));
 	g_free(hs[0]);
 	g_free(hs[1]);
 }
