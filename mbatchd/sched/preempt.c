@@ -75,11 +75,18 @@
  *    dispatch follows on the hosts of its victims first (least loaded
  *    first), then any other candidate host with room.  A job with
  *    max_slots > min_slots gets min_slots when it had to preempt.
+ *
+ * 8. Resource plans (hybrid-place.c): on a resource group's hosts only
+ *    jobs of the preemptor's own consumer are victims (for a job outside
+ *    every consumer, only jobs outside every consumer), their slots count
+ *    back to that consumer, and the preemptor takes no more than its
+ *    consumer may then start.
  */
 #include "config.h"
 
 #include <string.h>
 
+#include "hybrid.h"
 #include "pass.h"
 #include "preempt.h"
 #include "preempt-try.h"
@@ -134,8 +141,11 @@ static int
 host_offer(const Try *t, guint h)
 {
 	SchedHostReason why;
+	int room = sched_host_room(t->p, t->job, h, &why);
 
-	return MIN(sched_host_room(t->p, t->job, h, &why), t->need);
+	if (t->p->hybrid != NULL)
+		room = MIN(room, hybrid_host_room(t->p, t->job, h));
+	return MIN(room, t->need);
 }
 
 /* List the next class of candidates, each offering what it offered when
@@ -210,7 +220,7 @@ pt_eligible(const Try *t, guint r)
 	const SchedRunning *run = &t->p->snap->running[r];
 
 	return run->state == SCHED_RUN_RUN && !t->pre->done[r] && !t->pre->held[r] &&
-	    rel_of(t, run->queue)->may &&
+	    rel_of(t, run->queue)->may && hybrid_may_preempt(t->p, t->job, run) &&
 	    (run->max_preempt <= 0 || run->preempt_count < run->max_preempt);
 }
 
@@ -406,9 +416,11 @@ job_room(Try *t)
 	SchedPendReason why;
 	SchedPending scratch = { 0 };
 
-	/* lsb.resources limits without hosts hold the whole job too. */
-	return MIN(sched_job_headroom(t->p, t->job, &why),
-	    limits_job_room(t->p->limits, t->job, &scratch));
+	/* lsb.resources limits without hosts hold the whole job too, and
+	 * so do the resource plans (rule 8). */
+	return MIN(MIN(sched_job_headroom(t->p, t->job, &why),
+	    limits_job_room(t->p->limits, t->job, &scratch)),
+	    hybrid_preempt_room(t->p, t->job));
 }
 
 static int
@@ -458,6 +470,7 @@ suspend_run(Pass *p, const SchedRunning *r, int sign)
 		limits_kill(p->limits, r, sign);
 	else
 		limits_suspend(p->limits, r, sign);
+	hybrid_released(p, r, sign);
 }
 
 static void
@@ -519,7 +532,10 @@ may_relieve_room(const Try *t, guint v)
 	guint vu = s->running[g_array_index(t->victims, Victim, v).run].user;
 	const SchedUser *ju = &s->users[t->job->user], *u = &s->users[vu];
 
-	if (vu == t->job->user)
+	/* A victim on a group's host gives its slots back to the job's own
+	 * consumer (rule 8). */
+	if (vu == t->job->user || hybrid_in_groups(t->p,
+	    &s->running[g_array_index(t->victims, Victim, v).run]))
 		return TRUE;
 	for (guint i = 0; i < ju->n_groups; i++)
 		for (guint k = 0; k < u->n_groups; k++)
@@ -707,12 +723,13 @@ static gboolean
 room_reachable(Try *t)
 {
 	const SchedUser *u = &t->p->snap->users[t->job->user];
-	GArray *took;
+	GArray *took, *plan_took;
 	gboolean ok;
 
 	if (job_room(t) >= t->need)
 		return TRUE;
 	took = g_array_new(FALSE, FALSE, sizeof(guint));
+	plan_took = g_array_new(FALSE, FALSE, sizeof(guint));
 	preempt_index_users(t->pre, t->job->queue);
 	t->pre->stamp++;
 	relieve_with(t, t->pre->by_user[t->job->queue][t->job->user], FALSE,
@@ -720,11 +737,27 @@ room_reachable(Try *t)
 	for (guint g = 0; g < u->n_groups; g++)
 		relieve_with(t, t->pre->by_group[t->job->queue][u->groups[g]], TRUE,
 		    took);
+	/* Under resource plans (rule 8) every victim on a group's host gives
+	 * its slots back to the job's side of the plan: count them all. */
+	if (t->p->hybrid != NULL && hybrid_preempt_room(t->p, t->job) < t->need)
+		for (guint r = 0; r < t->p->snap->n_running; r++) {
+			const SchedRunning *run = &t->p->snap->running[r];
+
+			if (pt_eligible(t, r) && hybrid_in_groups(t->p, run) &&
+			    on_usable_host(t, run)) {
+				hybrid_released(t->p, run, 1);
+				g_array_append_val(plan_took, r);
+			}
+		}
 	ok = job_room(t) >= t->need;
+	for (guint i = plan_took->len; i-- > 0;)
+		hybrid_released(t->p,
+		    &t->p->snap->running[g_array_index(plan_took, guint, i)], -1);
 	for (guint i = took->len; i-- > 0;)
 		relieve_room(t->p, &t->p->snap->running[g_array_index(took, guint, i)],
 		    -1);
 	g_array_free(took, TRUE);
+	g_array_free(plan_took, TRUE);
 	return ok;
 }
 

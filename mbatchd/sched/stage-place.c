@@ -437,8 +437,12 @@ consider(Pass *p, guint idx)
 	}
 	if (room >= j->min_slots)
 		want = MIN(want, room);
-	if (p->hybrid != NULL && !consumer_room(p, j, pend, &want))
+	/* Held by its plan, a job of a queue that may preempt can still
+	 * take the slots of its own side's lower jobs (hybrid-place.c). */
+	if (p->hybrid != NULL && !consumer_room(p, j, pend, &want)) {
+		try_preempt_for_limit(p, idx, &shape, memo);
 		return;
+	}
 	if (memo && (known = g_hash_table_lookup(p->blocked, &shape)) != NULL) {
 		*pend = *known;
 		return;

@@ -78,6 +78,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "hybrid.h"
 #include "pass.h"
 
 const char *
@@ -396,7 +397,7 @@ candidates(Sel *sel, guint g, guint c)
 		guint i = sel->by_c[x];
 		const SchedRunning *r = &s->running[i];
 
-		if (!sel->taken[i] && !job_leaving(r))
+		if (!sel->taken[i] && !job_leaving(r) && hybrid_holds_slots(r))
 			session[r->queue] += job_slots_in(sel, r, g);
 	}
 	for (guint x = sel->first[c]; x < sel->first[c + 1]; x++) {
@@ -404,7 +405,8 @@ candidates(Sel *sel, guint g, guint c)
 		const SchedRunning *r = &s->running[i];
 		Cand k;
 
-		if (sel->taken[i] || job_leaving(r) || job_slots_in(sel, r, g) == 0)
+		if (sel->taken[i] || job_leaving(r) || job_slots_in(sel, r, g) == 0 ||
+		    !hybrid_holds_slots(r))
 			continue;
 		k.i = i;
 		k.imp = job_importance(sel, r);
