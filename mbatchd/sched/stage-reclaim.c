@@ -46,7 +46,11 @@
  *          each, the lowest rank first (largest number), then by
  *          RECLAIM_CRITERIA: PolicyDefault the most over-allocated
  *          consumer first; MostRecentTask the consumer whose job started
- *          last first.
+ *          last first.  The seed's PolicyDefault fallback ("if no session
+ *          is over-allocated, select the least under-allocated") has no
+ *          case: only leaves above their quota give slots, and a session
+ *          (a queue's jobs within the consumer) has no quota of its own,
+ *          so each one holding slots counts as over-allocated by them.
  *   jobs   within a consumer, the least important job first: the queue's
  *          PRIORITY, then bsub -sp (decisions.md: session priority and
  *          preemption rank); a job on a host held by a bsub -x job counts
