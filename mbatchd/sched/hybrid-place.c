@@ -25,6 +25,7 @@
 #include "config.h"
 
 #include <limits.h>
+#include <string.h>
 
 #include "hybrid.h"
 
@@ -163,6 +164,41 @@ hybrid_preempt_room(const Pass *p, const SchedJob *j)
 	if (p->hybrid == NULL)
 		return INT_MAX;
 	return MIN(hybrid_job_room(p, j, &g), hybrid_outside_room(p, j, &n_hosts));
+}
+
+const guint *
+hybrid_running_beside(Pass *p, const SchedJob *j, guint *n)
+{
+	Hybrid *hy = p->hybrid;
+	const SchedSnapshot *s = p->snap;
+	guint c = inside(hy, j->consumer) ? j->consumer - 1 : hy->n_c;
+
+	if (hy->run_first == NULL) {
+		guint *at = g_new0(guint, hy->n_c + 2);
+
+		hy->run_first = g_new0(guint, hy->n_c + 2);
+		for (guint i = 0; i < s->n_running; i++)
+			if (hybrid_in_groups(p, &s->running[i]))
+				hy->run_first[(inside(hy, s->running[i].consumer) ?
+				    s->running[i].consumer - 1 : hy->n_c) + 1]++;
+		for (guint k = 1; k <= hy->n_c + 1; k++)
+			hy->run_first[k] += hy->run_first[k - 1];
+		memcpy(at, hy->run_first, (hy->n_c + 2) * sizeof *at);
+		hy->run_by = g_new(guint, MAX(1u, hy->run_first[hy->n_c + 1]));
+		for (guint i = 0; i < s->n_running; i++)
+			if (hybrid_in_groups(p, &s->running[i]))
+				hy->run_by[at[inside(hy, s->running[i].consumer) ?
+				    s->running[i].consumer - 1 : hy->n_c]++] = i;
+		g_free(at);
+	}
+	*n = hy->run_first[c + 1] - hy->run_first[c];
+	return hy->run_by + hy->run_first[c];
+}
+
+gboolean
+hybrid_queue_in_group(const Pass *p, guint q)
+{
+	return p->hybrid != NULL && p->hybrid->queue_only[q] != 0;
 }
 
 gboolean

@@ -93,6 +93,7 @@
 
 
 static int job_room(Try *t);
+static gboolean plan_skips(const Try *t, guint h);
 
 static const Rel *
 rel_of(const Try *t, guint victim_queue)
@@ -304,6 +305,8 @@ list_all_victims(Try *t)
 	for (guint r = 0; r < t->n_ranks; r++)
 		g_array_set_size(bucket[r], 0);
 	for (guint c = 0; c < t->cand->len; c++) {
+		if (plan_skips(t, g_array_index(t->cand, guint, c)))
+			continue;
 		host_victims(t, c, t->rank, G_MAXUINT, one);
 		for (guint i = 0; i < one->len; i++) {
 			Victim *v = &g_array_index(one, Victim, i);
@@ -343,7 +346,8 @@ more_victims(Try *t)
 		/* No victim of this rank left there: nothing to list. */
 		if (t->pre->rcount[t->job->queue][(gsize)t->next_rank *
 		    t->p->snap->n_hosts + g_array_index(t->cand, guint,
-		    t->next_c)] == 0) {
+		    t->next_c)] == 0 ||
+		    plan_skips(t, g_array_index(t->cand, guint, t->next_c))) {
 			t->next_c++;
 			continue;
 		}
@@ -739,16 +743,21 @@ room_reachable(Try *t)
 		    took);
 	/* Under resource plans (rule 8) every victim on a group's host gives
 	 * its slots back to the job's side of the plan: count them all. */
-	if (t->p->hybrid != NULL && hybrid_preempt_room(t->p, t->job) < t->need)
-		for (guint r = 0; r < t->p->snap->n_running; r++) {
+	if (t->p->hybrid != NULL && hybrid_preempt_room(t->p, t->job) < t->need) {
+		guint n;
+		const guint *beside = hybrid_running_beside(t->p, t->job, &n);
+
+		for (guint k = 0; k < n &&
+		    hybrid_preempt_room(t->p, t->job) < t->need; k++) {
+			guint r = beside[k];
 			const SchedRunning *run = &t->p->snap->running[r];
 
-			if (pt_eligible(t, r) && hybrid_in_groups(t->p, run) &&
-			    on_usable_host(t, run)) {
+			if (pt_eligible(t, r) && on_usable_host(t, run)) {
 				hybrid_released(t->p, run, 1);
 				g_array_append_val(plan_took, r);
 			}
 		}
+	}
 	ok = job_room(t) >= t->need;
 	for (guint i = plan_took->len; i-- > 0;)
 		hybrid_released(t->p,
@@ -759,6 +768,46 @@ room_reachable(Try *t)
 	g_array_free(took, TRUE);
 	g_array_free(plan_took, TRUE);
 	return ok;
+}
+
+/*
+ * Under resource plans (rule 8), a job whose queue's hosts all lie in one
+ * resource group has victims only among the running jobs of its own side
+ * of the plan there: when none of them could be a victim on a host it can
+ * use, there is nothing to list host by host; else only the hosts they
+ * hold need listing (the others would list nothing).
+ */
+static gboolean
+plan_victims_exist(Try *t)
+{
+	Preempt *pre = t->pre;
+	gboolean any = FALSE;
+	guint n;
+	const guint *beside;
+
+	if (!hybrid_queue_in_group(t->p, t->job->queue))
+		return TRUE;
+	if (pre->plan_mark == NULL)
+		pre->plan_mark = g_new0(guint, MAX(t->p->snap->n_hosts, 1u));
+	pre->plan_stamp++;
+	beside = hybrid_running_beside(t->p, t->job, &n);
+	for (guint k = 0; k < n; k++) {
+		const SchedRunning *run = &t->p->snap->running[beside[k]];
+
+		if (!pt_eligible(t, beside[k]) || !on_usable_host(t, run))
+			continue;
+		any = TRUE;
+		for (guint a = 0; a < run->n_allocs; a++)
+			pre->plan_mark[run->allocs[a].host] = pre->plan_stamp;
+	}
+	t->plan_hosts = any;
+	return any;
+}
+
+static gboolean
+plan_skips(const Try *t, guint h)
+{
+	return t->plan_hosts && t->pre->plan_mark[h] != t->pre->plan_stamp;
 }
 
 /* ---- the preemptor's dispatch ------------------------------------------ */
@@ -873,7 +922,7 @@ preempt_try(Pass *p, guint idx, gboolean placed_none)
 	 */
 	t.lazy_cand = placed_none && t.need == 1 && !t.job->one_host &&
 	    !(pf & SCHED_PREEMPT_FOR_LEAST_RUN_TIME);
-	if (!room_reachable(&t)) {
+	if (!plan_victims_exist(&t) || !room_reachable(&t)) {
 		try_clear(&t);
 		return FALSE;
 	}

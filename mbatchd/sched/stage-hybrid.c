@@ -593,5 +593,7 @@ hybrid_free(Hybrid *hy)
 	g_free(hy->idle);
 	g_free(hy->outside_left);
 	g_free(hy->outside_placed);
+	g_free(hy->run_first);
+	g_free(hy->run_by);
 	g_free(hy);
 }
