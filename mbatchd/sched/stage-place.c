@@ -7,7 +7,9 @@
  * per host, only -m hosts when it names some.  A job that cannot start
  * keeps a pending reason naming the layer that said no, host by host as
  * `bjobs -p` counts them; one that a queue allowed to preempt could start
- * over victims goes to the preemption stage (stage-preempt.c).  Queues in
+ * over victims goes to the preemption stage (stage-preempt.c), also when
+ * its resource plan holds it (victims then of its own consumer only:
+ * hybrid-place.c).  Queues in
  * a SLOT_POOL dispatch at their own place in the order, only up to their
  * shares, computed when the pool's first job comes (pool.c).
  *
