@@ -53,6 +53,10 @@ struct Hybrid {
 	int *outside_placed;      /* [n_g] */
 	guint **children;         /* [n_c + 1]: children of c, [n_c] the roots,
 	                           * each G_MAXUINT-terminated, tree order */
+	/* Running jobs holding slots on a group's hosts, by consumer
+	 * (run_by[run_first[c] .. run_first[c + 1]), c = n_c: outside every
+	 * consumer), built by the first preemption that needs them. */
+	guint *run_first, *run_by;
 };
 
 /* hybrid-place.c: placement's questions. */
@@ -68,6 +72,30 @@ int hybrid_outside_room(const Pass *p, const SchedJob *j, guint *n_hosts);
 /* Slots job j may take on host h under the plan of h's group. */
 int hybrid_host_room(const Pass *p, const SchedJob *j, guint h);
 void hybrid_placed(Pass *p, const SchedJob *j, guint h, int slots);
+/* Preemption and resume under plans (hybrid-place.c).  Whether running
+ * job r holds slots of its consumer's allocation: not when suspended by
+ * preemption. */
+gboolean hybrid_holds_slots(const SchedRunning *r);
+/* Whether r holds a slot on a group's host. */
+gboolean hybrid_in_groups(const Pass *p, const SchedRunning *r);
+/* Whether j may preempt r: r holds no slot on a group's host, or both
+ * belong to the same consumer, or both to none. */
+gboolean hybrid_may_preempt(const Pass *p, const SchedJob *j,
+    const SchedRunning *r);
+/* r stops (sign 1) or starts again (-1) counting against its consumer's
+ * (or the outside jobs') slots this pass. */
+void hybrid_released(Pass *p, const SchedRunning *r, int sign);
+/* What the plans let j start in all: hybrid_job_room, and for a job
+ * outside every consumer hybrid_outside_room; INT_MAX without plans. */
+int hybrid_preempt_room(const Pass *p, const SchedJob *j);
+/* The running jobs holding slots on a group's hosts of j's consumer
+ * (or, for a job outside every consumer, of none): *n of them. */
+const guint *hybrid_running_beside(Pass *p, const SchedJob *j, guint *n);
+/* Whether every candidate host of queue q lies in one group. */
+gboolean hybrid_queue_in_group(const Pass *p, guint q);
+/* Whether a job suspended by preemption may resume within what its
+ * consumer (or the outside jobs) may still start in each group. */
+gboolean hybrid_resume_fits(const Pass *p, const SchedRunning *r);
 /* After placement: each row's allocation, borrowed and lent. */
 void hybrid_finish(Pass *p);
 void hybrid_free(Hybrid *hy);

@@ -39,6 +39,9 @@ typedef struct {
 	 * lazy_cand only as far as the victims listed need them. */
 	CandGen gen;
 	gboolean lazy_cand;
+	/* Resource plans: only hosts with Preempt.plan_mark at plan_stamp
+	 * hold victims (preempt.c, rule 8). */
+	gboolean plan_hosts;
 	guint offer_cap;          /* room in offer */
 } Try;
 

@@ -75,17 +75,25 @@
  *    dispatch follows on the hosts of its victims first (least loaded
  *    first), then any other candidate host with room.  A job with
  *    max_slots > min_slots gets min_slots when it had to preempt.
+ *
+ * 8. Resource plans (hybrid-place.c): on a resource group's hosts only
+ *    jobs of the preemptor's own consumer are victims (for a job outside
+ *    every consumer, only jobs outside every consumer), their slots count
+ *    back to that consumer, and the preemptor takes no more than its
+ *    consumer may then start.
  */
 #include "config.h"
 
 #include <string.h>
 
+#include "hybrid.h"
 #include "pass.h"
 #include "preempt.h"
 #include "preempt-try.h"
 
 
 static int job_room(Try *t);
+static gboolean plan_skips(const Try *t, guint h);
 
 static const Rel *
 rel_of(const Try *t, guint victim_queue)
@@ -134,8 +142,11 @@ static int
 host_offer(const Try *t, guint h)
 {
 	SchedHostReason why;
+	int room = sched_host_room(t->p, t->job, h, &why);
 
-	return MIN(sched_host_room(t->p, t->job, h, &why), t->need);
+	if (t->p->hybrid != NULL)
+		room = MIN(room, hybrid_host_room(t->p, t->job, h));
+	return MIN(room, t->need);
 }
 
 /* List the next class of candidates, each offering what it offered when
@@ -210,7 +221,7 @@ pt_eligible(const Try *t, guint r)
 	const SchedRunning *run = &t->p->snap->running[r];
 
 	return run->state == SCHED_RUN_RUN && !t->pre->done[r] && !t->pre->held[r] &&
-	    rel_of(t, run->queue)->may &&
+	    rel_of(t, run->queue)->may && hybrid_may_preempt(t->p, t->job, run) &&
 	    (run->max_preempt <= 0 || run->preempt_count < run->max_preempt);
 }
 
@@ -294,6 +305,8 @@ list_all_victims(Try *t)
 	for (guint r = 0; r < t->n_ranks; r++)
 		g_array_set_size(bucket[r], 0);
 	for (guint c = 0; c < t->cand->len; c++) {
+		if (plan_skips(t, g_array_index(t->cand, guint, c)))
+			continue;
 		host_victims(t, c, t->rank, G_MAXUINT, one);
 		for (guint i = 0; i < one->len; i++) {
 			Victim *v = &g_array_index(one, Victim, i);
@@ -333,7 +346,8 @@ more_victims(Try *t)
 		/* No victim of this rank left there: nothing to list. */
 		if (t->pre->rcount[t->job->queue][(gsize)t->next_rank *
 		    t->p->snap->n_hosts + g_array_index(t->cand, guint,
-		    t->next_c)] == 0) {
+		    t->next_c)] == 0 ||
+		    plan_skips(t, g_array_index(t->cand, guint, t->next_c))) {
 			t->next_c++;
 			continue;
 		}
@@ -406,9 +420,11 @@ job_room(Try *t)
 	SchedPendReason why;
 	SchedPending scratch = { 0 };
 
-	/* lsb.resources limits without hosts hold the whole job too. */
-	return MIN(sched_job_headroom(t->p, t->job, &why),
-	    limits_job_room(t->p->limits, t->job, &scratch));
+	/* lsb.resources limits without hosts hold the whole job too, and
+	 * so do the resource plans (rule 8). */
+	return MIN(MIN(sched_job_headroom(t->p, t->job, &why),
+	    limits_job_room(t->p->limits, t->job, &scratch)),
+	    hybrid_preempt_room(t->p, t->job));
 }
 
 static int
@@ -458,6 +474,7 @@ suspend_run(Pass *p, const SchedRunning *r, int sign)
 		limits_kill(p->limits, r, sign);
 	else
 		limits_suspend(p->limits, r, sign);
+	hybrid_released(p, r, sign);
 }
 
 static void
@@ -519,7 +536,10 @@ may_relieve_room(const Try *t, guint v)
 	guint vu = s->running[g_array_index(t->victims, Victim, v).run].user;
 	const SchedUser *ju = &s->users[t->job->user], *u = &s->users[vu];
 
-	if (vu == t->job->user)
+	/* A victim on a group's host gives its slots back to the job's own
+	 * consumer (rule 8). */
+	if (vu == t->job->user || hybrid_in_groups(t->p,
+	    &s->running[g_array_index(t->victims, Victim, v).run]))
 		return TRUE;
 	for (guint i = 0; i < ju->n_groups; i++)
 		for (guint k = 0; k < u->n_groups; k++)
@@ -707,12 +727,13 @@ static gboolean
 room_reachable(Try *t)
 {
 	const SchedUser *u = &t->p->snap->users[t->job->user];
-	GArray *took;
+	GArray *took, *plan_took;
 	gboolean ok;
 
 	if (job_room(t) >= t->need)
 		return TRUE;
 	took = g_array_new(FALSE, FALSE, sizeof(guint));
+	plan_took = g_array_new(FALSE, FALSE, sizeof(guint));
 	preempt_index_users(t->pre, t->job->queue);
 	t->pre->stamp++;
 	relieve_with(t, t->pre->by_user[t->job->queue][t->job->user], FALSE,
@@ -720,12 +741,73 @@ room_reachable(Try *t)
 	for (guint g = 0; g < u->n_groups; g++)
 		relieve_with(t, t->pre->by_group[t->job->queue][u->groups[g]], TRUE,
 		    took);
+	/* Under resource plans (rule 8) every victim on a group's host gives
+	 * its slots back to the job's side of the plan: count them all. */
+	if (t->p->hybrid != NULL && hybrid_preempt_room(t->p, t->job) < t->need) {
+		guint n;
+		const guint *beside = hybrid_running_beside(t->p, t->job, &n);
+
+		for (guint k = 0; k < n &&
+		    hybrid_preempt_room(t->p, t->job) < t->need; k++) {
+			guint r = beside[k];
+			const SchedRunning *run = &t->p->snap->running[r];
+
+			if (pt_eligible(t, r) && on_usable_host(t, run)) {
+				hybrid_released(t->p, run, 1);
+				g_array_append_val(plan_took, r);
+			}
+		}
+	}
 	ok = job_room(t) >= t->need;
+	for (guint i = plan_took->len; i-- > 0;)
+		hybrid_released(t->p,
+		    &t->p->snap->running[g_array_index(plan_took, guint, i)], -1);
 	for (guint i = took->len; i-- > 0;)
 		relieve_room(t->p, &t->p->snap->running[g_array_index(took, guint, i)],
 		    -1);
 	g_array_free(took, TRUE);
+	g_array_free(plan_took, TRUE);
 	return ok;
+}
+
+/*
+ * Under resource plans (rule 8), a job whose queue's hosts all lie in one
+ * resource group has victims only among the running jobs of its own side
+ * of the plan there: when none of them could be a victim on a host it can
+ * use, there is nothing to list host by host; else only the hosts they
+ * hold need listing (the others would list nothing).
+ */
+static gboolean
+plan_victims_exist(Try *t)
+{
+	Preempt *pre = t->pre;
+	gboolean any = FALSE;
+	guint n;
+	const guint *beside;
+
+	if (!hybrid_queue_in_group(t->p, t->job->queue))
+		return TRUE;
+	if (pre->plan_mark == NULL)
+		pre->plan_mark = g_new0(guint, MAX(t->p->snap->n_hosts, 1u));
+	pre->plan_stamp++;
+	beside = hybrid_running_beside(t->p, t->job, &n);
+	for (guint k = 0; k < n; k++) {
+		const SchedRunning *run = &t->p->snap->running[beside[k]];
+
+		if (!pt_eligible(t, beside[k]) || !on_usable_host(t, run))
+			continue;
+		any = TRUE;
+		for (guint a = 0; a < run->n_allocs; a++)
+			pre->plan_mark[run->allocs[a].host] = pre->plan_stamp;
+	}
+	t->plan_hosts = any;
+	return any;
+}
+
+static gboolean
+plan_skips(const Try *t, guint h)
+{
+	return t->plan_hosts && t->pre->plan_mark[h] != t->pre->plan_stamp;
 }
 
 /* ---- the preemptor's dispatch ------------------------------------------ */
@@ -840,7 +922,7 @@ preempt_try(Pass *p, guint idx, gboolean placed_none)
 	 */
 	t.lazy_cand = placed_none && t.need == 1 && !t.job->one_host &&
 	    !(pf & SCHED_PREEMPT_FOR_LEAST_RUN_TIME);
-	if (!room_reachable(&t)) {
+	if (!plan_victims_exist(&t) || !room_reachable(&t)) {
 		try_clear(&t);
 		return FALSE;
 	}

@@ -57,6 +57,11 @@ struct Preempt {
 	GArray ***by_user;        /* [a]: NULL or [n_users]: NULL or the user's
 	                           * RUN jobs a may preempt */
 	GArray ***by_group;       /* [a]: the same per group, for its members */
+	/* Resource plans (preempt.c, rule 8): hosts holding victims of the
+	 * current try's side of the plan carry plan_stamp; NULL until a try
+	 * needs it. */
+	guint *plan_mark;         /* [n_hosts] */
+	guint plan_stamp;
 };
 
 static inline const Rel *

@@ -123,6 +123,7 @@ preempt_free(Preempt *pre)
 	g_free(pre->n_ranks);
 	g_free(pre->done);
 	g_free(pre->seen);
+	g_free(pre->plan_mark);
 	if (pre->victims != NULL) {
 		for (guint q = 0; q < pre->snap->n_queues; q++)
 			g_array_free(pre->bucket[q], TRUE);

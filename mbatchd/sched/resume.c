@@ -17,11 +17,16 @@
  *   pass; a job on several hosts claims each of them.  Its host must be
  *   reachable.  Jobs this pass preempts are not resumed in it: resume runs
  *   before any preemption.
+ * - Under resource plans a job on a group's hosts resumes only within
+ *   what its consumer (or, outside every consumer, the outside jobs) may
+ *   still start there this pass, and its slots count again
+ *   (hybrid-place.c).
  */
 #include "config.h"
 
 #include <math.h>
 
+#include "hybrid.h"
 #include "pass.h"
 
 typedef struct {
@@ -107,7 +112,8 @@ try_resume(Resume *rs, guint idx)
 {
 	Pass *p = rs->p;
 	const SchedRunning *r = &p->snap->running[idx];
-	if (!job_fits(p, r))
+
+	if (!job_fits(p, r) || !hybrid_resume_fits(p, r))
 		return;
 	for (guint a = 0; a < r->n_allocs; a++)
 		if (!alloc_fits(rs, r, &r->allocs[a]))
@@ -118,6 +124,7 @@ try_resume(Resume *rs, guint idx)
 		rs->host_used[r->allocs[a].host] = TRUE;
 	}
 	limits_suspend(p->limits, r, -1);
+	hybrid_released(p, r, -1);
 	plan_add(p->plan, SCHED_DO_RESUME, idx, 0);
 }
 

@@ -10,11 +10,12 @@
  *            is left in proportion ("Mixing ownership and hybrid
  *            policies"); with HYBRID_EVENLY_DISTRIBUTE_SLOTS the
  *            configured owned slots are used as they are (decisions.md).
- *   demand   a leaf's running slots in the group plus the slots of its
- *            pending jobs that could start now (not held, not waiting on a
- *            dependency, a begin time or a closed queue), counted in each
- *            group their queue's hosts reach; a parent's demand is its
- *            children's sum.
+ *   demand   a leaf's running slots in the group (its allocation; a job
+ *            suspended by preemption holds none and counts as demand
+ *            only) plus the slots of its pending jobs that could start
+ *            now (not held, not waiting on a dependency, a begin time or
+ *            a closed queue), counted in each group their queue's hosts
+ *            reach; a parent's demand is its children's sum.
  *   quota    top down: the group's size is divided among the first-level
  *            consumers, each parent's quota among its children
  *            (hybrid-quota.c): reserve as a floor (capped at the scaled
@@ -158,7 +159,7 @@ count_demand(Pass *p, Hybrid *hy)
 	for (guint i = 0; i < s->n_running; i++) {
 		const SchedRunning *r = &s->running[i];
 
-		if (r->consumer == 0 || r->consumer > hy->n_c)
+		if (r->consumer == 0 || r->consumer > hy->n_c || !hybrid_holds_slots(r))
 			continue;
 		for (guint a = 0; a < r->n_allocs; a++) {
 			guint g = hy->host_group[r->allocs[a].host];
@@ -169,6 +170,20 @@ count_demand(Pass *p, Hybrid *hy)
 	}
 	for (guint i = 0; i < hy->n_g * hy->n_c; i++)
 		hy->demand[i] = hy->alloc[i];
+	/* A job suspended by preemption holds no slot (its host's slot is
+	 * free): it asks for its slots back, as demand (hybrid-place.c). */
+	for (guint i = 0; i < s->n_running; i++) {
+		const SchedRunning *r = &s->running[i];
+
+		if (r->consumer == 0 || r->consumer > hy->n_c || hybrid_holds_slots(r))
+			continue;
+		for (guint a = 0; a < r->n_allocs; a++) {
+			guint g = hy->host_group[r->allocs[a].host];
+
+			if (g != 0)
+				hy->demand[AT(hy, g - 1, r->consumer - 1)] += r->allocs[a].slots;
+		}
+	}
 	/* A pending job asks in every group its queue's hosts reach: it may
 	 * start in any of them, and each plan holds it there alone. */
 	for (guint i = 0; i < s->n_pending; i++) {
@@ -578,5 +593,7 @@ hybrid_free(Hybrid *hy)
 	g_free(hy->idle);
 	g_free(hy->outside_left);
 	g_free(hy->outside_placed);
+	g_free(hy->run_first);
+	g_free(hy->run_by);
 	g_free(hy);
 }

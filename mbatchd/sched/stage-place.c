@@ -7,7 +7,9 @@
  * per host, only -m hosts when it names some.  A job that cannot start
  * keeps a pending reason naming the layer that said no, host by host as
  * `bjobs -p` counts them; one that a queue allowed to preempt could start
- * over victims goes to the preemption stage (stage-preempt.c).  Queues in
+ * over victims goes to the preemption stage (stage-preempt.c), also when
+ * its resource plan holds it (victims then of its own consumer only:
+ * hybrid-place.c).  Queues in
  * a SLOT_POOL dispatch at their own place in the order, only up to their
  * shares, computed when the pool's first job comes (pool.c).
  *
@@ -437,8 +439,12 @@ consider(Pass *p, guint idx)
 	}
 	if (room >= j->min_slots)
 		want = MIN(want, room);
-	if (p->hybrid != NULL && !consumer_room(p, j, pend, &want))
+	/* Held by its plan, a job of a queue that may preempt can still
+	 * take the slots of its own side's lower jobs (hybrid-place.c). */
+	if (p->hybrid != NULL && !consumer_room(p, j, pend, &want)) {
+		try_preempt_for_limit(p, idx, &shape, memo);
 		return;
+	}
 	if (memo && (known = g_hash_table_lookup(p->blocked, &shape)) != NULL) {
 		*pend = *known;
 		return;

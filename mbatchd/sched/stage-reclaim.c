@@ -39,14 +39,20 @@
  *          consumer whose owned slots were scaled down is brought down to
  *          its configured owned, not to its quota (the seed's 10/100 at
  *          90 slots using 12: 2, not 3).
- *   order  borrowed slots first (above the consumer's owned; any of its
- *          slots in the group meets the lender's requirement, which is
- *          the group), then shared slots (share policy; not with
+ *   order  borrowed slots first (above the consumer's owned; a slot
+ *          reclaimed for a consumer as borrowed must be on a host one of
+ *          that consumer's pending jobs could use by its -R select and
+ *          rusage[mem], any host when one of them asks nothing: jobs on
+ *          other hosts are passed over), then shared slots (share policy; not with
  *          RECLAIM_SHARED=N), then owned slots above the quota; within
  *          each, the lowest rank first (largest number), then by
  *          RECLAIM_CRITERIA: PolicyDefault the most over-allocated
  *          consumer first; MostRecentTask the consumer whose job started
- *          last first.
+ *          last first.  The seed's PolicyDefault fallback ("if no session
+ *          is over-allocated, select the least under-allocated") has no
+ *          case: only leaves above their quota give slots, and a session
+ *          (a queue's jobs within the consumer) has no quota of its own,
+ *          so each one holding slots counts as over-allocated by them.
  *   jobs   within a consumer, the least important job first: the queue's
  *          PRIORITY, then bsub -sp (decisions.md: session priority and
  *          preemption rank); a job on a host held by a bsub -x job counts
@@ -78,6 +84,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "hybrid.h"
 #include "pass.h"
 
 const char *
@@ -122,6 +129,11 @@ typedef struct {
 	 * plan of the previous pass and the plan now. */
 	gboolean *transition;     /* [n_g] */
 	gboolean *switched;       /* [g * n_c + c] */
+	/* What the consumer's pending jobs ask of a host (-R select and
+	 * rusage[mem]), for borrowed slots reclaimed for it: any_host, one
+	 * of them asks nothing; else reqs lists those that do. */
+	gboolean *any_host;       /* [n_c] */
+	GPtrArray **reqs;         /* [n_c], NULL: none */
 	GArray *out;
 } Sel;
 
@@ -396,7 +408,7 @@ candidates(Sel *sel, guint g, guint c)
 		guint i = sel->by_c[x];
 		const SchedRunning *r = &s->running[i];
 
-		if (!sel->taken[i] && !job_leaving(r))
+		if (!sel->taken[i] && !job_leaving(r) && hybrid_holds_slots(r))
 			session[r->queue] += job_slots_in(sel, r, g);
 	}
 	for (guint x = sel->first[c]; x < sel->first[c + 1]; x++) {
@@ -404,7 +416,8 @@ candidates(Sel *sel, guint g, guint c)
 		const SchedRunning *r = &s->running[i];
 		Cand k;
 
-		if (sel->taken[i] || job_leaving(r) || job_slots_in(sel, r, g) == 0)
+		if (sel->taken[i] || job_leaving(r) || job_slots_in(sel, r, g) == 0 ||
+		    !hybrid_holds_slots(r))
 			continue;
 		k.i = i;
 		k.imp = job_importance(sel, r);
@@ -442,6 +455,55 @@ pick_for(Sel *sel, guint g, SchedReclaimKind kind)
 	return best;
 }
 
+/* The consumer's pending jobs, by what they ask of a host. */
+static void
+index_requirements(Sel *sel)
+{
+	const SchedSnapshot *s = sel->s;
+
+	for (guint i = 0; i < s->n_pending; i++) {
+		const SchedJob *j = &s->pending[i];
+		guint c = j->consumer - 1;
+
+		if (j->consumer == 0 || j->consumer > sel->n_c)
+			continue;
+		if (!sched_resreq_constrains(j->resreq)) {
+			sel->any_host[c] = TRUE;
+			continue;
+		}
+		if (sel->reqs[c] == NULL)
+			sel->reqs[c] = g_ptr_array_new();
+		g_ptr_array_add(sel->reqs[c], (gpointer)j);
+	}
+}
+
+/* Whether running job r holds, in group g, a slot that meets the
+ * resource requirement of consumer `to` (seed: a borrowed slot is
+ * reclaimed as "a different physical resource (that meets the resource
+ * requirements)"): a host one of its pending jobs could use by its -R.
+ * A consumer without pending jobs asks nothing of a host. */
+static gboolean
+meets_requirement(const Sel *sel, guint g, guint to, const SchedRunning *r)
+{
+	const GPtrArray *reqs = sel->reqs[to];
+
+	if (sel->any_host[to] || reqs == NULL)
+		return TRUE;
+	for (guint a = 0; a < r->n_allocs; a++) {
+		guint h = r->allocs[a].host;
+
+		if (sel->host_group[h] != g + 1)
+			continue;
+		for (guint k = 0; k < reqs->len; k++) {
+			const SchedJob *j = g_ptr_array_index(reqs, k);
+
+			if (sched_resreq_host_ok(j->resreq, &sel->s->hosts[h]))
+				return TRUE;
+		}
+	}
+	return FALSE;
+}
+
 /* Take up to `amount` slots from leaf c in group g; returns slots taken. */
 static int
 take_from(Sel *sel, guint g, guint c, int amount, int *deficit,
@@ -457,6 +519,10 @@ take_from(Sel *sel, guint g, guint c, int amount, int *deficit,
 		int n = job_slots_in(sel, r, g);
 		int to = pick_for(sel, g, kind);
 
+		/* A borrowed slot comes back as one its lender can use. */
+		if (kind == SCHED_RECLAIM_BORROWED && to >= 0 &&
+		    !meets_requirement(sel, g, (guint)to, r))
+			continue;
 		rc.job = cd->i;
 		rc.group = g;
 		rc.from = (int)c;
@@ -689,6 +755,9 @@ sched_reclaim_select(const SchedSnapshot *s, const SchedPlan *plan, GArray *out)
 	sel.by_c = g_new0(guint, MAX(1u, s->n_running));
 	sel.transition = g_new0(gboolean, MAX(1u, sel.n_g));
 	sel.switched = g_new0(gboolean, MAX(1u, n));
+	sel.any_host = g_new0(gboolean, MAX(1u, sel.n_c));
+	sel.reqs = g_new0(GPtrArray *, MAX(1u, sel.n_c));
+	index_requirements(&sel);
 	measure(&sel);
 	reclaim_hosts(&sel);
 	if (plan->quotas != NULL)
@@ -709,6 +778,11 @@ sched_reclaim_select(const SchedSnapshot *s, const SchedPlan *plan, GArray *out)
 	g_free(sel.last_start);
 	g_free(sel.transition);
 	g_free(sel.switched);
+	for (guint c = 0; c < sel.n_c; c++)
+		if (sel.reqs[c] != NULL)
+			g_ptr_array_free(sel.reqs[c], TRUE);
+	g_free(sel.reqs);
+	g_free(sel.any_host);
 }
 
 int *

@@ -7,7 +7,10 @@
 # and 3 seconds later it is terminated and requeued ("reclaimed for
 # consumer /a" in bhist -l); /a's job then runs.  A /b job that ends
 # within its grace (it exits when USR1 comes) is not requeued.  The
-# queue's JOB_WARNING_ACTION is the default for jobs without -wa.
+# queue's JOB_WARNING_ACTION is the default for jobs without -wa.  The
+# reclaimed job is terminated with its queue's JOB_CONTROLS TERMINATE
+# action (a command noting the job and killing it), which the job that
+# ended within its grace never gets.
 . "$top_srcdir/tests/lib.sh"
 
 BS_MXJ=2
@@ -47,6 +50,7 @@ QUEUE_NAME = qb
 PRIORITY   = 30
 CONSUMER   = /b
 JOB_WARNING_ACTION = USR2
+JOB_CONTROLS = TERMINATE[echo "$LSB_JOBID" >>@T@/term.log; kill -KILL -$LSB_JOBPGIDS]
 End Queue
 
 Begin Queue
@@ -54,6 +58,7 @@ QUEUE_NAME = normal
 PRIORITY   = 10
 End Queue
 Q
+sed -i "s|@T@|$T|" "$lsb/lsb.queues"
 start_mbd || exit 1
 start_sbd vh1 || exit 1
 
@@ -88,6 +93,8 @@ check "/a's job waits while the grace runs" state_is "$a1" PEND
 check "bconsumers -l shows /b's slot being reclaimed" sh -c \
 	"bconsumers -l /b | grep -q 'RECLAIMING: 1 slot'"
 check "after its 3-second grace the /b job is requeued" wait_for 15 state_is "$b2" PEND
+check "it was terminated by its queue's TERMINATE action" \
+	wait_for 10 sh -c "[ \"\$(cat '$T/term.log')\" = '$b2' ]"
 check "bhist -l says it was reclaimed for consumer /a" \
 	says bhist "$b2" 'Requeued: reclaimed for consumer /a'
 check "bhist -l shows the notice with its grace" sh -c \
@@ -108,6 +115,7 @@ check "the queue's JOB_WARNING_ACTION (USR2) reaches it" wait_for 10 test -s "$T
 check "it is USR2" grep -qx USR2 "$T/n3"
 check "it ends DONE within its grace" wait_for 10 state_is "$b3" DONE
 check "and is not requeued" sh -c "! bhist -l $b3 | grep -q Requeued"
+check "nor terminated by the TERMINATE action" sh -c "! grep -qx '$b3' '$T/term.log'"
 check "/a's job gets the slot" wait_for 15 state_is "$a2" RUN
 check "bacct counts the reclaimed jobs (both ended)" sh -c \
 	"bacct -u all | grep -q 'Total number of reclaimed jobs: *2'"

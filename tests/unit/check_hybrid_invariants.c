@@ -11,13 +11,18 @@
  *     reserved;
  *   - siblings' quotas add up to no more than their parent's, the first
  *     level's to no more than the group;
- *   - sibling leaves with the same terms and demand get quotas within one
- *     slot;
+ *   - siblings with the same terms and demand get quotas within one slot
+ *     (leaves, and parents with no limit below them);
  *   - in a plan that adds up (the first level owns PLAN_SLOTS, children
- *     no more than their parent together), a hybrid
- *     consumer with owned slots and demand, and no limit below it, gets
- *     at least min(demand, scaled owned, limit) (less one slot per level
- *     above it, for the fractions its ancestors rounded away);
+ *     no more than their parent together), on a group at least the
+ *     plan's size, every leaf gets at least its reserve, whatever the
+ *     policies (hybrid-only plans: on any group);
+ *   - in a hybrid plan that adds up, a consumer with owned slots and
+ *     demand, and no limit below it, gets at least min(demand, scaled
+ *     owned, limit): to the slot on a group of exactly the plan's size
+ *     (owned slots whole; also with HYBRID_EVENLY_DISTRIBUTE_SLOTS), else
+ *     less one slot per level above it, for the fractions its ancestors
+ *     rounded away (not checked with even distribution);
  *   - placement never takes a consumer above its quota (unless it was
  *     above already, which only reclaim undoes).
  *
@@ -139,6 +144,7 @@ gen(Gen *g, gboolean hybrid_only)
 {
 	SchedSnapshot *s = &g->snap;
 	int root_owned = 0, reserved = 0, size = 0;
+	gboolean exact;
 	guint nh = (guint)pick(1, MAX_H);
 	int host_left[MAX_H];
 
@@ -172,6 +178,19 @@ gen(Gen *g, gboolean hybrid_only)
 		host_left[h] = g->hosts[h].max_slots;
 		size += g->hosts[h].max_slots;
 	}
+	/* Now and then a group of exactly the plan's size: owned slots are
+	 * then whole, and guaranteed to the slot. */
+	exact = root_owned >= (int)nh && pick(0, 2) == 0;
+	if (exact) {
+		size = 0;
+		for (guint h = 0; h < nh; h++) {
+			g->hosts[h].max_slots = root_owned / (int)nh +
+			    (h < (guint)(root_owned % (int)nh) ? 1 : 0);
+			g->hosts[h].ncpus = g->hosts[h].max_slots;
+			host_left[h] = g->hosts[h].max_slots;
+			size += g->hosts[h].max_slots;
+		}
+	}
 	s->n_hosts = nh;
 	/* The reserves fit the group (else floors are cut in proportion). */
 	if (reserved > size) {
@@ -182,7 +201,8 @@ gen(Gen *g, gboolean hybrid_only)
 	g->rg.name = "rg";
 	g->rg.hosts = g->rg_hosts;
 	g->rg.n_hosts = nh;
-	g->rg.plan_slots = pick(0, 2) == 0 ? pick(1, 60) : MAX(root_owned, 1);
+	g->rg.plan_slots = exact ? root_owned :
+	    pick(0, 2) == 0 ? pick(1, 60) : MAX(root_owned, 1);
 	g->root_owned = root_owned;
 	g->rg.terms = g->terms;
 	g->rg.n_terms = s->n_consumers;
@@ -311,6 +331,8 @@ check(const Gen *g, const SchedPlan *plan, gboolean hybrid_only)
 	int size = group_size(g), root_sum = 0;
 	int child_sum[MAX_C] = { 0 };
 	double factor = (double)size / g->rg.plan_slots;
+	gboolean adds_up = g->rg.plan_slots == g->root_owned && balanced(g);
+	gboolean whole = size == g->rg.plan_slots;
 
 	for (guint i = 0; i < s->n_running; i++)
 		used[g->running[i].allocs[0].host] += g->running[i].allocs[0].slots;
@@ -345,7 +367,8 @@ check(const Gen *g, const SchedPlan *plan, gboolean hybrid_only)
 		    g->consumers[c].policy == SCHED_POLICY_HYBRID)
 			return g_strdup_printf("%s: quota %d above demand %d and reserve %d",
 			    g->names[c], r->quota, r->demand, r->reserved);
-		if (hybrid_only && r->quota < r->reserved && is_leaf(g, c))
+		if (is_leaf(g, c) && r->quota < r->reserved && (hybrid_only ||
+		    (adds_up && size >= g->rg.plan_slots)))
 			return g_strdup_printf("%s: quota %d below its reserve %d", g->names[c],
 			    r->quota, r->reserved);
 		if (r->alloc > MAX(g->held_before[c], r->quota))
@@ -357,8 +380,8 @@ check(const Gen *g, const SchedPlan *plan, gboolean hybrid_only)
 			child_sum[g->consumers[c].parent] += r->quota;
 		/* Owned slots are guaranteed when the plan adds up (its first
 		 * level owns PLAN_SLOTS; else lib/conf warns). */
-		if (hybrid_only && !s->hybrid_evenly && g->rg.plan_slots == g->root_owned &&
-		    balanced(g) && !limited_below(g, c)) {
+		if (hybrid_only && (!s->hybrid_evenly || whole) && adds_up &&
+		    !limited_below(g, c)) {
 			int owned = (int)floor(t->owned * factor + 1e-9);
 			int want = MIN(r->demand, owned);
 
@@ -366,7 +389,8 @@ check(const Gen *g, const SchedPlan *plan, gboolean hybrid_only)
 				want = MIN(want, t->limit);
 			/* Each level above may have rounded a fraction of its
 			 * owned share away (floor, leftovers by rank). */
-			want -= depth(g, c) - 1;
+			if (!whole)
+				want -= depth(g, c) - 1;
 			if (r->quota < want)
 				return g_strdup_printf("%s: quota %d below min(demand %d, owned %d)",
 				    g->names[c], r->quota, r->demand, owned);
@@ -383,7 +407,8 @@ check(const Gen *g, const SchedPlan *plan, gboolean hybrid_only)
 			const SchedPlanTerms *x = &g->terms[a], *y = &g->terms[b];
 			const SchedConsumerQuota *ra = row(plan, a), *rb = row(plan, b);
 
-			if (!is_leaf(g, a) || !is_leaf(g, b) ||
+			if (is_leaf(g, a) != is_leaf(g, b) || limited_below(g, a) ||
+			    limited_below(g, b) ||
 			    g->consumers[a].parent != g->consumers[b].parent ||
 			    g->consumers[a].policy != g->consumers[b].policy ||
 			    x->owned != y->owned || x->reserved != y->reserved ||
