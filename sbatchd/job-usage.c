@@ -47,7 +47,7 @@ sbd_job_kill_for(SbdJob *job, const char *term)
 	sbd_log(BS_LOG_NOTICE, job, "%s: ending the job", term);
 	/* LSF gives a job over its CPU limit SIGXCPU to act on first. */
 	if (g_str_equal(term, "TERM_CPULIMIT") && job->pgid > 0)
-		(void)kill(-job->pgid, SIGXCPU);
+		(void)bs_jobctl_signal(job->pgid, SIGXCPU, NULL);
 	sbd_job_terminate(job, sbd_limits_kill_reason(term));
 }
 
