@@ -67,7 +67,8 @@ INTEGRATION_TESTS += \
 # Issue 14: limits applied on the host, accounting.
 INTEGRATION_TESTS += \
 	%reldir%/t0630-memlimit.sh \
-	%reldir%/t0635-rlimits.sh
+	%reldir%/t0635-rlimits.sh \
+	%reldir%/t0636-cpulimit.sh
 # Issue 15: bjobs -o/-json fields, selection options, lsid layout.
 INTEGRATION_TESTS += \
 	%reldir%/t0750-bjobs-o.sh \

@@ -38,16 +38,39 @@ check "a job over -v is killed" wait_for 30 state_is "$swap" EXIT
 check "with TERM_SWAP" says bjobs "$swap" 'TERM_SWAP: job killed after reaching LSF swap usage limit.'
 
 # Under its limit nothing happens: two children holding 30 MB each for a
-# few samples, within -M 200M.
-acct=$(bsub -M 200M -o "$T/work/acct.out" "'$hog' mem 30 4 & '$hog' mem 30 4 & wait" | job_id_of)
+# few samples, and one with 6 threads, within -M 200M.
+acct=$(bsub -M 200M -o "$T/work/acct.out" \
+	"'$hog' mem 30 4 & '$hog' mem 30 4 & '$hog' threads 6 4 & wait" | job_id_of)
 check "a job within its limit is done" wait_for 30 state_is "$acct" DONE
 check "bjobs -l: MAX MEM counts both children (>= 50 Mbytes)" \
 	sh -c "[ \"\$(bjobs -l $acct | sed -n 's/.*MAX MEM: \([0-9]*\).*Mbytes.*/\1/p')\" -ge 50 ]"
 check "bjobs -l: AVG MEM" sh -c "bjobs -l $acct | grep -q 'AVG MEM: [0-9.]* Mbytes'"
-check "bjobs -l: MAX PROCS counts the shell and both children" \
+check "bjobs -l: MAX PROCS counts the shell and the children" \
 	sh -c "[ \"\$(bjobs -l $acct | sed -n 's/.*MAX PROCS: \([0-9]*\);.*/\1/p')\" -ge 3 ]"
 check "bjobs -o avg_mem" sh -c "bjobs -noheader -o avg_mem $acct | grep -qx '[0-9.]* Mbytes'"
 check "bacct -l: the same accounting" sh -c "bacct -l $acct | grep -q 'MAX PROCS: [3-9]'"
+
+# The MEMORY USAGE block of bjobs -l, bhist -l and bacct -l, figure by
+# figure: the job's four processes (the shell, two holding 30 MB, one with
+# six threads) were sampled for about four seconds.
+usage_block() {    # usage_block CMD JOB: CMD -l JOB has the job's figures
+	out=$("$1" -l "$2")
+	mb() {    # mb LABEL: the figure after LABEL in whole Mbytes
+		printf '%s\n' "$out" | sed -n "s/.*$1 \([0-9.]*\) \([KMG]\)bytes.*/\1 \2/p" |
+			head -1 | awk '{ v = $1; if ($2 == "G") v *= 1024; if ($2 == "K") v /= 1024;
+				printf "%d", v }'
+	}
+	num() { printf '%s\n' "$out" | sed -n "s/.*$1 \([0-9]*\).*/\1/p" | head -1; }
+	printf '%s\n' "$out" | grep -q 'MEMORY USAGE:' || return 1
+	[ "$(mb 'MAX MEM:')" -ge 50 ] && [ "$(mb 'MAX MEM:')" -lt 200 ] || return 1
+	[ "$(mb 'AVG MEM:')" -le "$(mb 'MAX MEM:')" ] || return 1
+	printf '%s\n' "$out" | grep -q 'AVG MEM: [0-9.]* [KMG]bytes' || return 1
+	[ "$(mb 'MAX SWAP:')" -ge 60 ] || return 1
+	[ "$(num 'MAX PROCS:')" -ge 4 ] && [ "$(num 'MAX THREADS:')" -ge 9 ]
+}
+check "bjobs -l: MAX MEM, AVG MEM, MAX SWAP, MAX PROCS, MAX THREADS" usage_block bjobs "$acct"
+check "bhist -l: the same MEMORY USAGE block" usage_block bhist "$acct"
+check "bacct -l: the same MEMORY USAGE block" usage_block bacct "$acct"
 
 # A process that leaves the job's group and session (setsid) is still the
 # job's: its memory counts against -M, the kill reaches it although it
