@@ -196,6 +196,7 @@ INTEGRATION_TESTS += \
 	%reldir%/t1023-mc-relay-host-fail.sh \
 	%reldir%/t1024-mc-relay-lost-answer.sh \
 	%reldir%/t1025-mc-shared-relay.sh \
+	%reldir%/t1026-mc-relay-preexec.sh \
 	%reldir%/t1030-mc-hist-lease.sh
 # The test library itself: its exit trap under a lingering process.
 INTEGRATION_TESTS += \
