@@ -2,9 +2,9 @@
 # LSF's job report: unless mail is asked for, the -o file ends with the
 # report (header, Successfully completed / Exited with exit code N, the
 # resource usage summary), written before bjobs shows the job finished.
-# With -N the report goes by mail through lsf.conf LSB_MAILPROG instead,
-# and -B mails when the job starts; a stand-in mail program records what
-# it is given.
+# With -N, or -u and no -o, the report goes by mail through lsf.conf
+# LSB_MAILPROG instead, to -u, else LSB_MAILTO, else the user; -B mails
+# when the job starts; a stand-in mail program records what it is given.
 . "$top_srcdir/tests/lib.sh"
 
 make_cluster vh1
@@ -87,6 +87,39 @@ check "to the job's user" grep -qx "ARGS: -oi $me" "$m"
 id=$(bsub -N -u "-oQ/tmp/x" -J mailed -o /dev/null 'true' | job_id_of)
 check "a job with a hostile -u ends DONE" wait_for 20 state_is "$id" DONE
 check "no mail goes to an option-like address" sh -c "! grep -l -- '-oQ' $T/mail/*.mail"
+
+# -u without -o: the report goes by mail to the -u address.
+id=$(bsub -u other@example.org -J mailed 'echo spooled-output' | job_id_of)
+check "a -u job without -o ends DONE" wait_for 20 state_is "$id" DONE
+check "its report was mailed" wait_for 20 mail_for "$id" Done
+m=$(mail_for "$id" Done | head -n 1)
+check "to the -u address" grep -qx "ARGS: -oi other@example.org" "$m"
+check "the mail holds the report" sh -c "grep -qx 'Successfully completed.' $m &&
+	grep -qx 'Resource usage summary:' $m"
+
+# Neither -o, -u nor -N: no report and no mail (bsub(1) says how this
+# differs from LSF).  The job after it is mailed: by the time its mail is
+# there, one for the first would be too.
+quiet=$(bsub -J mailed 'echo quiet' | job_id_of)
+check "a job with neither -o nor -u ends DONE" wait_for 20 state_is "$quiet" DONE
+
+# lsf.conf LSB_MAILTO, !U the user, is the address when -u says none.
+echo "LSB_MAILTO=!U@mail.example.org" >>"$T/conf/lsf.conf"
+kill -TERM "$(sbd_pid vh1)"
+wait "$(sbd_pid vh1)" 2>/dev/null
+start_sbd vh1 || exit 1
+id=$(bsub -N -J mailed -o /dev/null 'true' | job_id_of)
+check "a -N job without -u ends DONE" wait_for 20 state_is "$id" DONE
+check "its report was mailed" wait_for 20 mail_for "$id" Done
+m=$(mail_for "$id" Done | head -n 1)
+check "to LSB_MAILTO with !U replaced by the user" grep -qx "ARGS: -oi $me@mail.example.org" "$m"
+check "with the To header" grep -qx "To: $me@mail.example.org" "$m"
+check "the job with neither -o nor -u was not mailed" sh -c "! grep -l '^Subject: Job $quiet:' $T/mail/*.mail"
+id=$(bsub -N -u first@example.org -J mailed -o /dev/null 'true' | job_id_of)
+check "a -N -u job ends DONE" wait_for 20 state_is "$id" DONE
+check "its report was mailed" wait_for 20 mail_for "$id" Done
+m=$(mail_for "$id" Done | head -n 1)
+check "-u wins over LSB_MAILTO" grep -qx "ARGS: -oi first@example.org" "$m"
 
 # Run as the job's user, never root, when the job is a user's.
 if [ "$(id -u)" -eq 0 ] && command -v useradd >/dev/null; then
