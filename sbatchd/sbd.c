@@ -117,6 +117,7 @@ apply_config(Sbd *sbd)
 	sbd->allow_root = sbd_conf_flag(sbd, "LSB_ALLOW_ROOT_JOBS") ||
 	    (rex != NULL && g_ascii_strcasecmp(rex, "n") != 0 &&
 	    g_ascii_strcasecmp(rex, "no") != 0);
+	sbd->exit_if_no_cwd = sbd_conf_flag(sbd, "LSB_EXIT_IF_CWD_NOTEXIST");
 }
 
 /* ---- options ---- */
