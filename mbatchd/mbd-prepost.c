@@ -10,10 +10,18 @@
  * LOCAL_MAX_PREEXEC_RETRY times in all (unlimited by default, as in LSF)
  * holds the job PSUSP, or ends it EXIT with
  * LOCAL_MAX_PREEXEC_RETRY_ACTION=EXIT.  Bound and action come from the
- * run's stamp (mbatchd/effective-prepost.c).  MAX_PREEXEC_RETRY is LSF's
- * bound for jobs from a remote cluster; Basalt has none, so it is read and
- * not used.  A run that was being killed when its pre-exec died is not
- * retried: the pre-exec died of the kill.
+ * run's stamp (mbatchd/effective-prepost.c).  A run that was being killed
+ * when its pre-exec died is not retried: the pre-exec died of the kill.
+ *
+ * A job relayed from another cluster (mc-jobs.h) runs on a host that
+ * cluster leases from us: LSF's lease model, where the submission
+ * cluster's retry settings apply as for its own hosts.  So the provider
+ * does not retry: the record of the run ends EXIT at the first failure
+ * and the consumer, told so (RemoteStatus.preexec_failed), counts it,
+ * avoids the host and retries or gives up under its own
+ * LOCAL_MAX_PREEXEC_RETRY.  MAX_PREEXEC_RETRY and
+ * REMOTE_MAX_PREEXEC_RETRY bound LSF's job forwarding model, which Basalt
+ * does not have: read and not used.
  * The decision is one journaled event (EvJobPreexec, committed by
  * orders_preexec_failed), so replay reaches the same state.
  *
@@ -29,6 +37,7 @@
 
 #include "mbatchd/mbd-orders.h"
 #include "mbatchd/mbd-prepost.h"
+#include "mbatchd/mc-jobs.h"
 #include "util/log.h"
 
 static char *
@@ -62,7 +71,9 @@ prepost_preexec_failed(Manager *m, Job *j, const char *host,
 		commit_job_status(m, j, JS_EXIT, &o, why);
 		return;
 	}
-	if (local > 0 && all >= local) {
+	if (mc_jobs_origin(j) != NULL) {
+		out = PREEXEC_EXIT;
+	} else if (local > 0 && all >= local) {
 		out = to_exit ? PREEXEC_EXIT : PREEXEC_HOLD;
 		reason = g_strdup_printf("%s it failed %u times "
 		    "(LOCAL_MAX_PREEXEC_RETRY=%u, LOCAL_MAX_PREEXEC_RETRY_ACTION=%s);",

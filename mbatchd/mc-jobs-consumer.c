@@ -245,6 +245,7 @@ remote_status(Manager *m, const char *cluster, const ProtobufCMessage *msg,
 	hj.term_signal = req->term_signal;
 	hj.usage = req->usage;
 	hj.term_reason = req->term_reason;
+	hj.preexec_failed = req->preexec_failed;
 	log_debug("cluster %s: job %" G_GUINT64_FORMAT "[%u] run %u is %s "
 	    "(pgid %d) on %s", cluster, req->job_id, req->array_index,
 	    req->instance, job_state_name((JobState)req->state), req->pgid, host);

@@ -623,6 +623,10 @@ mc_jobs_note(Manager *m, const Basalt__Event *ev)
 		id = ev->job_requeue->job_id;
 		index = ev->job_requeue->array_index;
 		break;
+	case BASALT__EVENT__BODY_JOB_PREEXEC:
+		id = ev->job_preexec->job_id;
+		index = ev->job_preexec->array_index;
+		break;
 	default:
 		return;
 	}
@@ -704,6 +708,10 @@ send_status(McJobs *x, Outgoing *o)
 	/* A requeued record has no hosts any more: the run's first host. */
 	hj.host_name = j->exec_hosts != NULL ? j->exec_hosts[0] : og->host;
 	hj.reason = j->state == JS_EXIT ? j->exit_reason : j->suspend_reason;
+	/* A record's run ends at its first pre-exec failure (mbd-prepost.c);
+	 * after a checkpoint the level is lost, the job's is the likelier. */
+	if (j->state == JS_EXIT && j->preexec_hosts != NULL && j->preexec_hosts->len > 0)
+		hj.preexec_failed = j->preexec_level != 0 ? j->preexec_level : 2;
 	c = g_new0(StatusCall, 1);
 	c->x = x;
 	c->key = o->key;

@@ -22,6 +22,9 @@
  * same run is answered with the record it already made: never run twice.
  * These records are the consumer's: the provider's scheduler never sees
  * them (the lease's consumer slots are taken from the host's capacity).
+ * Nor does the provider retry a run whose pre-exec failed: the record
+ * ends and RemoteStatus.preexec_failed lets the consumer decide
+ * (mbd-prepost.c).
  */
 #ifndef BS_MBD_MC_JOBS_H
 #define BS_MBD_MC_JOBS_H

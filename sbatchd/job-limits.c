@@ -8,6 +8,16 @@
 
 #include "job-limits.h"
 
+const char *
+sbd_limits_end_term(gboolean died_of_xcpu, gint64 cpulimit_s, gboolean oom_killed)
+{
+	if (died_of_xcpu && cpulimit_s > 0)
+		return "TERM_CPULIMIT";
+	if (oom_killed)
+		return "TERM_MEMLIMIT";
+	return NULL;
+}
+
 void
 sbd_limits_none(SbdJobLimits *l)
 {

@@ -78,4 +78,10 @@ const char *sbd_limits_check(const SbdJobLimits *l, const SbdJobSample *s);
  * or NULL for a name it does not know. */
 const char *sbd_limits_kill_reason(const char *term);
 
+/* The LSF end of a job the kernel stopped before a sample saw it over a
+ * limit: TERM_CPULIMIT when it died of SIGXCPU under a CPU limit,
+ * TERM_MEMLIMIT when its cgroup's OOM killer acted; NULL otherwise. */
+const char *sbd_limits_end_term(gboolean died_of_xcpu, gint64 cpulimit_s,
+                                gboolean oom_killed);
+
 #endif

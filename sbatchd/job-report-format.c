@@ -141,11 +141,15 @@ sbd_report_format(const SbdReportFacts *f, const SbdReportUsage *u)
 			g_string_append(s, "Exited with an unknown exit status.\n\n");
 	}
 	usage_block(s, u);
-	g_string_append(s, "The output (if any) is above this job summary.\n");
+	if (!f->output_follows)
+		g_string_append(s, "The output (if any) is above this job summary.\n");
 	if (f->err_path != NULL)
 		g_string_append_printf(s, "\nPS:\n\nRead file <%s> for stderr output "
 		    "of this job.\n", f->err_path);
 	g_string_append_c(s, '\n');
+	/* A mail of a job without -o: its output is appended after this. */
+	if (f->output_follows)
+		g_string_append(s, "The output (if any) follows:\n\n");
 	return g_string_free(s, FALSE);
 }
 

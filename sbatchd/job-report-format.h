@@ -43,6 +43,7 @@ typedef struct {
 	BsExitStatus exit;
 	const char *reason;       /* why sbatchd killed it, or NULL */
 	const char *err_path;     /* -e file, named in the report, or NULL */
+	gboolean output_follows;  /* a mail the job's output is appended to */
 } SbdReportFacts;
 
 /* The report as LSF lays it out (pure; tests call it). */

@@ -47,7 +47,7 @@ sbd_job_kill_for(SbdJob *job, const char *term)
 	sbd_log(BS_LOG_NOTICE, job, "%s: ending the job", term);
 	/* LSF gives a job over its CPU limit SIGXCPU to act on first. */
 	if (g_str_equal(term, "TERM_CPULIMIT") && job->pgid > 0)
-		(void)kill(-job->pgid, SIGXCPU);
+		(void)bs_jobctl_signal(job->pgid, SIGXCPU, NULL);
 	sbd_job_terminate(job, sbd_limits_kill_reason(term));
 }
 
@@ -109,11 +109,9 @@ sbd_usage_finished(SbdJob *job, const BsJobEnd *end)
 {
 	if (job->term_reason == NULL) {
 		/* The kernel enforced a limit before a sample saw it. */
-		if (end->exit.kind == BS_EXIT_SIGNAL && end->exit.signo == SIGXCPU &&
-		    job->limits.cpulimit_s > 0)
-			job->term_reason = g_strdup("TERM_CPULIMIT");
-		else if (sbd_cgroup_oom_killed(job))
-			job->term_reason = g_strdup("TERM_MEMLIMIT");
+		job->term_reason = g_strdup(sbd_limits_end_term(
+		    end->exit.kind == BS_EXIT_SIGNAL && end->exit.signo == SIGXCPU,
+		    job->limits.cpulimit_s, sbd_cgroup_oom_killed(job)));
 		if (job->term_reason != NULL && job->kill_reason == NULL)
 			job->kill_reason = g_strdup(sbd_limits_kill_reason(job->term_reason));
 	}

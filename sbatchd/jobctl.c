@@ -32,6 +32,24 @@ struct BsTerminate {
 	gpointer data;
 };
 
+static BsJobctlTreeHook tree_hook;
+static gpointer tree_hook_data;
+
+void
+bs_jobctl_set_tree_hook(BsJobctlTreeHook hook, gpointer data)
+{
+	tree_hook = hook;
+	tree_hook_data = data;
+}
+
+static int
+group_kill(pid_t pgid, int signo)
+{
+	if (tree_hook != NULL && signo != 0)
+		tree_hook(pgid, signo, tree_hook_data);
+	return killpg(pgid, signo);
+}
+
 gboolean
 bs_jobctl_signal(pid_t pgid, int signo, GError **error)
 {
@@ -40,7 +58,7 @@ bs_jobctl_signal(pid_t pgid, int signo, GError **error)
 		            "refusing to signal process group %d", (int)pgid);
 		return FALSE;
 	}
-	if (killpg(pgid, signo) < 0) {
+	if (group_kill(pgid, signo) < 0) {
 		int e = errno;
 
 		g_set_error(error, BS_ERROR, BS_ERROR_IO, "cannot send signal %d to job group %d: %s",
@@ -96,11 +114,11 @@ terminate_send_next(BsTerminate *t)
 	if (t->step >= G_N_ELEMENTS(escalation))
 		return FALSE;
 	sig = escalation[t->step++];
-	if (killpg(t->pgid, sig) == 0) {
+	if (group_kill(t->pgid, sig) == 0) {
 		t->last_signal = sig;
 		/* A stopped group acts on INT/TERM only once continued. */
 		if (sig != SIGKILL)
-			(void)killpg(t->pgid, SIGCONT);
+			(void)group_kill(t->pgid, SIGCONT);
 	}
 	return TRUE;
 }

@@ -3,7 +3,8 @@
  *
  * Every action addresses the job's whole process group (pgid = the
  * leader's pid, see launch.h), so children and grandchildren of the job
- * are stopped, continued and killed with it.
+ * are stopped, continued and killed with it; and, through the tree hook
+ * the daemon sets, its descendants that left the group.
  *
  * Terminate follows LSF's default JOB_CONTROLS TERMINATE action: SIGINT,
  * then SIGTERM, then SIGKILL, spaced by JOB_TERMINATE_INTERVAL (given here
@@ -20,6 +21,15 @@
 
 #include <glib.h>
 #include <sys/types.h>
+
+/*
+ * Called with (pgid, signo) just before every signal this module sends to
+ * a group, so that the daemon can send it to the job's processes outside
+ * the group (reaper.h).  Before, not after: a SIGKILL to the group kills
+ * bs-jobwrap, through which the tree is found while it lives.
+ */
+typedef void (*BsJobctlTreeHook)(pid_t pgid, int signo, gpointer data);
+void bs_jobctl_set_tree_hook(BsJobctlTreeHook hook, gpointer data);
 
 /* Send signo to the group.  A group that no longer exists is an error. */
 gboolean bs_jobctl_signal(pid_t pgid, int signo, GError **error);

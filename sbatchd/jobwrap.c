@@ -11,6 +11,8 @@
  *
  *   exit=N core=0 utime_us=U stime_us=S maxrss_kb=M      (or signal=N ...)
  *
+ * waits for the rest of the job's process tree (it is a child subreaper, so
+ * what the command left behind, in its group or not, is re-parented to it)
  * and exits the way the command did, so a live sbatchd sees the command's
  * wait status as the leader's.  A restarted sbatchd, which can no longer
  * wait for the job, reads the line instead (bs_status_record_read).
@@ -86,6 +88,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -505,6 +508,33 @@ run_hook(const Hooks *h, const Hook *hook, int exit_stat, unsigned timeout_s,
 	return status_code(wstatus);
 }
 
+/* Wait for the command, reaping on the way the orphans re-parented to us
+ * (we are a subreaper); ru is the command's own. */
+static int
+wait_command(pid_t cmd, int *wstatus, struct rusage *ru)
+{
+	for (;;) {
+		pid_t p = wait4(-1, wstatus, 0, ru);
+
+		if (p == cmd)
+			return 0;
+		if (p < 0 && errno != EINTR)
+			return -1;
+	}
+}
+
+/* The job is its process tree: what the command left running (even
+ * outside its group: setsid) is re-parented to us, and the job lasts
+ * until it is gone, as `cmd &` in the group keeps it running. */
+static void
+wait_tree(void)
+{
+	for (;;) {
+		if (wait(NULL) < 0 && errno != EINTR)
+			return;
+	}
+}
+
 /* The record is written: a hook that ran out of time may have left
  * processes, so the whole group goes, this wrapper with it. */
 static void
@@ -582,6 +612,10 @@ main(int argc, char **argv)
 	if (hooks.post_fd >= 0)
 		(void)fcntl(hooks.post_fd, F_SETFD, FD_CLOEXEC);
 	set_dispositions(1);
+	/* Orphans of the job come to us, not to sbatchd: while we live, every
+	 * process of the job, in its group or not, descends from us, which is
+	 * how sbatchd finds the tree.  Failure only loses that. */
+	(void)prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	if (hooks.n_pre > 0) {
 		/* sbatchd waits for this descriptor's end; a pre-exec may be slow. */
 		close(report_fd);
@@ -630,10 +664,8 @@ main(int argc, char **argv)
 	if (relay != NULL)
 		lost = ia_relay_run(relay, cmd, &wstatus, &ru);
 	else
-		while (wait4(cmd, &wstatus, 0, &ru) < 0) {
-			if (errno != EINTR)
-				_exit(127);
-		}
+		if (wait_command(cmd, &wstatus, &ru) < 0)
+			_exit(127);
 	post_override(&hooks);
 	for (int i = 0; i < hooks.n_post && post_status == 0; i++)
 		post_status = run_hook(&hooks, &hooks.post[i], wstatus,
@@ -642,6 +674,7 @@ main(int argc, char **argv)
 	close(status_fd);
 	if (timed_out)
 		kill_group();
+	wait_tree();
 	mirror(wstatus);
 	return 127;
 }

@@ -231,8 +231,12 @@ bs_child_run(const BsChildPlan *plan)
 	child_cgroup(plan);
 	child_identity(plan);
 	child_mkdirs(plan);
-	if (plan->cwd != NULL && chdir(plan->cwd) < 0)
-		child_fail(plan, BS_STEP_CHDIR, errno, 0);
+	if (plan->cwd != NULL && chdir(plan->cwd) < 0) {
+		int e = errno;   /* the reason is the job's directory's */
+
+		if (plan->cwd_fallback == NULL || chdir(plan->cwd_fallback) < 0)
+			child_fail(plan, BS_STEP_CHDIR, e, 0);
+	}
 	if (plan->script != NULL && access(plan->script, R_OK) < 0)
 		child_fail(plan, BS_STEP_SCRIPT, errno, 0);
 	child_stdio(plan);

@@ -43,6 +43,7 @@ typedef struct {
 	gboolean set_umask;
 	mode_t umask;
 	const char *cwd;
+	const char *cwd_fallback;  /* when cwd cannot be entered; NULL: fail */
 	char *const *mkdirs;  /* created as the owner, EEXIST is fine */
 
 	const char *stdin_path;

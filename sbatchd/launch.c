@@ -423,6 +423,7 @@ launch_prepare(const BsLaunchSpec *spec, LaunchPrep *p, GError **error)
 	p->plan.set_umask = spec->set_umask;
 	p->plan.umask = spec->umask;
 	p->plan.cwd = spec->cwd;
+	p->plan.cwd_fallback = spec->cwd_fallback;
 	p->plan.mkdirs = spec->mkdirs;
 	p->plan.script = spec->script;
 	launch_streams(spec, p);

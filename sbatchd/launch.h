@@ -33,9 +33,9 @@
  * status path; without one the job's peak memory is known only from
  * samples (bs_reaper_sample) and a restart loses the exit status.
  *
- * Relative output paths are relative to cwd; a cwd that does not exist
- * fails the launch (LSF would fall back to /tmp; a clear error is easier to
- * act on and loses no output).
+ * Relative output paths are relative to cwd.  A cwd that cannot be
+ * entered fails the launch, unless cwd_fallback names where to run instead
+ * (LSF's /tmp: lsf.conf LSB_EXIT_IF_CWD_NOTEXIST, sbd-start.c).
  */
 #ifndef BS_SBD_LAUNCH_H
 #define BS_SBD_LAUNCH_H
@@ -77,6 +77,7 @@ typedef struct {
 	gboolean allow_root;
 
 	const char *cwd;          /* NULL: keep sbatchd's; missing dir: error */
+	const char *cwd_fallback; /* entered when cwd cannot be; NULL: none */
 	/* The full KEY=value list, NULL: empty.  LSB_JOBID (and LSB_JOBINDEX
 	 * for an array element) are set on top, replacing any given. */
 	char **env;

@@ -7,6 +7,7 @@ noinst_LIBRARIES += %reldir%/libsbdexec.a
 	%reldir%/launch-child.c %reldir%/launch-child.h \
 	%reldir%/launch-report.h \
 	%reldir%/procscan.c %reldir%/procscan.h \
+	%reldir%/cgroup-mem.c %reldir%/cgroup-mem.h \
 	%reldir%/reaper.c %reldir%/reaper.h \
 	%reldir%/jobctl.c %reldir%/jobctl.h \
 	%reldir%/job-paths.c %reldir%/job-paths.h \

@@ -32,7 +32,7 @@ static gboolean
 parse_stat(const char *text, BsProcStat *out)
 {
 	const char *p = strrchr(text, ')');
-	unsigned long long ut, st, cut, cst, vsize = 0;
+	unsigned long long ut, st, cut, cst, start = 0, vsize = 0;
 	long nthreads = 1;
 	int ppid, pgrp, sid;
 	char state;
@@ -44,12 +44,13 @@ parse_stat(const char *text, BsProcStat *out)
 	 * itrealvalue starttime vsize (the last two for accounting: a
 	 * kernel without them still gives the first eight) */
 	if (sscanf(p + 1, " %c %d %d %d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu"
-	           " %*d %*d %ld %*d %*u %llu",
+	           " %*d %*d %ld %*d %llu %llu",
 	           &state, &ppid, &pgrp, &sid, &ut, &st, &cut, &cst, &nthreads,
-	           &vsize) < 8)
+	           &start, &vsize) < 8)
 		return FALSE;
 	out->nthreads = nthreads > 0 ? (guint)nthreads : 1;
 	out->vsize_kb = vsize / 1024;
+	out->starttime = start;
 	out->state = state;
 	out->ppid = ppid;
 	out->pgrp = pgrp;

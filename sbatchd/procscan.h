@@ -25,6 +25,8 @@ typedef struct {
 	guint64 cstime_us;
 	guint nthreads;           /* threads of this process (num_threads) */
 	guint64 vsize_kb;         /* virtual memory: what LSF counts as SWAP */
+	guint64 starttime;        /* clock ticks after boot: with pid, names
+	                           * one process even after its pid is reused */
 } BsProcStat;
 
 /* Parse /proc/<pid>/stat; FALSE when the process is gone. */

@@ -48,9 +48,13 @@ typedef struct {
 	guint nproc;
 	guint nthreads;
 	gint64 vsize_kb;
+	/* Descendants outside the group (setsid, setpgid): pid -> start
+	 * time (guint64 *), as of the last scan of the process tree. */
+	GHashTable *escaped;
 	/* The sample being taken. */
 	gint64 s_utime, s_stime, s_rss, s_hwm, s_vsize;
 	guint s_n, s_threads;
+	GHashTable *s_escaped;
 } Job;
 
 struct BsReaper {
@@ -69,6 +73,8 @@ job_free(gpointer p)
 	Job *job = p;
 
 	g_free(job->status_path);
+	g_clear_pointer(&job->escaped, g_hash_table_destroy);
+	g_clear_pointer(&job->s_escaped, g_hash_table_destroy);
 	g_free(job);
 }
 
@@ -76,6 +82,30 @@ static Job *
 job_lookup(BsReaper *r, pid_t pgid)
 {
 	return g_hash_table_lookup(r->jobs, GINT_TO_POINTER(pgid));
+}
+
+static GHashTable *
+escaped_new(void)
+{
+	return g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+}
+
+/* The job whose escaped descendant pid is (starttime 0: whichever start). */
+static Job *
+job_of_escapee(BsReaper *r, pid_t pid, guint64 starttime)
+{
+	GHashTableIter it;
+	gpointer value;
+
+	g_hash_table_iter_init(&it, r->jobs);
+	while (g_hash_table_iter_next(&it, NULL, &value)) {
+		Job *job = value;
+		const guint64 *start = g_hash_table_lookup(job->escaped, GINT_TO_POINTER(pid));
+
+		if (start != NULL && (starttime == 0 || *start == starttime))
+			return job;
+	}
+	return NULL;
 }
 
 static gint64
@@ -161,6 +191,35 @@ reaper_need_poll(BsReaper *r)
 		r->poll_source = g_timeout_add(r->poll_ms, reaper_poll, r);
 }
 
+static gboolean
+escapee_alive(pid_t pid, guint64 starttime)
+{
+	BsProcStat st;
+
+	return bs_proc_read_stat(pid, &st) && st.starttime == starttime &&
+	       st.state != 'Z' && st.state != 'X';
+}
+
+/* Does a descendant that left the job's group still run?  Asked once the
+ * group is empty, so the tree is scanned again first: what the escapees
+ * started since the last sample is the job's too. */
+static gboolean
+job_escapees_alive(BsReaper *r, Job *job)
+{
+	GHashTableIter it;
+	gpointer key, value;
+
+	if (g_hash_table_size(job->escaped) == 0)
+		return FALSE;
+	bs_reaper_sample(r);
+	g_hash_table_iter_init(&it, job->escaped);
+	while (g_hash_table_iter_next(&it, &key, &value)) {
+		if (escapee_alive(GPOINTER_TO_INT(key), *(const guint64 *)value))
+			return TRUE;
+	}
+	return FALSE;
+}
+
 /* Finish the job if its group is empty; TRUE when it was finished. */
 static gboolean
 reaper_try_finish(BsReaper *r, pid_t pgid)
@@ -169,7 +228,7 @@ reaper_try_finish(BsReaper *r, pid_t pgid)
 
 	if (job == NULL || !job_awaits_empty_group(job))
 		return FALSE;
-	if (bs_proc_group_alive(pgid)) {
+	if (bs_proc_group_alive(pgid) || job_escapees_alive(r, job)) {
 		reaper_need_poll(r);
 		return FALSE;
 	}
@@ -243,6 +302,10 @@ reaper_dispatch(BsReaper *r, pid_t pid, pid_t pgid, int wstatus, const struct ru
 {
 	Job *job = job_lookup(r, pgid > 0 ? pgid : pid);
 
+	/* A descendant that left the group, re-parented to us. */
+	if (job == NULL && (job = job_of_escapee(r, pid, 0)) != NULL &&
+	    (WIFEXITED(wstatus) || WIFSIGNALED(wstatus)))
+		g_hash_table_remove(job->escaped, GINT_TO_POINTER(pid));
 	if (job == NULL) {
 		if (r->other != NULL && (WIFEXITED(wstatus) || WIFSIGNALED(wstatus)))
 			r->other(pid, wstatus, r->other_data);
@@ -309,14 +372,10 @@ reaper_on_sigchld(gint fd, GIOCondition cond, gpointer data)
 /* ---- sampling ---- */
 
 static void
-sample_member(const BsProcStat *st, gpointer data)
+sample_member(Job *job, const BsProcStat *st)
 {
-	BsReaper *r = data;
-	Job *job = job_lookup(r, st->pgrp);
 	gint64 rss, hwm;
 
-	if (job == NULL)
-		return;
 	/* cutime/cstime: children this member reaped, which we never see. */
 	job->s_utime += (gint64)(st->utime_us + st->cutime_us);
 	job->s_stime += (gint64)(st->stime_us + st->cstime_us);
@@ -332,11 +391,53 @@ sample_member(const BsProcStat *st, gpointer data)
 	}
 }
 
+static void
+scan_collect(const BsProcStat *st, gpointer data)
+{
+	g_hash_table_insert(data, GINT_TO_POINTER(st->pid), g_memdup2(st, sizeof *st));
+}
+
+/*
+ * The job a process belongs to: the job of its group, or the job it
+ * escaped from before (same pid and start time), or else its parent's.
+ * Every process looked at on the way is remembered in memo (NULL: no
+ * job's), so one scan walks each chain once.  Deeper chains than
+ * TREE_DEPTH are cut there: a job cannot hide a process that way, since
+ * every process in between is the job's and is seen by its own walk.
+ */
+#define TREE_DEPTH 1024
+
+static Job *
+tree_owner(BsReaper *r, GHashTable *procs, GHashTable *memo, const BsProcStat *st)
+{
+	const BsProcStat *chain[TREE_DEPTH];
+	guint n = 0;
+	Job *job = NULL;
+
+	for (const BsProcStat *p = st; p != NULL && n < TREE_DEPTH;) {
+		gpointer hit;
+
+		if (g_hash_table_lookup_extended(memo, GINT_TO_POINTER(p->pid), NULL, &hit)) {
+			job = hit;
+			break;
+		}
+		chain[n++] = p;
+		if ((job = job_lookup(r, p->pgrp)) != NULL ||
+		    (job = job_of_escapee(r, p->pid, p->starttime)) != NULL || p->ppid <= 1)
+			break;
+		p = g_hash_table_lookup(procs, GINT_TO_POINTER(p->ppid));
+	}
+	for (guint i = 0; i < n; i++)
+		g_hash_table_insert(memo, GINT_TO_POINTER(chain[i]->pid), job);
+	return job;
+}
+
 void
 bs_reaper_sample(BsReaper *r)
 {
 	GHashTableIter it;
 	gpointer value;
+	GHashTable *procs, *memo;
 
 	if (g_hash_table_size(r->jobs) == 0)
 		return;
@@ -347,11 +448,31 @@ bs_reaper_sample(BsReaper *r)
 		job->s_utime = job->s_stime = job->s_rss = job->s_hwm = 0;
 		job->s_vsize = 0;
 		job->s_n = job->s_threads = 0;
+		job->s_escaped = escaped_new();
 	}
-	bs_proc_foreach(sample_member, r);
+	procs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+	memo = g_hash_table_new(g_direct_hash, g_direct_equal);
+	bs_proc_foreach(scan_collect, procs);
+	g_hash_table_iter_init(&it, procs);
+	while (g_hash_table_iter_next(&it, NULL, &value)) {
+		const BsProcStat *st = value;
+		Job *job = tree_owner(r, procs, memo, st);
+
+		if (job == NULL)
+			continue;
+		sample_member(job, st);
+		if (st->pgrp != job->pgid)
+			g_hash_table_insert(job->s_escaped, GINT_TO_POINTER(st->pid),
+			                    g_memdup2(&st->starttime, sizeof st->starttime));
+	}
+	g_hash_table_destroy(memo);
+	g_hash_table_destroy(procs);
 	g_hash_table_iter_init(&it, r->jobs);
 	while (g_hash_table_iter_next(&it, NULL, &value)) {
 		Job *job = value;
+
+		g_hash_table_destroy(job->escaped);
+		job->escaped = g_steal_pointer(&job->s_escaped);
 
 		job->live_utime_us = job->s_utime;
 		job->live_stime_us = job->s_stime;
@@ -360,6 +481,29 @@ bs_reaper_sample(BsReaper *r)
 		job->nthreads = job->s_threads;
 		job->vsize_kb = job->s_vsize;
 		job->peak_rss_kb = MAX(job->peak_rss_kb, MAX(job->s_rss, job->s_hwm));
+	}
+}
+
+void
+bs_reaper_signal_escaped(BsReaper *r, pid_t pgid, int signo)
+{
+	Job *job = job_lookup(r, pgid);
+	GHashTableIter it;
+	gpointer key, value;
+
+	if (job == NULL)
+		return;
+	bs_reaper_sample(r);
+	g_hash_table_iter_init(&it, job->escaped);
+	while (g_hash_table_iter_next(&it, &key, &value)) {
+		pid_t pid = GPOINTER_TO_INT(key);
+		BsProcStat st;
+
+		/* The pid is still the process we saw (same start time), and
+		 * it is not back in the group (killpg reached it). */
+		if (bs_proc_read_stat(pid, &st) && st.starttime == *(const guint64 *)value &&
+		    st.pgrp != pgid)
+			(void)kill(pid, signo);
 	}
 }
 
@@ -455,6 +599,7 @@ reaper_add(BsReaper *r, pid_t pgid, const char *status_path,
 	job->pgid = pgid;
 	job->status_path = g_strdup(status_path);
 	job->wrapped = status_path != NULL;
+	job->escaped = escaped_new();
 	if (funcs != NULL)
 		job->funcs = *funcs;
 	job->data = data;

@@ -8,14 +8,22 @@
  * each wake-up drains every waitable child (exits, stops, continues) and
  * dispatches it to the job whose process group it belongs to.
  *
- * A job is finished when its process group is empty (kill(-pgid, 0) fails
- * with ESRCH), not when its leader exits: `cmd &` in a job script keeps the
- * job running.  Members whose parent is not sbatchd (re-adopted jobs after a
- * restart, or a member whose parent left the group) do not raise SIGCHLD
- * here, so while a job waits for its group to empty a timer polls it every
- * poll_ms.
+ * A job is its process tree, as LSF tracks it: the members of its process
+ * group, and every descendant of theirs that left the group (setsid,
+ * setpgid), found at each scan of /proc by walking parent links up to a
+ * member.  bs-jobwrap is a child subreaper too, so an orphan of the job is
+ * re-parented to it, not to us, while the job runs; one re-parented to us
+ * (its wrapper was killed) stays the job's by its pid and start time.
  *
- * Usage: CPU time is the sum of wait4() rusage of the members we reaped
+ * A job is finished when its process group is empty (kill(-pgid, 0) fails
+ * with ESRCH) and no descendant that left it is alive, not when its leader
+ * exits: `cmd &` in a job script keeps the job running.  Members whose
+ * parent is not sbatchd (re-adopted jobs after a restart, or a member
+ * whose parent left the group) do not raise SIGCHLD here, so while a job
+ * waits for its tree to empty a timer polls it every poll_ms.
+ *
+ * Usage: every figure below covers the whole tree.  CPU time is the sum
+ * of wait4() rusage of the members we reaped
  * (each includes the children that member reaped itself, so the leader
  * bs-jobwrap brings in the whole command tree it waited for).  Peak memory
  * is the largest of: the group's summed VmRSS at any bs_reaper_sample()
@@ -116,6 +124,9 @@ gboolean bs_reaper_is_watching(BsReaper *r, pid_t pgid);
 
 /* One /proc scan: memory and live CPU of every watched job. */
 void bs_reaper_sample(BsReaper *r);
+/* Scan the tree now and send signo to the job's descendants outside its
+ * group (killpg, which the caller sends, misses them). */
+void bs_reaper_signal_escaped(BsReaper *r, pid_t pgid, int signo);
 /* Usage so far (reaped members plus the last sample). */
 gboolean bs_reaper_usage(BsReaper *r, pid_t pgid, BsJobUsage *out);
 

@@ -115,9 +115,14 @@ sbd_job_info_save(Sbd *sbd, const char *key, const SbdJobInfo *in, GError **erro
 	g_key_file_set_boolean(kf, GROUP, "notify_end", s->notify_end);
 	kf_str(kf, "tmpdir", in->tmpdir);
 	kf_str(kf, "mail_to", to);
-	/* -N, or no -o file to put the report in and an address to mail. */
+	/* -N, or no -o file to put the report in: then, as LSF, the report
+	 * and the job's output (its spool file) are mailed.  An interactive
+	 * job's output went to its terminal. */
+	g_key_file_set_boolean(kf, GROUP, "interactive", s->interactive != 0);
 	g_key_file_set_boolean(kf, GROUP, "mail_end", s->notify_end ||
-	    (in->out_path == NULL && s->mail_user && *s->mail_user));
+	    (in->out_path == NULL && s->interactive == 0));
+	g_key_file_set_boolean(kf, GROUP, "mail_output",
+	    in->out_path == NULL && s->interactive == 0);
 	g_key_file_set_boolean(kf, GROUP, "mail_begin", s->notify_begin);
 	text = g_key_file_to_data(kf, &len, NULL);
 	return sbd_file_for_owner(path, geteuid(), getegid(), text, len, error);
@@ -178,10 +183,10 @@ sbd_job_info_set_out(SbdJob *job, const char *tmpl, GError **error)
 	} else {
 		(void)g_key_file_remove_key(kf, GROUP, "out_path", NULL);
 	}
-	/* The end's mail follows the new -o: -N, or no file and -u. */
-	if (out != NULL)
-		g_key_file_set_boolean(kf, GROUP, "mail_end",
-		    g_key_file_get_boolean(kf, GROUP, "notify_end", NULL));
+	/* The end's mail follows the new -o: -N, or no file. */
+	g_key_file_set_boolean(kf, GROUP, "mail_end", out != NULL ?
+	    g_key_file_get_boolean(kf, GROUP, "notify_end", NULL) :
+	    !g_key_file_get_boolean(kf, GROUP, "interactive", NULL));
 	text = g_key_file_to_data(kf, &len, NULL);
 	return sbd_file_for_owner(path, geteuid(), getegid(), text, len, error);
 }
@@ -405,22 +410,71 @@ sbd_is_dir_as_user(const char *user, uid_t uid, gid_t gid, const char *path)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-/* Run the mail program as the user with the message on its stdin; the
- * reaper reaps it like any helper, nobody waits for it. */
+/* The spool file of a job without -o, opened for the mail; -1 when it
+ * is not a regular file in sbatchd's own output directory (never a path
+ * the user chose: this runs as root). */
+static int
+open_spooled_output(Sbd *sbd, const char *path)
+{
+	gsize n = strlen(sbd->output_dir);
+	struct stat st;
+	int fd;
+
+	if (path == NULL || strncmp(path, sbd->output_dir, n) != 0 || path[n] != '/' ||
+	    strchr(path + n + 1, '/') != NULL)
+		return -1;
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* In the mail child: the output after the report in the message file,
+ * then back to the start for the mail program to read.  A plain
+ * read/write loop, async-signal-safe. */
+static gboolean
+child_append_output(int msg_fd, int out_fd)
+{
+	char buf[16384];
+	ssize_t n;
+
+	if (out_fd >= 0) {
+		if (lseek(msg_fd, 0, SEEK_END) < 0)
+			return FALSE;
+		while ((n = read(out_fd, buf, sizeof buf)) > 0)
+			if (write(msg_fd, buf, (size_t)n) != n)
+				return FALSE;
+		if (n < 0)
+			return FALSE;
+	}
+	return lseek(msg_fd, 0, SEEK_SET) == 0;
+}
+
+/* Run the mail program as the user with the message on its stdin (and,
+ * with output_path, the job's spooled output after it); the reaper reaps
+ * it like any helper, nobody waits for it.  A mail program that is not
+ * there is an error: the caller logs it, and the spool file stays. */
 static gboolean
 mail_as_user(Sbd *sbd, const AsUser *a, const char *home, const char *user,
-    const char *to, const char *report, GError **error)
+    const char *to, const char *report, const char *output_path, GError **error)
 {
 	const char *prog = sbd_conf_value(sbd, "LSB_MAILPROG");
 	g_autofree char *msg = NULL;
 	g_autofree char *tmp = NULL;
 	g_auto(GStrv) envp = NULL;
 	char *argv[4];
-	int fd, devnull;
+	int fd, devnull, out_fd;
 	pid_t pid;
 
 	if (prog == NULL || *prog == '\0')
 		prog = DEFAULT_MAILPROG;
+	if (access(prog, X_OK) < 0) {
+		g_set_error(error, BS_ERROR, BS_ERROR_IO, "mail program %s: %s", prog,
+		    g_strerror(errno));
+		return FALSE;
+	}
 	/* The report opens with its Sender and Subject: they are the headers. */
 	msg = g_strdup_printf("To: %s\n%s", to, report);
 	/* The message in an unlinked file, so a mail program that never reads
@@ -449,10 +503,12 @@ mail_as_user(Sbd *sbd, const AsUser *a, const char *home, const char *user,
 	envp = g_environ_setenv(envp, "USER", user, TRUE);
 	envp = g_environ_setenv(envp, "LOGNAME", user, TRUE);
 	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	out_fd = open_spooled_output(sbd, output_path);
 	pid = fork();
 	if (pid == 0) {
 		child_signals();
-		if (setsid() < 0 || !as_user_switch(a) || dup2(fd, 0) < 0 ||
+		if (setsid() < 0 || !as_user_switch(a) ||
+		    !child_append_output(fd, out_fd) || dup2(fd, 0) < 0 ||
 		    devnull < 0 || dup2(devnull, 1) < 0 || dup2(devnull, 2) < 0)
 			_exit(127);
 		if (chdir(home ? home : "/") < 0 && chdir("/") < 0)
@@ -465,6 +521,8 @@ mail_as_user(Sbd *sbd, const AsUser *a, const char *home, const char *user,
 	close(fd);
 	if (devnull >= 0)
 		close(devnull);
+	if (out_fd >= 0)
+		close(out_fd);
 	if (pid < 0) {
 		g_set_error(error, BS_ERROR, BS_ERROR_IO, "cannot fork: %s", g_strerror(errno));
 		return FALSE;
@@ -585,15 +643,19 @@ write_report(SbdJob *job, Loaded *l, pid_t *writer)
 	const char *out = l->strs[8];
 	const char *to = l->strs[11];
 	gboolean mail = g_key_file_get_boolean(l->kf, GROUP, "mail_end", NULL);
+	gboolean with_output = mail && to != NULL &&
+	    g_key_file_get_boolean(l->kf, GROUP, "mail_output", NULL);
 
 	l->f.end_time = g_get_real_time() / G_USEC_PER_SEC;
 	l->f.done = job->exit_status == 0;
 	l->f.exit = exit_of(job);
 	l->f.reason = job->kill_reason;
+	l->f.output_follows = with_output;
 	usage_from_job(job, &l->f, &u);
 	text = sbd_report_format(&l->f, &u);
 	if (mail && to != NULL) {
-		if (!mail_as_user(job->sbd, &l->as, l->f.home, l->f.user, to, text, &err))
+		if (!mail_as_user(job->sbd, &l->as, l->f.home, l->f.user, to, text,
+		    with_output ? job->out_path : NULL, &err))
 			sbd_log(BS_LOG_WARNING, job, "cannot mail the job report: %s",
 			    err->message);
 		return;
@@ -660,7 +722,7 @@ sbd_job_begin_mail(Sbd *sbd, const char *key, gint64 start_time)
 	}
 	l.f.start_time = start_time;
 	text = sbd_report_format_begin(&l.f);
-	if (!mail_as_user(sbd, &l.as, l.f.home, l.f.user, l.strs[11], text, &err))
+	if (!mail_as_user(sbd, &l.as, l.f.home, l.f.user, l.strs[11], text, NULL, &err))
 		sbd_log(BS_LOG_WARNING, job, "cannot mail the job start: %s", err->message);
 	loaded_clear(&l);
 }

@@ -1,6 +1,7 @@
 /*
  * LSF's job report: the summary that ends a job's -o file, or goes by mail
- * (bsub -N, -u without -o, -B for the start), written on the execution
+ * (bsub -N, or no -o: then with the job's spooled output after it; -B for
+ * the start), written on the execution
  * host once the job's processes are gone and before sbatchd reports the
  * job finished, so that when bjobs says DONE or EXIT the file is complete.
  *

@@ -468,6 +468,9 @@ plan_build(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
 	p->cwd = g_strdup(req->spec->cwd && *req->spec->cwd ? req->spec->cwd :
 	    p->owner.home && *p->owner.home ? p->owner.home : "/");
 	l->cwd = p->cwd;
+	/* LSF runs a job whose directory is missing here in /tmp, unless
+	 * LSB_EXIT_IF_CWD_NOTEXIST=Y ends it (exit 2, start-refusal.c). */
+	l->cwd_fallback = sbd->exit_if_no_cwd ? NULL : "/tmp";
 	p->env = build_env(sbd, req);
 	l->env = p->env;
 	l->nice = req->nice;

@@ -117,6 +117,7 @@ apply_config(Sbd *sbd)
 	sbd->allow_root = sbd_conf_flag(sbd, "LSB_ALLOW_ROOT_JOBS") ||
 	    (rex != NULL && g_ascii_strcasecmp(rex, "n") != 0 &&
 	    g_ascii_strcasecmp(rex, "no") != 0);
+	sbd->exit_if_no_cwd = sbd_conf_flag(sbd, "LSB_EXIT_IF_CWD_NOTEXIST");
 }
 
 /* ---- options ---- */
@@ -400,6 +401,16 @@ setup(Sbd *sbd, const Options *o, GError **error)
 	return prepare_statedir(sbd, error);
 }
 
+/* Every signal jobctl sends a job's group reaches what left the group. */
+static void
+signal_tree(pid_t pgid, int signo, gpointer data)
+{
+	Sbd *sbd = data;
+
+	if (sbd->reaper != NULL)
+		bs_reaper_signal_escaped(sbd->reaper, pgid, signo);
+}
+
 static gboolean
 start(Sbd *sbd, const Options *o, GError **error)
 {
@@ -414,6 +425,7 @@ start(Sbd *sbd, const Options *o, GError **error)
 	if ((sbd->reaper = bs_reaper_new(sbd->reaper_poll_ms, error)) == NULL)
 		return FALSE;
 	bs_reaper_set_other_func(sbd->reaper, on_other_child, sbd);
+	bs_jobctl_set_tree_hook(signal_tree, sbd);
 	if ((sbd->spool = sbd_spool_open(sbd->statedir, error)) == NULL)
 		return FALSE;
 	sbd->wrapper = find_wrapper();
@@ -441,6 +453,7 @@ shutdown_sbd(Sbd *sbd)
 		sbd_link_stop(sbd);
 	}
 	/* The reaper first: it holds pointers to the jobs. */
+	bs_jobctl_set_tree_hook(NULL, NULL);
 	g_clear_pointer(&sbd->reaper, bs_reaper_free);
 	if (sbd->jobs != NULL)
 		sbd_jobs_free(sbd);

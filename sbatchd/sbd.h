@@ -102,6 +102,7 @@ struct Sbd {
 	int task_port;            /* -r, else LSF_RES_PORT; -1: lsf.conf's */
 	gint64 boot_time;
 	gboolean allow_root;      /* LSF_ROOT_REX or LSB_ALLOW_ROOT_JOBS */
+	gboolean exit_if_no_cwd;  /* LSB_EXIT_IF_CWD_NOTEXIST: else run in /tmp */
 	guint reaper_poll_ms;
 	GMainLoop *loop;
 	BsReaper *reaper;

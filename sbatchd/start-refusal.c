@@ -8,9 +8,9 @@
  * registers again).  The job itself cannot run (its working directory is
  * missing, its input or output file cannot be opened, its command cannot
  * be executed): it would fail anywhere, so it ends EXIT with an exit code
- * and the reason in bjobs -l.  A missing working directory exits 2, what
- * LSF gives it with LSB_EXIT_IF_CWD_NOTEXIST=Y (Basalt never falls back to
- * /tmp: launch.h says why); the others exit 127, a shell's "cannot run".
+ * and the reason in bjobs -l.  A missing working directory exits 2, as
+ * LSF with LSB_EXIT_IF_CWD_NOTEXIST=Y (without it the job runs in /tmp and
+ * never gets here); the others exit 127, a shell's "cannot run".
  */
 #include "config.h"
 

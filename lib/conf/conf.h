@@ -171,7 +171,7 @@ typedef struct {
 	char **preemptable_resources;   /* NULL */
 	guint preempt_jobtype;          /* BsPreemptJobType bits, 0 */
 	int max_job_preempt;            /* >0, BS_CONF_UNLIMITED */
-	int max_preexec_retry;          /* >0, 5: remote-cluster jobs only (none here) */
+	int max_preexec_retry;          /* >0, 5: LSF's job forwarding model only: unused */
 	int local_max_preexec_retry;    /* >0, BS_CONF_UNLIMITED */
 	int local_max_preexec_retry_action; /* BsPreexecAction, UNSET = SUSPEND */
 	int job_preproc_timeout;        /* minutes, BS_CONF_UNLIMITED */

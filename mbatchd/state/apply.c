@@ -390,6 +390,7 @@ apply_preexec(State *st, const Basalt__EvJobPreexec *e, gint64 now,
 	if (!job_is_started(j))
 		return bad_move(j, "pre-exec failure", err);
 	note_preexec_host(st, j, e->host != NULL ? e->host : "");
+	j->preexec_level = e->level;
 	if (e->give_up && !e->hold) {
 		Basalt__EvJobStatus s = BASALT__EV_JOB_STATUS__INIT;
 

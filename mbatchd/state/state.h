@@ -105,6 +105,9 @@ typedef struct Job {
 	 * is the pre-exec's, not the scheduler's "suspended by the user".
 	 * Rebuilt by the journal's EvJobPreexec, not by a checkpoint. */
 	gboolean preexec_held;
+	/* Level of the last pre-exec failure (EvJobPreexec.level), 0 when
+	 * none; not in a checkpoint (preexec_hosts is). */
+	guint preexec_level;
 	gboolean kill_as_done;    /* bkill -d on this run: its end is DONE */
 	guint64 preempted_by;     /* job_key of the preemptor while SSUSP by it */
 	guint32 instance;         /* number of the current (or last) run, 0 = never */

@@ -67,7 +67,8 @@ INTEGRATION_TESTS += \
 # Issue 14: limits applied on the host, accounting.
 INTEGRATION_TESTS += \
 	%reldir%/t0630-memlimit.sh \
-	%reldir%/t0635-rlimits.sh
+	%reldir%/t0635-rlimits.sh \
+	%reldir%/t0636-cpulimit.sh
 # Issue 15: bjobs -o/-json fields, selection options, lsid layout.
 INTEGRATION_TESTS += \
 	%reldir%/t0750-bjobs-o.sh \
@@ -200,6 +201,7 @@ INTEGRATION_TESTS += \
 	%reldir%/t1024-mc-relay-lost-answer.sh \
 	%reldir%/t1025-mc-shared-relay.sh \
 	%reldir%/t1026-mc-shared-provider-restart.sh \
+	%reldir%/t1027-mc-relay-preexec.sh \
 	%reldir%/t1030-mc-hist-lease.sh
 # The test library itself: its exit trap under a lingering process.
 INTEGRATION_TESTS += \

@@ -26,4 +26,8 @@ check "a job with -W 1 runs" wait_for 10 state_is "$id" RUN
 check "and is killed after its minute" wait_for 90 state_is "$id" EXIT
 check "bjobs -l says why" sh -c "bjobs -l $id | grep -qi 'RUNLIMIT'"
 check "as LSF names it: TERM_RUNLIMIT" sh -c "bjobs -l $id | grep -q 'Completed <exit>; TERM_RUNLIMIT'"
+check "bhist -l: TERM_RUNLIMIT" says bhist "$id" \
+	'Completed <exit>; TERM_RUNLIMIT: job killed after reaching LSF run time limit.'
+check "bacct -l: TERM_RUNLIMIT" says bacct "$id" \
+	'TERM_RUNLIMIT: job killed after reaching LSF run time limit.'
 done_testing

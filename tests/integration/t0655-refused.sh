@@ -1,8 +1,9 @@
 #!/bin/sh
 # A job refused on its host (issue 14, item 10).  Its own faults end it
 # EXIT with LSF's exit code and the reason in bjobs -l and bhist -l: a
-# working directory that does not exist on the execution host exits 2 (as
-# LSF with LSB_EXIT_IF_CWD_NOTEXIST=Y), an output file that cannot be
+# working directory that does not exist on the execution host exits 2
+# with LSB_EXIT_IF_CWD_NOTEXIST=Y (vh2), and runs in /tmp without it (vh1,
+# as LSF's default), an output file that cannot be
 # created 127.  A host that cannot run the job (root jobs are not allowed
 # on vh1, whose sbatchd reads its own lsf.conf) sends it back to PEND: it
 # runs on vh2 instead; a job that may only use vh1 stays pending, with the
@@ -22,10 +23,12 @@ start_sbd_conf() {
 	track "$!"
 	wait_for 10 host_ok "$1"
 }
+# vh2: the shared lsf.conf, which ends a job whose directory is missing.
+echo "LSB_EXIT_IF_CWD_NOTEXIST=Y" >>"$LSF_ENVDIR/lsf.conf"
 start_sbd_conf vh1 "$T/conf.vh1" || { diag "vh1 did not register"; exit 1; }
 start_sbd vh2 || exit 1
 
-id=$(bsub -cwd "$T/no/such/dir" -o "$T/cwd.out" 'echo ran' | job_id_of)
+id=$(bsub -m vh2 -cwd "$T/no/such/dir" -o "$T/cwd.out" 'echo ran' | job_id_of)
 check "a missing working directory ends the job EXIT" wait_for 15 state_is "$id" EXIT
 check "with exit code 2" sh -c "bjobs -l $id | tr -d '\n ' | grep -q 'Exitedwithexitcode2'"
 check "bjobs -l says why" \
@@ -62,4 +65,10 @@ sed -i 's/^LSB_ALLOW_ROOT_JOBS=.*/LSB_ALLOW_ROOT_JOBS=Y/' "$T/conf.vh1/lsf.conf"
 start_sbd_conf vh1 "$T/conf.vh1" || { diag "vh1 did not register again"; exit 1; }
 check "once vh1 registers again (root jobs allowed) the job runs there" wait_for 20 state_is "$id4" DONE
 check "(on vh1)" grep -qx "ran on vh1" "$T/four.out"
+
+# vh1's lsf.conf does not set LSB_EXIT_IF_CWD_NOTEXIST: the job runs in /tmp.
+id5=$(bsub -m vh1 -cwd "$T/no/such/dir" -o "$T/five.out" 'echo "ran in $(pwd -P)"' | job_id_of)
+check "without LSB_EXIT_IF_CWD_NOTEXIST a job whose directory is missing is DONE" \
+	wait_for 20 state_is "$id5" DONE
+check "having run in /tmp" grep -qx "ran in $(cd /tmp && pwd -P)" "$T/five.out"
 done_testing

@@ -2,9 +2,10 @@
 # LSF's job report: unless mail is asked for, the -o file ends with the
 # report (header, Successfully completed / Exited with exit code N, the
 # resource usage summary), written before bjobs shows the job finished.
-# With -N the report goes by mail through lsf.conf LSB_MAILPROG instead,
-# and -B mails when the job starts; a stand-in mail program records what
-# it is given.
+# With -N, or without -o, the report goes by mail through lsf.conf
+# LSB_MAILPROG instead (without -o followed by the job's output, as LSF),
+# to -u, else LSB_MAILTO, else the user; -B mails when the job starts; a
+# stand-in mail program records what it is given.
 . "$top_srcdir/tests/lib.sh"
 
 make_cluster vh1
@@ -74,6 +75,7 @@ check "to the -u address" grep -qx "ARGS: -oi someone@example.org" "$m"
 check "with the To header" grep -qx "To: someone@example.org" "$m"
 check "the mail holds the report" sh -c "grep -qx 'Successfully completed.' $m && grep -qx 'Resource usage summary:' $m"
 check "the -o file has the output but no report" sh -c "grep -qx mailed-output $T/mailed.out && ! grep -q '^Sender:' $T/mailed.out"
+check "and the mail not the output" sh -c "! grep -qx mailed-output $m"
 
 # -B: a mail when the job starts; without -u it goes to the user.
 id=$(bsub -B -J mailed -o /dev/null 'true' | job_id_of)
@@ -87,6 +89,46 @@ check "to the job's user" grep -qx "ARGS: -oi $me" "$m"
 id=$(bsub -N -u "-oQ/tmp/x" -J mailed -o /dev/null 'true' | job_id_of)
 check "a job with a hostile -u ends DONE" wait_for 20 state_is "$id" DONE
 check "no mail goes to an option-like address" sh -c "! grep -l -- '-oQ' $T/mail/*.mail"
+
+# -u without -o: the report goes by mail to the -u address.
+id=$(bsub -u other@example.org -J mailed 'echo spooled-output' | job_id_of)
+check "a -u job without -o ends DONE" wait_for 20 state_is "$id" DONE
+check "its report was mailed" wait_for 20 mail_for "$id" Done
+m=$(mail_for "$id" Done | head -n 1)
+check "to the -u address" grep -qx "ARGS: -oi other@example.org" "$m"
+check "the mail holds the report" sh -c "grep -qx 'Successfully completed.' $m &&
+	grep -qx 'Resource usage summary:' $m"
+output_after_report() {    # output_after_report MAIL LINE: LINE follows the report
+	sed -n '/^Resource usage summary:$/,$p' "$1" | sed -n '/^The output (if any) follows:$/,$p' |
+		grep -qx "$2"
+}
+check "then the job's output" output_after_report "$m" spooled-output
+
+# Neither -o, -u nor -N: as LSF, the report and the output go by mail to
+# the job's user.
+quiet=$(bsub -J mailed 'echo quiet-output' | job_id_of)
+check "a job with neither -o nor -u ends DONE" wait_for 20 state_is "$quiet" DONE
+check "its report was mailed" wait_for 20 mail_for "$quiet" Done
+m=$(mail_for "$quiet" Done | head -n 1)
+check "to the job's user" grep -qx "ARGS: -oi $me" "$m"
+check "with the output after the report" output_after_report "$m" quiet-output
+
+# lsf.conf LSB_MAILTO, !U the user, is the address when -u says none.
+echo "LSB_MAILTO=!U@mail.example.org" >>"$T/conf/lsf.conf"
+kill -TERM "$(sbd_pid vh1)"
+wait "$(sbd_pid vh1)" 2>/dev/null
+start_sbd vh1 || exit 1
+id=$(bsub -N -J mailed -o /dev/null 'true' | job_id_of)
+check "a -N job without -u ends DONE" wait_for 20 state_is "$id" DONE
+check "its report was mailed" wait_for 20 mail_for "$id" Done
+m=$(mail_for "$id" Done | head -n 1)
+check "to LSB_MAILTO with !U replaced by the user" grep -qx "ARGS: -oi $me@mail.example.org" "$m"
+check "with the To header" grep -qx "To: $me@mail.example.org" "$m"
+id=$(bsub -N -u first@example.org -J mailed -o /dev/null 'true' | job_id_of)
+check "a -N -u job ends DONE" wait_for 20 state_is "$id" DONE
+check "its report was mailed" wait_for 20 mail_for "$id" Done
+m=$(mail_for "$id" Done | head -n 1)
+check "-u wins over LSB_MAILTO" grep -qx "ARGS: -oi first@example.org" "$m"
 
 # Run as the job's user, never root, when the job is a user's.
 if [ "$(id -u)" -eq 0 ] && command -v useradd >/dev/null; then
@@ -114,4 +156,15 @@ if [ "$(id -u)" -eq 0 ] && command -v useradd >/dev/null; then
 else
 	ok "# SKIP needs root and useradd"
 fi
+
+# A mail program that is not there: sbatchd says so in its log, and the
+# job ends as it would.
+sed -i "s|^LSB_MAILPROG=.*|LSB_MAILPROG=$T/no-such-mailprog|" "$T/conf/lsf.conf"
+kill -TERM "$(sbd_pid vh1)"
+wait "$(sbd_pid vh1)" 2>/dev/null
+start_sbd vh1 || exit 1
+id=$(bsub -J mailed 'echo unmailed' | job_id_of)
+check "a job whose mail cannot go ends DONE" wait_for 20 state_is "$id" DONE
+check "sbatchd logs that the mail program is missing" \
+	grep -q "job $id.*cannot mail the job report: mail program $T/no-such-mailprog" "$T/log/sbatchd.vh1.out"
 done_testing

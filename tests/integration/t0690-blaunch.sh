@@ -153,10 +153,11 @@ check "the user's SIGTERM to blaunch reaches the task" wait_for 15 grep -qx "got
 check "and blaunch exits with the task's code" wait_for 15 grep -qx "blaunch exit 3" "$T/home/out7"
 grep -q "blaunch exit 3" "$T/home/out7" || diag "$(cat "$T/home/out7")"
 
-# A task is the job's: when the job ends on its first host (here blaunch
-# left the job's session, so it does not hold the job), mbatchd kills what
-# blaunch started on the other hosts.
-id4=$(as_user bsub -n 2 -o "$T/home/out4" 'setsid blaunch -z vh2 sleep 4444 & sleep 2; exit 0' | job_id_of)
+# A task is the job's: when the job ends on its first host (here its
+# blaunch was killed with SIGKILL, so it could not end the task itself),
+# mbatchd kills what blaunch started on the other hosts.
+id4=$(as_user bsub -n 2 -o "$T/home/out4" 'blaunch -z vh2 sleep 4444 &
+	while [ ! -e go4 ]; do sleep 0.1; done; kill -KILL $!; exit 0' | job_id_of)
 sleeper() {   # sleeper JOBID SECONDS: pid of that task on vh2
 	for f in $(grep -lsz "^LSB_TASK_HOST=vh2" /proc/[0-9]*/environ); do
 		p=$(echo "$f" | cut -d/ -f3)
@@ -165,7 +166,8 @@ sleeper() {   # sleeper JOBID SECONDS: pid of that task on vh2
 }
 found4() { tp4=$(sleeper "$id4" 4444); [ -n "$tp4" ]; }
 tp4=
-check "a task outside the job's session runs on vh2" wait_for 30 found4
+check "the job's task runs on vh2" wait_for 30 found4
+touch "$T/home/go4"
 check "the job ends without it" wait_for 15 state_is "$id4" DONE
 check "and its task on vh2 is killed" wait_for 15 sh -c "! test -e /proc/$tp4"
 

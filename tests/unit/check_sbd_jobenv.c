@@ -126,6 +126,21 @@ START_TEST(test_report_done)
 }
 END_TEST
 
+/* The mail of a job without -o: its output is appended, after the report. */
+START_TEST(test_report_output_follows)
+{
+	SbdReportFacts f = facts();
+	g_autofree char *r = NULL;
+
+	f.output_follows = TRUE;
+	f.err_path = "/work/err";
+	r = sbd_report_format(&f, &usage);
+	ck_assert_ptr_null(strstr(r, "is above this job summary"));
+	ck_assert_msg(g_str_has_suffix(r, "\nPS:\n\nRead file </work/err> for stderr "
+	    "output of this job.\n\nThe output (if any) follows:\n\n"), "%s", r);
+}
+END_TEST
+
 START_TEST(test_report_exited)
 {
 	SbdReportFacts f = facts();
@@ -160,6 +175,7 @@ main(void)
 	tcase_add_test(tc, test_prefixes);
 	tcase_add_test(tc, test_report_done);
 	tcase_add_test(tc, test_report_exited);
+	tcase_add_test(tc, test_report_output_follows);
 	suite_add_tcase(s, tc);
 	return bs_run_suite(s);
 }

@@ -43,6 +43,14 @@ TESTS += %reldir%/check_sbd_jobenv
 %canon_reldir%_check_sbd_jobenv_CPPFLAGS = $(SBD_TEST_CPPFLAGS)
 %canon_reldir%_check_sbd_jobenv_CFLAGS = $(TEST_CFLAGS)
 %canon_reldir%_check_sbd_jobenv_LDADD = $(SBD_TEST_LIBS)
+# cgroup v2 memory files (sbatchd/cgroup-mem.c) against a stand-in mount.
+check_PROGRAMS += %reldir%/check_sbd_cgroup
+TESTS += %reldir%/check_sbd_cgroup
+%canon_reldir%_check_sbd_cgroup_SOURCES = %reldir%/check_sbd_cgroup.c sbatchd/job-limits.c
+%canon_reldir%_check_sbd_cgroup_CPPFLAGS = $(SBD_TEST_CPPFLAGS) -I$(top_srcdir)/sbatchd
+%canon_reldir%_check_sbd_cgroup_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_sbd_cgroup_LDADD = $(SBD_TEST_LIBS) $(BSRPC_LIBS)
+$(%canon_reldir%_check_sbd_cgroup_OBJECTS): $(PROTO_GEN_H)
 # The limit mapping of sbatchd/job-limits.c: pure functions, no daemon.
 check_PROGRAMS += %reldir%/check_job_limits
 TESTS += %reldir%/check_job_limits
