@@ -294,13 +294,16 @@ signal_job(IaRelay *r, int sig)
 /*
  * The rest of the job's session: what a job-control shell left running in
  * the background when it ended (the kernel hangs up only the terminal's
- * foreground group).  The session is the job's own (sbatchd's setsid), so
- * all of it belongs to the job; our own group stays out (see signal_job).
+ * foreground group), and what a command without job control left in our
+ * own group (-Ip: `sleep 100 &`).  The session is the job's own
+ * (sbatchd's setsid), so all of it belongs to the job but this relay;
+ * since we wait for the job's whole tree before we exit, a process left
+ * out here would hold the job (and bsub's final answer) until it ended.
  */
 static void
 signal_session(int sig)
 {
-	pid_t sid = getsid(0), own = getpgrp();
+	pid_t sid = getsid(0), self = getpid();
 	DIR *d = opendir("/proc");
 	struct dirent *e;
 
@@ -309,7 +312,7 @@ signal_session(int sig)
 	while ((e = readdir(d)) != NULL) {
 		char path[300], buf[512];
 		const char *p;
-		long pgrp, sess;
+		long sess;
 		ssize_t n;
 		int fd;
 
@@ -325,9 +328,9 @@ signal_session(int sig)
 		buf[n] = '\0';
 		/* "pid (comm) state ppid pgrp session ...": comm may hold ')'. */
 		if ((p = strrchr(buf, ')')) == NULL ||
-		    sscanf(p + 1, " %*c %*d %ld %ld", &pgrp, &sess) != 2)
+		    sscanf(p + 1, " %*c %*d %*d %ld", &sess) != 1)
 			continue;
-		if (sess == sid && pgrp != own)
+		if (sess == sid && (pid_t)atol(e->d_name) != self)
 			(void)kill((pid_t)atol(e->d_name), sig);
 	}
 	closedir(d);
