@@ -72,6 +72,7 @@ sbin_PROGRAMS += %reldir%/mbatchd
 	%reldir%/mc-links.h %reldir%/mc-links.c %reldir%/mc-hello.h %reldir%/mc-hello.c %reldir%/mc-journal.c \
 	%reldir%/mc-leased.h %reldir%/mc-leased.c \
 	%reldir%/mc-lease.h %reldir%/mc-lease.c \
+	%reldir%/mc-lease-int.h %reldir%/mc-lease-consumer.c \
 	%reldir%/mc-jobs.h %reldir%/mc-jobs-provider.c %reldir%/mc-jobs-consumer.c \
 	%reldir%/mbd-orders.h %reldir%/mbd-orders.c %reldir%/mbd-tasks.c \
 	%reldir%/mbd-prepost.h %reldir%/mbd-prepost.c \

@@ -16,10 +16,10 @@
  * is sent to the consumer (ClusterService.Lease) whenever it changed, at
  * every evaluation and when the link comes (back) up.
  *
- * Consumer: a LeaseState is believed only from the link of the lease's
- * provider (mc-links.c checks the sender and the names), only for a
- * provider this cluster imports from (lsb.queues HOSTS = allremote,
- * all@cluster, host@cluster), and only within its bounds
+ * Consumer (mc-lease-consumer.c): a LeaseState is believed only from
+ * the link of the lease's provider (mc-links.c checks the sender and the
+ * names), only for a provider this cluster imports from (lsb.queues
+ * HOSTS = allremote, all@cluster, host@cluster), and only within its bounds
  * (lease_from_wire); it is journaled when it differs from what is held
  * (the provider's state wins; the same state twice journals nothing), and
  * the leased hosts are rebuilt (mc-leased.c).  The consumer sends Demand
@@ -41,19 +41,13 @@
 #include "mbatchd/sched/pass.h"
 #include "resreq/resreq.h"
 #include "mbatchd/mc-lease.h"
+#include "mbatchd/mc-lease-int.h"
 #include "mbatchd/mc-jobs.h"
 #include "mbatchd/mc-leased.h"
 #include "mbatchd/mc-links.h"
 #include "mbatchd/state/lease-wire.h"
 #include "mbatchd/state/state.h"
 #include "util/log.h"
-
-#define CALL_TIMEOUT_MS 10000
-#define MAX_FACT_RESOURCES 64
-#define MAX_FACT_NAME 64
-/* The most leases one provider may hold open with this cluster: a peer
- * that invents policy names fills no journal. */
-#define MAX_LEASES_PER_PROVIDER 256
 
 /* The consumer's figures for one lease, from its last Demand.  Kept in
  * memory only, and dropped when the link to the consumer goes down: a
@@ -66,18 +60,6 @@ typedef struct {
 	gboolean reported;        /* a Demand arrived (not only a LeaseState answer) */
 } Demand;
 
-typedef struct McLease {
-	Manager *m;
-	guint stage_timer;        /* provider: the stage's next wake */
-	gint64 stage_at;
-	guint soon;               /* provider: a run asked for, coalesced */
-	guint demand_timer;       /* consumer: the one-second check */
-	GHashTable *demand;       /* provider: lease key -> Demand */
-	GHashTable *resend;       /* provider: consumers owed a LeaseState */
-	GHashTable *sent;         /* consumer: lease key -> last Demand text */
-	GHashTable *sent_at;      /* consumer: lease key -> monotonic s */
-	guint lease_method, demand_method;
-} McLease;
 
 static void
 demand_free(gpointer p)
@@ -88,28 +70,28 @@ demand_free(gpointer p)
 	g_free(d);
 }
 
-static const char *
-local(Manager *m)
+const char *
+mcl_local(Manager *m)
 {
 	return m->cfg->cluster->name;
 }
 
-static char *
-key_of(const char *policy, const char *provider, const char *consumer)
+char *
+mcl_key_of(const char *policy, const char *provider, const char *consumer)
 {
 	return g_strconcat(policy, "\n", provider, "\n", consumer, NULL);
 }
 
-static gboolean
-linked(Manager *m, const char *cluster)
+gboolean
+mcl_linked(Manager *m, const char *cluster)
 {
 	const McLink *l = mc_link_find(m, cluster);
 
 	return l != NULL && l->status == MC_LINK_OK;
 }
 
-static gboolean
-commit_events(Manager *m, GPtrArray *events, const char *what)
+gboolean
+mcl_commit_events(Manager *m, GPtrArray *events, const char *what)
 {
 	gboolean ok = TRUE;
 
@@ -132,8 +114,8 @@ commit_events(Manager *m, GPtrArray *events, const char *what)
 /* Slots of this cluster's own started jobs on `host` (exec_hosts holds
  * one entry per slot).  A run relayed from a consumer is left out: its
  * slot is the consumer's, counted once, from the consumer's Demand. */
-static int
-slots_on(Manager *m, const char *host)
+int
+mcl_slots_on(Manager *m, const char *host)
 {
 	GHashTable *set = g_hash_table_lookup(m->st->by_host, host);
 	GHashTableIter it;
@@ -200,7 +182,7 @@ lent_hosts(Manager *m)
 	for (guint i = 0; all != NULL && i < all->len; i++) {
 		const Lease *l = all->pdata[i];
 
-		if (strcmp(l->provider, local(m)) != 0)
+		if (strcmp(l->provider, mcl_local(m)) != 0)
 			continue;
 		for (guint h = 0; h < l->hosts->len; h++)
 			g_hash_table_insert(lent, ((const LeaseHost *)l->hosts->pdata[h])->name,
@@ -328,12 +310,12 @@ make_lease(Manager *m, const BsHostExport *ex, guint me, guint64 generation)
 	intended(m, ex, me, mine, my_slots);
 	if (mine->len == 0)
 		return;
-	l = lease_new(ex->name, local(m), consumer, ex->shared,
+	l = lease_new(ex->name, mcl_local(m), consumer, ex->shared,
 	    (const char *const *)mine->pdata, (const int *)(void *)my_slots->data, mine->len);
 	if (generation > 0)
 		l->generation = generation;
 	state_lease_new_event(l, manager_now(), events, blocks);
-	if (commit_events(m, events, ex->name))
+	if (mcl_commit_events(m, events, ex->name))
 		log_info("lease %s to cluster %s made: %d slots on %u hosts, %s", ex->name,
 		    consumer, lease_consumer_slots(l) + lease_provider_slots(l), mine->len,
 		    ex->shared ? "shared" : "exclusive");
@@ -353,7 +335,7 @@ ensure_leases(Manager *m, const char *consumer)
 			const BsShare *sh = ex->distribution->pdata[k];
 
 			if (strcmp(sh->name, consumer) != 0 ||
-			    state_lease_of(m->st, ex->name, local(m), consumer) != NULL)
+			    state_lease_of(m->st, ex->name, mcl_local(m), consumer) != NULL)
 				continue;
 			make_lease(m, ex, k, 0);
 		}
@@ -409,7 +391,7 @@ send_lease_ended(Manager *m, const Lease *l, gboolean ended)
 	add_facts(m, l, w, blocks);
 	w->ended = ended;
 	s->m = m;
-	s->key = key_of(l->policy, l->provider, l->consumer);
+	s->key = mcl_key_of(l->policy, l->provider, l->consumer);
 	s->generation = l->generation;
 	if (!mc_link_call(m, l->consumer, ml->lease_method, &w->base, CALL_TIMEOUT_MS,
 	    lease_replied, s, &err)) {
@@ -508,7 +490,7 @@ fill_use(Manager *m, const Lease *l, const Demand *d, GHashTable *relayed, Lease
 		const LeaseHost *lh = l->hosts->pdata[h];
 		int cap = capacity(m, lh->name);
 		/* This cluster's jobs fill the slots it did not export first. */
-		int mine = slots_on(m, lh->name) - MAX(cap - lh->slots, 0);
+		int mine = mcl_slots_on(m, lh->name) - MAX(cap - lh->slots, 0);
 		/* The consumer's runs this side relays are on its slots
 		 * whether or not its report (late, or a start not seen here
 		 * yet) says so. */
@@ -578,7 +560,7 @@ provider_run(Manager *m)
 	for (guint i = 0; all != NULL && i < all->len; i++) {
 		const Lease *l = all->pdata[i];
 
-		if (strcmp(l->provider, local(m)) == 0 && strcmp(l->consumer, local(m)) != 0)
+		if (strcmp(l->provider, mcl_local(m)) == 0 && strcmp(l->consumer, mcl_local(m)) != 0)
 			g_ptr_array_add(mine, (gpointer)l);
 	}
 	if (mine->len == 0) {
@@ -588,7 +570,7 @@ provider_run(Manager *m)
 	in = g_new0(LeaseInput, mine->len);
 	for (guint i = 0; i < mine->len; i++) {
 		const Lease *l = mine->pdata[i];
-		char *k = key_of(l->policy, l->provider, l->consumer);
+		char *k = mcl_key_of(l->policy, l->provider, l->consumer);
 		const Demand *d = g_hash_table_lookup(ml->demand, k);
 		LeaseHostUse *use = g_new0(LeaseHostUse, MAX(l->hosts->len, 1));
 		GHashTable *r = g_hash_table_lookup(relayed, l->consumer);
@@ -604,7 +586,7 @@ provider_run(Manager *m)
 		in[i].use = use;
 		in[i].provider_pending = provider_pending(m, l);
 		in[i].consumer_pending = d != NULL && d->pending > 0;
-		in[i].linked = linked(m, l->consumer);
+		in[i].linked = mcl_linked(m, l->consumer);
 		in[i].acked_generation = d != NULL ? d->generation : 0;
 		in[i].unreported = d == NULL || !d->reported;
 	}
@@ -625,7 +607,7 @@ provider_run(Manager *m)
 
 		state_lease_outcome_events(o, now, events, blocks);
 		if (events->len > 0) {
-			commit_events(m, events, o->lease->policy);
+			mcl_commit_events(m, events, o->lease->policy);
 			journaled = TRUE;
 			if (changed)
 				log_info("lease %s to %s: %s (generation %" G_GUINT64_FORMAT
@@ -658,14 +640,14 @@ on_demand(Manager *m, const char *cluster, const ProtobufCMessage *msg,
 	Basalt__LeaseDemandReply r = BASALT__LEASE_DEMAND_REPLY__INIT;
 	Basalt__Error e = BASALT__ERROR__INIT;
 	const char *provider = req->provider != NULL && *req->provider != '\0' ?
-	    req->provider : local(m);
-	const Lease *l = state_lease_of(m->st, req->policy, local(m), cluster);
+	    req->provider : mcl_local(m);
+	const Lease *l = state_lease_of(m->st, req->policy, mcl_local(m), cluster);
 	g_autofree char *why = NULL;
 
 	(void)data;
 	/* mc-links.c saw to it that req->consumer is the link's cluster. */
-	if (strcmp(provider, local(m)) != 0 || l == NULL)
-		why = g_strdup_printf("cluster %s lends no lease %s to %s", local(m),
+	if (strcmp(provider, mcl_local(m)) != 0 || l == NULL)
+		why = g_strdup_printf("cluster %s lends no lease %s to %s", mcl_local(m),
 		    req->policy, cluster);
 	else if (req->n_hosts != 0 && req->n_hosts != l->hosts->len)
 		why = g_strdup_printf("lease %s has %u hosts, the demand %zu", req->policy,
@@ -681,7 +663,7 @@ on_demand(Manager *m, const char *cluster, const ProtobufCMessage *msg,
 		e.message = why;
 		r.error = &e;
 	} else {
-		g_autofree char *k = key_of(l->policy, l->provider, l->consumer);
+		g_autofree char *k = mcl_key_of(l->policy, l->provider, l->consumer);
 		Demand *d = g_new0(Demand, 1);
 		const Demand *old = g_hash_table_lookup(m->lease->demand, k);
 		gboolean differs = old == NULL || !old->reported ||
@@ -708,307 +690,6 @@ on_demand(Manager *m, const char *cluster, const ProtobufCMessage *msg,
 	closure(&r.base, call);
 }
 
-/* ---- consumer: the provider's LeaseState ---------------------------------- */
-
-static gboolean
-imports_from(Manager *m, const char *provider)
-{
-	const BsResourcesConf *rc = m->cfg->resources;
-
-	for (guint i = 0; rc != NULL && i < rc->imports->len; i++) {
-		const BsHostImport *im = rc->imports->pdata[i];
-
-		if (im->cluster == NULL || strcmp(im->cluster, provider) == 0)
-			return TRUE;
-	}
-	return FALSE;
-}
-
-static gboolean
-same_lease(const Lease *a, const Lease *b)
-{
-	if (a->generation != b->generation || a->status != b->status ||
-	    a->made != b->made || a->shared != b->shared || a->last_eval != b->last_eval ||
-	    a->next_eval != b->next_eval || a->hosts->len != b->hosts->len ||
-	    a->last_idle_provider != b->last_idle_provider ||
-	    a->last_idle_consumer != b->last_idle_consumer)
-		return FALSE;
-	for (guint i = 0; i < a->hosts->len; i++) {
-		const LeaseHost *x = a->hosts->pdata[i], *y = b->hosts->pdata[i];
-
-		if (strcmp(x->name, y->name) != 0 || x->slots != y->slots ||
-		    x->consumer_slots != y->consumer_slots)
-			return FALSE;
-	}
-	return TRUE;
-}
-
-static gboolean
-fact_name_ok(const char *s)
-{
-	if (s == NULL || strlen(s) > MAX_FACT_NAME)
-		return FALSE;
-	for (; *s != '\0'; s++)
-		if (!g_ascii_isalnum(*s) && *s != '_' && *s != '-' && *s != '.')
-			return FALSE;
-	return TRUE;
-}
-
-static void
-take_facts(Manager *m, const Lease *l, const Basalt__LeaseState *w)
-{
-	for (size_t i = 0; i < w->n_facts && i < l->hosts->len; i++) {
-		const Basalt__LeasedHostFacts *f = w->facts[i];
-		g_autoptr(GPtrArray) res = g_ptr_array_new();
-		g_autofree char *name = NULL;
-		gboolean ours = FALSE;
-
-		if (f == NULL)
-			continue;
-		for (guint h = 0; h < l->hosts->len && !ours; h++)
-			ours = g_strcmp0(f->host_name,
-			    ((const LeaseHost *)l->hosts->pdata[h])->name) == 0;
-		if (!ours || !fact_name_ok(f->type) || !fact_name_ok(f->model))
-			continue;
-		for (size_t r = 0; r < f->n_resources && r < MAX_FACT_RESOURCES; r++)
-			if (fact_name_ok(f->resources[r]))
-				g_ptr_array_add(res, f->resources[r]);
-		g_ptr_array_add(res, NULL);
-		name = g_strconcat(f->host_name, "@", l->provider, NULL);
-		mc_leased_set_facts(m, name, CLAMP(f->ncpus, 0, 100000), f->type, f->model,
-		    f->maxmem > 0 && f->maxmem < 1e12 ? f->maxmem : 0,
-		    (const char *const *)res->pdata);
-	}
-}
-
-static void consumer_demand(Manager *m, gboolean force);
-
-/* The lease is over (its policy is gone): journaled, and gone from the
- * state and the leased hosts. */
-static void
-end_lease(Manager *m, const Lease *l)
-{
-	Basalt__Event ev = BASALT__EVENT__INIT;
-	Basalt__EvLeaseStatus e = BASALT__EV_LEASE_STATUS__INIT;
-	g_autoptr(GError) err = NULL;
-	g_autofree char *policy = g_strdup(l->policy);
-	g_autofree char *provider = g_strdup(l->provider);
-	g_autofree char *consumer = g_strdup(l->consumer);
-
-	e.policy = policy;
-	e.provider = provider;
-	e.consumer = consumer;
-	e.status = (guint32)l->status;
-	e.generation = l->generation;
-	e.ended = TRUE;
-	ev.time = manager_now();
-	ev.body_case = BASALT__EVENT__BODY_LEASE_STATUS;
-	ev.lease_status = &e;
-	if (!manager_commit(m, &ev, &err))
-		log_warning("lease %s: its end is not journaled: %s", policy,
-		    err != NULL ? err->message : "refused");
-	else
-		log_info("lease %s of cluster %s to cluster %s ended", policy, provider, consumer);
-	mc_leased_refresh(m);
-}
-
-static int
-leases_from(Manager *m, const char *provider)
-{
-	const GPtrArray *all = state_leases(m->st);
-	int n = 0;
-
-	for (guint i = 0; all != NULL && i < all->len; i++)
-		n += strcmp(((const Lease *)all->pdata[i])->provider, provider) == 0;
-	return n;
-}
-
-static void
-on_lease(Manager *m, const char *cluster, const ProtobufCMessage *msg,
-    ProtobufCClosure closure, void *call, void *data)
-{
-	const Basalt__LeaseState *w = (const Basalt__LeaseState *)msg;
-	Basalt__LeaseStateReply r = BASALT__LEASE_STATE_REPLY__INIT;
-	Basalt__Error e = BASALT__ERROR__INIT;
-	g_autoptr(GError) err = NULL;
-	g_autoptr(Lease) nl = NULL;
-	g_autofree char *why = NULL;
-	gboolean changed;
-	const Lease *old;
-
-	(void)data;
-	/* mc-links.c checked: provider = the link's cluster, consumer =
-	 * this cluster, names plain and bounded. */
-	if (strcmp(cluster, local(m)) == 0 || !imports_from(m, cluster))
-		why = g_strdup_printf("cluster %s imports no hosts from %s", local(m), cluster);
-	else if ((nl = lease_from_wire(w, &err)) == NULL)
-		why = g_strdup(err->message);
-	else if (state_lease_of(m->st, nl->policy, nl->provider, nl->consumer) == NULL &&
-	    leases_from(m, cluster) >= MAX_LEASES_PER_PROVIDER)
-		why = g_strdup_printf("cluster %s already lends %d leases here", cluster,
-		    MAX_LEASES_PER_PROVIDER);
-	if (why != NULL) {
-		log_warning("lease from cluster %s refused: %s", cluster, why);
-		e.code = BASALT__ERROR_CODE__ERROR_CODE_BAD_REQUEST;
-		e.message = why;
-		r.error = &e;
-		closure(&r.base, call);
-		return;
-	}
-	old = state_lease_of(m->st, nl->policy, nl->provider, nl->consumer);
-	if (w->ended) {
-		if (old != NULL)
-			end_lease(m, old);
-		closure(&r.base, call);
-		manager_schedule_soon(m);
-		return;
-	}
-	changed = old == NULL || !same_lease(old, nl);
-	if (changed) {
-		g_autoptr(GPtrArray) events = g_ptr_array_new_with_free_func(g_free);
-		g_autoptr(GPtrArray) blocks = g_ptr_array_new_with_free_func(g_free);
-
-		state_lease_events(nl, manager_now(), events, blocks);
-		if (commit_events(m, events, nl->policy))
-			log_info("lease %s from cluster %s: generation %" G_GUINT64_FORMAT
-			    ", %d slots ours, %s", nl->policy, cluster, nl->generation,
-			    lease_consumer_slots(nl), lease_status_name(nl->status));
-	}
-	take_facts(m, nl, w);
-	mc_leased_refresh(m);
-	old = state_lease_of(m->st, nl->policy, nl->provider, nl->consumer);
-	r.generation = old != NULL ? old->generation : 0;
-	closure(&r.base, call);
-	if (changed)
-		manager_schedule_soon(m);
-	consumer_demand(m, FALSE);
-}
-
-/* ---- consumer: Demand ----------------------------------------------------- */
-
-/* The consumer's pending slots in queues that import from the lease's
- * provider (allremote, all@provider, or one of the lease's hosts). */
-static int
-consumer_pending(Manager *m, const Lease *l)
-{
-	const BsResourcesConf *rc = m->cfg->resources;
-	int n = 0;
-
-	for (guint q = 0; q < m->cfg->queues->len; q++) {
-		const BsQueueConf *qc = m->cfg->queues->pdata[q];
-		QueueRt *rt = state_queue(m->st, qc->name);
-		gboolean uses = FALSE;
-
-		if (rt == NULL || rt->pending.length == 0)
-			continue;
-		for (guint i = 0; rc != NULL && i < rc->imports->len && !uses; i++) {
-			const BsHostImport *im = rc->imports->pdata[i];
-
-			if (strcmp(im->queue, qc->name) != 0)
-				continue;
-			if (im->cluster == NULL)
-				uses = TRUE;
-			else if (strcmp(im->cluster, l->provider) == 0)
-				for (guint h = 0; h < l->hosts->len && !uses; h++)
-					uses = im->host == NULL || strcmp(im->host, "all") == 0 ||
-					    strcmp(im->host,
-					    ((const LeaseHost *)l->hosts->pdata[h])->name) == 0;
-		}
-		for (GList *j = uses ? rt->pending.head : NULL; j != NULL && n < 1000000;
-		    j = j->next)
-			n += MAX((int)job_spec(j->data)->min_slots, 1);
-	}
-	return n;
-}
-
-static void
-demand_replied(BsRpcConn *conn, Basalt__RpcStatus status, const ProtobufCMessage *reply,
-    const GError *error, void *data)
-{
-	const Basalt__LeaseDemandReply *r = (const Basalt__LeaseDemandReply *)reply;
-
-	(void)conn;
-	(void)data;
-	if (status != BASALT__RPC_STATUS__RPC_STATUS_OK)
-		log_debug("demand: no answer: %s", error != NULL ? error->message : "");
-	else if (r != NULL && r->error != NULL &&
-	    r->error->code != BASALT__ERROR_CODE__ERROR_CODE_OK)
-		log_warning("demand refused: %.200s", r->error->message);
-}
-
-static void
-send_demand(Manager *m, const Lease *l, gboolean force)
-{
-	McLease *ml = m->lease;
-	g_autofree Basalt__LeasedHost *hs = g_new0(Basalt__LeasedHost, MAX(l->hosts->len, 1));
-	g_autofree Basalt__LeasedHost **hp = g_new0(Basalt__LeasedHost *, MAX(l->hosts->len, 1));
-	g_autofree char *k = key_of(l->policy, l->provider, l->consumer);
-	g_autoptr(GString) text = g_string_new(NULL);
-	g_autofree char **names = g_new0(char *, l->hosts->len + 1);
-	Basalt__LeaseDemand d = BASALT__LEASE_DEMAND__INIT;
-	g_autoptr(GError) err = NULL;
-	gint64 now = g_get_monotonic_time() / G_USEC_PER_SEC;
-	const char *last = g_hash_table_lookup(ml->sent, k);
-	gint64 last_at = GPOINTER_TO_SIZE(g_hash_table_lookup(ml->sent_at, k));
-	int idle = 0, every = CLAMP(m->cfg->params->mc_reclaim_delay / 2, 1, 60);
-	g_autoptr(GPtrArray) owned = g_ptr_array_new_with_free_func(g_free);
-
-	for (guint i = 0; i < l->hosts->len; i++) {
-		const LeaseHost *h = l->hosts->pdata[i];
-		char *qual = g_strconcat(h->name, "@", l->provider, NULL);
-		int used = slots_on(m, qual);
-
-		g_ptr_array_add(owned, qual);
-		basalt__leased_host__init(&hs[i]);
-		hs[i].host_name = h->name;
-		hs[i].slots = (guint32)h->consumer_slots;
-		hs[i].used = (guint32)MIN(used, h->slots);
-		hp[i] = &hs[i];
-		idle += MAX(h->consumer_slots - used, 0);
-		g_string_append_printf(text, "%u,", hs[i].used);
-	}
-	d.policy = l->policy;
-	d.consumer = l->consumer;
-	d.provider = l->provider;
-	d.idle_slots = (guint32)idle;
-	d.pending_slots = (guint32)consumer_pending(m, l);
-	d.hosts = hp;
-	d.n_hosts = l->hosts->len;
-	d.generation = l->generation;
-	g_string_append_printf(text, "%u,%" G_GUINT64_FORMAT, d.pending_slots > 0, d.generation);
-	if (!force && g_strcmp0(last, text->str) == 0 && now - last_at < every)
-		return;
-	if (!linked(m, l->provider))
-		return;
-	if (!mc_link_call(m, l->provider, ml->demand_method, &d.base, CALL_TIMEOUT_MS,
-	    demand_replied, NULL, &err)) {
-		log_debug("demand %s: not sent: %s", l->policy, err->message);
-		return;
-	}
-	g_hash_table_replace(ml->sent, g_strdup(k), g_strdup(text->str));
-	g_hash_table_replace(ml->sent_at, g_steal_pointer(&k), GSIZE_TO_POINTER((gsize)now));
-}
-
-static void
-consumer_demand(Manager *m, gboolean force)
-{
-	const GPtrArray *all = state_leases(m->st);
-
-	for (guint i = 0; all != NULL && i < all->len; i++) {
-		const Lease *l = all->pdata[i];
-
-		if (strcmp(l->consumer, local(m)) == 0 && strcmp(l->provider, local(m)) != 0)
-			send_demand(m, l, force);
-	}
-}
-
-static gboolean
-demand_tick(gpointer data)
-{
-	consumer_demand(data, FALSE);
-	return G_SOURCE_CONTINUE;
-}
-
 /* ---- links ------------------------------------------------------------------ */
 
 static gboolean
@@ -1020,33 +701,6 @@ demand_is_of(gpointer key, gpointer value, gpointer consumer)
 	return c != NULL && strcmp(c + 1, consumer) == 0;
 }
 
-/* The consumer's leases from a provider it lost: disconnected. */
-static void
-consumer_lost(Manager *m, const char *provider)
-{
-	const GPtrArray *all = state_leases(m->st);
-	g_autoptr(GPtrArray) events = g_ptr_array_new_with_free_func(g_free);
-	g_autoptr(GPtrArray) blocks = g_ptr_array_new_with_free_func(g_free);
-	g_autoptr(GPtrArray) copies = g_ptr_array_new_with_free_func((GDestroyNotify)lease_free);
-
-	for (guint i = 0; all != NULL && i < all->len; i++) {
-		const Lease *l = all->pdata[i];
-		Lease *c;
-
-		if (strcmp(l->consumer, local(m)) != 0 || strcmp(l->provider, provider) != 0 ||
-		    l->status == LEASE_DISCONNECTED)
-			continue;
-		c = lease_copy(l);
-		c->status = LEASE_DISCONNECTED;
-		g_ptr_array_add(copies, c);
-		state_lease_status_event(c, manager_now(), events, blocks);
-	}
-	if (events->len > 0) {
-		commit_events(m, events, provider);
-		log_info("leases from cluster %s: disconnected", provider);
-	}
-}
-
 static void
 link_changed(Manager *m, const McLink *l, void *data)
 {
@@ -1054,9 +708,9 @@ link_changed(Manager *m, const McLink *l, void *data)
 	if (l->status == MC_LINK_OK) {
 		ensure_leases(m, l->cluster);
 		g_hash_table_add(m->lease->resend, g_strdup(l->cluster));
-		consumer_demand(m, TRUE);
+		mc_lease_consumer_demand(m, TRUE);
 	} else {
-		consumer_lost(m, l->cluster);
+		mc_lease_consumer_lost(m, l->cluster);
 		/* Provider: that consumer's figures are of the old link. */
 		g_hash_table_foreach_remove(m->lease->demand, demand_is_of,
 		    (gpointer)l->cluster);
@@ -1103,7 +757,7 @@ mc_lease_reconfigured(Manager *m)
 	for (guint i = 0; all != NULL && i < all->len; i++) {
 		const Lease *l = all->pdata[i];
 
-		if (strcmp(l->provider, local(m)) == 0 && strcmp(l->consumer, local(m)) != 0)
+		if (strcmp(l->provider, mcl_local(m)) == 0 && strcmp(l->consumer, mcl_local(m)) != 0)
 			g_ptr_array_add(mine, lease_copy(l));
 	}
 	/* First the leases whose section or DISTRIBUTION entry is gone: their
@@ -1115,7 +769,7 @@ mc_lease_reconfigured(Manager *m)
 			i++;
 			continue;
 		}
-		end_lease(m, l);
+		mcl_end_lease(m, l);
 		send_lease_ended(m, l, TRUE);
 		g_ptr_array_remove_index(mine, i);
 	}
@@ -1130,7 +784,7 @@ mc_lease_reconfigured(Manager *m)
 		if (names->len > 0 && ex->shared == l->shared && same_hosts(l, names, slots))
 			continue;
 		if (names->len == 0) {
-			end_lease(m, l);
+			mcl_end_lease(m, l);
 			send_lease_ended(m, l, TRUE);
 			continue;
 		}
@@ -1173,7 +827,7 @@ mc_lease_init(Manager *m)
 	ml->demand_method = method_of("Demand");
 	m->lease = ml;
 	mc_links_on_change(m, link_changed, NULL);
-	mc_links_on_method(m, ml->lease_method, on_lease, NULL);
+	mc_links_on_method(m, ml->lease_method, mc_lease_on_lease, NULL);
 	mc_links_on_method(m, ml->demand_method, on_demand, NULL);
 }
 
@@ -1182,14 +836,14 @@ mc_lease_start(Manager *m)
 {
 	if (m->lease == NULL || mc_links_count(m) == 0)
 		return;
-	m->lease->demand_timer = g_timeout_add_seconds(1, demand_tick, m);
+	m->lease->demand_timer = g_timeout_add_seconds(1, mc_lease_demand_tick, m);
 	/* Leases this cluster borrows, restored from the journal: no link
 	 * yet, so disconnected until their provider speaks again. */
 	for (guint i = 0; i < mc_links_count(m); i++) {
 		const McLink *l = mc_link_nth(m, i);
 
 		if (l->status != MC_LINK_OK)
-			consumer_lost(m, l->cluster);
+			mc_lease_consumer_lost(m, l->cluster);
 	}
 	/* Leases restored from the journal: the link is not up yet, so the
 	 * stage marks them disconnected until it is. */
