@@ -165,6 +165,14 @@ START_TEST(test_zeros_ahead_end_the_records)
 	ck_assert_msg(bs_journal_check(dir, &rep, &err), "%s",
 	    err ? err->message : "");
 	ck_assert_uint_eq(rep.problems->len, 0);
+	/* salvage: nothing to salvage, nothing lost. */
+	bs_journal_report_clear(&rep);
+	bs_journal_report_init(&rep);
+	g_ptr_array_set_size(got, 0);
+	ck_assert_msg(bs_journal_load(dir, BS_JOURNAL_LOAD_SALVAGE, jt_collect,
+	    got, &rep, &err), "%s", err ? err->message : "");
+	ck_assert(jt_stream_equal(got, expect));
+	ck_assert_uint_eq(rep.dropped_bytes, 0);
 	appends_after(N_FIRST + N_LAST);
 	/* A finished segment ends at its last record. */
 	log = open_log();
