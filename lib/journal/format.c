@@ -336,6 +336,27 @@ bs_seg_zero_block(BsSegReader *r, guint64 from, guint64 to)
 	return FALSE;
 }
 
+guint64
+bs_seg_zero_tail(BsSegReader *r, guint64 from)
+{
+	guint64 run = r->size;  /* start of the zero blocks seen last */
+
+	if (r->size % BS_EVLOG_BLOCK != 0)
+		return r->size;
+	for (guint64 b = (from + BS_EVLOG_BLOCK - 1) / BS_EVLOG_BLOCK *
+	    BS_EVLOG_BLOCK; b < r->size; b += BS_EVLOG_BLOCK) {
+		const guint8 *p = bs_seg_peek(r, b, BS_EVLOG_BLOCK);
+
+		if (p == NULL)
+			return r->size;
+		if (!bs_all_zero(p, BS_EVLOG_BLOCK))
+			run = r->size;
+		else if (run == r->size)
+			run = b;
+	}
+	return run;
+}
+
 BsRecResult
 bs_seg_next(BsSegReader *r, const guint8 **payload, guint32 *len)
 {

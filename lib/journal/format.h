@@ -114,6 +114,13 @@ gboolean bs_seg_zero_from(BsSegReader *r, guint64 from, guint64 *nonzero);
  */
 gboolean bs_seg_zero_block(BsSegReader *r, guint64 from, guint64 to);
 /*
+ * Where the zeroed space at the end of a preallocated file begins: the
+ * first of the whole zero blocks that run to its end, at or after `from`
+ * (the file's size if there are none), so that what a cut drops can be
+ * told in bytes that held something.
+ */
+guint64 bs_seg_zero_tail(BsSegReader *r, guint64 from);
+/*
  * Reads the record at r->off; on BS_REC_OK advances r->off past it.  A
  * record head of zeros (or zeros to the end of the file, if fewer than a
  * head is left) is BS_REC_END with r->off < r->size: the zeroed space of a

@@ -138,14 +138,19 @@ feed_record(Load *ld, BsSegReader *r, const guint8 *p, guint32 len,
 	return TRUE;
 }
 
-/* Cuts the newest segment back to its last whole record. */
+/*
+ * Cuts the newest segment back to its last whole record.  The bytes
+ * dropped are counted without the zeroed space of a preallocated segment.
+ */
 static gboolean
 cut_tail(Load *ld, BsSegReader *r, GError **err)
 {
+	guint64 torn = bs_seg_zero_tail(r, r->off) - r->off;
+
 	if (ld->dry_run) {
 		g_ptr_array_add(ld->rep->problems, g_strdup_printf("%s: offset %"
 		    G_GUINT64_FORMAT ": torn tail of %" G_GUINT64_FORMAT " bytes "
-		    "(recovery will cut it)", r->path, r->off, r->size - r->off));
+		    "(recovery will cut it)", r->path, r->off, torn));
 		return TRUE;
 	}
 	if (ftruncate(r->fd, (off_t)r->off) < 0 || fsync(r->fd) < 0) {
@@ -154,7 +159,7 @@ cut_tail(Load *ld, BsSegReader *r, GError **err)
 		    ": %s", r->path, r->off, g_strerror(errno));
 		return FALSE;
 	}
-	ld->rep->dropped_bytes += r->size - r->off;
+	ld->rep->dropped_bytes += torn;
 	g_free(ld->rep->dropped_path);
 	ld->rep->dropped_path = g_strdup(r->path);
 	return TRUE;
