@@ -672,13 +672,14 @@ journal_newest_segment() {
 
 # journal_records FILE: "OFFSET LENGTH" of each whole record of a segment
 # (evlog.h: a 40-byte header, then u32 length, u32 crc32c, payload, all
-# little-endian).  Stops at the first record that runs past the end.
+# little-endian).  Stops at the first record that runs past the end, or at
+# a length of 0: the zeros a preallocated segment holds after its records.
 journal_records() {
 	size=$(stat -c %s "$1")
 	off=40
 	while [ $((off + 8)) -le "$size" ]; do
 		len=$(od -An -tu4 --endian=little -j "$off" -N4 "$1" | tr -d ' ')
-		[ $((off + 8 + len)) -le "$size" ] || break
+		[ "$len" -gt 0 ] && [ $((off + 8 + len)) -le "$size" ] || break
 		echo "$off $len"
 		off=$((off + 8 + len))
 	done

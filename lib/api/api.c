@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "batch.pb-c.h"
@@ -74,6 +75,52 @@ parse_line(GHashTable *t, char *line)
 	g_hash_table_replace(t, g_strdup(key), unquote(g_strstrip(eq + 1)));
 }
 
+/*
+ * A command asks for lsf.conf several times (bsub: its memory unit, its
+ * retries, then where mbatchd is), so the table read last is kept and
+ * handed out again while the file is the same one, unchanged: a stat
+ * instead of a read and a parse.  Callers only look keys up.
+ */
+static struct {
+	char *path;
+	struct stat st;
+	GHashTable *table;
+} conf_cache;
+G_LOCK_DEFINE_STATIC(conf_cache);
+
+static gboolean
+same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino &&
+	    a->st_size == b->st_size && a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+	    a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+static GHashTable *
+conf_cached(const char *path, const struct stat *st)
+{
+	GHashTable *t = NULL;
+
+	G_LOCK(conf_cache);
+	if (conf_cache.table != NULL && g_strcmp0(conf_cache.path, path) == 0 &&
+	    same_file(&conf_cache.st, st))
+		t = g_hash_table_ref(conf_cache.table);
+	G_UNLOCK(conf_cache);
+	return t;
+}
+
+static void
+conf_keep(const char *path, const struct stat *st, GHashTable *t)
+{
+	G_LOCK(conf_cache);
+	g_free(conf_cache.path);
+	g_clear_pointer(&conf_cache.table, g_hash_table_unref);
+	conf_cache.path = g_strdup(path);
+	conf_cache.st = *st;
+	conf_cache.table = g_hash_table_ref(t);
+	G_UNLOCK(conf_cache);
+}
+
 GHashTable *
 lsb_read_lsf_conf(const char *envdir, GError **err)
 {
@@ -82,7 +129,11 @@ lsb_read_lsf_conf(const char *envdir, GError **err)
 	g_auto(GStrv) lines = NULL;
 	GError *rerr = NULL;
 	GHashTable *t;
+	struct stat st;
+	gboolean have_st = stat(path, &st) == 0;
 
+	if (have_st && (t = conf_cached(path, &st)) != NULL)
+		return t;
 	if (!g_file_get_contents(path, &text, NULL, &rerr)) {
 		g_set_error(err, LSB_ERROR, LSB_ERROR_CONF,
 		    "Cannot read %s: %s (set LSF_ENVDIR to the directory "
@@ -96,6 +147,8 @@ lsb_read_lsf_conf(const char *envdir, GError **err)
 	lines = g_strsplit(text, "\n", -1);
 	for (guint i = 0; lines[i] != NULL; i++)
 		parse_line(t, lines[i]);
+	if (have_st)
+		conf_keep(path, &st, t);
 	return t;
 }
 

@@ -26,6 +26,7 @@ struct BsEvlog {
 	guint64 generation;
 	guint64 first_seq;      /* of the current segment */
 	guint64 size;           /* durable bytes of the current segment */
+	guint64 zeroed_end;     /* the file's size: zeros from size to here */
 	guint64 next_seq;
 	GByteArray *buf;        /* framed records not yet durable */
 	guint n_pending;
@@ -38,6 +39,7 @@ bs_evlog_options_init(BsEvlogOptions *opts)
 {
 	opts->sync_mode = BS_EVLOG_SYNC_ALWAYS;
 	opts->segment_size = BS_EVLOG_DEFAULT_SEGMENT_SIZE;
+	opts->prealloc_size = 0;
 }
 
 gboolean
@@ -81,6 +83,7 @@ start_segment(BsEvlog *log, guint64 seq, guint64 generation, GError **err)
 	log->generation = generation;
 	log->first_seq = seq;
 	log->size = BS_EVLOG_HEADER_SIZE;
+	log->zeroed_end = BS_EVLOG_HEADER_SIZE;
 	return TRUE;
 }
 
@@ -104,6 +107,10 @@ resume_segment(BsEvlog *log, const BsJournalFile *f, GError **err)
 	}
 	while ((res = bs_seg_next(&r, &p, &len)) == BS_REC_OK)
 		n++;
+	/* Zeros after the records (a preallocated segment) are no tear. */
+	if (res == BS_REC_END && r.off < r.size &&
+	    !bs_seg_zero_from(&r, r.off, NULL))
+		res = BS_REC_BAD_LENGTH;
 	if (res != BS_REC_END || r.hdr.kind != BS_KIND_SEGMENT) {
 		g_set_error(err, BS_ERROR, BS_ERROR_FAILED,
 		    "%s: offset %" G_GUINT64_FORMAT ": %s; recover the journal "
@@ -118,6 +125,7 @@ resume_segment(BsEvlog *log, const BsJournalFile *f, GError **err)
 	log->generation = r.hdr.generation;
 	log->first_seq = r.hdr.first_seq;
 	log->size = r.off;
+	log->zeroed_end = r.size;
 	log->next_seq = r.hdr.first_seq + n;
 	bs_seg_close(&r);
 	return TRUE;
@@ -245,6 +253,7 @@ bs_evlog_cancel_last(BsEvlog *log)
 static gboolean
 sync_failed(BsEvlog *log, int e, const char *what, GError **err)
 {
+	log->zeroed_end = log->size;
 	if (ftruncate(log->fd, (off_t)log->size) < 0) {
 		log->broken = TRUE;
 		g_set_error(err, BS_ERROR, BS_ERROR_IO,
@@ -278,6 +287,7 @@ bs_evlog_sync(BsEvlog *log, GError **err)
 	if (log->opts.sync_mode == BS_EVLOG_SYNC_ALWAYS && fdatasync(log->fd) < 0)
 		return sync_failed(log, errno, "sync", err);
 	log->size += log->buf->len;
+	log->zeroed_end = MAX(log->zeroed_end, log->size);
 	g_byte_array_set_size(log->buf, 0);
 	log->last_len = 0;
 	log->n_pending = 0;
@@ -306,7 +316,56 @@ bs_evlog_rotate(BsEvlog *log, GError **err)
 		return FALSE;
 	if (log->next_seq == log->first_seq)
 		return TRUE;    /* the current segment is still empty */
+	/*
+	 * A finished segment ends at its last record, as one written without
+	 * preallocation does.  Not synced: should the cut not survive a crash,
+	 * the zeros it would have removed read as the end all the same.
+	 */
+	if (log->zeroed_end > log->size &&
+	    ftruncate(log->fd, (off_t)log->size) < 0) {
+		g_set_error(err, BS_ERROR, BS_ERROR_IO, "cannot cut %s back to its "
+		    "last record: %s", log->path, g_strerror(errno));
+		return FALSE;
+	}
+	log->zeroed_end = log->size;
 	return start_segment(log, log->next_seq, log->generation + 1, err);
+}
+
+/*
+ * Writes zeros ahead of the tail and syncs them once, so that the syncs of
+ * the records later written over them change no file size and no extent:
+ * fdatasync then writes the data alone, without the inode (fallocate would
+ * not do: its unwritten extents are converted, in the filesystem's
+ * journal, at the sync of the first write into them).
+ */
+gboolean
+bs_evlog_preallocate(BsEvlog *log, GError **err)
+{
+	static const guint8 zeros[64 << 10];
+	guint64 need = log->size + log->buf->len + log->opts.prealloc_size / 2;
+	guint64 want, off;
+	int r = 0;
+
+	if (log->opts.prealloc_size == 0 || log->broken ||
+	    log->zeroed_end >= need)
+		return TRUE;
+	want = log->size + log->buf->len + log->opts.prealloc_size;
+	want = (want + BS_EVLOG_BLOCK - 1) / BS_EVLOG_BLOCK * BS_EVLOG_BLOCK;
+	for (off = log->zeroed_end; r == 0 && off < want; off += sizeof zeros)
+		r = bs_pwrite_all(log->fd, zeros, MIN(sizeof zeros, want - off),
+		    off);
+	if (r == 0 && log->opts.sync_mode == BS_EVLOG_SYNC_ALWAYS &&
+	    fdatasync(log->fd) < 0)
+		r = -errno;
+	if (r < 0) {
+		/* Zeros read as the end: whatever was written of them is harmless,
+		 * and the next sync extends the file as it would without them. */
+		g_set_error(err, BS_ERROR, BS_ERROR_IO, "cannot preallocate %s: %s",
+		    log->path, g_strerror(-r));
+		return FALSE;
+	}
+	log->zeroed_end = want;
+	return TRUE;
 }
 
 const char *

@@ -40,6 +40,12 @@
  *   In a segment, record seqs are consecutive: first_seq, first_seq + 1, ...
  *   and the next segment's first_seq follows the previous segment's last.
  *
+ *   Preallocated space: the segment being written may go on past its last
+ *   record with zeros (bs_evlog_preallocate), so that appending changes no
+ *   file size.  A record head of 8 zero bytes (or fewer, up to the end of
+ *   the file) ends the records; it is never a record, whose length is at
+ *   least 1.  A finished segment is cut back to its last record.
+ *
  *   Checkpoint: header, then one record per event describing the live state
  *   (seq of those events is not interpreted), then a 24-byte footer:
  *     char[8] "BSSNEND\0" | u64 record count | u32 0 | u32 crc32c(bytes 0..19)
@@ -47,7 +53,9 @@
  *
  * Failure model: a crash can leave a partial record at the end of the newest
  * segment only (records are appended, a segment is complete before the next
- * one is created, and new files appear by rename).  Recovery therefore cuts
+ * one is created, and new files appear by rename).  Over preallocated space
+ * storage may write the blocks of that last write in any order, so a block
+ * of it can read as zeros with later ones written: that too is its tail.  Recovery therefore cuts
  * a damaged tail of the newest segment and treats damage anywhere else as an
  * error an operator must look at (readback.h: check and salvage).
  */
@@ -74,6 +82,9 @@ typedef enum {
 typedef struct {
 	BsEvlogSyncMode sync_mode;
 	guint64 segment_size;   /* bs_evlog_should_rotate() past this size */
+	guint64 prealloc_size;  /* zeros kept ahead of the records by
+	                         * bs_evlog_preallocate(); 0 (the default):
+	                         * a segment ends at its last record */
 } BsEvlogOptions;
 
 typedef struct BsEvlog BsEvlog;
@@ -131,6 +142,14 @@ gboolean bs_evlog_should_rotate(const BsEvlog *log);
  * before calling this.
  */
 gboolean bs_evlog_rotate(BsEvlog *log, GError **err);
+
+/*
+ * With opts.prealloc_size, keeps that much zeroed space ahead of the
+ * records once less than half of it is left (one write of zeros and one
+ * fdatasync).  Meant for idle moments, off the path of a reply; without
+ * it the syncs simply extend the file.  On failure nothing is lost.
+ */
+gboolean bs_evlog_preallocate(BsEvlog *log, GError **err);
 
 /* Path of the segment being written. */
 const char *bs_evlog_segment_path(const BsEvlog *log);

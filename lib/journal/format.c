@@ -289,6 +289,74 @@ bs_seg_close(BsSegReader *r)
 	r->buf_cap = r->buf_len = 0;
 }
 
+gboolean
+bs_all_zero(const guint8 *p, gsize n)
+{
+	return n == 0 || (p[0] == 0 && memcmp(p, p + 1, n - 1) == 0);
+}
+
+gboolean
+bs_seg_zero_from(BsSegReader *r, guint64 from, guint64 *nonzero)
+{
+	for (guint64 off = from; off < r->size;) {
+		gsize n = (gsize)MIN(r->size - off, (guint64)WINDOW_SIZE);
+		const guint8 *p = bs_seg_peek(r, off, n);
+
+		if (p == NULL)
+			return FALSE;
+		if (!bs_all_zero(p, n)) {
+			if (nonzero != NULL)
+				for (*nonzero = off; p[*nonzero - off] == 0; (*nonzero)++)
+					;
+			return FALSE;
+		}
+		off += n;
+	}
+	return TRUE;
+}
+
+/*
+ * A crash during a write leaves each block either unwritten (zeros, in
+ * preallocated space) or whole.  So the mark of an interrupted write is a
+ * block left zero: from the start of a block (or from `from`, inside the
+ * first one) to its end, all within [from, to).
+ */
+gboolean
+bs_seg_zero_block(BsSegReader *r, guint64 from, guint64 to)
+{
+	to = MIN(to, r->size);
+	for (guint64 b = from - from % BS_EVLOG_BLOCK; b + BS_EVLOG_BLOCK <= to;
+	    b += BS_EVLOG_BLOCK) {
+		guint64 lo = MAX(b, from);
+		const guint8 *p = bs_seg_peek(r, lo, b + BS_EVLOG_BLOCK - lo);
+
+		if (p != NULL && bs_all_zero(p, b + BS_EVLOG_BLOCK - lo))
+			return TRUE;
+	}
+	return FALSE;
+}
+
+guint64
+bs_seg_zero_tail(BsSegReader *r, guint64 from)
+{
+	guint64 run = r->size;  /* start of the zero blocks seen last */
+
+	if (r->size % BS_EVLOG_BLOCK != 0)
+		return r->size;
+	for (guint64 b = (from + BS_EVLOG_BLOCK - 1) / BS_EVLOG_BLOCK *
+	    BS_EVLOG_BLOCK; b < r->size; b += BS_EVLOG_BLOCK) {
+		const guint8 *p = bs_seg_peek(r, b, BS_EVLOG_BLOCK);
+
+		if (p == NULL)
+			return r->size;
+		if (!bs_all_zero(p, BS_EVLOG_BLOCK))
+			run = r->size;
+		else if (run == r->size)
+			run = b;
+	}
+	return run;
+}
+
 BsRecResult
 bs_seg_next(BsSegReader *r, const guint8 **payload, guint32 *len)
 {
@@ -297,11 +365,15 @@ bs_seg_next(BsSegReader *r, const guint8 **payload, guint32 *len)
 
 	if (r->off == r->size)
 		return BS_REC_END;
-	if (r->size - r->off < BS_EVLOG_RECORD_HEAD)
-		return BS_REC_SHORT_HEAD;
-	h = bs_seg_peek(r, r->off, BS_EVLOG_RECORD_HEAD);
+	n = (guint32)MIN(r->size - r->off, BS_EVLOG_RECORD_HEAD);
+	h = bs_seg_peek(r, r->off, n);
 	if (h == NULL)
 		return r->err_no ? BS_REC_IO : BS_REC_SHORT_HEAD;
+	/* Preallocated space: the written records end here. */
+	if (bs_all_zero(h, n))
+		return BS_REC_END;
+	if (n < BS_EVLOG_RECORD_HEAD)
+		return BS_REC_SHORT_HEAD;
 	n = bs_get32(h);
 	if (n == 0 || n > BS_EVLOG_MAX_RECORD)
 		return BS_REC_BAD_LENGTH;

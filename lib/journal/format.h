@@ -94,7 +94,38 @@ gboolean bs_seg_open(BsSegReader *r, const char *path, gboolean writable,
 void bs_seg_close(BsSegReader *r);
 /* n bytes at off, through the window; NULL if short (err_no 0) or error. */
 const guint8 *bs_seg_peek(BsSegReader *r, guint64 off, gsize n);
-/* Reads the record at r->off; on BS_REC_OK advances r->off past it. */
+/*
+ * Preallocated segments (evlog.h): the unit a crash writes or leaves
+ * unwritten.  Storage writes whole sectors, so an interrupted write leaves
+ * each 512-byte block either as it was (zeros) or as it was to become.
+ */
+#define BS_EVLOG_BLOCK 512u
+
+gboolean bs_all_zero(const guint8 *p, gsize n);
+/*
+ * TRUE if every byte from `from` to the end of the file is zero; otherwise
+ * FALSE with *nonzero (if not NULL) the first byte that is not (left alone
+ * on a read error, r->err_no set).
+ */
+gboolean bs_seg_zero_from(BsSegReader *r, guint64 from, guint64 *nonzero);
+/*
+ * TRUE if [from, to) holds a block a crash left unwritten: zeros from a
+ * block boundary (or from `from`) to the end of that block.
+ */
+gboolean bs_seg_zero_block(BsSegReader *r, guint64 from, guint64 to);
+/*
+ * Where the zeroed space at the end of a preallocated file begins: the
+ * first of the whole zero blocks that run to its end, at or after `from`
+ * (the file's size if there are none), so that what a cut drops can be
+ * told in bytes that held something.
+ */
+guint64 bs_seg_zero_tail(BsSegReader *r, guint64 from);
+/*
+ * Reads the record at r->off; on BS_REC_OK advances r->off past it.  A
+ * record head of zeros (or zeros to the end of the file, if fewer than a
+ * head is left) is BS_REC_END with r->off < r->size: the zeroed space of a
+ * preallocated segment, never a record (a record's length is at least 1).
+ */
 BsRecResult bs_seg_next(BsSegReader *r, const guint8 **payload, guint32 *len);
 /*
  * Finds the first offset after `from` where a whole, valid record of an event

@@ -4,7 +4,9 @@
  * The one judgement made here is "torn tail or damage?".  A crash can only
  * leave a partial last write at the end of the newest segment, so bad bytes
  * there with no valid record after them are cut (ftruncate) and reported;
- * bad bytes followed by valid records, bad bytes in an older segment, or a
+ * so are bad bytes or zeros where a block of that last write never reached
+ * the disk (a preallocated segment is zeros ahead of its records); bad
+ * bytes followed by valid records, bad bytes in an older segment, or a
  * seq that does not follow are something else (a disk, an editor, a bug) and
  * stop recovery with the file and offset: guessing there could replay a
  * journal with a hole in it and forget an acknowledged job.
@@ -136,14 +138,19 @@ feed_record(Load *ld, BsSegReader *r, const guint8 *p, guint32 len,
 	return TRUE;
 }
 
-/* Cuts the newest segment back to its last whole record. */
+/*
+ * Cuts the newest segment back to its last whole record.  The bytes
+ * dropped are counted without the zeroed space of a preallocated segment.
+ */
 static gboolean
 cut_tail(Load *ld, BsSegReader *r, GError **err)
 {
+	guint64 torn = bs_seg_zero_tail(r, r->off) - r->off;
+
 	if (ld->dry_run) {
 		g_ptr_array_add(ld->rep->problems, g_strdup_printf("%s: offset %"
 		    G_GUINT64_FORMAT ": torn tail of %" G_GUINT64_FORMAT " bytes "
-		    "(recovery will cut it)", r->path, r->off, r->size - r->off));
+		    "(recovery will cut it)", r->path, r->off, torn));
 		return TRUE;
 	}
 	if (ftruncate(r->fd, (off_t)r->off) < 0 || fsync(r->fd) < 0) {
@@ -152,7 +159,7 @@ cut_tail(Load *ld, BsSegReader *r, GError **err)
 		    ": %s", r->path, r->off, g_strerror(errno));
 		return FALSE;
 	}
-	ld->rep->dropped_bytes += r->size - r->off;
+	ld->rep->dropped_bytes += torn;
 	g_free(ld->rep->dropped_path);
 	ld->rep->dropped_path = g_strdup(r->path);
 	return TRUE;
@@ -174,19 +181,33 @@ load_records(Load *ld, BsSegReader *r, gboolean last, GError **err)
 		seq++;
 	}
 	ld->expect = MAX(ld->expect, seq);
-	if (res == BS_REC_END)
+	/* The end, or the zeroed space of a preallocated segment after it. */
+	if (res == BS_REC_END && (r->off == r->size ||
+	    bs_seg_zero_from(r, r->off, &next_good)))
 		return TRUE;
-	if (res == BS_REC_IO) {
+	if (res == BS_REC_IO || r->err_no != 0) {
 		g_set_error(err, BS_ERROR, BS_ERROR_IO, "cannot read %s: %s",
 		    r->path, g_strerror(r->err_no));
 		return FALSE;
 	}
-	if (last && !bs_seg_resync(r, r->off + 1, seq - 1, &next_good))
+	/*
+	 * What follows a bad record or zeroed space is the write a crash
+	 * interrupted (never acknowledged: the reply waits for the sync) when
+	 * nothing valid follows, or when a block of it was left unwritten:
+	 * storage writes whole blocks, in any order, so the later blocks of
+	 * that write may be on disk and an earlier one not.
+	 */
+	if (res != BS_REC_END &&
+	    !bs_seg_resync(r, r->off + 1, seq - 1, &next_good))
+		next_good = r->size;
+	if (last && (next_good == r->size ||
+	    bs_seg_zero_block(r, r->off, next_good)))
 		return cut_tail(ld, r, err);
 	g_set_error(err, BS_ERROR, BS_ERROR_FAILED,
 	    "%s: offset %" G_GUINT64_FORMAT ": %s, %s" SALVAGE_HINT, r->path,
-	    r->off, bs_rec_result_str(res), last ?
-	    "and valid records follow it" : "in a segment that is not the newest");
+	    r->off, res == BS_REC_END ? "data after zeroed space" :
+	    bs_rec_result_str(res), last ? "and valid records follow it" :
+	    "in a segment that is not the newest");
 	return FALSE;
 }
 

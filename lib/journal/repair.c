@@ -87,9 +87,12 @@ scan_records(SegScan *s, BsSegReader *r, guint64 *min_seq,
 		guint64 at = r->off;
 
 		res = bs_seg_next(r, &p, &len);
-		if (res == BS_REC_END)
+		/* Zeroed space ends a preallocated segment; data after it is
+		 * looked at as after a bad record. */
+		if (res == BS_REC_END && (r->off == r->size ||
+		    bs_seg_zero_from(r, r->off, NULL)))
 			return TRUE;
-		if (res == BS_REC_IO) {
+		if (res == BS_REC_IO || r->err_no != 0) {
 			g_set_error(err, BS_ERROR, BS_ERROR_IO, "cannot read %s: %s",
 			    r->path, g_strerror(r->err_no));
 			return FALSE;
@@ -114,12 +117,14 @@ scan_records(SegScan *s, BsSegReader *r, guint64 *min_seq,
 			s->tail_off = at;
 			problem(rep, "%s: offset %" G_GUINT64_FORMAT ": %s; %"
 			    G_GUINT64_FORMAT " bytes hold no valid record", r->path,
-			    at, bs_rec_result_str(res), r->size - at);
+			    at, res == BS_REC_END ? "data after zeroed space" :
+			    bs_rec_result_str(res), r->size - at);
 			return TRUE;
 		}
 		problem(rep, "%s: offset %" G_GUINT64_FORMAT ": %s; %"
 		    G_GUINT64_FORMAT " bytes skipped to the next valid record",
-		    r->path, at, bs_rec_result_str(res), next - at);
+		    r->path, at, res == BS_REC_END ? "data after zeroed space" :
+		    bs_rec_result_str(res), next - at);
 		s->damage++;
 		r->off = next;
 	}

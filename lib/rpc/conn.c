@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "rpc/conn-private.h"
@@ -212,19 +213,60 @@ conn_maybe_resume(BsRpcConn *conn)
 	    "again", conn->desc, conn->out_bytes);
 }
 
+/* Frames handed to one sendmsg(). */
+#define WRITE_IOV 16
+
+/* Drops the n bytes sent from the head of the queue. */
+static void
+conn_sent(BsRpcConn *conn, gsize n)
+{
+	conn->out_bytes -= n;
+	if (conn->budget != NULL)
+		conn->budget->total -= n;
+	conn->last_write_progress = conn->last_traffic = g_get_monotonic_time();
+	while (!g_queue_is_empty(&conn->outq)) {
+		gsize left = g_bytes_get_size(g_queue_peek_head(&conn->outq)) -
+		    conn->out_off;
+
+		if (n < left) {
+			conn->out_off += n;
+			return;
+		}
+		n -= left;
+		g_bytes_unref(g_queue_pop_head(&conn->outq));
+		conn->out_off = 0;
+	}
+}
+
+/*
+ * The queued frames go out together, in one sendmsg: a hello reply and the
+ * reply after it then reach the peer in one segment, so a client waiting
+ * for both wakes once instead of twice.
+ */
 static void
 conn_do_write(BsRpcConn *conn)
 {
-	GBytes *head;
-	const guint8 *data;
-	gsize len;
+	struct iovec iov[WRITE_IOV];
+	struct msghdr mh;
 	ssize_t n;
 	char *reason;
 
-	while ((head = g_queue_peek_head(&conn->outq)) != NULL) {
-		data = g_bytes_get_data(head, &len);
-		n = send(conn->fd, data + conn->out_off, len - conn->out_off,
-		    MSG_NOSIGNAL);
+	while (!g_queue_is_empty(&conn->outq)) {
+		guint n_iov = 0;
+
+		for (GList *l = conn->outq.head; l != NULL && n_iov < WRITE_IOV;
+		    l = l->next, n_iov++) {
+			gsize len;
+			const guint8 *data = g_bytes_get_data(l->data, &len);
+			gsize off = n_iov == 0 ? conn->out_off : 0;
+
+			iov[n_iov].iov_base = (void *)(data + off);
+			iov[n_iov].iov_len = len - off;
+		}
+		memset(&mh, 0, sizeof mh);
+		mh.msg_iov = iov;
+		mh.msg_iovlen = n_iov;
+		n = sendmsg(conn->fd, &mh, MSG_NOSIGNAL);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
@@ -235,16 +277,7 @@ conn_do_write(BsRpcConn *conn)
 			g_free(reason);
 			return;
 		}
-		conn->out_off += (gsize)n;
-		conn->out_bytes -= (gsize)n;
-		if (conn->budget != NULL)
-			conn->budget->total -= (gsize)n;
-		conn->last_write_progress = conn->last_traffic =
-		    g_get_monotonic_time();
-		if (conn->out_off == len) {
-			g_bytes_unref(g_queue_pop_head(&conn->outq));
-			conn->out_off = 0;
-		}
+		conn_sent(conn, (gsize)n);
 	}
 	conn_maybe_resume(conn);
 	if (conn->state == CONN_CLOSING && g_queue_is_empty(&conn->outq))

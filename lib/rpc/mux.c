@@ -8,7 +8,7 @@
  * its time there).  Here the context sees a single source with a single
  * fd, the epoll set; epoll_wait() hands back only the connections that are
  * ready, and the deadlines (hello, idle, write stall) sit in a sequence
- * ordered by time, so the source's ready time is simply its head.  The cost
+ * ordered by time, so the source wakes at its head.  The cost
  * of a wake-up is then the work it brings, whatever the connection count.
  *
  * Interest sets and deadlines are level-triggered and re-derived by
@@ -61,18 +61,56 @@ deadline_cmp(gconstpointer a, gconstpointer b, gpointer unused)
 	return x < y ? -1 : x > y;
 }
 
-/* The source wakes for the epoll fd, or when the earliest deadline is due. */
+/* The earliest deadline, -1 if none. */
+static gint64
+mux_head(ConnMux *mux)
+{
+	GSequenceIter *first = g_sequence_get_begin_iter(mux->deadlines);
+
+	return g_sequence_iter_is_end(first) ? -1 :
+	    ((BsRpcConn *)g_sequence_get(first))->deadline;
+}
+
+/*
+ * The source wakes for the epoll fd, or when the earliest deadline is due:
+ * prepare() reads the head before every poll.  (A ready time would do the
+ * same, but GLib wakes the context, an eventfd write and one more loop
+ * iteration, at every change of it, and a request changes its connection's
+ * deadline several times: hello, write stall, none.)  Only a change made
+ * away from the thread running the loop must wake it.
+ */
 static void
 mux_arm(ConnMux *mux)
 {
-	GSequenceIter *first = g_sequence_get_begin_iter(mux->deadlines);
-	gint64 t = g_sequence_iter_is_end(first) ? -1 :
-	    ((BsRpcConn *)g_sequence_get(first))->deadline;
+	if (!g_main_context_is_owner(mux->ctx))
+		g_main_context_wakeup(mux->ctx);
+}
 
-	/* GLib wakes the context on every change of a ready time, so change
-	 * it only when the head did. */
-	if (g_source_get_ready_time(&mux->base) != t)
-		g_source_set_ready_time(&mux->base, t);
+static gboolean
+mux_prepare(GSource *source, gint *timeout)
+{
+	gint64 t = mux_head((ConnMux *)source);
+	gint64 now;
+
+	*timeout = -1;
+	if (t < 0)
+		return FALSE;
+	now = g_source_get_time(source);
+	if (t <= now) {
+		*timeout = 0;
+		return TRUE;
+	}
+	*timeout = (gint)MIN((t - now + 999) / 1000, (gint64)G_MAXINT);
+	return FALSE;
+}
+
+/* The epoll fd's readiness GLib checks itself. */
+static gboolean
+mux_check(GSource *source)
+{
+	gint64 t = mux_head((ConnMux *)source);
+
+	return t >= 0 && t <= g_source_get_time(source);
 }
 
 static void
@@ -137,6 +175,8 @@ mux_finalize(GSource *source)
 }
 
 static GSourceFuncs mux_funcs = {
+	.prepare = mux_prepare,
+	.check = mux_check,
 	.dispatch = mux_dispatch,
 	.finalize = mux_finalize,
 };

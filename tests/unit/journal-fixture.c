@@ -303,6 +303,8 @@ jt_record_offsets(const char *path)
 		guint32 n = (guint32)p[0] | (guint32)p[1] << 8 |
 		    (guint32)p[2] << 16 | (guint32)p[3] << 24;
 
+		if (n == 0)
+			break;      /* the zeroed space of a preallocated segment */
 		g_array_append_val(offs, off);
 		off += BS_EVLOG_RECORD_HEAD + n;
 	}

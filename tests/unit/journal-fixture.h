@@ -45,7 +45,8 @@ void jt_write_at(const char *path, guint64 off, const void *p, gsize len);
 /* Path of the newest (or, with index, the i-th) segment in dir. */
 char *jt_segment(const char *dir, int index);
 guint jt_count_segments(const char *dir);
-/* Offsets of each record's start in a segment (header excluded). */
+/* Offsets of each record's start in a segment (header excluded), up to
+ * the zeros of a preallocated one. */
 GArray *jt_record_offsets(const char *path);
 
 #endif

@@ -19,3 +19,11 @@ TESTS += %reldir%/check_checkpoint
 %canon_reldir%_check_checkpoint_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_check_checkpoint_CFLAGS = $(TEST_CFLAGS)
 %canon_reldir%_check_checkpoint_LDADD = $(JOURNAL_TEST_LIBS)
+
+check_PROGRAMS += %reldir%/check_journal_prealloc
+TESTS += %reldir%/check_journal_prealloc
+%canon_reldir%_check_journal_prealloc_SOURCES = \
+	%reldir%/check_journal_prealloc.c %reldir%/journal-fixture.c
+%canon_reldir%_check_journal_prealloc_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_check_journal_prealloc_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_journal_prealloc_LDADD = $(JOURNAL_TEST_LIBS)
