@@ -55,6 +55,27 @@ query_filters(SelectArgs *sa)
 	}
 }
 
+/*
+ * The default table, written out a block of rows at a time: a 100,000-job
+ * listing is 8 MB of text, and building it whole grew the string by
+ * copying it over and over and faulted in every page of it.
+ */
+#define TABLE_BLOCK 2048
+
+static void
+format_table_blocks(GString *out, const Basalt__JobList *l, BjobsOpts *o)
+{
+	for (size_t i = 0; i < l->n_jobs; i += TABLE_BLOCK) {
+		Basalt__JobList part = *l;
+
+		part.jobs = l->jobs + i;
+		part.n_jobs = MIN(l->n_jobs - i, TABLE_BLOCK);
+		bjobs_format_table(out, &part, o);
+		o->noheader = TRUE;
+		cmd_main_out(out);
+	}
+}
+
 /* Formats the list the way the options ask; FALSE on a bad -o spec. */
 static gboolean
 format(GString *out, const SelectArgs *sa, const Basalt__JobList *l,
@@ -88,7 +109,7 @@ format(GString *out, const SelectArgs *sa, const Basalt__JobList *l,
 	else if (select_args_has(sa, "-W"))
 		bjobs_format_wide(out, l, &o);
 	else
-		bjobs_format_table(out, l, &o);
+		format_table_blocks(out, l, &o);
 	return TRUE;
 }
 
