@@ -170,7 +170,7 @@ check_PROGRAMS += %reldir%/loadgen
 $(%canon_reldir%_loadgen_OBJECTS): $(PROTO_GEN_H)
 
 # The figure scripts of the query and memory figures (bench/fig/).
-EXTRA_DIST += %reldir%/fig/query.sh %reldir%/fig/memory.sh
+EXTRA_DIST += %reldir%/fig/query.sh %reldir%/fig/query-1m.sh %reldir%/fig/memory.sh
 .PHONY: bench-loadgen
 bench-loadgen: all %reldir%/loadgen$(EXEEXT)
 

@@ -96,12 +96,17 @@ static void
 lead_columns(GString *out, const Basalt__JobInfo *j, const char *exec,
 	     gboolean wide)
 {
-	g_autoptr(GString) id = g_string_new(NULL);
-	g_autofree char *name = bjobs_job_name(j);
+	char id[24];
+	g_autofree char *made = NULL;
+	const char *name = j->job_name;
 	CmdFit head = wide ? CMD_FIT_WIDE : CMD_FIT_HEAD;
 
-	cmd_jobid(id, j->job_id, 0);
-	cmd_cell(out, id->str, 7, CMD_FIT_WIDE, FALSE);
+	/* Nothing allocated for the usual row (a listing has 100,000): the
+	 * id in a buffer, a name as it came unless bjobs_job_name makes one. */
+	if (j->array_index != 0 || name == NULL || name[0] == '\0')
+		name = made = bjobs_job_name(j);
+	g_snprintf(id, sizeof(id), "%" G_GUINT64_FORMAT, j->job_id);
+	cmd_cell(out, id, 7, CMD_FIT_WIDE, FALSE);
 	g_string_append_c(out, ' ');
 	cmd_cell(out, j->user, 7, head, FALSE);
 	g_string_append_c(out, ' ');
@@ -133,9 +138,22 @@ reason_line(GString *out, const Basalt__JobInfo *j)
 static void
 table_row(GString *out, const Basalt__JobInfo *j, const BjobsOpts *o)
 {
-	g_auto(GStrv) groups = bjobs_exec_groups(j);
-	g_autofree char *joined = g_strjoinv(":", groups);
+	g_auto(GStrv) groups = NULL;
+	g_autofree char *joined = NULL;
 
+	/* A job on one slot or none (nearly every row): its host as it is,
+	 * with no groups to make and no further lines. */
+	if (j->n_exec_hosts <= 1) {
+		lead_columns(out, j, j->n_exec_hosts == 1 ? j->exec_hosts[0] : "",
+			     o->wide);
+		cmd_time_short(out, j->submit_time);
+		g_string_append_c(out, '\n');
+		if (o->reasons)
+			reason_line(out, j);
+		return;
+	}
+	groups = bjobs_exec_groups(j);
+	joined = g_strjoinv(":", groups);
 	lead_columns(out, j, o->wide ? joined : (groups[0] ? groups[0] : ""),
 		     o->wide);
 	cmd_time_short(out, j->submit_time);

@@ -43,15 +43,29 @@ cmd_format_version(GString *out)
 
 typedef enum { TF_SHORT, TF_LONG, TF_WIDE } TimeForm;
 
-/* The formats stay literal so the compiler can check them. */
+/*
+ * The formats stay literal so the compiler can check them.  A listing
+ * formats the same times over and over (a hundred thousand jobs submitted
+ * within a few minutes), so the last text of each form is kept with the
+ * span of times it stands for: the minute around t for the forms without
+ * seconds, the second itself otherwise.
+ */
 static void
 time_fmt(GString *out, gint64 t, TimeForm form)
 {
+	static struct {
+		gint64 from, to;      /* [from, to): times that print as text */
+		char text[64];
+	} last[3];
 	time_t tt = (time_t)t;
 	struct tm tm;
 	char buf[64];
 	gsize n = 0;
 
+	if (t >= last[form].from && t < last[form].to) {
+		g_string_append(out, last[form].text);
+		return;
+	}
 	if (localtime_r(&tt, &tm) != NULL) {
 		if (form == TF_SHORT)
 			n = strftime(buf, sizeof(buf), "%b %e %H:%M", &tm);
@@ -59,6 +73,11 @@ time_fmt(GString *out, gint64 t, TimeForm form)
 			n = strftime(buf, sizeof(buf), "%a %b %e %H:%M:%S", &tm);
 		else
 			n = strftime(buf, sizeof(buf), "%m/%d-%H:%M:%S", &tm);
+	}
+	if (n > 0 && tm.tm_sec >= 0 && tm.tm_sec < 60) {
+		last[form].from = form == TF_SHORT ? t - tm.tm_sec : t;
+		last[form].to = form == TF_SHORT ? last[form].from + 60 : t + 1;
+		memcpy(last[form].text, buf, n + 1);
 	}
 	g_string_append(out, n > 0 ? buf : "-");
 }

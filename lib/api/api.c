@@ -318,25 +318,11 @@ connect_mbd(GError **err)
 	}
 }
 
-gboolean
-lsb_call(LsbMethod method, const ProtobufCMessage *request,
-    ProtobufCMessage **reply, GError **err)
+/* A failed call: the connection is closed and the error said as
+ * lsb_call says it. */
+static gboolean
+call_failed(GError *cerr, GError **err)
 {
-	GError *cerr = NULL;
-
-	*reply = NULL;
-	last_sent = FALSE;
-	if (client == NULL && !connect_mbd(err))
-		return FALSE;
-	/* From here the request may reach mbatchd even if no reply does. */
-	last_sent = TRUE;
-	if (bs_client_call(client, &basalt__batch_service__descriptor,
-	    (guint)method, request, reply, &cerr)) {
-		/* Names from other users reach a terminal: no forged rows. */
-		if (method != LSB_ADMIN && method != LSB_PEEK)
-			lsb_escape_message(*reply);
-		return TRUE;
-	}
 	/* Whatever went wrong, the next call starts on a fresh connection. */
 	lsb_close();
 	if (cerr->code == BS_ERROR_REFUSED) {
@@ -354,4 +340,69 @@ lsb_call(LsbMethod method, const ProtobufCMessage *request,
 	    cerr->code == BS_ERROR_IO ? LSB_MSG_DOWN ": " : "", cerr->message);
 	g_error_free(cerr);
 	return FALSE;
+}
+
+gboolean
+lsb_call_send(LsbMethod method, const ProtobufCMessage *request,
+    guint64 *id, GError **err)
+{
+	GError *cerr = NULL;
+
+	last_sent = FALSE;
+	if (client == NULL && !connect_mbd(err))
+		return FALSE;
+	/* From here the request may reach mbatchd even if no reply does. */
+	last_sent = TRUE;
+	if (!bs_client_send(client, &basalt__batch_service__descriptor,
+	    (guint)method, request, id, &cerr))
+		return call_failed(cerr, err);
+	return TRUE;
+}
+
+gboolean
+lsb_call_wait(LsbMethod method, guint64 id, GBytes **body, GError **err)
+{
+	GError *cerr = NULL;
+
+	if (client == NULL) {
+		g_set_error(err, LSB_ERROR, LSB_ERROR_DOWN, "%s: %s",
+		    LSB_MSG_DOWN, "the connection was closed");
+		return FALSE;
+	}
+	if (!bs_client_wait(client, &basalt__batch_service__descriptor,
+	    (guint)method, id, body, &cerr))
+		return call_failed(cerr, err);
+	return TRUE;
+}
+
+gboolean
+lsb_call_decode(LsbMethod method, GBytes *body, ProtobufCMessage **reply,
+    GError **err)
+{
+	GError *cerr = NULL;
+
+	if (!bs_client_decode(&basalt__batch_service__descriptor,
+	    (guint)method, body, reply, &cerr))
+		return call_failed(cerr, err);
+	/* Names from other users reach a terminal: no forged rows. */
+	if (method != LSB_ADMIN && method != LSB_PEEK)
+		lsb_escape_message(*reply);
+	return TRUE;
+}
+
+gboolean
+lsb_call(LsbMethod method, const ProtobufCMessage *request,
+    ProtobufCMessage **reply, GError **err)
+{
+	guint64 id;
+	GBytes *body = NULL;
+	gboolean ok;
+
+	*reply = NULL;
+	if (!lsb_call_send(method, request, &id, err) ||
+	    !lsb_call_wait(method, id, &body, err))
+		return FALSE;
+	ok = lsb_call_decode(method, body, reply, err);
+	g_bytes_unref(body);
+	return ok;
 }

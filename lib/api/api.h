@@ -103,6 +103,17 @@ guint lsb_conf_seconds(GHashTable *conf, const char *key, guint dflt);
 gboolean lsb_call(LsbMethod method, const ProtobufCMessage *request,
     ProtobufCMessage **reply, GError **err);
 /*
+ * lsb_call in three steps (bs_client_send, bs_client_wait and
+ * bs_client_decode over the same connection), for a caller that sends its
+ * next request before it unpacks a reply; decode escapes as lsb_call does.
+ */
+gboolean lsb_call_send(LsbMethod method, const ProtobufCMessage *request,
+    guint64 *id, GError **err);
+gboolean lsb_call_wait(LsbMethod method, guint64 id, GBytes **body,
+    GError **err);
+gboolean lsb_call_decode(LsbMethod method, GBytes *body,
+    ProtobufCMessage **reply, GError **err);
+/*
  * After a failed lsb_call: TRUE when its request may have reached mbatchd
  * (the connection was up; the reply was lost or bad), FALSE when mbatchd
  * certainly did not act on it (no connection, hello refused).

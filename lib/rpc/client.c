@@ -476,43 +476,15 @@ await_reply(BsClient *c, guint64 id, gint64 deadline, GError **err)
 	return NULL;
 }
 
-static gboolean
-decode_reply(BsClient *c, const ProtobufCServiceDescriptor *desc,
-    const ProtobufCMethodDescriptor *m, const Basalt__Envelope *env,
-    ProtobufCMessage **reply, GError **err)
-{
-	if (env->status != BASALT__RPC_STATUS__RPC_STATUS_OK) {
-		g_set_error(err, BS_ERROR, env->status ==
-		    BASALT__RPC_STATUS__RPC_STATUS_SERVICE_FAILED ||
-		    env->status == BASALT__RPC_STATUS__RPC_STATUS_UNAVAILABLE ?
-		    BS_ERROR_FAILED : BS_ERROR_PROTOCOL, "%s.%s: %s: %s",
-		    desc->short_name, m->name, bs_rpc_status_name(env->status),
-		    env->error[0] != '\0' ? env->error : "no details");
-		return FALSE;
-	}
-	*reply = protobuf_c_message_unpack(m->output, NULL, env->body.len,
-	    env->body.data);
-	if (*reply == NULL) {
-		g_set_error(err, BS_ERROR, BS_ERROR_PROTOCOL,
-		    "%s.%s: reply is not a valid %s", desc->short_name, m->name,
-		    m->output->name);
-		return FALSE;
-	}
-	return TRUE;
-}
-
 gboolean
-bs_client_call(BsClient *c, const ProtobufCServiceDescriptor *desc,
-    guint method_index, const ProtobufCMessage *request,
-    ProtobufCMessage **reply, GError **err)
+bs_client_send(BsClient *c, const ProtobufCServiceDescriptor *desc,
+    guint method_index, const ProtobufCMessage *request, guint64 *id,
+    GError **err)
 {
-	const ProtobufCMethodDescriptor *m;
 	gint64 deadline = deadline_after(c->timeout_ms);
-	Basalt__Envelope *env;
 	GBytes *frame;
 	gboolean ok;
 
-	*reply = NULL;
 	if (c->broken) {
 		g_set_error(err, BS_ERROR, BS_ERROR_IO, "%s: connection is "
 		    "unusable after an earlier error", c->address);
@@ -525,7 +497,6 @@ bs_client_call(BsClient *c, const ProtobufCServiceDescriptor *desc,
 		    request->descriptor->name);
 		return FALSE;
 	}
-	m = &desc->methods[method_index];
 	frame = bs_frame_pack_message(BASALT__FRAME_KIND__FRAME_KIND_REQUEST,
 	    ++c->next_id, method_index, BASALT__RPC_STATUS__RPC_STATUS_OK,
 	    request, NULL, c->max_frame, err);
@@ -545,16 +516,87 @@ bs_client_call(BsClient *c, const ProtobufCServiceDescriptor *desc,
 	}
 	ok = send_all(c, frame, deadline, err);
 	g_bytes_unref(frame);
-	/* A deferred hello's reply comes first, then this call's. */
-	if (ok && c->hello_pending)
+	if (!ok) {
+		c->broken = TRUE;
+		return FALSE;
+	}
+	*id = c->next_id;
+	return TRUE;
+}
+
+static void
+envelope_free(gpointer env)
+{
+	basalt__envelope__free_unpacked(env, NULL);
+}
+
+gboolean
+bs_client_wait(BsClient *c, const ProtobufCServiceDescriptor *desc,
+    guint method_index, guint64 id, GBytes **body, GError **err)
+{
+	const ProtobufCMethodDescriptor *m = &desc->methods[method_index];
+	gint64 deadline = deadline_after(c->timeout_ms);
+	Basalt__Envelope *env = NULL;
+	gboolean ok = TRUE;
+
+	*body = NULL;
+	/* A deferred hello's reply comes first, then the first call's. */
+	if (c->hello_pending)
 		ok = client_read_hello(c, deadline, err);
-	env = ok ? await_reply(c, c->next_id, deadline, err) : NULL;
+	env = ok ? await_reply(c, id, deadline, err) : NULL;
 	if (env == NULL) {
 		c->broken = TRUE;
 		return FALSE;
 	}
-	ok = decode_reply(c, desc, m, env, reply, err);
-	basalt__envelope__free_unpacked(env, NULL);
+	if (env->status != BASALT__RPC_STATUS__RPC_STATUS_OK) {
+		g_set_error(err, BS_ERROR, env->status ==
+		    BASALT__RPC_STATUS__RPC_STATUS_SERVICE_FAILED ||
+		    env->status == BASALT__RPC_STATUS__RPC_STATUS_UNAVAILABLE ?
+		    BS_ERROR_FAILED : BS_ERROR_PROTOCOL, "%s.%s: %s: %s",
+		    desc->short_name, m->name, bs_rpc_status_name(env->status),
+		    env->error[0] != '\0' ? env->error : "no details");
+		basalt__envelope__free_unpacked(env, NULL);
+		return FALSE;
+	}
+	/* The body stays in the envelope, which goes with the bytes. */
+	*body = g_bytes_new_with_free_func(env->body.data, env->body.len,
+	    envelope_free, env);
+	return TRUE;
+}
+
+gboolean
+bs_client_decode(const ProtobufCServiceDescriptor *desc, guint method_index,
+    GBytes *body, ProtobufCMessage **reply, GError **err)
+{
+	const ProtobufCMethodDescriptor *m = &desc->methods[method_index];
+	gsize len;
+	const guint8 *data = g_bytes_get_data(body, &len);
+
+	*reply = protobuf_c_message_unpack(m->output, NULL, len, data);
+	if (*reply == NULL) {
+		g_set_error(err, BS_ERROR, BS_ERROR_PROTOCOL,
+		    "%s.%s: reply is not a valid %s", desc->short_name, m->name,
+		    m->output->name);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+gboolean
+bs_client_call(BsClient *c, const ProtobufCServiceDescriptor *desc,
+    guint method_index, const ProtobufCMessage *request,
+    ProtobufCMessage **reply, GError **err)
+{
+	guint64 id;
+	GBytes *body;
+	gboolean ok;
+
+	*reply = NULL;
+	if (!bs_client_send(c, desc, method_index, request, &id, err) ||
+	    !bs_client_wait(c, desc, method_index, id, &body, err))
+		return FALSE;
+	ok = bs_client_decode(desc, method_index, body, reply, err);
+	g_bytes_unref(body);
 	return ok;
 }
 

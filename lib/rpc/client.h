@@ -71,6 +71,25 @@ gboolean bs_client_call(BsClient *client,
     const ProtobufCServiceDescriptor *desc, guint method_index,
     const ProtobufCMessage *request, ProtobufCMessage **reply, GError **err);
 
+/*
+ * bs_client_call in three steps, for a caller that keeps its next call in
+ * flight while it unpacks a reply (bjobs' pages: mbatchd packs the next
+ * page on one core while the client unpacks the last on the other).
+ * bs_client_send sends the request and gives its id; bs_client_wait waits
+ * for that id's reply (replies come in the order of the requests) and
+ * gives its packed body, to unref; bs_client_decode unpacks it.  Failures
+ * are bs_client_call's.
+ */
+gboolean bs_client_send(BsClient *client,
+    const ProtobufCServiceDescriptor *desc, guint method_index,
+    const ProtobufCMessage *request, guint64 *id, GError **err);
+gboolean bs_client_wait(BsClient *client,
+    const ProtobufCServiceDescriptor *desc, guint method_index, guint64 id,
+    GBytes **body, GError **err);
+gboolean bs_client_decode(const ProtobufCServiceDescriptor *desc,
+    guint method_index, GBytes *body, ProtobufCMessage **reply,
+    GError **err);
+
 /* A ProtobufCService for the generated stubs; owned by the client. */
 ProtobufCService *bs_client_service(BsClient *client,
     const ProtobufCServiceDescriptor *desc);

@@ -36,6 +36,13 @@ bs_escape_clean(const char *s)
 
 	if (s == NULL)
 		return TRUE;
+	/* Plain ASCII in one pass: a reply holds hundreds of thousands of
+	 * names, nearly all of them plain.  Anything else (a control byte or
+	 * the first byte of a multibyte character) is judged from there. */
+	while ((guchar)*s >= 0x20 && (guchar)*s < 0x7f)
+		s++;
+	if (*s == '\0')
+		return TRUE;
 	end = s + strlen(s);
 	for (const char *p = s; p < end; p += len)
 		if (needs_escape(p, end, &len))
