@@ -63,16 +63,49 @@ spec_ref_new(State *st, const Basalt__JobSpec *spec)
  * Both were checked at submission, so a failure means a journal from an
  * older version: the job then runs without the clause, as it did there.
  */
+static void
+spec_ref_parse(JobSpecRef *r)
+{
+	if (r->resreq == NULL && r->spec->resreq != NULL && *r->spec->resreq)
+		r->resreq = bs_resreq_parse(r->spec->resreq, NULL);
+	if (r->depend == NULL && r->spec->dependency != NULL &&
+	    *r->spec->dependency)
+		r->depend = bs_depend_parse(r->spec->dependency, NULL);
+}
+
 static JobSpecRef *
 spec_ref_parsed(State *st, const Basalt__JobSpec *spec)
 {
 	JobSpecRef *r = spec_ref_new(st, spec);
 
-	if (r->spec->resreq != NULL && *r->spec->resreq)
-		r->resreq = bs_resreq_parse(r->spec->resreq, NULL);
-	if (r->spec->dependency != NULL && *r->spec->dependency)
-		r->depend = bs_depend_parse(r->spec->dependency, NULL);
+	if (!st->replaying)
+		spec_ref_parse(r);
 	return r;
+}
+
+void
+state_replay_begin(State *st)
+{
+	st->replaying = TRUE;
+}
+
+/* Every job left, finished ones too (brequeue can bring them back): those
+ * are few, the many that were cleaned during the replay were the saving.
+ * An array's elements share one spec, parsed by the first. */
+void
+state_replay_end(State *st)
+{
+	GHashTableIter it;
+	gpointer v;
+
+	st->replaying = FALSE;
+	g_hash_table_iter_init(&it, st->jobs);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		Job *j = v;
+
+		if (j->spec != NULL)
+			spec_ref_parse(j->spec);
+	}
 }
 
 static Job *
