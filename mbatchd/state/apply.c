@@ -138,6 +138,7 @@ pending_unlink(State *st, Job *j)
 	q = state_queue(st, j->queue);
 	g_queue_delete_link(&q->pending, j->qlink);
 	j->qlink = NULL;
+	q->moved = NULL;
 }
 
 /* Pending order: by (re)submission time, so a switched job keeps its place. */
@@ -147,6 +148,7 @@ pending_insert(State *st, Job *j, gboolean at_head)
 	QueueRt *q = state_queue_ensure(st, j->queue);
 	GList *l;
 
+	q->moved = NULL;
 	if (at_head) {
 		g_queue_push_head(&q->pending, j);
 		j->qlink = q->pending.head;
@@ -528,13 +530,26 @@ apply_move(State *st, const Basalt__EvJobMove *e, GError **err)
 	if (j->qlink == NULL)
 		return bad_move(j, "move", err);
 	q = state_queue(st, j->queue);
-	g_queue_delete_link(&q->pending, j->qlink);
+	/* The index it gets once taken out of the list. */
 	pos = MAX(e->position, 1) - 1;
-	pos = MIN(pos, q->pending.length);
+	pos = MIN(pos, q->pending.length - 1);
 	if (e->to_bottom)
-		pos = q->pending.length - pos;
+		pos = q->pending.length - 1 - pos;
+	/* Already there (a checkpoint restates the order mostly as it is):
+	 * a walk to the place would make a restart with a million pending
+	 * jobs quadratic. */
+	if ((pos == 0 && q->pending.head == j->qlink) ||
+	    (pos > 0 && q->moved != NULL && q->moved_pos == pos - 1 &&
+	    q->moved->next == j->qlink)) {
+		q->moved = j->qlink;
+		q->moved_pos = pos;
+		return TRUE;
+	}
+	g_queue_delete_link(&q->pending, j->qlink);
 	g_queue_push_nth(&q->pending, j, (gint)pos);
 	j->qlink = g_queue_peek_nth_link(&q->pending, pos);
+	q->moved = j->qlink;
+	q->moved_pos = pos;
 	return TRUE;
 }
 

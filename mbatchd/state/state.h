@@ -147,6 +147,11 @@ typedef struct {
 	gboolean open;
 	gboolean active;          /* not inactivated by badmin qinact */
 	GQueue pending;           /* Job*, dispatch order: PEND and PSUSP */
+	/* apply_move's last placed link and its index, so restating an order
+	 * first to last (a checkpoint) costs a step per job, not a walk; any
+	 * other change to pending forgets it (NULL). */
+	GList *moved;
+	guint moved_pos;
 } QueueRt;
 
 typedef struct {
