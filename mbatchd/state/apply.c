@@ -58,8 +58,9 @@ spec_ref_new(State *st, const Basalt__JobSpec *spec)
 }
 
 /*
- * -R and -w are parsed here, once per submission (and per bmod), on the
- * live path and on replay alike; the scheduler only reads the result.
+ * -R and -w are parsed here, once per submission (and per bmod) on the live
+ * path, and for the jobs left at the end of a replay (state_replay_end);
+ * the scheduler only reads the result.
  * Both were checked at submission, so a failure means a journal from an
  * older version: the job then runs without the clause, as it did there.
  */
