@@ -19,17 +19,16 @@ static Basalt__JobSpec *
 spec_copy(const Basalt__JobSpec *spec)
 {
 	Basalt__JobSpec empty = BASALT__JOB_SPEC__INIT;
-	size_t len;
-	guint8 *buf;
+	guint8 scratch[4096];
+	ProtobufCBufferSimple buf = PROTOBUF_C_BUFFER_SIMPLE_INIT(scratch);
 	Basalt__JobSpec *copy;
 
 	if (spec == NULL)
 		spec = &empty;
-	len = basalt__job_spec__get_packed_size(spec);
-	buf = g_malloc(len > 0 ? len : 1);
-	basalt__job_spec__pack(spec, buf);
-	copy = basalt__job_spec__unpack(NULL, len, buf);
-	g_free(buf);
+	/* Into a buffer that grows as needed: no sizing pass first. */
+	basalt__job_spec__pack_to_buffer(spec, &buf.base);
+	copy = basalt__job_spec__unpack(NULL, buf.len, buf.data);
+	PROTOBUF_C_BUFFER_SIMPLE_CLEAR(&buf);
 	g_assert(copy != NULL);
 	return copy;
 }
