@@ -15,9 +15,11 @@
  * end leaves a backlog of pending jobs (~5,000 of 1,000,000 records), the
  * slots are busy, and 1,000 finished jobs are still in memory.
  *
- * Usage: journal-fill -d DIR [-n RECORDS] [-H HOSTS] [-s SEED]
+ * Usage: journal-fill -d DIR [-n RECORDS] [-P PENDING] [-H HOSTS] [-s SEED]
  * DIR is the journal directory (LSB_SHAREDIR/events); it must be empty or
- * missing.  On stdout: "expect PEND n STARTED n FINISHED n" (STARTED counts
+ * missing.  -P: after the RECORDS, users keep submitting until at least
+ * PENDING jobs pend (a site with a million queued jobs; the records then
+ * number more than RECORDS).  On stdout: "expect PEND n STARTED n FINISHED n" (STARTED counts
  * RUN and USUSP), what the replayed state must hold.  Host names are
  * host0001 .. hostHHHH.
  */
@@ -83,7 +85,9 @@ emit(Sim *s, Basalt__Event *ev)
 	GError *err = NULL;
 
 	ev->seq = ++s->seq;
-	ev->time = s->t0 + (gint64)(s->seq * SPAN_S / s->n_records);
+	/* The -P backlog comes in the last second, not in the future. */
+	ev->time = s->t0 + (gint64)(MIN(s->seq, s->n_records) * SPAN_S /
+	    s->n_records);
 	if (!bs_evlog_append(s->log, ev, &err))
 		die("append", err);
 	if (s->seq % 4096 == 0 && !bs_evlog_sync(s->log, &err))
@@ -424,18 +428,21 @@ main(int argc, char **argv)
 	Sim s = { 0 };
 	BsEvlogOptions o;
 	GError *err = NULL;
-	guint64 n = 1000000, pend = 0, started = 0;
+	guint64 n = 1000000, pend = 0, started = 0, backlog = 0;
 	guint32 seed = 42;
 	int c;
 
 	s.n_hosts = 64;
-	while ((c = getopt(argc, argv, "d:n:H:s:")) != -1) {
+	while ((c = getopt(argc, argv, "d:n:P:H:s:")) != -1) {
 		switch (c) {
 		case 'd':
 			dir = optarg;
 			break;
 		case 'n':
 			n = g_ascii_strtoull(optarg, NULL, 10);
+			break;
+		case 'P':
+			backlog = g_ascii_strtoull(optarg, NULL, 10);
 			break;
 		case 'H':
 			s.n_hosts = (guint)atoi(optarg);
@@ -451,7 +458,7 @@ main(int argc, char **argv)
 	}
 	if (dir == NULL || n < 100 || s.n_hosts < 1 || s.n_hosts > 9999) {
 		fprintf(stderr, "usage: journal-fill -d DIR [-n RECORDS >= 100] "
-		    "[-H HOSTS] [-s SEED]\n");
+		    "[-P PENDING] [-H HOSTS] [-s SEED]\n");
 		return 2;
 	}
 	G_STATIC_ASSERT(G_N_ELEMENTS(names) == N_USERS);
@@ -489,6 +496,8 @@ main(int argc, char **argv)
 	while (s.seq + 2 <= n)
 		step(&s);
 	while (s.seq < n)
+		submit(&s);
+	while (s.pending.length < backlog)
 		submit(&s);
 	if (!bs_evlog_sync(s.log, &err))
 		die("write", err);

@@ -202,14 +202,14 @@ bench_fig_programs = %reldir%/bs-stamp$(EXEEXT) %reldir%/forkexec-floor$(EXEEXT)
 bench-fig-programs: all $(bench_fig_programs)
 
 # journal-fill: the journal a busy mbatchd would have written, for the
-# restart figure (bench/fig/restart.sh).
+# restart figures (bench/fig/restart.sh, restart-live.sh).
 EXTRA_PROGRAMS += %reldir%/journal-fill
 %canon_reldir%_journal_fill_SOURCES = %reldir%/journal-fill.c
 %canon_reldir%_journal_fill_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_journal_fill_LDADD = lib/journal/libbsjournal.a \
 	proto/libbsproto.a lib/util/libbsutil.a $(GLIB_LIBS) $(PROTOBUF_C_LIBS)
 CLEANFILES += %reldir%/journal-fill$(EXEEXT)
-EXTRA_DIST += %reldir%/fig/restart.sh
+EXTRA_DIST += %reldir%/fig/restart.sh %reldir%/fig/restart-live.sh
 
 # The harness.  Both build every program a figure needs first: the daemons
 # and commands (all) and every bench/ program, whether an EXTRA_PROGRAM or

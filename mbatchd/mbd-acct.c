@@ -241,14 +241,18 @@ acct_note(Manager *m, const Basalt__Event *ev)
 	/* seq 0: a checkpoint's restatement of a job finished long ago. */
 	if (ev->seq == 0)
 		return;
-	if (m->events != NULL && ev->seq > m->events->mark_seq) {
+	/* A fresh file starts at the journal's end (log_recovered): what a
+	 * replay would queue for it is dropped, so it is not even made. */
+	if (m->events != NULL && !m->events->fresh &&
+	    ev->seq > m->events->mark_seq) {
 		text = g_string_new(NULL);
 		if (events_format(text, ev, m->st))
 			queue_rec(m->events, ev->seq, text);
 		else
 			g_string_free(text, TRUE);
 	}
-	if (a == NULL || ev->body_case != BASALT__EVENT__BODY_JOB_STATUS)
+	if (a == NULL || a->fresh ||
+	    ev->body_case != BASALT__EVENT__BODY_JOB_STATUS)
 		return;
 	s = ev->job_status;
 	if ((s->state != JS_DONE && s->state != JS_EXIT) ||
@@ -319,6 +323,7 @@ log_recovered(Manager *m, AcctLog *a)
 	if (a->fresh) {
 		g_queue_clear_full(&a->pending, rec_free);
 		a->mark_seq = last;
+		a->fresh = FALSE;   /* events from now on are recorded */
 	}
 	if (!write_upto(m, a, last, &err)) {
 		log_warning("%s: %s; will retry", a->path, err->message);

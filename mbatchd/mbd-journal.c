@@ -135,6 +135,7 @@ journal_open(Manager *m, GError **err)
 	BsJournalReport rep;
 	BsEvlogOptions o;
 	GError *local = NULL;
+	gboolean ok;
 
 	m->journal_dir = g_build_filename(m->sharedir, "events", NULL);
 	if (g_mkdir_with_parents(m->journal_dir, 0700) != 0) {
@@ -146,7 +147,10 @@ journal_open(Manager *m, GError **err)
 	if (!acct_open(m, err))
 		return FALSE;
 	bs_journal_report_init(&rep);
-	if (!bs_journal_load(m->journal_dir, 0, replay_event, m, &rep, &local)) {
+	state_replay_begin(m->st);
+	ok = bs_journal_load(m->journal_dir, 0, replay_event, m, &rep, &local);
+	state_replay_end(m->st);
+	if (!ok) {
 		g_set_error(err, BS_ERROR, BS_ERROR_IO, "the event journal in %s "
 		    "cannot be replayed: %s\nCheck it with `badmin journal check` and "
 		    "repair it with `badmin journal salvage`", m->journal_dir,

@@ -19,17 +19,16 @@ static Basalt__JobSpec *
 spec_copy(const Basalt__JobSpec *spec)
 {
 	Basalt__JobSpec empty = BASALT__JOB_SPEC__INIT;
-	size_t len;
-	guint8 *buf;
+	guint8 scratch[4096];
+	ProtobufCBufferSimple buf = PROTOBUF_C_BUFFER_SIMPLE_INIT(scratch);
 	Basalt__JobSpec *copy;
 
 	if (spec == NULL)
 		spec = &empty;
-	len = basalt__job_spec__get_packed_size(spec);
-	buf = g_malloc(len > 0 ? len : 1);
-	basalt__job_spec__pack(spec, buf);
-	copy = basalt__job_spec__unpack(NULL, len, buf);
-	g_free(buf);
+	/* Into a buffer that grows as needed: no sizing pass first. */
+	basalt__job_spec__pack_to_buffer(spec, &buf.base);
+	copy = basalt__job_spec__unpack(NULL, buf.len, buf.data);
+	PROTOBUF_C_BUFFER_SIMPLE_CLEAR(&buf);
 	g_assert(copy != NULL);
 	return copy;
 }
@@ -58,21 +57,55 @@ spec_ref_new(State *st, const Basalt__JobSpec *spec)
 }
 
 /*
- * -R and -w are parsed here, once per submission (and per bmod), on the
- * live path and on replay alike; the scheduler only reads the result.
+ * -R and -w are parsed here, once per submission (and per bmod) on the live
+ * path, and for the jobs left at the end of a replay (state_replay_end);
+ * the scheduler only reads the result.
  * Both were checked at submission, so a failure means a journal from an
  * older version: the job then runs without the clause, as it did there.
  */
+static void
+spec_ref_parse(JobSpecRef *r)
+{
+	if (r->resreq == NULL && r->spec->resreq != NULL && *r->spec->resreq)
+		r->resreq = bs_resreq_parse(r->spec->resreq, NULL);
+	if (r->depend == NULL && r->spec->dependency != NULL &&
+	    *r->spec->dependency)
+		r->depend = bs_depend_parse(r->spec->dependency, NULL);
+}
+
 static JobSpecRef *
 spec_ref_parsed(State *st, const Basalt__JobSpec *spec)
 {
 	JobSpecRef *r = spec_ref_new(st, spec);
 
-	if (r->spec->resreq != NULL && *r->spec->resreq)
-		r->resreq = bs_resreq_parse(r->spec->resreq, NULL);
-	if (r->spec->dependency != NULL && *r->spec->dependency)
-		r->depend = bs_depend_parse(r->spec->dependency, NULL);
+	if (!st->replaying)
+		spec_ref_parse(r);
 	return r;
+}
+
+void
+state_replay_begin(State *st)
+{
+	st->replaying = TRUE;
+}
+
+/* Every job left, finished ones too (brequeue can bring them back): those
+ * are few, the many that were cleaned during the replay were the saving.
+ * An array's elements share one spec, parsed by the first. */
+void
+state_replay_end(State *st)
+{
+	GHashTableIter it;
+	gpointer v;
+
+	st->replaying = FALSE;
+	g_hash_table_iter_init(&it, st->jobs);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		Job *j = v;
+
+		if (j->spec != NULL)
+			spec_ref_parse(j->spec);
+	}
 }
 
 static Job *
@@ -105,6 +138,7 @@ pending_unlink(State *st, Job *j)
 	q = state_queue(st, j->queue);
 	g_queue_delete_link(&q->pending, j->qlink);
 	j->qlink = NULL;
+	q->moved = NULL;
 }
 
 /* Pending order: by (re)submission time, so a switched job keeps its place. */
@@ -114,6 +148,7 @@ pending_insert(State *st, Job *j, gboolean at_head)
 	QueueRt *q = state_queue_ensure(st, j->queue);
 	GList *l;
 
+	q->moved = NULL;
 	if (at_head) {
 		g_queue_push_head(&q->pending, j);
 		j->qlink = q->pending.head;
@@ -495,13 +530,26 @@ apply_move(State *st, const Basalt__EvJobMove *e, GError **err)
 	if (j->qlink == NULL)
 		return bad_move(j, "move", err);
 	q = state_queue(st, j->queue);
-	g_queue_delete_link(&q->pending, j->qlink);
+	/* The index it gets once taken out of the list. */
 	pos = MAX(e->position, 1) - 1;
-	pos = MIN(pos, q->pending.length);
+	pos = MIN(pos, q->pending.length - 1);
 	if (e->to_bottom)
-		pos = q->pending.length - pos;
+		pos = q->pending.length - 1 - pos;
+	/* Already there (a checkpoint restates the order mostly as it is):
+	 * a walk to the place would make a restart with a million pending
+	 * jobs quadratic. */
+	if ((pos == 0 && q->pending.head == j->qlink) ||
+	    (pos > 0 && q->moved != NULL && q->moved_pos == pos - 1 &&
+	    q->moved->next == j->qlink)) {
+		q->moved = j->qlink;
+		q->moved_pos = pos;
+		return TRUE;
+	}
+	g_queue_delete_link(&q->pending, j->qlink);
 	g_queue_push_nth(&q->pending, j, (gint)pos);
 	j->qlink = g_queue_peek_nth_link(&q->pending, pos);
+	q->moved = j->qlink;
+	q->moved_pos = pos;
 	return TRUE;
 }
 

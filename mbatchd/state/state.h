@@ -51,9 +51,9 @@ typedef struct SharedEnv {
 } SharedEnv;
 
 /* The submission an array's elements share, kept once, with its -R and -w
- * parsed when the submission (or bmod) is applied, so the scheduler reads
- * them and never parses.  spec->env points into env, which is shared with
- * other specs: never free or change it through spec. */
+ * parsed when the submission (or bmod) is applied (on replay: at its end),
+ * so the scheduler reads them and never parses.  spec->env points into env,
+ * which is shared with other specs: never free or change it through spec. */
 typedef struct {
 	gint ref;
 	Basalt__JobSpec *spec;
@@ -147,6 +147,11 @@ typedef struct {
 	gboolean open;
 	gboolean active;          /* not inactivated by badmin qinact */
 	GQueue pending;           /* Job*, dispatch order: PEND and PSUSP */
+	/* apply_move's last placed link and its index, so restating an order
+	 * first to last (a checkpoint) costs a step per job, not a walk; any
+	 * other change to pending forgets it (NULL). */
+	GList *moved;
+	guint moved_pos;
 } QueueRt;
 
 typedef struct {
@@ -187,6 +192,9 @@ typedef struct {
 	 * the same leases in key order (state_leases()). */
 	GHashTable *leases;
 	GPtrArray *lease_list;
+	/* Between state_replay_begin() and _end(): -R and -w wait unparsed
+	 * (most replayed jobs are cleaned long before the end). */
+	gboolean replaying;
 } State;
 
 static inline guint64
@@ -237,6 +245,11 @@ void state_free(State *st);
 /* The one mutator.  FALSE with a message when the event does not fit the
  * state (an unknown job, say): the caller logs it; nothing changed. */
 gboolean state_apply(State *st, const Basalt__Event *ev, GError **err);
+/* Around a journal replay: the end parses the -R and -w of the jobs left,
+ * so the state is the one applying the events live makes, without parsing
+ * the clauses of the jobs cleaned within the journal. */
+void state_replay_begin(State *st);
+void state_replay_end(State *st);
 
 const char *state_intern(State *st, const char *s);
 /* The jobs whose first execution host is host, in any state (a finished

@@ -290,6 +290,39 @@ START_TEST(test_requeue_switch_move)
 	mv.position = 99;             /* beyond the end: last */
 	ck_assert(apply(&ev, 44));
 	ck_pending("normal", "3 1 4 2");
+
+	/* An order restated first to last, as a checkpoint does: jobs
+	 * already in place stay, the others move, and the places that
+	 * apply_move remembers follow every change. */
+	mv.position = 1;
+	mv.job_id = 3;
+	ck_assert(apply(&ev, 45));
+	mv.position = 2;
+	mv.job_id = 1;
+	ck_assert(apply(&ev, 46));
+	ck_pending("normal", "3 1 4 2");
+	mv.position = 3;
+	mv.job_id = 2;
+	ck_assert(apply(&ev, 47));
+	ck_pending("normal", "3 1 2 4");
+	mv.position = 4;
+	mv.job_id = 4;
+	ck_assert(apply(&ev, 48));
+	ck_pending("normal", "3 1 2 4");
+	ck_assert(dispatch(1, 0, "hA"));
+	ck_pending("normal", "3 2 4");
+	mv.position = 2;
+	mv.job_id = 4;
+	ck_assert(apply(&ev, 49));
+	ck_pending("normal", "3 4 2");
+	mv.position = 3;
+	mv.job_id = 2;
+	ck_assert(apply(&ev, 50));
+	mv.position = 2;
+	mv.to_bottom = TRUE;          /* second from the bottom: in place */
+	mv.job_id = 4;
+	ck_assert(apply(&ev, 51));
+	ck_pending("normal", "3 4 2");
 }
 END_TEST
 
