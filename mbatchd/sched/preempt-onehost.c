@@ -42,15 +42,35 @@ may_fit_alone(const Try *t, guint c)
 	    t->vslots[c] >= t->need;
 }
 
-/* Slots the pt_eligible victims hold on each candidate host, and the best
- * rank among them all. */
+/*
+ * Slots the pt_eligible victims hold on each candidate host, and the best
+ * rank among them all.  Without a resource plan pt_eligible is what
+ * prehosts.c counts per host for the job's queue (victim_for, less the
+ * jobs preempted so far), so the counts are read from there: a look at
+ * each candidate rather than at every job running on it, which on a
+ * large cluster is most of the running jobs for every span[hosts=1] try.
+ * Under a plan, hybrid_may_preempt also depends on the preemptor's side:
+ * the jobs are looked at one by one.
+ */
 void
 pt_count_host_victims(Try *t)
 {
 	Preempt *pre = t->pre;
+	guint q = t->job->queue, nh = t->p->snap->n_hosts;
 
 	t->vslots = g_new0(int, MAX(t->cand->len, 1u));
 	t->min_rank = G_MAXUINT;
+	if (t->p->hybrid == NULL) {
+		for (guint c = 0; c < t->cand->len; c++) {
+			guint h = g_array_index(t->cand, guint, c);
+
+			t->vslots[c] = pre->scount[q][h];
+			for (guint r = 0; r < t->n_ranks && r < t->min_rank; r++)
+				if (pre->rcount[q][(gsize)r * nh + h] > 0)
+					t->min_rank = r;
+		}
+		return;
+	}
 	for (guint c = 0; c < t->cand->len; c++) {
 		guint h = g_array_index(t->cand, guint, c);
 		GArray *on = pre->on_host[h];

@@ -50,6 +50,8 @@ struct Preempt {
 	                           * victims a may still take, per host */
 	int **rcount;             /* [a]: NULL or [rank * n_hosts + host]: the
 	                           * same per rank of the victim's queue */
+	int **scount;             /* [a]: NULL or [n_hosts]: the slots those
+	                           * allocations hold */
 	guint64 **wanted;         /* [a]: NULL or bits over by_load: a's
 	                           * candidates holding victims or listed open */
 	guint8 *plain_usable;     /* [n_hosts]: 0 not known yet, 1 usable, 2 not,

@@ -92,6 +92,7 @@ count_victims(Preempt *pre, guint a)
 	guint nh = s->n_hosts;
 	int *vc = g_new0(int, MAX(nh, 1u));
 	int *rc = g_new0(int, MAX((gsize)nh * pre->n_ranks[a], 1u));
+	int *sc = g_new0(int, MAX(nh, 1u));
 
 	for (guint r = 0; r < s->n_running; r++) {
 		const SchedRunning *run = &s->running[r];
@@ -101,10 +102,12 @@ count_victims(Preempt *pre, guint a)
 		for (guint i = 0; i < run->n_allocs; i++) {
 			vc[run->allocs[i].host]++;
 			rc[(gsize)rank[run->queue] * nh + run->allocs[i].host]++;
+			sc[run->allocs[i].host] += run->allocs[i].slots;
 		}
 	}
 	pre->vcount[a] = vc;
 	pre->rcount[a] = rc;
+	pre->scount[a] = sc;
 }
 
 static void
@@ -135,6 +138,7 @@ prehosts_taken(Pass *p, guint r)
 
 			pre->rcount[a][(gsize)pre->qrank[a][run->queue] * s->n_hosts +
 			    h]--;
+			pre->scount[a][h] -= run->allocs[i].slots;
 			if (--pre->vcount[a][h] == 0 && oh->pos[h] != 0 &&
 			    !open_listed(oh, oh->pos[h] - 1))
 				set_wanted(pre, a, h, FALSE);
@@ -225,10 +229,12 @@ prehosts_free(Preempt *pre)
 	for (guint a = 0; pre->vcount != NULL && a < pre->snap->n_queues; a++) {
 		g_free(pre->vcount[a]);
 		g_free(pre->rcount[a]);
+		g_free(pre->scount[a]);
 		g_free(pre->wanted[a]);
 	}
 	g_free(pre->vcount);
 	g_free(pre->rcount);
+	g_free(pre->scount);
 	g_free(pre->wanted);
 	g_free(pre->plain_usable);
 	g_free(pre->by_load);
@@ -292,6 +298,7 @@ preempt_cand_begin(Pass *p, const SchedJob *j, CandGen *g)
 		rank_hosts(pre);
 		pre->vcount = g_new0(int *, s->n_queues);
 		pre->rcount = g_new0(int *, s->n_queues);
+		pre->scount = g_new0(int *, s->n_queues);
 		pre->wanted = g_new0(guint64 *, s->n_queues);
 		pre->plain_usable = g_new0(guint8, MAX(s->n_hosts, 1u));
 	}
