@@ -33,7 +33,7 @@ rank_of(const Try *t, guint v)
 static gboolean
 may_fit_alone(const Try *t, guint c)
 {
-	guint h = g_array_index(t->cand, guint, c);
+	guint h = t->cand[c];
 	const SchedHost *host = &t->p->snap->hosts[h];
 
 	if (t->offer[c] >= t->need || host->max_slots < 0)
@@ -58,11 +58,11 @@ pt_count_host_victims(Try *t)
 	Preempt *pre = t->pre;
 	guint q = t->job->queue, nh = t->p->snap->n_hosts;
 
-	t->vslots = g_new0(int, MAX(t->cand->len, 1u));
+	t->vslots = g_new0(int, MAX(t->n_cand, 1u));
 	t->min_rank = G_MAXUINT;
 	if (t->p->hybrid == NULL) {
-		for (guint c = 0; c < t->cand->len; c++) {
-			guint h = g_array_index(t->cand, guint, c);
+		for (guint c = 0; c < t->n_cand; c++) {
+			guint h = t->cand[c];
 
 			t->vslots[c] = pre->scount[q][h];
 			for (guint r = 0; r < t->n_ranks && r < t->min_rank; r++)
@@ -71,8 +71,8 @@ pt_count_host_victims(Try *t)
 		}
 		return;
 	}
-	for (guint c = 0; c < t->cand->len; c++) {
-		guint h = g_array_index(t->cand, guint, c);
+	for (guint c = 0; c < t->n_cand; c++) {
+		guint h = t->cand[c];
 		GArray *on = pre->on_host[h];
 
 		pre->stamp++;
@@ -103,7 +103,7 @@ static void
 list_host_victims(Try *t, guint c)
 {
 	Preempt *pre = t->pre;
-	GArray *on = pre->on_host[g_array_index(t->cand, guint, c)];
+	GArray *on = pre->on_host[t->cand[c]];
 
 	g_array_set_size(t->victims, 0);
 	pre->stamp++;
@@ -146,7 +146,7 @@ pt_choose_one_host(Try *t)
 	guint best = NO_HOST;
 	int best_rank = G_MAXINT;
 
-	for (guint c = 0; c < t->cand->len && best_rank > 0; c++) {
+	for (guint c = 0; c < t->n_cand && best_rank > 0; c++) {
 		int rank;
 
 		if (!may_fit_alone(t, c))

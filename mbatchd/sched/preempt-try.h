@@ -16,7 +16,8 @@ typedef struct {
 	guint idx;                /* the preemptor, in SchedSnapshot.pending */
 	const SchedJob *job;
 	int need;
-	GArray *cand;             /* candidate hosts (guint), least loaded first */
+	guint *cand;              /* candidate hosts, least loaded first */
+	guint n_cand;
 	guint *pos;               /* [n_hosts]: position in cand + 1, 0 = none */
 	int *offer;               /* [cand->len]: slots each offers the job */
 	int total;                /* sum of offer */

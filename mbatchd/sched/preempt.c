@@ -157,20 +157,20 @@ static gboolean
 grow_cand(Try *t)
 {
 	const OpenHosts *oh = open_hosts(t->p, t->job->queue);
-	guint had = t->cand->len;
+	guint had = t->n_cand;
 
-	if (!preempt_cand_next(t->p, t->job, &t->gen, t->cand))
+	if (!preempt_cand_next(t->p, t->job, &t->gen, t->cand, &t->n_cand))
 		return FALSE;
-	if (t->cand->len > t->offer_cap) {
-		guint cap = MAX(t->offer_cap * 2, t->cand->len);
+	if (t->n_cand > t->offer_cap) {
+		guint cap = MAX(t->offer_cap * 2, t->n_cand);
 
 		t->offer = g_renew(int, t->offer, cap);
 		memset(t->offer + t->offer_cap, 0,
 		    (cap - t->offer_cap) * sizeof *t->offer);
 		t->offer_cap = cap;
 	}
-	for (guint i = had; i < t->cand->len; i++) {
-		guint h = g_array_index(t->cand, guint, i);
+	for (guint i = had; i < t->n_cand; i++) {
+		guint h = t->cand[i];
 
 		t->pos[h] = i + 1;
 		if (t->lazy_cand || !open_listed(oh, oh->pos[h] - 1))
@@ -241,7 +241,7 @@ static void
 host_victims(Try *t, guint c, const guint *rank, guint only_rank, GArray *out)
 {
 	Preempt *pre = t->pre;
-	GArray *on = pre->on_host[g_array_index(t->cand, guint, c)];
+	GArray *on = pre->on_host[t->cand[c]];
 
 	g_array_set_size(out, 0);
 	for (guint i = 0; on != NULL && i < on->len; i++) {
@@ -304,8 +304,8 @@ list_all_victims(Try *t)
 	g_array_set_size(t->victims, 0);
 	for (guint r = 0; r < t->n_ranks; r++)
 		g_array_set_size(bucket[r], 0);
-	for (guint c = 0; c < t->cand->len; c++) {
-		if (plan_skips(t, g_array_index(t->cand, guint, c)))
+	for (guint c = 0; c < t->n_cand; c++) {
+		if (plan_skips(t, t->cand[c]))
 			continue;
 		host_victims(t, c, t->rank, G_MAXUINT, one);
 		for (guint i = 0; i < one->len; i++) {
@@ -334,7 +334,7 @@ more_victims(Try *t)
 	while (t->next_rank < t->n_ranks) {
 		guint had = t->victims->len;
 
-		if (t->next_c >= t->cand->len) {
+		if (t->next_c >= t->n_cand) {
 			if (t->lazy_cand && grow_cand(t))
 				continue;
 			t->next_rank++;
@@ -345,9 +345,8 @@ more_victims(Try *t)
 		}
 		/* No victim of this rank left there: nothing to list. */
 		if (t->pre->rcount[t->job->queue][(gsize)t->next_rank *
-		    t->p->snap->n_hosts + g_array_index(t->cand, guint,
-		    t->next_c)] == 0 ||
-		    plan_skips(t, g_array_index(t->cand, guint, t->next_c))) {
+		    t->p->snap->n_hosts + t->cand[t->next_c]] == 0 ||
+		    plan_skips(t, t->cand[t->next_c])) {
 			t->next_c++;
 			continue;
 		}
@@ -394,7 +393,7 @@ index_by_host(Try *t)
 {
 	const SchedSnapshot *s = t->p->snap;
 
-	t->by_host = g_new0(GArray *, MAX(t->cand->len, 1u));
+	t->by_host = g_new0(GArray *, MAX(t->n_cand, 1u));
 	for (guint v = 0; v < t->victims->len; v++) {
 		const SchedRunning *r =
 		    &s->running[g_array_index(t->victims, Victim, v).run];
@@ -817,7 +816,7 @@ static guint
 place_after(Try *t)
 {
 	GArray *allocs = t->p->plan->allocs;
-	gboolean *freed = g_new0(gboolean, t->cand->len);
+	gboolean *freed = g_new0(gboolean, t->n_cand);
 	int got = 0;
 	guint first = allocs->len;
 
@@ -830,8 +829,8 @@ place_after(Try *t)
 				freed[t->pos[r->allocs[a].host] - 1] = TRUE;
 	}
 	for (int round = 0; round < 2; round++)
-		for (guint c = 0; c < t->cand->len && got < t->need; c++) {
-			SchedAlloc al = { .host = g_array_index(t->cand, guint, c) };
+		for (guint c = 0; c < t->n_cand && got < t->need; c++) {
+			SchedAlloc al = { .host = t->cand[c] };
 
 			if (freed[c] != (round == 0) ||
 			    (t->only != NO_HOST && c != t->only))
@@ -878,7 +877,11 @@ try_init(Try *t, Pass *p, guint idx)
 	t->job = &s->pending[idx];
 	t->need = t->job->min_slots;
 	t->only = NO_HOST;
-	t->cand = g_array_new(FALSE, FALSE, sizeof(guint));
+	/* Each host is listed once at most: room for all of them, kept for
+	 * the whole pass. */
+	if (t->pre->cand == NULL)
+		t->pre->cand = g_new(guint, MAX(s->n_hosts, 1u));
+	t->cand = t->pre->cand;
 	if (t->pre->pos == NULL)
 		t->pre->pos = g_new0(guint, MAX(s->n_hosts, 1u));
 	t->pos = t->pre->pos;
@@ -890,15 +893,14 @@ try_init(Try *t, Pass *p, guint idx)
 static void
 try_clear(Try *t)
 {
-	for (guint c = 0; t->by_host != NULL && c < t->cand->len; c++)
+	for (guint c = 0; t->by_host != NULL && c < t->n_cand; c++)
 		if (t->by_host[c] != NULL)
 			g_array_free(t->by_host[c], TRUE);
 	g_free(t->by_host);
 	g_free(t->vslots);
 	/* pos is shared by every try of the pass: leave it all zero. */
-	for (guint c = 0; c < t->cand->len; c++)
-		t->pos[g_array_index(t->cand, guint, c)] = 0;
-	g_array_free(t->cand, TRUE);
+	for (guint c = 0; c < t->n_cand; c++)
+		t->pos[t->cand[c]] = 0;
 	g_free(t->offer);
 
 	g_array_free(t->order, TRUE);
@@ -931,7 +933,7 @@ preempt_try(Pass *p, guint idx, gboolean placed_none)
 	if (t.job->one_host) {
 		pt_count_host_victims(&t);
 		if (t.fitting)
-			t.by_host = g_new0(GArray *, MAX(t.cand->len, 1u));
+			t.by_host = g_new0(GArray *, MAX(t.n_cand, 1u));
 		else
 			index_by_host(&t);
 	}

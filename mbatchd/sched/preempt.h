@@ -42,6 +42,7 @@ struct Preempt {
 	GArray *one;              /* Victim, one host's */
 	gboolean *taken;          /* [n_running] */
 	guint *pos;               /* [n_hosts]: Try.pos, all zero between tries */
+	guint *cand;              /* [n_hosts]: Try.cand */
 	/* prehosts.c, built at the first preemptor of the pass. */
 	guint *by_load;           /* hosts by r15s, r1m, name */
 	guint *load_pos;          /* [n_hosts]: position in by_load */
@@ -82,9 +83,10 @@ typedef struct {
 } CandGen;
 
 void preempt_cand_begin(Pass *p, const SchedJob *j, CandGen *g);
-/* Append the next class's candidates to out; FALSE when none are left. */
+/* Append the next class's candidates to out, which holds *n_out of them
+ * and has room for every host; FALSE when none are left. */
 gboolean preempt_cand_next(Pass *p, const SchedJob *j, CandGen *g,
-    GArray *out);
+    guint *out, guint *n_out);
 /* Whether host h is one of the candidates (listed yet or not). */
 gboolean preempt_cand_is(Pass *p, const SchedJob *j, const CandGen *g,
     guint h);

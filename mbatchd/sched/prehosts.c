@@ -330,13 +330,14 @@ next_wanted(const Preempt *pre, guint q, guint i)
 }
 
 gboolean
-preempt_cand_next(Pass *p, const SchedJob *j, CandGen *g, GArray *out)
+preempt_cand_next(Pass *p, const SchedJob *j, CandGen *g, guint *out,
+    guint *n_out)
 {
 	Preempt *pre = p->preempt;
-	guint nh = p->snap->n_hosts, first = out->len;
+	guint nh = p->snap->n_hosts, first = *n_out, n = first;
 
 	/* Classes whose hosts the job cannot use add nothing: go on. */
-	while (out->len == first) {
+	while (n == first) {
 		guint i = next_wanted(pre, g->q, g->next), cls;
 
 		if (i >= nh) {
@@ -349,11 +350,12 @@ preempt_cand_next(Pass *p, const SchedJob *j, CandGen *g, GArray *out)
 			guint h = pre->by_load[i];
 
 			if (usable(p, j, g->plain, h))
-				g_array_append_val(out, h);
+				out[n++] = h;
 		}
 		g->next = i;
 	}
-	sort_classes(p, &g_array_index(out, guint, first), out->len - first);
+	*n_out = n;
+	sort_classes(p, out + first, n - first);
 	return TRUE;
 }
 
