@@ -204,12 +204,64 @@ find_candidates(Try *t)
 		;
 }
 
+/*
+ * List the classes more_victims passed over in their place, as growing
+ * class by class would have: with nothing offered (lazy_cand).  Their
+ * order within a class is the same as then, since only taking a victim
+ * changes the slots in use that order a class, and every host of a victim
+ * is listed before it is taken.
+ */
+static void
+unskip(Try *t)
+{
+	Preempt *pre = t->pre;
+	guint *out = pre->cand2, n = 0, k = 0, ns, next_h = NO_HOST;
+	guint *moved;
+	int *offer;
+
+	if (t->skips == NULL || t->skips->len == 0)
+		return;
+	if (pre->cand2 == NULL)
+		out = pre->cand2 = g_new(guint, MAX(t->p->snap->n_hosts, 1u));
+	if (t->next_c < t->n_cand)
+		next_h = t->cand[t->next_c];
+	ns = t->skips->len / 2;
+	moved = g_new(guint, MAX(t->n_cand, 1u));
+	for (guint c = 0; c <= t->n_cand; c++) {
+		guint lp = c < t->n_cand ? pre->load_pos[t->cand[c]] : G_MAXUINT;
+
+		for (; k < ns && g_array_index(t->skips, guint, 2 * k + 1) <= lp; k++)
+			preempt_cand_range(t->p, t->job, &t->gen,
+			    g_array_index(t->skips, guint, 2 * k),
+			    g_array_index(t->skips, guint, 2 * k + 1), out, &n);
+		if (c == t->n_cand)
+			break;
+		moved[c] = n;
+		out[n++] = t->cand[c];
+	}
+	g_array_set_size(t->skips, 0);
+	/* The hosts listed before keep their offers; the others offer 0. */
+	offer = g_new0(int, MAX(n, 1u));
+	for (guint c = 0; c < t->n_cand; c++)
+		offer[moved[c]] = t->offer[c];
+	g_free(moved);
+	g_free(t->offer);
+	t->offer = offer;
+	t->offer_cap = MAX(n, 1u);
+	memcpy(t->cand, out, n * sizeof *out);
+	t->n_cand = n;
+	for (guint c = 0; c < n; c++)
+		t->pos[t->cand[c]] = c + 1;
+	t->next_c = next_h == NO_HOST ? n : t->pos[next_h] - 1;
+}
+
 /* Every candidate, from now on. */
 static void
 all_candidates(Try *t)
 {
 	if (!t->lazy_cand)
 		return;
+	unskip(t);
 	while (grow_cand(t))
 		;
 	t->lazy_cand = FALSE;
@@ -335,8 +387,21 @@ more_victims(Try *t)
 		guint had = t->victims->len;
 
 		if (t->next_c >= t->n_cand) {
+			guint from, to;
+
+			/* Classes without a victim of this rank add nothing to
+			 * it: their turn comes with the next rank. */
+			if (t->lazy_cand && preempt_cand_skip(t->p, &t->gen,
+			    t->next_rank, &from, &to)) {
+				if (t->skips == NULL)
+					t->skips = g_array_new(FALSE, FALSE,
+					    sizeof(guint));
+				g_array_append_val(t->skips, from);
+				g_array_append_val(t->skips, to);
+			}
 			if (t->lazy_cand && grow_cand(t))
 				continue;
+			unskip(t);
 			t->next_rank++;
 			t->next_c = 0;
 			/* Each rank lists its victims at their first host. */
@@ -898,6 +963,8 @@ try_clear(Try *t)
 			g_array_free(t->by_host[c], TRUE);
 	g_free(t->by_host);
 	g_free(t->vslots);
+	if (t->skips != NULL)
+		g_array_free(t->skips, TRUE);
 	/* pos is shared by every try of the pass: leave it all zero. */
 	for (guint c = 0; c < t->n_cand; c++)
 		t->pos[t->cand[c]] = 0;
