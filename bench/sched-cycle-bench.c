@@ -76,6 +76,7 @@ typedef struct {
 	gboolean subopts;         /* -x, -sp, -We and -t on some jobs */
 	guint n_consumers;        /* --consumers: a resource plan, 0 none */
 	gboolean reclaim;         /* --reclaim: MostRecentTask, a reconfig pass */
+	const char *suffix;       /* --suffix: of the figure IDs, NULL: by options */
 } Opts;
 
 typedef struct {
@@ -853,7 +854,7 @@ usage(void)
 	    "usage: sched-cycle-bench [-p PENDING] [-H HOSTS] [-q QUEUES] "
 	    "[-u USERS] [-r RUNS] [-s SEED] [-f PREEMPT_FOR_BITS] [--smoke]\n"
 	    "  [--no-preemption] [--limits N] [--reserve] [--subopts] [--consumers N]\n"
-	    "  [--reclaim]\n"
+	    "  [--reclaim] [--suffix S]\n"
 	    "  defaults: 100000 pending, 10000 hosts, 50 queues, 1000 users, "
 	    "5 runs\n");
 	exit(2);
@@ -888,18 +889,20 @@ parse(int argc, char **argv, Opts *o)
 		{ "subopts", no_argument, NULL, 'X' },
 		{ "consumers", required_argument, NULL, 'C' },
 		{ "reclaim", no_argument, NULL, 'K' },
+		{ "suffix", required_argument, NULL, 'I' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
 	*o = (Opts){ 100000, 10000, 50, 1000, 5, 1, FALSE,
-	    SCHED_PREEMPT_FOR_MINI_JOB, 0, FALSE, FALSE, 0, FALSE };
+	    SCHED_PREEMPT_FOR_MINI_JOB, 0, FALSE, FALSE, 0, FALSE, NULL };
 	while ((c = getopt_long(argc, argv, "p:H:q:u:r:s:f:", longs, NULL)) != -1) {
 		switch (c) {
 		case 'S':
 			*o = (Opts){ 2000, 200, 20, 50, 3, o->seed,
 			    o->no_preemption, o->preempt_for, o->n_limits,
-			    o->reserve, o->subopts, o->n_consumers, o->reclaim };
+			    o->reserve, o->subopts, o->n_consumers, o->reclaim,
+			    o->suffix };
 			break;
 		case 'N':
 			o->no_preemption = TRUE;
@@ -920,6 +923,7 @@ parse(int argc, char **argv, Opts *o)
 		case 'L': o->n_limits = num(optarg); break;
 		case 'C': o->n_consumers = num(optarg); break;
 		case 'K': o->reclaim = TRUE; break;
+		case 'I': o->suffix = optarg; break;
 		default: usage();
 		}
 	}
@@ -1049,11 +1053,13 @@ main(int argc, char **argv)
 	    cpu[o.runs / 2], cpu[0]);
 	/* With limits the figures are sched.cycle_limits and
 	 * sched.decisions_limits (bench/fig/sched-limits.sh); with a resource
-	 * plan sched.cycle_plans and sched.decisions_plans (sched-plans.sh). */
-	printf("result\tsched.cycle%s\t%.2f\tms\n",
-	    o.n_consumers > 0 ? "_plans" : o.n_limits > 0 ? "_limits" : "", med);
-	printf("result\tsched.decisions%s\t%.0f\tdecisions/s\n",
-	    o.n_consumers > 0 ? "_plans" : o.n_limits > 0 ? "_limits" : "",
+	 * plan sched.cycle_plans and sched.decisions_plans (sched-plans.sh);
+	 * --suffix names others, as _1m for the large cluster (sched-1m.sh). */
+	if (o.suffix == NULL)
+		o.suffix = o.n_consumers > 0 ? "_plans" :
+		    o.n_limits > 0 ? "_limits" : "";
+	printf("result\tsched.cycle%s\t%.2f\tms\n", o.suffix, med);
+	printf("result\tsched.decisions%s\t%.0f\tdecisions/s\n", o.suffix,
 	    med > 0 ? dispatched / (med / 1000.0) : 0.0);
 	g_free(t);
 	g_free(cpu);

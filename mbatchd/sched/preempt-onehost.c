@@ -33,7 +33,7 @@ rank_of(const Try *t, guint v)
 static gboolean
 may_fit_alone(const Try *t, guint c)
 {
-	guint h = g_array_index(t->cand, guint, c);
+	guint h = t->cand[c];
 	const SchedHost *host = &t->p->snap->hosts[h];
 
 	if (t->offer[c] >= t->need || host->max_slots < 0)
@@ -42,17 +42,37 @@ may_fit_alone(const Try *t, guint c)
 	    t->vslots[c] >= t->need;
 }
 
-/* Slots the pt_eligible victims hold on each candidate host, and the best
- * rank among them all. */
+/*
+ * Slots the pt_eligible victims hold on each candidate host, and the best
+ * rank among them all.  Without a resource plan pt_eligible is what
+ * prehosts.c counts per host for the job's queue (victim_for, less the
+ * jobs preempted so far), so the counts are read from there: a look at
+ * each candidate rather than at every job running on it, which on a
+ * large cluster is most of the running jobs for every span[hosts=1] try.
+ * Under a plan, hybrid_may_preempt also depends on the preemptor's side:
+ * the jobs are looked at one by one.
+ */
 void
 pt_count_host_victims(Try *t)
 {
 	Preempt *pre = t->pre;
+	guint q = t->job->queue, nh = t->p->snap->n_hosts;
 
-	t->vslots = g_new0(int, MAX(t->cand->len, 1u));
+	t->vslots = g_new0(int, MAX(t->n_cand, 1u));
 	t->min_rank = G_MAXUINT;
-	for (guint c = 0; c < t->cand->len; c++) {
-		guint h = g_array_index(t->cand, guint, c);
+	if (t->p->hybrid == NULL) {
+		for (guint c = 0; c < t->n_cand; c++) {
+			guint h = t->cand[c];
+
+			t->vslots[c] = pre->scount[q][h];
+			for (guint r = 0; r < t->n_ranks && r < t->min_rank; r++)
+				if (pre->rcount[q][(gsize)r * nh + h] > 0)
+					t->min_rank = r;
+		}
+		return;
+	}
+	for (guint c = 0; c < t->n_cand; c++) {
+		guint h = t->cand[c];
 		GArray *on = pre->on_host[h];
 
 		pre->stamp++;
@@ -83,7 +103,7 @@ static void
 list_host_victims(Try *t, guint c)
 {
 	Preempt *pre = t->pre;
-	GArray *on = pre->on_host[g_array_index(t->cand, guint, c)];
+	GArray *on = pre->on_host[t->cand[c]];
 
 	g_array_set_size(t->victims, 0);
 	pre->stamp++;
@@ -126,7 +146,7 @@ pt_choose_one_host(Try *t)
 	guint best = NO_HOST;
 	int best_rank = G_MAXINT;
 
-	for (guint c = 0; c < t->cand->len && best_rank > 0; c++) {
+	for (guint c = 0; c < t->n_cand && best_rank > 0; c++) {
 		int rank;
 
 		if (!may_fit_alone(t, c))

@@ -16,7 +16,8 @@ typedef struct {
 	guint idx;                /* the preemptor, in SchedSnapshot.pending */
 	const SchedJob *job;
 	int need;
-	GArray *cand;             /* candidate hosts (guint), least loaded first */
+	guint *cand;              /* candidate hosts, least loaded first */
+	guint n_cand;
 	guint *pos;               /* [n_hosts]: position in cand + 1, 0 = none */
 	int *offer;               /* [cand->len]: slots each offers the job */
 	int total;                /* sum of offer */
@@ -39,6 +40,11 @@ typedef struct {
 	 * lazy_cand only as far as the victims listed need them. */
 	CandGen gen;
 	gboolean lazy_cand;
+	/* With lazy_cand, the classes more_victims passed over, holding no
+	 * victim of the rank it was listing: pairs of load positions [from,
+	 * to), listed in their place once a later rank or every candidate is
+	 * needed (unskip). */
+	GArray *skips;
 	/* Resource plans: only hosts with Preempt.plan_mark at plan_stamp
 	 * hold victims (preempt.c, rule 8). */
 	gboolean plan_hosts;

@@ -157,20 +157,20 @@ static gboolean
 grow_cand(Try *t)
 {
 	const OpenHosts *oh = open_hosts(t->p, t->job->queue);
-	guint had = t->cand->len;
+	guint had = t->n_cand;
 
-	if (!preempt_cand_next(t->p, t->job, &t->gen, t->cand))
+	if (!preempt_cand_next(t->p, t->job, &t->gen, t->cand, &t->n_cand))
 		return FALSE;
-	if (t->cand->len > t->offer_cap) {
-		guint cap = MAX(t->offer_cap * 2, t->cand->len);
+	if (t->n_cand > t->offer_cap) {
+		guint cap = MAX(t->offer_cap * 2, t->n_cand);
 
 		t->offer = g_renew(int, t->offer, cap);
 		memset(t->offer + t->offer_cap, 0,
 		    (cap - t->offer_cap) * sizeof *t->offer);
 		t->offer_cap = cap;
 	}
-	for (guint i = had; i < t->cand->len; i++) {
-		guint h = g_array_index(t->cand, guint, i);
+	for (guint i = had; i < t->n_cand; i++) {
+		guint h = t->cand[i];
 
 		t->pos[h] = i + 1;
 		if (t->lazy_cand || !open_listed(oh, oh->pos[h] - 1))
@@ -204,12 +204,64 @@ find_candidates(Try *t)
 		;
 }
 
+/*
+ * List the classes more_victims passed over in their place, as growing
+ * class by class would have: with nothing offered (lazy_cand).  Their
+ * order within a class is the same as then, since only taking a victim
+ * changes the slots in use that order a class, and every host of a victim
+ * is listed before it is taken.
+ */
+static void
+unskip(Try *t)
+{
+	Preempt *pre = t->pre;
+	guint *out = pre->cand2, n = 0, k = 0, ns, next_h = NO_HOST;
+	guint *moved;
+	int *offer;
+
+	if (t->skips == NULL || t->skips->len == 0)
+		return;
+	if (pre->cand2 == NULL)
+		out = pre->cand2 = g_new(guint, MAX(t->p->snap->n_hosts, 1u));
+	if (t->next_c < t->n_cand)
+		next_h = t->cand[t->next_c];
+	ns = t->skips->len / 2;
+	moved = g_new(guint, MAX(t->n_cand, 1u));
+	for (guint c = 0; c <= t->n_cand; c++) {
+		guint lp = c < t->n_cand ? pre->load_pos[t->cand[c]] : G_MAXUINT;
+
+		for (; k < ns && g_array_index(t->skips, guint, 2 * k + 1) <= lp; k++)
+			preempt_cand_range(t->p, t->job, &t->gen,
+			    g_array_index(t->skips, guint, 2 * k),
+			    g_array_index(t->skips, guint, 2 * k + 1), out, &n);
+		if (c == t->n_cand)
+			break;
+		moved[c] = n;
+		out[n++] = t->cand[c];
+	}
+	g_array_set_size(t->skips, 0);
+	/* The hosts listed before keep their offers; the others offer 0. */
+	offer = g_new0(int, MAX(n, 1u));
+	for (guint c = 0; c < t->n_cand; c++)
+		offer[moved[c]] = t->offer[c];
+	g_free(moved);
+	g_free(t->offer);
+	t->offer = offer;
+	t->offer_cap = MAX(n, 1u);
+	memcpy(t->cand, out, n * sizeof *out);
+	t->n_cand = n;
+	for (guint c = 0; c < n; c++)
+		t->pos[t->cand[c]] = c + 1;
+	t->next_c = next_h == NO_HOST ? n : t->pos[next_h] - 1;
+}
+
 /* Every candidate, from now on. */
 static void
 all_candidates(Try *t)
 {
 	if (!t->lazy_cand)
 		return;
+	unskip(t);
 	while (grow_cand(t))
 		;
 	t->lazy_cand = FALSE;
@@ -241,7 +293,7 @@ static void
 host_victims(Try *t, guint c, const guint *rank, guint only_rank, GArray *out)
 {
 	Preempt *pre = t->pre;
-	GArray *on = pre->on_host[g_array_index(t->cand, guint, c)];
+	GArray *on = pre->on_host[t->cand[c]];
 
 	g_array_set_size(out, 0);
 	for (guint i = 0; on != NULL && i < on->len; i++) {
@@ -304,8 +356,8 @@ list_all_victims(Try *t)
 	g_array_set_size(t->victims, 0);
 	for (guint r = 0; r < t->n_ranks; r++)
 		g_array_set_size(bucket[r], 0);
-	for (guint c = 0; c < t->cand->len; c++) {
-		if (plan_skips(t, g_array_index(t->cand, guint, c)))
+	for (guint c = 0; c < t->n_cand; c++) {
+		if (plan_skips(t, t->cand[c]))
 			continue;
 		host_victims(t, c, t->rank, G_MAXUINT, one);
 		for (guint i = 0; i < one->len; i++) {
@@ -334,9 +386,22 @@ more_victims(Try *t)
 	while (t->next_rank < t->n_ranks) {
 		guint had = t->victims->len;
 
-		if (t->next_c >= t->cand->len) {
+		if (t->next_c >= t->n_cand) {
+			guint from, to;
+
+			/* Classes without a victim of this rank add nothing to
+			 * it: their turn comes with the next rank. */
+			if (t->lazy_cand && preempt_cand_skip(t->p, &t->gen,
+			    t->next_rank, &from, &to)) {
+				if (t->skips == NULL)
+					t->skips = g_array_new(FALSE, FALSE,
+					    sizeof(guint));
+				g_array_append_val(t->skips, from);
+				g_array_append_val(t->skips, to);
+			}
 			if (t->lazy_cand && grow_cand(t))
 				continue;
+			unskip(t);
 			t->next_rank++;
 			t->next_c = 0;
 			/* Each rank lists its victims at their first host. */
@@ -345,9 +410,8 @@ more_victims(Try *t)
 		}
 		/* No victim of this rank left there: nothing to list. */
 		if (t->pre->rcount[t->job->queue][(gsize)t->next_rank *
-		    t->p->snap->n_hosts + g_array_index(t->cand, guint,
-		    t->next_c)] == 0 ||
-		    plan_skips(t, g_array_index(t->cand, guint, t->next_c))) {
+		    t->p->snap->n_hosts + t->cand[t->next_c]] == 0 ||
+		    plan_skips(t, t->cand[t->next_c])) {
 			t->next_c++;
 			continue;
 		}
@@ -394,7 +458,7 @@ index_by_host(Try *t)
 {
 	const SchedSnapshot *s = t->p->snap;
 
-	t->by_host = g_new0(GArray *, MAX(t->cand->len, 1u));
+	t->by_host = g_new0(GArray *, MAX(t->n_cand, 1u));
 	for (guint v = 0; v < t->victims->len; v++) {
 		const SchedRunning *r =
 		    &s->running[g_array_index(t->victims, Victim, v).run];
@@ -817,7 +881,7 @@ static guint
 place_after(Try *t)
 {
 	GArray *allocs = t->p->plan->allocs;
-	gboolean *freed = g_new0(gboolean, t->cand->len);
+	gboolean *freed = g_new0(gboolean, t->n_cand);
 	int got = 0;
 	guint first = allocs->len;
 
@@ -830,8 +894,8 @@ place_after(Try *t)
 				freed[t->pos[r->allocs[a].host] - 1] = TRUE;
 	}
 	for (int round = 0; round < 2; round++)
-		for (guint c = 0; c < t->cand->len && got < t->need; c++) {
-			SchedAlloc al = { .host = g_array_index(t->cand, guint, c) };
+		for (guint c = 0; c < t->n_cand && got < t->need; c++) {
+			SchedAlloc al = { .host = t->cand[c] };
 
 			if (freed[c] != (round == 0) ||
 			    (t->only != NO_HOST && c != t->only))
@@ -878,7 +942,11 @@ try_init(Try *t, Pass *p, guint idx)
 	t->job = &s->pending[idx];
 	t->need = t->job->min_slots;
 	t->only = NO_HOST;
-	t->cand = g_array_new(FALSE, FALSE, sizeof(guint));
+	/* Each host is listed once at most: room for all of them, kept for
+	 * the whole pass. */
+	if (t->pre->cand == NULL)
+		t->pre->cand = g_new(guint, MAX(s->n_hosts, 1u));
+	t->cand = t->pre->cand;
 	if (t->pre->pos == NULL)
 		t->pre->pos = g_new0(guint, MAX(s->n_hosts, 1u));
 	t->pos = t->pre->pos;
@@ -890,15 +958,16 @@ try_init(Try *t, Pass *p, guint idx)
 static void
 try_clear(Try *t)
 {
-	for (guint c = 0; t->by_host != NULL && c < t->cand->len; c++)
+	for (guint c = 0; t->by_host != NULL && c < t->n_cand; c++)
 		if (t->by_host[c] != NULL)
 			g_array_free(t->by_host[c], TRUE);
 	g_free(t->by_host);
 	g_free(t->vslots);
+	if (t->skips != NULL)
+		g_array_free(t->skips, TRUE);
 	/* pos is shared by every try of the pass: leave it all zero. */
-	for (guint c = 0; c < t->cand->len; c++)
-		t->pos[g_array_index(t->cand, guint, c)] = 0;
-	g_array_free(t->cand, TRUE);
+	for (guint c = 0; c < t->n_cand; c++)
+		t->pos[t->cand[c]] = 0;
 	g_free(t->offer);
 
 	g_array_free(t->order, TRUE);
@@ -931,7 +1000,7 @@ preempt_try(Pass *p, guint idx, gboolean placed_none)
 	if (t.job->one_host) {
 		pt_count_host_victims(&t);
 		if (t.fitting)
-			t.by_host = g_new0(GArray *, MAX(t.cand->len, 1u));
+			t.by_host = g_new0(GArray *, MAX(t.n_cand, 1u));
 		else
 			index_by_host(&t);
 	}

@@ -42,6 +42,8 @@ struct Preempt {
 	GArray *one;              /* Victim, one host's */
 	gboolean *taken;          /* [n_running] */
 	guint *pos;               /* [n_hosts]: Try.pos, all zero between tries */
+	guint *cand;              /* [n_hosts]: Try.cand */
+	guint *cand2;             /* [n_hosts]: scratch for preempt.c */
 	/* prehosts.c, built at the first preemptor of the pass. */
 	guint *by_load;           /* hosts by r15s, r1m, name */
 	guint *load_pos;          /* [n_hosts]: position in by_load */
@@ -50,8 +52,14 @@ struct Preempt {
 	                           * victims a may still take, per host */
 	int **rcount;             /* [a]: NULL or [rank * n_hosts + host]: the
 	                           * same per rank of the victim's queue */
+	int **scount;             /* [a]: NULL or [n_hosts]: the slots those
+	                           * allocations hold */
 	guint64 **wanted;         /* [a]: NULL or bits over by_load: a's
 	                           * candidates holding victims or listed open */
+	guint64 **rbits;          /* [a]: NULL or [rank * words + w]: the same
+	                           * holding victims of each rank */
+	guint words;              /* of one bit row over by_load */
+	guint *class_start;       /* [load class]: its first by_load position */
 	guint8 *plain_usable;     /* [n_hosts]: 0 not known yet, 1 usable, 2 not,
 	                           * for jobs without -m or filter data */
 	GArray ***by_user;        /* [a]: NULL or [n_users]: NULL or the user's
@@ -77,12 +85,23 @@ typedef struct {
 	guint q;
 	gboolean plain;           /* no -m, no filter data: usable per host */
 	guint next;               /* next position in the load rank */
+	guint limit;              /* no class from this position on */
 } CandGen;
 
 void preempt_cand_begin(Pass *p, const SchedJob *j, CandGen *g);
-/* Append the next class's candidates to out; FALSE when none are left. */
+/* Append the next class's candidates to out, which holds *n_out of them
+ * and has room for every host; FALSE when none are left. */
 gboolean preempt_cand_next(Pass *p, const SchedJob *j, CandGen *g,
-    GArray *out);
+    guint *out, guint *n_out);
+/* Pass over the classes before the first one holding victims of `rank`
+ * the job's queue may take: TRUE with their positions [*from, *to) when
+ * there are such classes, which the next preempt_cand_next leaves out. */
+gboolean preempt_cand_skip(Pass *p, CandGen *g, guint rank, guint *from,
+    guint *to);
+/* Append the candidates of the classes at positions [from, to), as
+ * preempt_cand_next would have. */
+void preempt_cand_range(Pass *p, const SchedJob *j, const CandGen *g,
+    guint from, guint to, guint *out, guint *n_out);
 /* Whether host h is one of the candidates (listed yet or not). */
 gboolean preempt_cand_is(Pass *p, const SchedJob *j, const CandGen *g,
     guint h);

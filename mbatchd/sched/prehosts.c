@@ -56,6 +56,7 @@ rank_hosts(Preempt *pre)
 	pre->by_load = g_new(guint, MAX(n, 1u));
 	pre->load_pos = g_new(guint, MAX(n, 1u));
 	pre->load_class = g_new(guint, MAX(n, 1u));
+	pre->class_start = g_new(guint, MAX(n, 1u));
 	for (guint h = 0; h < n; h++)
 		pre->by_load[h] = h;
 	g_qsort_with_data(pre->by_load, (gint)n, sizeof(guint), cmp_fixed_load,
@@ -71,6 +72,8 @@ rank_hosts(Preempt *pre)
 		}
 		pre->load_pos[pre->by_load[i]] = i;
 		pre->load_class[pre->by_load[i]] = cls;
+		if (i == 0 || pre->load_class[pre->by_load[i - 1]] != cls)
+			pre->class_start[cls] = i;
 	}
 }
 
@@ -92,6 +95,7 @@ count_victims(Preempt *pre, guint a)
 	guint nh = s->n_hosts;
 	int *vc = g_new0(int, MAX(nh, 1u));
 	int *rc = g_new0(int, MAX((gsize)nh * pre->n_ranks[a], 1u));
+	int *sc = g_new0(int, MAX(nh, 1u));
 
 	for (guint r = 0; r < s->n_running; r++) {
 		const SchedRunning *run = &s->running[r];
@@ -101,21 +105,27 @@ count_victims(Preempt *pre, guint a)
 		for (guint i = 0; i < run->n_allocs; i++) {
 			vc[run->allocs[i].host]++;
 			rc[(gsize)rank[run->queue] * nh + run->allocs[i].host]++;
+			sc[run->allocs[i].host] += run->allocs[i].slots;
 		}
 	}
 	pre->vcount[a] = vc;
 	pre->rcount[a] = rc;
+	pre->scount[a] = sc;
+}
+
+static void
+set_bit(guint64 *bits, guint i, gboolean on)
+{
+	if (on)
+		bits[i / 64] |= G_GUINT64_CONSTANT(1) << (i % 64);
+	else
+		bits[i / 64] &= ~(G_GUINT64_CONSTANT(1) << (i % 64));
 }
 
 static void
 set_wanted(Preempt *pre, guint a, guint h, gboolean on)
 {
-	guint i = pre->load_pos[h];
-
-	if (on)
-		pre->wanted[a][i / 64] |= G_GUINT64_CONSTANT(1) << (i % 64);
-	else
-		pre->wanted[a][i / 64] &= ~(G_GUINT64_CONSTANT(1) << (i % 64));
+	set_bit(pre->wanted[a], pre->load_pos[h], on);
 }
 
 void
@@ -133,8 +143,11 @@ prehosts_taken(Pass *p, guint r)
 		for (guint i = 0; i < run->n_allocs; i++) {
 			guint h = run->allocs[i].host;
 
-			pre->rcount[a][(gsize)pre->qrank[a][run->queue] * s->n_hosts +
-			    h]--;
+			if (--pre->rcount[a][(gsize)pre->qrank[a][run->queue] *
+			    s->n_hosts + h] == 0)
+				set_bit(pre->rbits[a] + (gsize)pre->qrank[a][run->queue] *
+				    pre->words, pre->load_pos[h], FALSE);
+			pre->scount[a][h] -= run->allocs[i].slots;
 			if (--pre->vcount[a][h] == 0 && oh->pos[h] != 0 &&
 			    !open_listed(oh, oh->pos[h] - 1))
 				set_wanted(pre, a, h, FALSE);
@@ -161,12 +174,19 @@ mark_wanted(Pass *p, guint a)
 	Preempt *pre = p->preempt;
 	const OpenHosts *oh = open_hosts(p, a);
 
-	pre->wanted[a] = g_new0(guint64, p->snap->n_hosts / 64 + 1);
+	guint nh = p->snap->n_hosts, nr = pre->n_ranks[a];
+
+	pre->wanted[a] = g_new0(guint64, pre->words);
+	pre->rbits[a] = g_new0(guint64, MAX((gsize)pre->words * nr, 1u));
 	for (guint c = 0; c < oh->cand->len; c++) {
 		guint h = g_array_index(oh->cand, guint, c);
 
 		if (pre->vcount[a][h] > 0 || open_listed(oh, c))
 			set_wanted(pre, a, h, TRUE);
+		for (guint r = 0; pre->vcount[a][h] > 0 && r < nr; r++)
+			if (pre->rcount[a][(gsize)r * nh + h] > 0)
+				set_bit(pre->rbits[a] + (gsize)r * pre->words,
+				    pre->load_pos[h], TRUE);
 	}
 }
 
@@ -225,11 +245,16 @@ prehosts_free(Preempt *pre)
 	for (guint a = 0; pre->vcount != NULL && a < pre->snap->n_queues; a++) {
 		g_free(pre->vcount[a]);
 		g_free(pre->rcount[a]);
+		g_free(pre->scount[a]);
 		g_free(pre->wanted[a]);
+		g_free(pre->rbits[a]);
 	}
 	g_free(pre->vcount);
 	g_free(pre->rcount);
+	g_free(pre->scount);
 	g_free(pre->wanted);
+	g_free(pre->rbits);
+	g_free(pre->class_start);
 	g_free(pre->plain_usable);
 	g_free(pre->by_load);
 	g_free(pre->load_pos);
@@ -292,7 +317,10 @@ preempt_cand_begin(Pass *p, const SchedJob *j, CandGen *g)
 		rank_hosts(pre);
 		pre->vcount = g_new0(int *, s->n_queues);
 		pre->rcount = g_new0(int *, s->n_queues);
+		pre->scount = g_new0(int *, s->n_queues);
 		pre->wanted = g_new0(guint64 *, s->n_queues);
+		pre->rbits = g_new0(guint64 *, s->n_queues);
+		pre->words = s->n_hosts / 64 + 1;
 		pre->plain_usable = g_new0(guint8, MAX(s->n_hosts, 1u));
 	}
 	if (pre->vcount[q] == NULL) {
@@ -303,17 +331,18 @@ preempt_cand_begin(Pass *p, const SchedJob *j, CandGen *g)
 	g->plain = j->asked_hosts == NULL &&
 	    !sched_resreq_constrains(j->resreq);
 	g->next = 0;
+	g->limit = s->n_hosts;
 }
 
-/* The next set bit of queue q's candidates at load position >= i, or
+/* The next set bit of a row over the load rank at position >= i, or
  * n_hosts. */
 static guint
-next_wanted(const Preempt *pre, guint q, guint i)
+next_set(const Preempt *pre, const guint64 *bits, guint i)
 {
 	guint nh = pre->snap->n_hosts;
 
 	while (i < nh) {
-		guint64 word = pre->wanted[q][i / 64] >> (i % 64);
+		guint64 word = bits[i / 64] >> (i % 64);
 
 		if (word != 0)
 			return MIN(i + (guint)__builtin_ctzll(word), nh);
@@ -322,18 +351,26 @@ next_wanted(const Preempt *pre, guint q, guint i)
 	return nh;
 }
 
+/* The next set bit of queue q's candidates at load position >= i. */
+static guint
+next_wanted(const Preempt *pre, guint q, guint i)
+{
+	return next_set(pre, pre->wanted[q], i);
+}
+
 gboolean
-preempt_cand_next(Pass *p, const SchedJob *j, CandGen *g, GArray *out)
+preempt_cand_next(Pass *p, const SchedJob *j, CandGen *g, guint *out,
+    guint *n_out)
 {
 	Preempt *pre = p->preempt;
-	guint nh = p->snap->n_hosts, first = out->len;
+	guint nh = p->snap->n_hosts, first = *n_out, n = first;
 
 	/* Classes whose hosts the job cannot use add nothing: go on. */
-	while (out->len == first) {
+	while (n == first) {
 		guint i = next_wanted(pre, g->q, g->next), cls;
 
-		if (i >= nh) {
-			g->next = nh;
+		if (i >= g->limit) {
+			g->next = i;
 			return FALSE;
 		}
 		cls = pre->load_class[pre->by_load[i]];
@@ -342,12 +379,42 @@ preempt_cand_next(Pass *p, const SchedJob *j, CandGen *g, GArray *out)
 			guint h = pre->by_load[i];
 
 			if (usable(p, j, g->plain, h))
-				g_array_append_val(out, h);
+				out[n++] = h;
 		}
 		g->next = i;
 	}
-	sort_classes(p, &g_array_index(out, guint, first), out->len - first);
+	*n_out = n;
+	sort_classes(p, out + first, n - first);
 	return TRUE;
+}
+
+gboolean
+preempt_cand_skip(Pass *p, CandGen *g, guint rank, guint *from, guint *to)
+{
+	Preempt *pre = p->preempt;
+	guint nh = p->snap->n_hosts;
+	guint i = next_set(pre, pre->rbits[g->q] + (gsize)rank * pre->words,
+	    g->next);
+	guint start = i >= nh ? nh : pre->class_start[pre->load_class[
+	    pre->by_load[i]]];
+
+	if (start <= g->next)
+		return FALSE;
+	*from = g->next;
+	*to = g->next = start;
+	return TRUE;
+}
+
+void
+preempt_cand_range(Pass *p, const SchedJob *j, const CandGen *g,
+    guint from, guint to, guint *out, guint *n_out)
+{
+	CandGen r = *g;
+
+	r.next = from;
+	r.limit = to;
+	while (preempt_cand_next(p, j, &r, out, n_out))
+		;
 }
 
 gboolean

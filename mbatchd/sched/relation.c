@@ -116,6 +116,8 @@ preempt_free(Preempt *pre)
 	g_free(pre->rel);
 	g_free(pre->can);
 	g_free(pre->pos);
+	g_free(pre->cand);
+	g_free(pre->cand2);
 	prehosts_free(pre);
 	for (guint q = 0; pre->qrank != NULL && q < pre->snap->n_queues; q++)
 		g_free(pre->qrank[q]);

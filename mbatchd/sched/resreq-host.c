@@ -16,48 +16,91 @@
 
 #include "pass.h"
 
+typedef enum {
+	RES_OTHER, RES_HNAME, RES_TYPE, RES_MODEL, RES_NCPUS, RES_MAXMEM,
+	RES_MEM, RES_SWP, RES_TMP, RES_R15S, RES_R1M, RES_R15M, RES_UT,
+} ResName;
+
+/* Which resource a name is: the evaluator asks once per host and name,
+ * for every host a job with -R looks at, so the first letter picks the
+ * few names to compare instead of running through all of them. */
+static ResName
+res_name(const char *name)
+{
+	switch (name[0]) {
+	case 'h':
+		return strcmp(name, "hname") == 0 ? RES_HNAME : RES_OTHER;
+	case 't':
+		return strcmp(name, "type") == 0 ? RES_TYPE :
+		    strcmp(name, "tmp") == 0 ? RES_TMP : RES_OTHER;
+	case 'l':
+		return strcmp(name, BS_RESREQ_LOCAL_TYPE) == 0 ? RES_TYPE :
+		    strcmp(name, BS_RESREQ_LOCAL_MODEL) == 0 ? RES_MODEL :
+		    RES_OTHER;
+	case 'm':
+		return strcmp(name, "model") == 0 ? RES_MODEL :
+		    strcmp(name, "maxmem") == 0 ? RES_MAXMEM :
+		    strcmp(name, "mem") == 0 ? RES_MEM : RES_OTHER;
+	case 'n':
+		return strcmp(name, "ncpus") == 0 ? RES_NCPUS : RES_OTHER;
+	case 's':
+		return strcmp(name, "swp") == 0 ? RES_SWP : RES_OTHER;
+	case 'r':
+		return strcmp(name, "r15s") == 0 ? RES_R15S :
+		    strcmp(name, "r1m") == 0 ? RES_R1M :
+		    strcmp(name, "r15m") == 0 ? RES_R15M : RES_OTHER;
+	case 'u':
+		return strcmp(name, "ut") == 0 ? RES_UT : RES_OTHER;
+	default:
+		return RES_OTHER;
+	}
+}
+
 /* A host's value for a resource name, as the select evaluator asks. */
 static BsResValue
 host_value(const char *name, void *data)
 {
 	const SchedHost *h = data;
 	BsResValue v = { .kind = BS_RES_NUMBER };
+	ResName r = res_name(name);
 
-	if (strcmp(name, "hname") == 0) {
+	switch (r) {
+	case RES_HNAME:
 		v.kind = BS_RES_STRING;
 		v.str = h->name;
-	} else if (strcmp(name, "type") == 0 ||
-	    strcmp(name, BS_RESREQ_LOCAL_TYPE) == 0) {
+		return v;
+	case RES_TYPE:
 		v.kind = BS_RES_STRING;
 		v.str = h->type != NULL ? h->type : "LINUX";
-	} else if (strcmp(name, "model") == 0 ||
-	    strcmp(name, BS_RESREQ_LOCAL_MODEL) == 0) {
+		return v;
+	case RES_MODEL:
 		v.kind = BS_RES_STRING;
 		v.str = h->model != NULL ? h->model : "LINUX";
-	} else if (strcmp(name, "ncpus") == 0) {
+		return v;
+	case RES_NCPUS:
 		v.num = h->ncpus;
-	} else if (strcmp(name, "maxmem") == 0) {
+		return v;
+	case RES_MAXMEM:
 		v.num = h->maxmem;
-	} else if (!h->load_known) {
-		/* No report from the host yet: its load is unknown, and a
-		 * select on it is not satisfied. */
+		return v;
+	default:
+		break;
+	}
+	/* No report from the host yet: its load is unknown, and a select on
+	 * it is not satisfied. */
+	if (!h->load_known) {
 		v.kind = BS_RES_UNDEFINED;
-	} else if (strcmp(name, "mem") == 0) {
-		v.num = h->mem;
-	} else if (strcmp(name, "swp") == 0) {
-		v.num = h->swp;
-	} else if (strcmp(name, "tmp") == 0) {
-		v.num = h->tmp;
-	} else if (strcmp(name, "r15s") == 0) {
-		v.num = h->r15s;
-	} else if (strcmp(name, "r1m") == 0) {
-		v.num = h->r1m;
-	} else if (strcmp(name, "r15m") == 0) {
-		v.num = h->r15m;
-	} else if (strcmp(name, "ut") == 0) {
-		v.num = h->ut;
-	} else {
-		v.kind = BS_RES_UNDEFINED;
+		return v;
+	}
+	switch (r) {
+	case RES_MEM: v.num = h->mem; break;
+	case RES_SWP: v.num = h->swp; break;
+	case RES_TMP: v.num = h->tmp; break;
+	case RES_R15S: v.num = h->r15s; break;
+	case RES_R1M: v.num = h->r1m; break;
+	case RES_R15M: v.num = h->r15m; break;
+	case RES_UT: v.num = h->ut; break;
+	default: v.kind = BS_RES_UNDEFINED; break;
 	}
 	return v;
 }

@@ -732,12 +732,27 @@ reclaim_hosts(Sel *sel)
 	}
 }
 
+/* Without a resource plan only a closing host reclaims: with none, there
+ * is nothing to select, and no need to go over every running job. */
+static gboolean
+nothing_to_reclaim(const SchedSnapshot *s, const SchedPlan *plan)
+{
+	if (s->n_consumers > 0 || s->n_rgroups > 0 || plan->n_quotas > 0)
+		return FALSE;
+	for (guint h = 0; h < s->n_hosts; h++)
+		if (s->hosts[h].reclaim)
+			return FALSE;
+	return TRUE;
+}
+
 void
 sched_reclaim_select(const SchedSnapshot *s, const SchedPlan *plan, GArray *out)
 {
 	Sel sel = { .s = s, .plan = plan, .out = out };
 	guint n;
 
+	if (nothing_to_reclaim(s, plan))
+		return;
 	sel.n_c = s->n_consumers;
 	sel.n_g = s->n_rgroups;
 	n = sel.n_c * sel.n_g;
