@@ -10,7 +10,7 @@
  * made when a DONE/EXIT event is applied (acct_note) and written only
  * after the journal sync that made that event durable (acct_flush, called
  * from journal_flush), never before.  After each write the file is synced
- * and a mark, "<seq> <size>", is renamed into place (.lsb.acct.mark): the
+ * and a mark, "<seq> <size>", is written and synced (.lsb.acct.mark): the
  * file holds every record of events up to seq, in its first size bytes.
  * On restart the file is cut back to that size (a crash between the write
  * and the mark leaves a tail the mark does not vouch for) and the replay
@@ -23,6 +23,16 @@
  *
  * A file shorter than its mark says was rotated away by an administrator
  * (mv lsb.acct lsb.acct.1): writing continues in a new file.
+ *
+ * The mark file has two slots of MARK_SLOT bytes, each a fixed-width line
+ * "<seq> <size> <check>" (check: FNV-1a of the rest), written in turn in
+ * place: a batch costs one pwrite and one sync, where a new file renamed
+ * over the old one cost an inode created and freed, two syncs and a rename
+ * per batch, on the loop that also commits submissions.  A crash tearing
+ * the slot being written leaves the other, older mark, which is what a
+ * crash just before that write would have left (the records it does not
+ * cover are still queued, so the journal still holds their events).  The
+ * older format, one "<seq> <size>" line, is read as slot 0.
  *
  * Sync policy: fdatasync of the file and of the mark after each batch,
  * unless lsf.conf LSB_JOURNAL_SYNC=none (then the page cache decides, as
@@ -58,6 +68,8 @@ struct AcctLog {
 	char *path;
 	char *mark_path;
 	int fd;                   /* -1 until first needed */
+	int mark_fd;              /* -1 until first needed */
+	guint mark_next;          /* the slot the next mark goes to */
 	guint64 mark_seq;         /* every record of events <= this is written */
 	gboolean fresh;           /* no mark was found */
 	gboolean failing;         /* the last write failed (logged once) */
@@ -88,43 +100,99 @@ file_mode(const Manager *m)
 	return m->cfg->params->secure_job_info_level == 0 ? 0644 : 0600;
 }
 
+/* One slot: "SEQ SIZE CHECK\n", fixed width, so a torn slot keeps its
+ * three fields and fails its check. */
+#define MARK_SLOT 64
+#define MARK_FMT "%020" G_GUINT64_FORMAT " %020" G_GUINT64_FORMAT
+
+static guint32
+mark_check(const char *p, gsize n)
+{
+	guint32 h = 2166136261u;
+
+	for (gsize i = 0; i < n; i++) {
+		h ^= (guint8)p[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
+/* Parse one slot; legacy: the older format, "<seq> <size>\n" alone, is
+ * taken too (slot 0 only: the first new mark goes to slot 1, and a new
+ * line always has its third field in place, torn or not). */
 static gboolean
-read_mark(AcctLog *a, guint64 *seq, guint64 *size)
+parse_slot(const char *p, gsize n, gboolean legacy, guint64 *seq,
+    guint64 *size)
+{
+	g_autofree char *line = g_strndup(p, n);
+	char *nl = strchr(line, '\n');
+	char *end, *end2;
+
+	if (nl == NULL)
+		return FALSE;
+	*nl = '\0';
+	*seq = g_ascii_strtoull(line, &end, 10);
+	if (end == line || *end != ' ')
+		return FALSE;
+	*size = g_ascii_strtoull(end + 1, &end2, 10);
+	if (end2 == end + 1)
+		return FALSE;
+	if (*end2 == '\0')
+		return legacy;
+	return *end2 == ' ' && strlen(end2 + 1) == 8 &&
+	    g_ascii_strtoull(end2 + 1, NULL, 16) ==
+	    mark_check(line, (gsize)(end2 - line));
+}
+
+/* The newest valid slot; *slot is where it is (0 when none). */
+static gboolean
+read_mark(AcctLog *a, guint64 *seq, guint64 *size, guint *slot)
 {
 	g_autofree char *text = NULL;
-	char *end;
+	gsize len = 0;
+	gboolean found = FALSE;
 
-	if (!g_file_get_contents(a->mark_path, &text, NULL, NULL))
+	*slot = 0;
+	if (!g_file_get_contents(a->mark_path, &text, &len, NULL))
 		return FALSE;
-	*seq = g_ascii_strtoull(text, &end, 10);
-	if (end == text || *end != ' ')
-		return FALSE;
-	*size = g_ascii_strtoull(end + 1, NULL, 10);
-	return TRUE;
+	for (guint i = 0; i < 2 && (gsize)i * MARK_SLOT < len; i++) {
+		guint64 q, z;
+
+		if (parse_slot(text + i * MARK_SLOT, MIN(len - i * MARK_SLOT,
+		    MARK_SLOT), i == 0, &q, &z) &&
+		    (!found || q > *seq)) {
+			*seq = q;
+			*size = z;
+			*slot = i;
+			found = TRUE;
+		}
+	}
+	return found;
 }
 
 static gboolean
 write_mark(const Manager *m, AcctLog *a, guint64 seq, guint64 size,
     GError **err)
 {
-	g_autofree char *tmp = g_strconcat(a->mark_path, ".tmp", NULL);
-	g_autofree char *text = g_strdup_printf("%" G_GUINT64_FORMAT " %"
-	    G_GUINT64_FORMAT "\n", seq, size);
-	size_t len = strlen(text);
-	int fd;
+	char slot[MARK_SLOT];
+	int n;
 
-	(void)unlink(tmp);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-	    0600);
-	if (fd < 0 || write(fd, text, len) != (ssize_t)len ||
-	    (want_sync(m) && fdatasync(fd) != 0) || close(fd) != 0 ||
-	    rename(tmp, a->mark_path) != 0) {
+	memset(slot, 0, sizeof slot);
+	n = g_snprintf(slot, sizeof slot, MARK_FMT, seq, size);
+	g_snprintf(slot + n, sizeof slot - (gsize)n, " %08x\n",
+	    mark_check(slot, (gsize)n));
+	if (a->mark_fd < 0)
+		a->mark_fd = open(a->mark_path, O_RDWR | O_CREAT | O_NOFOLLOW |
+		    O_CLOEXEC, 0600);
+	if (a->mark_fd < 0 ||
+	    pwrite(a->mark_fd, slot, sizeof slot,
+	    (off_t)a->mark_next * MARK_SLOT) != (ssize_t)sizeof slot ||
+	    (want_sync(m) && fdatasync(a->mark_fd) != 0)) {
 		g_set_error(err, BS_ERROR, BS_ERROR_IO, "cannot write %s: %s",
 		    a->mark_path, g_strerror(errno));
-		if (fd >= 0)
-			(void)unlink(tmp);
 		return FALSE;
 	}
+	a->mark_next ^= 1;
 	return TRUE;
 }
 
@@ -158,10 +226,12 @@ log_open(Manager *m, AcctLog *a, const char *name, GError **err)
 {
 	g_autofree char *mark = g_strdup_printf(".%s.mark", name);
 	guint64 seq = 0, size = 0;
+	guint slot = 0;
 	struct stat st;
 	int fd;
 
 	a->fd = -1;
+	a->mark_fd = -1;
 	g_queue_init(&a->pending);
 	a->dir = g_build_filename(m->sharedir, m->cfg->cluster->name, "logdir",
 	    NULL);
@@ -172,10 +242,12 @@ log_open(Manager *m, AcctLog *a, const char *name, GError **err)
 		    a->dir, g_strerror(errno));
 		return FALSE;
 	}
-	if (!read_mark(a, &seq, &size)) {
+	if (!read_mark(a, &seq, &size, &slot)) {
 		a->fresh = TRUE;
 		return TRUE;
 	}
+	/* The newest mark stays until the next one is on disk. */
+	a->mark_next = slot ^ 1;
 	a->mark_seq = seq;
 	/* Opened without following a link: only the file itself is cut. */
 	fd = open(a->path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -386,6 +458,8 @@ log_close(AcctLog *a)
 		return;
 	if (a->fd >= 0)
 		close(a->fd);
+	if (a->mark_fd >= 0)
+		close(a->mark_fd);
 	g_queue_clear_full(&a->pending, rec_free);
 	g_free(a->dir);
 	g_free(a->path);

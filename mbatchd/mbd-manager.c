@@ -36,6 +36,9 @@
 #include "util/log.h"
 
 #define SCHED_DELAY_MS 2
+/* No pass for this long: the cluster is idle, and the event that ends it
+ * is passed at once (see manager_schedule_soon). */
+#define SCHED_IDLE_MS 20
 /* Passes are spaced by this many times their duration (see below). */
 #define SCHED_DUTY 3
 #define HEARTBEAT_S 5
@@ -130,17 +133,30 @@ sched_timer_fired(gpointer data)
  * of mbatchd's time whatever the backlog (LSF spaces its scheduling
  * sessions too).  An idle cluster's pass takes microseconds, so its jobs
  * still start sched_delay_ms after the event.
+ *
+ * After SCHED_IDLE_MS without a pass there is no burst to coalesce yet:
+ * the first event gets its pass in the next turn of the loop, right after
+ * the commit that made it durable (the loop commits before it polls), so
+ * an idle cluster's job starts without the coalescing delay.  Nothing is
+ * acknowledged or ordered sooner: the pass's dispatches are committed
+ * events like any other, and their start orders wait for their sync.  The events
+ * that follow within the delay wait for the next pass as before, so a
+ * burst still costs one pass per delay.
  */
 void
 manager_schedule_soon(Manager *m)
 {
-	gint64 wait_us;
+	gint64 now, wait_us;
 
 	if (m->sched_timer != 0 || m->shutting_down)
 		return;
-	wait_us = m->sched_last_end + SCHED_DUTY * m->sched_last_us -
-	    g_get_monotonic_time();
-	wait_us = MAX(wait_us, (gint64)m->sched_delay_ms * 1000);
+	now = g_get_monotonic_time();
+	wait_us = m->sched_last_end + SCHED_DUTY * m->sched_last_us - now;
+	if (now - m->sched_last_end >= SCHED_IDLE_MS * 1000 &&
+	    m->sched_last_us < SCHED_IDLE_MS * 1000 / SCHED_DUTY)
+		wait_us = 0;
+	else
+		wait_us = MAX(wait_us, (gint64)m->sched_delay_ms * 1000);
 	m->sched_timer = g_timeout_add((guint)((wait_us + 999) / 1000),
 	    sched_timer_fired, m);
 }

@@ -418,8 +418,11 @@ sbd_job_started(SbdJob *job)
 	if (old != NULL)
 		g_hash_table_remove(sbd->jobs, job->key);
 	g_hash_table_insert(sbd->jobs, job->key, job);
+	/* No save here: the run's record was written whole (pgid, owner,
+	 * start time, paths) by bs_launch's on_forked, before the child could
+	 * exec, and nothing it holds has changed since; a second copy cost a
+	 * new file and a rename per job. */
 	job->state = BASALT__JOB_STATE__JOB_STATE_RUN;
-	job_save(job);
 	bs_reaper_watch(sbd->reaper, job->pgid, job->status_path, &job_funcs, job);
 	arm_runlimit(job);
 	sbd_log(BS_LOG_NOTICE, job, "started as user %s, pgid %d", job->user, job->pgid);

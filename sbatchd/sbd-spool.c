@@ -10,9 +10,9 @@
  * File format: records of [u32 length][u32 FNV-1a of the body][packed
  * JobReport], big-endian.  A crash mid-append leaves a short or corrupt last
  * record: it is cut off at load (it was never sent, since sending follows
- * the fsync).  Acknowledged records are removed by rewriting the file
- * (temporary file, fsync, rename); the spool is short-lived (reports wait
- * only while mbatchd is away), so rewriting is cheap.
+ * the fsync).  Acknowledged records are removed by truncating the file
+ * once it holds no other, or by rewriting it (temporary file, fsync,
+ * rename) once they make up most of it (below).
  *
  * The seq counter must never go back, even when the spool is empty.
  * <statedir>/seq holds a bound at or above every seq used: seqs are
@@ -27,6 +27,14 @@
  * reports come back and are sent again, exactly as if their
  * acknowledgements had been lost, which the seqs already make harmless.
  * Per job this saves two files created and synced per report on the host.
+ *
+ * By the same argument an acknowledged record may stay in the file while
+ * later ones still wait: on a busy host (a report in flight per running
+ * job) an ack rarely empties the spool, and rewriting the file at each one
+ * cost a new file, a sync and a rename per report, the largest part of
+ * sbatchd's work per short job.  So the file is rewritten only once its
+ * acknowledged records outweigh COMPACT_BYTES and the waiting ones; until
+ * then a restart merely sends a few acknowledged reports again.
  */
 #include "config.h"
 
@@ -50,6 +58,9 @@ typedef struct {
 /* Seqs reserved per write of the seq file. */
 #define SEQ_BLOCK 1024
 
+/* Acknowledged bytes the file may hold before it is rewritten. */
+#define COMPACT_BYTES (256 * 1024)
+
 struct SbdSpool {
 	char *path;
 	char *seq_path;
@@ -57,6 +68,8 @@ struct SbdSpool {
 	guint64 last_seq;
 	guint64 reserved;         /* the bound in the seq file */
 	GQueue entries;           /* SpoolEntry*, seq order */
+	gsize live_bytes;         /* the file's bytes of the entries */
+	gsize dead_bytes;         /* its bytes of acknowledged records */
 };
 
 static guint32
@@ -147,6 +160,7 @@ spool_parse(SbdSpool *sp, const guint8 *data, gsize len)
 			break;
 		g_queue_push_tail(&sp->entries, e);
 		sp->last_seq = MAX(sp->last_seq, e->seq);
+		sp->live_bytes += 8 + n;
 		off += 8 + n;
 	}
 	return off;
@@ -239,6 +253,7 @@ sbd_spool_append(SbdSpool *sp, Basalt__JobReport *rep)
 	gsize len;
 	guint8 *data;
 	GByteArray *buf;
+	gsize buf_len;
 	SpoolEntry *e;
 	gboolean ok;
 
@@ -253,6 +268,7 @@ sbd_spool_append(SbdSpool *sp, Basalt__JobReport *rep)
 	e->index = rep->job != NULL ? rep->job->array_index : 0;
 	e->body = g_bytes_new_take(data, len);
 	buf = frame(e->body);
+	buf_len = buf->len;
 	ok = bs_write_all(sp->fd, buf->data, buf->len, NULL) &&
 	    fdatasync(sp->fd) == 0;
 	g_byte_array_unref(buf);
@@ -262,6 +278,7 @@ sbd_spool_append(SbdSpool *sp, Basalt__JobReport *rep)
 		    sp->path, e->seq, g_strerror(errno));
 	}
 	sp->last_seq = e->seq;
+	sp->live_bytes += buf_len;
 	g_queue_push_tail(&sp->entries, e);
 	return e->seq;
 }
@@ -292,6 +309,8 @@ spool_rewrite(SbdSpool *sp)
 	}
 	close(sp->fd);
 	sp->fd = fd;
+	sp->live_bytes = all->len;
+	sp->dead_bytes = 0;
 }
 
 guint
@@ -301,12 +320,21 @@ sbd_spool_ack(SbdSpool *sp, guint64 acked)
 	SpoolEntry *e;
 
 	while ((e = g_queue_peek_head(&sp->entries)) != NULL && e->seq <= acked) {
+		gsize framed = 8 + g_bytes_get_size(e->body);
+
+		sp->live_bytes -= MIN(framed, sp->live_bytes);
+		sp->dead_bytes += framed;
 		entry_free(g_queue_pop_head(&sp->entries));
 		n++;
 	}
 	if (n == 0)
 		return 0;
-	if (sp->entries.length > 0 || ftruncate(sp->fd, 0) != 0)
+	if (sp->entries.length == 0 && ftruncate(sp->fd, 0) == 0) {
+		sp->live_bytes = sp->dead_bytes = 0;
+		return n;
+	}
+	if (sp->entries.length == 0 ||
+	    (sp->dead_bytes > COMPACT_BYTES && sp->dead_bytes > sp->live_bytes))
 		spool_rewrite(sp);
 	return n;
 }
