@@ -107,6 +107,13 @@ listing(Manager *m, const Basalt__JobQuery *req, const Caller *c)
 	return jobs;
 }
 
+/* One job of a page: its info and, for detail, the copy of its spec that
+ * leaves the environment out. */
+typedef struct {
+	Basalt__JobInfo info;
+	Basalt__JobSpec spec;
+} PageJob;
+
 void
 svc_jobs(Basalt__BatchService_Service *svc, const Basalt__JobQuery *req,
     Basalt__JobList_Closure closure, void *call)
@@ -114,8 +121,7 @@ svc_jobs(Basalt__BatchService_Service *svc, const Basalt__JobQuery *req,
 	Manager *m = svc_manager(svc);
 	Basalt__JobList reply = BASALT__JOB_LIST__INIT;
 	GPtrArray *jobs;
-	Basalt__JobInfo *infos;
-	Basalt__JobSpec *specs = NULL;
+	GPtrArray *page;
 	gsize bytes = 0, size;
 	Caller c;
 	Sight *sight;
@@ -123,13 +129,15 @@ svc_jobs(Basalt__BatchService_Service *svc, const Basalt__JobQuery *req,
 	svc_caller(m, call, &c);
 	jobs = listing(m, req, &c);
 	sight = svc_sight_new(m, &c);
-	infos = g_new(Basalt__JobInfo, jobs->len);
-	if (req->detail)
-		specs = g_new(Basalt__JobSpec, jobs->len);
-	reply.jobs = g_new(Basalt__JobInfo *, jobs->len);
+	/* Only this page's jobs are filled, each in its own block: arrays
+	 * sized for the whole listing cost hundreds of bytes per job on
+	 * every page, and malloc kept that high-water mark as resident
+	 * memory after a big bjobs. */
+	page = g_ptr_array_new();
 	/* Fill a page up to half a frame; the client pages on with skip. */
 	for (guint i = req->skip; i < jobs->len; i++) {
-		Basalt__JobInfo *info = &infos[reply.n_jobs];
+		PageJob *pj = g_new(PageJob, 1);
+		Basalt__JobInfo *info = &pj->info;
 
 		svc_fill_job_info(m, g_ptr_array_index(jobs, i), req->detail, info);
 		if (svc_sight_of(sight, jobs->pdata[i]) != SIGHT_DETAIL)
@@ -137,35 +145,38 @@ svc_jobs(Basalt__BatchService_Service *svc, const Basalt__JobQuery *req,
 		/* The submission environment stays here: no command shows it,
 		 * and it would make the reply ten times bigger. */
 		if (info->spec != NULL) {
-			specs[reply.n_jobs] = *info->spec;
-			specs[reply.n_jobs].env = NULL;
-			specs[reply.n_jobs].n_env = 0;
+			pj->spec = *info->spec;
+			pj->spec.env = NULL;
+			pj->spec.n_env = 0;
 			if (svc_sight_of(sight, jobs->pdata[i]) != SIGHT_DETAIL)
-				svc_sight_hide_details(&specs[reply.n_jobs]);
-			info->spec = &specs[reply.n_jobs];
+				svc_sight_hide_details(&pj->spec);
+			info->spec = &pj->spec;
 		}
 		size = basalt__job_info__get_packed_size(info) + 8;
 		/* A job that would take the page past its size starts the
 		 * next page, so a page is at most PAGE_BYTES or one job (and
 		 * submit.c bounds a job well under a frame). */
-		if (reply.n_jobs > 0 && bytes + size > PAGE_BYTES) {
+		if (page->len > 0 && bytes + size > PAGE_BYTES) {
 			svc_free_job_info(info);
+			g_free(pj);
 			reply.more = TRUE;
 			reply.next_skip = i;
 			break;
 		}
 		bytes += size;
-		reply.jobs[reply.n_jobs++] = info;
+		g_ptr_array_add(page, pj);
 	}
 	/* The last page: the selection is not needed any more. */
 	if (!reply.more)
 		pages_forget();
+	/* PageJob starts with its info: the page is the reply's array. */
+	reply.n_jobs = page->len;
+	reply.jobs = (Basalt__JobInfo **)page->pdata;
 	closure(&reply, call);
-	for (guint i = 0; i < reply.n_jobs; i++)
-		svc_free_job_info(&infos[i]);
-	g_free(infos);
-	g_free(specs);
-	g_free(reply.jobs);
+	for (guint i = 0; i < page->len; i++)
+		svc_free_job_info(&((PageJob *)page->pdata[i])->info);
+	g_ptr_array_set_free_func(page, g_free);
+	g_ptr_array_free(page, TRUE);
 	g_ptr_array_free(jobs, TRUE);
 	svc_sight_free(sight);
 }
