@@ -159,7 +159,8 @@ clear_run(State *st, Job *j)
 	j->window_kill_sent = FALSE;
 	j->deadline_kill_sent = FALSE;
 	j->reclaim_deadline = 0;
-	basalt__resource_usage__init(&j->usage);
+	if (j->usage != NULL)
+		basalt__resource_usage__init(&j->usage->usage);
 	if (j->effective != NULL)
 		basalt__job_effective__free_unpacked(j->effective, NULL);
 	j->effective = NULL;
@@ -175,7 +176,6 @@ add_job(State *st, const Basalt__EvJobNew *e, JobSpecRef *spec, guint32 index,
 
 	j->id = e->job_id;
 	j->index = index;
-	basalt__resource_usage__init(&j->usage);
 	j->key = job_key(e->job_id, index);
 	j->user = state_intern(st, e->user);
 	j->uid = e->uid;

@@ -65,6 +65,18 @@ typedef struct {
 
 typedef struct SubmitToken SubmitToken;
 
+/* What a job's runs used: allocated with the first sample, so a job that
+ * never ran (the many pending ones) carries none of it; it lives as long
+ * as the job, since bjobs -l, bhist and accounting show a finished or
+ * requeued run's usage. */
+typedef struct {
+	Basalt__ResourceUsage usage;  /* scalars only; pids not kept */
+	/* What the blaunch tasks of run task_usage_instance used, on every
+	 * host (mbd-tasks.c); added to usage as the first host reports it. */
+	Basalt__ResourceUsage task_usage;
+	guint32 task_usage_instance;
+} JobUsage;
+
 typedef struct Job {
 	guint64 key;              /* job_key(id, index): the table's key */
 	guint64 id;
@@ -85,11 +97,7 @@ typedef struct Job {
 	int pgid;
 	int exit_status;
 	int term_signal;
-	Basalt__ResourceUsage usage;  /* scalars only; pids not kept */
-	/* What the blaunch tasks of run task_usage_instance used, on every
-	 * host (mbd-tasks.c); added to usage as the first host reports it. */
-	Basalt__ResourceUsage task_usage;
-	guint32 task_usage_instance;
+	JobUsage *usage;          /* NULL until a run reports: job_usage() */
 	char *pending_reason;     /* from the last scheduling pass */
 	char *suspend_reason;
 	SubmitToken *token;       /* tokens.c; shared by an array's elements */
@@ -335,5 +343,9 @@ GPtrArray *state_export_events(const State *st, GPtrArray **blocks);
 void job_set_pending_reason(Job *j, const char *reason);
 /* Usage of a running job from a heartbeat; peak memory only grows. */
 void job_set_usage(Job *j, const Basalt__ResourceUsage *u);
+/* The job's usage, all zero when no run has reported any. */
+const Basalt__ResourceUsage *job_usage(const Job *j);
+/* The job's usage record, made on first use (by a writer). */
+JobUsage *job_usage_ensure(Job *j);
 
 #endif
