@@ -14,60 +14,77 @@
 #include "state.h"
 #include "util/error.h"
 
-/* protobuf-c has no deep copy; pack and unpack is exact and short. */
-static Basalt__JobSpec *
-spec_copy(const Basalt__JobSpec *spec)
+/*
+ * The spec, kept once for every job submitted with the same one (a loop
+ * of bsub sends the same request again and again: the spec and its
+ * parsed -R and -w were most of a pending job's memory), its environment
+ * shared with every other spec of the same environment.  The key is the
+ * spec packed without its environment, followed by the interned
+ * environment's address: equal keys, equal specs.
+ */
+static JobSpecRef *
+spec_ref_new(State *st, const Basalt__JobSpec *spec, gboolean *made)
 {
 	Basalt__JobSpec empty = BASALT__JOB_SPEC__INIT;
+	Basalt__JobSpec rest;
+	SharedEnv *env = NULL;
+	JobSpecRef *r;
+	GBytes *key;
 	size_t len;
 	guint8 *buf;
-	Basalt__JobSpec *copy;
 
 	if (spec == NULL)
 		spec = &empty;
-	len = basalt__job_spec__get_packed_size(spec);
-	buf = g_malloc(len > 0 ? len : 1);
-	basalt__job_spec__pack(spec, buf);
-	copy = basalt__job_spec__unpack(NULL, len, buf);
-	g_free(buf);
-	g_assert(copy != NULL);
-	return copy;
-}
-
-/* The job's own copy of the spec, but its environment shared with every
- * other job submitted with the same one. */
-static JobSpecRef *
-spec_ref_new(State *st, const Basalt__JobSpec *spec)
-{
-	JobSpecRef *r = g_new0(JobSpecRef, 1);
-	Basalt__JobSpec rest;
-
-	r->ref = 1;
-	if (spec == NULL || spec->n_env == 0) {
-		r->spec = spec_copy(spec);
-		return r;
-	}
-	r->env = state_env_intern(st, spec->env, spec->n_env);
 	rest = *spec;
+	if (spec->n_env > 0)
+		env = state_env_intern(st, spec->env, spec->n_env);
 	rest.env = NULL;
 	rest.n_env = 0;
-	r->spec = spec_copy(&rest);
-	r->spec->env = r->env->vars;
-	r->spec->n_env = r->env->n;
+	len = basalt__job_spec__get_packed_size(&rest);
+	buf = g_malloc(len + sizeof env);
+	basalt__job_spec__pack(&rest, buf);
+	memcpy(buf + len, &env, sizeof env);
+	key = g_bytes_new_take(buf, len + sizeof env);
+	r = g_hash_table_lookup(st->specs, key);
+	if (r != NULL) {
+		g_bytes_unref(key);
+		shared_env_unref(env);
+		g_atomic_int_inc(&r->ref);
+		*made = FALSE;
+		return r;
+	}
+	/* protobuf-c has no deep copy; unpacking what was packed is exact. */
+	r = g_new0(JobSpecRef, 1);
+	r->ref = 1;
+	r->spec = basalt__job_spec__unpack(NULL, len, buf);
+	g_assert(r->spec != NULL);
+	r->env = env;
+	if (env != NULL) {
+		r->spec->env = env->vars;
+		r->spec->n_env = env->n;
+	}
+	r->key = key;
+	r->table = st->specs;
+	g_hash_table_insert(st->specs, key, r);
+	*made = TRUE;
 	return r;
 }
 
 /*
- * -R and -w are parsed here, once per submission (and per bmod), on the
- * live path and on replay alike; the scheduler only reads the result.
- * Both were checked at submission, so a failure means a journal from an
- * older version: the job then runs without the clause, as it did there.
+ * -R and -w are parsed here, once per distinct submission (and per bmod),
+ * on the live path and on replay alike; the scheduler only reads the
+ * result.  Both were checked at submission, so a failure means a journal
+ * from an older version: the job then runs without the clause, as it did
+ * there.
  */
 static JobSpecRef *
 spec_ref_parsed(State *st, const Basalt__JobSpec *spec)
 {
-	JobSpecRef *r = spec_ref_new(st, spec);
+	gboolean made;
+	JobSpecRef *r = spec_ref_new(st, spec, &made);
 
+	if (!made)
+		return r;
 	if (r->spec->resreq != NULL && *r->spec->resreq)
 		r->resreq = bs_resreq_parse(r->spec->resreq, NULL);
 	if (r->spec->dependency != NULL && *r->spec->dependency)

@@ -15,6 +15,10 @@ void
 job_spec_ref_drop(JobSpecRef *r)
 {
 	if (r != NULL && g_atomic_int_dec_and_test(&r->ref)) {
+		if (r->table != NULL)
+			g_hash_table_remove(r->table, r->key);
+		if (r->key != NULL)
+			g_bytes_unref(r->key);
 		/* The environment is shared, not the spec's to free. */
 		r->spec->env = NULL;
 		r->spec->n_env = 0;
@@ -207,6 +211,7 @@ state_new(void)
 	st->names = g_string_chunk_new(4096);
 	st->interned = g_hash_table_new(g_str_hash, g_str_equal);
 	st->envs = g_hash_table_new(shared_env_hash, shared_env_equal);
+	st->specs = g_hash_table_new(g_bytes_hash, g_bytes_equal);
 	st->by_host = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 	    (GDestroyNotify)g_hash_table_destroy);
 	state_dep_index_init(st);
@@ -234,6 +239,11 @@ state_free(State *st)
 	state_leases_free(st);
 	g_hash_table_destroy(st->hosts);
 	g_hash_table_destroy(st->interned);
+	/* Specs still held elsewhere live on, unlisted. */
+	g_hash_table_iter_init(&it, st->specs);
+	while (g_hash_table_iter_next(&it, NULL, &e))
+		((JobSpecRef *)e)->table = NULL;
+	g_hash_table_destroy(st->specs);
 	/* Specs still held elsewhere keep their environment, unlisted. */
 	g_hash_table_iter_init(&it, st->envs);
 	while (g_hash_table_iter_next(&it, &e, NULL))

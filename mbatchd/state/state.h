@@ -53,7 +53,10 @@ typedef struct SharedEnv {
 /* The submission an array's elements share, kept once, with its -R and -w
  * parsed when the submission (or bmod) is applied, so the scheduler reads
  * them and never parses.  spec->env points into env, which is shared with
- * other specs: never free or change it through spec. */
+ * other specs: never free or change it through spec.  Jobs submitted with
+ * the very same request (a loop of bsub) share one too: it is found in
+ * the State's specs by key, and never changes once made (bmod gives the
+ * job a new one). */
 typedef struct {
 	gint ref;
 	Basalt__JobSpec *spec;
@@ -61,6 +64,8 @@ typedef struct {
 	struct _BsResReq *resreq;   /* NULL: no -R (or one this version
 	                             * cannot read, from an old journal) */
 	struct _BsDepend *depend;   /* NULL: no -w (same) */
+	GBytes *key;                /* the spec packed without env, + env */
+	GHashTable *table;          /* the State's specs while it lives */
 } JobSpecRef;
 
 typedef struct SubmitToken SubmitToken;
@@ -174,6 +179,8 @@ typedef struct {
 	GStringChunk *names;      /* interned user, queue and host names */
 	GHashTable *interned;     /* string -> its copy in names */
 	GHashTable *envs;         /* SharedEnv set: identical environments once */
+	GHashTable *specs;        /* JobSpecRef.key -> JobSpecRef: identical
+	                           * submissions once */
 	GHashTable *by_host;      /* exec_hosts[0] -> set of Job* run there */
 	/* depindex.c: the jobs a -w reference can name. */
 	GHashTable *dep_by_id;    /* &id -> set of Job* (array elements share it) */
