@@ -107,12 +107,19 @@ listing(Manager *m, const Basalt__JobQuery *req, const Caller *c)
 	return jobs;
 }
 
-/* One job of a page: its info and, for detail, the copy of its spec that
- * leaves the environment out. */
+/* One job of a page: its info, its usage and, for detail, the copy of
+ * its spec that leaves the environment out. */
 typedef struct {
 	Basalt__JobInfo info;
+	Basalt__ResourceUsage usage;
 	Basalt__JobSpec spec;
 } PageJob;
+
+/* A page's jobs come in blocks of this many (about 900 kB): big enough
+ * for malloc to map each one and give it back when the page is sent, so
+ * a big bjobs leaves nothing resident behind it, small enough that a
+ * page of a few jobs costs little. */
+#define PAGE_BLOCK 1024
 
 void
 svc_jobs(Basalt__BatchService_Service *svc, const Basalt__JobQuery *req,
@@ -121,7 +128,8 @@ svc_jobs(Basalt__BatchService_Service *svc, const Basalt__JobQuery *req,
 	Manager *m = svc_manager(svc);
 	Basalt__JobList reply = BASALT__JOB_LIST__INIT;
 	GPtrArray *jobs;
-	GPtrArray *page;
+	GPtrArray *page, *blocks;
+	PageJob *block = NULL;
 	gsize bytes = 0, size;
 	Caller c;
 	Sight *sight;
@@ -129,17 +137,26 @@ svc_jobs(Basalt__BatchService_Service *svc, const Basalt__JobQuery *req,
 	svc_caller(m, call, &c);
 	jobs = listing(m, req, &c);
 	sight = svc_sight_new(m, &c);
-	/* Only this page's jobs are filled, each in its own block: arrays
-	 * sized for the whole listing cost hundreds of bytes per job on
-	 * every page, and malloc kept that high-water mark as resident
-	 * memory after a big bjobs. */
+	/* Only this page's jobs are filled: arrays sized for the whole
+	 * listing cost hundreds of bytes per job on every page. */
 	page = g_ptr_array_new();
+	blocks = g_ptr_array_new_with_free_func(g_free);
 	/* Fill a page up to half a frame; the client pages on with skip. */
 	for (guint i = req->skip; i < jobs->len; i++) {
-		PageJob *pj = g_new(PageJob, 1);
-		Basalt__JobInfo *info = &pj->info;
+		PageJob *pj;
+		Basalt__JobInfo *info;
 
+		if (page->len % PAGE_BLOCK == 0) {
+			block = g_new(PageJob, PAGE_BLOCK);
+			g_ptr_array_add(blocks, block);
+		}
+		pj = &block[page->len % PAGE_BLOCK];
+		info = &pj->info;
 		svc_fill_job_info(m, g_ptr_array_index(jobs, i), req->detail, info);
+		/* The usage in the block too, not in a block of its own. */
+		pj->usage = *info->usage;
+		svc_free_job_info(info);
+		info->usage = &pj->usage;
 		if (svc_sight_of(sight, jobs->pdata[i]) != SIGHT_DETAIL)
 			svc_sight_hide_name(jobs->pdata[i], info);
 		/* The submission environment stays here: no command shows it,
@@ -157,26 +174,21 @@ svc_jobs(Basalt__BatchService_Service *svc, const Basalt__JobQuery *req,
 		 * next page, so a page is at most PAGE_BYTES or one job (and
 		 * submit.c bounds a job well under a frame). */
 		if (page->len > 0 && bytes + size > PAGE_BYTES) {
-			svc_free_job_info(info);
-			g_free(pj);
 			reply.more = TRUE;
 			reply.next_skip = i;
 			break;
 		}
 		bytes += size;
-		g_ptr_array_add(page, pj);
+		g_ptr_array_add(page, info);
 	}
 	/* The last page: the selection is not needed any more. */
 	if (!reply.more)
 		pages_forget();
-	/* PageJob starts with its info: the page is the reply's array. */
 	reply.n_jobs = page->len;
 	reply.jobs = (Basalt__JobInfo **)page->pdata;
 	closure(&reply, call);
-	for (guint i = 0; i < page->len; i++)
-		svc_free_job_info(&((PageJob *)page->pdata[i])->info);
-	g_ptr_array_set_free_func(page, g_free);
 	g_ptr_array_free(page, TRUE);
+	g_ptr_array_free(blocks, TRUE);
 	g_ptr_array_free(jobs, TRUE);
 	svc_sight_free(sight);
 }
