@@ -94,6 +94,7 @@ typedef struct Job {
 	const char *name;         /* interned; "name[idx]" for elements */
 	JobSpecRef *spec;
 	int array_limit;          /* "%N" of its array, 0 = none */
+	guint preempt_count;      /* times preempted (MAX_JOB_PREEMPT) */
 
 	gint64 submit_time;       /* also "requeue time" for ordering */
 	gint64 start_time;        /* dispatch time of the current run */
@@ -102,6 +103,7 @@ typedef struct Job {
 	int pgid;
 	int exit_status;
 	int term_signal;
+	gboolean kill_as_done;    /* bkill -d on this run: its end is DONE */
 	JobUsage *usage;          /* NULL until a run reports: job_usage() */
 	char *pending_reason;     /* from the last scheduling pass */
 	char *suspend_reason;
@@ -109,7 +111,6 @@ typedef struct Job {
 	char *term_reason;        /* TERM_* of the last run's end (a limit), or NULL */
 	char *exit_reason;        /* why a run ended EXIT, when mbatchd or the
 	                           * host said (e.g. refused to start) */
-	guint preempt_count;      /* times preempted (MAX_JOB_PREEMPT) */
 	/* The host of each pre-exec failure so far (interned), NULL when
 	 * none: MAX_PREEXEC_RETRY counts them all, LOCAL_MAX_PREEXEC_RETRY
 	 * those of one host, and the scheduler avoids those hosts. */
@@ -121,13 +122,13 @@ typedef struct Job {
 	/* Level of the last pre-exec failure (EvJobPreexec.level), 0 when
 	 * none; not in a checkpoint (preexec_hosts is). */
 	guint preexec_level;
-	gboolean kill_as_done;    /* bkill -d on this run: its end is DONE */
 	guint64 preempted_by;     /* job_key of the preemptor while SSUSP by it */
 	guint32 instance;         /* number of the current (or last) run, 0 = never */
 	gboolean window_kill_sent; /* volatile: TERMINATE_WHEN=WINDOW ordered the
 	                           * kill of this run; cleared with the run */
 	gboolean deadline_kill_sent; /* volatile: bsub -t's kill of this run
 	                           * was ordered; cleared with the run */
+	guint reclaim_count;      /* runs reclaimed (EvJobReclaim, below) */
 	/* What the current (or last) run started with, from its dispatch
 	 * event; NULL while pending, or when the dispatch was journaled
 	 * before stamps existed (mbatchd/effective.c resolves then). */
@@ -145,11 +146,10 @@ typedef struct Job {
 	/* Resource reclaim (EvJobReclaim): the grace deadline of the current
 	 * run's reclaim, 0: none (a requeue or a new run clears it); whom it
 	 * was reclaimed for (interned, "" for hclose -reclaim; kept after
-	 * the requeue for bjobs -l), and how many runs were reclaimed. */
+	 * the requeue for bjobs -l); reclaim_count (above) counts them. */
 	gint64 reclaim_deadline;
 	const char *reclaim_for;
 	const char *reclaim_kind;  /* EvJobReclaim kind: borrowed, ..., host */
-	guint reclaim_count;
 
 	GList *qlink;             /* in its queue's pending list, when pending */
 	GList *flink;             /* in State.finished, when DONE/EXIT */
