@@ -278,7 +278,7 @@ apply_dispatch(State *st, const Basalt__EvJobDispatch *e, gint64 now,
 	j->kill_as_done = FALSE;
 	if (e->effective != NULL)
 		j->effective = job_effective_copy(e->effective);
-	g_clear_pointer(&j->pending_reason, g_free);
+	g_clear_pointer(&j->pending_reason, g_ref_string_release);
 	j->quota_pend = NULL;
 	return TRUE;
 }
@@ -428,8 +428,7 @@ apply_preexec(State *st, const Basalt__EvJobPreexec *e, gint64 now,
 		if (!apply_requeue(st, &r, now, err))
 			return FALSE;
 		j->preexec_held = r.hold;
-		g_free(j->pending_reason);
-		j->pending_reason = g_strdup(e->reason);
+		job_set_pending_reason(j, e->reason);
 		return TRUE;
 	}
 }

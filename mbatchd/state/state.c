@@ -38,7 +38,7 @@ job_free(Job *j)
 	if (j->effective != NULL)
 		basalt__job_effective__free_unpacked(j->effective, NULL);
 	g_free(j->usage);
-	g_free(j->pending_reason);
+	g_clear_pointer(&j->pending_reason, g_ref_string_release);
 	g_free(j->suspend_reason);
 	g_free(j->exit_reason);
 	if (j->preexec_hosts != NULL)
@@ -377,8 +377,8 @@ job_set_pending_reason(Job *j, const char *reason)
 {
 	if (g_strcmp0(j->pending_reason, reason) == 0)
 		return;
-	g_free(j->pending_reason);
-	j->pending_reason = g_strdup(reason);
+	g_clear_pointer(&j->pending_reason, g_ref_string_release);
+	j->pending_reason = reason != NULL ? g_ref_string_new_intern(reason) : NULL;
 }
 
 const Basalt__ResourceUsage *

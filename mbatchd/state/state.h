@@ -105,7 +105,9 @@ typedef struct Job {
 	int term_signal;
 	gboolean kill_as_done;    /* bkill -d on this run: its end is DONE */
 	JobUsage *usage;          /* NULL until a run reports: job_usage() */
-	char *pending_reason;     /* from the last scheduling pass */
+	/* From the last scheduling pass: a GRefString, interned, since
+	 * thousands of jobs wait for the same reason. */
+	char *pending_reason;
 	char *suspend_reason;
 	SubmitToken *token;       /* tokens.c; shared by an array's elements */
 	char *term_reason;        /* TERM_* of the last run's end (a limit), or NULL */
