@@ -183,7 +183,7 @@ acct_format_finish(GString *out, const Job *j, gint64 event_time)
 {
 	static const Basalt__JobSpec empty = BASALT__JOB_SPEC__INIT;
 	const Basalt__JobSpec *s = job_spec(j) != NULL ? job_spec(j) : &empty;
-	const Basalt__ResourceUsage *u = &j->usage;
+	const Basalt__ResourceUsage *u = job_usage(j);
 	const char *cwd = s->cwd != NULL ? s->cwd : "";
 	const char *command = s->command != NULL && *s->command != '\0' ?
 	    s->command : s->script;

@@ -161,7 +161,7 @@ static void
 job_status(GString *out, const Basalt__Event *ev, const Job *j)
 {
 	gboolean ended = j->state == JS_DONE || j->state == JS_EXIT;
-	double cpu = (double)(j->usage.utime_us + j->usage.stime_us) /
+	double cpu = (double)(job_usage(j)->utime_us + job_usage(j)->stime_us) /
 	    G_USEC_PER_SEC;
 	int wstatus = j->term_signal > 0 ? (j->term_signal & 0x7f) :
 	    (j->exit_status & 0xff) << 8;

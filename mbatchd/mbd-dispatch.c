@@ -10,6 +10,7 @@
  */
 #include "config.h"
 
+#include <malloc.h>
 #include <string.h>
 
 #include "mbatchd/mbd-consumers.h"
@@ -252,6 +253,26 @@ record_pending_reasons(Build *b, const SchedPlan *plan)
 	g_free(reason);
 }
 
+/*
+ * Give the heap's free pages back after a pass.  What a pass and the
+ * submissions between passes allocate and free leaves whole free pages
+ * between the jobs' records, which malloc keeps resident: with 50,000
+ * pending jobs the heap held 18 MB in use and 48 MB resident.  A trim
+ * costs a few milliseconds at that size (a pass there takes 20-50 ms), so
+ * at most four times a second, whatever the rate of passes: a pass a
+ * second (MBD_SLEEP_TIME=1) trims after each one.
+ */
+static void
+trim_heap(Manager *m)
+{
+	gint64 now = g_get_monotonic_time();
+
+	if (now - m->trimmed_at < G_USEC_PER_SEC / 4)
+		return;
+	malloc_trim(0);
+	m->trimmed_at = now;
+}
+
 void
 manager_schedule_now(Manager *m)
 {
@@ -282,4 +303,5 @@ manager_schedule_now(Manager *m)
 			    GINT_TO_POINTER(plan->queue_deserved[q] + 1));
 	sched_plan_free(plan);
 	snapshot_free(&b);
+	trim_heap(m);
 }

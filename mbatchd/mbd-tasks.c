@@ -111,6 +111,7 @@ tasks_task_usage(Basalt__HostService_Service *svc,
 	Basalt__TaskUsageReply reply = BASALT__TASK_USAGE_REPLY__INIT;
 	const char *host = calling_host(m, call);
 	Job *j = state_job(m->st, req->job_id, req->array_index);
+	JobUsage *ju;
 	Basalt__ResourceUsage *t;
 
 	if (host == NULL || j == NULL || req->usage == NULL ||
@@ -119,10 +120,11 @@ tasks_task_usage(Basalt__HostService_Service *svc,
 		closure(&reply, call);
 		return;
 	}
-	t = &j->task_usage;
-	if (j->task_usage_instance != j->instance) {
+	ju = job_usage_ensure(j);
+	t = &ju->task_usage;
+	if (ju->task_usage_instance != j->instance) {
 		basalt__resource_usage__init(t);
-		j->task_usage_instance = j->instance;
+		ju->task_usage_instance = j->instance;
 	}
 	t->utime_us += req->usage->utime_us;
 	t->stime_us += req->usage->stime_us;
@@ -141,10 +143,13 @@ tasks_fold_usage(const Job *j, const Basalt__ResourceUsage *in,
 	out->base.unknown_fields = NULL;
 	out->n_pids = 0;
 	out->pids = NULL;
-	if (j->task_usage_instance == j->instance && j->instance != 0) {
-		out->utime_us += j->task_usage.utime_us;
-		out->stime_us += j->task_usage.stime_us;
-		out->max_rss_kb = MAX(out->max_rss_kb, j->task_usage.max_rss_kb);
+	if (j->usage != NULL && j->usage->task_usage_instance == j->instance &&
+	    j->instance != 0) {
+		const Basalt__ResourceUsage *t = &j->usage->task_usage;
+
+		out->utime_us += t->utime_us;
+		out->stime_us += t->stime_us;
+		out->max_rss_kb = MAX(out->max_rss_kb, t->max_rss_kb);
 	}
 	return out;
 }

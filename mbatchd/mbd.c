@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glib-unix.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,6 +117,18 @@ main(int argc, char **argv)
 	GError *err = NULL;
 	Manager *m;
 	int c;
+
+	/*
+	 * Big blocks from the operating system, and back to it when freed.
+	 * mbatchd's big blocks are transient and sized by the number of jobs
+	 * (each scheduling pass's snapshot and plan, a page of bjobs); by
+	 * default glibc raises its mmap threshold to the largest block freed
+	 * (up to 32 MB), so the next such blocks come from the heap, between
+	 * jobs' records, and stay resident once freed: several hundred bytes
+	 * per job, more than a pending job itself holds.  A fixed threshold
+	 * also fixes the trim threshold, so the heap's free top goes back.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 
 	while ((c = getopt(argc, argv, "hVCfd:a:")) != -1) {
 		switch (c) {

@@ -82,6 +82,7 @@ typedef struct Manager {
 	 * last pass ran, on the snapshot's clock, and whether a reconfig came
 	 * since (the next pass brings consumers to the reloaded plans). */
 	gint64 sched_prev_now;
+	gint64 trimmed_at;        /* monotonic time of the last malloc_trim */
 	gboolean plan_reloaded;
 	/* Since that reconfig: each resource group's plan under the
 	 * previous configuration at the previous pass (plan-reload.h), so

@@ -700,7 +700,7 @@ send_status(McJobs *x, Outgoing *o)
 	hj.pgid = j->pgid;
 	hj.exit_status = j->exit_status;
 	hj.term_signal = j->term_signal;
-	usage = j->usage;
+	usage = *job_usage(j);
 	usage.n_pids = 0;
 	usage.pids = NULL;
 	hj.usage = &usage;

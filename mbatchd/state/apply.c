@@ -14,52 +14,66 @@
 #include "state.h"
 #include "util/error.h"
 
-/* protobuf-c has no deep copy; pack and unpack is exact and short. */
-static Basalt__JobSpec *
-spec_copy(const Basalt__JobSpec *spec)
+/*
+ * The spec, kept once for every job submitted with the same one (a loop
+ * of bsub sends the same request again and again: the spec and its
+ * parsed -R and -w were most of a pending job's memory), its environment
+ * shared with every other spec of the same environment.  The key is the
+ * spec packed without its environment, followed by the interned
+ * environment's address: equal keys, equal specs.
+ */
+static JobSpecRef *
+spec_ref_new(State *st, const Basalt__JobSpec *spec, gboolean *made)
 {
 	Basalt__JobSpec empty = BASALT__JOB_SPEC__INIT;
-	guint8 scratch[4096];
-	ProtobufCBufferSimple buf = PROTOBUF_C_BUFFER_SIMPLE_INIT(scratch);
-	Basalt__JobSpec *copy;
+	Basalt__JobSpec rest;
+	SharedEnv *env = NULL;
+	JobSpecRef *r;
+	GBytes *key;
+	size_t len;
+	guint8 *buf;
 
 	if (spec == NULL)
 		spec = &empty;
-	/* Into a buffer that grows as needed: no sizing pass first. */
-	basalt__job_spec__pack_to_buffer(spec, &buf.base);
-	copy = basalt__job_spec__unpack(NULL, buf.len, buf.data);
-	PROTOBUF_C_BUFFER_SIMPLE_CLEAR(&buf);
-	g_assert(copy != NULL);
-	return copy;
-}
-
-/* The job's own copy of the spec, but its environment shared with every
- * other job submitted with the same one. */
-static JobSpecRef *
-spec_ref_new(State *st, const Basalt__JobSpec *spec)
-{
-	JobSpecRef *r = g_new0(JobSpecRef, 1);
-	Basalt__JobSpec rest;
-
-	r->ref = 1;
-	if (spec == NULL || spec->n_env == 0) {
-		r->spec = spec_copy(spec);
-		return r;
-	}
-	r->env = state_env_intern(st, spec->env, spec->n_env);
 	rest = *spec;
+	if (spec->n_env > 0)
+		env = state_env_intern(st, spec->env, spec->n_env);
 	rest.env = NULL;
 	rest.n_env = 0;
-	r->spec = spec_copy(&rest);
-	r->spec->env = r->env->vars;
-	r->spec->n_env = r->env->n;
+	len = basalt__job_spec__get_packed_size(&rest);
+	buf = g_malloc(len + sizeof env);
+	basalt__job_spec__pack(&rest, buf);
+	memcpy(buf + len, &env, sizeof env);
+	key = g_bytes_new_take(buf, len + sizeof env);
+	r = g_hash_table_lookup(st->specs, key);
+	if (r != NULL) {
+		g_bytes_unref(key);
+		shared_env_unref(env);
+		g_atomic_int_inc(&r->ref);
+		*made = FALSE;
+		return r;
+	}
+	/* protobuf-c has no deep copy; unpacking what was packed is exact. */
+	r = g_new0(JobSpecRef, 1);
+	r->ref = 1;
+	r->spec = basalt__job_spec__unpack(NULL, len, buf);
+	g_assert(r->spec != NULL);
+	r->env = env;
+	if (env != NULL) {
+		r->spec->env = env->vars;
+		r->spec->n_env = env->n;
+	}
+	r->key = key;
+	r->table = st->specs;
+	g_hash_table_insert(st->specs, key, r);
+	*made = TRUE;
 	return r;
 }
 
 /*
- * -R and -w are parsed here, once per submission (and per bmod) on the live
- * path, and for the jobs left at the end of a replay (state_replay_end);
- * the scheduler only reads the result.
+ * -R and -w are parsed here, once per distinct submission (and per bmod)
+ * on the live path, and for the jobs left at the end of a replay
+ * (state_replay_end); the scheduler only reads the result.
  * Both were checked at submission, so a failure means a journal from an
  * older version: the job then runs without the clause, as it did there.
  */
@@ -76,9 +90,10 @@ spec_ref_parse(JobSpecRef *r)
 static JobSpecRef *
 spec_ref_parsed(State *st, const Basalt__JobSpec *spec)
 {
-	JobSpecRef *r = spec_ref_new(st, spec);
+	gboolean made;
+	JobSpecRef *r = spec_ref_new(st, spec, &made);
 
-	if (!st->replaying)
+	if (made && !st->replaying)
 		spec_ref_parse(r);
 	return r;
 }
@@ -194,7 +209,8 @@ clear_run(State *st, Job *j)
 	j->window_kill_sent = FALSE;
 	j->deadline_kill_sent = FALSE;
 	j->reclaim_deadline = 0;
-	basalt__resource_usage__init(&j->usage);
+	if (j->usage != NULL)
+		basalt__resource_usage__init(&j->usage->usage);
 	if (j->effective != NULL)
 		basalt__job_effective__free_unpacked(j->effective, NULL);
 	j->effective = NULL;
@@ -210,7 +226,6 @@ add_job(State *st, const Basalt__EvJobNew *e, JobSpecRef *spec, guint32 index,
 
 	j->id = e->job_id;
 	j->index = index;
-	basalt__resource_usage__init(&j->usage);
 	j->key = job_key(e->job_id, index);
 	j->user = state_intern(st, e->user);
 	j->uid = e->uid;
@@ -296,7 +311,7 @@ apply_dispatch(State *st, const Basalt__EvJobDispatch *e, gint64 now,
 	j->kill_as_done = FALSE;
 	if (e->effective != NULL)
 		j->effective = job_effective_copy(e->effective);
-	g_clear_pointer(&j->pending_reason, g_free);
+	g_clear_pointer(&j->pending_reason, g_ref_string_release);
 	j->quota_pend = NULL;
 	return TRUE;
 }
@@ -446,8 +461,7 @@ apply_preexec(State *st, const Basalt__EvJobPreexec *e, gint64 now,
 		if (!apply_requeue(st, &r, now, err))
 			return FALSE;
 		j->preexec_held = r.hold;
-		g_free(j->pending_reason);
-		j->pending_reason = g_strdup(e->reason);
+		job_set_pending_reason(j, e->reason);
 		return TRUE;
 	}
 }

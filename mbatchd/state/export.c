@@ -89,7 +89,7 @@ export_status(Export *x, const Job *j, JobState s, gint64 t, const char *reason)
 	e->state = s;
 	e->exit_status = j->exit_status;
 	e->term_signal = j->term_signal;
-	e->usage = (Basalt__ResourceUsage *)&j->usage;
+	e->usage = (Basalt__ResourceUsage *)job_usage(j);
 	e->reason = (char *)reason;
 	if (s == JS_DONE || s == JS_EXIT)
 		e->term_reason = j->term_reason;

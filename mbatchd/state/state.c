@@ -15,6 +15,10 @@ void
 job_spec_ref_drop(JobSpecRef *r)
 {
 	if (r != NULL && g_atomic_int_dec_and_test(&r->ref)) {
+		if (r->table != NULL)
+			g_hash_table_remove(r->table, r->key);
+		if (r->key != NULL)
+			g_bytes_unref(r->key);
 		/* The environment is shared, not the spec's to free. */
 		r->spec->env = NULL;
 		r->spec->n_env = 0;
@@ -33,7 +37,8 @@ job_free(Job *j)
 	g_strfreev(j->exec_hosts);
 	if (j->effective != NULL)
 		basalt__job_effective__free_unpacked(j->effective, NULL);
-	g_free(j->pending_reason);
+	g_free(j->usage);
+	g_clear_pointer(&j->pending_reason, g_ref_string_release);
 	g_free(j->suspend_reason);
 	g_free(j->exit_reason);
 	if (j->preexec_hosts != NULL)
@@ -224,6 +229,7 @@ state_new(void)
 	st->names = g_string_chunk_new(4096);
 	st->interned = g_hash_table_new(g_str_hash, g_str_equal);
 	st->envs = g_hash_table_new(shared_env_hash, shared_env_equal);
+	st->specs = g_hash_table_new(g_bytes_hash, g_bytes_equal);
 	st->by_host = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 	    (GDestroyNotify)g_hash_table_destroy);
 	state_dep_index_init(st);
@@ -251,6 +257,11 @@ state_free(State *st)
 	state_leases_free(st);
 	g_hash_table_destroy(st->hosts);
 	g_hash_table_destroy(st->interned);
+	/* Specs still held elsewhere live on, unlisted. */
+	g_hash_table_iter_init(&it, st->specs);
+	while (g_hash_table_iter_next(&it, NULL, &e))
+		((JobSpecRef *)e)->table = NULL;
+	g_hash_table_destroy(st->specs);
 	/* Specs still held elsewhere keep their environment, unlisted. */
 	g_hash_table_iter_init(&it, st->envs);
 	while (g_hash_table_iter_next(&it, &e, NULL))
@@ -384,27 +395,63 @@ job_set_pending_reason(Job *j, const char *reason)
 {
 	if (g_strcmp0(j->pending_reason, reason) == 0)
 		return;
-	g_free(j->pending_reason);
-	j->pending_reason = g_strdup(reason);
+	g_clear_pointer(&j->pending_reason, g_ref_string_release);
+	j->pending_reason = reason != NULL ? g_ref_string_new_intern(reason) : NULL;
+}
+
+const Basalt__ResourceUsage *
+job_usage(const Job *j)
+{
+	static const Basalt__ResourceUsage none = BASALT__RESOURCE_USAGE__INIT;
+
+	return j->usage != NULL ? &j->usage->usage : &none;
+}
+
+JobUsage *
+job_usage_ensure(Job *j)
+{
+	if (j->usage == NULL) {
+		j->usage = g_new0(JobUsage, 1);
+		basalt__resource_usage__init(&j->usage->usage);
+		basalt__resource_usage__init(&j->usage->task_usage);
+	}
+	return j->usage;
+}
+
+static gboolean
+usage_is_zero(const Basalt__ResourceUsage *u)
+{
+	return u->utime_us == 0 && u->stime_us == 0 && u->max_rss_kb == 0 &&
+	    u->rss_kb == 0 && u->nprocs == 0 && u->pgid == 0 &&
+	    u->avg_rss_kb == 0 && u->max_nprocs == 0 && u->nthreads == 0 &&
+	    u->max_nthreads == 0 && u->swap_kb == 0 && u->max_swap_kb == 0;
 }
 
 void
 job_set_usage(Job *j, const Basalt__ResourceUsage *u)
 {
-	j->usage.utime_us = u->utime_us;
-	j->usage.stime_us = u->stime_us;
-	j->usage.max_rss_kb = MAX(j->usage.max_rss_kb, u->max_rss_kb);
-	j->usage.rss_kb = u->rss_kb;
-	j->usage.nprocs = u->nprocs;
-	j->usage.pgid = u->pgid;
+	Basalt__ResourceUsage *ju;
+
+	/* Nothing used (a checkpoint's status of a job that never ran):
+	 * the record stays unmade. */
+	if (j->usage == NULL && usage_is_zero(u))
+		return;
+	ju = &job_usage_ensure(j)->usage;
+
+	ju->utime_us = u->utime_us;
+	ju->stime_us = u->stime_us;
+	ju->max_rss_kb = MAX(ju->max_rss_kb, u->max_rss_kb);
+	ju->rss_kb = u->rss_kb;
+	ju->nprocs = u->nprocs;
+	ju->pgid = u->pgid;
 	/* Accounting (sbatchd keeps the run's maxima and mean; an older
 	 * sbatchd sends none, so a maximum never goes down). */
-	j->usage.avg_rss_kb = u->avg_rss_kb != 0 ? u->avg_rss_kb : j->usage.avg_rss_kb;
-	j->usage.max_nprocs = MAX(j->usage.max_nprocs, MAX(u->max_nprocs, u->nprocs));
-	j->usage.nthreads = u->nthreads;
-	j->usage.max_nthreads = MAX(j->usage.max_nthreads, MAX(u->max_nthreads, u->nthreads));
-	j->usage.swap_kb = u->swap_kb;
-	j->usage.max_swap_kb = MAX(j->usage.max_swap_kb, MAX(u->max_swap_kb, u->swap_kb));
+	ju->avg_rss_kb = u->avg_rss_kb != 0 ? u->avg_rss_kb : ju->avg_rss_kb;
+	ju->max_nprocs = MAX(ju->max_nprocs, MAX(u->max_nprocs, u->nprocs));
+	ju->nthreads = u->nthreads;
+	ju->max_nthreads = MAX(ju->max_nthreads, MAX(u->max_nthreads, u->nthreads));
+	ju->swap_kb = u->swap_kb;
+	ju->max_swap_kb = MAX(ju->max_swap_kb, MAX(u->max_swap_kb, u->swap_kb));
 }
 
 guint

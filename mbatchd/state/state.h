@@ -53,7 +53,10 @@ typedef struct SharedEnv {
 /* The submission an array's elements share, kept once, with its -R and -w
  * parsed when the submission (or bmod) is applied (on replay: at its end),
  * so the scheduler reads them and never parses.  spec->env points into env,
- * which is shared with other specs: never free or change it through spec. */
+ * which is shared with other specs: never free or change it through spec.
+ * Jobs submitted with the very same request (a loop of bsub) share one
+ * too: it is found in the State's specs by key, and never changes once
+ * made (bmod gives the job a new one). */
 typedef struct {
 	gint ref;
 	Basalt__JobSpec *spec;
@@ -61,9 +64,23 @@ typedef struct {
 	struct _BsResReq *resreq;   /* NULL: no -R (or one this version
 	                             * cannot read, from an old journal) */
 	struct _BsDepend *depend;   /* NULL: no -w (same) */
+	GBytes *key;                /* the spec packed without env, + env */
+	GHashTable *table;          /* the State's specs while it lives */
 } JobSpecRef;
 
 typedef struct SubmitToken SubmitToken;
+
+/* What a job's runs used: allocated with the first sample, so a job that
+ * never ran (the many pending ones) carries none of it; it lives as long
+ * as the job, since bjobs -l, bhist and accounting show a finished or
+ * requeued run's usage. */
+typedef struct {
+	Basalt__ResourceUsage usage;  /* scalars only; pids not kept */
+	/* What the blaunch tasks of run task_usage_instance used, on every
+	 * host (mbd-tasks.c); added to usage as the first host reports it. */
+	Basalt__ResourceUsage task_usage;
+	guint32 task_usage_instance;
+} JobUsage;
 
 typedef struct Job {
 	guint64 key;              /* job_key(id, index): the table's key */
@@ -77,6 +94,7 @@ typedef struct Job {
 	const char *name;         /* interned; "name[idx]" for elements */
 	JobSpecRef *spec;
 	int array_limit;          /* "%N" of its array, 0 = none */
+	guint preempt_count;      /* times preempted (MAX_JOB_PREEMPT) */
 
 	gint64 submit_time;       /* also "requeue time" for ordering */
 	gint64 start_time;        /* dispatch time of the current run */
@@ -85,18 +103,16 @@ typedef struct Job {
 	int pgid;
 	int exit_status;
 	int term_signal;
-	Basalt__ResourceUsage usage;  /* scalars only; pids not kept */
-	/* What the blaunch tasks of run task_usage_instance used, on every
-	 * host (mbd-tasks.c); added to usage as the first host reports it. */
-	Basalt__ResourceUsage task_usage;
-	guint32 task_usage_instance;
-	char *pending_reason;     /* from the last scheduling pass */
+	gboolean kill_as_done;    /* bkill -d on this run: its end is DONE */
+	JobUsage *usage;          /* NULL until a run reports: job_usage() */
+	/* From the last scheduling pass: a GRefString, interned, since
+	 * thousands of jobs wait for the same reason. */
+	char *pending_reason;
 	char *suspend_reason;
 	SubmitToken *token;       /* tokens.c; shared by an array's elements */
 	char *term_reason;        /* TERM_* of the last run's end (a limit), or NULL */
 	char *exit_reason;        /* why a run ended EXIT, when mbatchd or the
 	                           * host said (e.g. refused to start) */
-	guint preempt_count;      /* times preempted (MAX_JOB_PREEMPT) */
 	/* The host of each pre-exec failure so far (interned), NULL when
 	 * none: MAX_PREEXEC_RETRY counts them all, LOCAL_MAX_PREEXEC_RETRY
 	 * those of one host, and the scheduler avoids those hosts. */
@@ -108,13 +124,13 @@ typedef struct Job {
 	/* Level of the last pre-exec failure (EvJobPreexec.level), 0 when
 	 * none; not in a checkpoint (preexec_hosts is). */
 	guint preexec_level;
-	gboolean kill_as_done;    /* bkill -d on this run: its end is DONE */
 	guint64 preempted_by;     /* job_key of the preemptor while SSUSP by it */
 	guint32 instance;         /* number of the current (or last) run, 0 = never */
 	gboolean window_kill_sent; /* volatile: TERMINATE_WHEN=WINDOW ordered the
 	                           * kill of this run; cleared with the run */
 	gboolean deadline_kill_sent; /* volatile: bsub -t's kill of this run
 	                           * was ordered; cleared with the run */
+	guint reclaim_count;      /* runs reclaimed (EvJobReclaim, below) */
 	/* What the current (or last) run started with, from its dispatch
 	 * event; NULL while pending, or when the dispatch was journaled
 	 * before stamps existed (mbatchd/effective.c resolves then). */
@@ -132,11 +148,10 @@ typedef struct Job {
 	/* Resource reclaim (EvJobReclaim): the grace deadline of the current
 	 * run's reclaim, 0: none (a requeue or a new run clears it); whom it
 	 * was reclaimed for (interned, "" for hclose -reclaim; kept after
-	 * the requeue for bjobs -l), and how many runs were reclaimed. */
+	 * the requeue for bjobs -l); reclaim_count (above) counts them. */
 	gint64 reclaim_deadline;
 	const char *reclaim_for;
 	const char *reclaim_kind;  /* EvJobReclaim kind: borrowed, ..., host */
-	guint reclaim_count;
 
 	GList *qlink;             /* in its queue's pending list, when pending */
 	GList *flink;             /* in State.finished, when DONE/EXIT */
@@ -171,6 +186,8 @@ typedef struct {
 	GStringChunk *names;      /* interned user, queue and host names */
 	GHashTable *interned;     /* string -> its copy in names */
 	GHashTable *envs;         /* SharedEnv set: identical environments once */
+	GHashTable *specs;        /* JobSpecRef.key -> JobSpecRef: identical
+	                           * submissions once */
 	GHashTable *by_host;      /* exec_hosts[0] -> set of Job* run there */
 	/* depindex.c: the jobs a -w reference can name. */
 	GHashTable *dep_by_id;    /* &id -> set of Job* (array elements share it) */
@@ -348,5 +365,9 @@ GPtrArray *state_export_events(const State *st, GPtrArray **blocks);
 void job_set_pending_reason(Job *j, const char *reason);
 /* Usage of a running job from a heartbeat; peak memory only grows. */
 void job_set_usage(Job *j, const Basalt__ResourceUsage *u);
+/* The job's usage, all zero when no run has reported any. */
+const Basalt__ResourceUsage *job_usage(const Job *j);
+/* The job's usage record, made on first use (by a writer). */
+JobUsage *job_usage_ensure(Job *j);
 
 #endif

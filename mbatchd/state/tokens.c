@@ -19,16 +19,16 @@
 #include "state.h"
 
 struct SubmitToken {
-	char *key;                /* "uid:token" */
 	guint64 job_id;
 	const char *queue;        /* interned; the queue it was submitted to */
 	guint refs;               /* elements of the job that hold it */
+	char key[];               /* "uid:token": one block with the token,
+	                           * every job of a client has one */
 };
 
 static void
 token_free(SubmitToken *t)
 {
-	g_free(t->key);
 	g_free(t);
 }
 
@@ -56,8 +56,10 @@ state_token_add(State *st, Job *j, guint32 uid, const char *token)
 	key = g_strdup_printf("%u:%s", uid, token);
 	t = g_hash_table_lookup(st->tokens, key);
 	if (t == NULL) {
-		t = g_new0(SubmitToken, 1);
-		t->key = g_steal_pointer(&key);
+		gsize len = strlen(key) + 1;
+
+		t = g_malloc0(sizeof *t + len);
+		memcpy(t->key, key, len);
 		t->job_id = j->id;
 		t->queue = j->queue;
 		g_hash_table_insert(st->tokens, t->key, t);

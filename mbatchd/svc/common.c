@@ -290,7 +290,7 @@ svc_fill_job_info(Manager *m, const Job *j, gboolean detail,
 	}
 	/* Usage is cheap and bjobs -o may ask for cpu_used / max_mem. */
 	info->usage = g_new(Basalt__ResourceUsage, 1);
-	*info->usage = j->usage;
+	*info->usage = *job_usage(j);
 	info->usage->pids = NULL;
 	info->usage->n_pids = 0;
 	info->usage->base.n_unknown_fields = 0;
