@@ -35,7 +35,8 @@ wait_for 30 big_gone
 first=$(bsub -o /dev/null sleep 2 | job_id_of)
 after=$(bsub -w "done($first)" -o /dev/null true | job_id_of)
 never=$(bsub -w "exit($first)" -o /dev/null true | job_id_of)
-check "a dependent job waits with the reason" sh -c "bjobs -p -noheader -o pend_reason $after | grep -q 'dependency condition not satisfied'"
+# The reason is the scheduling pass's, which may come after bjobs asks.
+check "a dependent job waits with the reason" wait_for 10 sh -c "bjobs -p -noheader -o pend_reason $after | grep -q 'dependency condition not satisfied'"
 check "and runs once its dependency is done" wait_for 20 state_is "$after" DONE
 check "exit() of a job that succeeded is never satisfied" \
 	wait_for 5 sh -c "bjobs -p -noheader -o pend_reason $never | grep -q 'never satisfied'"
