@@ -40,6 +40,7 @@
  * half at a time while mbatchd is idle.
  */
 #define PREALLOC_MB_DEFAULT 1
+#define PREALLOC_MB_MAX 1024
 
 typedef struct {
 	GSource src;
@@ -69,6 +70,27 @@ lsf_value(const Manager *m, const char *key)
 	return g_hash_table_lookup(m->cfg->lsf->values, key);
 }
 
+/* LSB_JOURNAL_PREALLOC_MB: the zeros are written to the journal's disk,
+ * so a value that is not a plain number, or one that would fill the disk
+ * with them, is refused for the default rather than read as whatever
+ * strtoull makes of it. */
+static guint64
+prealloc_mb(const char *value)
+{
+	guint64 mb;
+
+	if (value == NULL)
+		return PREALLOC_MB_DEFAULT;
+	if (!g_ascii_string_to_unsigned(value, 10, 0, PREALLOC_MB_MAX, &mb,
+	    NULL)) {
+		log_warning("lsf.conf: LSB_JOURNAL_PREALLOC_MB=%s is not a number "
+		    "of megabytes from 0 to %d, using %d", value, PREALLOC_MB_MAX,
+		    PREALLOC_MB_DEFAULT);
+		return PREALLOC_MB_DEFAULT;
+	}
+	return mb;
+}
+
 static void
 read_options(Manager *m, BsEvlogOptions *o)
 {
@@ -83,8 +105,7 @@ read_options(Manager *m, BsEvlogOptions *o)
 		    "using always", mode);
 	if (size != NULL && g_ascii_strtoull(size, NULL, 10) > 0)
 		o->segment_size = g_ascii_strtoull(size, NULL, 10) << 20;
-	o->prealloc_size = (prealloc != NULL ? g_ascii_strtoull(prealloc, NULL,
-	    10) : PREALLOC_MB_DEFAULT) << 20;
+	o->prealloc_size = prealloc_mb(prealloc) << 20;
 	m->keep_segments = keep != NULL && atoi(keep) > 0 ? (guint)atoi(keep) :
 	    KEEP_SEGMENTS_DEFAULT;
 }
