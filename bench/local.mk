@@ -209,7 +209,8 @@ EXTRA_PROGRAMS += %reldir%/journal-fill
 %canon_reldir%_journal_fill_LDADD = lib/journal/libbsjournal.a \
 	proto/libbsproto.a lib/util/libbsutil.a $(GLIB_LIBS) $(PROTOBUF_C_LIBS)
 CLEANFILES += %reldir%/journal-fill$(EXEEXT)
-EXTRA_DIST += %reldir%/fig/restart.sh %reldir%/fig/restart-live.sh
+EXTRA_DIST += %reldir%/fig/restart.sh %reldir%/fig/restart-live.sh \
+	%reldir%/fig/restart-lib.sh
 
 # The harness.  Both build every program a figure needs first: the daemons
 # and commands (all) and every bench/ program, whether an EXTRA_PROGRAM or

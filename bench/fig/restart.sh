@@ -21,7 +21,7 @@ records=1000000
 [ "${BENCH_SMOKE:-0}" = 1 ] && records=10000
 nhosts=64
 
-now_ms() { echo $(($(date +%s%N) / 1000000)); }
+. "$top_srcdir/bench/fig/restart-lib.sh"
 
 hosts=$(i=1; while [ $i -le $nhosts ]; do printf 'host%04d ' $i; i=$((i + 1)); done)
 # shellcheck disable=SC2086
@@ -39,23 +39,7 @@ echo "restart: wrote $records records in $(($(now_ms) - t)) ms:" \
 
 # Page cache warm, as on a restart without a reboot (the file was just
 # written).  Start the clock just before the daemon.
-t0=$(now_ms)
-mbatchd -f >>"$T/log/mbatchd.out" 2>&1 &
-MBD_PID=$!
-track "$MBD_PID"
-deadline=$((t0 + 300000))
-until bqueues >/dev/null 2>&1; do
-	if ! kill -0 "$MBD_PID" 2>/dev/null; then
-		echo "restart: mbatchd exited:" >&2
-		tail -n 20 "$T/log/mbatchd.out" >&2
-		exit 1
-	fi
-	if [ "$(now_ms)" -ge "$deadline" ]; then
-		echo "restart: no answer after 300 s" >&2
-		exit 1
-	fi
-done
-t1=$(now_ms)
+timed_start restart || exit 1
 
 # The replayed state is the generator's.
 bjobs -u all -a -noheader -o stat >"$T/stat" 2>"$T/stat.err" || {
