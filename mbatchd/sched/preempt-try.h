@@ -53,6 +53,14 @@ typedef struct {
 
 #define NO_HOST G_MAXUINT
 
+/* preempt-cand.c: the candidate hosts of a try. */
+int pt_host_offer(const Try *t, guint h);
+gboolean pt_grow_cand(Try *t);
+void pt_reach_host(Try *t, guint h);
+void pt_find_candidates(Try *t);
+void pt_unskip(Try *t);
+void pt_all_candidates(Try *t);
+
 /* preempt.c */
 /* The victim order of rule 4 (qsort-style, data is the Try). */
 gint pt_cmp_victim(gconstpointer a, gconstpointer b, gpointer data);

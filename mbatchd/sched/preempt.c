@@ -134,139 +134,6 @@ pt_cmp_victim(gconstpointer a, gconstpointer b, gpointer data)
 	return x->id > y->id ? -1 : x->id < y->id;
 }
 
-/* ---- candidates -------------------------------------------------------- */
-
-/* What host h offers the job, capped at its need: more is no use, and an
- * unlimited host (INT_MAX) must not overflow the total. */
-static int
-host_offer(const Try *t, guint h)
-{
-	SchedHostReason why;
-	int room = sched_host_room(t->p, t->job, h, &why);
-
-	if (t->p->hybrid != NULL)
-		room = MIN(room, hybrid_host_room(t->p, t->job, h));
-	return MIN(room, t->need);
-}
-
-/* List the next class of candidates, each offering what it offered when
- * the try began: nothing with lazy_cand (see preempt_try), else what its
- * host room says if it is in the open list (a host out of it has reached
- * MXJ or a queue limit, so it offers 0).  FALSE when none are left. */
-static gboolean
-grow_cand(Try *t)
-{
-	const OpenHosts *oh = open_hosts(t->p, t->job->queue);
-	guint had = t->n_cand;
-
-	if (!preempt_cand_next(t->p, t->job, &t->gen, t->cand, &t->n_cand))
-		return FALSE;
-	if (t->n_cand > t->offer_cap) {
-		guint cap = MAX(t->offer_cap * 2, t->n_cand);
-
-		t->offer = g_renew(int, t->offer, cap);
-		memset(t->offer + t->offer_cap, 0,
-		    (cap - t->offer_cap) * sizeof *t->offer);
-		t->offer_cap = cap;
-	}
-	for (guint i = had; i < t->n_cand; i++) {
-		guint h = t->cand[i];
-
-		t->pos[h] = i + 1;
-		if (t->lazy_cand || !open_listed(oh, oh->pos[h] - 1))
-			continue;
-		t->offer[i] = host_offer(t, h);
-		t->total += t->offer[i];
-	}
-	return TRUE;
-}
-
-/* Make sure host h is listed if it is a candidate at all. */
-static void
-reach_host(Try *t, guint h)
-{
-	if (t->pos[h] != 0 || !preempt_cand_is(t->p, t->job, &t->gen, h))
-		return;
-	while (t->pos[h] == 0 && grow_cand(t))
-		;
-}
-
-/* The usable candidate hosts that matter, least loaded first (rule 4b,
- * prehosts.c), with what each offers: all of them, or with lazy_cand
- * none yet. */
-static void
-find_candidates(Try *t)
-{
-	preempt_cand_begin(t->p, t->job, &t->gen);
-	if (t->lazy_cand)
-		return;
-	while (grow_cand(t))
-		;
-}
-
-/*
- * List the classes more_victims passed over in their place, as growing
- * class by class would have: with nothing offered (lazy_cand).  Their
- * order within a class is the same as then, since only taking a victim
- * changes the slots in use that order a class, and every host of a victim
- * is listed before it is taken.
- */
-static void
-unskip(Try *t)
-{
-	Preempt *pre = t->pre;
-	guint *out = pre->cand2, n = 0, k = 0, ns, next_h = NO_HOST;
-	guint *moved;
-	int *offer;
-
-	if (t->skips == NULL || t->skips->len == 0)
-		return;
-	if (pre->cand2 == NULL)
-		out = pre->cand2 = g_new(guint, MAX(t->p->snap->n_hosts, 1u));
-	if (t->next_c < t->n_cand)
-		next_h = t->cand[t->next_c];
-	ns = t->skips->len / 2;
-	moved = g_new(guint, MAX(t->n_cand, 1u));
-	for (guint c = 0; c <= t->n_cand; c++) {
-		guint lp = c < t->n_cand ? pre->load_pos[t->cand[c]] : G_MAXUINT;
-
-		for (; k < ns && g_array_index(t->skips, guint, 2 * k + 1) <= lp; k++)
-			preempt_cand_range(t->p, t->job, &t->gen,
-			    g_array_index(t->skips, guint, 2 * k),
-			    g_array_index(t->skips, guint, 2 * k + 1), out, &n);
-		if (c == t->n_cand)
-			break;
-		moved[c] = n;
-		out[n++] = t->cand[c];
-	}
-	g_array_set_size(t->skips, 0);
-	/* The hosts listed before keep their offers; the others offer 0. */
-	offer = g_new0(int, MAX(n, 1u));
-	for (guint c = 0; c < t->n_cand; c++)
-		offer[moved[c]] = t->offer[c];
-	g_free(moved);
-	g_free(t->offer);
-	t->offer = offer;
-	t->offer_cap = MAX(n, 1u);
-	memcpy(t->cand, out, n * sizeof *out);
-	t->n_cand = n;
-	for (guint c = 0; c < n; c++)
-		t->pos[t->cand[c]] = c + 1;
-	t->next_c = next_h == NO_HOST ? n : t->pos[next_h] - 1;
-}
-
-/* Every candidate, from now on. */
-static void
-all_candidates(Try *t)
-{
-	if (!t->lazy_cand)
-		return;
-	unskip(t);
-	while (grow_cand(t))
-		;
-	t->lazy_cand = FALSE;
-}
-
 gboolean
 pt_eligible(const Try *t, guint r)
 {
@@ -311,7 +178,7 @@ host_victims(Try *t, guint c, const guint *rank, guint only_rank, GArray *out)
 		pre->seen[r] = pre->stamp;
 		/* Its other hosts must be listed before it is counted on. */
 		for (guint a = 0; t->lazy_cand && a < run->n_allocs; a++)
-			reach_host(t, run->allocs[a].host);
+			pt_reach_host(t, run->allocs[a].host);
 		v.slots = pt_slots_on_candidates(t, run);
 		g_array_append_val(out, v);
 	}
@@ -347,7 +214,7 @@ list_all_victims(Try *t)
 	GArray *one = t->pre->one;
 	guint pf = t->p->snap->preempt_for, had = t->victims->len;
 
-	all_candidates(t);
+	pt_all_candidates(t);
 	if (t->all_listed)
 		return;
 	t->lazy = FALSE;
@@ -399,9 +266,9 @@ more_victims(Try *t)
 				g_array_append_val(t->skips, from);
 				g_array_append_val(t->skips, to);
 			}
-			if (t->lazy_cand && grow_cand(t))
+			if (t->lazy_cand && pt_grow_cand(t))
 				continue;
-			unskip(t);
+			pt_unskip(t);
 			t->next_rank++;
 			t->next_c = 0;
 			/* Each rank lists its victims at their first host. */
@@ -511,7 +378,7 @@ refresh_offer(Try *t, guint h)
 
 	if (c == 0)
 		return;
-	now = host_offer(t, h);
+	now = pt_host_offer(t, h);
 	t->total += now - t->offer[c - 1];
 	t->offer[c - 1] = now;
 }
@@ -995,7 +862,7 @@ preempt_try(Pass *p, guint idx, gboolean placed_none)
 		try_clear(&t);
 		return FALSE;
 	}
-	find_candidates(&t);
+	pt_find_candidates(&t);
 	find_victims(&t);
 	if (t.job->one_host) {
 		pt_count_host_victims(&t);
