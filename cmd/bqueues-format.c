@@ -6,7 +6,8 @@
  *   normal           30  Open:Active       -    -    -    -     0     0     0     0
  *
  * i.e. name in 16 (cut to 15 with a '*'), PRIO %3d, two blanks, STATUS in
- * 15, then right-aligned 4, 5, 5, 5, 6, 6, 6, 6.
+ * 15, then right-aligned 4, 5, 5, 5, then the four counters each after a
+ * blank in 5 (wider when a count needs it).
  */
 #include "config.h"
 
@@ -50,8 +51,11 @@ counters(GString *out, const Basalt__QueueInfo *q, gboolean lng)
 	g_string_truncate(lim, 0);
 	cmd_limit(lim, q->hjob_limit);
 	cmd_cell(out, lim->str, 5, CMD_FIT_WIDE, TRUE);
-	g_string_append_printf(out, "%6u%6u%6u%6u\n", q->njobs, q->pend, q->run,
-			       q->susp);
+	/* " %5u", not "%6u": identical up to 99,999, and a larger count
+	 * widens its column rather than running into its neighbour, so
+	 * scripts that split on blanks still find four numbers. */
+	g_string_append_printf(out, " %5u %5u %5u %5u\n", q->njobs, q->pend,
+			       q->run, q->susp);
 }
 
 void

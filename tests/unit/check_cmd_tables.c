@@ -58,6 +58,16 @@ START_TEST(test_bqueues_table)
 	bqueues_format_table(wide, &l, TRUE);
 	ck_assert(g_str_has_suffix(wide->str,
 		"a_very_long_queue_name   1  Closed:Inactive 100    4  1.5    2    12     4     6     2\n"));
+
+	/* A million pending jobs: the counters stay apart. */
+	b.njobs = 1200000;
+	b.pend = 1000000;
+	b.run = 123456;
+	b.susp = 76544;
+	g_string_truncate(out, 0);
+	bqueues_format_table(out, &l, FALSE);
+	ck_assert(g_str_has_suffix(out->str,
+		"a_very_long_qu*   1  Closed:Inactive 100    4  1.5    2 1200000 1000000 123456 76544\n"));
 }
 END_TEST
 
