@@ -12,6 +12,7 @@
 
 #include <string.h>
 
+#include "conf/conf_queue_values.h"
 #include "mbatchd/mbd.h"
 #include "mbatchd/mc-lease-int.h"
 #include "mbatchd/mc-leased.h"
@@ -55,15 +56,14 @@ same_lease(const Lease *a, const Lease *b)
 	return TRUE;
 }
 
+/* A host type, model or resource name from the provider: the characters of
+ * a host name (an empty type or model means "not known"). */
 static gboolean
 fact_name_ok(const char *s)
 {
 	if (s == NULL || strlen(s) > MAX_FACT_NAME)
 		return FALSE;
-	for (; *s != '\0'; s++)
-		if (!g_ascii_isalnum(*s) && *s != '_' && *s != '-' && *s != '.')
-			return FALSE;
-	return TRUE;
+	return s[0] == '\0' || bs_conf_valid_name(s, TRUE);
 }
 
 static void

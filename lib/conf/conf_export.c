@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "conf/conf_internal.h"
+#include "conf/conf_queue_values.h"
 
 static const char *const export_keys[] = {
 	"NAME", "PER_HOST", "RES_SELECT", "NHOSTS", "SLOTS", "DISTRIBUTION",
@@ -65,12 +66,7 @@ bs_conf_import_free(gpointer p)
 static gboolean
 valid_name(const char *s)
 {
-	if (*s == '\0' || strlen(s) > 60)
-		return FALSE;
-	for (; *s != '\0'; s++)
-		if (!g_ascii_isalnum(*s) && *s != '_' && *s != '-' && *s != '.')
-			return FALSE;
-	return TRUE;
+	return strlen(s) <= 60 && bs_conf_valid_name(s, TRUE);
 }
 
 /* MEM / SWP: MB per host, or `-` for none exported. */
