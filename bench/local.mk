@@ -75,7 +75,8 @@ EXTRA_PROGRAMS += %reldir%/sched-cycle-bench
 %canon_reldir%_sched_cycle_bench_LDADD = $(BSSCHED_LIBS) $(GLIB_LIBS) -lm
 CLEANFILES += %reldir%/sched-cycle-bench$(EXEEXT)
 EXTRA_DIST += %reldir%/fig/sched.sh %reldir%/fig/sched-limits.sh \
-	%reldir%/fig/sched-plans.sh %reldir%/fig/sched-1m.sh
+	%reldir%/fig/sched-plans.sh %reldir%/fig/sched-1m.sh \
+	%reldir%/fig/sched-lib.sh
 
 # jobgroup-clean-bench: JOB_GROUP_CLEAN's busy groups over 100,000 jobs in
 # 1,110 groups, by a walk over the jobs against the per-group counts
