@@ -232,9 +232,11 @@ CONF_PROG_LIBS = cmd/libbscmdmain.a lib/api/libbsapi.a lib/auth/libbsauth.a \
 
 # blaunch: tasks of a parallel job on the hosts of its allocation, through
 # each host's sbatchd (its task port).  It serves TaskIoService on its
-# connections, so it runs the main-loop side of lib/rpc.
+# connections, so it runs the main-loop side of lib/rpc.  Like the other
+# commands it links $(CMD_DEP_LIBS): a job script may start it once per task.
 bin_PROGRAMS += %reldir%/blaunch
 %canon_reldir%_blaunch_SOURCES = %reldir%/blaunch.c
 %canon_reldir%_blaunch_LDADD = lib/api/libbsapi.a lib/auth/libbsauth.a \
-	$(BSRPC_LIBS) $(MUNGE_LIBS)
+	lib/rpc/libbsrpc.a proto/libbsproto.a lib/util/libbsutil.a \
+	$(CMD_DEP_LIBS) -lm
 $(%canon_reldir%_blaunch_OBJECTS): $(PROTO_GEN_H)
