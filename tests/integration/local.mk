@@ -26,6 +26,7 @@ INTEGRATION_TESTS = \
 # Crash, torn and damaged journal, full disk, both daemons restarted.
 INTEGRATION_TESTS += \
 	%reldir%/t0110-kill9-soak.sh \
+	%reldir%/t0115-kill9-parallel-submit.sh \
 	%reldir%/t0120-torn-journal.sh \
 	%reldir%/t0121-journal-prealloc.sh \
 	%reldir%/t0130-flipped-byte.sh \
