@@ -6,7 +6,7 @@ noinst_LIBRARIES += %reldir%/libbssched.a
 	%reldir%/sched/count.h %reldir%/sched/count.c \
 	%reldir%/sched/pass.h %reldir%/sched/preempt.h \
 	%reldir%/sched/preempt.c %reldir%/sched/preempt-onehost.c \
-	%reldir%/sched/preempt-cand.c \
+	%reldir%/sched/preempt-cand.c %reldir%/sched/preempt-relief.c \
 	%reldir%/sched/preempt-try.h %reldir%/sched/relation.c \
 	%reldir%/sched/resume.c %reldir%/sched/reason.c \
 	%reldir%/sched/pool.c %reldir%/sched/pool-hosts.c \

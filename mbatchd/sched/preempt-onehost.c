@@ -137,8 +137,32 @@ list_host_victims(Try *t, guint c)
 }
 
 /*
+ * The rank (as rank_of counts it) of the best victim the job may take on
+ * candidate c, G_MAXINT when there is none; read from prehosts.c's counts
+ * per rank and host.  0 where they do not tell: under a resource plan
+ * (eligibility then depends on the preemptor's side) or lsb.resources
+ * limits (a victim elsewhere may raise what c offers).
+ */
+static int
+best_rank_on(const Try *t, guint c)
+{
+	const Preempt *pre = t->pre;
+	guint nh = t->p->snap->n_hosts, q = t->job->queue;
+
+	if (t->p->hybrid != NULL || t->p->limits != NULL)
+		return 0;
+	for (guint r = t->min_rank; r < t->n_ranks; r++)
+		if (pre->rcount[q][(gsize)r * nh + t->cand[c]] > 0)
+			return (int)(r - t->min_rank);
+	return G_MAXINT;
+}
+
+/*
  * Each candidate host alone; keep the one whose worst victim ranks best in
- * queue order, the least loaded among equals (cand is in load order).
+ * queue order, the least loaded among equals (cand is in load order).  A
+ * host offering too few slots must give up a victim of its own, so when
+ * its best one ranks no better than the worst of the host kept, it cannot
+ * replace that host: it is not tried.
  */
 gboolean
 pt_choose_one_host(Try *t)
@@ -150,6 +174,9 @@ pt_choose_one_host(Try *t)
 		int rank;
 
 		if (!may_fit_alone(t, c))
+			continue;
+		if (best != NO_HOST && t->offer[c] < t->need &&
+		    best_rank_on(t, c) >= best_rank)
 			continue;
 		if (t->fitting)
 			list_host_victims(t, c);

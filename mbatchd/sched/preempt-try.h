@@ -62,6 +62,9 @@ void pt_unskip(Try *t);
 void pt_all_candidates(Try *t);
 
 /* preempt.c */
+/* The slots the job may take cluster-wide (its user's, groups', queue's
+ * limits and the job-level lsb.resources limits and resource plans). */
+int pt_job_room(Try *t);
 /* The victim order of rule 4 (qsort-style, data is the Try). */
 gint pt_cmp_victim(gconstpointer a, gconstpointer b, gpointer data);
 /* Whether running job r may be a victim of this try. */
@@ -81,5 +84,13 @@ gboolean pt_choose(Try *t);
 void pt_count_host_victims(Try *t);
 /* Each candidate host alone; TRUE when one lets the job run. */
 gboolean pt_choose_one_host(Try *t);
+
+/* preempt-relief.c: whether relieving every victim the job could take
+ * gives it the room it needs (*ok), from sums kept per queue and user or
+ * group; FALSE when the job is not one those sums answer for. */
+gboolean pt_relief_reachable(Try *t, gboolean *ok);
+/* Running job r was taken as a victim: the sums no longer count it. */
+void pt_relief_taken(Pass *p, guint r);
+void pt_relief_free(Preempt *pre);
 
 #endif

@@ -92,7 +92,6 @@
 #include "preempt-try.h"
 
 
-static int job_room(Try *t);
 static gboolean plan_skips(const Try *t, guint h);
 
 static const Rel *
@@ -304,7 +303,7 @@ find_victims(Try *t)
 	t->lazy = !t->job->one_host && !(pf & SCHED_PREEMPT_FOR_LEAST_RUN_TIME) &&
 	    !((pf & SCHED_PREEMPT_FOR_OPTIMAL_MINI_JOB) && t->need > 1);
 	/* span[hosts=1] with room enough: list_host_victims does. */
-	if (t->job->one_host && job_room(t) >= t->need)
+	if (t->job->one_host && pt_job_room(t) >= t->need)
 		t->all_listed = t->fitting = TRUE;
 	else if (!t->lazy)
 		list_all_victims(t);
@@ -345,8 +344,8 @@ index_by_host(Try *t)
 
 /* ---- trying victims ---------------------------------------------------- */
 
-static int
-job_room(Try *t)
+int
+pt_job_room(Try *t)
 {
 	SchedPendReason why;
 	SchedPending scratch = { 0 };
@@ -367,7 +366,7 @@ slots_offered(const Try *t)
 static gboolean
 fits(Try *t)
 {
-	return slots_offered(t) >= t->need && job_room(t) >= t->need;
+	return slots_offered(t) >= t->need && pt_job_room(t) >= t->need;
 }
 
 static void
@@ -432,7 +431,7 @@ typedef enum { GOAL_ROOM, GOAL_SLOTS } Goal;
 static int
 measure(Try *t, Goal g)
 {
-	return g == GOAL_ROOM ? job_room(t) : slots_offered(t);
+	return g == GOAL_ROOM ? pt_job_room(t) : slots_offered(t);
 }
 
 /*
@@ -554,7 +553,7 @@ pt_choose(Try *t)
 			drop_unneeded(t);
 		return TRUE;
 	}
-	short_room = job_room(t) < t->need;
+	short_room = pt_job_room(t) < t->need;
 	list_all_victims(t);
 	for (guint i = 0; in_scope(t, short_room, i); i++) {
 		guint v = scope_at(t, short_room, i);
@@ -657,21 +656,31 @@ relieve_with(Try *t, GArray *jobs, gboolean member, GArray *took)
 static gboolean
 room_reachable(Try *t)
 {
-	const SchedUser *u = &t->p->snap->users[t->job->user];
+	const SchedSnapshot *s = t->p->snap;
+	const SchedUser *u = &s->users[t->job->user];
 	GArray *took, *plan_took;
 	gboolean ok;
 
-	if (job_room(t) >= t->need)
+	if (pt_job_room(t) >= t->need)
 		return TRUE;
+	if (pt_relief_reachable(t, &ok))
+		return ok;
 	took = g_array_new(FALSE, FALSE, sizeof(guint));
 	plan_took = g_array_new(FALSE, FALSE, sizeof(guint));
 	preempt_index_users(t->pre, t->job->queue);
 	t->pre->stamp++;
 	relieve_with(t, t->pre->by_user[t->job->queue][t->job->user], FALSE,
 	    took);
-	for (guint g = 0; g < u->n_groups; g++)
-		relieve_with(t, t->pre->by_group[t->job->queue][u->groups[g]], TRUE,
-		    took);
+	/* Relief only raises the room, so once it suffices the rest cannot
+	 * change the answer.  A group without MAX_JOBS is walked only for
+	 * what its members' jobs do to lsb.resources limits: the job's other
+	 * groups, when limited, take the same jobs in their own walk. */
+	for (guint g = 0; g < u->n_groups && pt_job_room(t) < t->need; g++)
+		if (t->p->limits != NULL ||
+		    s->groups[u->groups[g]].max_jobs >= 0)
+			relieve_with(t,
+			    t->pre->by_group[t->job->queue][u->groups[g]], TRUE,
+			    took);
 	/* Under resource plans (rule 8) every victim on a group's host gives
 	 * its slots back to the job's side of the plan: count them all. */
 	if (t->p->hybrid != NULL && hybrid_preempt_room(t->p, t->job) < t->need) {
@@ -689,7 +698,7 @@ room_reachable(Try *t)
 			}
 		}
 	}
-	ok = job_room(t) >= t->need;
+	ok = pt_job_room(t) >= t->need;
 	for (guint i = plan_took->len; i-- > 0;)
 		hybrid_released(t->p,
 		    &t->p->snap->running[g_array_index(plan_took, guint, i)], -1);
@@ -790,6 +799,7 @@ commit_try(Try *t)
 
 		t->pre->done[victim] = TRUE;
 		prehosts_taken(t->p, victim);
+		pt_relief_taken(t->p, victim);
 		plan_add(t->p->plan, s->queues[s->running[victim].queue].terminate_on_preempt ?
 		    SCHED_DO_PREEMPT_TERMINATE : SCHED_DO_PREEMPT_SUSPEND, victim, t->idx);
 	}

@@ -17,6 +17,8 @@ typedef struct {
 	guint64 id;
 } Victim;
 
+typedef struct Relief Relief;
+
 typedef struct {
 	gboolean may;
 	gboolean has_pref;
@@ -65,6 +67,8 @@ struct Preempt {
 	GArray ***by_user;        /* [a]: NULL or [n_users]: NULL or the user's
 	                           * RUN jobs a may preempt */
 	GArray ***by_group;       /* [a]: the same per group, for its members */
+	Relief **ucache;          /* [a]: NULL or [n_users]: preempt-relief.c */
+	Relief **gcache;          /* [a]: NULL or [n_groups]: the same */
 	/* Resource plans (preempt.c, rule 8): hosts holding victims of the
 	 * current try's side of the plan carry plan_stamp; NULL until a try
 	 * needs it. */
@@ -76,6 +80,17 @@ static inline const Rel *
 preempt_rel(const Preempt *pre, guint a, guint b)
 {
 	return &pre->rel[a * pre->snap->n_queues + b];
+}
+
+/* Whether queue a may take running job r as a victim this pass, as long
+ * as no other preemptor took it (Preempt.done). */
+static inline gboolean
+preempt_victim_for(const Preempt *pre, guint a, const SchedRunning *run)
+{
+	return run->state == SCHED_RUN_RUN &&
+	    !pre->held[run - pre->snap->running] &&
+	    preempt_rel(pre, a, run->queue)->may &&
+	    (run->max_preempt <= 0 || run->preempt_count < run->max_preempt);
 }
 
 /* prehosts.c.  The usable candidate hosts of job j's queue that offer it

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "pass.h"
+#include "preempt-try.h"
 #include "preempt.h"
 
 static int
@@ -77,16 +78,6 @@ rank_hosts(Preempt *pre)
 	}
 }
 
-/* A running job preemptor queue a may take, but for being taken already. */
-static gboolean
-victim_for(const Preempt *pre, guint a, const SchedRunning *run)
-{
-	return run->state == SCHED_RUN_RUN &&
-	    !pre->held[run - pre->snap->running] &&
-	    preempt_rel(pre, a, run->queue)->may &&
-	    (run->max_preempt <= 0 || run->preempt_count < run->max_preempt);
-}
-
 static void
 count_victims(Preempt *pre, guint a)
 {
@@ -100,7 +91,7 @@ count_victims(Preempt *pre, guint a)
 	for (guint r = 0; r < s->n_running; r++) {
 		const SchedRunning *run = &s->running[r];
 
-		if (pre->done[r] || !victim_for(pre, a, run))
+		if (pre->done[r] || !preempt_victim_for(pre, a, run))
 			continue;
 		for (guint i = 0; i < run->n_allocs; i++) {
 			vc[run->allocs[i].host]++;
@@ -138,7 +129,7 @@ prehosts_taken(Pass *p, guint r)
 	for (guint a = 0; pre->vcount != NULL && a < s->n_queues; a++) {
 		const OpenHosts *oh = &p->open[a];
 
-		if (pre->vcount[a] == NULL || !victim_for(pre, a, run))
+		if (pre->vcount[a] == NULL || !preempt_victim_for(pre, a, run))
 			continue;
 		for (guint i = 0; i < run->n_allocs; i++) {
 			guint h = run->allocs[i].host;
@@ -216,7 +207,7 @@ preempt_index_users(Preempt *pre, guint a)
 		const SchedRunning *run = &s->running[r];
 		const SchedUser *u = &s->users[run->user];
 
-		if (!victim_for(pre, a, run))
+		if (!preempt_victim_for(pre, a, run))
 			continue;
 		index_add(users, run->user, r);
 		for (guint g = 0; g < u->n_groups; g++)
@@ -242,6 +233,7 @@ prehosts_free(Preempt *pre)
 	}
 	g_free(pre->by_user);
 	g_free(pre->by_group);
+	pt_relief_free(pre);
 	for (guint a = 0; pre->vcount != NULL && a < pre->snap->n_queues; a++) {
 		g_free(pre->vcount[a]);
 		g_free(pre->rcount[a]);
