@@ -358,7 +358,7 @@ res_ask(const BsResReq *rr, const char *name)
 }
 
 /* Add (sign 1) or take away one job's hold on a bucket. */
-static void
+static inline void
 charge(Use *u, const SchedLimit *L, const BsResReq *rr, const Demand *d,
     int slots, int new_job, gboolean susp)
 {
@@ -373,6 +373,22 @@ charge(Use *u, const SchedLimit *L, const BsResReq *rr, const Demand *d,
 	u->tmp += d->tmp * slots;
 	for (guint r = 0; r < L->n_res; r++)
 		u->res[r] += res_ask(rr, L->res_names[r]) * slots;
+}
+
+/* The row of bucket k of limit li, made when the bucket has none yet. */
+static Use *
+row(Limits *lm, guint li, guint64 k, guint user, guint queue, guint host,
+    guint project, guint app)
+{
+	guint m[SCHED_LIM_NDIM], mb[SCHED_LIM_NDIM];
+	guint64 same;
+	Use *u = find(lm, k);
+
+	if (u != NULL)
+		return u;
+	members_of(m, user, queue, host, project, app);
+	bucket_of(lm, li, m, &same, mb);
+	return get(lm, li, k, mb);
 }
 
 static void
@@ -409,14 +425,7 @@ collect(Limits *lm, guint user, guint queue, guint project, guint app,
 
 			if (!host_key(lm, li, &jk, al[a].host, &k, &hb))
 				continue;
-			if ((u = find(lm, k)) == NULL) {
-				guint m[SCHED_LIM_NDIM], mb[SCHED_LIM_NDIM];
-				guint64 same;
-
-				members_of(m, user, queue, al[a].host, project, app);
-				bucket_of(lm, li, m, &same, mb);
-				u = get(lm, li, k, mb);
-			}
+			u = row(lm, li, k, user, queue, al[a].host, project, app);
 			c.use = (guint)(u - (Use *)(void *)lm->use->data);
 			c.slots = al[a].slots;
 			c.job = 1;
@@ -447,6 +456,23 @@ charge_job(Limits *lm, guint user, guint queue, guint project, guint app,
 	Demand d = { 0 };
 
 	demand_of(lm, rr, &d);
+	if (n == 1) {
+		/* One allocation, most jobs: a bucket per limit at most, and
+		 * the job enters it. */
+		for (guint li = 0; li < lm->snap->n_limits; li++) {
+			JobKey jk;
+			guint64 k;
+			guint hb;
+
+			job_key(lm, li, user, queue, project, app, &jk);
+			if (!host_key(lm, li, &jk, al[0].host, &k, &hb))
+				continue;
+			charge(row(lm, li, k, user, queue, al[0].host, project, app),
+			    &lm->snap->limits[li], rr, &d, sign * al[0].slots, sign,
+			    susp);
+		}
+		return;
+	}
 	lm->scratch.len = 0;
 	collect(lm, user, queue, project, app, al, n, &lm->scratch);
 	apply_charges(lm, lm->scratch.v, lm->scratch.len, rr, &d, susp, sign);
@@ -692,7 +718,7 @@ amount_room(double limit, double used, double per_slot)
  * there in this placement (and its job with them).  *what: the resource
  * that bounds it.
  */
-static int
+static inline int
 bucket_room(const Limits *lm, guint li, const Use *u, guint h,
     const BsResReq *rr, const Demand *d, int taken, const char **what)
 {
