@@ -97,6 +97,7 @@ struct Limits {
 	gboolean *run_only;       /* [n_limits]: SLOTS/JOBS skip suspended */
 	gboolean *run_only_cpu;   /* [n_limits]: SLOTS_PER_PROCESSOR does */
 	gboolean *on_hosts;       /* [n_limits]: names hosts */
+	gboolean *plain;          /* [n_limits]: SLOTS and JOBS at most */
 	int *cpus;                /* [n_limits]: CPUs counted without PER_HOST */
 	int **grp_cpus;           /* [n_limits]: PER_HOST `group/` bucket -> CPUs */
 	guint max_res;
@@ -528,6 +529,7 @@ setup_rules(Limits *lm)
 		gboolean users = L->bucket[SCHED_LIM_USER] != NULL;
 
 		lm->on_hosts[li] = L->bucket[SCHED_LIM_HOST] != NULL;
+		lm->plain[li] = L->slots_per_proc < 0 && L->n_res == 0;
 		lm->any_hosts |= lm->on_hosts[li];
 		if (!lm->on_hosts[li])
 			lm->job_lims[lm->n_job_lims++] = li;
@@ -589,6 +591,7 @@ limits_new(const SchedSnapshot *snap)
 	lm->run_only = g_new0(gboolean, snap->n_limits);
 	lm->run_only_cpu = g_new0(gboolean, snap->n_limits);
 	lm->on_hosts = g_new0(gboolean, snap->n_limits);
+	lm->plain = g_new0(gboolean, snap->n_limits);
 	lm->cpus = g_new0(int, snap->n_limits);
 	lm->host_lims = g_new0(guint, snap->n_limits);
 	lm->job_lims = g_new0(guint, snap->n_limits);
@@ -635,6 +638,7 @@ limits_free(Limits *lm)
 	g_free(lm->run_only);
 	g_free(lm->run_only_cpu);
 	g_free(lm->on_hosts);
+	g_free(lm->plain);
 	g_free(lm->cpus);
 	g_free(lm->host_lims);
 	g_free(lm->job_lims);
@@ -730,6 +734,20 @@ bucket_room(const Limits *lm, guint li, const Use *u, guint h,
 	if (u == NULL)
 		u = &z;
 	used = u->slots - (lm->run_only[li] ? u->susp_slots : 0) + taken;
+	if (lm->plain[li] && d->mem <= 0 && d->swp <= 0 && d->tmp <= 0) {
+		/* SLOTS and JOBS alone, most limits: the bounds below, less
+		 * those that leave INT_MAX. */
+		if (L->slots >= 0) {
+			room = L->slots - used;
+			*what = "slot";
+		}
+		if (L->jobs >= 0 && taken == 0 && room > 0 &&
+		    u->jobs - (lm->run_only[li] ? u->susp_jobs : 0) + 1 > L->jobs) {
+			room = 0;
+			*what = "job";
+		}
+		return room < 0 ? 0 : room;
+	}
 	if (L->slots >= 0)
 		tighten(&room, L->slots - used, what, "slot");
 	if (L->slots_per_proc >= 0) {
