@@ -74,7 +74,7 @@ down_reason(SchedHostState state)
  * sched_host_room checks, or OPEN when it may take some. */
 #define OPEN _SCHED_HR_MAX
 
-static guint8
+static inline guint8
 closed_for(Pass *p, guint q, guint h)
 {
 	const SchedHost *host = &p->snap->hosts[h];
