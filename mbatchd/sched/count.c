@@ -170,30 +170,35 @@ sched_count_group(const SchedCount *c, guint group)
 	return net(c->group[group], c->susp_group[group], c->run_only.group);
 }
 
+/* A pair counter less its suspended part when run_only: the suspended
+ * table is looked up only then (placement asks for every host). */
+static int
+pair_net(const SchedPairs *total, const SchedPairs *susp, guint64 k,
+    gboolean run_only)
+{
+	int t = table_get(total, k);
+
+	return run_only ? t - table_get(susp, k) : t;
+}
+
 int
 sched_count_user_host_jlu(const SchedCount *c, guint user, guint host)
 {
-	guint64 k = pair_key(user, host);
-
-	return net(table_get(c->user_host, k), table_get(c->susp_user_host, k),
+	return pair_net(c->user_host, c->susp_user_host, pair_key(user, host),
 	    c->run_only.user_host);
 }
 
 int
 sched_count_user_host_cpu(const SchedCount *c, guint user, guint host)
 {
-	guint64 k = pair_key(user, host);
-
-	return net(table_get(c->user_host, k), table_get(c->susp_user_host, k),
+	return pair_net(c->user_host, c->susp_user_host, pair_key(user, host),
 	    c->run_only.user_cpu);
 }
 
 int
 sched_count_group_host(const SchedCount *c, guint group, guint host)
 {
-	guint64 k = pair_key(group, host);
-
-	return net(table_get(c->group_host, k), table_get(c->susp_group_host, k),
+	return pair_net(c->group_host, c->susp_group_host, pair_key(group, host),
 	    c->run_only.group_cpu);
 }
 

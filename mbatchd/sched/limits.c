@@ -19,7 +19,6 @@
 #include "config.h"
 
 #include <limits.h>
-#include <math.h>
 
 #include "pass.h"
 #include "reserve.h"
@@ -30,10 +29,20 @@ headroom(int limit, int used)
 	return limit < 0 ? INT_MAX : limit - used;
 }
 
+/* ceil() without the libm call: placement asks for every host it looks
+ * at.  The truncation rounds toward zero, so one up when it dropped a
+ * fraction. */
 int
 sched_cpu_cap(double per_cpu, int ncpus)
 {
-	return per_cpu < 0 ? INT_MAX : (int)ceil(per_cpu * (ncpus > 0 ? ncpus : 1));
+	double x;
+	int i;
+
+	if (per_cpu < 0)
+		return INT_MAX;
+	x = per_cpu * (ncpus > 0 ? ncpus : 1);
+	i = (int)x;
+	return i + (x > i);
 }
 
 int

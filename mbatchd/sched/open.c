@@ -36,13 +36,19 @@
 
 #define NIL G_MAXUINT
 
+/* Inline: closed_for asks it for every host a walk passes. */
+static inline gboolean
+host_full(const Pass *p, guint h)
+{
+	int max = p->snap->hosts[h].max_slots;
+
+	return max >= 0 && sched_count_host(&p->count, h) >= max;
+}
+
 gboolean
 sched_host_full(Pass *p, guint h)
 {
-	const SchedHost *host = &p->snap->hosts[h];
-
-	return host->max_slots >= 0 &&
-	    sched_count_host(&p->count, h) >= host->max_slots;
+	return host_full(p, h);
 }
 
 static gboolean
@@ -68,7 +74,7 @@ down_reason(SchedHostState state)
  * sched_host_room checks, or OPEN when it may take some. */
 #define OPEN _SCHED_HR_MAX
 
-static guint8
+static inline guint8
 closed_for(Pass *p, guint q, guint h)
 {
 	const SchedHost *host = &p->snap->hosts[h];
@@ -79,7 +85,7 @@ closed_for(Pass *p, guint q, guint h)
 	 * sched_host_room says first: no job of any queue goes there. */
 	if (excl_closed(p, h))
 		return SCHED_HR_EXCL_RUNNING;
-	if (sched_host_full(p, h))
+	if (host_full(p, h))
 		return SCHED_HR_SLOTS;
 	if (sq->hjob_limit < 0 && sq->pjob_limit < 0)
 		return OPEN;

@@ -13,6 +13,7 @@ typedef struct Preempt Preempt;
 typedef struct Pools Pools;
 typedef struct Reserve Reserve;
 typedef struct Hybrid Hybrid;
+typedef struct ResreqMemo ResreqMemo;
 
 /* open.c: one queue's candidate hosts that may still take its jobs. */
 typedef struct {
@@ -53,6 +54,7 @@ typedef struct {
 	guint *excl_held;         /* exclusive.c: [n_hosts], counted SLOT_RESERVE
 	                           * reservations of -x jobs on the host */
 	const SchedJob *avoiding; /* placing this job away from its avoid_hosts */
+	ResreqMemo *resreq_memo;  /* resreq-host.c: placement's, else NULL */
 } Pass;
 
 /* The stages, in the order sched_run() runs them. */
@@ -149,6 +151,11 @@ int sched_cpu_cap(double per_cpu, int ncpus);
 /* resreq-host.c: whether the host meets the job's -R select[] and
  * rusage[mem]; TRUE for a NULL rr. */
 gboolean sched_resreq_host_ok(const BsResReq *rr, const SchedHost *host);
+/* The same through the pass's memo of the last -R asked (NULL: none). */
+gboolean sched_resreq_host_ok_memo(ResreqMemo *m, const BsResReq *rr,
+    const SchedSnapshot *snap, guint h);
+ResreqMemo *resreq_memo_new(guint n_hosts);
+void resreq_memo_free(ResreqMemo *m);
 /* Whether rr can rule out a host at all (has a select or a memory ask):
  * jobs without one may share what the pass learnt about their shape. */
 gboolean sched_resreq_constrains(const BsResReq *rr);

@@ -112,6 +112,62 @@ sched_resreq_constrains(const BsResReq *rr)
 	    (bs_resreq_has_select(rr) || bs_resreq_rusage_mem_mb(rr) > 0);
 }
 
+/*
+ * The answers for the last -R placement asked, per host: jobs of one
+ * array or one spec share their parsed -R, and each walks the hosts
+ * again.  A different -R starts a new stamp rather than clearing.
+ */
+struct ResreqMemo {
+	const BsResReq *rr;
+	guint32 stamp;
+	guint32 *seen;            /* [n_hosts]: stamp when ok[h] is known */
+	gboolean *ok;
+	guint n_hosts;
+};
+
+ResreqMemo *
+resreq_memo_new(guint n_hosts)
+{
+	ResreqMemo *m = g_new0(ResreqMemo, 1);
+
+	m->n_hosts = n_hosts;
+	m->seen = g_new0(guint32, MAX(n_hosts, 1u));
+	m->ok = g_new0(gboolean, MAX(n_hosts, 1u));
+	return m;
+}
+
+void
+resreq_memo_free(ResreqMemo *m)
+{
+	if (m == NULL)
+		return;
+	g_free(m->seen);
+	g_free(m->ok);
+	g_free(m);
+}
+
+gboolean
+sched_resreq_host_ok_memo(ResreqMemo *m, const BsResReq *rr,
+    const SchedSnapshot *snap, guint h)
+{
+	if (rr == NULL)
+		return TRUE;
+	if (m == NULL)
+		return sched_resreq_host_ok(rr, &snap->hosts[h]);
+	if (m->rr != rr) {
+		m->rr = rr;
+		if (++m->stamp == 0) {
+			memset(m->seen, 0, sizeof(guint32) * MAX(m->n_hosts, 1u));
+			m->stamp = 1;
+		}
+	}
+	if (m->seen[h] != m->stamp) {
+		m->ok[h] = sched_resreq_host_ok(rr, &snap->hosts[h]);
+		m->seen[h] = m->stamp;
+	}
+	return m->ok[h];
+}
+
 gboolean
 sched_resreq_host_ok(const BsResReq *rr, const SchedHost *host)
 {

@@ -57,6 +57,34 @@ typedef struct {
 	double *res;              /* [max n_res over limits] */
 } Demand;
 
+/* What a job's user, queue, project and profile make of one limit's key,
+ * the host left out: resolved once per job, then one multiply per host. */
+typedef struct {
+	gboolean covered;         /* every named dimension but hosts covers it */
+	guint64 base;             /* the key without the host's part */
+} JobKey;
+
+/* The job a cache of JobKeys was resolved for: the keys and the demand
+ * read nothing else of it. */
+typedef struct {
+	gboolean valid;
+	guint user, queue, project, app;
+	const BsResReq *rr;
+} KeyOwner;
+
+/* One bucket one job holds: a row of Use, slots, and 1 for the allocation
+ * that brings the job into the bucket (a job counts once per bucket). */
+typedef struct {
+	guint use;
+	int slots;
+	int job;
+} Charge;
+
+typedef struct {
+	Charge *v;
+	guint len, cap;
+} Charges;
+
 struct Limits {
 	const SchedSnapshot *snap;
 	guint64 *keys;            /* open addressing: key -> index + 1 */
@@ -69,6 +97,7 @@ struct Limits {
 	gboolean *run_only;       /* [n_limits]: SLOTS/JOBS skip suspended */
 	gboolean *run_only_cpu;   /* [n_limits]: SLOTS_PER_PROCESSOR does */
 	gboolean *on_hosts;       /* [n_limits]: names hosts */
+	gboolean *plain;          /* [n_limits]: SLOTS and JOBS at most */
 	int *cpus;                /* [n_limits]: CPUs counted without PER_HOST */
 	int **grp_cpus;           /* [n_limits]: PER_HOST `group/` bucket -> CPUs */
 	guint max_res;
@@ -85,6 +114,25 @@ struct Limits {
 	Demand dem;
 	/* limits_job_room's last hold: suspending jobs could free it. */
 	gboolean held_relievable;
+	/* Per limit and dimension, what a bucket of it weighs in the key
+	 * (0: not PER_), and the dimensions but hosts it names. */
+	guint64 (*mult)[SCHED_LIM_NDIM];
+	guint8 (*dims)[SCHED_LIM_NDIM];
+	guint8 *n_dims;
+	/* The keys of the limits naming hosts for the job being placed
+	 * ([n_host_lims]), and of the others for limits_job_room. */
+	JobKey *host_keys;
+	KeyOwner host_owner;
+	JobKey *job_keys;
+	KeyOwner job_owner;
+	Demand job_dem;
+	/* Running jobs preemption suspends or kills, again and again while
+	 * it tries victims: their charges, resolved at the first time.
+	 * run_first[i]: index + 1 into charges, 0 not yet resolved. */
+	guint *run_first, *run_n;
+	Demand *run_dem;
+	Charges charges;
+	Charges scratch;          /* for a job charged once */
 };
 
 #define EMPTY G_MAXUINT64
@@ -99,7 +147,7 @@ slot_of(const Limits *lm, guint64 k)
 #define LOCAL_BITS 44
 #define DENSE_MAX (1u << 18)
 
-static Use *
+static inline Use *
 find(const Limits *lm, guint64 k)
 {
 	const guint *dense = lm->dense[k >> LOCAL_BITS];
@@ -180,9 +228,9 @@ get(Limits *lm, guint li, guint64 k, const guint *members)
 }
 
 /*
- * The bucket of limit li for a job of these members on host h (G_MAXUINT:
- * no host yet, for a limit not naming hosts); FALSE when the limit does
- * not cover it.  mb receives the bucket of each dimension.
+ * The bucket of limit li for a job of these members (the host ignored
+ * by a limit not naming hosts); FALSE when the limit does not cover it.
+ * mb receives the bucket of each dimension.
  */
 static gboolean
 bucket_of(const Limits *lm, guint li, const guint m[SCHED_LIM_NDIM],
@@ -220,6 +268,76 @@ members_of(guint m[SCHED_LIM_NDIM], guint user, guint queue, guint host,
 	m[SCHED_LIM_APP] = app;
 }
 
+/*
+ * The part of limit li's key a job's user, queue, project and profile
+ * give: the key is the PER_ buckets in a mixed radix (bucket_of), so it
+ * is that part plus the host's bucket times its weight.  Resolved once
+ * per job rather than for every host it looks at.
+ */
+static inline void
+job_key(const Limits *lm, guint li, guint user, guint queue, guint project,
+    guint app, JobKey *jk)
+{
+	const SchedLimit *L = &lm->snap->limits[li];
+	guint m[SCHED_LIM_NDIM];
+
+	members_of(m, user, queue, 0, project, app);
+	jk->covered = FALSE;
+	jk->base = (guint64)li << LOCAL_BITS;
+	for (guint i = 0; i < lm->n_dims[li]; i++) {
+		guint d = lm->dims[li][i], b = L->bucket[d][m[d]];
+
+		if (b == 0)
+			return;
+		jk->base += b * lm->mult[li][d];
+	}
+	jk->covered = TRUE;
+}
+
+/* The key of limit li on host h for the job of jk (the same bucket_of
+ * gives); FALSE when the limit does not cover it there.  *hb: the host's
+ * PER_HOST bucket, 0 without PER_HOST. */
+static inline gboolean
+host_key(const Limits *lm, guint li, const JobKey *jk, guint h, guint64 *k,
+    guint *hb)
+{
+	const SchedLimit *L = &lm->snap->limits[li];
+	const guint *hosts = L->bucket[SCHED_LIM_HOST];
+	guint b;
+
+	*hb = 0;
+	if (!jk->covered)
+		return FALSE;
+	*k = jk->base;
+	if (hosts == NULL)
+		return TRUE;
+	b = hosts[h];
+	if (b == 0)
+		return FALSE;
+	*k += b * lm->mult[li][SCHED_LIM_HOST];
+	if (L->per[SCHED_LIM_HOST])
+		*hb = b;
+	return TRUE;
+}
+
+static gboolean
+owner_is(const KeyOwner *o, const SchedJob *j)
+{
+	return o->valid && o->user == j->user && o->queue == j->queue &&
+	    o->project == j->project && o->app == j->app && o->rr == j->resreq;
+}
+
+static void
+owner_set(KeyOwner *o, const SchedJob *j)
+{
+	o->valid = TRUE;
+	o->user = j->user;
+	o->queue = j->queue;
+	o->project = j->project;
+	o->app = j->app;
+	o->rr = j->resreq;
+}
+
 static void
 demand_of(const Limits *lm, const BsResReq *rr, Demand *d)
 {
@@ -241,7 +359,7 @@ res_ask(const BsResReq *rr, const char *name)
 }
 
 /* Add (sign 1) or take away one job's hold on a bucket. */
-static void
+static inline void
 charge(Use *u, const SchedLimit *L, const BsResReq *rr, const Demand *d,
     int slots, int new_job, gboolean susp)
 {
@@ -258,6 +376,79 @@ charge(Use *u, const SchedLimit *L, const BsResReq *rr, const Demand *d,
 		u->res[r] += res_ask(rr, L->res_names[r]) * slots;
 }
 
+/* The row of bucket k of limit li, made when the bucket has none yet. */
+static Use *
+row(Limits *lm, guint li, guint64 k, guint user, guint queue, guint host,
+    guint project, guint app)
+{
+	guint m[SCHED_LIM_NDIM], mb[SCHED_LIM_NDIM];
+	guint64 same;
+	Use *u = find(lm, k);
+
+	if (u != NULL)
+		return u;
+	members_of(m, user, queue, host, project, app);
+	bucket_of(lm, li, m, &same, mb);
+	return get(lm, li, k, mb);
+}
+
+static void
+push(Charges *cs, const Charge *c)
+{
+	if (cs->len == cs->cap) {
+		cs->cap = MAX(cs->cap * 2, 16u);
+		cs->v = g_renew(Charge, cs->v, cs->cap);
+	}
+	cs->v[cs->len++] = *c;
+}
+
+/*
+ * The buckets one job's allocations hold, limit by limit, appended to
+ * out: the job counts once in each bucket, with its first allocation
+ * there.  Buckets not counted yet get their row.
+ */
+static void
+collect(Limits *lm, guint user, guint queue, guint project, guint app,
+    const SchedAlloc *al, guint n, Charges *out)
+{
+	for (guint li = 0; li < lm->snap->n_limits; li++) {
+		guint from = out->len;
+		JobKey jk;
+
+		job_key(lm, li, user, queue, project, app, &jk);
+		if (!jk.covered)
+			continue;
+		for (guint a = 0; a < n; a++) {
+			guint hb;
+			guint64 k;
+			Charge c;
+			Use *u;
+
+			if (!host_key(lm, li, &jk, al[a].host, &k, &hb))
+				continue;
+			u = row(lm, li, k, user, queue, al[a].host, project, app);
+			c.use = (guint)(u - (Use *)(void *)lm->use->data);
+			c.slots = al[a].slots;
+			c.job = 1;
+			for (guint s = from; s < out->len && c.job; s++)
+				c.job = out->v[s].use != c.use;
+			push(out, &c);
+		}
+	}
+}
+
+static void
+apply_charges(Limits *lm, const Charge *c, guint n, const BsResReq *rr,
+    const Demand *d, gboolean susp, int sign)
+{
+	for (guint i = 0; i < n; i++) {
+		Use *u = &g_array_index(lm->use, Use, c[i].use);
+
+		charge(u, &lm->snap->limits[u->limit], rr, d, sign * c[i].slots,
+		    sign * c[i].job, susp);
+	}
+}
+
 /* Charge one job's allocations to every limit that covers them. */
 static void
 charge_job(Limits *lm, guint user, guint queue, guint project, guint app,
@@ -266,27 +457,59 @@ charge_job(Limits *lm, guint user, guint queue, guint project, guint app,
 	Demand d = { 0 };
 
 	demand_of(lm, rr, &d);
-	for (guint li = 0; li < lm->snap->n_limits; li++) {
-		const SchedLimit *L = &lm->snap->limits[li];
-		guint64 seen[8];
-		guint n_seen = 0;
-
-		for (guint a = 0; a < n; a++) {
-			guint m[SCHED_LIM_NDIM], mb[SCHED_LIM_NDIM];
+	if (n == 1) {
+		/* One allocation, most jobs: a bucket per limit at most, and
+		 * the job enters it. */
+		for (guint li = 0; li < lm->snap->n_limits; li++) {
+			JobKey jk;
 			guint64 k;
-			gboolean fresh = TRUE;
+			guint hb;
 
-			members_of(m, user, queue, al[a].host, project, app);
-			if (!bucket_of(lm, li, m, &k, mb))
+			job_key(lm, li, user, queue, project, app, &jk);
+			if (!host_key(lm, li, &jk, al[0].host, &k, &hb))
 				continue;
-			for (guint s = 0; s < n_seen; s++)
-				fresh &= seen[s] != k;
-			if (fresh && n_seen < G_N_ELEMENTS(seen))
-				seen[n_seen++] = k;
-			charge(get(lm, li, k, mb), L, rr, &d, sign * al[a].slots,
-			    fresh ? sign : 0, susp);
+			charge(row(lm, li, k, user, queue, al[0].host, project, app),
+			    &lm->snap->limits[li], rr, &d, sign * al[0].slots, sign,
+			    susp);
 		}
+		return;
 	}
+	lm->scratch.len = 0;
+	collect(lm, user, queue, project, app, al, n, &lm->scratch);
+	apply_charges(lm, lm->scratch.v, lm->scratch.len, rr, &d, susp, sign);
+}
+
+/*
+ * A running job's charges, resolved the first time preemption suspends
+ * or kills it: trying victims takes and gives back the same jobs many
+ * times over.  NULL for a job outside the snapshot's running jobs.
+ */
+static const Charge *
+run_charges(Limits *lm, const SchedRunning *r, guint *n, const Demand **d)
+{
+	const SchedSnapshot *s = lm->snap;
+	guint i;
+
+	if (r < s->running || r >= s->running + s->n_running)
+		return NULL;
+	i = (guint)(r - s->running);
+	if (lm->run_first == NULL) {
+		lm->run_first = g_new0(guint, s->n_running);
+		lm->run_n = g_new0(guint, s->n_running);
+		lm->run_dem = g_new0(Demand, s->n_running);
+	}
+	if (lm->run_first[i] == 0) {
+		guint at = lm->charges.len;
+
+		collect(lm, r->user, r->queue, r->project, r->app, r->allocs,
+		    r->n_allocs, &lm->charges);
+		lm->run_first[i] = at + 1;
+		lm->run_n[i] = lm->charges.len - at;
+		demand_of(lm, r->resreq, &lm->run_dem[i]);
+	}
+	*n = lm->run_n[i];
+	*d = &lm->run_dem[i];
+	return lm->charges.v + lm->run_first[i] - 1;
 }
 
 static int
@@ -306,6 +529,7 @@ setup_rules(Limits *lm)
 		gboolean users = L->bucket[SCHED_LIM_USER] != NULL;
 
 		lm->on_hosts[li] = L->bucket[SCHED_LIM_HOST] != NULL;
+		lm->plain[li] = L->slots_per_proc < 0 && L->n_res == 0;
 		lm->any_hosts |= lm->on_hosts[li];
 		if (!lm->on_hosts[li])
 			lm->job_lims[lm->n_job_lims++] = li;
@@ -337,9 +561,17 @@ setup_rules(Limits *lm)
 		{
 			guint64 space = 1;
 
+			/* The last PER_ dimension weighs 1, each before it the
+			 * product of the radixes after it (bucket_of's order). */
+			for (int d = SCHED_LIM_NDIM; d-- > 0;) {
+				if (L->bucket[d] == NULL || !L->per[d])
+					continue;
+				lm->mult[li][d] = space;
+				space *= (guint64)L->n_buckets[d] + 1;
+			}
 			for (int d = 0; d < SCHED_LIM_NDIM; d++)
-				if (L->bucket[d] != NULL && L->per[d])
-					space *= (guint64)L->n_buckets[d] + 1;
+				if (d != SCHED_LIM_HOST && L->bucket[d] != NULL)
+					lm->dims[li][lm->n_dims[li]++] = (guint8)d;
 			if (space <= DENSE_MAX)
 				lm->dense[li] = g_new0(guint, space);
 		}
@@ -359,11 +591,17 @@ limits_new(const SchedSnapshot *snap)
 	lm->run_only = g_new0(gboolean, snap->n_limits);
 	lm->run_only_cpu = g_new0(gboolean, snap->n_limits);
 	lm->on_hosts = g_new0(gboolean, snap->n_limits);
+	lm->plain = g_new0(gboolean, snap->n_limits);
 	lm->cpus = g_new0(int, snap->n_limits);
 	lm->host_lims = g_new0(guint, snap->n_limits);
 	lm->job_lims = g_new0(guint, snap->n_limits);
 	lm->dense = g_new0(guint *, snap->n_limits);
 	lm->grp_cpus = g_new0(int *, snap->n_limits);
+	lm->mult = g_malloc0(sizeof *lm->mult * snap->n_limits);
+	lm->host_keys = g_new0(JobKey, snap->n_limits);
+	lm->job_keys = g_new0(JobKey, snap->n_limits);
+	lm->dims = g_malloc0(sizeof *lm->dims * snap->n_limits);
+	lm->n_dims = g_new0(guint8, snap->n_limits);
 	setup_rules(lm);
 	{
 		/* Hashed limits get about a bucket per running job each: size
@@ -400,6 +638,7 @@ limits_free(Limits *lm)
 	g_free(lm->run_only);
 	g_free(lm->run_only_cpu);
 	g_free(lm->on_hosts);
+	g_free(lm->plain);
 	g_free(lm->cpus);
 	g_free(lm->host_lims);
 	g_free(lm->job_lims);
@@ -410,6 +649,16 @@ limits_free(Limits *lm)
 	g_free(lm->dense);
 	g_free(lm->grp_cpus);
 	g_free(lm->dem.res);
+	g_free(lm->mult);
+	g_free(lm->host_keys);
+	g_free(lm->job_keys);
+	g_free(lm->dims);
+	g_free(lm->n_dims);
+	g_free(lm->scratch.v);
+	g_free(lm->charges.v);
+	g_free(lm->run_first);
+	g_free(lm->run_n);
+	g_free(lm->run_dem);
 	g_free(lm);
 }
 
@@ -473,18 +722,32 @@ amount_room(double limit, double used, double per_slot)
  * there in this placement (and its job with them).  *what: the resource
  * that bounds it.
  */
-static int
+static inline int
 bucket_room(const Limits *lm, guint li, const Use *u, guint h,
     const BsResReq *rr, const Demand *d, int taken, const char **what)
 {
+	static const Use z;
 	const SchedLimit *L = &lm->snap->limits[li];
-	Use z = { 0 };
 	int room = INT_MAX, used;
-	double maxmem = h != G_MAXUINT ? lm->snap->hosts[h].maxmem : 0;
+	double maxmem;
 
 	if (u == NULL)
 		u = &z;
 	used = u->slots - (lm->run_only[li] ? u->susp_slots : 0) + taken;
+	if (lm->plain[li] && d->mem <= 0 && d->swp <= 0 && d->tmp <= 0) {
+		/* SLOTS and JOBS alone, most limits: the bounds below, less
+		 * those that leave INT_MAX. */
+		if (L->slots >= 0) {
+			room = L->slots - used;
+			*what = "slot";
+		}
+		if (L->jobs >= 0 && taken == 0 && room > 0 &&
+		    u->jobs - (lm->run_only[li] ? u->susp_jobs : 0) + 1 > L->jobs) {
+			room = 0;
+			*what = "job";
+		}
+		return room < 0 ? 0 : room;
+	}
 	if (L->slots >= 0)
 		tighten(&room, L->slots - used, what, "slot");
 	if (L->slots_per_proc >= 0) {
@@ -498,12 +761,18 @@ bucket_room(const Limits *lm, guint li, const Use *u, guint h,
 	if (L->jobs >= 0 && taken == 0 &&
 	    u->jobs - (lm->run_only[li] ? u->susp_jobs : 0) + 1 > L->jobs)
 		tighten(&room, 0, what, "job");
-	tighten(&room, amount_room(L->mem_pct ? L->mem / 100 * maxmem : L->mem,
-	    u->mem + taken * d->mem, d->mem), what, "mem");
-	tighten(&room, amount_room(L->swp_pct ? L->swp / 100 * maxmem : L->swp,
-	    u->swp + taken * d->swp, d->swp), what, "swp");
-	tighten(&room, amount_room(L->tmp_pct ? L->tmp / 100 * maxmem : L->tmp,
-	    u->tmp + taken * d->tmp, d->tmp), what, "tmp");
+	/* An amount the job does not ask for never holds it (amount_room). */
+	maxmem = h != G_MAXUINT && (d->mem > 0 || d->swp > 0 || d->tmp > 0) ?
+	    lm->snap->hosts[h].maxmem : 0;
+	if (d->mem > 0)
+		tighten(&room, amount_room(L->mem_pct ? L->mem / 100 * maxmem :
+		    L->mem, u->mem + taken * d->mem, d->mem), what, "mem");
+	if (d->swp > 0)
+		tighten(&room, amount_room(L->swp_pct ? L->swp / 100 * maxmem :
+		    L->swp, u->swp + taken * d->swp, d->swp), what, "swp");
+	if (d->tmp > 0)
+		tighten(&room, amount_room(L->tmp_pct ? L->tmp / 100 * maxmem :
+		    L->tmp, u->tmp + taken * d->tmp, d->tmp), what, "tmp");
 	for (guint r = 0; r < L->n_res; r++) {
 		double ask = res_ask(rr, L->res_names[r]);
 
@@ -525,19 +794,24 @@ limits_job_room(Limits *lm, const SchedJob *j, SchedPending *pend)
 	lm->held_relievable = FALSE;
 	if (lm->n_job_lims == 0)
 		return INT_MAX;
-	demand_of(lm, j->resreq, &lm->dem);
+	/* Preemption asks again for the same job with each victim it tries. */
+	if (!owner_is(&lm->job_owner, j)) {
+		demand_of(lm, j->resreq, &lm->job_dem);
+		for (guint jl = 0; jl < lm->n_job_lims; jl++)
+			job_key(lm, lm->job_lims[jl], j->user, j->queue, j->project,
+			    j->app, &lm->job_keys[jl]);
+		owner_set(&lm->job_owner, j);
+	}
 	for (guint jl = 0; jl < lm->n_job_lims; jl++) {
 		guint li = lm->job_lims[jl];
-		guint m[SCHED_LIM_NDIM], mb[SCHED_LIM_NDIM];
 		const char *what = NULL;
-		guint64 k;
 		int r;
 
-		members_of(m, j->user, j->queue, 0, j->project, j->app);
-		if (!bucket_of(lm, li, m, &k, mb))
+		/* These limits name no hosts: the key is the job's part. */
+		if (!lm->job_keys[jl].covered)
 			continue;
-		r = bucket_room(lm, li, find(lm, k), G_MAXUINT, j->resreq, &lm->dem,
-		    0, &what);
+		r = bucket_room(lm, li, find(lm, lm->job_keys[jl].base), G_MAXUINT,
+		    j->resreq, &lm->job_dem, 0, &what);
 		if (r < j->min_slots) {
 			/* The first full limit names the reason; no need to
 			 * look further. */
@@ -581,22 +855,26 @@ limits_host_room(Limits *lm, const GArray *allocs, const SchedJob *j,
 		lm->pend = NULL;
 		demand_of(lm, j->resreq, &lm->dem);
 	}
+	if (!owner_is(&lm->host_owner, j)) {
+		for (guint hl = 0; hl < lm->n_host_lims; hl++)
+			job_key(lm, lm->host_lims[hl], j->user, j->queue, j->project,
+			    j->app, &lm->host_keys[hl]);
+		owner_set(&lm->host_owner, j);
+	}
 	for (guint hl = 0; hl < lm->n_host_lims; hl++) {
-		guint li = lm->host_lims[hl];
-		guint m[SCHED_LIM_NDIM], mb[SCHED_LIM_NDIM];
+		guint li = lm->host_lims[hl], hb;
+		const JobKey *jk = &lm->host_keys[hl];
 		const char *what = NULL;
 		guint64 k, k2;
 		int r, taken = 0;
 
-		members_of(m, j->user, j->queue, h, j->project, j->app);
-		if (!bucket_of(lm, li, m, &k, mb))
+		if (!host_key(lm, li, jk, h, &k, &hb))
 			continue;
 		/* Slots already chosen for this job in the same bucket. */
 		for (guint a = lm->first; a < allocs->len; a++) {
 			const SchedAlloc *al = &g_array_index(allocs, SchedAlloc, a);
 
-			m[SCHED_LIM_HOST] = al->host;
-			if (bucket_of(lm, li, m, &k2, mb) && k2 == k)
+			if (host_key(lm, li, jk, al->host, &k2, &hb) && k2 == k)
 				taken += al->slots;
 		}
 		r = bucket_room(lm, li, find(lm, k), h, j->resreq, &lm->dem, taken,
@@ -629,40 +907,43 @@ limits_commit(Limits *lm, const GArray *allocs, const SchedJob *j,
 void
 limits_kill(Limits *lm, const SchedRunning *r, int sign)
 {
+	const Charge *c;
+	const Demand *d;
+	guint n;
+
 	if (lm == NULL)
 		return;
-	charge_job(lm, r->user, r->queue, r->project, r->app, r->resreq,
-	    r->allocs, r->n_allocs, r->state != SCHED_RUN_RUN, -sign);
+	c = run_charges(lm, r, &n, &d);
+	if (c == NULL)
+		charge_job(lm, r->user, r->queue, r->project, r->app, r->resreq,
+		    r->allocs, r->n_allocs, r->state != SCHED_RUN_RUN, -sign);
+	else
+		apply_charges(lm, c, n, r->resreq, d, r->state != SCHED_RUN_RUN,
+		    -sign);
 }
 
 void
 limits_suspend(Limits *lm, const SchedRunning *r, int sign)
 {
+	const Charge *c;
+	const Demand *d;
+	guint n;
+
 	if (lm == NULL)
 		return;
-	for (guint li = 0; li < lm->snap->n_limits; li++) {
-		guint64 seen[8];
-		guint n_seen = 0;
+	c = run_charges(lm, r, &n, &d);
+	if (c == NULL) {
+		lm->scratch.len = 0;
+		collect(lm, r->user, r->queue, r->project, r->app, r->allocs,
+		    r->n_allocs, &lm->scratch);
+		c = lm->scratch.v;
+		n = lm->scratch.len;
+	}
+	for (guint i = 0; i < n; i++) {
+		Use *u = &g_array_index(lm->use, Use, c[i].use);
 
-		for (guint a = 0; a < r->n_allocs; a++) {
-			guint m[SCHED_LIM_NDIM], mb[SCHED_LIM_NDIM];
-			gboolean fresh = TRUE;
-			guint64 k;
-			Use *u;
-
-			members_of(m, r->user, r->queue, r->allocs[a].host, r->project,
-			    r->app);
-			if (!bucket_of(lm, li, m, &k, mb))
-				continue;
-			u = get(lm, li, k, mb);
-			for (guint s = 0; s < n_seen; s++)
-				fresh &= seen[s] != k;
-			if (fresh && n_seen < G_N_ELEMENTS(seen)) {
-				seen[n_seen++] = k;
-				u->susp_jobs += sign;
-			}
-			u->susp_slots += sign * r->allocs[a].slots;
-		}
+		u->susp_jobs += sign * c[i].job;
+		u->susp_slots += sign * c[i].slots;
 	}
 }
 

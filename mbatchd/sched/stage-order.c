@@ -61,6 +61,14 @@ rank_by_load(const SchedSnapshot *snap, guint **rank_out)
 	return order;
 }
 
+static int
+cmp_int_desc(gconstpointer a, gconstpointer b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return x > y ? -1 : x < y;
+}
+
 typedef struct {
 	int pref;
 	guint rank;
@@ -77,20 +85,12 @@ cmp_ranked(gconstpointer a, gconstpointer b)
 	return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
-static GArray *
-candidate_hosts(const SchedSnapshot *snap, const SchedQueue *q,
-    const guint *by_load, const guint *rank)
+/* Many preference levels: sort the queue's hosts. */
+static void
+sort_hosts(const SchedQueue *q, const guint *rank, guint *out)
 {
-	GArray *out;
-	RankedHost *tmp;
+	RankedHost *tmp = g_new(RankedHost, MAX(q->n_hosts, 1u));
 
-	if (q->hosts == NULL) {
-		out = g_array_sized_new(FALSE, FALSE, sizeof(guint), snap->n_hosts);
-		g_array_append_vals(out, by_load, snap->n_hosts);
-		return out;
-	}
-	out = g_array_sized_new(FALSE, FALSE, sizeof(guint), q->n_hosts);
-	tmp = g_new(RankedHost, MAX(q->n_hosts, 1u));
 	for (guint i = 0; i < q->n_hosts; i++) {
 		tmp[i].pref = q->hosts[i].pref;
 		tmp[i].host = q->hosts[i].host;
@@ -98,17 +98,68 @@ candidate_hosts(const SchedSnapshot *snap, const SchedQueue *q,
 	}
 	qsort(tmp, q->n_hosts, sizeof *tmp, cmp_ranked);
 	for (guint i = 0; i < q->n_hosts; i++)
-		g_array_append_val(out, tmp[i].host);
+		out[i] = tmp[i].host;
 	g_free(tmp);
-	return out;
 }
 
-static int
-cmp_int_desc(gconstpointer a, gconstpointer b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
+#define FEW_PREFS 16
 
-	return x > y ? -1 : x < y;
+/*
+ * A queue's HOSTS in preference order, highest "+N" first, then by their
+ * rank in the load order.  The ranks are a permutation of the hosts and
+ * a queue has few preference levels, so rather than sort each queue's
+ * list, each level counts its hosts by rank and reads them back in rank
+ * order: a pass over the ranks the level spans.  A host listed twice
+ * comes out twice, as the sort leaves it.  count is [n_hosts] zeroes, and
+ * is left so.
+ */
+static GArray *
+candidate_hosts(const SchedSnapshot *snap, const SchedQueue *q,
+    const guint *by_load, const guint *rank, guint *count)
+{
+	int prefs[FEW_PREFS];
+	guint n_prefs = 0, k = 0, *dst;
+	GArray *out;
+
+	if (q->hosts == NULL) {
+		out = g_array_sized_new(FALSE, FALSE, sizeof(guint), snap->n_hosts);
+		g_array_append_vals(out, by_load, snap->n_hosts);
+		return out;
+	}
+	out = g_array_sized_new(FALSE, FALSE, sizeof(guint), q->n_hosts);
+	g_array_set_size(out, q->n_hosts);
+	dst = &g_array_index(out, guint, 0);
+	for (guint i = 0; i < q->n_hosts; i++) {
+		guint l = 0;
+
+		while (l < n_prefs && prefs[l] != q->hosts[i].pref)
+			l++;
+		if (l < n_prefs)
+			continue;
+		if (n_prefs == FEW_PREFS) {
+			sort_hosts(q, rank, dst);
+			return out;
+		}
+		prefs[n_prefs++] = q->hosts[i].pref;
+	}
+	qsort(prefs, n_prefs, sizeof *prefs, cmp_int_desc);
+	for (guint l = 0; l < n_prefs; l++) {
+		guint lo = G_MAXUINT, hi = 0;
+
+		for (guint i = 0; i < q->n_hosts; i++) {
+			guint r = rank[q->hosts[i].host];
+
+			if (q->hosts[i].pref != prefs[l])
+				continue;
+			count[r]++;
+			lo = MIN(lo, r);
+			hi = MAX(hi, r);
+		}
+		for (guint r = lo; r <= hi && lo != G_MAXUINT; r++)
+			for (; count[r] > 0; count[r]--)
+				dst[k++] = by_load[r];
+	}
+	return out;
 }
 
 /*
@@ -221,14 +272,16 @@ void
 stage_order(Pass *p)
 {
 	const SchedSnapshot *snap = p->snap;
-	guint *by_load, *rank;
+	guint *by_load, *rank, *count;
 	int *prio;
 
 	by_load = rank_by_load(snap, &rank);
+	count = g_new0(guint, MAX(snap->n_hosts, 1u));
 	p->queue_hosts = g_new0(GArray *, snap->n_queues);
 	for (guint q = 0; q < snap->n_queues; q++)
 		p->queue_hosts[q] = candidate_hosts(snap, &snap->queues[q], by_load,
-		    rank);
+		    rank, count);
+	g_free(count);
 	g_free(by_load);
 	g_free(rank);
 	prio = pools_sort_key(p->pools, snap);

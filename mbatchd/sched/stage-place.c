@@ -86,7 +86,7 @@ host_up(SchedHostState state, SchedHostReason *why)
 static gboolean
 host_meets_resreq(Pass *p, const SchedJob *j, guint h)
 {
-	return sched_resreq_host_ok(j->resreq, &p->snap->hosts[h]);
+	return sched_resreq_host_ok_memo(p->resreq_memo, j->resreq, p->snap, h);
 }
 
 /* Free slots for this job on host h, or 0 with the host reason in *why. */
@@ -489,6 +489,7 @@ stage_place(Pass *p)
 	const SchedSnapshot *snap = p->snap;
 
 	p->open = open_new(snap);
+	p->resreq_memo = resreq_memo_new(snap->n_hosts);
 	p->blocked = g_hash_table_new_full(shape_hash, shape_equal, g_free, g_free);
 	p->no_victims = g_hash_table_new_full(shape_hash, shape_equal, g_free, NULL);
 	for (guint i = 0; i < snap->n_pending; i++) {
@@ -511,4 +512,6 @@ stage_place_clear(Pass *p)
 		g_hash_table_destroy(p->no_victims);
 	if (p->open != NULL)
 		open_free(p->open, p->snap->n_queues);
+	resreq_memo_free(p->resreq_memo);
+	p->resreq_memo = NULL;
 }
