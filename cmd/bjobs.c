@@ -174,6 +174,12 @@ main(int argc, char **argv)
 	    select_args_has(sa, "-W") || select_args_has(sa, "-o") ||
 	    select_args_has(sa, "-json") || select_args_has(sa, "-UF") ||
 	    select_args_has(sa, "-A") || select_args_has(sa, "-sum");
+	/* Without detail the table is printed (-w too): its nine columns,
+	 * and with -p or -s the reasons under each row, are all it reads. */
+	if (!sa->query->detail)
+		sa->query->fields = BASALT__JOB_FIELDS__JOB_FIELDS_TABLE |
+		    (sa->query->pending || sa->query->suspended ?
+		    BASALT__JOB_FIELDS__JOB_FIELDS_REASONS : 0);
 	/* -A counts every element of an array, whatever states were asked
 	 * for; the states then choose which arrays are shown. */
 	asked = *sa->query;

@@ -245,6 +245,37 @@ svc_select_jobs(Manager *m, const Basalt__JobQuery *q, const char *default_user)
 	return out;
 }
 
+static void
+job_reasons(const Job *j, Basalt__JobInfo *info)
+{
+	if (job_is_pending(j))
+		info->pending_reason = j->pending_reason != NULL ? j->pending_reason :
+		    (char *)(j->state == JS_PSUSP ?
+		    "The job was suspended by the user while pending;" :
+		    "New job is waiting for scheduling;");
+	info->suspend_reason = j->suspend_reason;
+}
+
+/* The fields a JobQuery.fields mask asks for (not 0: that is every field,
+ * svc_fill_job_info's).  Nothing is allocated, so there is nothing to free. */
+static void
+fill_job_fields(const Job *j, guint32 fields, Basalt__JobInfo *info)
+{
+	basalt__job_info__init(info);
+	info->job_id = j->id;
+	info->array_index = j->index;
+	info->user = (char *)j->user;
+	info->state = j->state;
+	info->queue = (char *)j->queue;
+	info->from_host = (char *)(j->from_host != NULL ? j->from_host : "");
+	info->exec_hosts = j->exec_hosts;
+	info->n_exec_hosts = j->exec_hosts != NULL ? g_strv_length(j->exec_hosts) : 0;
+	info->job_name = (char *)j->name;
+	info->submit_time = j->submit_time;
+	if (fields & BASALT__JOB_FIELDS__JOB_FIELDS_REASONS)
+		job_reasons(j, info);
+}
+
 void
 svc_fill_job_info(Manager *m, const Job *j, gboolean detail,
     Basalt__JobInfo *info)
@@ -268,12 +299,7 @@ svc_fill_job_info(Manager *m, const Job *j, gboolean detail,
 	info->preempt_count = j->preempt_count;
 	info->user_priority = (guint32)sched_input_user_priority(m->cfg->params,
 	    job_spec(j)->user_priority);
-	if (job_is_pending(j))
-		info->pending_reason = j->pending_reason != NULL ? j->pending_reason :
-		    (char *)(j->state == JS_PSUSP ?
-		    "The job was suspended by the user while pending;" :
-		    "New job is waiting for scheduling;");
-	info->suspend_reason = j->suspend_reason;
+	job_reasons(j, info);
 	info->exit_reason = j->exit_reason;
 	info->interactive = job_spec(j) != NULL ? job_spec(j)->interactive : 0;
 	info->job_group = job_spec(j) != NULL ? job_spec(j)->job_group : NULL;
@@ -307,6 +333,16 @@ svc_fill_job_info(Manager *m, const Job *j, gboolean detail,
 			info->reserve_start = r->start;
 		}
 	}
+}
+
+void
+svc_fill_job(Manager *m, const Job *j, const Basalt__JobQuery *q,
+    Basalt__JobInfo *info)
+{
+	if (q->fields != 0)
+		fill_job_fields(j, q->fields, info);
+	else
+		svc_fill_job_info(m, j, q->detail, info);
 }
 
 void

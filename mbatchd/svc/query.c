@@ -186,7 +186,7 @@ svc_jobs(Basalt__BatchService_Service *svc, const Basalt__JobQuery *req,
 		if (j == NULL)
 			continue;
 		detail = svc_sight_of(sight, j) == SIGHT_DETAIL;
-		svc_fill_job_info(m, j, req->detail, &info);
+		svc_fill_job(m, j, req, &info);
 		if (!detail)
 			svc_sight_hide_name(j, &info);
 		/* The submission environment stays here: no command shows it,

@@ -62,6 +62,11 @@ void svc_selector_free(Selector *s);
 
 void svc_fill_job_info(Manager *m, const Job *j, gboolean detail,
     Basalt__JobInfo *info);
+/* What the query asks for: svc_fill_job_info's record, or with
+ * JobQuery.fields set only the fields it names.  Free with
+ * svc_free_job_info either way. */
+void svc_fill_job(Manager *m, const Job *j, const Basalt__JobQuery *q,
+    Basalt__JobInfo *info);
 void svc_free_job_info(Basalt__JobInfo *info);
 
 /* sight.c: what the caller may see of a job (SECURE_JOB_INFO_LEVEL). */
