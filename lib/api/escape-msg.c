@@ -15,18 +15,27 @@
 #include "util/escape.h"
 
 static void
-escape_slot(char **slot)
+escape_slot(char **slot, ProtobufCAllocator *allocator)
 {
 	g_autofree char *safe = NULL;
+	gsize len;
 
 	if (*slot == NULL || bs_escape_clean(*slot))
 		return;
 	safe = bs_escape(*slot);
-	/* protobuf-c frees unpacked strings with free(). */
-	free(*slot);
-	*slot = strdup(safe);
+	len = strlen(safe) + 1;
+	/* protobuf-c frees unpacked strings with the allocator they were
+	 * unpacked with: free() when there was none. */
+	if (allocator == NULL) {
+		free(*slot);
+		*slot = malloc(len);
+	} else {
+		allocator->free(allocator->allocator_data, *slot);
+		*slot = allocator->alloc(allocator->allocator_data, len);
+	}
 	if (*slot == NULL)
 		abort();
+	memcpy(*slot, safe, len);
 }
 
 static gboolean
@@ -41,6 +50,12 @@ field_present(const ProtobufCMessage *m, const ProtobufCFieldDescriptor *f)
 
 void
 lsb_escape_message(ProtobufCMessage *m)
+{
+	lsb_escape_message_in(m, NULL);
+}
+
+void
+lsb_escape_message_in(ProtobufCMessage *m, ProtobufCAllocator *allocator)
 {
 	const ProtobufCMessageDescriptor *d;
 	char *base = (char *)m;
@@ -62,14 +77,14 @@ lsb_escape_message(ProtobufCMessage *m)
 
 			for (size_t k = 0; k < n && arr != NULL; k++) {
 				if (f->type == PROTOBUF_C_TYPE_STRING)
-					escape_slot((char **)&arr[k]);
+					escape_slot((char **)&arr[k], allocator);
 				else
-					lsb_escape_message(arr[k]);
+					lsb_escape_message_in(arr[k], allocator);
 			}
 		} else if (f->type == PROTOBUF_C_TYPE_STRING) {
-			escape_slot((char **)at);
+			escape_slot((char **)at, allocator);
 		} else {
-			lsb_escape_message(*(ProtobufCMessage **)at);
+			lsb_escape_message_in(*(ProtobufCMessage **)at, allocator);
 		}
 	}
 }

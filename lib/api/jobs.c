@@ -1,17 +1,13 @@
 /*
  * bjobs over many pages: mbatchd answers a job query in pages that fit a
  * frame; this asks until the last one and presents all jobs as one list,
- * so formatters never know there were pages.
+ * so formatters never know there were pages.  The pages are unpacked into
+ * one arena (arena.h), freed with them.
  */
 #include "config.h"
 
 #include "api/api.h"
-
-static void
-free_page(gpointer page)
-{
-	protobuf_c_message_free_unpacked(page, NULL);
-}
+#include "api/arena.h"
 
 static gboolean
 read_varint(const guint8 **p, const guint8 *end, guint64 *v)
@@ -93,7 +89,8 @@ lsb_jobs_all(const Basalt__JobQuery *q, LsbJobPages *out, GError **err)
 	gboolean sent;
 
 	basalt__job_list__init(&out->list);
-	out->pages = g_ptr_array_new_with_free_func(free_page);
+	out->pages = g_ptr_array_new();
+	out->arena = lsb_arena_new();
 	sent = lsb_call_send(LSB_JOBS, &page_q.base, &id, err);
 	while (sent) {
 		ProtobufCMessage *m = NULL;
@@ -114,7 +111,8 @@ lsb_jobs_all(const Basalt__JobQuery *q, LsbJobPages *out, GError **err)
 				break;
 			}
 		}
-		if (!lsb_call_decode(LSB_JOBS, body, &m, err)) {
+		if (!lsb_call_decode(LSB_JOBS, body,
+		    lsb_arena_allocator(out->arena), &m, err)) {
 			g_bytes_unref(body);
 			break;
 		}
@@ -146,4 +144,5 @@ lsb_job_pages_clear(LsbJobPages *p)
 	if (p->pages != NULL)
 		g_ptr_array_free(p->pages, TRUE);
 	p->pages = NULL;
+	g_clear_pointer(&p->arena, lsb_arena_free);
 }
