@@ -614,6 +614,7 @@ START_TEST(test_arena_unpack)
 	Basalt__JobList l = BASALT__JOB_LIST__INIT;
 	Basalt__JobInfo info[300];
 	Basalt__JobInfo *jobs[300];
+	Basalt__JobSpec spec = BASALT__JOB_SPEC__INIT;
 	g_autofree char *big = g_strnfill(3u << 20, 'b');
 	g_autofree guint8 *buf = NULL;
 	LsbArena *a = lsb_arena_new();
@@ -628,6 +629,10 @@ START_TEST(test_arena_unpack)
 		info[i].job_name = (char *)(i == 7 ? "evil\nrow" : i == 9 ? big : "n");
 		jobs[i] = &info[i];
 	}
+	/* A nested message met in the middle of the walk. */
+	spec.command = (char *)"cmd\nx";
+	spec.cwd = (char *)"q\n";
+	info[3].spec = &spec;
 	l.jobs = jobs;
 	l.n_jobs = G_N_ELEMENTS(info);
 	len = basalt__job_list__get_packed_size(&l);
@@ -645,6 +650,9 @@ START_TEST(test_arena_unpack)
 	ck_assert_str_eq(got->jobs[7]->job_name, "evil\\nrow");
 	ck_assert_str_eq(got->jobs[9]->job_name, big);
 	ck_assert_str_eq(got->jobs[10]->job_name, "n");
+	ck_assert_str_eq(got->jobs[3]->spec->command, "cmd\\nx");
+	ck_assert_str_eq(got->jobs[3]->spec->cwd, "q\\n");
+	ck_assert_str_eq(got->jobs[3]->job_name, "n");
 	/* Freeing a message of the arena frees nothing; the arena frees all. */
 	protobuf_c_message_free_unpacked(&got->base, alloc);
 	lsb_arena_free(a);
