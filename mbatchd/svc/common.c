@@ -257,7 +257,9 @@ job_reasons(const Job *j, Basalt__JobInfo *info)
 }
 
 /* The fields a JobQuery.fields mask asks for (not 0: that is every field,
- * svc_fill_job_info's).  Nothing is allocated, so there is nothing to free. */
+ * svc_fill_job_info's).  Nothing is allocated, so there is nothing to free.
+ * svc_job_row_pack (job-row.c) packs these fields and no others: a field
+ * added here is added there. */
 static void
 fill_job_fields(const Job *j, guint32 fields, Basalt__JobInfo *info)
 {

@@ -12,6 +12,7 @@
 #include "mbatchd/mbd-snapshot.h"
 #include "mbatchd/mc-leased.h"
 #include "mbatchd/sched/pass.h"
+#include "mbatchd/svc/job-row.h"
 #include "mbatchd/svc/svc.h"
 
 #define E(code) BASALT__ERROR_CODE__ERROR_CODE_##code
@@ -130,8 +131,9 @@ typedef struct {
 	GArray *fields;           /* ProtobufCMessageUnknownField, data = offset */
 } Page;
 
+/* row: info holds only the fields JobQuery.fields names (job-row.h). */
 static void
-page_add(Page *p, const Basalt__JobInfo *info, gsize size)
+page_add(Page *p, const Basalt__JobInfo *info, gsize size, gboolean row)
 {
 	ProtobufCMessageUnknownField f = { 0 };
 	gsize need = p->len + 10 + size;
@@ -149,7 +151,10 @@ page_add(Page *p, const Basalt__JobInfo *info, gsize size)
 		if (v < 0x80)
 			break;
 	}
-	basalt__job_info__pack(info, at + n);
+	if (row)
+		svc_job_row_pack(info, at + n);
+	else
+		basalt__job_info__pack(info, at + n);
 	f.tag = 2;
 	f.wire_type = PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED;
 	f.len = n + size;
@@ -199,7 +204,8 @@ svc_jobs(Basalt__BatchService_Service *svc, const Basalt__JobQuery *req,
 				svc_sight_hide_details(&spec);
 			info.spec = &spec;
 		}
-		size = basalt__job_info__get_packed_size(&info);
+		size = req->fields != 0 ? svc_job_row_size(&info) :
+		    basalt__job_info__get_packed_size(&info);
 		/* A job that would take the page past its size starts the
 		 * next page, so a page is at most PAGE_BYTES or one job (and
 		 * submit.c bounds a job well under a frame). */
@@ -209,7 +215,7 @@ svc_jobs(Basalt__BatchService_Service *svc, const Basalt__JobQuery *req,
 			reply.next_skip = i;
 			break;
 		}
-		page_add(&page, &info, size);
+		page_add(&page, &info, size, req->fields != 0);
 		svc_free_job_info(&info);
 	}
 	/* The last page: the selection is not needed any more. */
