@@ -174,6 +174,62 @@ cmp_queue_order(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
+static void
+place(Selector *sel, Job *j, GArray *placed)
+{
+	Placed p;
+
+	if (!svc_selector_match(sel, j))
+		return;
+	p.rank = rank(j);
+	p.t = p.rank == 2 ? j->end_time : j->start_time;
+	p.id = j->id;
+	p.index = j->index;
+	p.j = j;
+	g_array_append_val(placed, p);
+}
+
+/*
+ * The started and finished jobs, each once, without a walk over every job
+ * (a million pending ones, each a cache miss): the started ones from the
+ * jobs-by-host index, where a job is under its first host, the finished
+ * ones from State.finished.  Returns how many there are; a started job
+ * missing from the index, or a job in none of the three kinds of state,
+ * leaves the pending lists and this count short of the jobs, and the
+ * caller then selects the slow way.
+ */
+static guint
+place_others(Manager *m, Selector *sel, GArray *placed)
+{
+	GHashTableIter hi, ji;
+	gpointer host, set, v;
+	guint n = 0;
+
+	g_hash_table_iter_init(&hi, m->st->by_host);
+	while (g_hash_table_iter_next(&hi, &host, &set)) {
+		g_hash_table_iter_init(&ji, set);
+		while (g_hash_table_iter_next(&ji, &v, NULL)) {
+			Job *j = v;
+
+			/* Only under its own first host, so once. */
+			if (!job_is_started(j) || j->exec_hosts == NULL ||
+			    g_strcmp0(j->exec_hosts[0], host) != 0)
+				continue;
+			n++;
+			place(sel, j, placed);
+		}
+	}
+	for (GList *l = m->st->finished.head; l != NULL; l = l->next) {
+		Job *j = l->data;
+
+		if (!job_is_finished(j) || j->flink != l)
+			continue;
+		n++;
+		place(sel, j, placed);
+	}
+	return n;
+}
+
 /*
  * Pending jobs come out of the queues' pending lists, which are already in
  * dispatch order, taken queue by queue in priority order; only started
@@ -187,29 +243,12 @@ svc_select_jobs(Manager *m, const Basalt__JobQuery *q, const char *default_user)
 	GPtrArray *out = g_ptr_array_new();
 	GArray *placed = g_array_new(FALSE, FALSE, sizeof(Placed));
 	GArray *queues = g_array_new(FALSE, FALSE, sizeof(QueueOrder));
-	guint n_pending = 0, n_listed = 0;
+	guint n_pending, n_listed = 0;
 	GHashTableIter it;
 	gpointer k, v;
 	Selector *sel = svc_selector_new(m, q, default_user);
 
-	g_hash_table_iter_init(&it, m->st->jobs);
-	while (g_hash_table_iter_next(&it, NULL, &v)) {
-		Job *j = v;
-		Placed p;
-
-		if (job_is_pending(j)) {
-			n_pending++;
-			continue;
-		}
-		if (!svc_selector_match(sel, j))
-			continue;
-		p.rank = rank(j);
-		p.t = p.rank == 2 ? j->end_time : j->start_time;
-		p.id = j->id;
-		p.index = j->index;
-		p.j = j;
-		g_array_append_val(placed, p);
-	}
+	n_pending = g_hash_table_size(m->st->jobs) - place_others(m, sel, placed);
 	g_hash_table_iter_init(&it, m->st->queues);
 	while (g_hash_table_iter_next(&it, &k, &v)) {
 		const BsQueueConf *qc = bs_config_queue(m->cfg, k);

@@ -57,6 +57,9 @@ check "an element's row with its index" \
 	grep -Eq "^$pend +.* PEND +normal +[^ ]+ +waiting\\[2\\] " "$T/bjobs"
 check "the finished job's row" grep -Eq "^$done_id +.* DONE +normal +.* vh1 +finished " "$T/bjobs"
 check "five rows and the header" sh -c "[ \$(wc -l <'$T/bjobs') -eq 6 ]"
+# LSF's order: pending jobs in dispatch order, then started, then finished.
+check "pending, started, then finished jobs" \
+	sh -c "[ \"\$(awk 'NR > 1 { printf \"%s \", \$1 }' '$T/bjobs')\" = '$pend $pend $held $run $done_id ' ]"
 bjobs -p -u all >"$T/p" 2>&1
 check "-p: the pending reason under its row" \
 	sh -c "grep -A1 '^$pend ' '$T/p' | grep -q '^ [A-Z].*;\$'"
