@@ -78,6 +78,9 @@ typedef enum {
 typedef struct Sight Sight;
 Sight *svc_sight_new(Manager *m, const Caller *c);
 SightLevel svc_sight_of(const Sight *s, const Job *j);
+/* Whether the caller sees every job in detail (SECURE_JOB_INFO_LEVEL 0,
+ * or an administrator): then no job need be looked at to know. */
+gboolean svc_sight_all(const Sight *s);
 /* The same by the owner's name (history records of jobs long gone). */
 SightLevel svc_sight_of_user(const Sight *s, const char *owner);
 void svc_sight_free(Sight *s);
