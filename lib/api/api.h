@@ -133,6 +133,15 @@ typedef struct {
 } LsbJobPages;
 
 gboolean lsb_jobs_all(const Basalt__JobQuery *q, LsbJobPages *out, GError **err);
+/*
+ * The same listing a page at a time, for a caller that prints each page
+ * as it comes and keeps none: fn gets each page, valid until it returns,
+ * and returns FALSE to stop.  FALSE with err when a page could not be had
+ * (after fn has seen the pages before it).
+ */
+typedef gboolean (*LsbJobPageFn)(const Basalt__JobList *page, gpointer data);
+gboolean lsb_jobs_each(const Basalt__JobQuery *q, LsbJobPageFn fn,
+    gpointer data, GError **err);
 void lsb_job_pages_clear(LsbJobPages *p);
 
 /* Closes the connection (a later lsb_call opens a new one). */
