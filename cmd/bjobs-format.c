@@ -91,21 +91,65 @@ is_suspended(const Basalt__JobInfo *j)
 	       j->state == BASALT__JOB_STATE__JOB_STATE_PSUSP;
 }
 
+/* v in decimal into buf (at least 21 bytes): printf's work for a row
+ * field, without its format parsing. */
+static void
+decimal(char *buf, gsize size, guint64 v)
+{
+	char tmp[24];
+	gsize n = 0, k = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v > 0);
+	g_assert(n < size);
+	while (n > 0)
+		buf[k++] = tmp[--n];
+	buf[k] = '\0';
+}
+
+/* bjobs_job_name of an element named name (not empty) into buf; NULL
+ * when it does not fit there. */
+static const char *
+element_name(char *buf, gsize size, const char *name, guint32 index)
+{
+	const char *br = strchr(name, '[');
+	gsize base = br != NULL ? (gsize)(br - name) : strlen(name);
+	char idx[24];
+	gsize ilen;
+
+	decimal(idx, sizeof(idx), index);
+	ilen = strlen(idx);
+	if (base + ilen + 3 > size)
+		return NULL;
+	memcpy(buf, name, base);
+	buf[base] = '[';
+	memcpy(buf + base + 1, idx, ilen);
+	buf[base + 1 + ilen] = ']';
+	buf[base + 2 + ilen] = '\0';
+	return buf;
+}
+
 /* The seven columns before SUBMIT_TIME, each followed by a blank. */
 static void
 lead_columns(GString *out, const Basalt__JobInfo *j, const char *exec,
 	     gboolean wide)
 {
-	char id[24];
+	char id[24], element[128];
 	g_autofree char *made = NULL;
 	const char *name = j->job_name;
 	CmdFit head = wide ? CMD_FIT_WIDE : CMD_FIT_HEAD;
 
-	/* Nothing allocated for the usual row (a listing has 100,000): the
-	 * id in a buffer, a name as it came unless bjobs_job_name makes one. */
-	if (j->array_index != 0 || name == NULL || name[0] == '\0')
+	/* Nothing allocated for the usual row (a listing has a million):
+	 * the id and an element's name in buffers, a name as it came, and
+	 * bjobs_job_name only for what does not fit. */
+	if (name == NULL || name[0] == '\0' ||
+	    (j->array_index != 0 &&
+	     (name = element_name(element, sizeof(element), name,
+				  j->array_index)) == NULL))
 		name = made = bjobs_job_name(j);
-	g_snprintf(id, sizeof(id), "%" G_GUINT64_FORMAT, j->job_id);
+	decimal(id, sizeof(id), j->job_id);
 	cmd_cell(out, id, 7, CMD_FIT_WIDE, FALSE);
 	g_string_append_c(out, ' ');
 	cmd_cell(out, j->user, 7, head, FALSE);

@@ -213,8 +213,13 @@ cmd_signal_list(GString *out)
 static void
 pad(GString *out, gsize n)
 {
-	for (gsize i = 0; i < n; i++)
-		g_string_append_c(out, ' ');
+	static const char blanks[] = "                                ";
+
+	/* A table's cells are padded a few blanks at a time, a million rows
+	 * of them: whole runs rather than a blank per call. */
+	for (; n >= sizeof(blanks) - 1; n -= sizeof(blanks) - 1)
+		g_string_append_len(out, blanks, sizeof(blanks) - 1);
+	g_string_append_len(out, blanks, (gssize)n);
 }
 
 void

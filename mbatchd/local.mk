@@ -79,7 +79,8 @@ sbin_PROGRAMS += %reldir%/mbatchd
 	%reldir%/mbd-prepost.h %reldir%/mbd-prepost.c \
 	%reldir%/mbd-refused.h %reldir%/mbd-refused.c \
 	%reldir%/svc/svc.h %reldir%/svc/common.c %reldir%/svc/submit.c \
-	%reldir%/svc/query.c %reldir%/svc/control.c %reldir%/svc/admin.c \
+	%reldir%/svc/query.c %reldir%/svc/job-row.h %reldir%/svc/job-row.c \
+	%reldir%/svc/control.c %reldir%/svc/admin.c \
 	%reldir%/svc/select.c %reldir%/svc/bounds.c %reldir%/svc/sight.c \
 	%reldir%/svc/history.c %reldir%/svc/showconf.c \
 	%reldir%/svc/wait.c %reldir%/svc/messages.c \

@@ -376,17 +376,17 @@ lsb_call_wait(LsbMethod method, guint64 id, GBytes **body, GError **err)
 }
 
 gboolean
-lsb_call_decode(LsbMethod method, GBytes *body, ProtobufCMessage **reply,
-    GError **err)
+lsb_call_decode(LsbMethod method, GBytes *body, ProtobufCAllocator *allocator,
+    ProtobufCMessage **reply, GError **err)
 {
 	GError *cerr = NULL;
 
 	if (!bs_client_decode(&basalt__batch_service__descriptor,
-	    (guint)method, body, reply, &cerr))
+	    (guint)method, body, allocator, reply, &cerr))
 		return call_failed(cerr, err);
 	/* Names from other users reach a terminal: no forged rows. */
 	if (method != LSB_ADMIN && method != LSB_PEEK)
-		lsb_escape_message(*reply);
+		lsb_escape_message_in(*reply, allocator);
 	return TRUE;
 }
 
@@ -402,7 +402,7 @@ lsb_call(LsbMethod method, const ProtobufCMessage *request,
 	if (!lsb_call_send(method, request, &id, err) ||
 	    !lsb_call_wait(method, id, &body, err))
 		return FALSE;
-	ok = lsb_call_decode(method, body, reply, err);
+	ok = lsb_call_decode(method, body, NULL, reply, err);
 	g_bytes_unref(body);
 	return ok;
 }

@@ -105,14 +105,15 @@ gboolean lsb_call(LsbMethod method, const ProtobufCMessage *request,
 /*
  * lsb_call in three steps (bs_client_send, bs_client_wait and
  * bs_client_decode over the same connection), for a caller that sends its
- * next request before it unpacks a reply; decode escapes as lsb_call does.
+ * next request before it unpacks a reply; decode escapes as lsb_call does,
+ * and unpacks with allocator (NULL: protobuf-c's malloc and free).
  */
 gboolean lsb_call_send(LsbMethod method, const ProtobufCMessage *request,
     guint64 *id, GError **err);
 gboolean lsb_call_wait(LsbMethod method, guint64 id, GBytes **body,
     GError **err);
 gboolean lsb_call_decode(LsbMethod method, GBytes *body,
-    ProtobufCMessage **reply, GError **err);
+    ProtobufCAllocator *allocator, ProtobufCMessage **reply, GError **err);
 /*
  * After a failed lsb_call: TRUE when its request may have reached mbatchd
  * (the connection was up; the reply was lost or bad), FALSE when mbatchd
@@ -128,9 +129,19 @@ gboolean lsb_call_was_sent(void);
 typedef struct {
 	Basalt__JobList list;
 	GPtrArray *pages;         /* Basalt__JobList *, as received */
+	struct LsbArena *arena;   /* where the pages were unpacked */
 } LsbJobPages;
 
 gboolean lsb_jobs_all(const Basalt__JobQuery *q, LsbJobPages *out, GError **err);
+/*
+ * The same listing a page at a time, for a caller that prints each page
+ * as it comes and keeps none: fn gets each page, valid until it returns,
+ * and returns FALSE to stop.  FALSE with err when a page could not be had
+ * (after fn has seen the pages before it).
+ */
+typedef gboolean (*LsbJobPageFn)(const Basalt__JobList *page, gpointer data);
+gboolean lsb_jobs_each(const Basalt__JobQuery *q, LsbJobPageFn fn,
+    gpointer data, GError **err);
 void lsb_job_pages_clear(LsbJobPages *p);
 
 /* Closes the connection (a later lsb_call opens a new one). */
@@ -143,6 +154,8 @@ void lsb_close(void);
  * journal event it reads.
  */
 void lsb_escape_message(ProtobufCMessage *m);
+/* The same for a message unpacked with allocator (NULL: malloc's). */
+void lsb_escape_message_in(ProtobufCMessage *m, ProtobufCAllocator *allocator);
 
 /* Keeps lsb_call from printing LSB_MSG_STILL_TRYING (tests, scripts). */
 void lsb_set_quiet(gboolean quiet);

@@ -1,17 +1,16 @@
 /*
  * bjobs over many pages: mbatchd answers a job query in pages that fit a
- * frame; this asks until the last one and presents all jobs as one list,
- * so formatters never know there were pages.
+ * frame; this asks until the last one.  lsb_jobs_all presents all jobs as
+ * one list, so formatters never know there were pages, unpacked into one
+ * arena (arena.h) freed with them; lsb_jobs_each hands over each page as
+ * it comes, in an arena of its own freed after it.
  */
 #include "config.h"
 
-#include "api/api.h"
+#include <string.h>
 
-static void
-free_page(gpointer page)
-{
-	protobuf_c_message_free_unpacked(page, NULL);
-}
+#include "api/api.h"
+#include "api/arena.h"
 
 static gboolean
 read_varint(const guint8 **p, const guint8 *end, guint64 *v)
@@ -80,29 +79,32 @@ peek_next(GBytes *body, guint32 *next_skip)
 }
 
 /*
- * Page k+1 is asked for as soon as page k has arrived, before page k is
- * unpacked and escaped: mbatchd selects and packs the next page on one
- * core while this process unpacks the last on the other.
+ * Each page to fn as it arrives, unpacked into arena, or when arena is
+ * NULL into an arena of its own freed when fn returns.  Page k+1 is asked
+ * for as soon as page k has arrived, before page k is unpacked and
+ * escaped: mbatchd selects and packs the next page on one core while this
+ * process unpacks (and bjobs prints) the last on the other.
  */
-gboolean
-lsb_jobs_all(const Basalt__JobQuery *q, LsbJobPages *out, GError **err)
+static gboolean
+each_page(const Basalt__JobQuery *q, LsbArena *arena, LsbJobPageFn fn,
+    gpointer data, GError **err)
 {
 	Basalt__JobQuery page_q = *q;
-	GPtrArray *jobs = g_ptr_array_new();
 	guint64 id;
 	gboolean sent;
 
-	basalt__job_list__init(&out->list);
-	out->pages = g_ptr_array_new_with_free_func(free_page);
 	sent = lsb_call_send(LSB_JOBS, &page_q.base, &id, err);
 	while (sent) {
 		ProtobufCMessage *m = NULL;
 		GBytes *body = NULL;
-		Basalt__JobList *l;
+		LsbArena *own = arena != NULL ? NULL : lsb_arena_new();
 		guint32 skip = page_q.skip, next;
+		gboolean go_on;
 
-		if (!lsb_call_wait(LSB_JOBS, id, &body, err))
+		if (!lsb_call_wait(LSB_JOBS, id, &body, err)) {
+			lsb_arena_free(own);
 			break;
+		}
 		/* Ask for the next page first.  Stop on an error, the last
 		 * page, or a page that does not move forward (an older
 		 * mbatchd without paging). */
@@ -111,30 +113,66 @@ lsb_jobs_all(const Basalt__JobQuery *q, LsbJobPages *out, GError **err)
 			page_q.skip = next;
 			if (!lsb_call_send(LSB_JOBS, &page_q.base, &id, err)) {
 				g_bytes_unref(body);
+				lsb_arena_free(own);
 				break;
 			}
 		}
-		if (!lsb_call_decode(LSB_JOBS, body, &m, err)) {
+		if (!lsb_call_decode(LSB_JOBS, body,
+		    lsb_arena_allocator(own != NULL ? own : arena), &m, err)) {
 			g_bytes_unref(body);
+			lsb_arena_free(own);
 			break;
 		}
 		g_bytes_unref(body);
-		l = (Basalt__JobList *)m;
-		g_ptr_array_add(out->pages, l);
-		if (out->pages->len == 1)
-			out->list.error = l->error;
-		for (size_t i = 0; i < l->n_jobs; i++)
-			g_ptr_array_add(jobs, l->jobs[i]);
-		if (!sent) {
-			out->list.n_jobs = jobs->len;
-			out->list.jobs = (Basalt__JobInfo **)g_ptr_array_free(jobs,
-			    FALSE);
+		go_on = fn((Basalt__JobList *)m, data);
+		lsb_arena_free(own);
+		if (!sent || !go_on)
 			return TRUE;
-		}
 	}
-	g_ptr_array_free(jobs, TRUE);
-	lsb_job_pages_clear(out);
 	return FALSE;
+}
+
+gboolean
+lsb_jobs_each(const Basalt__JobQuery *q, LsbJobPageFn fn, gpointer data,
+    GError **err)
+{
+	return each_page(q, NULL, fn, data, err);
+}
+
+static gboolean
+keep_page(const Basalt__JobList *l, gpointer data)
+{
+	LsbJobPages *out = data;
+
+	g_ptr_array_add(out->pages, (gpointer)l);
+	if (out->pages->len == 1)
+		out->list.error = l->error;
+	return TRUE;
+}
+
+gboolean
+lsb_jobs_all(const Basalt__JobQuery *q, LsbJobPages *out, GError **err)
+{
+	gsize n = 0;
+
+	basalt__job_list__init(&out->list);
+	out->pages = g_ptr_array_new();
+	out->arena = lsb_arena_new();
+	if (!each_page(q, out->arena, keep_page, out, err)) {
+		lsb_job_pages_clear(out);
+		return FALSE;
+	}
+	for (guint i = 0; i < out->pages->len; i++)
+		n += ((Basalt__JobList *)out->pages->pdata[i])->n_jobs;
+	out->list.jobs = g_new(Basalt__JobInfo *, n + 1);
+	for (guint i = 0; i < out->pages->len; i++) {
+		const Basalt__JobList *l = out->pages->pdata[i];
+
+		memcpy(out->list.jobs + out->list.n_jobs, l->jobs,
+		    l->n_jobs * sizeof(*l->jobs));
+		out->list.n_jobs += l->n_jobs;
+	}
+	return TRUE;
 }
 
 void
@@ -146,4 +184,5 @@ lsb_job_pages_clear(LsbJobPages *p)
 	if (p->pages != NULL)
 		g_ptr_array_free(p->pages, TRUE);
 	p->pages = NULL;
+	g_clear_pointer(&p->arena, lsb_arena_free);
 }

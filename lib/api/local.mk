@@ -4,7 +4,7 @@
 noinst_LIBRARIES += %reldir%/libbsapi.a
 %canon_reldir%_libbsapi_a_SOURCES = %reldir%/api.c %reldir%/api.h %reldir%/jobs.c \
 	%reldir%/remote.c %reldir%/remote.h \
-	%reldir%/escape-msg.c
+	%reldir%/escape-msg.c %reldir%/arena.c %reldir%/arena.h
 $(%canon_reldir%_libbsapi_a_OBJECTS): $(PROTO_GEN_H)
 
 # What a program links to use lib/api, in dependency order.

@@ -566,13 +566,14 @@ bs_client_wait(BsClient *c, const ProtobufCServiceDescriptor *desc,
 
 gboolean
 bs_client_decode(const ProtobufCServiceDescriptor *desc, guint method_index,
-    GBytes *body, ProtobufCMessage **reply, GError **err)
+    GBytes *body, ProtobufCAllocator *allocator, ProtobufCMessage **reply,
+    GError **err)
 {
 	const ProtobufCMethodDescriptor *m = &desc->methods[method_index];
 	gsize len;
 	const guint8 *data = g_bytes_get_data(body, &len);
 
-	*reply = protobuf_c_message_unpack(m->output, NULL, len, data);
+	*reply = protobuf_c_message_unpack(m->output, allocator, len, data);
 	if (*reply == NULL) {
 		g_set_error(err, BS_ERROR, BS_ERROR_PROTOCOL,
 		    "%s.%s: reply is not a valid %s", desc->short_name, m->name,
@@ -595,7 +596,7 @@ bs_client_call(BsClient *c, const ProtobufCServiceDescriptor *desc,
 	if (!bs_client_send(c, desc, method_index, request, &id, err) ||
 	    !bs_client_wait(c, desc, method_index, id, &body, err))
 		return FALSE;
-	ok = bs_client_decode(desc, method_index, body, reply, err);
+	ok = bs_client_decode(desc, method_index, body, NULL, reply, err);
 	g_bytes_unref(body);
 	return ok;
 }

@@ -77,8 +77,9 @@ gboolean bs_client_call(BsClient *client,
  * page on one core while the client unpacks the last on the other).
  * bs_client_send sends the request and gives its id; bs_client_wait waits
  * for that id's reply (replies come in the order of the requests) and
- * gives its packed body, to unref; bs_client_decode unpacks it.  Failures
- * are bs_client_call's.
+ * gives its packed body, to unref; bs_client_decode unpacks it, with
+ * allocator (NULL: protobuf-c's malloc and free).  Failures are
+ * bs_client_call's.
  */
 gboolean bs_client_send(BsClient *client,
     const ProtobufCServiceDescriptor *desc, guint method_index,
@@ -87,8 +88,8 @@ gboolean bs_client_wait(BsClient *client,
     const ProtobufCServiceDescriptor *desc, guint method_index, guint64 id,
     GBytes **body, GError **err);
 gboolean bs_client_decode(const ProtobufCServiceDescriptor *desc,
-    guint method_index, GBytes *body, ProtobufCMessage **reply,
-    GError **err);
+    guint method_index, GBytes *body, ProtobufCAllocator *allocator,
+    ProtobufCMessage **reply, GError **err);
 
 /* A ProtobufCService for the generated stubs; owned by the client. */
 ProtobufCService *bs_client_service(BsClient *client,

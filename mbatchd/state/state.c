@@ -30,9 +30,19 @@ job_spec_ref_drop(JobSpecRef *r)
 	}
 }
 
+/* Jobs freed in this process, by any state: see state_jobs_freed. */
+static guint64 jobs_freed;
+
+guint64
+state_jobs_freed(void)
+{
+	return jobs_freed;
+}
+
 static void
 job_free(Job *j)
 {
+	jobs_freed++;
 	job_spec_ref_drop(j->spec);
 	g_strfreev(j->exec_hosts);
 	if (j->effective != NULL)

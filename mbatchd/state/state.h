@@ -340,6 +340,9 @@ QueueRt *state_queue_ensure(State *st, const char *name);
 HostRt *state_host_ensure(State *st, const char *name);
 
 gboolean job_is_pending(const Job *j);
+/* How many Jobs this process has freed so far: a Job * kept while this
+ * stays the same still points to a live job. */
+guint64 state_jobs_freed(void);
 gboolean job_is_started(const Job *j);   /* RUN, USUSP, SSUSP, UNKWN */
 /* Pre-exec failures of the job, in all (host NULL) or on one host. */
 guint job_preexec_fails(const Job *j, const char *host);

@@ -174,6 +174,62 @@ cmp_queue_order(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
+static void
+place(Selector *sel, Job *j, GArray *placed)
+{
+	Placed p;
+
+	if (!svc_selector_match(sel, j))
+		return;
+	p.rank = rank(j);
+	p.t = p.rank == 2 ? j->end_time : j->start_time;
+	p.id = j->id;
+	p.index = j->index;
+	p.j = j;
+	g_array_append_val(placed, p);
+}
+
+/*
+ * The started and finished jobs, each once, without a walk over every job
+ * (a million pending ones, each a cache miss): the started ones from the
+ * jobs-by-host index, where a job is under its first host, the finished
+ * ones from State.finished.  Returns how many there are; a started job
+ * missing from the index, or a job in none of the three kinds of state,
+ * leaves the pending lists and this count short of the jobs, and the
+ * caller then selects the slow way.
+ */
+static guint
+place_others(Manager *m, Selector *sel, GArray *placed)
+{
+	GHashTableIter hi, ji;
+	gpointer host, set, v;
+	guint n = 0;
+
+	g_hash_table_iter_init(&hi, m->st->by_host);
+	while (g_hash_table_iter_next(&hi, &host, &set)) {
+		g_hash_table_iter_init(&ji, set);
+		while (g_hash_table_iter_next(&ji, &v, NULL)) {
+			Job *j = v;
+
+			/* Only under its own first host, so once. */
+			if (!job_is_started(j) || j->exec_hosts == NULL ||
+			    g_strcmp0(j->exec_hosts[0], host) != 0)
+				continue;
+			n++;
+			place(sel, j, placed);
+		}
+	}
+	for (GList *l = m->st->finished.head; l != NULL; l = l->next) {
+		Job *j = l->data;
+
+		if (!job_is_finished(j) || j->flink != l)
+			continue;
+		n++;
+		place(sel, j, placed);
+	}
+	return n;
+}
+
 /*
  * Pending jobs come out of the queues' pending lists, which are already in
  * dispatch order, taken queue by queue in priority order; only started
@@ -187,29 +243,12 @@ svc_select_jobs(Manager *m, const Basalt__JobQuery *q, const char *default_user)
 	GPtrArray *out = g_ptr_array_new();
 	GArray *placed = g_array_new(FALSE, FALSE, sizeof(Placed));
 	GArray *queues = g_array_new(FALSE, FALSE, sizeof(QueueOrder));
-	guint n_pending = 0, n_listed = 0;
+	guint n_pending, n_listed = 0;
 	GHashTableIter it;
 	gpointer k, v;
 	Selector *sel = svc_selector_new(m, q, default_user);
 
-	g_hash_table_iter_init(&it, m->st->jobs);
-	while (g_hash_table_iter_next(&it, NULL, &v)) {
-		Job *j = v;
-		Placed p;
-
-		if (job_is_pending(j)) {
-			n_pending++;
-			continue;
-		}
-		if (!svc_selector_match(sel, j))
-			continue;
-		p.rank = rank(j);
-		p.t = p.rank == 2 ? j->end_time : j->start_time;
-		p.id = j->id;
-		p.index = j->index;
-		p.j = j;
-		g_array_append_val(placed, p);
-	}
+	n_pending = g_hash_table_size(m->st->jobs) - place_others(m, sel, placed);
 	g_hash_table_iter_init(&it, m->st->queues);
 	while (g_hash_table_iter_next(&it, &k, &v)) {
 		const BsQueueConf *qc = bs_config_queue(m->cfg, k);
@@ -245,6 +284,39 @@ svc_select_jobs(Manager *m, const Basalt__JobQuery *q, const char *default_user)
 	return out;
 }
 
+static void
+job_reasons(const Job *j, Basalt__JobInfo *info)
+{
+	if (job_is_pending(j))
+		info->pending_reason = j->pending_reason != NULL ? j->pending_reason :
+		    (char *)(j->state == JS_PSUSP ?
+		    "The job was suspended by the user while pending;" :
+		    "New job is waiting for scheduling;");
+	info->suspend_reason = j->suspend_reason;
+}
+
+/* The fields a JobQuery.fields mask asks for (not 0: that is every field,
+ * svc_fill_job_info's).  Nothing is allocated, so there is nothing to free.
+ * svc_job_row_pack (job-row.c) packs these fields and no others: a field
+ * added here is added there. */
+static void
+fill_job_fields(const Job *j, guint32 fields, Basalt__JobInfo *info)
+{
+	basalt__job_info__init(info);
+	info->job_id = j->id;
+	info->array_index = j->index;
+	info->user = (char *)j->user;
+	info->state = j->state;
+	info->queue = (char *)j->queue;
+	info->from_host = (char *)(j->from_host != NULL ? j->from_host : "");
+	info->exec_hosts = j->exec_hosts;
+	info->n_exec_hosts = j->exec_hosts != NULL ? g_strv_length(j->exec_hosts) : 0;
+	info->job_name = (char *)j->name;
+	info->submit_time = j->submit_time;
+	if (fields & BASALT__JOB_FIELDS__JOB_FIELDS_REASONS)
+		job_reasons(j, info);
+}
+
 void
 svc_fill_job_info(Manager *m, const Job *j, gboolean detail,
     Basalt__JobInfo *info)
@@ -268,12 +340,7 @@ svc_fill_job_info(Manager *m, const Job *j, gboolean detail,
 	info->preempt_count = j->preempt_count;
 	info->user_priority = (guint32)sched_input_user_priority(m->cfg->params,
 	    job_spec(j)->user_priority);
-	if (job_is_pending(j))
-		info->pending_reason = j->pending_reason != NULL ? j->pending_reason :
-		    (char *)(j->state == JS_PSUSP ?
-		    "The job was suspended by the user while pending;" :
-		    "New job is waiting for scheduling;");
-	info->suspend_reason = j->suspend_reason;
+	job_reasons(j, info);
 	info->exit_reason = j->exit_reason;
 	info->interactive = job_spec(j) != NULL ? job_spec(j)->interactive : 0;
 	info->job_group = job_spec(j) != NULL ? job_spec(j)->job_group : NULL;
@@ -307,6 +374,16 @@ svc_fill_job_info(Manager *m, const Job *j, gboolean detail,
 			info->reserve_start = r->start;
 		}
 	}
+}
+
+void
+svc_fill_job(Manager *m, const Job *j, const Basalt__JobQuery *q,
+    Basalt__JobInfo *info)
+{
+	if (q->fields != 0)
+		fill_job_fields(j, q->fields, info);
+	else
+		svc_fill_job_info(m, j, q->detail, info);
 }
 
 void

@@ -12,6 +12,7 @@
 #include "mbatchd/mbd-snapshot.h"
 #include "mbatchd/mc-leased.h"
 #include "mbatchd/sched/pass.h"
+#include "mbatchd/svc/job-row.h"
 #include "mbatchd/svc/svc.h"
 
 #define E(code) BASALT__ERROR_CODE__ERROR_CODE_##code
@@ -24,12 +25,17 @@
  * job again for each page made bjobs quadratic.  The next page reuses the
  * selection when nothing was applied to the state since (same last_seq),
  * the query is the same one, and so is the caller (who "users" defaults
- * to); otherwise it selects again, as the first page does.
+ * to); otherwise it selects again, as the first page does.  The jobs are
+ * kept as pointers, used only while no job at all has been freed since
+ * (state_jobs_freed), and otherwise looked up again by key: a million
+ * lookups in a million-job table cost a quarter of a listing.
  */
 static struct {
 	GBytes *query;            /* packed JobQuery, skip 0, + caller's name */
 	guint64 seq;
+	guint64 freed;            /* state_jobs_freed() when selected */
 	guint64 *keys;            /* job_key of each selected job, in order */
+	Job **jobs;               /* the same jobs */
 	guint n;
 } pages;
 
@@ -54,6 +60,7 @@ pages_forget(void)
 {
 	g_clear_pointer(&pages.query, g_bytes_unref);
 	g_clear_pointer(&pages.keys, g_free);
+	g_clear_pointer(&pages.jobs, g_free);
 	pages.n = 0;
 }
 
@@ -67,6 +74,11 @@ hide_unseen(Manager *m, const Caller *c, const Basalt__JobQuery *q,
 	Sight *s = svc_sight_new(m, c);
 	guint k = 0;
 
+	/* Each job would say so: a million of them need not be read. */
+	if (svc_sight_all(s)) {
+		svc_sight_free(s);
+		return;
+	}
 	for (guint i = 0; i < jobs->len; i++)
 		if (svc_sight_of(s, jobs->pdata[i]) != SIGHT_NONE &&
 		    svc_sight_name_matches(s, q, jobs->pdata[i]))
@@ -98,10 +110,14 @@ listing(Manager *m, const Basalt__JobQuery *req, const Caller *c)
 	hide_unseen(m, c, req, jobs);
 	pages.query = key;
 	pages.seq = m->st->last_seq;
+	pages.freed = state_jobs_freed();
 	pages.n = jobs->len;
 	pages.keys = g_new(guint64, jobs->len + 1);
-	for (guint i = 0; i < jobs->len; i++)
-		pages.keys[i] = ((Job *)jobs->pdata[i])->key;
+	pages.jobs = g_new(Job *, jobs->len + 1);
+	for (guint i = 0; i < jobs->len; i++) {
+		pages.jobs[i] = jobs->pdata[i];
+		pages.keys[i] = pages.jobs[i]->key;
+	}
 	return jobs;
 }
 
@@ -112,6 +128,8 @@ listed_job(Manager *m, GPtrArray *fresh, guint i)
 {
 	if (fresh != NULL)
 		return fresh->pdata[i];
+	if (pages.freed == state_jobs_freed())
+		return pages.jobs[i];
 	return g_hash_table_lookup(m->st->jobs, &pages.keys[i]);
 }
 
@@ -130,8 +148,9 @@ typedef struct {
 	GArray *fields;           /* ProtobufCMessageUnknownField, data = offset */
 } Page;
 
+/* row: info holds only the fields JobQuery.fields names (job-row.h). */
 static void
-page_add(Page *p, const Basalt__JobInfo *info, gsize size)
+page_add(Page *p, const Basalt__JobInfo *info, gsize size, gboolean row)
 {
 	ProtobufCMessageUnknownField f = { 0 };
 	gsize need = p->len + 10 + size;
@@ -149,7 +168,10 @@ page_add(Page *p, const Basalt__JobInfo *info, gsize size)
 		if (v < 0x80)
 			break;
 	}
-	basalt__job_info__pack(info, at + n);
+	if (row)
+		svc_job_row_pack(info, at + n);
+	else
+		basalt__job_info__pack(info, at + n);
 	f.tag = 2;
 	f.wire_type = PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED;
 	f.len = n + size;
@@ -186,7 +208,7 @@ svc_jobs(Basalt__BatchService_Service *svc, const Basalt__JobQuery *req,
 		if (j == NULL)
 			continue;
 		detail = svc_sight_of(sight, j) == SIGHT_DETAIL;
-		svc_fill_job_info(m, j, req->detail, &info);
+		svc_fill_job(m, j, req, &info);
 		if (!detail)
 			svc_sight_hide_name(j, &info);
 		/* The submission environment stays here: no command shows it,
@@ -199,7 +221,8 @@ svc_jobs(Basalt__BatchService_Service *svc, const Basalt__JobQuery *req,
 				svc_sight_hide_details(&spec);
 			info.spec = &spec;
 		}
-		size = basalt__job_info__get_packed_size(&info);
+		size = req->fields != 0 ? svc_job_row_size(&info) :
+		    basalt__job_info__get_packed_size(&info);
 		/* A job that would take the page past its size starts the
 		 * next page, so a page is at most PAGE_BYTES or one job (and
 		 * submit.c bounds a job well under a frame). */
@@ -209,7 +232,7 @@ svc_jobs(Basalt__BatchService_Service *svc, const Basalt__JobQuery *req,
 			reply.next_skip = i;
 			break;
 		}
-		page_add(&page, &info, size);
+		page_add(&page, &info, size, req->fields != 0);
 		svc_free_job_info(&info);
 	}
 	/* The last page: the selection is not needed any more. */

@@ -76,6 +76,12 @@ svc_sight_free(Sight *s)
 	g_free(s);
 }
 
+gboolean
+svc_sight_all(const Sight *s)
+{
+	return s->all;
+}
+
 SightLevel
 svc_sight_of(const Sight *s, const Job *j)
 {

@@ -62,6 +62,11 @@ void svc_selector_free(Selector *s);
 
 void svc_fill_job_info(Manager *m, const Job *j, gboolean detail,
     Basalt__JobInfo *info);
+/* What the query asks for: svc_fill_job_info's record, or with
+ * JobQuery.fields set only the fields it names.  Free with
+ * svc_free_job_info either way. */
+void svc_fill_job(Manager *m, const Job *j, const Basalt__JobQuery *q,
+    Basalt__JobInfo *info);
 void svc_free_job_info(Basalt__JobInfo *info);
 
 /* sight.c: what the caller may see of a job (SECURE_JOB_INFO_LEVEL). */
@@ -73,6 +78,9 @@ typedef enum {
 typedef struct Sight Sight;
 Sight *svc_sight_new(Manager *m, const Caller *c);
 SightLevel svc_sight_of(const Sight *s, const Job *j);
+/* Whether the caller sees every job in detail (SECURE_JOB_INFO_LEVEL 0,
+ * or an administrator): then no job need be looked at to know. */
+gboolean svc_sight_all(const Sight *s);
 /* The same by the owner's name (history records of jobs long gone). */
 SightLevel svc_sight_of_user(const Sight *s, const char *owner);
 void svc_sight_free(Sight *s);

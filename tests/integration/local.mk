@@ -77,7 +77,9 @@ INTEGRATION_TESTS += \
 	%reldir%/t0751-bjobs-json.sh \
 	%reldir%/t0752-bjobs-select.sh \
 	%reldir%/t0753-lsid.sh \
-	%reldir%/t0754-bjobs-name-sight.sh
+	%reldir%/t0754-bjobs-name-sight.sh \
+	%reldir%/t0755-bjobs-fields.sh \
+	%reldir%/t0756-bjobs-pages.sh
 # Issue 15: status commands (bqueues, bhosts, bslots, ... as LSF 10.1).
 INTEGRATION_TESTS += \
 	%reldir%/t0810-bqueues-o.sh \

@@ -15,6 +15,13 @@
  *                                     detailed JobQuery for every user
  *                                     and never read; prints "sent" and
  *                                     waits for SIGTERM
+ *   rpc-abuser jobs SOCK FIELDS       one JobQuery for every job of every
+ *                                     user with JobQuery.fields = FIELDS
+ *                                     (0: as a client older than that
+ *                                     field asks); prints a line per job,
+ *                                     the table's fields, then " |", then
+ *                                     the others it checks, or "error:
+ *                                     MESSAGE"
  *   rpc-abuser history SOCK SEQ       one HistoryRequest with the cursor
  *                                     SEQ; prints "records R next N end E"
  *                                     then the records' raw bytes, or
@@ -25,6 +32,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -222,6 +230,66 @@ bigquery(const char *path, int n, const char *user)
 }
 
 static void
+print_job(const Basalt__JobInfo *j)
+{
+	printf("%" PRIu64 "[%u] user=%s state=%d queue=%s from=%s exec=",
+	    j->job_id, j->array_index, j->user, (int)j->state, j->queue,
+	    j->from_host);
+	for (size_t i = 0; i < j->n_exec_hosts; i++)
+		printf("%s%s", i ? "," : "", j->exec_hosts[i]);
+	printf(" name=%s submit=%" PRId64 " pend=%s susp=%s |",
+	    j->job_name, j->submit_time, j->pending_reason, j->suspend_reason);
+	printf(" uid=%u usage=%d prio=%u start=%" PRId64 " consumer=%s\n",
+	    j->uid, j->usage != NULL, j->user_priority, j->start_time,
+	    j->consumer);
+}
+
+/* What an unchanged or masked job query gets, field by field. */
+static int
+jobs(const char *path, const char *fields)
+{
+	Basalt__JobQuery q = BASALT__JOB_QUERY__INIT;
+	Basalt__Envelope *env;
+	Basalt__JobList *l;
+	char *all = (char *)"all";
+	int fd = dial(path);
+
+	if (fd < 0 || !hello(fd)) {
+		fprintf(stderr, "cannot connect to %s\n", path);
+		return 1;
+	}
+	q.users = &all;
+	q.n_users = 1;
+	q.all_states = TRUE;
+	q.fields = (uint32_t)strtoul(fields, NULL, 10);
+	if (!send_all(fd, bs_frame_pack_message(
+	    BASALT__FRAME_KIND__FRAME_KIND_REQUEST, 1, jobs_method(), 0,
+	    &q.base, NULL, 0, NULL))) {
+		fprintf(stderr, "send failed\n");
+		return 1;
+	}
+	env = recv_env(fd, timeout_s());
+	if (env == NULL) {
+		fprintf(stderr, "no reply\n");
+		return 1;
+	}
+	l = basalt__job_list__unpack(NULL, env->body.len, env->body.data);
+	if (l == NULL) {
+		printf("status %s: %s\n", bs_rpc_status_name(env->status),
+		    env->error);
+		return 1;
+	}
+	if (l->error != NULL && l->error->code != 0)
+		printf("error: %s\n", l->error->message);
+	for (size_t i = 0; i < l->n_jobs; i++)
+		print_job(l->jobs[i]);
+	basalt__job_list__free_unpacked(l, NULL);
+	basalt__envelope__free_unpacked(env, NULL);
+	close(fd);
+	return 0;
+}
+
+static void
 raise_fd_limit(void)
 {
 	struct rlimit rl;
@@ -384,6 +452,8 @@ main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	if (argc == 5 && strcmp(argv[1], "bigquery") == 0)
 		return bigquery(argv[2], atoi(argv[3]), argv[4]);
+	if (argc == 4 && strcmp(argv[1], "jobs") == 0)
+		return jobs(argv[2], argv[3]);
 	if (argc == 4 && strcmp(argv[1], "idle") == 0)
 		return idle(argv[2], atoi(argv[3]));
 	if (argc == 4 && strcmp(argv[1], "history") == 0)
@@ -391,6 +461,6 @@ main(int argc, char **argv)
 	if (argc == 5 && strcmp(argv[1], "slow") == 0)
 		return slow(argv[2], atoi(argv[3]), atoi(argv[4]));
 	fprintf(stderr, "usage: rpc-abuser bigquery SOCK N USER | idle SOCK N "
-	    "| slow SOCK N QUERIES | history SOCK SEQ\n");
+	    "| slow SOCK N QUERIES | history SOCK SEQ | jobs SOCK FIELDS\n");
 	return 2;
 }

@@ -19,6 +19,8 @@
 
 #include "tap.h"
 #include "bjobs-format.h"
+#include "api/api.h"
+#include "api/arena.h"
 #include "util/log.h"
 
 #include "cmd-run.h"
@@ -604,6 +606,59 @@ START_TEST(test_help_version)
 }
 END_TEST
 
+/* A page unpacked into the arena and escaped there reads as one unpacked
+ * with malloc: every block aligned, a block bigger than a chunk whole,
+ * and an escaped name allocated from the arena too. */
+START_TEST(test_arena_unpack)
+{
+	Basalt__JobList l = BASALT__JOB_LIST__INIT;
+	Basalt__JobInfo info[300];
+	Basalt__JobInfo *jobs[300];
+	Basalt__JobSpec spec = BASALT__JOB_SPEC__INIT;
+	g_autofree char *big = g_strnfill(3u << 20, 'b');
+	g_autofree guint8 *buf = NULL;
+	LsbArena *a = lsb_arena_new();
+	ProtobufCAllocator *alloc = lsb_arena_allocator(a);
+	Basalt__JobList *got;
+	gsize len;
+
+	for (guint i = 0; i < G_N_ELEMENTS(info); i++) {
+		basalt__job_info__init(&info[i]);
+		info[i].job_id = i + 1;
+		info[i].user = (char *)"alice";
+		info[i].job_name = (char *)(i == 7 ? "evil\nrow" : i == 9 ? big : "n");
+		jobs[i] = &info[i];
+	}
+	/* A nested message met in the middle of the walk. */
+	spec.command = (char *)"cmd\nx";
+	spec.cwd = (char *)"q\n";
+	info[3].spec = &spec;
+	l.jobs = jobs;
+	l.n_jobs = G_N_ELEMENTS(info);
+	len = basalt__job_list__get_packed_size(&l);
+	buf = g_malloc(len);
+	basalt__job_list__pack(&l, buf);
+	got = basalt__job_list__unpack(alloc, len, buf);
+	ck_assert_ptr_nonnull(got);
+	lsb_escape_message_in(&got->base, alloc);
+	ck_assert_uint_eq(got->n_jobs, G_N_ELEMENTS(info));
+	for (guint i = 0; i < got->n_jobs; i++) {
+		ck_assert_uint_eq((guintptr)got->jobs[i] % G_ALIGNOF(gint64), 0);
+		ck_assert_uint_eq(got->jobs[i]->job_id, i + 1);
+		ck_assert_str_eq(got->jobs[i]->user, "alice");
+	}
+	ck_assert_str_eq(got->jobs[7]->job_name, "evil\\nrow");
+	ck_assert_str_eq(got->jobs[9]->job_name, big);
+	ck_assert_str_eq(got->jobs[10]->job_name, "n");
+	ck_assert_str_eq(got->jobs[3]->spec->command, "cmd\\nx");
+	ck_assert_str_eq(got->jobs[3]->spec->cwd, "q\\n");
+	ck_assert_str_eq(got->jobs[3]->job_name, "n");
+	/* Freeing a message of the arena frees nothing; the arena frees all. */
+	protobuf_c_message_free_unpacked(&got->base, alloc);
+	lsb_arena_free(a);
+}
+END_TEST
+
 static Suite *
 api_suite(void)
 {
@@ -617,6 +672,7 @@ api_suite(void)
 	tcase_add_test(conf, test_conf_missing);
 	tcase_add_test(conf, test_help_version);
 	tcase_add_test(conf, test_badmin_ckconfig_local);
+	tcase_add_test(conf, test_arena_unpack);
 	suite_add_tcase(s, conf);
 
 	tcase_add_checked_fixture(cmds, fake_start, fake_stop);

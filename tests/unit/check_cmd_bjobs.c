@@ -114,6 +114,41 @@ START_TEST(test_table_default)
 }
 END_TEST
 
+/* An element's name is built in a buffer in the table and by
+ * bjobs_job_name elsewhere: the same text at every length, the buffer's
+ * edge (128 bytes) and past it included, and ids of every width. */
+START_TEST(test_table_element_names)
+{
+	FIX;
+	BjobsOpts o = { .wide = TRUE, .noheader = TRUE };
+	static const guint32 indexes[] = { 1, 9, 10, 999999, G_MAXUINT32 };
+
+	for (gsize len = 1; len < 300; len++) {
+		g_autofree char *base = g_strnfill(len, 'n');
+		g_autofree char *arr = g_strdup_printf("%s[1-10]", base);
+		const char *names[] = { base, arr };
+
+		for (gsize k = 0; k < G_N_ELEMENTS(names); k++)
+			for (gsize i = 0; i < G_N_ELEMENTS(indexes); i++) {
+				GS(out);
+				g_autofree char *want = NULL;
+				g_autofree char *row = NULL;
+
+				f->info[2].job_name = (char *)names[k];
+				f->info[2].array_index = indexes[i];
+				f->info[2].job_id = G_MAXUINT64 - len;
+				want = bjobs_job_name(&f->info[2]);
+				bjobs_format_table(out, only(f, 2, 1), &o);
+				row = g_strdup_printf("%" G_GUINT64_FORMAT " bob     RUN   "
+				    "normal     hostA       4*hostB:2*hostC %s ",
+				    G_MAXUINT64 - len, want);
+				ck_assert_msg(g_str_has_prefix(out->str, row),
+				    "%s\nis not\n%s", out->str, row);
+			}
+	}
+}
+END_TEST
+
 START_TEST(test_table_wide_noheader)
 {
 	FIX;
@@ -511,6 +546,7 @@ main(void)
 	setenv("TZ", "UTC", 1);
 	tcase_add_test(tab, test_table_default);
 	tcase_add_test(tab, test_table_wide_noheader);
+	tcase_add_test(tab, test_table_element_names);
 	tcase_add_test(tab, test_table_reasons);
 	tcase_add_test(tab, test_wide_W);
 	tcase_add_test(lng, test_long_running);

@@ -23,6 +23,16 @@ TESTS += %reldir%/check_state
 	lib/resreq/libbsresreq.a lib/job/libbsjob.a \
 	lib/util/libbsutil.a $(TEST_LIBS)
 
+# Masked JobInfo rows packed by hand, byte for byte as protobuf-c packs them.
+check_PROGRAMS += %reldir%/check_job_row
+TESTS += %reldir%/check_job_row
+%canon_reldir%_check_job_row_SOURCES = %reldir%/check_job_row.c \
+	mbatchd/svc/job-row.c
+%canon_reldir%_check_job_row_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_check_job_row_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_job_row_LDADD = proto/libbsproto.a lib/util/libbsutil.a \
+	$(TEST_LIBS)
+
 check_PROGRAMS += %reldir%/check_depindex
 TESTS += %reldir%/check_depindex
 %canon_reldir%_check_depindex_SOURCES = %reldir%/check_depindex.c
