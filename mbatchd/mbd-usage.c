@@ -23,6 +23,21 @@ half_life_s(const Manager *m)
 	return h > 0 ? (double)h * 3600.0 : 0.0;
 }
 
+static void
+add_run(Manager *m, const Job *j, double dt)
+{
+	double *u;
+
+	if (j->state != JS_RUN)
+		return;
+	u = g_hash_table_lookup(m->queue_usage, j->queue);
+	if (u == NULL) {
+		u = g_new0(double, 1);
+		g_hash_table_insert(m->queue_usage, (gpointer)j->queue, u);
+	}
+	*u += job_slots(j) * dt;
+}
+
 void
 usage_tick(Manager *m)
 {
@@ -39,19 +54,17 @@ usage_tick(Manager *m)
 		*(double *)v *= factor;
 	if (dt <= 0)
 		return;
-	g_hash_table_iter_init(&it, m->st->jobs);
+	/* A running job was dispatched, so it has hosts and is in by_host:
+	 * walking that index rather than every job keeps the tick's cost
+	 * with the started jobs, not with a million pending ones. */
+	g_hash_table_iter_init(&it, m->st->by_host);
 	while (g_hash_table_iter_next(&it, NULL, &v)) {
-		const Job *j = v;
-		double *u;
+		GHashTableIter jt;
+		gpointer jv;
 
-		if (j->state != JS_RUN)
-			continue;
-		u = g_hash_table_lookup(m->queue_usage, j->queue);
-		if (u == NULL) {
-			u = g_new0(double, 1);
-			g_hash_table_insert(m->queue_usage, (gpointer)j->queue, u);
-		}
-		*u += job_slots(j) * dt;
+		g_hash_table_iter_init(&jt, v);
+		while (g_hash_table_iter_next(&jt, &jv, NULL))
+			add_run(m, jv, dt);
 	}
 }
 

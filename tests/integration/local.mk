@@ -17,6 +17,7 @@ INTEGRATION_TESTS = \
 	%reldir%/t0230-lsb-limits.sh \
 	%reldir%/t0945-lease-config.sh \
 	%reldir%/t0300-pool.sh \
+	%reldir%/t0302-pool-usage.sh \
 	%reldir%/t0305-pool-limits.sh \
 	%reldir%/t0310-windows.sh \
 	%reldir%/t0320-resreq.sh \
