@@ -168,13 +168,18 @@ sbd_job_info_set_out(SbdJob *job, const char *tmpl, GError **error)
 		return FALSE;
 	}
 	if (tmpl != NULL && *tmpl != '\0') {
-		SbdPathVars v = {
+		SbdPathVars v;
+		IsDirAs d = { user, uid, gid };
+
+		/* Saved only when the start needed it (sbd-start.c). */
+		if (group == NULL && strstr(tmpl, "%G") != NULL)
+			group = sbd_group_name(gid);
+		v = (SbdPathVars){
 			.job_id = (gint64)job->id, .index = (int)job->index,
 			.user = user, .group = group ? group : "",
 			.host = host ? host : job->sbd->host,
 			.project = project ? project : "default",
 		};
-		IsDirAs d = { user, uid, gid };
 
 		out = sbd_path_output(tmpl, &v, base ? base : cwd, "out",
 		    is_dir_as, &d);
@@ -538,6 +543,11 @@ typedef struct {
 	char *strs[12];
 	char **hosts;
 	char *sender;
+	/* The owner's groups are listed (a read of the group database) only
+	 * when something is written or mailed as the owner: loaded_as(). */
+	uid_t uid;
+	gid_t gid;
+	gboolean as_ready;
 	AsUser as;
 } Loaded;
 
@@ -584,9 +594,19 @@ load(Sbd *sbd, SbdJob *job, Loaded *l)
 	l->f.start_time = job->start_time;
 	l->hosts = g_key_file_get_string_list(l->kf, GROUP, "hosts", NULL, NULL);
 	l->f.hosts = l->hosts;
-	return as_user_prepare(&l->as, l->f.user,
-	    (uid_t)g_key_file_get_uint64(l->kf, GROUP, "uid", NULL),
-	    (gid_t)g_key_file_get_uint64(l->kf, GROUP, "gid", NULL));
+	l->uid = (uid_t)g_key_file_get_uint64(l->kf, GROUP, "uid", NULL);
+	l->gid = (gid_t)g_key_file_get_uint64(l->kf, GROUP, "gid", NULL);
+	return TRUE;
+}
+
+/* The identity to write or mail as; NULL when the owner's groups cannot
+ * be listed (then nothing is done as the owner). */
+static const AsUser *
+loaded_as(Loaded *l)
+{
+	if (!l->as_ready)
+		l->as_ready = as_user_prepare(&l->as, l->f.user, l->uid, l->gid);
+	return l->as_ready ? &l->as : NULL;
 }
 
 static void
@@ -645,6 +665,7 @@ write_report(SbdJob *job, Loaded *l, pid_t *writer)
 	gboolean mail = g_key_file_get_boolean(l->kf, GROUP, "mail_end", NULL);
 	gboolean with_output = mail && to != NULL &&
 	    g_key_file_get_boolean(l->kf, GROUP, "mail_output", NULL);
+	const AsUser *as;
 
 	l->f.end_time = g_get_real_time() / G_USEC_PER_SEC;
 	l->f.done = job->exit_status == 0;
@@ -652,17 +673,22 @@ write_report(SbdJob *job, Loaded *l, pid_t *writer)
 	l->f.reason = job->kill_reason;
 	l->f.output_follows = with_output;
 	usage_from_job(job, &l->f, &u);
+	if (!(mail && to != NULL) && (out == NULL || strcmp(out, "/dev/null") == 0))
+		return;
+	if ((as = loaded_as(l)) == NULL) {
+		sbd_log(BS_LOG_WARNING, job, "no job report: cannot list the "
+		    "groups of user %s", l->f.user);
+		return;
+	}
 	text = sbd_report_format(&l->f, &u);
 	if (mail && to != NULL) {
-		if (!mail_as_user(job->sbd, &l->as, l->f.home, l->f.user, to, text,
+		if (!mail_as_user(job->sbd, as, l->f.home, l->f.user, to, text,
 		    with_output ? job->out_path : NULL, &err))
 			sbd_log(BS_LOG_WARNING, job, "cannot mail the job report: %s",
 			    err->message);
 		return;
 	}
-	if (out == NULL || strcmp(out, "/dev/null") == 0)
-		return;
-	if (!append_start(&l->as, out, g_key_file_get_boolean(l->kf, GROUP,
+	if (!append_start(as, out, g_key_file_get_boolean(l->kf, GROUP,
 	    "create_out", NULL), text, writer, &err))
 		sbd_log(BS_LOG_WARNING, job, "cannot append the job report to %s: %s",
 		    out, err->message);
@@ -722,7 +748,10 @@ sbd_job_begin_mail(Sbd *sbd, const char *key, gint64 start_time)
 	}
 	l.f.start_time = start_time;
 	text = sbd_report_format_begin(&l.f);
-	if (!mail_as_user(sbd, &l.as, l.f.home, l.f.user, l.strs[11], text, NULL, &err))
+	if (loaded_as(&l) == NULL)
+		sbd_log(BS_LOG_WARNING, job, "no start mail: cannot list the "
+		    "groups of user %s", l.f.user);
+	else if (!mail_as_user(sbd, &l.as, l.f.home, l.f.user, l.strs[11], text, NULL, &err))
 		sbd_log(BS_LOG_WARNING, job, "cannot mail the job start: %s", err->message);
 	loaded_clear(&l);
 }

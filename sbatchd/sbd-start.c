@@ -239,18 +239,39 @@ plan_undo(const StartPlan *p)
 		(void)sbd_job_tmpdir_remove(p->tmpdir, NULL);
 }
 
-/* %G: bsub -G, else the name of the owner's primary group here. */
-static char *
-group_name(const Basalt__JobSpec *s, gid_t gid)
+char *
+sbd_group_name(gid_t gid)
 {
 	struct group gr, *found = NULL;
 	char buf[16384];
 
-	if (s->user_group != NULL && *s->user_group != '\0')
-		return g_strdup(s->user_group);
 	if (getgrgid_r(gid, &gr, buf, sizeof buf, &found) == 0 && found != NULL)
 		return g_strdup(found->gr_name);
 	return g_strdup_printf("%u", (unsigned)gid);
+}
+
+static gboolean
+names_group(const char *tmpl)
+{
+	return tmpl != NULL && strstr(tmpl, "%G") != NULL;
+}
+
+/*
+ * %G: bsub -G, else the name of the owner's primary group here.  The name
+ * costs a read of the group database, so without -G it is looked up only
+ * when one of the job's path patterns may use it ("%%G" counts too: a
+ * lookup too many is harmless); NULL otherwise, and a later bmod -o with
+ * %G looks it up then (sbd_job_info_set_out).
+ */
+static char *
+group_name(const Basalt__JobSpec *s, const char *cwd, gid_t gid)
+{
+	if (s->user_group != NULL && *s->user_group != '\0')
+		return g_strdup(s->user_group);
+	if (names_group(cwd) || names_group(s->outdir) ||
+	    names_group(s->stdout_path) || names_group(s->stderr_path))
+		return sbd_group_name(gid);
+	return NULL;
 }
 
 /*
@@ -510,7 +531,7 @@ plan_jobenv(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
 	SbdPathVars v;
 	SbdJobEnvFacts f;
 
-	p->group = group_name(s, p->owner.gid);
+	p->group = group_name(s, p->cwd, p->owner.gid);
 	path_vars(sbd, job, req, p, &v);
 	if (strchr(p->cwd, '%') != NULL) {
 		char *x = sbd_path_expand(p->cwd, &v);
@@ -641,7 +662,9 @@ sbd_job_start(Sbd *sbd, const Basalt__StartJobRequest *req, SbdJob **out,
 	job->env = g_steal_pointer(&p.env);
 	plan_clear(&p);
 	sbd_job_started(job);
-	sbd_job_begin_mail(sbd, job->key, job->start_time);
+	/* bsub -B only: the mail reads back the job's info file. */
+	if (req->spec->notify_begin)
+		sbd_job_begin_mail(sbd, job->key, job->start_time);
 	*out = job;
 	return TRUE;
 }

@@ -180,6 +180,8 @@ gboolean sbd_job_start(Sbd *sbd, const Basalt__StartJobRequest *req,
 gboolean sbd_start_owner(Sbd *sbd, const Basalt__StartJobRequest *req,
     char **user, uid_t *uid, gid_t *gid, char **home, GError **error);
 char **sbd_start_env(Sbd *sbd, const Basalt__StartJobRequest *req);
+/* The name of group gid on this host, else the number. */
+char *sbd_group_name(gid_t gid);
 /* A launched job joins the table: saved, watched, reported. */
 void sbd_job_started(SbdJob *job);
 /* Fill a HostJob (strings and usage owned by the caller's arena). */
