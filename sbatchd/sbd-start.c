@@ -453,9 +453,9 @@ static gboolean plan_jobenv(Sbd *sbd, SbdJob *job,
     const Basalt__StartJobRequest *req, StartPlan *p, GError **error);
 
 /* What the job report and the clean-up at the end need (sbd-report.h). */
-static gboolean
+static void
 plan_info(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
-    StartPlan *p, GError **error)
+    const StartPlan *p)
 {
 	SbdJobInfo in = {
 		.req = req, .user = p->owner.user, .uid = p->owner.uid,
@@ -465,7 +465,7 @@ plan_info(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
 		.path_base = p->outdir ? p->outdir : p->cwd, .group = p->group,
 	};
 
-	return sbd_job_info_save(sbd, job->key, &in, error);
+	sbd_job_info_save(sbd, job, &in);
 }
 
 static gboolean
@@ -506,10 +506,12 @@ plan_build(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
 	}
 	l->interactive_fd = p->ia_fd;
 	plan_limits(job, req, p);
-	return plan_command(sbd, job, req, p, error) &&
-	    plan_login_shell(req->spec, p, error) &&
-	    plan_jobenv(sbd, job, req, p, error) &&
-	    plan_info(sbd, job, req, p, error);
+	if (!plan_command(sbd, job, req, p, error) ||
+	    !plan_login_shell(req->spec, p, error) ||
+	    !plan_jobenv(sbd, job, req, p, error))
+		return FALSE;
+	plan_info(sbd, job, req, p);
+	return TRUE;
 }
 
 /*
@@ -651,7 +653,6 @@ sbd_job_start(Sbd *sbd, const Basalt__StartJobRequest *req, SbdJob **out,
 		if (forked.saved)
 			sbd_store_remove(job);
 		plan_undo(&p);
-		sbd_job_info_remove(sbd, job->key);
 		(void)g_unlink(job->status_path);
 		sbd_cgroup_remove(job);
 		plan_clear(&p);

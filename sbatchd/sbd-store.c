@@ -7,8 +7,10 @@
  * the final report.  Its process group and start time let a new sbatchd
  * re-adopt the processes (bs_reaper_adopt) and keep the runlimit; the
  * status record of bs-jobwrap next to it (<id>.<index>.status) gives the
- * exit status the new sbatchd could not wait for.  A GKeyFile, so paths
- * with any characters survive and an administrator can read it.
+ * exit status the new sbatchd could not wait for.  The record's [report]
+ * group holds what the job report and the clean-up at the end need
+ * (sbd-report.c), so a start creates one root file, not two.  A GKeyFile,
+ * so paths with any characters survive and an administrator can read it.
  */
 #include "config.h"
 
@@ -42,6 +44,8 @@ sbd_job_free(SbdJob *job)
 	g_free(job->kill_reason);
 	g_free(job->term_reason);
 	g_free(job->cgroup);
+	g_free(job->info);
+	g_free(job->legacy_info);
 	g_free(job);
 }
 
@@ -119,7 +123,7 @@ replace_unsynced(const char *path, const char *text, gsize len, GError **error)
  * way; the caller then replaces the file.
  */
 static gboolean
-overwrite_in_place(const char *path, const char *text, gsize len)
+overwrite_in_place(const char *path, const char *text, gsize len, gboolean sync)
 {
 	struct stat sb;
 	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
@@ -129,18 +133,19 @@ overwrite_in_place(const char *path, const char *text, gsize len)
 		return FALSE;
 	ok = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
 	    (gsize)sb.st_size <= len && len <= G_MAXSSIZE &&
-	    pwrite(fd, text, len, 0) == (ssize_t)len && fdatasync(fd) == 0;
+	    pwrite(fd, text, len, 0) == (ssize_t)len && (!sync || fdatasync(fd) == 0);
 	close(fd);
 	return ok;
 }
 
-gboolean
-sbd_store_save(const SbdJob *job, GError **error)
+/* The record: the [job] group, then the job's [report] group (what was
+ * the <key>.info file: one file fewer to create per start). */
+static char *
+record_text(const SbdJob *job, gsize *len)
 {
 	g_autoptr(GKeyFile) kf = g_key_file_new();
-	g_autofree char *path = job_file(job->sbd, job->key);
 	g_autofree char *text = NULL;
-	gsize len;
+	char *all;
 
 	g_key_file_set_uint64(kf, GROUP, "job_id", job->id);
 	g_key_file_set_uint64(kf, GROUP, "array_index", job->index);
@@ -159,23 +164,53 @@ sbd_store_save(const SbdJob *job, GError **error)
 	set_str(kf, "stderr", job->err_path);
 	set_str(kf, "kill_reason", job->kill_reason);
 	g_key_file_set_boolean(kf, GROUP, "forget", job->forget);
+	if (job->report_begun)
+		g_key_file_set_boolean(kf, GROUP, "report_begun", TRUE);
 	sbd_usage_save(job, kf);
 	if (job->finished)
 		save_end(kf, job);
-	text = g_key_file_to_data(kf, &len, NULL);
+	text = g_key_file_to_data(kf, len, NULL);
+	if (job->info == NULL)
+		return g_steal_pointer(&text);
+	all = g_strconcat(text, "\n", job->info, NULL);
+	*len = strlen(all);
+	return all;
+}
+
+gboolean
+sbd_store_save(const SbdJob *job, GError **error)
+{
+	g_autofree char *path = job_file(job->sbd, job->key);
+	gsize len;
+	g_autofree char *text = record_text(job, &len);
+
 	/* Always replaced atomically, so a restarted sbatchd reads a whole
 	 * record.  Synced only once the job has finished: the record of a
 	 * running job serves to adopt its processes after sbatchd restarts,
 	 * and a crash of the machine, the only thing a sync guards against,
 	 * takes those processes with it.  The end of a job (its exit status
 	 * and final report seq) must survive that crash. */
-	if (job->finished && overwrite_in_place(path, text, len))
+	if (job->finished && overwrite_in_place(path, text, len, TRUE))
 		return TRUE;
 	if (job->finished)
 		return g_file_set_contents_full(path, text, (gssize)len,
 		    G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
 		    0600, error);
 	return replace_unsynced(path, text, len, error);
+}
+
+/* A single write is never torn by a crash of sbatchd; a crash of the
+ * machine takes the job's processes and the report's reason with it. */
+gboolean
+sbd_store_mark(const SbdJob *job, GError **error)
+{
+	g_autofree char *path = job_file(job->sbd, job->key);
+	gsize len;
+	g_autofree char *text = record_text(job, &len);
+
+	if (overwrite_in_place(path, text, len, FALSE))
+		return TRUE;
+	return sbd_store_save(job, error);
 }
 
 void
@@ -218,6 +253,30 @@ load_end(GKeyFile *kf, SbdJob *job)
 	    BASALT__JOB_STATE__JOB_STATE_DONE : BASALT__JOB_STATE__JOB_STATE_EXIT;
 }
 
+/* The [report] group, as text; from an older sbatchd, the <key>.info file
+ * it wrote beside the record, which goes when the job ends. */
+static void
+load_info(Sbd *sbd, GKeyFile *kf, SbdJob *job)
+{
+	g_autofree char *name = NULL;
+	g_autofree char *path = NULL;
+
+	if (g_key_file_has_group(kf, "report")) {
+		g_autoptr(GKeyFile) rest = g_key_file_new();
+		g_autofree char *all = g_key_file_to_data(kf, NULL, NULL);
+
+		/* The whole record again, its [job] group dropped. */
+		if (g_key_file_load_from_data(rest, all, (gsize)-1, G_KEY_FILE_NONE, NULL) &&
+		    g_key_file_remove_group(rest, GROUP, NULL))
+			job->info = g_key_file_to_data(rest, NULL, NULL);
+		return;
+	}
+	name = g_strconcat(job->key, ".info", NULL);
+	path = g_build_filename(sbd->jobs_dir, name, NULL);
+	if (g_file_get_contents(path, &job->info, NULL, NULL))
+		job->legacy_info = g_steal_pointer(&path);
+}
+
 static SbdJob *
 load_one(Sbd *sbd, const char *path, GError **error)
 {
@@ -254,6 +313,8 @@ load_one(Sbd *sbd, const char *path, GError **error)
 	job->err_path = get_str(kf, "stderr");
 	job->kill_reason = get_str(kf, "kill_reason");
 	job->forget = g_key_file_get_boolean(kf, GROUP, "forget", NULL);
+	job->report_begun = g_key_file_get_boolean(kf, GROUP, "report_begun", NULL);
+	load_info(sbd, kf, job);
 	status = g_strconcat(job->key, ".status", NULL);
 	job->status_path = g_build_filename(sbd->jobs_dir, status, NULL);
 	job->state = BASALT__JOB_STATE__JOB_STATE_RUN;

@@ -84,6 +84,13 @@ typedef struct {
 	SbdJobLimits limits;      /* enforced over the whole job */
 	char *term_reason;        /* TERM_* once a limit ended it, or NULL */
 	char *cgroup;             /* its cgroup v2 directory, or NULL */
+	/* What the job report and the clean-up at the end need, the text of
+	 * the record's [report] group (sbd-report.c), saved with the record;
+	 * NULL when there is none.  report_begun: the end's report was
+	 * started, so a restarted sbatchd does not write it twice. */
+	char *info;
+	gboolean report_begun;
+	char *legacy_info;        /* a <key>.info of an older sbatchd, to remove */
 	gint64 mem_sum_kb;        /* sampled memory, summed: AVG MEM */
 	guint64 mem_samples;
 	guint max_nprocs, max_nthreads, nthreads;
@@ -277,6 +284,9 @@ void sbd_cgroup_remove(SbdJob *job);
 
 /* sbd-store.c */
 gboolean sbd_store_save(const SbdJob *job, GError **error);
+/* The record rewritten where it is, unsynced, when it has not shrunk
+ * (report_begun); else replaced as sbd_store_save does. */
+gboolean sbd_store_mark(const SbdJob *job, GError **error);
 void sbd_store_remove(const SbdJob *job);
 /* Every job file in jobs_dir, parsed; a GPtrArray of SbdJob* (not watched). */
 GPtrArray *sbd_store_load_all(Sbd *sbd);
