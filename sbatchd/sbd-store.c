@@ -77,18 +77,101 @@ save_end(GKeyFile *kf, const SbdJob *job)
 }
 
 /*
+ * Spare records.  Creating a file is most of what a start costs sbatchd
+ * (ext4 looks for an inode that was not freed recently, which after many
+ * deletions means reading through the inode bitmaps), so the record of an
+ * acknowledged job is renamed to jobs/spare.N rather than unlinked, and
+ * the next record is written into it.  Only root ever opens these files
+ * (0600 in a directory users cannot list), so no process of a job can hold
+ * one.  A spare is never read: its name does not end in ".job".
+ */
+#define SPARE_MAX 64
+
+static GPtrArray *
+spares(Sbd *sbd)
+{
+	if (sbd->spare_records == NULL)
+		sbd->spare_records = g_ptr_array_new_with_free_func(g_free);
+	return sbd->spare_records;
+}
+
+/* Open a spare for writing, truncated; -1 (and *path NULL) when none. */
+static int
+spare_take(Sbd *sbd, char **path)
+{
+	GPtrArray *a = spares(sbd);
+
+	while (a->len > 0) {
+		char *p = g_ptr_array_steal_index_fast(a, a->len - 1);
+		int fd = open(p, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
+
+		if (fd >= 0) {
+			*path = p;
+			return fd;
+		}
+		g_free(p);
+	}
+	*path = NULL;
+	return -1;
+}
+
+/* TRUE: path became a spare; FALSE: the caller removes it. */
+static gboolean
+spare_keep(Sbd *sbd, const char *path)
+{
+	GPtrArray *a = spares(sbd);
+	char name[32];
+	char *spare;
+
+	if (a->len >= SPARE_MAX)
+		return FALSE;
+	g_snprintf(name, sizeof name, "spare.%u", sbd->spare_next++);
+	spare = g_build_filename(sbd->jobs_dir, name, NULL);
+	if (rename(path, spare) != 0) {
+		g_free(spare);
+		return FALSE;
+	}
+	g_ptr_array_add(a, spare);
+	return TRUE;
+}
+
+/* A spare found at start: kept (numbered past it), or removed past the
+ * limit. */
+static void
+spare_found(Sbd *sbd, const char *name)
+{
+	g_autofree char *path = g_build_filename(sbd->jobs_dir, name, NULL);
+	guint64 n;
+
+	if (!g_ascii_string_to_unsigned(name + strlen("spare."), 10, 0, G_MAXUINT - 1,
+	    &n, NULL) || spares(sbd)->len >= SPARE_MAX) {
+		(void)g_unlink(path);
+		return;
+	}
+	sbd->spare_next = MAX(sbd->spare_next, (guint)n + 1);
+	g_ptr_array_add(spares(sbd), g_steal_pointer(&path));
+}
+
+/*
  * path replaced by text through a temporary file renamed over it, with no
- * sync (GLib's "consistent" mode syncs the file and its directory).  One
- * sbatchd owns the state directory (its lock), so the temporary name can
- * be fixed; one left by a crash is overwritten by the next save and never
- * read (it does not end in ".job").
+ * sync (GLib's "consistent" mode syncs the file and its directory).  The
+ * temporary file is a spare record when there is one; else, as one
+ * sbatchd owns the state directory (its lock), a fixed name; one left by
+ * a crash is overwritten by the next save and never read (it does not
+ * end in ".job").
  */
 static gboolean
-replace_unsynced(const char *path, const char *text, gsize len, GError **error)
+replace_unsynced(Sbd *sbd, const char *path, const char *text, gsize len,
+    GError **error)
 {
-	g_autofree char *tmp = g_strconcat(path, ".tmp", NULL);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	g_autofree char *tmp = NULL;
+	int fd = spare_take(sbd, &tmp);
 	gsize off = 0;
+
+	if (fd < 0) {
+		tmp = g_strconcat(path, ".tmp", NULL);
+		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	}
 
 	while (fd >= 0 && off < len) {
 		ssize_t n = write(fd, text + off, len - off);
@@ -196,7 +279,7 @@ sbd_store_save(const SbdJob *job, GError **error)
 		return g_file_set_contents_full(path, text, (gssize)len,
 		    G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
 		    0600, error);
-	return replace_unsynced(path, text, len, error);
+	return replace_unsynced(job->sbd, path, text, len, error);
 }
 
 /* A single write is never torn by a crash of sbatchd; a crash of the
@@ -218,7 +301,7 @@ sbd_store_remove(const SbdJob *job)
 {
 	g_autofree char *path = job_file(job->sbd, job->key);
 
-	if (g_unlink(path) < 0 && errno != ENOENT)
+	if (!spare_keep(job->sbd, path) && g_unlink(path) < 0 && errno != ENOENT)
 		sbd_log(BS_LOG_WARNING, job, "cannot remove %s: %s", path, g_strerror(errno));
 	if (job->status_path != NULL) {
 		g_autofree char *post = sbd_job_post_override_path(job->status_path);
@@ -337,6 +420,8 @@ sbd_store_load_all(Sbd *sbd)
 		g_autoptr(GError) err = NULL;
 		SbdJob *job;
 
+		if (g_str_has_prefix(name, "spare."))
+			spare_found(sbd, name);
 		if (!g_str_has_suffix(name, ".job"))
 			continue;
 		path = g_build_filename(sbd->jobs_dir, name, NULL);

@@ -464,6 +464,7 @@ shutdown_sbd(Sbd *sbd)
 	g_free(sbd->host);
 	g_free(sbd->statedir);
 	g_free(sbd->jobs_dir);
+	g_clear_pointer(&sbd->spare_records, g_ptr_array_unref);
 	g_free(sbd->output_dir);
 	g_free(sbd->wrapper);
 	g_free(sbd->cgroup_parent);

@@ -103,6 +103,10 @@ struct Sbd {
 	char *host;               /* the name we register as (-N) */
 	char *statedir;           /* -S */
 	char *jobs_dir;           /* statedir/jobs */
+	/* Records of acknowledged jobs kept for reuse (sbd-store.c): paths
+	 * of jobs_dir/spare.N, and the next N. */
+	GPtrArray *spare_records;
+	guint spare_next;
 	char *output_dir;         /* statedir/output */
 	char *wrapper;            /* bs-jobwrap */
 	guint port;               /* -p, reported in RegisterHost */

@@ -19,4 +19,34 @@ check "the job is still RUN after sbatchd comes back" state_is "$id" RUN
 check "its exit status (5) reaches the master" wait_for 20 state_is "$id" EXIT
 check "bjobs reports exit code 5" sh -c "bjobs -a -noheader -o exit_code $id | grep -qw 5"
 check "the job ran exactly once" sh -c "[ \$(grep -c ran $T/count) -eq 1 ]"
+
+# The record of an acknowledged job is kept as a spare (jobs/spare.N) and
+# the next job's record is written into it; a restarted sbatchd finds its
+# spares again.
+jobs=$T/sbd/vh1/jobs
+one_spare() {
+	[ "$(ls "$jobs" | grep -c '^spare\.')" = 1 ] &&
+	! ls "$jobs" | grep -q "^$1\..*\.job\$"
+}
+reused() {
+	[ "$(stat -c %i "$jobs/$1".*.job 2>/dev/null)" = "$2" ] &&
+	! ls "$jobs" | grep -q '^spare\.'
+}
+check "the ended job's record became a spare" wait_for 10 one_spare "$id"
+ino=$(stat -c %i "$jobs"/spare.*)
+id2=$(bsub -o /dev/null sleep 60 | job_id_of)
+check "the next job runs" wait_for 10 state_is "$id2" RUN
+check "its record is the spare, rewritten" wait_for 10 reused "$id2" "$ino"
+bkill "$id2" >/dev/null
+check "it ends" wait_for 20 state_is "$id2" EXIT
+check "and its record is the spare again" wait_for 10 one_spare "$id2"
+kill -TERM "$(sbd_pid vh1)"
+wait "$(sbd_pid vh1)" 2>/dev/null
+start_sbd vh1 || exit 1
+ino=$(stat -c %i "$jobs"/spare.*)
+id3=$(bsub -o /dev/null sleep 60 | job_id_of)
+check "after a restart a job runs" wait_for 10 state_is "$id3" RUN
+check "in the spare the restarted sbatchd found" wait_for 10 reused "$id3" "$ino"
+bkill "$id3" >/dev/null
+check "it ends" wait_for 20 state_is "$id3" EXIT
 done_testing
