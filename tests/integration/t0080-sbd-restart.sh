@@ -49,4 +49,20 @@ check "after a restart a job runs" wait_for 10 state_is "$id3" RUN
 check "in the spare the restarted sbatchd found" wait_for 10 reused "$id3" "$ino"
 bkill "$id3" >/dev/null
 check "it ends" wait_for 20 state_is "$id3" EXIT
+check "and its record is the spare again" wait_for 10 one_spare "$id3"
+
+# At most 64 spares are kept; a restarted sbatchd removes the rest and any
+# spare.* not named by a number.
+kill -TERM "$(sbd_pid vh1)"
+wait "$(sbd_pid vh1)" 2>/dev/null
+i=100
+while [ "$i" -lt 170 ]; do
+	: >"$jobs/spare.$i"
+	i=$((i + 1))
+done
+: >"$jobs/spare.x"
+start_sbd vh1 || exit 1
+check "a restarted sbatchd keeps 64 spares" \
+	sh -c "[ \$(ls '$jobs' | grep -c '^spare\.') -eq 64 ]"
+check "and removes one not named by a number" test ! -e "$jobs/spare.x"
 done_testing
