@@ -86,6 +86,8 @@ mark_begun() {
 }
 id=$(bsub -J legacy -o "$T/legacy.out" "while [ ! -e $T/go2 ]; do sleep 0.1; done; echo released" | job_id_of)
 check "a job for an older sbatchd's record runs" wait_for 20 state_is "$id" RUN
+# RUN is shown from the dispatch on; the record comes with the start.
+wait_for 10 sh -c "ls '$jobs_dir/$id'.*.job" >/dev/null 2>&1
 rec=$(ls "$jobs_dir/$id".*.job)
 check "its record holds the report's facts, and there is no .info file" \
 	sh -c "grep -qx '\[report\]' '$rec' && ! ls '$jobs_dir/$id'.*.info"
@@ -98,6 +100,7 @@ check "its -o file ends with the report from the .info file" sh -c \
 check "and the .info file is gone" test ! -e "${rec%.job}.info"
 id=$(bsub -J begun -o "$T/begun.out" "while [ ! -e $T/go3 ]; do sleep 0.1; done; echo released" | job_id_of)
 check "a job whose report will read as begun runs" wait_for 20 state_is "$id" RUN
+wait_for 10 sh -c "ls '$jobs_dir/$id'.*.job" >/dev/null 2>&1
 rec=$(ls "$jobs_dir/$id".*.job)
 restart_vh1 mark_begun "$rec" || exit 1
 touch "$T/go3"
