@@ -406,6 +406,7 @@ plan_command(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
 	 * the command, which runs from the file when it is too long to be one
 	 * argument of "sh -c" (the kernel's MAX_ARG_STRLEN). */
 	p->script_path = g_build_filename(sbd->jobs_dir, name, NULL);
+	sbd_fresh_place(sbd, p->script_path);
 	if (s->script != NULL && *s->script != '\0') {
 		if (!create_for_owner(p->script_path, &p->owner, s->script, error))
 			return FALSE;
@@ -498,6 +499,9 @@ plan_build(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
 	l->status_path = job->status_path;
 	p->post_override = sbd_job_post_override_path(job->status_path);
 	l->post_override_path = p->post_override;
+	/* Both opened by bs_launch (launch.c) with O_CREAT, as before. */
+	sbd_fresh_place(sbd, job->status_path);
+	sbd_fresh_place(sbd, p->post_override);
 	l->wrapper = sbd->wrapper;
 	p->ia_fd = sbd_interactive_setup(sbd, req, error);
 	if (p->ia_fd < 0) {
@@ -553,6 +557,7 @@ plan_jobenv(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
 	if (!plan_streams(sbd, job, req, p, error))
 		return FALSE;
 	p->hostfile = g_build_filename(sbd->jobs_dir, hname, NULL);
+	sbd_fresh_place(sbd, p->hostfile);
 	if (!sbd_job_hostfile_write(p->hostfile, req, p->owner.uid, p->owner.gid, error))
 		return FALSE;
 	if (!sbd_job_tmpdir_create(base && *base ? base : "/tmp", stem, p->owner.uid,
@@ -648,6 +653,7 @@ sbd_job_start(Sbd *sbd, const Basalt__StartJobRequest *req, SbdJob **out,
 	p.spec.on_forked = run_forked;
 	p.spec.on_forked_data = &forked;
 	ok = plan_build(sbd, job, req, &p, error) && bs_launch(&p.spec, &pgid, error);
+	sbd_fresh_refill(sbd);
 	if (!ok) {
 		sbd_start_classify(sbd, req, step, error);
 		if (forked.saved)

@@ -170,6 +170,7 @@ replace_unsynced(Sbd *sbd, const char *path, const char *text, gsize len,
 
 	if (fd < 0) {
 		tmp = g_strconcat(path, ".tmp", NULL);
+		sbd_fresh_place(sbd, tmp);
 		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 	}
 
@@ -422,6 +423,8 @@ sbd_store_load_all(Sbd *sbd)
 
 		if (g_str_has_prefix(name, "spare."))
 			spare_found(sbd, name);
+		if (g_str_has_prefix(name, "fresh."))
+			sbd_fresh_found(sbd, name);
 		if (!g_str_has_suffix(name, ".job"))
 			continue;
 		path = g_build_filename(sbd->jobs_dir, name, NULL);

@@ -107,6 +107,10 @@ struct Sbd {
 	 * of jobs_dir/spare.N, and the next N. */
 	GPtrArray *spare_records;
 	guint spare_next;
+	/* Empty files made ahead of the starts (sbd-fresh.c). */
+	GPtrArray *fresh;
+	guint fresh_next;
+	guint fresh_src;
 	char *output_dir;         /* statedir/output */
 	char *wrapper;            /* bs-jobwrap */
 	guint port;               /* -p, reported in RegisterHost */
@@ -285,6 +289,15 @@ gboolean sbd_cgroup_oom_killed(const SbdJob *job);
  * cgroup; a failure is logged. */
 void sbd_cgroup_set_memory(SbdJob *job, const Basalt__JobLimit *kb);
 void sbd_cgroup_remove(SbdJob *job);
+
+/* sbd-fresh.c: path given a fresh empty file (root's, 0600) when one is
+ * ready and path does not exist; the caller opens path as before. */
+void sbd_fresh_place(Sbd *sbd, const char *path);
+/* Make the pool whole again when the main loop is idle. */
+void sbd_fresh_refill(Sbd *sbd);
+/* A jobs/fresh.* found at start: removed. */
+void sbd_fresh_found(Sbd *sbd, const char *name);
+void sbd_fresh_free(Sbd *sbd);
 
 /* sbd-store.c */
 gboolean sbd_store_save(const SbdJob *job, GError **error);

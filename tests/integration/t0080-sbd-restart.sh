@@ -65,4 +65,31 @@ start_sbd vh1 || exit 1
 check "a restarted sbatchd keeps 64 spares" \
 	sh -c "[ \$(ls '$jobs' | grep -c '^spare\.') -eq 64 ]"
 check "and removes one not named by a number" test ! -e "$jobs/spare.x"
+
+# Empty files are made ahead of the starts (jobs/fresh.N, 16 of them) and a
+# start gives them the names of the job's files; a restarted sbatchd
+# removes the ones it finds and makes new ones.
+fresh_count() { [ "$(ls "$jobs" | grep -c '^fresh\.')" = "$1" ]; }
+check "sbatchd keeps 16 fresh files" wait_for 10 fresh_count 16
+ls -i "$jobs" | awk '$2 ~ /^fresh\./ { print $1 }' | sort >"$T/fresh.ino"
+id4=$(bsub -o /dev/null sleep 60 | job_id_of)
+check "a job runs" wait_for 10 state_is "$id4" RUN
+check "its status record was a fresh file" wait_for 10 sh -c \
+	"grep -qx \$(stat -c %i $jobs/$id4.*.status) $T/fresh.ino"
+check "so was its job file" sh -c \
+	"grep -qx \$(stat -c %i $jobs/$id4.*.script) $T/fresh.ino"
+check "and its host file" sh -c \
+	"grep -qx \$(stat -c %i $jobs/$id4.*.hostfile) $T/fresh.ino"
+check "and the pool is made whole again" wait_for 10 fresh_count 16
+kill -TERM "$(sbd_pid vh1)"
+wait "$(sbd_pid vh1)" 2>/dev/null
+for f in "$jobs"/fresh.*; do
+	echo old >"$f"
+done
+start_sbd vh1 || exit 1
+check "a restarted sbatchd makes 16 fresh files" wait_for 10 fresh_count 16
+check "after removing the ones it found" sh -c \
+	"! cat $jobs/fresh.* | grep -q old"
+bkill "$id4" >/dev/null
+check "the job ends" wait_for 20 state_is "$id4" EXIT
 done_testing
