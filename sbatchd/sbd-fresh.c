@@ -95,7 +95,9 @@ sbd_fresh_place(Sbd *sbd, const char *path)
 			g_free(f);
 			return;
 		}
-		if (errno == EEXIST) {
+		/* An existing file, or a filesystem without RENAME_NOREPLACE:
+		 * the file stays in the pool, unused. */
+		if (errno == EEXIST || errno == EINVAL || errno == ENOSYS) {
 			g_ptr_array_add(a, f);
 			return;
 		}
