@@ -33,7 +33,7 @@ sbin_PROGRAMS += %reldir%/sbatchd
 	%reldir%/sbd-warning.c \
 	%reldir%/job-modify.c \
 	%reldir%/start-refusal.c \
-	%reldir%/sbd-store.c %reldir%/sbd-spool.c %reldir%/sbd-load.c \
+	%reldir%/sbd-store.c %reldir%/sbd-fresh.c %reldir%/sbd-spool.c %reldir%/sbd-load.c \
 	%reldir%/sbd-auth.c %reldir%/sbd-tasks.c %reldir%/sbd-interactive.c \
 	%reldir%/sbd-jobenv.c %reldir%/sbd-jobenv.h \
 	%reldir%/sbd-report.c %reldir%/sbd-report.h \

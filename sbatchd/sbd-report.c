@@ -30,15 +30,7 @@
  * the job reported finished without it. */
 #define WRITE_TIMEOUT_S 20
 
-/* ---- the info file ---- */
-
-static char *
-info_path(Sbd *sbd, const char *key)
-{
-	g_autofree char *name = g_strconcat(key, ".info", NULL);
-
-	return g_build_filename(sbd->jobs_dir, name, NULL);
-}
+/* ---- the job's info: the [report] group of its record (sbd-store.c) ---- */
 
 static void
 kf_str(GKeyFile *kf, const char *k, const char *v)
@@ -72,17 +64,14 @@ recipient(Sbd *sbd, const Basalt__JobSpec *s, const char *user)
 	return g_steal_pointer(&r);
 }
 
-gboolean
-sbd_job_info_save(Sbd *sbd, const char *key, const SbdJobInfo *in, GError **error)
+void
+sbd_job_info_save(Sbd *sbd, SbdJob *job, const SbdJobInfo *in)
 {
 	const Basalt__StartJobRequest *req = in->req;
 	const Basalt__JobSpec *s = req->spec;
 	g_autoptr(GKeyFile) kf = g_key_file_new();
-	g_autofree char *path = info_path(sbd, key);
-	g_autofree char *text = NULL;
 	g_autofree char *to = recipient(sbd, s, in->user);
 	const char *name = s->job_name && *s->job_name ? s->job_name : s->command;
-	gsize len;
 
 	/* A name with an array spec is shown as LSB_JOBNAME gives it. */
 	for (size_t i = 0; i < req->n_env; i++)
@@ -124,8 +113,8 @@ sbd_job_info_save(Sbd *sbd, const char *key, const SbdJobInfo *in, GError **erro
 	g_key_file_set_boolean(kf, GROUP, "mail_output",
 	    in->out_path == NULL && s->interactive == 0);
 	g_key_file_set_boolean(kf, GROUP, "mail_begin", s->notify_begin);
-	text = g_key_file_to_data(kf, &len, NULL);
-	return sbd_file_for_owner(path, geteuid(), getegid(), text, len, error);
+	g_free(job->info);
+	job->info = g_key_file_to_data(kf, NULL, NULL);
 }
 
 typedef struct {
@@ -145,15 +134,18 @@ is_dir_as(const char *path, gpointer data)
 gboolean
 sbd_job_info_set_out(SbdJob *job, const char *tmpl, GError **error)
 {
-	g_autofree char *path = info_path(job->sbd, job->key);
 	g_autoptr(GKeyFile) kf = g_key_file_new();
 	g_autofree char *user = NULL, *cwd = NULL, *base = NULL, *group = NULL;
-	g_autofree char *project = NULL, *host = NULL, *out = NULL, *text = NULL;
+	g_autofree char *project = NULL, *host = NULL, *out = NULL;
 	uid_t uid;
 	gid_t gid;
-	gsize len;
 
-	if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, error))
+	if (job->info == NULL) {
+		g_set_error(error, BS_ERROR, BS_ERROR_FAILED, "the job has no "
+		    "report information on this host");
+		return FALSE;
+	}
+	if (!g_key_file_load_from_data(kf, job->info, (gsize)-1, G_KEY_FILE_NONE, error))
 		return FALSE;
 	user = g_key_file_get_string(kf, GROUP, "user", NULL);
 	cwd = g_key_file_get_string(kf, GROUP, "cwd", NULL);
@@ -164,17 +156,23 @@ sbd_job_info_set_out(SbdJob *job, const char *tmpl, GError **error)
 	uid = (uid_t)g_key_file_get_uint64(kf, GROUP, "uid", NULL);
 	gid = (gid_t)g_key_file_get_uint64(kf, GROUP, "gid", NULL);
 	if (user == NULL || cwd == NULL) {
-		g_set_error(error, BS_ERROR, BS_ERROR_FAILED, "%s is incomplete", path);
+		g_set_error(error, BS_ERROR, BS_ERROR_FAILED, "the job's report "
+		    "information is incomplete");
 		return FALSE;
 	}
 	if (tmpl != NULL && *tmpl != '\0') {
-		SbdPathVars v = {
+		SbdPathVars v;
+		IsDirAs d = { user, uid, gid };
+
+		/* Saved only when the start needed it (sbd-start.c). */
+		if (group == NULL && strstr(tmpl, "%G") != NULL)
+			group = sbd_group_name(gid);
+		v = (SbdPathVars){
 			.job_id = (gint64)job->id, .index = (int)job->index,
 			.user = user, .group = group ? group : "",
 			.host = host ? host : job->sbd->host,
 			.project = project ? project : "default",
 		};
-		IsDirAs d = { user, uid, gid };
 
 		out = sbd_path_output(tmpl, &v, base ? base : cwd, "out",
 		    is_dir_as, &d);
@@ -187,16 +185,9 @@ sbd_job_info_set_out(SbdJob *job, const char *tmpl, GError **error)
 	g_key_file_set_boolean(kf, GROUP, "mail_end", out != NULL ?
 	    g_key_file_get_boolean(kf, GROUP, "notify_end", NULL) :
 	    !g_key_file_get_boolean(kf, GROUP, "interactive", NULL));
-	text = g_key_file_to_data(kf, &len, NULL);
-	return sbd_file_for_owner(path, geteuid(), getegid(), text, len, error);
-}
-
-void
-sbd_job_info_remove(Sbd *sbd, const char *key)
-{
-	g_autofree char *path = info_path(sbd, key);
-
-	(void)g_unlink(path);
+	g_free(job->info);
+	job->info = g_key_file_to_data(kf, NULL, NULL);
+	return sbd_store_save(job, error);
 }
 
 /* ---- as the user ---- */
@@ -538,6 +529,11 @@ typedef struct {
 	char *strs[12];
 	char **hosts;
 	char *sender;
+	/* The owner's groups are listed (a read of the group database) only
+	 * when something is written or mailed as the owner: loaded_as(). */
+	uid_t uid;
+	gid_t gid;
+	gboolean as_ready;
 	AsUser as;
 } Loaded;
 
@@ -551,13 +547,13 @@ get(Loaded *l, int slot, const char *k)
 static gboolean
 load(Sbd *sbd, SbdJob *job, Loaded *l)
 {
-	g_autofree char *path = info_path(sbd, job->key);
 	const char *admin = sbd->cfg->cluster && sbd->cfg->cluster->admins ?
 	    sbd->cfg->cluster->admins[0] : NULL;
 
 	memset(l, 0, sizeof *l);
 	l->kf = g_key_file_new();
-	if (!g_key_file_load_from_file(l->kf, path, G_KEY_FILE_NONE, NULL))
+	if (job->info == NULL ||
+	    !g_key_file_load_from_data(l->kf, job->info, (gsize)-1, G_KEY_FILE_NONE, NULL))
 		return FALSE;
 	l->f.job_id = job->id;
 	l->f.index = job->index;
@@ -584,9 +580,19 @@ load(Sbd *sbd, SbdJob *job, Loaded *l)
 	l->f.start_time = job->start_time;
 	l->hosts = g_key_file_get_string_list(l->kf, GROUP, "hosts", NULL, NULL);
 	l->f.hosts = l->hosts;
-	return as_user_prepare(&l->as, l->f.user,
-	    (uid_t)g_key_file_get_uint64(l->kf, GROUP, "uid", NULL),
-	    (gid_t)g_key_file_get_uint64(l->kf, GROUP, "gid", NULL));
+	l->uid = (uid_t)g_key_file_get_uint64(l->kf, GROUP, "uid", NULL);
+	l->gid = (gid_t)g_key_file_get_uint64(l->kf, GROUP, "gid", NULL);
+	return TRUE;
+}
+
+/* The identity to write or mail as; NULL when the owner's groups cannot
+ * be listed (then nothing is done as the owner). */
+static const AsUser *
+loaded_as(Loaded *l)
+{
+	if (!l->as_ready)
+		l->as_ready = as_user_prepare(&l->as, l->f.user, l->uid, l->gid);
+	return l->as_ready ? &l->as : NULL;
 }
 
 static void
@@ -645,6 +651,7 @@ write_report(SbdJob *job, Loaded *l, pid_t *writer)
 	gboolean mail = g_key_file_get_boolean(l->kf, GROUP, "mail_end", NULL);
 	gboolean with_output = mail && to != NULL &&
 	    g_key_file_get_boolean(l->kf, GROUP, "mail_output", NULL);
+	const AsUser *as;
 
 	l->f.end_time = g_get_real_time() / G_USEC_PER_SEC;
 	l->f.done = job->exit_status == 0;
@@ -652,17 +659,30 @@ write_report(SbdJob *job, Loaded *l, pid_t *writer)
 	l->f.reason = job->kill_reason;
 	l->f.output_follows = with_output;
 	usage_from_job(job, &l->f, &u);
+	if (!(mail && to != NULL) && (out == NULL || strcmp(out, "/dev/null") == 0))
+		return;
+	if ((as = loaded_as(l)) == NULL) {
+		sbd_log(BS_LOG_WARNING, job, "no job report: cannot list the "
+		    "groups of user %s", l->f.user);
+		return;
+	}
+	/* Recorded first: an sbatchd restarted from here on does not write
+	 * or mail the report a second time. */
+	job->report_begun = TRUE;
+	if (!sbd_store_mark(job, &err)) {
+		sbd_log(BS_LOG_WARNING, job, "cannot save the job's state: %s",
+		    err->message);
+		g_clear_error(&err);
+	}
 	text = sbd_report_format(&l->f, &u);
 	if (mail && to != NULL) {
-		if (!mail_as_user(job->sbd, &l->as, l->f.home, l->f.user, to, text,
+		if (!mail_as_user(job->sbd, as, l->f.home, l->f.user, to, text,
 		    with_output ? job->out_path : NULL, &err))
 			sbd_log(BS_LOG_WARNING, job, "cannot mail the job report: %s",
 			    err->message);
 		return;
 	}
-	if (out == NULL || strcmp(out, "/dev/null") == 0)
-		return;
-	if (!append_start(&l->as, out, g_key_file_get_boolean(l->kf, GROUP,
+	if (!append_start(as, out, g_key_file_get_boolean(l->kf, GROUP,
 	    "create_out", NULL), text, writer, &err))
 		sbd_log(BS_LOG_WARNING, job, "cannot append the job report to %s: %s",
 		    out, err->message);
@@ -671,7 +691,6 @@ write_report(SbdJob *job, Loaded *l, pid_t *writer)
 gboolean
 sbd_job_end_files(SbdJob *job)
 {
-	g_autofree char *path = info_path(job->sbd, job->key);
 	g_autoptr(GError) err = NULL;
 	pid_t writer = 0;
 	Loaded l;
@@ -681,7 +700,7 @@ sbd_job_end_files(SbdJob *job)
 		return TRUE;
 	}
 	/* A run whose pre-exec failed never ran: it goes back to pending. */
-	if (!job->forget && job->preexec_failed == 0)
+	if (!job->forget && job->preexec_failed == 0 && !job->report_begun)
 		write_report(job, &l, &writer);
 	if (l.strs[9] != NULL && !sbd_job_tmpdir_remove(l.strs[9], &err))
 		sbd_log(BS_LOG_WARNING, job, "temporary directory: %s", err->message);
@@ -700,7 +719,8 @@ sbd_job_end_files(SbdJob *job)
 		w->timer = g_timeout_add_seconds(WRITE_TIMEOUT_S, pending_timeout, w);
 		g_hash_table_insert(pending, GINT_TO_POINTER(writer), w);
 	}
-	(void)g_unlink(path);
+	if (job->legacy_info != NULL)
+		(void)g_unlink(job->legacy_info);
 	loaded_clear(&l);
 	return writer == 0;
 }
@@ -722,7 +742,10 @@ sbd_job_begin_mail(Sbd *sbd, const char *key, gint64 start_time)
 	}
 	l.f.start_time = start_time;
 	text = sbd_report_format_begin(&l.f);
-	if (!mail_as_user(sbd, &l.as, l.f.home, l.f.user, l.strs[11], text, NULL, &err))
+	if (loaded_as(&l) == NULL)
+		sbd_log(BS_LOG_WARNING, job, "no start mail: cannot list the "
+		    "groups of user %s", l.f.user);
+	else if (!mail_as_user(sbd, &l.as, l.f.home, l.f.user, l.strs[11], text, NULL, &err))
 		sbd_log(BS_LOG_WARNING, job, "cannot mail the job start: %s", err->message);
 	loaded_clear(&l);
 }

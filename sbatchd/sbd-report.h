@@ -5,10 +5,10 @@
  * host once the job's processes are gone and before sbatchd reports the
  * job finished, so that when bjobs says DONE or EXIT the file is complete.
  *
- * What the report needs about the job is saved next to its state file when
- * it starts (<key>.info in the jobs directory), so a restarted sbatchd can
- * still write it; the same file names the job's host file and temporary
- * directory, which are removed here too.
+ * What the report needs about the job is saved in its state file when it
+ * starts (the record's [report] group, sbd-store.c), so a restarted
+ * sbatchd can still write it; it names the job's host file and temporary
+ * directory too, which are removed here.
  *
  * Everything the user controls is written or run as the user: the report
  * is appended to the -o file by a child that has switched to the job's
@@ -42,8 +42,8 @@ typedef struct {
 	const char *group;        /* %G */
 } SbdJobInfo;
 
-gboolean sbd_job_info_save(Sbd *sbd, const char *key, const SbdJobInfo *info,
-    GError **error);
+/* Into job->info, saved with the job's record from then on. */
+void sbd_job_info_save(Sbd *sbd, SbdJob *job, const SbdJobInfo *info);
 /* Whether path is a directory the user can see (stat in a child that has
  * become the user, so root's view of private directories never leaks). */
 gboolean sbd_is_dir_as_user(const char *user, uid_t uid, gid_t gid,
@@ -54,8 +54,6 @@ gboolean sbd_is_dir_as_user(const char *user, uid_t uid, gid_t gid,
  * to no file.  The job's own output stays where it is. */
 gboolean sbd_job_info_set_out(SbdJob *job, const char *tmpl, GError **error);
 
-/* A launch that failed: its info file goes. */
-void sbd_job_info_remove(Sbd *sbd, const char *key);
 /* bsub -B: mail that the job started (after the launch succeeded). */
 void sbd_job_begin_mail(Sbd *sbd, const char *key, gint64 start_time);
 

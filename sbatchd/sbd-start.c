@@ -239,18 +239,39 @@ plan_undo(const StartPlan *p)
 		(void)sbd_job_tmpdir_remove(p->tmpdir, NULL);
 }
 
-/* %G: bsub -G, else the name of the owner's primary group here. */
-static char *
-group_name(const Basalt__JobSpec *s, gid_t gid)
+char *
+sbd_group_name(gid_t gid)
 {
 	struct group gr, *found = NULL;
 	char buf[16384];
 
-	if (s->user_group != NULL && *s->user_group != '\0')
-		return g_strdup(s->user_group);
 	if (getgrgid_r(gid, &gr, buf, sizeof buf, &found) == 0 && found != NULL)
 		return g_strdup(found->gr_name);
 	return g_strdup_printf("%u", (unsigned)gid);
+}
+
+static gboolean
+names_group(const char *tmpl)
+{
+	return tmpl != NULL && strstr(tmpl, "%G") != NULL;
+}
+
+/*
+ * %G: bsub -G, else the name of the owner's primary group here.  The name
+ * costs a read of the group database, so without -G it is looked up only
+ * when one of the job's path patterns may use it ("%%G" counts too: a
+ * lookup too many is harmless); NULL otherwise, and a later bmod -o with
+ * %G looks it up then (sbd_job_info_set_out).
+ */
+static char *
+group_name(const Basalt__JobSpec *s, const char *cwd, gid_t gid)
+{
+	if (s->user_group != NULL && *s->user_group != '\0')
+		return g_strdup(s->user_group);
+	if (names_group(cwd) || names_group(s->outdir) ||
+	    names_group(s->stdout_path) || names_group(s->stderr_path))
+		return sbd_group_name(gid);
+	return NULL;
 }
 
 /*
@@ -385,6 +406,7 @@ plan_command(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
 	 * the command, which runs from the file when it is too long to be one
 	 * argument of "sh -c" (the kernel's MAX_ARG_STRLEN). */
 	p->script_path = g_build_filename(sbd->jobs_dir, name, NULL);
+	sbd_fresh_place(sbd, p->script_path);
 	if (s->script != NULL && *s->script != '\0') {
 		if (!create_for_owner(p->script_path, &p->owner, s->script, error))
 			return FALSE;
@@ -432,9 +454,9 @@ static gboolean plan_jobenv(Sbd *sbd, SbdJob *job,
     const Basalt__StartJobRequest *req, StartPlan *p, GError **error);
 
 /* What the job report and the clean-up at the end need (sbd-report.h). */
-static gboolean
+static void
 plan_info(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
-    StartPlan *p, GError **error)
+    const StartPlan *p)
 {
 	SbdJobInfo in = {
 		.req = req, .user = p->owner.user, .uid = p->owner.uid,
@@ -444,7 +466,7 @@ plan_info(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
 		.path_base = p->outdir ? p->outdir : p->cwd, .group = p->group,
 	};
 
-	return sbd_job_info_save(sbd, job->key, &in, error);
+	sbd_job_info_save(sbd, job, &in);
 }
 
 static gboolean
@@ -477,6 +499,9 @@ plan_build(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
 	l->status_path = job->status_path;
 	p->post_override = sbd_job_post_override_path(job->status_path);
 	l->post_override_path = p->post_override;
+	/* Both opened by bs_launch (launch.c) with O_CREAT, as before. */
+	sbd_fresh_place(sbd, job->status_path);
+	sbd_fresh_place(sbd, p->post_override);
 	l->wrapper = sbd->wrapper;
 	p->ia_fd = sbd_interactive_setup(sbd, req, error);
 	if (p->ia_fd < 0) {
@@ -485,10 +510,12 @@ plan_build(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
 	}
 	l->interactive_fd = p->ia_fd;
 	plan_limits(job, req, p);
-	return plan_command(sbd, job, req, p, error) &&
-	    plan_login_shell(req->spec, p, error) &&
-	    plan_jobenv(sbd, job, req, p, error) &&
-	    plan_info(sbd, job, req, p, error);
+	if (!plan_command(sbd, job, req, p, error) ||
+	    !plan_login_shell(req->spec, p, error) ||
+	    !plan_jobenv(sbd, job, req, p, error))
+		return FALSE;
+	plan_info(sbd, job, req, p);
+	return TRUE;
 }
 
 /*
@@ -510,7 +537,7 @@ plan_jobenv(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
 	SbdPathVars v;
 	SbdJobEnvFacts f;
 
-	p->group = group_name(s, p->owner.gid);
+	p->group = group_name(s, p->cwd, p->owner.gid);
 	path_vars(sbd, job, req, p, &v);
 	if (strchr(p->cwd, '%') != NULL) {
 		char *x = sbd_path_expand(p->cwd, &v);
@@ -530,6 +557,7 @@ plan_jobenv(Sbd *sbd, SbdJob *job, const Basalt__StartJobRequest *req,
 	if (!plan_streams(sbd, job, req, p, error))
 		return FALSE;
 	p->hostfile = g_build_filename(sbd->jobs_dir, hname, NULL);
+	sbd_fresh_place(sbd, p->hostfile);
 	if (!sbd_job_hostfile_write(p->hostfile, req, p->owner.uid, p->owner.gid, error))
 		return FALSE;
 	if (!sbd_job_tmpdir_create(base && *base ? base : "/tmp", stem, p->owner.uid,
@@ -625,12 +653,12 @@ sbd_job_start(Sbd *sbd, const Basalt__StartJobRequest *req, SbdJob **out,
 	p.spec.on_forked = run_forked;
 	p.spec.on_forked_data = &forked;
 	ok = plan_build(sbd, job, req, &p, error) && bs_launch(&p.spec, &pgid, error);
+	sbd_fresh_refill(sbd);
 	if (!ok) {
 		sbd_start_classify(sbd, req, step, error);
 		if (forked.saved)
 			sbd_store_remove(job);
 		plan_undo(&p);
-		sbd_job_info_remove(sbd, job->key);
 		(void)g_unlink(job->status_path);
 		sbd_cgroup_remove(job);
 		plan_clear(&p);
@@ -641,7 +669,9 @@ sbd_job_start(Sbd *sbd, const Basalt__StartJobRequest *req, SbdJob **out,
 	job->env = g_steal_pointer(&p.env);
 	plan_clear(&p);
 	sbd_job_started(job);
-	sbd_job_begin_mail(sbd, job->key, job->start_time);
+	/* bsub -B only: the mail reads back the job's info file. */
+	if (req->spec->notify_begin)
+		sbd_job_begin_mail(sbd, job->key, job->start_time);
 	*out = job;
 	return TRUE;
 }

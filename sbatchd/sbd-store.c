@@ -7,8 +7,10 @@
  * the final report.  Its process group and start time let a new sbatchd
  * re-adopt the processes (bs_reaper_adopt) and keep the runlimit; the
  * status record of bs-jobwrap next to it (<id>.<index>.status) gives the
- * exit status the new sbatchd could not wait for.  A GKeyFile, so paths
- * with any characters survive and an administrator can read it.
+ * exit status the new sbatchd could not wait for.  The record's [report]
+ * group holds what the job report and the clean-up at the end need
+ * (sbd-report.c), so a start creates one root file, not two.  A GKeyFile,
+ * so paths with any characters survive and an administrator can read it.
  */
 #include "config.h"
 
@@ -42,6 +44,8 @@ sbd_job_free(SbdJob *job)
 	g_free(job->kill_reason);
 	g_free(job->term_reason);
 	g_free(job->cgroup);
+	g_free(job->info);
+	g_free(job->legacy_info);
 	g_free(job);
 }
 
@@ -73,18 +77,102 @@ save_end(GKeyFile *kf, const SbdJob *job)
 }
 
 /*
+ * Spare records.  Creating a file is most of what a start costs sbatchd
+ * (ext4 looks for an inode that was not freed recently, which after many
+ * deletions means reading through the inode bitmaps), so the record of an
+ * acknowledged job is renamed to jobs/spare.N rather than unlinked, and
+ * the next record is written into it.  Only root ever opens these files
+ * (0600 in a directory users cannot list), so no process of a job can hold
+ * one.  A spare is never read: its name does not end in ".job".
+ */
+#define SPARE_MAX 64
+
+static GPtrArray *
+spares(Sbd *sbd)
+{
+	if (sbd->spare_records == NULL)
+		sbd->spare_records = g_ptr_array_new_with_free_func(g_free);
+	return sbd->spare_records;
+}
+
+/* Open a spare for writing, truncated; -1 (and *path NULL) when none. */
+static int
+spare_take(Sbd *sbd, char **path)
+{
+	GPtrArray *a = spares(sbd);
+
+	while (a->len > 0) {
+		char *p = g_ptr_array_steal_index_fast(a, a->len - 1);
+		int fd = open(p, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
+
+		if (fd >= 0) {
+			*path = p;
+			return fd;
+		}
+		g_free(p);
+	}
+	*path = NULL;
+	return -1;
+}
+
+/* TRUE: path became a spare; FALSE: the caller removes it. */
+static gboolean
+spare_keep(Sbd *sbd, const char *path)
+{
+	GPtrArray *a = spares(sbd);
+	char name[32];
+	char *spare;
+
+	if (a->len >= SPARE_MAX)
+		return FALSE;
+	g_snprintf(name, sizeof name, "spare.%u", sbd->spare_next++);
+	spare = g_build_filename(sbd->jobs_dir, name, NULL);
+	if (rename(path, spare) != 0) {
+		g_free(spare);
+		return FALSE;
+	}
+	g_ptr_array_add(a, spare);
+	return TRUE;
+}
+
+/* A spare found at start: kept (numbered past it), or removed past the
+ * limit. */
+static void
+spare_found(Sbd *sbd, const char *name)
+{
+	g_autofree char *path = g_build_filename(sbd->jobs_dir, name, NULL);
+	guint64 n;
+
+	if (!g_ascii_string_to_unsigned(name + strlen("spare."), 10, 0, G_MAXUINT - 1,
+	    &n, NULL) || spares(sbd)->len >= SPARE_MAX) {
+		(void)g_unlink(path);
+		return;
+	}
+	sbd->spare_next = MAX(sbd->spare_next, (guint)n + 1);
+	g_ptr_array_add(spares(sbd), g_steal_pointer(&path));
+}
+
+/*
  * path replaced by text through a temporary file renamed over it, with no
- * sync (GLib's "consistent" mode syncs the file and its directory).  One
- * sbatchd owns the state directory (its lock), so the temporary name can
- * be fixed; one left by a crash is overwritten by the next save and never
- * read (it does not end in ".job").
+ * sync (GLib's "consistent" mode syncs the file and its directory).  The
+ * temporary file is a spare record when there is one; else, as one
+ * sbatchd owns the state directory (its lock), a fixed name; one left by
+ * a crash is overwritten by the next save and never read (it does not
+ * end in ".job").
  */
 static gboolean
-replace_unsynced(const char *path, const char *text, gsize len, GError **error)
+replace_unsynced(Sbd *sbd, const char *path, const char *text, gsize len,
+    GError **error)
 {
-	g_autofree char *tmp = g_strconcat(path, ".tmp", NULL);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	g_autofree char *tmp = NULL;
+	int fd = spare_take(sbd, &tmp);
 	gsize off = 0;
+
+	if (fd < 0) {
+		tmp = g_strconcat(path, ".tmp", NULL);
+		sbd_fresh_place(sbd, tmp);
+		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	}
 
 	while (fd >= 0 && off < len) {
 		ssize_t n = write(fd, text + off, len - off);
@@ -119,7 +207,7 @@ replace_unsynced(const char *path, const char *text, gsize len, GError **error)
  * way; the caller then replaces the file.
  */
 static gboolean
-overwrite_in_place(const char *path, const char *text, gsize len)
+overwrite_in_place(const char *path, const char *text, gsize len, gboolean sync)
 {
 	struct stat sb;
 	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
@@ -129,18 +217,19 @@ overwrite_in_place(const char *path, const char *text, gsize len)
 		return FALSE;
 	ok = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
 	    (gsize)sb.st_size <= len && len <= G_MAXSSIZE &&
-	    pwrite(fd, text, len, 0) == (ssize_t)len && fdatasync(fd) == 0;
+	    pwrite(fd, text, len, 0) == (ssize_t)len && (!sync || fdatasync(fd) == 0);
 	close(fd);
 	return ok;
 }
 
-gboolean
-sbd_store_save(const SbdJob *job, GError **error)
+/* The record: the [job] group, then the job's [report] group (what was
+ * the <key>.info file: one file fewer to create per start). */
+static char *
+record_text(const SbdJob *job, gsize *len)
 {
 	g_autoptr(GKeyFile) kf = g_key_file_new();
-	g_autofree char *path = job_file(job->sbd, job->key);
 	g_autofree char *text = NULL;
-	gsize len;
+	char *all;
 
 	g_key_file_set_uint64(kf, GROUP, "job_id", job->id);
 	g_key_file_set_uint64(kf, GROUP, "array_index", job->index);
@@ -159,23 +248,53 @@ sbd_store_save(const SbdJob *job, GError **error)
 	set_str(kf, "stderr", job->err_path);
 	set_str(kf, "kill_reason", job->kill_reason);
 	g_key_file_set_boolean(kf, GROUP, "forget", job->forget);
+	if (job->report_begun)
+		g_key_file_set_boolean(kf, GROUP, "report_begun", TRUE);
 	sbd_usage_save(job, kf);
 	if (job->finished)
 		save_end(kf, job);
-	text = g_key_file_to_data(kf, &len, NULL);
+	text = g_key_file_to_data(kf, len, NULL);
+	if (job->info == NULL)
+		return g_steal_pointer(&text);
+	all = g_strconcat(text, "\n", job->info, NULL);
+	*len = strlen(all);
+	return all;
+}
+
+gboolean
+sbd_store_save(const SbdJob *job, GError **error)
+{
+	g_autofree char *path = job_file(job->sbd, job->key);
+	gsize len;
+	g_autofree char *text = record_text(job, &len);
+
 	/* Always replaced atomically, so a restarted sbatchd reads a whole
 	 * record.  Synced only once the job has finished: the record of a
 	 * running job serves to adopt its processes after sbatchd restarts,
 	 * and a crash of the machine, the only thing a sync guards against,
 	 * takes those processes with it.  The end of a job (its exit status
 	 * and final report seq) must survive that crash. */
-	if (job->finished && overwrite_in_place(path, text, len))
+	if (job->finished && overwrite_in_place(path, text, len, TRUE))
 		return TRUE;
 	if (job->finished)
 		return g_file_set_contents_full(path, text, (gssize)len,
 		    G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
 		    0600, error);
-	return replace_unsynced(path, text, len, error);
+	return replace_unsynced(job->sbd, path, text, len, error);
+}
+
+/* A single write is never torn by a crash of sbatchd; a crash of the
+ * machine takes the job's processes and the report's reason with it. */
+gboolean
+sbd_store_mark(const SbdJob *job, GError **error)
+{
+	g_autofree char *path = job_file(job->sbd, job->key);
+	gsize len;
+	g_autofree char *text = record_text(job, &len);
+
+	if (overwrite_in_place(path, text, len, FALSE))
+		return TRUE;
+	return sbd_store_save(job, error);
 }
 
 void
@@ -183,7 +302,7 @@ sbd_store_remove(const SbdJob *job)
 {
 	g_autofree char *path = job_file(job->sbd, job->key);
 
-	if (g_unlink(path) < 0 && errno != ENOENT)
+	if (!spare_keep(job->sbd, path) && g_unlink(path) < 0 && errno != ENOENT)
 		sbd_log(BS_LOG_WARNING, job, "cannot remove %s: %s", path, g_strerror(errno));
 	if (job->status_path != NULL) {
 		g_autofree char *post = sbd_job_post_override_path(job->status_path);
@@ -216,6 +335,30 @@ load_end(GKeyFile *kf, SbdJob *job)
 	job->usage.peak_rss_kb = g_key_file_get_int64(kf, GROUP, "peak_rss_kb", NULL);
 	job->state = job->exit_status == 0 && job->term_signal == 0 ?
 	    BASALT__JOB_STATE__JOB_STATE_DONE : BASALT__JOB_STATE__JOB_STATE_EXIT;
+}
+
+/* The [report] group, as text; from an older sbatchd, the <key>.info file
+ * it wrote beside the record, which goes when the job ends. */
+static void
+load_info(Sbd *sbd, GKeyFile *kf, SbdJob *job)
+{
+	g_autofree char *name = NULL;
+	g_autofree char *path = NULL;
+
+	if (g_key_file_has_group(kf, "report")) {
+		g_autoptr(GKeyFile) rest = g_key_file_new();
+		g_autofree char *all = g_key_file_to_data(kf, NULL, NULL);
+
+		/* The whole record again, its [job] group dropped. */
+		if (g_key_file_load_from_data(rest, all, (gsize)-1, G_KEY_FILE_NONE, NULL) &&
+		    g_key_file_remove_group(rest, GROUP, NULL))
+			job->info = g_key_file_to_data(rest, NULL, NULL);
+		return;
+	}
+	name = g_strconcat(job->key, ".info", NULL);
+	path = g_build_filename(sbd->jobs_dir, name, NULL);
+	if (g_file_get_contents(path, &job->info, NULL, NULL))
+		job->legacy_info = g_steal_pointer(&path);
 }
 
 static SbdJob *
@@ -254,6 +397,8 @@ load_one(Sbd *sbd, const char *path, GError **error)
 	job->err_path = get_str(kf, "stderr");
 	job->kill_reason = get_str(kf, "kill_reason");
 	job->forget = g_key_file_get_boolean(kf, GROUP, "forget", NULL);
+	job->report_begun = g_key_file_get_boolean(kf, GROUP, "report_begun", NULL);
+	load_info(sbd, kf, job);
 	status = g_strconcat(job->key, ".status", NULL);
 	job->status_path = g_build_filename(sbd->jobs_dir, status, NULL);
 	job->state = BASALT__JOB_STATE__JOB_STATE_RUN;
@@ -276,6 +421,10 @@ sbd_store_load_all(Sbd *sbd)
 		g_autoptr(GError) err = NULL;
 		SbdJob *job;
 
+		if (g_str_has_prefix(name, "spare."))
+			spare_found(sbd, name);
+		if (g_str_has_prefix(name, "fresh."))
+			sbd_fresh_found(sbd, name);
 		if (!g_str_has_suffix(name, ".job"))
 			continue;
 		path = g_build_filename(sbd->jobs_dir, name, NULL);

@@ -435,6 +435,7 @@ start(Sbd *sbd, const Options *o, GError **error)
 	sbd_jobs_init(sbd);
 	sbd_exec_init(sbd);
 	sbd_jobs_recover(sbd);
+	sbd_fresh_refill(sbd);
 	g_unix_signal_add(SIGTERM, on_quit, sbd);
 	g_unix_signal_add(SIGINT, on_quit, sbd);
 	g_unix_signal_add(SIGHUP, on_hup, sbd);
@@ -464,6 +465,8 @@ shutdown_sbd(Sbd *sbd)
 	g_free(sbd->host);
 	g_free(sbd->statedir);
 	g_free(sbd->jobs_dir);
+	g_clear_pointer(&sbd->spare_records, g_ptr_array_unref);
+	sbd_fresh_free(sbd);
 	g_free(sbd->output_dir);
 	g_free(sbd->wrapper);
 	g_free(sbd->cgroup_parent);

@@ -84,6 +84,13 @@ typedef struct {
 	SbdJobLimits limits;      /* enforced over the whole job */
 	char *term_reason;        /* TERM_* once a limit ended it, or NULL */
 	char *cgroup;             /* its cgroup v2 directory, or NULL */
+	/* What the job report and the clean-up at the end need, the text of
+	 * the record's [report] group (sbd-report.c), saved with the record;
+	 * NULL when there is none.  report_begun: the end's report was
+	 * started, so a restarted sbatchd does not write it twice. */
+	char *info;
+	gboolean report_begun;
+	char *legacy_info;        /* a <key>.info of an older sbatchd, to remove */
 	gint64 mem_sum_kb;        /* sampled memory, summed: AVG MEM */
 	guint64 mem_samples;
 	guint max_nprocs, max_nthreads, nthreads;
@@ -96,6 +103,14 @@ struct Sbd {
 	char *host;               /* the name we register as (-N) */
 	char *statedir;           /* -S */
 	char *jobs_dir;           /* statedir/jobs */
+	/* Records of acknowledged jobs kept for reuse (sbd-store.c): paths
+	 * of jobs_dir/spare.N, and the next N. */
+	GPtrArray *spare_records;
+	guint spare_next;
+	/* Empty files made ahead of the starts (sbd-fresh.c). */
+	GPtrArray *fresh;
+	guint fresh_next;
+	guint fresh_src;
 	char *output_dir;         /* statedir/output */
 	char *wrapper;            /* bs-jobwrap */
 	guint port;               /* -p, reported in RegisterHost */
@@ -180,6 +195,8 @@ gboolean sbd_job_start(Sbd *sbd, const Basalt__StartJobRequest *req,
 gboolean sbd_start_owner(Sbd *sbd, const Basalt__StartJobRequest *req,
     char **user, uid_t *uid, gid_t *gid, char **home, GError **error);
 char **sbd_start_env(Sbd *sbd, const Basalt__StartJobRequest *req);
+/* The name of group gid on this host, else the number. */
+char *sbd_group_name(gid_t gid);
 /* A launched job joins the table: saved, watched, reported. */
 void sbd_job_started(SbdJob *job);
 /* Fill a HostJob (strings and usage owned by the caller's arena). */
@@ -273,8 +290,20 @@ gboolean sbd_cgroup_oom_killed(const SbdJob *job);
 void sbd_cgroup_set_memory(SbdJob *job, const Basalt__JobLimit *kb);
 void sbd_cgroup_remove(SbdJob *job);
 
+/* sbd-fresh.c: path given a fresh empty file (root's, 0600) when one is
+ * ready and path does not exist; the caller opens path as before. */
+void sbd_fresh_place(Sbd *sbd, const char *path);
+/* Make the pool whole again when the main loop is idle. */
+void sbd_fresh_refill(Sbd *sbd);
+/* A jobs/fresh.* found at start: removed. */
+void sbd_fresh_found(Sbd *sbd, const char *name);
+void sbd_fresh_free(Sbd *sbd);
+
 /* sbd-store.c */
 gboolean sbd_store_save(const SbdJob *job, GError **error);
+/* The record rewritten where it is, unsynced, when it has not shrunk
+ * (report_begun); else replaced as sbd_store_save does. */
+gboolean sbd_store_mark(const SbdJob *job, GError **error);
 void sbd_store_remove(const SbdJob *job);
 /* Every job file in jobs_dir, parsed; a GPtrArray of SbdJob* (not watched). */
 GPtrArray *sbd_store_load_all(Sbd *sbd);

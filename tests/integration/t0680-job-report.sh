@@ -65,6 +65,49 @@ check "after an sbatchd restart the job ends DONE" wait_for 30 state_is "$id" DO
 check "and its -o file ends with the report" sh -c \
 	"grep -qx released $T/restart.out && grep -qx 'Subject: Job $id: <across> in cluster <basalt> Done' $T/restart.out"
 
+# What the report needs is in the job's record, no file of its own.  A
+# record of an older sbatchd, with a <key>.info file beside it, still
+# gives the report after a restart, and the file goes; a record saying
+# the report was begun (an sbatchd that died while writing it) gets none
+# a second time.
+jobs_dir=$T/sbd/vh1/jobs
+restart_vh1() {
+	kill -TERM "$(sbd_pid vh1)"
+	wait "$(sbd_pid vh1)" 2>/dev/null
+	"$@"
+	start_sbd vh1
+}
+split_record() {
+	awk '/^\[report\]/ { r = 1 } r' "$1" >"${1%.job}.info" &&
+	awk '/^\[report\]/ { exit } 1' "$1" >"$1.new" && mv "$1.new" "$1"
+}
+mark_begun() {
+	sed 's/^\[job\]$/[job]\nreport_begun=true/' "$1" >"$1.new" && mv "$1.new" "$1"
+}
+id=$(bsub -J legacy -o "$T/legacy.out" "while [ ! -e $T/go2 ]; do sleep 0.1; done; echo released" | job_id_of)
+check "a job for an older sbatchd's record runs" wait_for 20 state_is "$id" RUN
+# RUN is shown from the dispatch on; the record comes with the start.
+wait_for 10 sh -c "ls '$jobs_dir/$id'.*.job" >/dev/null 2>&1
+rec=$(ls "$jobs_dir/$id".*.job)
+check "its record holds the report's facts, and there is no .info file" \
+	sh -c "grep -qx '\[report\]' '$rec' && ! ls '$jobs_dir/$id'.*.info"
+restart_vh1 split_record "$rec" || exit 1
+check "the record split as an older sbatchd wrote it" test -s "${rec%.job}.info"
+touch "$T/go2"
+check "after the restart the job ends DONE" wait_for 30 state_is "$id" DONE
+check "its -o file ends with the report from the .info file" sh -c \
+	"grep -qx released $T/legacy.out && grep -qx 'Subject: Job $id: <legacy> in cluster <basalt> Done' $T/legacy.out"
+check "and the .info file is gone" test ! -e "${rec%.job}.info"
+id=$(bsub -J begun -o "$T/begun.out" "while [ ! -e $T/go3 ]; do sleep 0.1; done; echo released" | job_id_of)
+check "a job whose report will read as begun runs" wait_for 20 state_is "$id" RUN
+wait_for 10 sh -c "ls '$jobs_dir/$id'.*.job" >/dev/null 2>&1
+rec=$(ls "$jobs_dir/$id".*.job)
+restart_vh1 mark_begun "$rec" || exit 1
+touch "$T/go3"
+check "after the restart it ends DONE" wait_for 30 state_is "$id" DONE
+check "with its output and no second report" sh -c \
+	"grep -qx released $T/begun.out && ! grep -q '^Subject:' $T/begun.out"
+
 # -N: the report by mail, not in the file.
 id=$(bsub -N -u someone@example.org -J mailed -o "$T/mailed.out" 'echo mailed-output' | job_id_of)
 check "a -N job ends DONE" wait_for 20 state_is "$id" DONE

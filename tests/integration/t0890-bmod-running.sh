@@ -69,18 +69,19 @@ check "the job ends DONE" wait_for 20 state_is "$nopost" DONE
 check "without the post-exec it had" test ! -e "$T/work/nopost.ran"
 
 # -o: the job report goes to the new file at the end; the output the job
-# wrote stays in the file it opened.
+# wrote stays in the file it opened.  %G in the new -o: the start had no
+# pattern naming the group, so its name is looked up for the bmod.
 rm -f "$T/work/go"
 rep=$(bsub -o "$T/work/a.out" "echo from the job; while [ ! -f '$T/work/go' ]; do sleep 0.1; done" | job_id_of)
 check "a job with -o runs" wait_for 10 state_is "$rep" RUN
-check "bmod -o of the running job is accepted" sh -c "bmod -o '$T/work/b.%J.out' $rep | grep -q 'are being changed'"
+check "bmod -o of the running job is accepted" sh -c "bmod -o '$T/work/b.%J.%G.out' $rep | grep -q 'are being changed'"
 touch "$T/work/go"
 check "the job ends DONE" wait_for 20 state_is "$rep" DONE
 check "its report is in the new -o file (patterns expanded)" \
-	wait_for 10 grep -q "^Sender: LSF System" "$T/work/b.$rep.out"
+	wait_for 10 grep -q "^Sender: LSF System" "$T/work/b.$rep.$(id -gn).out"
 check "the old file has the job's output and no report" \
 	sh -c "grep -qx 'from the job' '$T/work/a.out' && ! grep -q '^Sender: LSF System' '$T/work/a.out'"
-check "bjobs -l shows the new output file" says bjobs "$rep" "Output File <$T/work/b.%J.out>"
+check "bjobs -l shows the new output file" says bjobs "$rep" "Output File <$T/work/b.%J.%G.out>"
 
 # What a started job cannot change.
 hold=$(bsub -o /dev/null -R "rusage[mem=10]" sleep 300 | job_id_of)
