@@ -333,28 +333,70 @@ parse_slots(Basalt__JobSpec *spec, const char *v)
 	return TRUE;
 }
 
-/* Sets one entry "KEY=value" in env, replacing an existing KEY. */
-static void
-env_set(GPtrArray *env, const char *entry)
+/*
+ * The job's environment as it is built: the entries in order, and an
+ * index of those that have a "KEY=", by KEY, so that -env "all" over a
+ * login environment of hundreds of variables costs one lookup per
+ * variable rather than a scan of all before it.  The index's keys are the
+ * entries themselves, compared up to their '='.
+ */
+typedef struct {
+	GPtrArray *list;
+	GHashTable *by_key;        /* entry -> position + 1 */
+} EnvBuild;
+
+static gsize
+env_key_len(const char *e)
 {
-	const char *eq = strchr(entry, '=');
-	gsize klen = eq != NULL ? (gsize)(eq - entry) : strlen(entry);
+	const char *eq = strchr(e, '=');
 
-	for (guint i = 0; i < env->len; i++) {
-		const char *e = env->pdata[i];
+	return eq != NULL ? (gsize)(eq - e) : strlen(e);
+}
 
-		if (strncmp(e, entry, klen) == 0 && e[klen] == '=') {
-			g_free(env->pdata[i]);
-			env->pdata[i] = g_strdup(entry);
-			return;
-		}
+static guint
+env_key_hash(gconstpointer p)
+{
+	const char *e = p;
+	guint h = 5381;
+
+	for (; *e != '\0' && *e != '='; e++)
+		h = h * 33 + (guchar)*e;
+	return h;
+}
+
+static gboolean
+env_key_equal(gconstpointer a, gconstpointer b)
+{
+	gsize n = env_key_len(a);
+
+	return n == env_key_len(b) && strncmp(a, b, n) == 0;
+}
+
+/* Sets one entry "KEY=value", replacing an existing "KEY=...". */
+static void
+env_set(EnvBuild *env, const char *entry)
+{
+	gpointer old, pos;
+	char *copy = g_strdup(entry);
+	guint i;
+
+	if (g_hash_table_lookup_extended(env->by_key, entry, &old, &pos)) {
+		i = GPOINTER_TO_UINT(pos) - 1;
+		g_hash_table_remove(env->by_key, old);
+		g_free(env->list->pdata[i]);
+		env->list->pdata[i] = copy;
+	} else {
+		i = env->list->len;
+		g_ptr_array_add(env->list, copy);
 	}
-	g_ptr_array_add(env, g_strdup(entry));
+	/* An entry without '=' is kept but never replaced. */
+	if (strchr(copy, '=') != NULL)
+		g_hash_table_insert(env->by_key, copy, GUINT_TO_POINTER(i + 1));
 }
 
 /* A bare name in -env takes its value from the submission environment. */
 static void
-env_add_named(GPtrArray *env, const char *name, char **envp)
+env_add_named(EnvBuild *env, const char *name, char **envp)
 {
 	const char *val = g_environ_getenv(envp, name);
 
@@ -369,7 +411,7 @@ env_add_named(GPtrArray *env, const char *name, char **envp)
  * environment from the submission one.
  */
 static gboolean
-build_env(const char *spec, char **envp, GPtrArray *env, gboolean *none)
+build_env(const char *spec, char **envp, EnvBuild *env, gboolean *none)
 {
 	g_auto(GStrv) items = g_strsplit(spec, ",", -1);
 	gboolean first = TRUE;
@@ -628,17 +670,23 @@ apply_env(BsubArgs *a, Basalt__JobSpec *s, GPtrArray *script_opts,
 	  const BsubContext *ctx, GError **error)
 {
 	const char *spec = last_value(a->cli_opts, O_ENV);
-	GPtrArray *env = g_ptr_array_new_with_free_func(g_free);
+	EnvBuild env = {
+		g_ptr_array_new_with_free_func(g_free),
+		g_hash_table_new(env_key_hash, env_key_equal),
+	};
+	gboolean ok;
 
 	if (spec == NULL && script_opts != NULL)
 		spec = last_value(script_opts, O_ENV);
-	if (!build_env(spec != NULL ? spec : "all", ctx->envp, env,
-		       &a->env_none)) {
-		g_ptr_array_unref(env);
+	ok = build_env(spec != NULL ? spec : "all", ctx->envp, &env,
+	    &a->env_none);
+	g_hash_table_unref(env.by_key);
+	if (!ok) {
+		g_ptr_array_unref(env.list);
 		return fail(error, "bsub: Bad argument for option -env: %s", spec);
 	}
-	g_ptr_array_set_free_func(env, NULL);
-	set_env(s, env);
+	g_ptr_array_set_free_func(env.list, NULL);
+	set_env(s, env.list);
 	return TRUE;
 }
 

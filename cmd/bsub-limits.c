@@ -62,30 +62,19 @@ bsub_limits_apply(Basalt__JobSpec *s, const char *opt, const char *value,
 	return FALSE;
 }
 
-/* The umask without the umask(2) write-then-restore: Linux shows it in
- * /proc/self/status; only older kernels need the two calls. */
-static gboolean
-umask_from_proc(mode_t *m)
-{
-	g_autofree char *text = NULL;
-	const char *p;
-
-	if (!g_file_get_contents("/proc/self/status", &text, NULL, NULL) ||
-	    (p = strstr(text, "\nUmask:")) == NULL)
-		return FALSE;
-	*m = (mode_t)g_ascii_strtoull(p + strlen("\nUmask:"), NULL, 8);
-	return TRUE;
-}
-
+/*
+ * umask(2) can only be read by setting it, so set it and put it back.
+ * bsub is single-threaded and creates no file between the two calls, so
+ * nothing sees the passing value.  (/proc/self/status shows it too, but
+ * reading that costs an open and the kernel formatting fifty lines on
+ * every submission.)
+ */
 void
 bsub_limits_umask(Basalt__JobSpec *s)
 {
-	mode_t m;
+	mode_t m = umask(022);
 
-	if (!umask_from_proc(&m)) {
-		m = umask(022);
-		(void)umask(m);
-	}
+	(void)umask(m);
 	s->umask = (guint32)(m & 0777);
 	s->umask_set = TRUE;
 }

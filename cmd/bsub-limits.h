@@ -15,7 +15,7 @@
 gboolean bsub_limits_apply(Basalt__JobSpec *s, const char *opt,
 			   const char *value, GError **error);
 
-/* Carry the process's umask (read without changing it) in the spec. */
+/* Carry the process's umask in the spec (it is left as it was). */
 void bsub_limits_umask(Basalt__JobSpec *s);
 
 #endif

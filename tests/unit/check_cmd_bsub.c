@@ -379,6 +379,38 @@ START_TEST(test_bad_times)
 }
 END_TEST
 
+/* A large submission environment keeps its order; a later entry for a
+ * KEY replaces the earlier one in place, and KEY matches KEY= only. */
+START_TEST(test_env_large_and_replaced)
+{
+	g_autoptr(GPtrArray) envp = g_ptr_array_new_with_free_func(g_free);
+	g_auto(GStrv) argv = NULL;
+	g_autoptr(BsubArgs) a = NULL;
+	BsubContext c = ctx();
+	int argc;
+
+	for (int i = 0; i < 2000; i++)
+		g_ptr_array_add(envp, g_strdup_printf("V%d=%d", i, i));
+	g_ptr_array_add(envp, g_strdup("V7=again"));
+	g_ptr_array_add(envp, g_strdup("V"));
+	g_ptr_array_add(envp, g_strdup("V1=x=y"));
+	g_ptr_array_add(envp, NULL);
+	c.envp = (char **)envp->pdata;
+	ck_assert(g_shell_parse_argv("bsub -env \"all, V5=five, V\" ls", &argc,
+	    &argv, NULL));
+	a = bsub_args_parse(argc, argv, &c, NULL);
+	ck_assert_uint_eq(spec_of(a)->n_env, 2001);
+	ck_assert_str_eq(spec_of(a)->env[0], "V0=0");
+	ck_assert_str_eq(spec_of(a)->env[1], "V1=x=y");
+	ck_assert_str_eq(spec_of(a)->env[5], "V5=five");
+	ck_assert_str_eq(spec_of(a)->env[7], "V7=again");
+	ck_assert_str_eq(spec_of(a)->env[1999], "V1999=1999");
+	/* "V" has no value: kept, and "V" from -env (not in the
+	 * environment as V=...) adds nothing. */
+	ck_assert_str_eq(spec_of(a)->env[2000], "V");
+}
+END_TEST
+
 START_TEST(test_env_variants)
 {
 	g_autoptr(BsubArgs) none = parse("bsub -env none ls", NULL);
@@ -668,6 +700,7 @@ main(void)
 	tcase_add_test(opts, test_host_limits);
 	tcase_add_test(opts, test_begin_time);
 	tcase_add_test(opts, test_env_variants);
+	tcase_add_test(opts, test_env_large_and_replaced);
 	tcase_add_test(opts, test_double_dash);
 	tcase_add_test(opts, test_command_options_stay);
 	tcase_add_test(opts, test_job_arrays);
