@@ -69,7 +69,7 @@ sbin_PROGRAMS += %reldir%/mbatchd
 	%reldir%/events-record.c \
 	%reldir%/mbd-snapshot.h %reldir%/mbd-snapshot.c %reldir%/mbd-dispatch.c \
 	%reldir%/mbd-reserve.h %reldir%/mbd-reserve.c \
-	%reldir%/mbd-usage.c %reldir%/mbd-auth.c \
+	%reldir%/mbd-usage.c %reldir%/mbd-users.c %reldir%/mbd-auth.c \
 	%reldir%/mc-links.h %reldir%/mc-links.c %reldir%/mc-hello.h %reldir%/mc-hello.c %reldir%/mc-journal.c \
 	%reldir%/mc-leased.h %reldir%/mc-leased.c \
 	%reldir%/mc-lease.h %reldir%/mc-lease.c \

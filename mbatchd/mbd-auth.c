@@ -67,7 +67,7 @@ admit(const BsRpcPeer *peer, char **reason, void *data)
 	if (!peer->has_cred || !manager_is_admin(m, peer->uid)) {
 		*reason = g_strdup_printf("permission denied: only root or an "
 		    "LSF administrator may connect as an execution host, not "
-		    "%s", peer->has_cred ? manager_user_name(peer->uid, user,
+		    "%s", peer->has_cred ? manager_user_name(m, peer->uid, user,
 		    sizeof user) : "an unknown user");
 		return FALSE;
 	}

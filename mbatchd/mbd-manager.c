@@ -49,28 +49,15 @@ manager_now(void)
 	return g_get_real_time() / G_USEC_PER_SEC;
 }
 
-const char *
-manager_user_name(uid_t uid, char *buf, gsize len)
-{
-	struct passwd pw, *res = NULL;
-	char tmp[1024];
-
-	if (getpwuid_r(uid, &pw, tmp, sizeof tmp, &res) == 0 && res != NULL)
-		g_strlcpy(buf, pw.pw_name, len);
-	else
-		g_snprintf(buf, len, "%u", (unsigned)uid);
-	return buf;
-}
-
 gboolean
-manager_is_admin(const Manager *m, uid_t uid)
+manager_is_admin(Manager *m, uid_t uid)
 {
 	char name[256];
 	char **admins = m->cfg->cluster != NULL ? m->cfg->cluster->admins : NULL;
 
 	if (uid == 0)
 		return TRUE;
-	manager_user_name(uid, name, sizeof name);
+	manager_user_name(m, uid, name, sizeof name);
 	for (guint i = 0; admins != NULL && admins[i] != NULL; i++)
 		if (strcmp(admins[i], name) == 0)
 			return TRUE;
@@ -548,6 +535,7 @@ manager_free(Manager *m)
 	g_hash_table_destroy(m->links);
 	orders_free(m);
 	g_hash_table_destroy(m->queue_usage);
+	manager_user_names_free(m);
 	g_hash_table_destroy(m->deserved);
 	consumers_figures_free(m->consumer_figs);
 	sched_consumers_input_free(m->consumers_in);

@@ -106,6 +106,7 @@ typedef struct Manager {
 	/* Slot pools (mbd-usage.c, mbd-dispatch.c): decayed slot-seconds per
 	 * queue, and what the last pass deserved each queue. */
 	GHashTable *queue_usage;  /* interned queue name -> double */
+	GHashTable *user_names;   /* uid -> UserName (mbd-users.c) */
 	gint64 usage_last;
 	GHashTable *deserved;     /* interned queue name -> GINT_TO_POINTER(n + 1) */
 
@@ -206,7 +207,7 @@ gboolean manager_reconfig(Manager *m, BsDiags *diags);
 void manager_plan_remember(Manager *m, const BsConfig *cfg);
 
 gint64 manager_now(void);                 /* wall clock, seconds */
-gboolean manager_is_admin(const Manager *m, uid_t uid);
+gboolean manager_is_admin(Manager *m, uid_t uid);
 
 /* mbd-auth.c: identity and roles of peers (MUNGE on TCP). */
 #define MBD_NO_AUTH_REASON "no MUNGE is configured on the master " \
@@ -214,7 +215,9 @@ gboolean manager_is_admin(const Manager *m, uid_t uid);
 	"Unix socket are accepted"
 void mbd_auth_setup(Manager *m, BsRpcServerOptions *opts);
 gboolean mbd_auth_enabled(const Manager *m);
-const char *manager_user_name(uid_t uid, char *buf, gsize len);
+/* mbd-users.c: a uid's name, kept 30 s; the uid in decimal if it has none. */
+const char *manager_user_name(Manager *m, uid_t uid, char *buf, gsize len);
+void manager_user_names_free(Manager *m);
 
 /* Hosts (mbd-hosts.c). */
 HostLink *manager_link(Manager *m, const char *host);

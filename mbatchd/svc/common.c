@@ -24,7 +24,7 @@ svc_caller(Manager *m, void *call, Caller *c)
 	c->uid = peer->uid;
 	c->gid = peer->gid;
 	c->admin = manager_is_admin(m, peer->uid);
-	manager_user_name(peer->uid, c->user, sizeof c->user);
+	manager_user_name(m, peer->uid, c->user, sizeof c->user);
 }
 
 Basalt__Error *
