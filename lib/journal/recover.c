@@ -22,6 +22,7 @@
 #include "journal/format.h"
 #include "journal/readback.h"
 #include "journal/repair.h"
+#include "journal/skip.h"
 
 #define SALVAGE_HINT " (the journal check and salvage can recover the " \
 	"readable records)"
@@ -36,6 +37,8 @@ typedef struct {
 	guint64 prev_gen;
 	gboolean dry_run;       /* check: change nothing, feed nothing */
 	BsEventArena *arena;    /* the record being fed */
+	const BsJournalSkip *skip;
+	BsSkipSet *skip_set;    /* NULL: every record is fed */
 } Load;
 
 void
@@ -114,12 +117,42 @@ check_segment_start(Load *ld, BsSegReader *r, GError **err)
 	return FALSE;
 }
 
+static void
+count_record(Load *ld, guint64 seq)
+{
+	if (ld->rep->records++ == 0)
+		ld->rep->first_seq = seq;
+	ld->rep->last_seq = seq;
+}
+
+/* A record of a job cleaned later: told, not unpacked (skip.h). */
+static gboolean
+skip_record(Load *ld, const guint8 *p, guint32 len, guint64 seq)
+{
+	BsRecPeek pk;
+	g_autofree char *queue = NULL;
+
+	if (ld->skip_set == NULL || seq <= ld->skip_upto ||
+	    !bs_skip_set_skips(ld->skip_set, seq, p, len, &pk))
+		return FALSE;
+	if (pk.queue != NULL)
+		queue = g_strndup((const char *)pk.queue, pk.queue_len);
+	ld->skip->skipped(&pk, queue, ld->data);
+	ld->rep->skipped++;
+	count_record(ld, seq);
+	return TRUE;
+}
+
 static gboolean
 feed_record(Load *ld, BsSegReader *r, const guint8 *p, guint32 len,
     guint64 seq, GError **err)
 {
-	Basalt__Event *ev = bs_event_arena_unpack(ld->arena, p, len);
+	Basalt__Event *ev;
 	guint64 off = r->off - len - BS_EVLOG_RECORD_HEAD;
+
+	if (skip_record(ld, p, len, seq))
+		return TRUE;
+	ev = bs_event_arena_unpack(ld->arena, p, len);
 
 	if (ev == NULL || ev->seq != seq) {
 		g_set_error(err, BS_ERROR, BS_ERROR_FAILED,
@@ -131,9 +164,7 @@ feed_record(Load *ld, BsSegReader *r, const guint8 *p, guint32 len,
 	if (seq > ld->skip_upto) {
 		if (ld->fn != NULL)
 			ld->fn(ev, ld->data);
-		if (ld->rep->records++ == 0)
-			ld->rep->first_seq = seq;
-		ld->rep->last_seq = seq;
+		count_record(ld, seq);
 	}
 	return TRUE;
 }
@@ -279,22 +310,60 @@ salvage_first(const char *dir, BsJournalReport *rep, GError **err)
 	return ok;
 }
 
-/* Shared by load and check (dry_run: fn is NULL and nothing is changed). */
-gboolean
-bs_journal_replay(const char *dir, gboolean dry_run, BsJournalEventFn fn,
-    void *data, BsJournalReport *rep, GError **err)
+/*
+ * The first pass (skip.h): every whole record after the checkpoint, read
+ * without unpacking.  It stops quietly where a record is not whole; the
+ * replay after it decides what that is, and reads only what this pass
+ * read, or less.
+ */
+static void
+scan_segments(Load *ld, GPtrArray *segs, guint i0)
 {
-	Load ld = { .fn = fn, .data = data, .rep = rep, .dry_run = dry_run };
+	for (guint i = i0; i < segs->len; i++) {
+		const BsJournalFile *f = g_ptr_array_index(segs, i);
+		BsSegReader r;
+		BsHdrResult hres;
+		const guint8 *p;
+		guint32 len;
+		guint64 seq;
+		BsRecResult res = BS_REC_END;
+
+		if (bs_seg_open(&r, f->path, FALSE, &hres, NULL))
+			while ((res = bs_seg_next(&r, &p, &len)) == BS_REC_OK)
+				if (!bs_record_seq(p, len, &seq) || seq > ld->skip_upto)
+					bs_skip_set_scan(ld->skip_set, p, len);
+		bs_seg_close(&r);
+		if (res != BS_REC_END)
+			break;
+	}
+	bs_skip_set_done(ld->skip_set);
+}
+
+static gboolean
+replay(const char *dir, gboolean dry_run, BsJournalEventFn fn,
+    const BsJournalSkip *skip, void *data, BsJournalReport *rep, GError **err)
+{
+	Load ld = { .fn = fn, .data = data, .rep = rep, .dry_run = dry_run,
+	    .skip = skip };
 	GPtrArray *segs, *ckpts;
+	guint64 horizon;
 	gboolean ok;
+	guint i0;
 
 	if (!bs_journal_list(dir, &segs, &ckpts, err))
 		return FALSE;
 	ld.arena = bs_event_arena_new();
 	ok = load_checkpoint(&ld, ckpts, err);
-	for (guint i = first_needed(segs, ld.expect); ok && i < segs->len; i++)
+	i0 = first_needed(segs, ld.expect);
+	if (ok && skip != NULL && fn != NULL && !dry_run &&
+	    (horizon = skip->horizon(data)) > 0) {
+		ld.skip_set = bs_skip_set_new(horizon);
+		scan_segments(&ld, segs, i0);
+	}
+	for (guint i = i0; ok && i < segs->len; i++)
 		ok = load_segment(&ld, g_ptr_array_index(segs, i),
 		    i + 1 == segs->len, err);
+	bs_skip_set_free(ld.skip_set);
 	bs_event_arena_free(ld.arena);
 	g_ptr_array_unref(segs);
 	g_ptr_array_unref(ckpts);
@@ -307,5 +376,23 @@ bs_journal_load(const char *dir, BsJournalLoadFlags flags,
 {
 	if ((flags & BS_JOURNAL_LOAD_SALVAGE) && !salvage_first(dir, rep, err))
 		return FALSE;
-	return bs_journal_replay(dir, FALSE, fn, data, rep, err);
+	return replay(dir, FALSE, fn, NULL, data, rep, err);
+}
+
+gboolean
+bs_journal_load_skip(const char *dir, BsJournalLoadFlags flags,
+    BsJournalEventFn fn, const BsJournalSkip *skip, void *data,
+    BsJournalReport *rep, GError **err)
+{
+	if ((flags & BS_JOURNAL_LOAD_SALVAGE) && !salvage_first(dir, rep, err))
+		return FALSE;
+	return replay(dir, FALSE, fn, skip, data, rep, err);
+}
+
+/* Shared by load and check (dry_run: fn is NULL and nothing is changed). */
+gboolean
+bs_journal_replay(const char *dir, gboolean dry_run, BsJournalEventFn fn,
+    void *data, BsJournalReport *rep, GError **err)
+{
+	return replay(dir, dry_run, fn, NULL, data, rep, err);
 }
