@@ -123,6 +123,36 @@ state_replay_end(State *st)
 	}
 }
 
+gboolean
+state_queues_in_order(const State *st)
+{
+	GHashTableIter it;
+	gpointer v;
+
+	g_hash_table_iter_init(&it, st->queues);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		const QueueRt *q = v;
+
+		for (const GList *l = q->pending.head; l != NULL && l->next != NULL;
+		    l = l->next)
+			if (((const Job *)l->data)->submit_time >
+			    ((const Job *)l->next->data)->submit_time)
+				return FALSE;
+	}
+	return TRUE;
+}
+
+void
+state_replay_skipped(State *st, guint64 seq, guint64 job_id,
+    gboolean is_new, const char *queue)
+{
+	if (is_new) {
+		(void)state_queue_ensure(st, queue != NULL ? queue : "");
+		st->last_job_id = MAX(st->last_job_id, job_id);
+	}
+	st->last_seq = MAX(st->last_seq, seq);
+}
+
 static Job *
 find_job(State *st, guint64 id, guint32 index, GError **err)
 {
