@@ -213,9 +213,10 @@ journal_open(Manager *m, GError **err)
 	    G_GUINT64_FORMAT " records (last seq %" G_GUINT64_FORMAT "; %"
 	    G_GUINT64_FORMAT " of jobs cleaned later passed over)",
 	    rep.checkpoint_events, rep.records, rep.last_seq, rep.skipped);
-	bs_journal_report_clear(&rep);
 	read_options(m, &o);
-	m->log = bs_evlog_open(m->journal_dir, &o, err);
+	/* From the end the replay found: the newest segment is not read twice. */
+	m->log = bs_evlog_open_at(m->journal_dir, &o, &rep.end, err);
+	bs_journal_report_clear(&rep);
 	if (m->log == NULL)
 		return FALSE;
 	acct_recovered(m);

@@ -100,6 +100,30 @@ gboolean bs_evlog_sync_mode_parse(const char *name, BsEvlogSyncMode *out);
  */
 BsEvlog *bs_evlog_open(const char *dir, const BsEvlogOptions *opts,
     GError **err);
+
+/*
+ * Where recovery left the newest segment (BsJournalReport.end): its
+ * records were all read and checked, and what follows them is nothing or
+ * zeros.  path NULL: recovery read no segment.
+ */
+typedef struct {
+	char *path;
+	guint64 generation;
+	guint64 first_seq;
+	guint64 next_seq;       /* the seq after its last record */
+	guint64 end;            /* offset after its last record */
+	guint64 size;           /* the file's size, zeros from end to here */
+	guint64 dev, ino;       /* the file itself */
+} BsJournalEnd;
+
+/*
+ * bs_evlog_open() continuing at the end recovery found, instead of reading
+ * and checking the newest segment again; when that file is not the newest
+ * segment any more, is another file by that name, or its size changed
+ * since, it is read as by bs_evlog_open().
+ */
+BsEvlog *bs_evlog_open_at(const char *dir, const BsEvlogOptions *opts,
+    const BsJournalEnd *end, GError **err);
 /* Closes the files; records appended but not synced are dropped. */
 void bs_evlog_free(BsEvlog *log);
 

@@ -16,6 +16,7 @@
 #include <glib.h>
 
 #include "event.pb-c.h"
+#include "journal/evlog.h"
 #include "journal/skip.h"
 
 typedef struct {
@@ -26,6 +27,7 @@ typedef struct {
 	guint64 last_seq;         /* (0 and 0: none) */
 	guint64 records;          /* journal records fed (load) or read (check) */
 	guint64 skipped;          /* of those records, passed over (skip.h) */
+	BsJournalEnd end;         /* load: where the newest segment ends */
 	guint segments;           /* segment files read */
 	guint64 dropped_bytes;    /* torn tail cut off (load, salvage) */
 	char *dropped_path;       /* the file that was cut */

@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/error.h"
@@ -39,6 +40,7 @@ typedef struct {
 	BsEventArena *arena;    /* the record being fed */
 	const BsJournalSkip *skip;
 	BsSkipSet *skip_set;    /* NULL: every record is fed */
+	guint64 seg_next;       /* seq after the last record of the segment */
 } Load;
 
 void
@@ -53,6 +55,7 @@ bs_journal_report_clear(BsJournalReport *rep)
 {
 	g_free(rep->checkpoint_path);
 	g_free(rep->dropped_path);
+	g_free(rep->end.path);
 	if (rep->problems != NULL)
 		g_ptr_array_unref(rep->problems);
 	memset(rep, 0, sizeof *rep);
@@ -211,6 +214,7 @@ load_records(Load *ld, BsSegReader *r, gboolean last, GError **err)
 			return FALSE;
 		seq++;
 	}
+	ld->seg_next = seq;
 	ld->expect = MAX(ld->expect, seq);
 	/* The end, or the zeroed space of a preallocated segment after it. */
 	if (res == BS_REC_END && (r->off == r->size ||
@@ -240,6 +244,27 @@ load_records(Load *ld, BsSegReader *r, gboolean last, GError **err)
 	    bs_rec_result_str(res), last ? "and valid records follow it" :
 	    "in a segment that is not the newest");
 	return FALSE;
+}
+
+/* The newest segment read to its end (and cut there if it was torn), for
+ * the writer to continue without reading it again (bs_evlog_open_at). */
+static void
+note_end(Load *ld, BsSegReader *r)
+{
+	BsJournalEnd *e = &ld->rep->end;
+	struct stat st;
+
+	if (fstat(r->fd, &st) != 0)
+		return;
+	g_free(e->path);
+	e->path = g_strdup(r->path);
+	e->generation = r->hdr.generation;
+	e->first_seq = r->hdr.first_seq;
+	e->next_seq = ld->seg_next;
+	e->end = r->off;
+	e->size = (guint64)st.st_size;
+	e->dev = (guint64)st.st_dev;
+	e->ino = (guint64)st.st_ino;
 }
 
 static gboolean
@@ -273,6 +298,8 @@ load_segment(Load *ld, const BsJournalFile *f, gboolean last, GError **err)
 		return bs_fsync_dir(dir, err);
 	}
 	ok = check_segment_start(ld, &r, err) && load_records(ld, &r, last, err);
+	if (ok && last && !ld->dry_run)
+		note_end(ld, &r);
 	ld->seen_segment = TRUE;
 	ld->prev_gen = r.hdr.generation;
 	ld->rep->segments++;
