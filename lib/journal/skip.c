@@ -53,7 +53,10 @@ struct BsSkipSet {
 	guint64 n_bits;
 };
 
-static gboolean
+/* Inlined: a first pass over a million records calls these per field. */
+#define HOT static inline __attribute__((always_inline)) gboolean
+
+HOT
 varint(const guint8 **p, const guint8 *end, guint64 *v)
 {
 	guint64 x = 0;
@@ -80,7 +83,7 @@ varint(const guint8 **p, const guint8 *end, guint64 *v)
  * The next field at *p: its number, wire type, and either its varint value
  * or (WT_LEN) its bytes; *p moves past it.  FALSE on anything malformed.
  */
-static gboolean
+HOT
 field(const guint8 **p, const guint8 *end, guint *num, guint *wt,
     guint64 *v, const guint8 **data)
 {
@@ -116,8 +119,8 @@ static gboolean
 spec_grouped(const guint8 *p, const guint8 *end, gboolean *grouped)
 {
 	guint num, wt;
-	guint64 v;
-	const guint8 *d;
+	guint64 v = 0;
+	const guint8 *d = NULL;
 
 	while (p < end) {
 		if (!field(&p, end, &num, &wt, &v, &d))
@@ -147,8 +150,8 @@ static gboolean
 peek_body(const guint8 *p, const guint8 *end, gboolean deep, BsRecPeek *out)
 {
 	guint num, wt;
-	guint64 v;
-	const guint8 *d;
+	guint64 v = 0;
+	const guint8 *d = NULL;
 
 	while (p < end) {
 		if (!field(&p, end, &num, &wt, &v, &d))
@@ -180,9 +183,9 @@ static gboolean
 peek(const guint8 *p, guint32 len, gboolean deep, BsRecPeek *out)
 {
 	const guint8 *end = p + len, *body = NULL;
-	guint64 body_len = 0, v;
+	guint64 body_len = 0, v = 0;
 	guint num, wt;
-	const guint8 *d;
+	const guint8 *d = NULL;
 	gboolean have_seq = FALSE;
 
 	memset(out, 0, sizeof *out);
