@@ -363,7 +363,9 @@ scan_segments(Load *ld, GPtrArray *segs, guint i0)
 		if (res != BS_REC_END)
 			break;
 	}
-	bs_skip_set_done(ld->skip_set);
+	/* Asked only now: the caller may walk its whole state to answer. */
+	bs_skip_set_done(ld->skip_set, bs_skip_set_any(ld->skip_set) ?
+	    ld->skip->horizon(ld->data) : 0);
 }
 
 static gboolean
@@ -373,7 +375,6 @@ replay(const char *dir, gboolean dry_run, BsJournalEventFn fn,
 	Load ld = { .fn = fn, .data = data, .rep = rep, .dry_run = dry_run,
 	    .skip = skip };
 	GPtrArray *segs, *ckpts;
-	guint64 horizon;
 	gboolean ok;
 	guint i0;
 
@@ -382,9 +383,8 @@ replay(const char *dir, gboolean dry_run, BsJournalEventFn fn,
 	ld.arena = bs_event_arena_new();
 	ok = load_checkpoint(&ld, ckpts, err);
 	i0 = first_needed(segs, ld.expect);
-	if (ok && skip != NULL && fn != NULL && !dry_run &&
-	    (horizon = skip->horizon(data)) > 0) {
-		ld.skip_set = bs_skip_set_new(horizon);
+	if (ok && skip != NULL && fn != NULL && !dry_run) {
+		ld.skip_set = bs_skip_set_new();
 		scan_segments(&ld, segs, i0);
 	}
 	for (guint i = i0; ok && i < segs->len; i++)

@@ -43,8 +43,8 @@ typedef struct {
  * alone and peeks again only into the submissions it passes over.
  */
 struct BsSkipSet {
-	guint64 horizon;
 	gboolean off;           /* nothing is passed over */
+	guint64 candidates;     /* jobs cleaned to the last element */
 	GHashTable *jobs;       /* job id -> JobSpan */
 	guint64 base;           /* seq of the first record scanned */
 	GPtrArray *spans;       /* JobSpan * of record base + i */
@@ -228,12 +228,10 @@ is_job_body(guint body)
 }
 
 BsSkipSet *
-bs_skip_set_new(guint64 horizon)
+bs_skip_set_new(void)
 {
 	BsSkipSet *s = g_new0(BsSkipSet, 1);
 
-	s->horizon = horizon;
-	s->off = horizon == 0;
 	s->jobs = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL,
 	    g_free);
 	s->spans = g_ptr_array_new();
@@ -297,23 +295,32 @@ bs_skip_set_scan(BsSkipSet *s, const guint8 *p, guint32 len)
 	} else if (j != NULL) {
 		if (pk.body == EV_JOB_SWITCH || pk.body == EV_JOB_MODIFY)
 			j->unsafe = TRUE;
-		else if (pk.body == EV_JOB_CLEAN && j->alive-- > 0)
+		else if (pk.body == EV_JOB_CLEAN && j->alive-- > 0) {
 			j->clean_seq = pk.seq;
+			if (j->alive == 0)
+				s->candidates++;
+		}
 	}
 	g_ptr_array_add(s->spans, j);
 }
 
-void
-bs_skip_set_done(BsSkipSet *s)
+gboolean
+bs_skip_set_any(const BsSkipSet *s)
 {
-	s->n_bits = s->off ? 0 : s->spans->len;
+	return !s->off && s->candidates > 0;
+}
+
+void
+bs_skip_set_done(BsSkipSet *s, guint64 horizon)
+{
+	s->n_bits = s->off || horizon == 0 ? 0 : s->spans->len;
 	s->bits = g_malloc0(s->n_bits / 4 + 1);
 	for (guint64 i = 0; i < s->n_bits; i++) {
 		const JobSpan *j = s->spans->pdata[i];
 		guint64 seq = s->base + i;
 
 		if (j != NULL && !j->unsafe && j->alive == 0 &&
-		    j->clean_seq <= s->horizon && seq >= j->new_seq &&
+		    j->clean_seq <= horizon && seq >= j->new_seq &&
 		    seq <= j->clean_seq)
 			s->bits[i / 4] |= (guint8)((seq == j->new_seq ? 3u : 1u) <<
 			    (i % 4 * 2));

@@ -37,9 +37,10 @@ gboolean bs_rec_peek(const guint8 *p, guint32 len, BsRecPeek *out);
 
 /*
  * The caller's side of the skip.  horizon() is asked once, after the
- * checkpoint is fed: records with a higher seq are never passed over (the
- * accounting files still want them), 0 passes none over (the state the
- * checkpoint left does not allow it).  skipped() is told of each record
+ * checkpoint is fed, and only when the first pass found a job to pass
+ * over (it may walk the whole state): records with a higher seq are never
+ * passed over (the accounting files still want them), 0 passes none over
+ * (the state the checkpoint left does not allow it).  skipped() is told of each record
  * passed over: its seq, and for a submission its body, job id and queue
  * (NUL-terminated); the body of another record is 0.
  */
@@ -50,16 +51,18 @@ typedef struct {
 
 typedef struct BsSkipSet BsSkipSet;
 
-/* Empty: nothing past horizon will be passed over. */
-BsSkipSet *bs_skip_set_new(guint64 horizon);
+BsSkipSet *bs_skip_set_new(void);
 /*
  * The first pass: each whole record after the checkpoint, in seq order.
  * One that cannot be read, or a seq that does not follow, ends all
  * skipping (the replay then reports what is wrong with it).
  */
 void bs_skip_set_scan(BsSkipSet *s, const guint8 *p, guint32 len);
-/* The first pass is over: decides which records are passed over. */
-void bs_skip_set_done(BsSkipSet *s);
+/* After the first pass: did it find a job that may be passed over? */
+gboolean bs_skip_set_any(const BsSkipSet *s);
+/* The first pass is over: decides which records are passed over, none
+ * with a seq past horizon. */
+void bs_skip_set_done(BsSkipSet *s, guint64 horizon);
 /* The replay: is record seq passed over?  If so, *pk holds its seq, and
  * for a submission what bs_rec_peek() reads but the job group. */
 gboolean bs_skip_set_skips(const BsSkipSet *s, guint64 seq,

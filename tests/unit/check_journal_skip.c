@@ -22,6 +22,7 @@ static GArray *fed;             /* guint64 seqs fed */
 static GArray *skipped;         /* guint64 seqs passed over */
 static GString *news;           /* "id:queue " of each submission passed over */
 static guint64 horizon;
+static guint horizon_asked;
 
 static void
 setup(void)
@@ -32,6 +33,7 @@ setup(void)
 	skipped = g_array_new(FALSE, FALSE, sizeof(guint64));
 	news = g_string_new(NULL);
 	horizon = G_MAXUINT64;
+	horizon_asked = 0;
 }
 
 static void
@@ -55,6 +57,7 @@ static guint64
 on_horizon(void *data)
 {
 	(void)data;
+	horizon_asked++;
 	return horizon;
 }
 
@@ -249,6 +252,30 @@ START_TEST(test_cleaned_jobs_are_passed_over)
 	expect("3 4 9 10 12 13 14", "1 2 5 6 7 8 11 15 16 17 18");
 	ck_assert_str_eq(news->str, "1:a 2:b 6:d ");
 	ck_assert_uint_eq(rep.last_seq, 18);
+	ck_assert_uint_eq(horizon_asked, 1);
+}
+END_TEST
+
+/* No job is cleaned: the caller is not asked for its horizon (it may
+ * walk every pending job to answer). */
+START_TEST(test_no_clean_asks_nothing)
+{
+	BsEvlogOptions o;
+	GError *err = NULL;
+	BsEvlog *log;
+
+	bs_evlog_options_init(&o);
+	o.sync_mode = BS_EVLOG_SYNC_NONE;
+	log = bs_evlog_open(dir, &o, &err);
+	ck_assert_ptr_nonnull(log);
+	next_seq = 1;
+	job_new(log, 1, "a", 0, NULL);
+	job_done(log, 1, 0);
+	job_new(log, 2, "a", 3, NULL);
+	bs_evlog_free(log);
+	load();
+	expect("1 2 3", "");
+	ck_assert_uint_eq(horizon_asked, 0);
 }
 END_TEST
 
@@ -334,6 +361,7 @@ main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_peek_reads_what_unpacking_reads);
 	tcase_add_test(tc, test_cleaned_jobs_are_passed_over);
+	tcase_add_test(tc, test_no_clean_asks_nothing);
 	tcase_add_test(tc, test_nothing_past_the_horizon);
 	tcase_add_test(tc, test_a_move_passes_nothing_over);
 	tcase_add_test(tc, test_a_requeue_to_the_head_passes_nothing_over);
