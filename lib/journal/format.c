@@ -383,7 +383,8 @@ bs_seg_next(BsSegReader *r, const guint8 **payload, guint32 *len)
 	if (h == NULL)
 		return r->err_no ? BS_REC_IO : BS_REC_SHORT_BODY;
 	p = h + BS_EVLOG_RECORD_HEAD;
-	if (bs_crc32c(0, p, n) != bs_get32(h + 4))
+	if (r->off + BS_EVLOG_RECORD_HEAD + n > r->checked_end &&
+	    bs_crc32c(0, p, n) != bs_get32(h + 4))
 		return BS_REC_BAD_CRC;
 	*payload = p;
 	*len = n;

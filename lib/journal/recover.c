@@ -28,6 +28,12 @@
 #define SALVAGE_HINT " (the journal check and salvage can recover the " \
 	"readable records)"
 
+/* A segment as the first pass read it: its records up to end are whole
+ * and their CRCs right, as long as it is the same file of the same size. */
+typedef struct {
+	guint64 dev, ino, size, end;
+} Checked;
+
 typedef struct {
 	BsJournalEventFn fn;
 	void *data;
@@ -40,6 +46,7 @@ typedef struct {
 	BsEventArena *arena;    /* the record being fed */
 	const BsJournalSkip *skip;
 	BsSkipSet *skip_set;    /* NULL: every record is fed */
+	GArray *checked;        /* Checked: what the first pass read of each */
 	guint64 seg_next;       /* seq after the last record of the segment */
 } Load;
 
@@ -267,8 +274,26 @@ note_end(Load *ld, BsSegReader *r)
 	e->ino = (guint64)st.st_ino;
 }
 
+/* Each record's CRC is checked once: by the first pass, if it read this
+ * file as it is now, else here. */
+static void
+trust_checked(Load *ld, BsSegReader *r, guint i)
+{
+	const Checked *c;
+	struct stat st;
+
+	if (ld->checked == NULL || i >= ld->checked->len)
+		return;
+	c = &g_array_index(ld->checked, Checked, i);
+	if (c->end > 0 && fstat(r->fd, &st) == 0 &&
+	    (guint64)st.st_dev == c->dev && (guint64)st.st_ino == c->ino &&
+	    (guint64)st.st_size == c->size && r->size == c->size)
+		r->checked_end = c->end;
+}
+
 static gboolean
-load_segment(Load *ld, const BsJournalFile *f, gboolean last, GError **err)
+load_segment(Load *ld, const BsJournalFile *f, gboolean last, guint i,
+    GError **err)
 {
 	BsSegReader r;
 	BsHdrResult hres;
@@ -297,6 +322,7 @@ load_segment(Load *ld, const BsJournalFile *f, gboolean last, GError **err)
 		dir = g_path_get_dirname(f->path);
 		return bs_fsync_dir(dir, err);
 	}
+	trust_checked(ld, &r, i);
 	ok = check_segment_start(ld, &r, err) && load_records(ld, &r, last, err);
 	if (ok && last && !ld->dry_run)
 		note_end(ld, &r);
@@ -346,6 +372,7 @@ salvage_first(const char *dir, BsJournalReport *rep, GError **err)
 static void
 scan_segments(Load *ld, GPtrArray *segs, guint i0)
 {
+	ld->checked = g_array_new(FALSE, TRUE, sizeof(Checked));
 	for (guint i = i0; i < segs->len; i++) {
 		const BsJournalFile *f = g_ptr_array_index(segs, i);
 		BsSegReader r;
@@ -355,10 +382,21 @@ scan_segments(Load *ld, GPtrArray *segs, guint i0)
 		guint64 seq;
 		BsRecResult res = BS_REC_END;
 
-		if (bs_seg_open(&r, f->path, FALSE, &hres, NULL))
+		Checked c = { 0 };
+		struct stat st;
+
+		if (bs_seg_open(&r, f->path, FALSE, &hres, NULL)) {
 			while ((res = bs_seg_next(&r, &p, &len)) == BS_REC_OK)
 				if (!bs_record_seq(p, len, &seq) || seq > ld->skip_upto)
 					bs_skip_set_scan(ld->skip_set, p, len);
+			if (fstat(r.fd, &st) == 0) {
+				c.dev = (guint64)st.st_dev;
+				c.ino = (guint64)st.st_ino;
+				c.size = (guint64)st.st_size;
+				c.end = r.off;
+			}
+		}
+		g_array_append_val(ld->checked, c);
 		bs_seg_close(&r);
 		if (res != BS_REC_END)
 			break;
@@ -389,8 +427,10 @@ replay(const char *dir, gboolean dry_run, BsJournalEventFn fn,
 	}
 	for (guint i = i0; ok && i < segs->len; i++)
 		ok = load_segment(&ld, g_ptr_array_index(segs, i),
-		    i + 1 == segs->len, err);
+		    i + 1 == segs->len, i - i0, err);
 	bs_skip_set_free(ld.skip_set);
+	if (ld.checked != NULL)
+		g_array_unref(ld.checked);
 	bs_event_arena_free(ld.arena);
 	g_ptr_array_unref(segs);
 	g_ptr_array_unref(ckpts);

@@ -350,6 +350,33 @@ START_TEST(test_a_clean_in_the_torn_tail_does_not_count)
 }
 END_TEST
 
+/* Damage in the middle: the first pass stops before it, and the replay
+ * checks every record from there, so it fails as a replay of every
+ * record does, with the same file and offset. */
+START_TEST(test_damage_fails_as_without_the_skip)
+{
+	g_autofree char *seg = NULL;
+	GError *e1 = NULL, *e2 = NULL;
+	GArray *offs;
+	BsJournalReport r2;
+
+	bs_evlog_free(history());
+	seg = jt_segment(dir, -1);
+	offs = jt_record_offsets(seg);
+	jt_flip_byte(seg, g_array_index(offs, guint64, 9) + 12);
+	g_array_unref(offs);
+	ck_assert(!bs_journal_load_skip(dir, 0, on_event, &skip, NULL, &rep,
+	    &e1));
+	bs_journal_report_init(&r2);
+	ck_assert(!bs_journal_load(dir, 0, on_event, NULL, &r2, &e2));
+	ck_assert_str_eq(e1->message, e2->message);
+	ck_assert_ptr_nonnull(strstr(e1->message, "checksum"));
+	bs_journal_report_clear(&r2);
+	g_error_free(e1);
+	g_error_free(e2);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -366,6 +393,7 @@ main(void)
 	tcase_add_test(tc, test_a_move_passes_nothing_over);
 	tcase_add_test(tc, test_a_requeue_to_the_head_passes_nothing_over);
 	tcase_add_test(tc, test_a_clean_in_the_torn_tail_does_not_count);
+	tcase_add_test(tc, test_damage_fails_as_without_the_skip);
 	suite_add_tcase(s, tc);
 	rc = bs_run_suite(s);
 	jt_suite_teardown();
