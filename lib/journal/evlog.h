@@ -21,7 +21,8 @@
  *
  *   File header, 40 bytes, at the start of segments and checkpoints:
  *     0   char[8] magic       "BSEVLOG\0"
- *     8   u32     version     BS_EVLOG_VERSION; a reader refuses a newer one
+ *     8   u32     version     BS_EVLOG_VERSION (segments), BS_CKPT_VERSION
+ *                             (checkpoints); a reader refuses a newer one
  *     12  u32     kind        1 = segment, 2 = checkpoint
  *     16  u64     generation  segments: 1 for the first, +1 per new segment
  *                             (a stale file from another journal shows up as
@@ -68,6 +69,9 @@
 
 #define BS_EVLOG_MAGIC        "BSEVLOG"        /* with its NUL: 8 bytes */
 #define BS_EVLOG_VERSION      1u
+/* 2: jobs refer to environments stored once (EvEnvironment); version 1
+ * checkpoints, each job with its own, are still read. */
+#define BS_CKPT_VERSION       2u
 #define BS_EVLOG_HEADER_SIZE  40u
 #define BS_EVLOG_RECORD_HEAD  8u
 #define BS_EVLOG_MAX_RECORD   (16u << 20)

@@ -23,7 +23,8 @@
  * environment's address: equal keys, equal specs.
  */
 static JobSpecRef *
-spec_ref_new(State *st, const Basalt__JobSpec *spec, gboolean *made)
+spec_ref_new(State *st, const Basalt__JobSpec *spec, SharedEnv *given,
+    gboolean *made)
 {
 	Basalt__JobSpec empty = BASALT__JOB_SPEC__INIT;
 	Basalt__JobSpec rest;
@@ -38,8 +39,12 @@ spec_ref_new(State *st, const Basalt__JobSpec *spec, gboolean *made)
 	if (spec == NULL)
 		spec = &empty;
 	rest = *spec;
-	if (spec->n_env > 0)
+	if (given != NULL) {
+		env = given;
+		env->ref++;
+	} else if (spec->n_env > 0) {
 		env = state_env_intern(st, spec->env, spec->n_env);
+	}
 	rest.env = NULL;
 	rest.n_env = 0;
 	/* Packed as it goes, into a buffer on the stack while it fits:
@@ -96,14 +101,39 @@ spec_ref_parse(JobSpecRef *r)
 }
 
 static JobSpecRef *
-spec_ref_parsed(State *st, const Basalt__JobSpec *spec)
+spec_ref_parsed(State *st, const Basalt__JobSpec *spec, SharedEnv *env)
 {
 	gboolean made;
-	JobSpecRef *r = spec_ref_new(st, spec, &made);
+	JobSpecRef *r = spec_ref_new(st, spec, env, &made);
 
 	if (made && !st->replaying)
 		spec_ref_parse(r);
 	return r;
+}
+
+/* A checkpoint's environment, for the jobs after it (EvJobNew.env_ref). */
+static gboolean
+apply_environment(State *st, const Basalt__EvEnvironment *e, GError **err)
+{
+	guint64 *id;
+
+	if (e->id == 0) {
+		g_set_error(err, BS_ERROR, BS_ERROR_FAILED, "environment 0");
+		return FALSE;
+	}
+	if (st->ckpt_envs == NULL)
+		st->ckpt_envs = g_hash_table_new_full(g_int64_hash, g_int64_equal,
+		    g_free, (GDestroyNotify)shared_env_unref);
+	id = g_memdup2(&e->id, sizeof e->id);
+	g_hash_table_insert(st->ckpt_envs, id,
+	    state_env_intern(st, e->vars, e->n_vars));
+	return TRUE;
+}
+
+void
+state_ckpt_envs_drop(State *st)
+{
+	g_clear_pointer(&st->ckpt_envs, g_hash_table_destroy);
 }
 
 void
@@ -122,6 +152,7 @@ state_replay_end(State *st)
 	gpointer v;
 
 	st->replaying = FALSE;
+	state_ckpt_envs_drop(st);
 	g_hash_table_iter_init(&it, st->jobs);
 	while (g_hash_table_iter_next(&it, NULL, &v)) {
 		Job *j = v;
@@ -295,6 +326,7 @@ static gboolean
 apply_new(State *st, const Basalt__EvJobNew *e, gint64 now, GError **err)
 {
 	JobSpecRef *spec;
+	SharedEnv *env = NULL;
 
 	if (state_job(st, e->job_id, 0) != NULL ||
 	    (e->n_array_indexes > 0 &&
@@ -311,7 +343,17 @@ apply_new(State *st, const Basalt__EvJobNew *e, gint64 now, GError **err)
 		    "job %" G_GUINT64_FORMAT ": bad job group", e->job_id);
 		return FALSE;
 	}
-	spec = spec_ref_parsed(st, e->spec);
+	if (e->env_ref != 0) {
+		env = st->ckpt_envs != NULL ? g_hash_table_lookup(st->ckpt_envs,
+		    &e->env_ref) : NULL;
+		if (env == NULL) {
+			g_set_error(err, BS_ERROR, BS_ERROR_FAILED,
+			    "job %" G_GUINT64_FORMAT ": environment %" G_GUINT64_FORMAT
+			    " is not in the checkpoint", e->job_id, e->env_ref);
+			return FALSE;
+		}
+	}
+	spec = spec_ref_parsed(st, e->spec, env);
 	if (e->n_array_indexes == 0)
 		add_job(st, e, spec, 0, now);
 	for (size_t i = 0; i < e->n_array_indexes; i++)
@@ -550,7 +592,7 @@ apply_modify(State *st, const Basalt__EvJobModify *e, gint64 now,
 	}
 	/* Copy first: the event may borrow strings from the old spec. */
 	old = j->spec;
-	j->spec = spec_ref_parsed(st, e->spec);
+	j->spec = spec_ref_parsed(st, e->spec, NULL);
 	/* bmod -g: the job leaves its group for the new one. */
 	if (g_strcmp0(old != NULL ? old->spec->job_group : NULL,
 	    job_spec(j)->job_group) != 0) {
@@ -802,6 +844,9 @@ state_apply(State *st, const Basalt__Event *ev, GError **err)
 	case BASALT__EVENT__BODY_LEASE_SPLIT:
 	case BASALT__EVENT__BODY_LEASE_STATUS:
 		ok = state_apply_lease(st, ev, err);
+		break;
+	case BASALT__EVENT__BODY_ENVIRONMENT:
+		ok = apply_environment(st, ev->environment, err);
 		break;
 	case BASALT__EVENT__BODY_COUNTERS:
 		st->last_job_id = MAX(st->last_job_id, ev->counters->last_job_id);
