@@ -130,9 +130,42 @@ apply_environment(State *st, const Basalt__EvEnvironment *e, GError **err)
 	return TRUE;
 }
 
+static SharedEnv *
+ckpt_env(State *st, guint64 id)
+{
+	return st->ckpt_envs != NULL ? g_hash_table_lookup(st->ckpt_envs, &id) :
+	    NULL;
+}
+
+static JobSpecRef *spec_ref_parsed(State *st, const Basalt__JobSpec *spec,
+    SharedEnv *env);
+
+/* A checkpoint's spec, for the jobs after it (EvJobNew.spec_ref): made,
+ * shared and parsed as a submission's is. */
+static gboolean
+apply_spec_def(State *st, const Basalt__EvSpec *e, GError **err)
+{
+	SharedEnv *env = NULL;
+
+	if (e->id == 0 || e->spec == NULL || (e->env_ref != 0 &&
+	    (env = ckpt_env(st, e->env_ref)) == NULL)) {
+		g_set_error(err, BS_ERROR, BS_ERROR_FAILED, "spec %" G_GUINT64_FORMAT
+		    ": no spec, or environment %" G_GUINT64_FORMAT " is not in the "
+		    "checkpoint", e->id, e->env_ref);
+		return FALSE;
+	}
+	if (st->ckpt_specs == NULL)
+		st->ckpt_specs = g_hash_table_new_full(g_int64_hash, g_int64_equal,
+		    g_free, (GDestroyNotify)job_spec_ref_drop);
+	g_hash_table_insert(st->ckpt_specs, g_memdup2(&e->id, sizeof e->id),
+	    spec_ref_parsed(st, e->spec, env));
+	return TRUE;
+}
+
 void
 state_ckpt_envs_drop(State *st)
 {
+	g_clear_pointer(&st->ckpt_specs, g_hash_table_destroy);
 	g_clear_pointer(&st->ckpt_envs, g_hash_table_destroy);
 }
 
@@ -325,8 +358,9 @@ add_job(State *st, const Basalt__EvJobNew *e, JobSpecRef *spec, guint32 index,
 static gboolean
 apply_new(State *st, const Basalt__EvJobNew *e, gint64 now, GError **err)
 {
-	JobSpecRef *spec;
+	JobSpecRef *spec, *shared = NULL;
 	SharedEnv *env = NULL;
+	const Basalt__JobSpec *jspec = e->spec;
 
 	if (state_job(st, e->job_id, 0) != NULL ||
 	    (e->n_array_indexes > 0 &&
@@ -335,25 +369,36 @@ apply_new(State *st, const Basalt__EvJobNew *e, gint64 now, GError **err)
 		    "job %" G_GUINT64_FORMAT " already exists", e->job_id);
 		return FALSE;
 	}
+	if (e->spec_ref != 0) {
+		shared = st->ckpt_specs != NULL ?
+		    g_hash_table_lookup(st->ckpt_specs, &e->spec_ref) : NULL;
+		if (shared == NULL) {
+			g_set_error(err, BS_ERROR, BS_ERROR_FAILED,
+			    "job %" G_GUINT64_FORMAT ": spec %" G_GUINT64_FORMAT
+			    " is not in the checkpoint", e->job_id, e->spec_ref);
+			return FALSE;
+		}
+		jspec = shared->spec;
+	} else if (e->env_ref != 0 && (env = ckpt_env(st, e->env_ref)) == NULL) {
+		g_set_error(err, BS_ERROR, BS_ERROR_FAILED,
+		    "job %" G_GUINT64_FORMAT ": environment %" G_GUINT64_FORMAT
+		    " is not in the checkpoint", e->job_id, e->env_ref);
+		return FALSE;
+	}
 	/* bsub -g names a group that may not exist yet: it is made here,
 	 * so replaying the job's event makes it again. */
-	if (e->spec != NULL && !state_jobgroup_for_job(st, e->spec->job_group,
+	if (jspec != NULL && !state_jobgroup_for_job(st, jspec->job_group,
 	    e->user, now)) {
 		g_set_error(err, BS_ERROR, BS_ERROR_FAILED,
 		    "job %" G_GUINT64_FORMAT ": bad job group", e->job_id);
 		return FALSE;
 	}
-	if (e->env_ref != 0) {
-		env = st->ckpt_envs != NULL ? g_hash_table_lookup(st->ckpt_envs,
-		    &e->env_ref) : NULL;
-		if (env == NULL) {
-			g_set_error(err, BS_ERROR, BS_ERROR_FAILED,
-			    "job %" G_GUINT64_FORMAT ": environment %" G_GUINT64_FORMAT
-			    " is not in the checkpoint", e->job_id, e->env_ref);
-			return FALSE;
-		}
+	if (shared != NULL) {
+		spec = shared;
+		g_atomic_int_inc(&spec->ref);
+	} else {
+		spec = spec_ref_parsed(st, e->spec, env);
 	}
-	spec = spec_ref_parsed(st, e->spec, env);
 	if (e->n_array_indexes == 0)
 		add_job(st, e, spec, 0, now);
 	for (size_t i = 0; i < e->n_array_indexes; i++)
@@ -847,6 +892,9 @@ state_apply(State *st, const Basalt__Event *ev, GError **err)
 		break;
 	case BASALT__EVENT__BODY_ENVIRONMENT:
 		ok = apply_environment(st, ev->environment, err);
+		break;
+	case BASALT__EVENT__BODY_SPEC_DEF:
+		ok = apply_spec_def(st, ev->spec_def, err);
 		break;
 	case BASALT__EVENT__BODY_COUNTERS:
 		st->last_job_id = MAX(st->last_job_id, ev->counters->last_job_id);

@@ -191,6 +191,8 @@ typedef struct {
 	GHashTable *ckpt_envs;    /* a checkpoint's EvEnvironment ids ->
 	                           * SharedEnv (a ref each), until
 	                           * state_replay_end; NULL: none */
+	GHashTable *ckpt_specs;   /* its EvSpec ids -> JobSpecRef (a ref
+	                           * each), the same */
 	GHashTable *by_host;      /* exec_hosts[0] -> set of Job* run there */
 	/* depindex.c: the jobs a -w reference can name. */
 	GHashTable *dep_by_id;    /* &id -> set of Job* (array elements share it) */
@@ -270,8 +272,8 @@ gboolean state_apply(State *st, const Basalt__Event *ev, GError **err);
  * the clauses of the jobs cleaned within the journal. */
 void state_replay_begin(State *st);
 void state_replay_end(State *st);
-/* Forgets a checkpoint's environment ids (EvEnvironment); the replay's
- * end does, and state_free. */
+/* Forgets a checkpoint's environment and spec ids (EvEnvironment,
+ * EvSpec); the replay's end does, and state_free. */
 void state_ckpt_envs_drop(State *st);
 /*
  * A replay that passes over the records of jobs cleaned later in the

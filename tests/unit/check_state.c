@@ -783,10 +783,10 @@ submit_env(guint64 id, char **env, size_t n_env)
 }
 
 /*
- * A checkpoint stores each environment once (EvEnvironment) and its jobs
- * refer to it; loading it gives every job its environment again, shared.
- * A checkpoint of the older format, each job with its own copy, loads to
- * the same state.
+ * A checkpoint stores each environment (EvEnvironment) and each spec
+ * (EvSpec) once and its jobs refer to them; loading it gives every job its
+ * spec and environment again, shared.  A checkpoint of the older format,
+ * each job with its own copy, loads to the same state.
  */
 START_TEST(test_checkpoint_stores_environments_once)
 {
@@ -794,7 +794,7 @@ START_TEST(test_checkpoint_stores_environments_once)
 	char *b[] = { "HOME=/home/bob", "PATH=/bin" };
 	GPtrArray *events, *blocks;
 	State *copy;
-	guint n_env_events = 0, n_inline = 0;
+	guint n_env_events = 0, n_spec_events = 0, n_inline = 0;
 	GError *err = NULL;
 
 	submit_env(1, a, 3);
@@ -808,11 +808,15 @@ START_TEST(test_checkpoint_stores_environments_once)
 
 		if (ev->body_case == BASALT__EVENT__BODY_ENVIRONMENT)
 			n_env_events++;
+		if (ev->body_case == BASALT__EVENT__BODY_SPEC_DEF)
+			n_spec_events++;
 		if (ev->body_case == BASALT__EVENT__BODY_JOB_NEW &&
-		    ev->job_new->spec->n_env > 0)
+		    ev->job_new->spec != NULL)
 			n_inline++;
 	}
 	ck_assert_uint_eq(n_env_events, 2);
+	/* a, b and none: jobs 1 and 3, 2 and 5 have equal specs. */
+	ck_assert_uint_eq(n_spec_events, 3);
 	ck_assert_uint_eq(n_inline, 0);
 	copy = state_new();
 	state_replay_begin(copy);
@@ -821,7 +825,9 @@ START_TEST(test_checkpoint_stores_environments_once)
 		    err ? err->message : "");
 	state_replay_end(copy);
 	ck_assert_ptr_null(copy->ckpt_envs);
+	ck_assert_ptr_null(copy->ckpt_specs);
 	ck_assert_uint_eq(g_hash_table_size(copy->envs), 2);
+	ck_assert_ptr_eq(state_job(copy, 2, 0)->spec, state_job(copy, 5, 0)->spec);
 	for (guint64 id = 1; id <= 5; id++) {
 		const Basalt__JobSpec *o = job_spec(state_job(st, id, 0));
 		const Basalt__JobSpec *c = job_spec(state_job(copy, id, 0));
@@ -834,22 +840,20 @@ START_TEST(test_checkpoint_stores_environments_once)
 	    job_spec(state_job(copy, 3, 0))->env);
 	state_free(copy);
 
-	/* The older format: no EvEnvironment, each job's own copy. */
+	/* The older format: no EvEnvironment nor EvSpec, each job's own
+	 * copy of both. */
 	copy = state_new();
 	state_replay_begin(copy);
 	for (guint i = 0; i < events->len; i++) {
 		Basalt__Event *ev = events->pdata[i];
 
-		if (ev->body_case == BASALT__EVENT__BODY_ENVIRONMENT)
+		if (ev->body_case == BASALT__EVENT__BODY_ENVIRONMENT ||
+		    ev->body_case == BASALT__EVENT__BODY_SPEC_DEF)
 			continue;
-		if (ev->body_case == BASALT__EVENT__BODY_JOB_NEW &&
-		    ev->job_new->env_ref != 0) {
-			const Basalt__JobSpec *o = job_spec(state_job(st,
-			    ev->job_new->job_id, 0));
-
-			ev->job_new->env_ref = 0;
-			ev->job_new->spec->env = o->env;
-			ev->job_new->spec->n_env = o->n_env;
+		if (ev->body_case == BASALT__EVENT__BODY_JOB_NEW) {
+			ev->job_new->spec_ref = 0;
+			ev->job_new->spec = (Basalt__JobSpec *)job_spec(
+			    state_job(st, ev->job_new->job_id, 0));
 		}
 		ck_assert_msg(state_apply(copy, ev, &err), "%s",
 		    err ? err->message : "");
@@ -864,7 +868,8 @@ START_TEST(test_checkpoint_stores_environments_once)
 }
 END_TEST
 
-/* A job naming an environment the checkpoint does not hold is refused. */
+/* A job naming an environment or a spec the checkpoint does not hold is
+ * refused. */
 START_TEST(test_unknown_environment_is_refused)
 {
 	Basalt__Event ev = BASALT__EVENT__INIT;
@@ -883,6 +888,12 @@ START_TEST(test_unknown_environment_is_refused)
 	ev.seq = 1;
 	ck_assert(!state_apply(st, &ev, &err));
 	ck_assert_ptr_nonnull(strstr(err->message, "environment 7"));
+	g_clear_error(&err);
+	e.env_ref = 0;
+	e.spec = NULL;
+	e.spec_ref = 3;
+	ck_assert(!state_apply(st, &ev, &err));
+	ck_assert_ptr_nonnull(strstr(err->message, "spec 3"));
 	g_error_free(err);
 	ck_assert_ptr_null(state_job(st, 1, 0));
 }
