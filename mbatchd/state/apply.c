@@ -137,9 +137,6 @@ ckpt_env(State *st, guint64 id)
 	    NULL;
 }
 
-static JobSpecRef *spec_ref_parsed(State *st, const Basalt__JobSpec *spec,
-    SharedEnv *env);
-
 /* A checkpoint's spec, for the jobs after it (EvJobNew.spec_ref): made,
  * shared and parsed as a submission's is. */
 static gboolean
@@ -163,7 +160,7 @@ apply_spec_def(State *st, const Basalt__EvSpec *e, GError **err)
 }
 
 void
-state_ckpt_envs_drop(State *st)
+state_ckpt_refs_drop(State *st)
 {
 	g_clear_pointer(&st->ckpt_specs, g_hash_table_destroy);
 	g_clear_pointer(&st->ckpt_envs, g_hash_table_destroy);
@@ -185,7 +182,7 @@ state_replay_end(State *st)
 	gpointer v;
 
 	st->replaying = FALSE;
-	state_ckpt_envs_drop(st);
+	state_ckpt_refs_drop(st);
 	g_hash_table_iter_init(&it, st->jobs);
 	while (g_hash_table_iter_next(&it, NULL, &v)) {
 		Job *j = v;

@@ -276,7 +276,7 @@ state_free(State *st)
 	state_leases_free(st);
 	g_hash_table_destroy(st->hosts);
 	g_hash_table_destroy(st->interned);
-	state_ckpt_envs_drop(st);
+	state_ckpt_refs_drop(st);
 	/* Specs still held elsewhere live on, unlisted. */
 	g_hash_table_iter_init(&it, st->specs);
 	while (g_hash_table_iter_next(&it, NULL, &e))

@@ -274,7 +274,7 @@ void state_replay_begin(State *st);
 void state_replay_end(State *st);
 /* Forgets a checkpoint's environment and spec ids (EvEnvironment,
  * EvSpec); the replay's end does, and state_free. */
-void state_ckpt_envs_drop(State *st);
+void state_ckpt_refs_drop(State *st);
 /*
  * A replay that passes over the records of jobs cleaned later in the
  * journal (lib/journal/skip.h) must leave the state it would have left
