@@ -39,8 +39,9 @@ typedef struct {
 /*
  * The first pass notes, for each record from seq `base` on, its job's
  * span (NULL: no job, or one from the checkpoint); once it is over, that
- * becomes one bit per record, so the replay decides a record by its seq
- * alone and peeks again only into the submissions it passes over.
+ * becomes two bits per record (passed over; is a submission), so the
+ * replay decides a record by its seq alone and peeks again only into the
+ * submissions it passes over.
  */
 struct BsSkipSet {
 	gboolean off;           /* nothing is passed over */
@@ -48,9 +49,8 @@ struct BsSkipSet {
 	GHashTable *jobs;       /* job id -> JobSpan */
 	guint64 base;           /* seq of the first record scanned */
 	GPtrArray *spans;       /* JobSpan * of record base + i */
-	guint8 *bits;           /* after bs_skip_set_done: two per record, */
-	                        /* passed over, and is a submission */
-	guint64 n_bits;
+	guint8 *bits;           /* after bs_skip_set_done: two per record */
+	guint64 n_bits;         /* records the bits cover */
 };
 
 /* Inlined: a first pass over a million records calls these per field. */
