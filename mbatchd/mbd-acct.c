@@ -302,6 +302,18 @@ queue_rec(AcctLog *a, guint64 seq, GString *text)
 	g_queue_push_tail(&a->pending, r);
 }
 
+static guint64
+log_horizon(const AcctLog *a)
+{
+	return a == NULL || a->fresh ? G_MAXUINT64 : a->mark_seq;
+}
+
+guint64
+acct_replay_horizon(const Manager *m)
+{
+	return MIN(log_horizon(m->acct), log_horizon(m->events));
+}
+
 void
 acct_note(Manager *m, const Basalt__Event *ev)
 {

@@ -30,6 +30,9 @@ gboolean events_format(GString *out, const Basalt__Event *ev, const State *st);
 gboolean acct_open(struct Manager *m, GError **err);
 /* After an event was applied, live or replayed: queue its record, if any. */
 void acct_note(struct Manager *m, const Basalt__Event *ev);
+/* The highest seq whose events the files no longer need replayed (their
+ * mark, or all when a file starts fresh at the journal's end). */
+guint64 acct_replay_horizon(const struct Manager *m);
 /* After the replay: write what the file lacks (or, on a first start, note
  * that the journal's past is not the file's). */
 void acct_recovered(struct Manager *m);

@@ -44,7 +44,7 @@ footer_decode(const guint8 *p, guint64 *count)
 static int
 write_stream(int fd, guint64 seq, GPtrArray *events)
 {
-	BsLogHeader h = { BS_EVLOG_VERSION, BS_KIND_CHECKPOINT, 0, seq, 0 };
+	BsLogHeader h = { BS_CKPT_VERSION, BS_KIND_CHECKPOINT, 0, seq, 0 };
 	GByteArray *buf = g_byte_array_sized_new(FLUSH_AT + 4096);
 	guint64 off = 0;
 	int r = 0;

@@ -131,8 +131,37 @@ resume_segment(BsEvlog *log, const BsJournalFile *f, GError **err)
 	return TRUE;
 }
 
+/*
+ * Continues the newest segment where recovery found its end: the same
+ * file (its name, device and inode) with the size recovery left it.
+ * FALSE (without err) when it is not: it is then read again.
+ */
 static gboolean
-open_files(BsEvlog *log, GError **err)
+resume_at(BsEvlog *log, const BsJournalEnd *e)
+{
+	struct stat st;
+	int fd = open(e->path, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return FALSE;
+	if (fstat(fd, &st) != 0 || (guint64)st.st_size != e->size ||
+	    (guint64)st.st_dev != e->dev || (guint64)st.st_ino != e->ino ||
+	    e->end < BS_EVLOG_HEADER_SIZE || e->end > e->size) {
+		close(fd);
+		return FALSE;
+	}
+	log->fd = fd;
+	log->path = g_strdup(e->path);
+	log->generation = e->generation;
+	log->first_seq = e->first_seq;
+	log->size = e->end;
+	log->zeroed_end = e->size;
+	log->next_seq = e->next_seq;
+	return TRUE;
+}
+
+static gboolean
+open_files(BsEvlog *log, const BsJournalEnd *end, GError **err)
 {
 	GPtrArray *segs = NULL, *ckpts = NULL;
 	guint64 ckpt_next = 1;
@@ -146,8 +175,11 @@ open_files(BsEvlog *log, GError **err)
 	if (segs->len == 0) {
 		ok = start_segment(log, ckpt_next, 1, err);
 	} else {
-		ok = resume_segment(log, g_ptr_array_index(segs, segs->len - 1),
-		    err);
+		const BsJournalFile *f = g_ptr_array_index(segs, segs->len - 1);
+
+		ok = (end != NULL && end->path != NULL &&
+		    strcmp(end->path, f->path) == 0 && resume_at(log, end)) ||
+		    resume_segment(log, f, err);
 		/* Segments lost behind a checkpoint: continue after it. */
 		if (ok && log->next_seq < ckpt_next)
 			ok = start_segment(log, ckpt_next, log->generation + 1, err);
@@ -161,6 +193,13 @@ open_files(BsEvlog *log, GError **err)
 
 BsEvlog *
 bs_evlog_open(const char *dir, const BsEvlogOptions *opts, GError **err)
+{
+	return bs_evlog_open_at(dir, opts, NULL, err);
+}
+
+BsEvlog *
+bs_evlog_open_at(const char *dir, const BsEvlogOptions *opts,
+    const BsJournalEnd *end, GError **err)
 {
 	BsEvlog *log = g_new0(BsEvlog, 1);
 
@@ -177,7 +216,7 @@ bs_evlog_open(const char *dir, const BsEvlogOptions *opts, GError **err)
 		bs_evlog_free(log);
 		return NULL;
 	}
-	if (!open_files(log, err)) {
+	if (!open_files(log, end, err)) {
 		bs_evlog_free(log);
 		return NULL;
 	}

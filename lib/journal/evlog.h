@@ -21,7 +21,8 @@
  *
  *   File header, 40 bytes, at the start of segments and checkpoints:
  *     0   char[8] magic       "BSEVLOG\0"
- *     8   u32     version     BS_EVLOG_VERSION; a reader refuses a newer one
+ *     8   u32     version     BS_EVLOG_VERSION (segments), BS_CKPT_VERSION
+ *                             (checkpoints); a reader refuses a newer one
  *     12  u32     kind        1 = segment, 2 = checkpoint
  *     16  u64     generation  segments: 1 for the first, +1 per new segment
  *                             (a stale file from another journal shows up as
@@ -68,6 +69,9 @@
 
 #define BS_EVLOG_MAGIC        "BSEVLOG"        /* with its NUL: 8 bytes */
 #define BS_EVLOG_VERSION      1u
+/* 2: jobs refer to environments stored once (EvEnvironment); version 1
+ * checkpoints, each job with its own, are still read. */
+#define BS_CKPT_VERSION       2u
 #define BS_EVLOG_HEADER_SIZE  40u
 #define BS_EVLOG_RECORD_HEAD  8u
 #define BS_EVLOG_MAX_RECORD   (16u << 20)
@@ -100,6 +104,30 @@ gboolean bs_evlog_sync_mode_parse(const char *name, BsEvlogSyncMode *out);
  */
 BsEvlog *bs_evlog_open(const char *dir, const BsEvlogOptions *opts,
     GError **err);
+
+/*
+ * Where recovery left the newest segment (BsJournalReport.end): its
+ * records were all read and checked, and what follows them is nothing or
+ * zeros.  path NULL: recovery read no segment.
+ */
+typedef struct {
+	char *path;
+	guint64 generation;
+	guint64 first_seq;
+	guint64 next_seq;       /* the seq after its last record */
+	guint64 end;            /* offset after its last record */
+	guint64 size;           /* the file's size, zeros from end to here */
+	guint64 dev, ino;       /* the file itself */
+} BsJournalEnd;
+
+/*
+ * bs_evlog_open() continuing at the end recovery found, instead of reading
+ * and checking the newest segment again; when that file is not the newest
+ * segment any more, is another file by that name, or its size changed
+ * since, it is read as by bs_evlog_open().
+ */
+BsEvlog *bs_evlog_open_at(const char *dir, const BsEvlogOptions *opts,
+    const BsJournalEnd *end, GError **err);
 /* Closes the files; records appended but not synced are dropped. */
 void bs_evlog_free(BsEvlog *log);
 

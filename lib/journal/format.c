@@ -72,11 +72,13 @@ bs_header_decode(const guint8 *p, gsize len, BsLogHeader *h)
 	if (memcmp(p, BS_EVLOG_MAGIC, sizeof BS_EVLOG_MAGIC) != 0)
 		return BS_HDR_BAD;
 	h->version = bs_get32(p + 8);
-	if (h->version > BS_EVLOG_VERSION)
+	/* Segments and checkpoints have their own versions. */
+	h->kind = bs_get32(p + 12);
+	if (h->version > (h->kind == BS_KIND_CHECKPOINT ? BS_CKPT_VERSION :
+	    BS_EVLOG_VERSION))
 		return BS_HDR_NEWER;
 	if (h->version == 0 || bs_get32(p + 36) != bs_crc32c(0, p, 36))
 		return BS_HDR_BAD;
-	h->kind = bs_get32(p + 12);
 	h->generation = bs_get64(p + 16);
 	h->first_seq = bs_get64(p + 24);
 	h->flags = bs_get32(p + 32);
@@ -265,7 +267,8 @@ bs_seg_open(BsSegReader *r, const char *path, gboolean writable,
 		g_set_error(err, BS_ERROR, BS_ERROR_FAILED,
 		    "%s: journal format version %u is newer than this program's "
 		    "version %u; refusing to read it (use the newer Basalt)", path,
-		    r->hdr.version, BS_EVLOG_VERSION);
+		    r->hdr.version, r->hdr.kind == BS_KIND_CHECKPOINT ?
+		    BS_CKPT_VERSION : BS_EVLOG_VERSION);
 		return FALSE;
 	default:
 		g_set_error(err, BS_ERROR, BS_ERROR_FAILED,
@@ -383,7 +386,8 @@ bs_seg_next(BsSegReader *r, const guint8 **payload, guint32 *len)
 	if (h == NULL)
 		return r->err_no ? BS_REC_IO : BS_REC_SHORT_BODY;
 	p = h + BS_EVLOG_RECORD_HEAD;
-	if (bs_crc32c(0, p, n) != bs_get32(h + 4))
+	if (r->off + BS_EVLOG_RECORD_HEAD + n > r->checked_end &&
+	    bs_crc32c(0, p, n) != bs_get32(h + 4))
 		return BS_REC_BAD_CRC;
 	*payload = p;
 	*len = n;

@@ -62,6 +62,10 @@ typedef struct {
 	gsize buf_cap;
 	guint64 buf_off;
 	gsize buf_len;
+	/* Records that end at or before this offset had their CRC checked by
+	 * an earlier pass over this very file (a replay's first pass, skip.h)
+	 * and are not checked again; 0 (bs_seg_open): every one is. */
+	guint64 checked_end;
 } BsSegReader;
 
 guint32 bs_get32(const guint8 *p);

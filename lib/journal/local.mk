@@ -9,4 +9,5 @@ noinst_LIBRARIES += %reldir%/libbsjournal.a
 	%reldir%/format.h %reldir%/format.c \
 	%reldir%/readback.h %reldir%/files.c %reldir%/recover.c \
 	%reldir%/repair.h %reldir%/repair.c %reldir%/reader.c \
-	%reldir%/checkpoint.h %reldir%/checkpoint.c
+	%reldir%/checkpoint.h %reldir%/checkpoint.c \
+	%reldir%/skip.h %reldir%/skip.c

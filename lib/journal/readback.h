@@ -16,6 +16,8 @@
 #include <glib.h>
 
 #include "event.pb-c.h"
+#include "journal/evlog.h"
+#include "journal/skip.h"
 
 typedef struct {
 	guint64 checkpoint_seq;     /* checkpoint used (0: none) */
@@ -24,6 +26,8 @@ typedef struct {
 	guint64 first_seq;        /* first and last journal record seen */
 	guint64 last_seq;         /* (0 and 0: none) */
 	guint64 records;          /* journal records fed (load) or read (check) */
+	guint64 skipped;          /* of those records, passed over (skip.h) */
+	BsJournalEnd end;         /* load: where the newest segment ends */
 	guint segments;           /* segment files read */
 	guint64 dropped_bytes;    /* torn tail cut off (load, salvage) */
 	char *dropped_path;       /* the file that was cut */
@@ -51,6 +55,14 @@ typedef enum {
  */
 gboolean bs_journal_load(const char *dir, BsJournalLoadFlags flags,
     BsJournalEventFn fn, void *data, BsJournalReport *rep, GError **err);
+
+/*
+ * The same, passing over the records of jobs cleaned later in the journal
+ * as skip.h says; skip's functions get data too.
+ */
+gboolean bs_journal_load_skip(const char *dir, BsJournalLoadFlags flags,
+    BsJournalEventFn fn, const BsJournalSkip *skip, void *data,
+    BsJournalReport *rep, GError **err);
 
 /*
  * Reads every checkpoint and segment without changing anything.  Returns TRUE

@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/error.h"
@@ -22,9 +23,16 @@
 #include "journal/format.h"
 #include "journal/readback.h"
 #include "journal/repair.h"
+#include "journal/skip.h"
 
 #define SALVAGE_HINT " (the journal check and salvage can recover the " \
 	"readable records)"
+
+/* A segment as the first pass read it: its records up to end are whole
+ * and their CRCs right, as long as it is the same file of the same size. */
+typedef struct {
+	guint64 dev, ino, size, end;
+} Checked;
 
 typedef struct {
 	BsJournalEventFn fn;
@@ -36,6 +44,10 @@ typedef struct {
 	guint64 prev_gen;
 	gboolean dry_run;       /* check: change nothing, feed nothing */
 	BsEventArena *arena;    /* the record being fed */
+	const BsJournalSkip *skip;
+	BsSkipSet *skip_set;    /* NULL: every record is fed */
+	GArray *checked;        /* Checked: what the first pass read of each */
+	guint64 seg_next;       /* seq after the last record of the segment */
 } Load;
 
 void
@@ -50,6 +62,7 @@ bs_journal_report_clear(BsJournalReport *rep)
 {
 	g_free(rep->checkpoint_path);
 	g_free(rep->dropped_path);
+	g_free(rep->end.path);
 	if (rep->problems != NULL)
 		g_ptr_array_unref(rep->problems);
 	memset(rep, 0, sizeof *rep);
@@ -114,12 +127,42 @@ check_segment_start(Load *ld, BsSegReader *r, GError **err)
 	return FALSE;
 }
 
+static void
+count_record(Load *ld, guint64 seq)
+{
+	if (ld->rep->records++ == 0)
+		ld->rep->first_seq = seq;
+	ld->rep->last_seq = seq;
+}
+
+/* A record of a job cleaned later: told, not unpacked (skip.h). */
+static gboolean
+skip_record(Load *ld, const guint8 *p, guint32 len, guint64 seq)
+{
+	BsRecPeek pk;
+	g_autofree char *queue = NULL;
+
+	if (ld->skip_set == NULL || seq <= ld->skip_upto ||
+	    !bs_skip_set_skips(ld->skip_set, seq, p, len, &pk))
+		return FALSE;
+	if (pk.queue != NULL)
+		queue = g_strndup((const char *)pk.queue, pk.queue_len);
+	ld->skip->skipped(&pk, queue, ld->data);
+	ld->rep->skipped++;
+	count_record(ld, seq);
+	return TRUE;
+}
+
 static gboolean
 feed_record(Load *ld, BsSegReader *r, const guint8 *p, guint32 len,
     guint64 seq, GError **err)
 {
-	Basalt__Event *ev = bs_event_arena_unpack(ld->arena, p, len);
+	Basalt__Event *ev;
 	guint64 off = r->off - len - BS_EVLOG_RECORD_HEAD;
+
+	if (skip_record(ld, p, len, seq))
+		return TRUE;
+	ev = bs_event_arena_unpack(ld->arena, p, len);
 
 	if (ev == NULL || ev->seq != seq) {
 		g_set_error(err, BS_ERROR, BS_ERROR_FAILED,
@@ -131,9 +174,7 @@ feed_record(Load *ld, BsSegReader *r, const guint8 *p, guint32 len,
 	if (seq > ld->skip_upto) {
 		if (ld->fn != NULL)
 			ld->fn(ev, ld->data);
-		if (ld->rep->records++ == 0)
-			ld->rep->first_seq = seq;
-		ld->rep->last_seq = seq;
+		count_record(ld, seq);
 	}
 	return TRUE;
 }
@@ -180,6 +221,7 @@ load_records(Load *ld, BsSegReader *r, gboolean last, GError **err)
 			return FALSE;
 		seq++;
 	}
+	ld->seg_next = seq;
 	ld->expect = MAX(ld->expect, seq);
 	/* The end, or the zeroed space of a preallocated segment after it. */
 	if (res == BS_REC_END && (r->off == r->size ||
@@ -211,8 +253,47 @@ load_records(Load *ld, BsSegReader *r, gboolean last, GError **err)
 	return FALSE;
 }
 
+/* The newest segment read to its end (and cut there if it was torn), for
+ * the writer to continue without reading it again (bs_evlog_open_at). */
+static void
+note_end(Load *ld, BsSegReader *r)
+{
+	BsJournalEnd *e = &ld->rep->end;
+	struct stat st;
+
+	if (fstat(r->fd, &st) != 0)
+		return;
+	g_free(e->path);
+	e->path = g_strdup(r->path);
+	e->generation = r->hdr.generation;
+	e->first_seq = r->hdr.first_seq;
+	e->next_seq = ld->seg_next;
+	e->end = r->off;
+	e->size = (guint64)st.st_size;
+	e->dev = (guint64)st.st_dev;
+	e->ino = (guint64)st.st_ino;
+}
+
+/* Each record's CRC is checked once: by the first pass, if it read this
+ * file as it is now, else here. */
+static void
+trust_checked(Load *ld, BsSegReader *r, guint i)
+{
+	const Checked *c;
+	struct stat st;
+
+	if (ld->checked == NULL || i >= ld->checked->len)
+		return;
+	c = &g_array_index(ld->checked, Checked, i);
+	if (c->end > 0 && fstat(r->fd, &st) == 0 &&
+	    (guint64)st.st_dev == c->dev && (guint64)st.st_ino == c->ino &&
+	    (guint64)st.st_size == c->size && r->size == c->size)
+		r->checked_end = c->end;
+}
+
 static gboolean
-load_segment(Load *ld, const BsJournalFile *f, gboolean last, GError **err)
+load_segment(Load *ld, const BsJournalFile *f, gboolean last, guint i,
+    GError **err)
 {
 	BsSegReader r;
 	BsHdrResult hres;
@@ -241,7 +322,10 @@ load_segment(Load *ld, const BsJournalFile *f, gboolean last, GError **err)
 		dir = g_path_get_dirname(f->path);
 		return bs_fsync_dir(dir, err);
 	}
+	trust_checked(ld, &r, i);
 	ok = check_segment_start(ld, &r, err) && load_records(ld, &r, last, err);
+	if (ok && last && !ld->dry_run)
+		note_end(ld, &r);
 	ld->seen_segment = TRUE;
 	ld->prev_gen = r.hdr.generation;
 	ld->rep->segments++;
@@ -279,22 +363,74 @@ salvage_first(const char *dir, BsJournalReport *rep, GError **err)
 	return ok;
 }
 
-/* Shared by load and check (dry_run: fn is NULL and nothing is changed). */
-gboolean
-bs_journal_replay(const char *dir, gboolean dry_run, BsJournalEventFn fn,
-    void *data, BsJournalReport *rep, GError **err)
+/*
+ * The first pass (skip.h): every whole record after the checkpoint, read
+ * without unpacking.  It stops quietly where a record is not whole; the
+ * replay after it decides what that is, and reads only what this pass
+ * read, or less.
+ */
+static void
+scan_segments(Load *ld, GPtrArray *segs, guint i0)
 {
-	Load ld = { .fn = fn, .data = data, .rep = rep, .dry_run = dry_run };
+	ld->checked = g_array_new(FALSE, TRUE, sizeof(Checked));
+	for (guint i = i0; i < segs->len; i++) {
+		const BsJournalFile *f = g_ptr_array_index(segs, i);
+		BsSegReader r;
+		BsHdrResult hres;
+		const guint8 *p;
+		guint32 len;
+		guint64 seq;
+		BsRecResult res = BS_REC_END;
+
+		Checked c = { 0 };
+		struct stat st;
+
+		if (bs_seg_open(&r, f->path, FALSE, &hres, NULL)) {
+			while ((res = bs_seg_next(&r, &p, &len)) == BS_REC_OK)
+				if (!bs_record_seq(p, len, &seq) || seq > ld->skip_upto)
+					bs_skip_set_scan(ld->skip_set, p, len);
+			if (fstat(r.fd, &st) == 0) {
+				c.dev = (guint64)st.st_dev;
+				c.ino = (guint64)st.st_ino;
+				c.size = (guint64)st.st_size;
+				c.end = r.off;
+			}
+		}
+		g_array_append_val(ld->checked, c);
+		bs_seg_close(&r);
+		if (res != BS_REC_END)
+			break;
+	}
+	/* Asked only now: the caller may walk its whole state to answer. */
+	bs_skip_set_done(ld->skip_set, bs_skip_set_any(ld->skip_set) ?
+	    ld->skip->horizon(ld->data) : 0);
+}
+
+static gboolean
+replay(const char *dir, gboolean dry_run, BsJournalEventFn fn,
+    const BsJournalSkip *skip, void *data, BsJournalReport *rep, GError **err)
+{
+	Load ld = { .fn = fn, .data = data, .rep = rep, .dry_run = dry_run,
+	    .skip = skip };
 	GPtrArray *segs, *ckpts;
 	gboolean ok;
+	guint i0;
 
 	if (!bs_journal_list(dir, &segs, &ckpts, err))
 		return FALSE;
 	ld.arena = bs_event_arena_new();
 	ok = load_checkpoint(&ld, ckpts, err);
-	for (guint i = first_needed(segs, ld.expect); ok && i < segs->len; i++)
+	i0 = first_needed(segs, ld.expect);
+	if (ok && skip != NULL && fn != NULL && !dry_run) {
+		ld.skip_set = bs_skip_set_new();
+		scan_segments(&ld, segs, i0);
+	}
+	for (guint i = i0; ok && i < segs->len; i++)
 		ok = load_segment(&ld, g_ptr_array_index(segs, i),
-		    i + 1 == segs->len, err);
+		    i + 1 == segs->len, i - i0, err);
+	bs_skip_set_free(ld.skip_set);
+	if (ld.checked != NULL)
+		g_array_unref(ld.checked);
 	bs_event_arena_free(ld.arena);
 	g_ptr_array_unref(segs);
 	g_ptr_array_unref(ckpts);
@@ -307,5 +443,23 @@ bs_journal_load(const char *dir, BsJournalLoadFlags flags,
 {
 	if ((flags & BS_JOURNAL_LOAD_SALVAGE) && !salvage_first(dir, rep, err))
 		return FALSE;
-	return bs_journal_replay(dir, FALSE, fn, data, rep, err);
+	return replay(dir, FALSE, fn, NULL, data, rep, err);
+}
+
+gboolean
+bs_journal_load_skip(const char *dir, BsJournalLoadFlags flags,
+    BsJournalEventFn fn, const BsJournalSkip *skip, void *data,
+    BsJournalReport *rep, GError **err)
+{
+	if ((flags & BS_JOURNAL_LOAD_SALVAGE) && !salvage_first(dir, rep, err))
+		return FALSE;
+	return replay(dir, FALSE, fn, skip, data, rep, err);
+}
+
+/* Shared by load and check (dry_run: fn is NULL and nothing is changed). */
+gboolean
+bs_journal_replay(const char *dir, gboolean dry_run, BsJournalEventFn fn,
+    void *data, BsJournalReport *rep, GError **err)
+{
+	return replay(dir, dry_run, fn, NULL, data, rep, err);
 }

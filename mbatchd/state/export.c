@@ -17,6 +17,8 @@
 typedef struct {
 	GPtrArray *events;        /* Basalt__Event*, each with its own body */
 	GPtrArray *blocks;        /* everything else to g_free */
+	GHashTable *env_ids;      /* SharedEnv * -> its EvEnvironment id */
+	GHashTable *spec_ids;     /* JobSpecRef * -> its EvSpec id */
 } Export;
 
 static gpointer
@@ -37,19 +39,92 @@ event(Export *x, gint64 time)
 	return ev;
 }
 
+/*
+ * The id of the job's environment, stored once before the first job that
+ * has it: a million jobs from a few login shells carried a million 1.5 KB
+ * copies, most of what a checkpoint was to write and then to read.  0: the
+ * job has none.
+ */
+static guint64
+export_env(Export *x, SharedEnv *env)
+{
+	Basalt__EvEnvironment *e;
+	Basalt__Event *ev;
+	guint64 id;
+
+	if (env == NULL)
+		return 0;
+	id = GPOINTER_TO_SIZE(g_hash_table_lookup(x->env_ids, env));
+	if (id != 0)
+		return id;
+	id = g_hash_table_size(x->env_ids) + 1;
+	g_hash_table_insert(x->env_ids, env, GSIZE_TO_POINTER(id));
+	ev = event(x, 0);
+	e = keep(x, g_new(Basalt__EvEnvironment, 1));
+	basalt__ev_environment__init(e);
+	e->id = id;
+	e->vars = env->vars;
+	e->n_vars = env->n;
+	ev->body_case = BASALT__EVENT__BODY_ENVIRONMENT;
+	ev->environment = e;
+	return id;
+}
+
+/*
+ * The id of the job's spec, stored once (with its environment's id)
+ * before the first job that has it, as for environments: a loop of bsub
+ * sends the same request again and again, and each job made from a
+ * checkpoint packed and unpacked its copy to find the shared one.  The
+ * hold flag is not in it: a PSUSP job is held by a status event.
+ */
+static guint64
+export_spec(Export *x, JobSpecRef *r)
+{
+	Basalt__EvSpec *e;
+	Basalt__JobSpec *spec;
+	Basalt__Event *ev;
+	guint64 id, env_ref;
+
+	id = GPOINTER_TO_SIZE(g_hash_table_lookup(x->spec_ids, r));
+	if (id != 0)
+		return id;
+	env_ref = export_env(x, r->env);
+	id = g_hash_table_size(x->spec_ids) + 1;
+	g_hash_table_insert(x->spec_ids, r, GSIZE_TO_POINTER(id));
+	spec = keep(x, g_memdup2(r->spec, sizeof *spec));
+	spec->hold = FALSE;
+	spec->env = NULL;
+	spec->n_env = 0;
+	ev = event(x, 0);
+	e = keep(x, g_new(Basalt__EvSpec, 1));
+	basalt__ev_spec__init(e);
+	e->id = id;
+	e->spec = spec;
+	e->env_ref = env_ref;
+	ev->body_case = BASALT__EVENT__BODY_SPEC_DEF;
+	ev->spec_def = e;
+	return id;
+}
+
 static void
 export_new(Export *x, const Job *j)
 {
+	guint64 spec_ref = j->spec != NULL ? export_spec(x, j->spec) : 0;
 	Basalt__Event *ev = event(x, j->submit_time);
 	Basalt__EvJobNew *e = keep(x, g_new(Basalt__EvJobNew, 1));
-	/* The queue is an event of its own (switch); the hold flag is not:
-	 * a PSUSP job is held by a status event below. */
-	Basalt__JobSpec *spec = keep(x, g_memdup2(job_spec(j), sizeof *spec));
 
-	spec->hold = FALSE;
 	basalt__ev_job_new__init(e);
+	/* The queue is an event of its own (switch). */
+	if (spec_ref != 0) {
+		e->spec_ref = spec_ref;
+	} else {
+		Basalt__JobSpec *spec = keep(x, g_memdup2(job_spec(j),
+		    sizeof *spec));
+
+		spec->hold = FALSE;
+		e->spec = spec;
+	}
 	e->job_id = j->id;
-	e->spec = spec;
 	e->user = (char *)j->user;
 	e->uid = j->uid;
 	e->gid = j->gid;
@@ -339,7 +414,9 @@ GPtrArray *
 state_export_events(const State *st, GPtrArray **blocks)
 {
 	Export x = { g_ptr_array_new_with_free_func(g_free),
-		g_ptr_array_new_with_free_func(g_free) };
+		g_ptr_array_new_with_free_func(g_free),
+		g_hash_table_new(g_direct_hash, g_direct_equal),
+		g_hash_table_new(g_direct_hash, g_direct_equal) };
 	GPtrArray *jobs = g_ptr_array_sized_new(g_hash_table_size(st->jobs));
 	GHashTableIter it;
 	gpointer v;
@@ -374,6 +451,8 @@ state_export_events(const State *st, GPtrArray **blocks)
 	c->last_job_id = st->last_job_id;
 	ev->body_case = BASALT__EVENT__BODY_COUNTERS;
 	ev->counters = c;
+	g_hash_table_destroy(x.env_ids);
+	g_hash_table_destroy(x.spec_ids);
 	*blocks = x.blocks;
 	return x.events;
 }

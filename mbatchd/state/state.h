@@ -188,6 +188,11 @@ typedef struct {
 	GHashTable *envs;         /* SharedEnv set: identical environments once */
 	GHashTable *specs;        /* JobSpecRef.key -> JobSpecRef: identical
 	                           * submissions once */
+	GHashTable *ckpt_envs;    /* a checkpoint's EvEnvironment ids ->
+	                           * SharedEnv (a ref each), until
+	                           * state_replay_end; NULL: none */
+	GHashTable *ckpt_specs;   /* its EvSpec ids -> JobSpecRef (a ref
+	                           * each), the same */
 	GHashTable *by_host;      /* exec_hosts[0] -> set of Job* run there */
 	/* depindex.c: the jobs a -w reference can name. */
 	GHashTable *dep_by_id;    /* &id -> set of Job* (array elements share it) */
@@ -267,6 +272,21 @@ gboolean state_apply(State *st, const Basalt__Event *ev, GError **err);
  * the clauses of the jobs cleaned within the journal. */
 void state_replay_begin(State *st);
 void state_replay_end(State *st);
+/* Forgets a checkpoint's environment and spec ids (EvEnvironment,
+ * EvSpec); the replay's end does, and state_free. */
+void state_ckpt_refs_drop(State *st);
+/*
+ * A replay that passes over the records of jobs cleaned later in the
+ * journal (lib/journal/skip.h) must leave the state it would have left
+ * with them.  It may when every queue's pending jobs are in submission
+ * order, as only a move to a place breaks it: then a job's presence in a
+ * queue does not change where the others go.
+ */
+gboolean state_queues_in_order(const State *st);
+/* What a passed-over record still leaves: the last seq, and of a
+ * submission (is_new) the last job id and its queue. */
+void state_replay_skipped(State *st, guint64 seq, guint64 job_id,
+    gboolean is_new, const char *queue);
 
 const char *state_intern(State *st, const char *s);
 /* The jobs whose first execution host is host, in any state (a finished

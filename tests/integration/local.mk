@@ -30,6 +30,8 @@ INTEGRATION_TESTS += \
 	%reldir%/t0115-kill9-parallel-submit.sh \
 	%reldir%/t0120-torn-journal.sh \
 	%reldir%/t0121-journal-prealloc.sh \
+	%reldir%/t0125-replay-skip.sh \
+	%reldir%/t0126-checkpoint-env.sh \
 	%reldir%/t0130-flipped-byte.sh \
 	%reldir%/t0140-disk-full.sh \
 	%reldir%/t0150-both-restart.sh

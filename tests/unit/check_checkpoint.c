@@ -16,6 +16,7 @@
 #include "tap.h"
 #include "journal/checkpoint.h"
 #include "journal/evlog.h"
+#include "journal/format.h"
 #include "journal/readback.h"
 
 #define TOTAL 300
@@ -234,6 +235,26 @@ START_TEST(test_newer_checkpoint_is_refused)
 }
 END_TEST
 
+/* A checkpoint of format version 1 (each job with its environment) from
+ * an older mbatchd still loads. */
+START_TEST(test_version_1_checkpoint_loads)
+{
+	g_autofree char *newest = NULL;
+	guint8 hdr[BS_EVLOG_HEADER_SIZE];
+	BsLogHeader h = { 1, BS_KIND_CHECKPOINT, 0, 0, 0 };
+
+	make_rotating_journal(2048);
+	h.first_seq = ckpt_seq(-1);
+	newest = g_strdup_printf("%s/snapshot.%020" G_GUINT64_FORMAT, dir,
+	    h.first_seq);
+	bs_header_encode(&h, hdr);
+	jt_write_at(newest, 0, hdr, sizeof hdr);
+	load_ok();
+	ck_assert_uint_eq(rep.checkpoint_seq, h.first_seq);
+	ck_assert(jt_stream_equal(got, expect));
+}
+END_TEST
+
 START_TEST(test_prune_keeps_what_recovery_needs)
 {
 	GError *err = NULL;
@@ -313,6 +334,7 @@ main(void)
 	tcase_add_test(tc, test_torn_checkpoint_falls_back);
 	tcase_add_test(tc, test_flipped_checkpoint_falls_back);
 	tcase_add_test(tc, test_newer_checkpoint_is_refused);
+	tcase_add_test(tc, test_version_1_checkpoint_loads);
 	tcase_add_test(tc, test_prune_keeps_what_recovery_needs);
 	tcase_add_test(tc, test_checkpoint_without_segments);
 	suite_add_tcase(s, tc);

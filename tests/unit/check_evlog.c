@@ -301,6 +301,42 @@ START_TEST(test_open_refuses_a_torn_tail)
 }
 END_TEST
 
+/* The writer continues where recovery ended, torn tail cut or not, as if
+ * it had read the segment again; a file changed since is read again. */
+START_TEST(test_open_at_continues_where_recovery_ended)
+{
+	GError *err = NULL;
+	g_autofree char *seg = NULL;
+	BsJournalEnd end = { 0 };
+	BsEvlog *log;
+
+	make_journal(N_RECORDS, NULL);
+	seg = jt_segment(dir, -1);
+	jt_write_at(seg, jt_file_size(seg), "\x20\0\0\0junk", 8);
+	load_ok(N_RECORDS);
+	ck_assert_str_eq(rep.end.path, seg);
+	ck_assert_uint_eq(rep.end.next_seq, N_RECORDS + 1);
+	ck_assert_uint_eq(rep.end.end, jt_file_size(seg));
+	log = bs_evlog_open_at(dir, &nosync, &rep.end, &err);
+	ck_assert_ptr_nonnull(log);
+	ck_assert_uint_eq(bs_evlog_next_seq(log), N_RECORDS + 1);
+	jt_append(log, N_RECORDS + 1, N_RECORDS + 3, 1, NULL);
+	bs_evlog_free(log);
+	load_ok(N_RECORDS + 3);
+	ck_assert_uint_eq(rep.dropped_bytes, 0);
+
+	/* Junk written after recovery: read again, and refused. */
+	end = rep.end;
+	end.path = g_strdup(rep.end.path);
+	jt_write_at(seg, jt_file_size(seg), "\x20\0\0\0junk", 8);
+	log = bs_evlog_open_at(dir, &nosync, &end, &err);
+	ck_assert_ptr_null(log);
+	ck_assert_ptr_nonnull(strstr(err->message, "recover"));
+	g_clear_error(&err);
+	g_free(end.path);
+}
+END_TEST
+
 START_TEST(test_empty_dir_is_a_new_journal)
 {
 	g_autofree char *missing = g_build_filename(dir, "nope", NULL);
@@ -800,6 +836,7 @@ main(void)
 	tcase_add_test(tc, test_seq_gap_is_fatal_until_salvaged);
 	tcase_add_test(tc, test_newer_version_is_refused);
 	tcase_add_test(tc, test_check_on_a_good_journal);
+	tcase_add_test(tc, test_open_at_continues_where_recovery_ended);
 	tcase_add_test(tc, test_reader_reads_history_in_order);
 	tcase_add_test(tc, test_reader_skips_through_a_cursor);
 	suite_add_tcase(s, tc);

@@ -782,6 +782,123 @@ submit_env(guint64 id, char **env, size_t n_env)
 	ck_assert(apply(&ev, 10));
 }
 
+/*
+ * A checkpoint stores each environment (EvEnvironment) and each spec
+ * (EvSpec) once and its jobs refer to them; loading it gives every job its
+ * spec and environment again, shared.  A checkpoint of the older format,
+ * each job with its own copy, loads to the same state.
+ */
+START_TEST(test_checkpoint_stores_environments_once)
+{
+	char *a[] = { "HOME=/home/alice", "PATH=/usr/bin:/bin", "LANG=C" };
+	char *b[] = { "HOME=/home/bob", "PATH=/bin" };
+	GPtrArray *events, *blocks;
+	State *copy;
+	guint n_env_events = 0, n_spec_events = 0, n_inline = 0;
+	GError *err = NULL;
+
+	submit_env(1, a, 3);
+	submit_env(2, b, 2);
+	submit_env(3, a, 3);
+	submit_env(4, NULL, 0);
+	submit_env(5, b, 2);
+	events = state_export_events(st, &blocks);
+	for (guint i = 0; i < events->len; i++) {
+		const Basalt__Event *ev = events->pdata[i];
+
+		if (ev->body_case == BASALT__EVENT__BODY_ENVIRONMENT)
+			n_env_events++;
+		if (ev->body_case == BASALT__EVENT__BODY_SPEC_DEF)
+			n_spec_events++;
+		if (ev->body_case == BASALT__EVENT__BODY_JOB_NEW &&
+		    ev->job_new->spec != NULL)
+			n_inline++;
+	}
+	ck_assert_uint_eq(n_env_events, 2);
+	/* a, b and none: jobs 1 and 3, 2 and 5 have equal specs. */
+	ck_assert_uint_eq(n_spec_events, 3);
+	ck_assert_uint_eq(n_inline, 0);
+	copy = state_new();
+	state_replay_begin(copy);
+	for (guint i = 0; i < events->len; i++)
+		ck_assert_msg(state_apply(copy, events->pdata[i], &err), "%s",
+		    err ? err->message : "");
+	state_replay_end(copy);
+	ck_assert_ptr_null(copy->ckpt_envs);
+	ck_assert_ptr_null(copy->ckpt_specs);
+	ck_assert_uint_eq(g_hash_table_size(copy->envs), 2);
+	ck_assert_ptr_eq(state_job(copy, 2, 0)->spec, state_job(copy, 5, 0)->spec);
+	for (guint64 id = 1; id <= 5; id++) {
+		const Basalt__JobSpec *o = job_spec(state_job(st, id, 0));
+		const Basalt__JobSpec *c = job_spec(state_job(copy, id, 0));
+
+		ck_assert_uint_eq(c->n_env, o->n_env);
+		for (size_t k = 0; k < o->n_env; k++)
+			ck_assert_str_eq(c->env[k], o->env[k]);
+	}
+	ck_assert_ptr_eq(job_spec(state_job(copy, 1, 0))->env,
+	    job_spec(state_job(copy, 3, 0))->env);
+	state_free(copy);
+
+	/* The older format: no EvEnvironment nor EvSpec, each job's own
+	 * copy of both. */
+	copy = state_new();
+	state_replay_begin(copy);
+	for (guint i = 0; i < events->len; i++) {
+		Basalt__Event *ev = events->pdata[i];
+
+		if (ev->body_case == BASALT__EVENT__BODY_ENVIRONMENT ||
+		    ev->body_case == BASALT__EVENT__BODY_SPEC_DEF)
+			continue;
+		if (ev->body_case == BASALT__EVENT__BODY_JOB_NEW) {
+			ev->job_new->spec_ref = 0;
+			ev->job_new->spec = (Basalt__JobSpec *)job_spec(
+			    state_job(st, ev->job_new->job_id, 0));
+		}
+		ck_assert_msg(state_apply(copy, ev, &err), "%s",
+		    err ? err->message : "");
+	}
+	state_replay_end(copy);
+	ck_assert_uint_eq(g_hash_table_size(copy->envs), 2);
+	ck_assert_str_eq(job_spec(state_job(copy, 5, 0))->env[0],
+	    "HOME=/home/bob");
+	state_free(copy);
+	g_ptr_array_free(events, TRUE);
+	g_ptr_array_free(blocks, TRUE);
+}
+END_TEST
+
+/* A job naming an environment or a spec the checkpoint does not hold is
+ * refused. */
+START_TEST(test_unknown_environment_is_refused)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobNew e = BASALT__EV_JOB_NEW__INIT;
+	Basalt__JobSpec spec = BASALT__JOB_SPEC__INIT;
+	GError *err = NULL;
+
+	spec.command = "true";
+	e.job_id = 1;
+	e.spec = &spec;
+	e.user = "alice";
+	e.queue = "normal";
+	e.env_ref = 7;
+	ev.body_case = BASALT__EVENT__BODY_JOB_NEW;
+	ev.job_new = &e;
+	ev.seq = 1;
+	ck_assert(!state_apply(st, &ev, &err));
+	ck_assert_ptr_nonnull(strstr(err->message, "environment 7"));
+	g_clear_error(&err);
+	e.env_ref = 0;
+	e.spec = NULL;
+	e.spec_ref = 3;
+	ck_assert(!state_apply(st, &ev, &err));
+	ck_assert_ptr_nonnull(strstr(err->message, "spec 3"));
+	g_error_free(err);
+	ck_assert_ptr_null(state_job(st, 1, 0));
+}
+END_TEST
+
 /* Jobs with the same environment share one copy; each still reads its own
  * whole, also after the others are gone or modified. */
 START_TEST(test_environments_are_shared)
@@ -1021,6 +1138,8 @@ main(void)
 	tcase_add_test(tc, test_job_messages);
 	tcase_add_test(tc, test_consumer_pend);
 	tcase_add_test(tc, test_modify_started);
+	tcase_add_test(tc, test_checkpoint_stores_environments_once);
+	tcase_add_test(tc, test_unknown_environment_is_refused);
 	suite_add_tcase(s, tc);
 	return bs_run_suite(s);
 }

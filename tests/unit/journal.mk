@@ -27,3 +27,11 @@ TESTS += %reldir%/check_journal_prealloc
 %canon_reldir%_check_journal_prealloc_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 %canon_reldir%_check_journal_prealloc_CFLAGS = $(TEST_CFLAGS)
 %canon_reldir%_check_journal_prealloc_LDADD = $(JOURNAL_TEST_LIBS)
+
+check_PROGRAMS += %reldir%/check_journal_skip
+TESTS += %reldir%/check_journal_skip
+%canon_reldir%_check_journal_skip_SOURCES = %reldir%/check_journal_skip.c \
+	%reldir%/journal-fixture.c
+%canon_reldir%_check_journal_skip_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_check_journal_skip_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_journal_skip_LDADD = $(JOURNAL_TEST_LIBS)
