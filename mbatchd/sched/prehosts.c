@@ -181,19 +181,26 @@ mark_wanted(Pass *p, guint a)
 	}
 }
 
-static void
-index_add(GArray **lists, guint i, guint r)
+/* A list of exactly n entries, filled by the caller through its data. */
+static GArray *
+index_list(guint n)
 {
-	if (lists[i] == NULL)
-		lists[i] = g_array_new(FALSE, FALSE, sizeof(guint));
-	g_array_append_val(lists[i], r);
+	return g_array_set_size(g_array_sized_new(FALSE, FALSE, sizeof(guint),
+	    n), n);
 }
 
+/*
+ * Counted first, then filled in place: the lists hold tens of thousands
+ * of entries in all, and an append per entry (with the growth it brings)
+ * cost more than the walk itself.  Each list keeps the order of
+ * SchedSnapshot.running, as appending did.
+ */
 void
 preempt_index_users(Preempt *pre, guint a)
 {
 	const SchedSnapshot *s = pre->snap;
 	GArray **users, **groups;
+	guint *ucount, *gcount, *elig, n = 0;
 
 	if (pre->by_user == NULL) {
 		pre->by_user = g_new0(GArray **, MAX(s->n_queues, 1u));
@@ -203,16 +210,46 @@ preempt_index_users(Preempt *pre, guint a)
 		return;
 	users = pre->by_user[a] = g_new0(GArray *, MAX(s->n_users, 1u));
 	groups = pre->by_group[a] = g_new0(GArray *, MAX(s->n_groups, 1u));
+	ucount = g_new0(guint, MAX(s->n_users, 1u));
+	gcount = g_new0(guint, MAX(s->n_groups, 1u));
+	elig = g_new(guint, MAX(s->n_running, 1u));
 	for (guint r = 0; r < s->n_running; r++) {
 		const SchedRunning *run = &s->running[r];
 		const SchedUser *u = &s->users[run->user];
 
 		if (!preempt_victim_for(pre, a, run))
 			continue;
-		index_add(users, run->user, r);
+		elig[n++] = r;
+		ucount[run->user]++;
 		for (guint g = 0; g < u->n_groups; g++)
-			index_add(groups, u->groups[g], r);
+			gcount[u->groups[g]]++;
 	}
+	/* The counts become each list's fill position. */
+	for (guint i = 0; i < s->n_users; i++)
+		if (ucount[i] > 0) {
+			users[i] = index_list(ucount[i]);
+			ucount[i] = 0;
+		}
+	for (guint i = 0; i < s->n_groups; i++)
+		if (gcount[i] > 0) {
+			groups[i] = index_list(gcount[i]);
+			gcount[i] = 0;
+		}
+	for (guint k = 0; k < n; k++) {
+		guint r = elig[k];
+		const SchedRunning *run = &s->running[r];
+		const SchedUser *u = &s->users[run->user];
+
+		g_array_index(users[run->user], guint, ucount[run->user]++) = r;
+		for (guint g = 0; g < u->n_groups; g++) {
+			guint gi = u->groups[g];
+
+			g_array_index(groups[gi], guint, gcount[gi]++) = r;
+		}
+	}
+	g_free(ucount);
+	g_free(gcount);
+	g_free(elig);
 }
 
 static void
