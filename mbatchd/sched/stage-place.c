@@ -41,6 +41,13 @@ typedef struct {
 	guint consumer;           /* resource plans: its quota (hybrid-place.c) */
 } Shape;
 
+/* An entry of Pass.blocked: the shape (the key, first) and what its
+ * jobs are told (the value). */
+typedef struct {
+	Shape shape;
+	SchedPending pend;
+} Blocked;
+
 static guint
 shape_hash(gconstpointer p)
 {
@@ -468,9 +475,14 @@ consider(Pass *p, guint idx)
 		return;
 	/* A shape that could neither fit nor preempt cannot later in the
 	 * pass either, until a preemption lowers the counters again. */
-	if (memo)
-		g_hash_table_insert(p->blocked, g_memdup2(&shape, sizeof shape),
-		    g_memdup2(pend, sizeof *pend));
+	if (memo) {
+		/* One allocation holds both: the table frees the key alone. */
+		Blocked *b = g_new(Blocked, 1);
+
+		b->shape = shape;
+		b->pend = *pend;
+		g_hash_table_insert(p->blocked, &b->shape, &b->pend);
+	}
 }
 
 /* One job's turn; a job of a SLOT_RESERVE queue gets its reserved slots
@@ -490,7 +502,7 @@ stage_place(Pass *p)
 
 	p->open = open_new(snap);
 	p->resreq_memo = resreq_memo_new(snap->n_hosts);
-	p->blocked = g_hash_table_new_full(shape_hash, shape_equal, g_free, g_free);
+	p->blocked = g_hash_table_new_full(shape_hash, shape_equal, g_free, NULL);
 	p->no_victims = g_hash_table_new_full(shape_hash, shape_equal, g_free, NULL);
 	for (guint i = 0; i < snap->n_pending; i++) {
 		gboolean pooled = pools_take_turn(p, p->order[i]);
