@@ -45,12 +45,33 @@ relation(const SchedSnapshot *s, guint a, guint b)
 	return r;
 }
 
+/*
+ * Each host's RUN jobs, in SchedSnapshot.running order: counted first,
+ * then filled in place, since an append per allocation (40,000 on a
+ * 10,000-host cluster) with the growth it brings cost more than the walk.
+ */
 static void
 index_running(Preempt *pre)
 {
 	const SchedSnapshot *s = pre->snap;
+	guint *fill = g_new0(guint, MAX(s->n_hosts, 1u));
 
 	pre->on_host = g_new0(GArray *, s->n_hosts);
+	for (guint i = 0; i < s->n_running; i++) {
+		const SchedRunning *r = &s->running[i];
+
+		if (r->state != SCHED_RUN_RUN)
+			continue;
+		for (guint a = 0; a < r->n_allocs; a++)
+			fill[r->allocs[a].host]++;
+	}
+	/* The counts become each list's fill position. */
+	for (guint h = 0; h < s->n_hosts; h++)
+		if (fill[h] > 0) {
+			pre->on_host[h] = g_array_set_size(g_array_sized_new(FALSE,
+			    FALSE, sizeof(guint), fill[h]), fill[h]);
+			fill[h] = 0;
+		}
 	for (guint i = 0; i < s->n_running; i++) {
 		const SchedRunning *r = &s->running[i];
 
@@ -59,11 +80,10 @@ index_running(Preempt *pre)
 		for (guint a = 0; a < r->n_allocs; a++) {
 			guint h = r->allocs[a].host;
 
-			if (pre->on_host[h] == NULL)
-				pre->on_host[h] = g_array_new(FALSE, FALSE, sizeof(guint));
-			g_array_append_val(pre->on_host[h], i);
+			g_array_index(pre->on_host[h], guint, fill[h]++) = i;
 		}
 	}
+	g_free(fill);
 }
 
 Preempt *
