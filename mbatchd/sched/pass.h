@@ -14,6 +14,7 @@ typedef struct Pools Pools;
 typedef struct Reserve Reserve;
 typedef struct Hybrid Hybrid;
 typedef struct ResreqMemo ResreqMemo;
+typedef struct ShapeMemo ShapeMemo;
 
 /* open.c: one queue's candidate hosts that may still take its jobs. */
 typedef struct {
@@ -42,8 +43,8 @@ typedef struct {
 	guint *order;             /* stage-order.c: pending jobs in pass order */
 	GArray **queue_hosts;     /* per queue: candidate host indexes, best first */
 	OpenHosts *open;          /* per queue: those that may have a free slot */
-	GHashTable *blocked;      /* Shape -> SchedPending copied to later jobs */
-	GHashTable *no_victims;   /* Shapes held by MAX_JOBS that found no victims */
+	ShapeMemo *blocked;       /* Shape -> SchedPending copied to later jobs */
+	ShapeMemo *no_victims;    /* Shapes held by MAX_JOBS that found no victims */
 	Preempt *preempt;         /* NULL when no queue may preempt another */
 	Pools *pools;             /* NULL when no queue is in a SLOT_POOL */
 	Limits *limits;           /* NULL when lsb.resources has no Limit */
