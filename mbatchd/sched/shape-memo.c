@@ -27,17 +27,22 @@ struct ShapeMemo {
 	guchar *values;           /* [cap * value_size], NULL for a set */
 };
 
+/* Queue and user, the fields that vary most, side by side so no two of
+ * their pairs collide before the mix; the others folded in by odd
+ * multipliers. */
 static guint
 shape_hash(const Shape *s)
 {
-	guint h = (s->queue * 31u + s->user) * 31u + (guint)s->min_slots * 7u +
-	    (guint)s->ptile * 3u + (guint)s->one_host + s->project * 131u +
-	    s->app * 17u + (guint)s->run_limit * 13u + (guint)s->exclusive * 5u +
-	    s->consumer * 191u;
+	guint64 x = ((guint64)s->queue << 32 | s->user) ^
+	    (guint64)(guint)s->min_slots << 20 ^ (guint64)(guint)s->ptile << 44 ^
+	    (guint64)s->one_host << 62 ^ (guint64)s->exclusive << 63 ^
+	    (guint64)s->project * G_GUINT64_CONSTANT(0xC2B2AE3D27D4EB4F) ^
+	    (guint64)s->app * G_GUINT64_CONSTANT(0x165667B19E3779F9) ^
+	    (guint64)s->run_limit * G_GUINT64_CONSTANT(0x27D4EB2F165667C5) ^
+	    (guint64)s->consumer * G_GUINT64_CONSTANT(0x85EBCA77C2B2AE63);
 
 	/* Multiplicative mix, top bits: nearby shapes spread over the slots. */
-	return (guint)(((guint64)h * G_GUINT64_CONSTANT(0x9E3779B97F4A7C15)) >>
-	    32);
+	return (guint)((x * G_GUINT64_CONSTANT(0x9E3779B97F4A7C15)) >> 32);
 }
 
 static gboolean
