@@ -159,11 +159,12 @@ static void
 host_victims(Try *t, guint c, const guint *rank, guint only_rank, GArray *out)
 {
 	Preempt *pre = t->pre;
-	GArray *on = pre->on_host[t->cand[c]];
+	guint n_on;
+	const guint *on = run_index_list(&pre->on_host, t->cand[c], &n_on);
 
 	g_array_set_size(out, 0);
-	for (guint i = 0; on != NULL && i < on->len; i++) {
-		guint r = g_array_index(on, guint, i);
+	for (guint i = 0; i < n_on; i++) {
+		guint r = on[i];
 		const SchedRunning *run = &t->p->snap->running[r];
 		Victim v = {
 			.run = r, .rank = rank[run->queue], .host_rank = c,

@@ -44,7 +44,7 @@ struct Preempt {
 	const SchedSnapshot *snap;
 	Rel *rel;                 /* [a * n_queues + b]: may a preempt b */
 	gboolean *can;            /* [n_queues]: may preempt some queue */
-	GArray **on_host;         /* [n_hosts]: RUN jobs holding slots there */
+	RunIndex on_host;         /* over hosts: RUN jobs holding slots there */
 	gboolean *done;           /* [n_running]: preempted in this pass */
 	const gboolean *held;     /* [n_running]: the window stage suspends or
 	                           * kills it this pass: no victim (Pass.run_held) */
