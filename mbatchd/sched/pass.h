@@ -169,8 +169,13 @@ gboolean excl_host_ok(const Pass *p, const SchedJob *j, guint h,
     SchedHostReason *why);
 void excl_placed(Pass *p, const SchedJob *j, guint h);
 /* Whether host h is closed to every job by an exclusive job, running,
- * placed this pass, or holding a reservation there. */
-gboolean excl_closed(const Pass *p, guint h);
+ * placed this pass, or holding a reservation there.  Inline: the open
+ * lists (open.c) ask it for every host they pass. */
+static inline gboolean
+excl_closed(const Pass *p, guint h)
+{
+	return p->excl != NULL && (p->excl[h] || p->excl_held[h] > 0);
+}
 /* A -x job's reservation on host h counted (sign > 0) or let go. */
 void excl_reserved(Pass *p, const SchedJob *j, guint h, int sign);
 
