@@ -16,6 +16,7 @@ noinst_LIBRARIES += %reldir%/libbssched.a
 	%reldir%/sched/plan.c %reldir%/sched/window.c %reldir%/sched/plan-window.c \
 	%reldir%/sched/stage-entitle.c %reldir%/sched/stage-order.c \
 	%reldir%/sched/stage-place.c %reldir%/sched/stage-preempt.c \
+	%reldir%/sched/shape-memo.h %reldir%/sched/shape-memo.c \
 	%reldir%/sched/limits.c \
 	%reldir%/sched/stage-limits.h %reldir%/sched/stage-limits.c \
 	%reldir%/sched/stage-reserve.c %reldir%/sched/reserve.h \

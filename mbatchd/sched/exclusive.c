@@ -72,12 +72,6 @@ excl_placed(Pass *p, const SchedJob *j, guint h)
 		p->excl[h] = 1;
 }
 
-gboolean
-excl_closed(const Pass *p, guint h)
-{
-	return p->excl != NULL && (p->excl[h] || p->excl_held[h] > 0);
-}
-
 void
 excl_reserved(Pass *p, const SchedJob *j, guint h, int sign)
 {

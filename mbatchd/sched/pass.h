@@ -14,6 +14,7 @@ typedef struct Pools Pools;
 typedef struct Reserve Reserve;
 typedef struct Hybrid Hybrid;
 typedef struct ResreqMemo ResreqMemo;
+typedef struct ShapeMemo ShapeMemo;
 
 /* open.c: one queue's candidate hosts that may still take its jobs. */
 typedef struct {
@@ -42,8 +43,8 @@ typedef struct {
 	guint *order;             /* stage-order.c: pending jobs in pass order */
 	GArray **queue_hosts;     /* per queue: candidate host indexes, best first */
 	OpenHosts *open;          /* per queue: those that may have a free slot */
-	GHashTable *blocked;      /* Shape -> SchedPending copied to later jobs */
-	GHashTable *no_victims;   /* Shapes held by MAX_JOBS that found no victims */
+	ShapeMemo *blocked;       /* Shape -> SchedPending copied to later jobs */
+	ShapeMemo *no_victims;    /* Shapes held by MAX_JOBS that found no victims */
 	Preempt *preempt;         /* NULL when no queue may preempt another */
 	Pools *pools;             /* NULL when no queue is in a SLOT_POOL */
 	Limits *limits;           /* NULL when lsb.resources has no Limit */
@@ -168,8 +169,13 @@ gboolean excl_host_ok(const Pass *p, const SchedJob *j, guint h,
     SchedHostReason *why);
 void excl_placed(Pass *p, const SchedJob *j, guint h);
 /* Whether host h is closed to every job by an exclusive job, running,
- * placed this pass, or holding a reservation there. */
-gboolean excl_closed(const Pass *p, guint h);
+ * placed this pass, or holding a reservation there.  Inline: the open
+ * lists (open.c) ask it for every host they pass. */
+static inline gboolean
+excl_closed(const Pass *p, guint h)
+{
+	return p->excl != NULL && (p->excl[h] || p->excl_held[h] > 0);
+}
 /* A -x job's reservation on host h counted (sign > 0) or let go. */
 void excl_reserved(Pass *p, const SchedJob *j, guint h, int sign);
 

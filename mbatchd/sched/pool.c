@@ -226,23 +226,46 @@ pools_sort_key(const Pools *pl, const SchedSnapshot *snap)
 	return key;
 }
 
+/* Each pooled queue's jobs in pass order: counted first, then filled in
+ * place, rather than an append per job (tens of thousands of them). */
 void
 pools_set_order(Pools *pl, const SchedSnapshot *snap, const guint *order,
     guint n)
 {
+	guint *fill;
+
 	if (pl == NULL)
 		return;
+	fill = g_new0(guint, MAX(snap->n_queues, 1u));
 	for (guint i = 0; i < n; i++) {
 		guint q = snap->pending[order[i]].queue;
 
 		if (!queue_pooled(snap, q))
 			continue;
-		if (pl->jobs[q] == NULL)
-			pl->jobs[q] = g_array_new(FALSE, FALSE, sizeof(guint));
-		g_array_append_val(pl->jobs[q], order[i]);
+		fill[q]++;
 		pl->left[snap->queues[q].pool]++;
 		pl->queue_left[q]++;
 	}
+	/* The counts become each list's fill position. */
+	for (guint q = 0; q < snap->n_queues; q++) {
+		guint had;
+
+		if (fill[q] == 0)
+			continue;
+		if (pl->jobs[q] == NULL)
+			pl->jobs[q] = g_array_sized_new(FALSE, FALSE, sizeof(guint),
+			    fill[q]);
+		had = pl->jobs[q]->len;
+		g_array_set_size(pl->jobs[q], had + fill[q]);
+		fill[q] = had;
+	}
+	for (guint i = 0; i < n; i++) {
+		guint q = snap->pending[order[i]].queue;
+
+		if (queue_pooled(snap, q))
+			g_array_index(pl->jobs[q], guint, fill[q]++) = order[i];
+	}
+	g_free(fill);
 }
 
 /* Free slots of one host for the pool: nothing on a host that is down or

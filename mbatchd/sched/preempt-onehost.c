@@ -73,11 +73,12 @@ pt_count_host_victims(Try *t)
 	}
 	for (guint c = 0; c < t->n_cand; c++) {
 		guint h = t->cand[c];
-		GArray *on = pre->on_host[h];
+		guint n_on;
+		const guint *on = run_index_list(&pre->on_host, h, &n_on);
 
 		pre->stamp++;
-		for (guint i = 0; on != NULL && i < on->len; i++) {
-			guint r = g_array_index(on, guint, i);
+		for (guint i = 0; i < n_on; i++) {
+			guint r = on[i];
 			const SchedRunning *run = &t->p->snap->running[r];
 
 			if (pre->seen[r] == pre->stamp || !pt_eligible(t, r))
@@ -103,12 +104,13 @@ static void
 list_host_victims(Try *t, guint c)
 {
 	Preempt *pre = t->pre;
-	GArray *on = pre->on_host[t->cand[c]];
+	guint n_on;
+	const guint *on = run_index_list(&pre->on_host, t->cand[c], &n_on);
 
 	g_array_set_size(t->victims, 0);
 	pre->stamp++;
-	for (guint i = 0; on != NULL && i < on->len; i++) {
-		guint r = g_array_index(on, guint, i);
+	for (guint i = 0; i < n_on; i++) {
+		guint r = on[i];
 		const SchedRunning *run = &t->p->snap->running[r];
 		Victim v = {
 			.run = r, .rank = t->rank[run->queue],

@@ -61,18 +61,22 @@ add(const SchedSnapshot *s, Relief *rl, const SchedRunning *run, int sign)
 }
 
 static const Relief *
-sum_of(Pass *p, Relief **cache, guint n, guint a, guint i, const GArray *jobs)
+sum_of(Pass *p, Relief **cache, guint n, guint a, guint i,
+    const RunIndex *ix)
 {
 	Preempt *pre = p->preempt;
 	Relief *rl;
+	guint len;
+	const guint *jobs;
 
 	if (cache[a] == NULL)
 		cache[a] = g_new0(Relief, MAX(n, 1u));
 	rl = &cache[a][i];
 	if (rl->known)
 		return rl;
-	for (guint k = 0; jobs != NULL && k < jobs->len; k++) {
-		guint r = g_array_index(jobs, guint, k);
+	jobs = run_index_list(ix, i, &len);
+	for (guint k = 0; k < len; k++) {
+		guint r = jobs[k];
 
 		if (!pre->done[r] && usable_for(p, a, &p->snap->running[r]))
 			add(p->snap, rl, &p->snap->running[r], 1);
@@ -115,7 +119,7 @@ pt_relief_reachable(Try *t, gboolean *ok)
 		pre->gcache = g_new0(Relief *, MAX(s->n_queues, 1u));
 	}
 	ur = sum_of(p, pre->ucache, s->n_users, a, j->user,
-	    pre->by_user[a][j->user]);
+	    pre->by_user[a]);
 	relieve_user(&p->count, su, j->user, ur->kill, ur->susp);
 	/* The group's other members: the user's own jobs were counted above
 	 * (they are in the group's list too); a suspended member's job helps
@@ -125,7 +129,7 @@ pt_relief_reachable(Try *t, gboolean *ok)
 		guint g = su->groups[0];
 
 		gr = sum_of(p, pre->gcache, s->n_groups, a, g,
-		    pre->by_group[a][g]);
+		    pre->by_group[a]);
 		gkill = gr->kill - ur->kill;
 		gsusp = p->count.run_only.group ? gr->susp - ur->susp : 0;
 		p->count.group[g] -= gkill;

@@ -159,11 +159,12 @@ static void
 host_victims(Try *t, guint c, const guint *rank, guint only_rank, GArray *out)
 {
 	Preempt *pre = t->pre;
-	GArray *on = pre->on_host[t->cand[c]];
+	guint n_on;
+	const guint *on = run_index_list(&pre->on_host, t->cand[c], &n_on);
 
 	g_array_set_size(out, 0);
-	for (guint i = 0; on != NULL && i < on->len; i++) {
-		guint r = g_array_index(on, guint, i);
+	for (guint i = 0; i < n_on; i++) {
+		guint r = on[i];
 		const SchedRunning *run = &t->p->snap->running[r];
 		Victim v = {
 			.run = r, .rank = rank[run->queue], .host_rank = c,
@@ -631,14 +632,17 @@ relieve_room(Pass *p, const SchedRunning *run, int sign)
  * can help, so the others are left alone.
  */
 static void
-relieve_with(Try *t, GArray *jobs, gboolean member, GArray *took)
+relieve_with(Try *t, const RunIndex *ix, guint list, gboolean member,
+    GArray *took)
 {
 	Preempt *pre = t->pre;
 	const SchedSnapshot *s = t->p->snap;
 	gboolean suspend_helps = !member || t->p->count.run_only.group;
+	guint len;
+	const guint *jobs = run_index_list(ix, list, &len);
 
-	for (guint i = 0; jobs != NULL && i < jobs->len; i++) {
-		guint r = g_array_index(jobs, guint, i);
+	for (guint i = 0; i < len; i++) {
+		guint r = jobs[i];
 
 		if (pre->seen[r] == pre->stamp)
 			continue;
@@ -669,7 +673,7 @@ room_reachable(Try *t)
 	plan_took = g_array_new(FALSE, FALSE, sizeof(guint));
 	preempt_index_users(t->pre, t->job->queue);
 	t->pre->stamp++;
-	relieve_with(t, t->pre->by_user[t->job->queue][t->job->user], FALSE,
+	relieve_with(t, t->pre->by_user[t->job->queue], t->job->user, FALSE,
 	    took);
 	/* Relief only raises the room, so once it suffices the rest cannot
 	 * change the answer.  A group without MAX_JOBS is walked only for
@@ -678,9 +682,8 @@ room_reachable(Try *t)
 	for (guint g = 0; g < u->n_groups && pt_job_room(t) < t->need; g++)
 		if (t->p->limits != NULL ||
 		    s->groups[u->groups[g]].max_jobs >= 0)
-			relieve_with(t,
-			    t->pre->by_group[t->job->queue][u->groups[g]], TRUE,
-			    took);
+			relieve_with(t, t->pre->by_group[t->job->queue],
+			    u->groups[g], TRUE, took);
 	/* Under resource plans (rule 8) every victim on a group's host gives
 	 * its slots back to the job's side of the plan: count them all. */
 	if (t->p->hybrid != NULL && hybrid_preempt_room(t->p, t->job) < t->need) {

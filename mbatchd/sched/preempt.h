@@ -19,6 +19,21 @@ typedef struct {
 
 typedef struct Relief Relief;
 
+/* Running jobs listed per user or per group: list i is
+ * runs[first[i] .. first[i + 1]), in SchedSnapshot.running order. */
+typedef struct {
+	guint *first;             /* [n + 1] */
+	guint *runs;
+} RunIndex;
+
+/* List i of an index: its length in *n. */
+static inline const guint *
+run_index_list(const RunIndex *ix, guint i, guint *n)
+{
+	*n = ix->first[i + 1] - ix->first[i];
+	return ix->runs + ix->first[i];
+}
+
 typedef struct {
 	gboolean may;
 	gboolean has_pref;
@@ -29,7 +44,7 @@ struct Preempt {
 	const SchedSnapshot *snap;
 	Rel *rel;                 /* [a * n_queues + b]: may a preempt b */
 	gboolean *can;            /* [n_queues]: may preempt some queue */
-	GArray **on_host;         /* [n_hosts]: RUN jobs holding slots there */
+	RunIndex on_host;         /* over hosts: RUN jobs holding slots there */
 	gboolean *done;           /* [n_running]: preempted in this pass */
 	const gboolean *held;     /* [n_running]: the window stage suspends or
 	                           * kills it this pass: no victim (Pass.run_held) */
@@ -64,9 +79,9 @@ struct Preempt {
 	guint *class_start;       /* [load class]: its first by_load position */
 	guint8 *plain_usable;     /* [n_hosts]: 0 not known yet, 1 usable, 2 not,
 	                           * for jobs without -m or filter data */
-	GArray ***by_user;        /* [a]: NULL or [n_users]: NULL or the user's
-	                           * RUN jobs a may preempt */
-	GArray ***by_group;       /* [a]: the same per group, for its members */
+	RunIndex **by_user;       /* [a]: NULL or, over users, the user's RUN
+	                           * jobs a may preempt */
+	RunIndex **by_group;      /* [a]: the same per group, for its members */
 	Relief **ucache;          /* [a]: NULL or [n_users]: preempt-relief.c */
 	Relief **gcache;          /* [a]: NULL or [n_groups]: the same */
 	/* Resource plans (preempt.c, rule 8): hosts holding victims of the

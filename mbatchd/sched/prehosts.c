@@ -181,55 +181,90 @@ mark_wanted(Pass *p, guint a)
 	}
 }
 
-static void
-index_add(GArray **lists, guint i, guint r)
+/* An index of n lists whose lengths are count[0, n): count becomes each
+ * list's fill position. */
+static RunIndex *
+index_new(guint *count, guint n)
 {
-	if (lists[i] == NULL)
-		lists[i] = g_array_new(FALSE, FALSE, sizeof(guint));
-	g_array_append_val(lists[i], r);
+	RunIndex *ix = g_new(RunIndex, 1);
+	guint total = 0;
+
+	ix->first = g_new(guint, n + 1);
+	for (guint i = 0; i < n; i++) {
+		ix->first[i] = total;
+		total += count[i];
+		count[i] = ix->first[i];
+	}
+	ix->first[n] = total;
+	ix->runs = g_new(guint, MAX(total, 1u));
+	return ix;
 }
 
+static void
+index_free(RunIndex *ix)
+{
+	if (ix == NULL)
+		return;
+	g_free(ix->first);
+	g_free(ix->runs);
+	g_free(ix);
+}
+
+/*
+ * Counted first, then filled in place: the lists hold tens of thousands
+ * of entries in all, and an append per entry (with the growth it brings)
+ * cost more than the walk itself.  Each list keeps the order of
+ * SchedSnapshot.running.
+ */
 void
 preempt_index_users(Preempt *pre, guint a)
 {
 	const SchedSnapshot *s = pre->snap;
-	GArray **users, **groups;
+	RunIndex *users, *groups;
+	guint *ucount, *gcount, *elig, n = 0;
 
 	if (pre->by_user == NULL) {
-		pre->by_user = g_new0(GArray **, MAX(s->n_queues, 1u));
-		pre->by_group = g_new0(GArray **, MAX(s->n_queues, 1u));
+		pre->by_user = g_new0(RunIndex *, MAX(s->n_queues, 1u));
+		pre->by_group = g_new0(RunIndex *, MAX(s->n_queues, 1u));
 	}
 	if (pre->by_user[a] != NULL)
 		return;
-	users = pre->by_user[a] = g_new0(GArray *, MAX(s->n_users, 1u));
-	groups = pre->by_group[a] = g_new0(GArray *, MAX(s->n_groups, 1u));
+	ucount = g_new0(guint, MAX(s->n_users, 1u));
+	gcount = g_new0(guint, MAX(s->n_groups, 1u));
+	elig = g_new(guint, MAX(s->n_running, 1u));
 	for (guint r = 0; r < s->n_running; r++) {
 		const SchedRunning *run = &s->running[r];
 		const SchedUser *u = &s->users[run->user];
 
 		if (!preempt_victim_for(pre, a, run))
 			continue;
-		index_add(users, run->user, r);
+		elig[n++] = r;
+		ucount[run->user]++;
 		for (guint g = 0; g < u->n_groups; g++)
-			index_add(groups, u->groups[g], r);
+			gcount[u->groups[g]]++;
 	}
-}
+	users = pre->by_user[a] = index_new(ucount, s->n_users);
+	groups = pre->by_group[a] = index_new(gcount, s->n_groups);
+	for (guint k = 0; k < n; k++) {
+		guint r = elig[k];
+		const SchedRunning *run = &s->running[r];
+		const SchedUser *u = &s->users[run->user];
 
-static void
-free_lists(GArray **lists, guint n)
-{
-	for (guint i = 0; lists != NULL && i < n; i++)
-		if (lists[i] != NULL)
-			g_array_free(lists[i], TRUE);
-	g_free(lists);
+		users->runs[ucount[run->user]++] = r;
+		for (guint g = 0; g < u->n_groups; g++)
+			groups->runs[gcount[u->groups[g]]++] = r;
+	}
+	g_free(ucount);
+	g_free(gcount);
+	g_free(elig);
 }
 
 void
 prehosts_free(Preempt *pre)
 {
 	for (guint a = 0; pre->by_user != NULL && a < pre->snap->n_queues; a++) {
-		free_lists(pre->by_user[a], pre->snap->n_users);
-		free_lists(pre->by_group[a], pre->snap->n_groups);
+		index_free(pre->by_user[a]);
+		index_free(pre->by_group[a]);
 	}
 	g_free(pre->by_user);
 	g_free(pre->by_group);

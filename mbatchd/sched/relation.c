@@ -45,25 +45,45 @@ relation(const SchedSnapshot *s, guint a, guint b)
 	return r;
 }
 
+/*
+ * Each host's RUN jobs, in SchedSnapshot.running order, in one array:
+ * counted first, then filled in place, since a list per host with an
+ * append per allocation (40,000 on a 10,000-host cluster) cost more than
+ * the walk.
+ */
 static void
 index_running(Preempt *pre)
 {
 	const SchedSnapshot *s = pre->snap;
+	guint n = s->n_hosts, total = 0;
+	guint *fill = g_new0(guint, MAX(n, 1u));
 
-	pre->on_host = g_new0(GArray *, s->n_hosts);
 	for (guint i = 0; i < s->n_running; i++) {
 		const SchedRunning *r = &s->running[i];
 
 		if (r->state != SCHED_RUN_RUN)
 			continue;
-		for (guint a = 0; a < r->n_allocs; a++) {
-			guint h = r->allocs[a].host;
-
-			if (pre->on_host[h] == NULL)
-				pre->on_host[h] = g_array_new(FALSE, FALSE, sizeof(guint));
-			g_array_append_val(pre->on_host[h], i);
-		}
+		for (guint a = 0; a < r->n_allocs; a++)
+			fill[r->allocs[a].host]++;
 	}
+	/* The counts become each list's fill position. */
+	pre->on_host.first = g_new(guint, n + 1);
+	for (guint h = 0; h < n; h++) {
+		pre->on_host.first[h] = total;
+		total += fill[h];
+		fill[h] = pre->on_host.first[h];
+	}
+	pre->on_host.first[n] = total;
+	pre->on_host.runs = g_new(guint, MAX(total, 1u));
+	for (guint i = 0; i < s->n_running; i++) {
+		const SchedRunning *r = &s->running[i];
+
+		if (r->state != SCHED_RUN_RUN)
+			continue;
+		for (guint a = 0; a < r->n_allocs; a++)
+			pre->on_host.runs[fill[r->allocs[a].host]++] = i;
+	}
+	g_free(fill);
 }
 
 Preempt *
@@ -109,10 +129,8 @@ preempt_free(Preempt *pre)
 {
 	if (pre == NULL)
 		return;
-	for (guint h = 0; pre->on_host != NULL && h < pre->snap->n_hosts; h++)
-		if (pre->on_host[h] != NULL)
-			g_array_free(pre->on_host[h], TRUE);
-	g_free(pre->on_host);
+	g_free(pre->on_host.first);
+	g_free(pre->on_host.runs);
 	g_free(pre->rel);
 	g_free(pre->can);
 	g_free(pre->pos);

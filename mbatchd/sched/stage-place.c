@@ -30,39 +30,7 @@
 #include "hybrid.h"
 #include "pass.h"
 #include "reserve.h"
-
-typedef struct {
-	guint queue, user;
-	int min_slots, ptile;
-	gboolean one_host;
-	guint project, app;       /* what lsb.resources limits also read */
-	gint64 run_limit;         /* backfill candidates only, else 0 */
-	gboolean exclusive;       /* bsub -x: only empty hosts (exclusive.c) */
-	guint consumer;           /* resource plans: its quota (hybrid-place.c) */
-} Shape;
-
-static guint
-shape_hash(gconstpointer p)
-{
-	const Shape *s = p;
-
-	return (s->queue * 31u + s->user) * 31u + (guint)s->min_slots * 7u +
-	    (guint)s->ptile * 3u + (guint)s->one_host + s->project * 131u +
-	    s->app * 17u + (guint)s->run_limit * 13u + (guint)s->exclusive * 5u +
-	    s->consumer * 191u;
-}
-
-static gboolean
-shape_equal(gconstpointer a, gconstpointer b)
-{
-	const Shape *x = a, *y = b;
-
-	return x->queue == y->queue && x->user == y->user &&
-	    x->min_slots == y->min_slots && x->ptile == y->ptile &&
-	    x->one_host == y->one_host && x->project == y->project &&
-	    x->app == y->app && x->run_limit == y->run_limit &&
-	    x->exclusive == y->exclusive && x->consumer == y->consumer;
-}
+#include "shape-memo.h"
 
 static gboolean
 host_up(SchedHostState state, SchedHostReason *why)
@@ -350,10 +318,10 @@ relievable(SchedPendReason r)
 static void
 try_preempt_for_limit(Pass *p, guint idx, const Shape *shape, gboolean memo)
 {
-	if (memo && g_hash_table_contains(p->no_victims, shape))
+	if (memo && shape_memo_lookup(p->no_victims, shape) != NULL)
 		return;
 	if (!stage_preempt(p, idx, FALSE) && memo)
-		g_hash_table_add(p->no_victims, g_memdup2(shape, sizeof *shape));
+		shape_memo_insert(p->no_victims, shape, NULL);
 }
 
 static void
@@ -445,7 +413,7 @@ consider(Pass *p, guint idx)
 		try_preempt_for_limit(p, idx, &shape, memo);
 		return;
 	}
-	if (memo && (known = g_hash_table_lookup(p->blocked, &shape)) != NULL) {
+	if (memo && (known = shape_memo_lookup(p->blocked, &shape)) != NULL) {
 		*pend = *known;
 		return;
 	}
@@ -469,8 +437,7 @@ consider(Pass *p, guint idx)
 	/* A shape that could neither fit nor preempt cannot later in the
 	 * pass either, until a preemption lowers the counters again. */
 	if (memo)
-		g_hash_table_insert(p->blocked, g_memdup2(&shape, sizeof shape),
-		    g_memdup2(pend, sizeof *pend));
+		shape_memo_insert(p->blocked, &shape, pend);
 }
 
 /* One job's turn; a job of a SLOT_RESERVE queue gets its reserved slots
@@ -490,8 +457,8 @@ stage_place(Pass *p)
 
 	p->open = open_new(snap);
 	p->resreq_memo = resreq_memo_new(snap->n_hosts);
-	p->blocked = g_hash_table_new_full(shape_hash, shape_equal, g_free, g_free);
-	p->no_victims = g_hash_table_new_full(shape_hash, shape_equal, g_free, NULL);
+	p->blocked = shape_memo_new(sizeof(SchedPending));
+	p->no_victims = shape_memo_new(0);
 	for (guint i = 0; i < snap->n_pending; i++) {
 		gboolean pooled = pools_take_turn(p, p->order[i]);
 
@@ -506,10 +473,8 @@ stage_place(Pass *p)
 void
 stage_place_clear(Pass *p)
 {
-	if (p->blocked != NULL)
-		g_hash_table_destroy(p->blocked);
-	if (p->no_victims != NULL)
-		g_hash_table_destroy(p->no_victims);
+	shape_memo_free(p->blocked);
+	shape_memo_free(p->no_victims);
 	if (p->open != NULL)
 		open_free(p->open, p->snap->n_queues);
 	resreq_memo_free(p->resreq_memo);

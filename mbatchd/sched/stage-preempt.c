@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "pass.h"
+#include "shape-memo.h"
 
 gboolean
 stage_preempt(Pass *p, guint idx, gboolean placed_none)
@@ -40,7 +41,7 @@ stage_preempt(Pass *p, guint idx, gboolean placed_none)
 			open_reopen(p, r->allocs[a].host);
 	}
 	/* Suspending victims lowered counters: blocked shapes may fit now. */
-	g_hash_table_remove_all(p->blocked);
-	g_hash_table_remove_all(p->no_victims);
+	shape_memo_clear(p->blocked);
+	shape_memo_clear(p->no_victims);
 	return TRUE;
 }

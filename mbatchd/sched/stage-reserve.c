@@ -40,6 +40,7 @@
 #include <stdlib.h>
 
 #include "reserve.h"
+#include "shape-memo.h"
 
 typedef struct {
 	guint job;                /* pending index */
@@ -315,7 +316,7 @@ collect(Pass *p, guint idx, const Held *old)
 	need = MIN(need, pools_queue_room(p, j->queue));
 	if (need <= 0) {
 		if (old != NULL)
-			g_hash_table_remove_all(p->blocked);
+			shape_memo_clear(p->blocked);
 		return;
 	}
 	r->collecting = TRUE;
@@ -338,7 +339,7 @@ collect(Pass *p, guint idx, const Held *old)
 	if (got == 0) {
 		/* Its old slots went elsewhere or went down: freed for all. */
 		if (old != NULL)
-			g_hash_table_remove_all(p->blocked);
+			shape_memo_clear(p->blocked);
 		return;
 	}
 	/* Already counted host by host in take(): only close full hosts,
@@ -400,12 +401,12 @@ reserve_turn_end(Pass *p, guint idx)
 		r->started[idx] = TRUE;
 		/* Its reserved slots it did not use are free for later jobs. */
 		if (old != NULL)
-			g_hash_table_remove_all(p->blocked);
+			shape_memo_clear(p->blocked);
 		return;
 	}
 	if (!waits_for_slots(pend->reason) || !may_reserve(p, idx)) {
 		if (old != NULL)
-			g_hash_table_remove_all(p->blocked);
+			shape_memo_clear(p->blocked);
 		return;
 	}
 	collect(p, idx, old);

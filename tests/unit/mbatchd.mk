@@ -5,6 +5,14 @@ TESTS += %reldir%/check_sched
 %canon_reldir%_check_sched_CFLAGS = $(TEST_CFLAGS)
 %canon_reldir%_check_sched_LDADD = $(BSSCHED_LIBS) $(TEST_LIBS) -lm
 
+# The per-shape memo of a placement pass (mbatchd/sched/shape-memo.c).
+check_PROGRAMS += %reldir%/check_shape_memo
+TESTS += %reldir%/check_shape_memo
+%canon_reldir%_check_shape_memo_SOURCES = %reldir%/check_shape_memo.c
+%canon_reldir%_check_shape_memo_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+%canon_reldir%_check_shape_memo_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_shape_memo_LDADD = $(BSSCHED_LIBS) $(TEST_LIBS) -lm
+
 # Queue-based fairshare over many passes: decayed usage keeps each pool
 # queue at its share (the real scheduler in a simulated loop).
 check_PROGRAMS += %reldir%/check_pool_usage
