@@ -321,18 +321,9 @@ void
 svc_fill_job_info(Manager *m, const Job *j, gboolean detail,
     Basalt__JobInfo *info)
 {
-	basalt__job_info__init(info);
-	info->job_id = j->id;
-	info->array_index = j->index;
-	info->user = (char *)j->user;
+	/* The table's fields and the reasons, then everything else. */
+	fill_job_fields(j, BASALT__JOB_FIELDS__JOB_FIELDS_REASONS, info);
 	info->uid = j->uid;
-	info->state = j->state;
-	info->queue = (char *)j->queue;
-	info->from_host = (char *)(j->from_host != NULL ? j->from_host : "");
-	info->exec_hosts = j->exec_hosts;
-	info->n_exec_hosts = j->exec_hosts != NULL ? g_strv_length(j->exec_hosts) : 0;
-	info->job_name = (char *)j->name;
-	info->submit_time = j->submit_time;
 	info->start_time = j->start_time;
 	info->end_time = j->end_time;
 	info->exit_status = j->exit_status;
@@ -340,7 +331,6 @@ svc_fill_job_info(Manager *m, const Job *j, gboolean detail,
 	info->preempt_count = j->preempt_count;
 	info->user_priority = (guint32)sched_input_user_priority(m->cfg->params,
 	    job_spec(j)->user_priority);
-	job_reasons(j, info);
 	info->exit_reason = j->exit_reason;
 	info->interactive = job_spec(j) != NULL ? job_spec(j)->interactive : 0;
 	info->job_group = job_spec(j) != NULL ? job_spec(j)->job_group : NULL;
