@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mbatchd/state/state.h"
+#include "resreq/resreq.h"
 #include "tap.h"
 
 static State *st;
@@ -868,6 +869,60 @@ START_TEST(test_checkpoint_stores_environments_once)
 }
 END_TEST
 
+static void
+submit_resreq(guint64 id, char *command, char *resreq)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobNew e = BASALT__EV_JOB_NEW__INIT;
+	Basalt__JobSpec spec = BASALT__JOB_SPEC__INIT;
+
+	spec.command = command;
+	spec.resreq = resreq;
+	e.job_id = id;
+	e.spec = &spec;
+	e.user = "alice";
+	e.queue = "normal";
+	ev.body_case = BASALT__EVENT__BODY_JOB_NEW;
+	ev.job_new = &e;
+	ck_assert(apply(&ev, 10));
+}
+
+/*
+ * At a replay's end each -R text is parsed once: jobs whose specs differ
+ * (here by command) but ask the same -R share the parse, and it outlives
+ * the job that dropped it first.  After the replay, a submission's spec
+ * gets its own parse at once.
+ */
+START_TEST(test_replay_parses_each_resreq_once)
+{
+	const Job *j;
+
+	state_replay_begin(st);
+	submit_resreq(1, "a", "span[hosts=1]");
+	submit_resreq(2, "b", "span[hosts=1]");
+	submit_resreq(3, "c", "span[ptile=4]");
+	ck_assert_ptr_null(state_job(st, 1, 0)->spec->resreq);
+	state_replay_end(st);
+	ck_assert_ptr_ne(state_job(st, 1, 0)->spec, state_job(st, 2, 0)->spec);
+	ck_assert_ptr_eq(state_job(st, 1, 0)->spec->resreq,
+	    state_job(st, 2, 0)->spec->resreq);
+	ck_assert_ptr_ne(state_job(st, 1, 0)->spec->resreq,
+	    state_job(st, 3, 0)->spec->resreq);
+	ck_assert_int_eq(bs_resreq_span_ptile(state_job(st, 3, 0)->spec->resreq),
+	    4);
+
+	job_spec_ref_drop(state_job(st, 1, 0)->spec);
+	state_job(st, 1, 0)->spec = NULL;
+	ck_assert_int_eq(bs_resreq_span_hosts(state_job(st, 2, 0)->spec->resreq),
+	    1);
+
+	submit_resreq(4, "d", "span[hosts=1]");
+	j = state_job(st, 4, 0);
+	ck_assert_ptr_nonnull(j->spec->resreq);
+	ck_assert_ptr_ne(j->spec->resreq, state_job(st, 2, 0)->spec->resreq);
+}
+END_TEST
+
 /* A job naming an environment or a spec the checkpoint does not hold is
  * refused. */
 START_TEST(test_unknown_environment_is_refused)
@@ -1140,6 +1195,7 @@ main(void)
 	tcase_add_test(tc, test_modify_started);
 	tcase_add_test(tc, test_checkpoint_stores_environments_once);
 	tcase_add_test(tc, test_unknown_environment_is_refused);
+	tcase_add_test(tc, test_replay_parses_each_resreq_once);
 	suite_add_tcase(s, tc);
 	return bs_run_suite(s);
 }
