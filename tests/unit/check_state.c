@@ -475,6 +475,75 @@ START_TEST(test_export_replays_to_the_same_state)
 }
 END_TEST
 
+static char *
+pending_order(State *s, const char *queue)
+{
+	GString *out = g_string_new(NULL);
+
+	for (const GList *l = state_queue(s, queue)->pending.head; l != NULL;
+	    l = l->next) {
+		const Job *j = l->data;
+
+		g_string_append_printf(out, "%" G_GUINT64_FORMAT "[%u] ", j->id,
+		    j->index);
+	}
+	return g_string_free(out, FALSE);
+}
+
+/* A checkpoint's moves restore the pending order, and are left out when
+ * loading the jobs gives that order by itself (submit time, then id). */
+static guint
+export_and_load(guint *n_moves)
+{
+	GPtrArray *events, *blocks;
+	State *copy = state_new();
+	char *want = pending_order(st, "normal"), *got;
+	guint same;
+
+	events = state_export_events(st, &blocks);
+	*n_moves = 0;
+	for (guint i = 0; i < events->len; i++) {
+		const Basalt__Event *ev = events->pdata[i];
+		GError *err = NULL;
+
+		if (ev->body_case == BASALT__EVENT__BODY_JOB_MOVE)
+			(*n_moves)++;
+		ck_assert_msg(state_apply(copy, ev, &err), "%s",
+		    err ? err->message : "");
+	}
+	got = pending_order(copy, "normal");
+	same = strcmp(got, want) == 0;
+	ck_assert_msg(same, "order %s, want %s", got, want);
+	g_free(got);
+	g_free(want);
+	g_ptr_array_free(events, TRUE);
+	g_ptr_array_free(blocks, TRUE);
+	state_free(copy);
+	return same;
+}
+
+START_TEST(test_export_moves_only_when_needed)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobMove mv = BASALT__EV_JOB_MOVE__INIT;
+	guint n_moves;
+
+	submit(1, "normal", 10, 0, FALSE);
+	submit(2, "normal", 10, 2, FALSE);
+	submit(3, "normal", 11, 0, TRUE);
+	ck_assert(export_and_load(&n_moves));
+	ck_assert_uint_eq(n_moves, 0);
+
+	mv.job_id = 3;
+	mv.position = 1;
+	ev.body_case = BASALT__EVENT__BODY_JOB_MOVE;
+	ev.job_move = &mv;
+	ck_assert(apply(&ev, 20));
+	ck_assert(export_and_load(&n_moves));
+	ck_assert_uint_eq(n_moves, 4);
+}
+END_TEST
+
 static gboolean
 dispatch_instance(guint64 id, const char *host, guint32 instance)
 {
@@ -1184,6 +1253,7 @@ main(void)
 	tcase_add_test(tc, test_requeue_switch_move);
 	tcase_add_test(tc, test_queue_and_host_control);
 	tcase_add_test(tc, test_export_replays_to_the_same_state);
+	tcase_add_test(tc, test_export_moves_only_when_needed);
 	tcase_add_test(tc, test_dispatch_stamp);
 	tcase_add_test(tc, test_environments_are_shared);
 	tcase_add_test(tc, test_jobs_by_host);
