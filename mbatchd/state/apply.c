@@ -183,9 +183,10 @@ state_replay_begin(State *st)
 	st->replaying = TRUE;
 }
 
-/* Every job left, finished ones too (brequeue can bring them back): those
- * are few, the many that were cleaned during the replay were the saving.
- * An array's elements share one spec, parsed by the first. */
+/* The specs of every job left, finished ones too (brequeue can bring them
+ * back): those are few, the many that were cleaned during the replay were
+ * the saving.  Walked in the spec table, not job by job: an array's
+ * elements and equal submissions share one spec. */
 void
 state_replay_end(State *st)
 {
@@ -203,13 +204,10 @@ state_replay_end(State *st)
 
 	st->replaying = FALSE;
 	state_ckpt_refs_drop(st);
-	g_hash_table_iter_init(&it, st->jobs);
-	while (g_hash_table_iter_next(&it, NULL, &v)) {
-		Job *j = v;
-
-		if (j->spec != NULL)
-			spec_ref_parse(j->spec, parsed);
-	}
+	/* Every spec is in the table, once however many jobs share it. */
+	g_hash_table_iter_init(&it, st->specs);
+	while (g_hash_table_iter_next(&it, NULL, &v))
+		spec_ref_parse(v, parsed);
 }
 
 gboolean
