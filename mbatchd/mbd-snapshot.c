@@ -131,7 +131,7 @@ add_running(Build *b, Job *j, guint queue)
 }
 
 typedef struct {
-	const State *st;
+	State *st;
 	const Job *job;
 } DepCtx;
 

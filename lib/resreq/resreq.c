@@ -51,6 +51,7 @@ enum {
 };
 
 struct _BsResReq {
+	gint ref;           /* bs_resreq_ref / bs_resreq_free */
 	RrExpr *select;
 	GArray *order;      /* OrderKey; NULL if no order[] */
 	GPtrArray *rusage;  /* RusageBlock *; empty if no rusage[] */
@@ -88,7 +89,7 @@ rusage_block_free(gpointer data)
 void
 bs_resreq_free(BsResReq *rr)
 {
-	if (rr == NULL)
+	if (rr == NULL || !g_atomic_int_dec_and_test(&rr->ref))
 		return;
 	rr_expr_free(rr->select);
 	if (rr->order != NULL) {
@@ -101,6 +102,13 @@ bs_resreq_free(BsResReq *rr)
 	g_free(rr->cu);
 	g_free(rr->affinity);
 	g_free(rr);
+}
+
+BsResReq *
+bs_resreq_ref(BsResReq *rr)
+{
+	g_atomic_int_inc(&rr->ref);
+	return rr;
 }
 
 /* ------------------------------------------------------------------ */
@@ -629,6 +637,7 @@ parse_text(BsResReq *rr, const char *text, double scale, GError **error)
 	for (guint i = 1; ok && i < f.parts->len; i++) {
 		BsResReq *alt = g_new0(BsResReq, 1);
 
+		alt->ref = 1;
 		alt->rusage = g_ptr_array_new_with_free_func(rusage_block_free);
 		ok = parse_into(alt, f.parts->pdata[i], scale, error);
 		bs_resreq_free(alt);
@@ -655,6 +664,7 @@ resreq_new(BsMemUnit unit)
 {
 	BsResReq *rr = g_new0(BsResReq, 1);
 
+	rr->ref = 1;
 	rr->rusage = g_ptr_array_new_with_free_func(rusage_block_free);
 	rr->size_suffix = bs_mem_unit_for_resources(unit) != BS_MEM_MB;
 	return rr;

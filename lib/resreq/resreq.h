@@ -87,7 +87,13 @@ BsResReq *bs_resreq_parse_units(const char *text, BsMemUnit unit,
 /* texts[0..n) merged, in that order (see the rules above) */
 BsResReq *bs_resreq_parse_many(const char *const *texts, guint n,
     BsMemUnit unit, GError **error);
+/* Drops one reference: the parse's, or one taken with bs_resreq_ref. */
 void bs_resreq_free(BsResReq *rr);
+/*
+ * One more reference to rr.  A parsed requirement is never changed, so
+ * holders of the same text (under the same unit) may share one parse.
+ */
+BsResReq *bs_resreq_ref(BsResReq *rr);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(BsResReq, bs_resreq_free)
 
 /* Canonical text: sections that were given, in the order select, order,

@@ -91,10 +91,21 @@ spec_ref_new(State *st, const Basalt__JobSpec *spec, SharedEnv *given,
  * older version: the job then runs without the clause, as it did there.
  */
 static void
-spec_ref_parse(JobSpecRef *r)
+spec_ref_parse(JobSpecRef *r, GHashTable *parsed)
 {
-	if (r->resreq == NULL && r->spec->resreq != NULL && *r->spec->resreq)
-		r->resreq = bs_resreq_parse(r->spec->resreq, NULL);
+	if (r->resreq == NULL && r->spec->resreq != NULL && *r->spec->resreq) {
+		BsResReq *rr = parsed != NULL ?
+		    g_hash_table_lookup(parsed, r->spec->resreq) : NULL;
+
+		if (rr != NULL) {
+			r->resreq = bs_resreq_ref(rr);
+		} else {
+			r->resreq = bs_resreq_parse(r->spec->resreq, NULL);
+			if (parsed != NULL && r->resreq != NULL)
+				g_hash_table_insert(parsed, r->spec->resreq,
+				    r->resreq);
+		}
+	}
 	if (r->depend == NULL && r->spec->dependency != NULL &&
 	    *r->spec->dependency)
 		r->depend = bs_depend_parse(r->spec->dependency, NULL);
@@ -107,7 +118,7 @@ spec_ref_parsed(State *st, const Basalt__JobSpec *spec, SharedEnv *env)
 	JobSpecRef *r = spec_ref_new(st, spec, env, &made);
 
 	if (made && !st->replaying)
-		spec_ref_parse(r);
+		spec_ref_parse(r, NULL);
 	return r;
 }
 
@@ -172,24 +183,31 @@ state_replay_begin(State *st)
 	st->replaying = TRUE;
 }
 
-/* Every job left, finished ones too (brequeue can bring them back): those
- * are few, the many that were cleaned during the replay were the saving.
- * An array's elements share one spec, parsed by the first. */
+/* The specs of every job left, finished ones too (brequeue can bring them
+ * back): those are few, the many that were cleaned during the replay were
+ * the saving.  Walked in the spec table, not job by job: an array's
+ * elements and equal submissions share one spec. */
 void
 state_replay_end(State *st)
 {
 	GHashTableIter it;
 	gpointer v;
 
+	/*
+	 * Distinct specs (jobs differing only in command or name) mostly
+	 * share a few -R texts: each text is parsed once here and its
+	 * result shared.  The table borrows both text and parse from the
+	 * specs that own them, which outlive it.
+	 */
+	g_autoptr(GHashTable) parsed = g_hash_table_new(g_str_hash,
+	    g_str_equal);
+
 	st->replaying = FALSE;
 	state_ckpt_refs_drop(st);
-	g_hash_table_iter_init(&it, st->jobs);
-	while (g_hash_table_iter_next(&it, NULL, &v)) {
-		Job *j = v;
-
-		if (j->spec != NULL)
-			spec_ref_parse(j->spec);
-	}
+	/* Every spec is in the table, once however many jobs share it. */
+	g_hash_table_iter_init(&it, st->specs);
+	while (g_hash_table_iter_next(&it, NULL, &v))
+		spec_ref_parse(v, parsed);
 }
 
 gboolean

@@ -194,7 +194,8 @@ typedef struct {
 	GHashTable *ckpt_specs;   /* its EvSpec ids -> JobSpecRef (a ref
 	                           * each), the same */
 	GHashTable *by_host;      /* exec_hosts[0] -> set of Job* run there */
-	/* depindex.c: the jobs a -w reference can name. */
+	/* depindex.c: the jobs a -w reference can name; both NULL until
+	 * the first lookup makes them. */
 	GHashTable *dep_by_id;    /* &id -> set of Job* (array elements share it) */
 	GHashTable *dep_by_name;  /* interned user -> (base name -> set of Job*) */
 	/* tokens.c: submission tokens of the jobs in the state. */
@@ -343,7 +344,7 @@ const JobMsg *job_msg_get(const Job *j, guint32 index);
 void job_msgs_free(Job *j);
 
 /* depindex.c: apply.c keeps the dependency index as jobs come, change
- * name and are cleaned. */
+ * name and are cleaned, once the first lookup has made it. */
 void state_dep_index_init(State *st);
 void state_dep_index_free(State *st);
 void state_dep_index_add(State *st, Job *j);
@@ -351,8 +352,9 @@ void state_dep_index_remove(State *st, Job *j);
 /* Appends one BsDependJob (job/depend.h) to out for every job the
  * reference names, as BsDependLookup promises: for a name, the jobs of
  * `user` (interned) answering to it; for an id, that job or every element
- * of that array; for an element, that element. */
-void state_dep_lookup(const State *st, const char *user,
+ * of that array; for an element, that element.  The first lookup makes
+ * the index, from every job in the state. */
+void state_dep_lookup(State *st, const char *user,
     const BsDependRef *ref, GArray *out);
 QueueRt *state_queue(State *st, const char *name);
 /* The queue's runtime record, created open and active on first use. */

@@ -145,6 +145,42 @@ START_TEST(test_index_follows_rename_and_clean)
 }
 END_TEST
 
+/* The index is made by the first lookup, from the jobs there are then
+ * (a clean before it leaves nothing behind), and kept after it. */
+START_TEST(test_index_made_by_first_lookup)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobStatus s = BASALT__EV_JOB_STATUS__INIT;
+	Basalt__EvJobClean cl = BASALT__EV_JOB_CLEAN__INIT;
+
+	submit(1, "alice", "a", 0, NULL, NULL);
+	submit(2, "alice", "arr", 3, NULL, NULL);
+	s.job_id = 1;
+	s.state = JS_EXIT;
+	ev.body_case = BASALT__EVENT__BODY_JOB_STATUS;
+	ev.job_status = &s;
+	apply_ok(&ev);
+	cl.job_id = 1;
+	ev.body_case = BASALT__EVENT__BODY_JOB_CLEAN;
+	ev.job_clean = &cl;
+	apply_ok(&ev);
+	ck_assert_ptr_null(st->dep_by_name);
+	ck_assert_ptr_null(st->dep_by_id);
+
+	ck_assert_uint_eq(found("alice", 0, 0, "a"), 0);
+	ck_assert_ptr_nonnull(st->dep_by_name);
+	ck_assert_uint_eq(found("alice", 0, 0, "arr"), 3);
+	ck_assert_uint_eq(found("alice", 2, 0, NULL), 3);
+	ck_assert_uint_eq(found("alice", 2, 2, NULL), 1);
+
+	submit(3, "alice", "a", 0, NULL, NULL);
+	submit(4, "alice", "arr", 2, NULL, NULL);
+	ck_assert_uint_eq(found("alice", 0, 0, "a"), 1);
+	ck_assert_uint_eq(found("alice", 0, 0, "arr"), 5);
+	ck_assert_uint_eq(found("alice", 4, 0, NULL), 2);
+}
+END_TEST
+
 static void
 lookup_alice(const BsDependRef *ref, GArray *out, void *data)
 {
@@ -199,6 +235,7 @@ main(void)
 	tcase_add_test(tc, test_lookup_by_id_element_and_name);
 	tcase_add_test(tc, test_index_follows_rename_and_clean);
 	tcase_add_test(tc, test_parsed_at_apply);
+	tcase_add_test(tc, test_index_made_by_first_lookup);
 	suite_add_tcase(s, tc);
 	return bs_run_suite(s);
 }

@@ -195,6 +195,22 @@ START_TEST(test_select_repeated)
 }
 END_TEST
 
+/* A shared parse lives until its last holder drops it. */
+START_TEST(test_ref_shares_one_parse)
+{
+	BsResReq *rr = bs_resreq_parse("span[hosts=1] rusage[mem=500]", NULL);
+	BsResReq *other;
+
+	ck_assert_ptr_nonnull(rr);
+	other = bs_resreq_ref(rr);
+	ck_assert_ptr_eq(other, rr);
+	bs_resreq_free(rr);
+	ck_assert_int_eq(bs_resreq_span_hosts(other), 1);
+	ck_assert(bs_resreq_rusage_mem_mb(other) == 500);
+	bs_resreq_free(other);
+}
+END_TEST
+
 START_TEST(test_sections)
 {
 	check_canon("rusage[mem=500:swp=100:duration=10:decay=1]",
@@ -668,6 +684,7 @@ main(void)
 	tcase_add_test(tc, test_select_precedence);
 	tcase_add_test(tc, test_select_words);
 	tcase_add_test(tc, test_select_repeated);
+	tcase_add_test(tc, test_ref_shares_one_parse);
 	tcase_add_test(tc, test_sections);
 	tcase_add_test(tc, test_accessors);
 	tcase_add_test(tc, test_units);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mbatchd/state/state.h"
+#include "resreq/resreq.h"
 #include "tap.h"
 
 static State *st;
@@ -474,6 +475,75 @@ START_TEST(test_export_replays_to_the_same_state)
 }
 END_TEST
 
+static char *
+pending_order(State *s, const char *queue)
+{
+	GString *out = g_string_new(NULL);
+
+	for (const GList *l = state_queue(s, queue)->pending.head; l != NULL;
+	    l = l->next) {
+		const Job *j = l->data;
+
+		g_string_append_printf(out, "%" G_GUINT64_FORMAT "[%u] ", j->id,
+		    j->index);
+	}
+	return g_string_free(out, FALSE);
+}
+
+/* A checkpoint's moves restore the pending order, and are left out when
+ * loading the jobs gives that order by itself (submit time, then id). */
+static guint
+export_and_load(guint *n_moves)
+{
+	GPtrArray *events, *blocks;
+	State *copy = state_new();
+	char *want = pending_order(st, "normal"), *got;
+	guint same;
+
+	events = state_export_events(st, &blocks);
+	*n_moves = 0;
+	for (guint i = 0; i < events->len; i++) {
+		const Basalt__Event *ev = events->pdata[i];
+		GError *err = NULL;
+
+		if (ev->body_case == BASALT__EVENT__BODY_JOB_MOVE)
+			(*n_moves)++;
+		ck_assert_msg(state_apply(copy, ev, &err), "%s",
+		    err ? err->message : "");
+	}
+	got = pending_order(copy, "normal");
+	same = strcmp(got, want) == 0;
+	ck_assert_msg(same, "order %s, want %s", got, want);
+	g_free(got);
+	g_free(want);
+	g_ptr_array_free(events, TRUE);
+	g_ptr_array_free(blocks, TRUE);
+	state_free(copy);
+	return same;
+}
+
+START_TEST(test_export_moves_only_when_needed)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobMove mv = BASALT__EV_JOB_MOVE__INIT;
+	guint n_moves;
+
+	submit(1, "normal", 10, 0, FALSE);
+	submit(2, "normal", 10, 2, FALSE);
+	submit(3, "normal", 11, 0, TRUE);
+	ck_assert(export_and_load(&n_moves));
+	ck_assert_uint_eq(n_moves, 0);
+
+	mv.job_id = 3;
+	mv.position = 1;
+	ev.body_case = BASALT__EVENT__BODY_JOB_MOVE;
+	ev.job_move = &mv;
+	ck_assert(apply(&ev, 20));
+	ck_assert(export_and_load(&n_moves));
+	ck_assert_uint_eq(n_moves, 4);
+}
+END_TEST
+
 static gboolean
 dispatch_instance(guint64 id, const char *host, guint32 instance)
 {
@@ -868,6 +938,60 @@ START_TEST(test_checkpoint_stores_environments_once)
 }
 END_TEST
 
+static void
+submit_resreq(guint64 id, char *command, char *resreq)
+{
+	Basalt__Event ev = BASALT__EVENT__INIT;
+	Basalt__EvJobNew e = BASALT__EV_JOB_NEW__INIT;
+	Basalt__JobSpec spec = BASALT__JOB_SPEC__INIT;
+
+	spec.command = command;
+	spec.resreq = resreq;
+	e.job_id = id;
+	e.spec = &spec;
+	e.user = "alice";
+	e.queue = "normal";
+	ev.body_case = BASALT__EVENT__BODY_JOB_NEW;
+	ev.job_new = &e;
+	ck_assert(apply(&ev, 10));
+}
+
+/*
+ * At a replay's end each -R text is parsed once: jobs whose specs differ
+ * (here by command) but ask the same -R share the parse, and it outlives
+ * the job that dropped it first.  After the replay, a submission's spec
+ * gets its own parse at once.
+ */
+START_TEST(test_replay_parses_each_resreq_once)
+{
+	const Job *j;
+
+	state_replay_begin(st);
+	submit_resreq(1, "a", "span[hosts=1]");
+	submit_resreq(2, "b", "span[hosts=1]");
+	submit_resreq(3, "c", "span[ptile=4]");
+	ck_assert_ptr_null(state_job(st, 1, 0)->spec->resreq);
+	state_replay_end(st);
+	ck_assert_ptr_ne(state_job(st, 1, 0)->spec, state_job(st, 2, 0)->spec);
+	ck_assert_ptr_eq(state_job(st, 1, 0)->spec->resreq,
+	    state_job(st, 2, 0)->spec->resreq);
+	ck_assert_ptr_ne(state_job(st, 1, 0)->spec->resreq,
+	    state_job(st, 3, 0)->spec->resreq);
+	ck_assert_int_eq(bs_resreq_span_ptile(state_job(st, 3, 0)->spec->resreq),
+	    4);
+
+	job_spec_ref_drop(state_job(st, 1, 0)->spec);
+	state_job(st, 1, 0)->spec = NULL;
+	ck_assert_int_eq(bs_resreq_span_hosts(state_job(st, 2, 0)->spec->resreq),
+	    1);
+
+	submit_resreq(4, "d", "span[hosts=1]");
+	j = state_job(st, 4, 0);
+	ck_assert_ptr_nonnull(j->spec->resreq);
+	ck_assert_ptr_ne(j->spec->resreq, state_job(st, 2, 0)->spec->resreq);
+}
+END_TEST
+
 /* A job naming an environment or a spec the checkpoint does not hold is
  * refused. */
 START_TEST(test_unknown_environment_is_refused)
@@ -1129,6 +1253,7 @@ main(void)
 	tcase_add_test(tc, test_requeue_switch_move);
 	tcase_add_test(tc, test_queue_and_host_control);
 	tcase_add_test(tc, test_export_replays_to_the_same_state);
+	tcase_add_test(tc, test_export_moves_only_when_needed);
 	tcase_add_test(tc, test_dispatch_stamp);
 	tcase_add_test(tc, test_environments_are_shared);
 	tcase_add_test(tc, test_jobs_by_host);
@@ -1140,6 +1265,7 @@ main(void)
 	tcase_add_test(tc, test_modify_started);
 	tcase_add_test(tc, test_checkpoint_stores_environments_once);
 	tcase_add_test(tc, test_unknown_environment_is_refused);
+	tcase_add_test(tc, test_replay_parses_each_resreq_once);
 	suite_add_tcase(s, tc);
 	return bs_run_suite(s);
 }
