@@ -168,6 +168,10 @@ lsb_jobs_all(const Basalt__JobQuery *q, LsbJobPages *out, GError **err)
 	for (guint i = 0; i < out->pages->len; i++) {
 		const Basalt__JobList *l = out->pages->pdata[i];
 
+		/* An empty page has no array (jobs NULL), and memcpy's source
+		 * must not be NULL even for no bytes. */
+		if (l->n_jobs == 0)
+			continue;
 		memcpy(out->list.jobs + out->list.n_jobs, l->jobs,
 		    l->n_jobs * sizeof(*l->jobs));
 		out->list.n_jobs += l->n_jobs;

@@ -105,8 +105,15 @@ for i in 1 2 3 4; do bsub -q other -o /dev/null sleep 300 >/dev/null; done
 other_runs() { [ "$(running_in other)" -eq 4 ]; }
 wait_for 10 other_runs
 flood
-check "beside a higher-priority non-pool queue using 4 slots the pool runs 4, 3, 1" \
-	wait_for 15 counts_are "4 3 1"
+# Of the 8 slots left, q1 deserves 4 (50%), q2 2.4 and q3 1.6: the odd
+# slot goes to whichever of q2 and q3 used less per share so far, which
+# depends on how long the phases before took (4 3 1 with little usage).
+pool_beside_other() {
+	set -- $(running_in q1) $(running_in q2) $(running_in q3)
+	[ "$1" -eq 4 ] && [ $(($2 + $3)) -eq 4 ] && [ "$2" -ge 2 ] && [ "$3" -ge 1 ]
+}
+check "beside a higher-priority non-pool queue using 4 slots the pool runs 4, then 4 for q2 and q3 (at least 2 and 1)" \
+	wait_for 15 pool_beside_other
 say_counts
 check "the non-pool queue kept all it took" other_runs
 done_testing
